@@ -1,0 +1,36 @@
+import type { Progress } from '../jsonrpc/session.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { LoggingLevel, LoggingMessage } from '../types/protocol.js';
+
+/**
+ * Options every client call takes as its last argument. Unset fields fall back to the
+ * client's defaults ({@link ClientOptions}).
+ */
+export interface CallOptions {
+  /** Cancels the call: it rejects with `CancelledError` (code -32800) and the server is told. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Idle timeout in ms: the call fails with `TimeoutError` (code -32001, `data.kind: "idle"`)
+   * when neither a response nor (with `resetTimeoutOnProgress`) progress arrives in time.
+   * @default the client's `timeoutMs` (60 000)
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Hard limit in ms on the whole call, whatever progress arrives
+   * (`TimeoutError`, `data.kind: "total"`). @default the client's `maxTotalTimeoutMs` (600 000)
+   */
+  maxTotalTimeoutMs?: number | undefined;
+  /** Whether progress notifications restart the idle timeout. @default true */
+  resetTimeoutOnProgress?: boolean | undefined;
+  /** Receives `notifications/progress` for this call (spec: basic/patterns/progress). */
+  onProgress?: ((progress: Progress) => void) | undefined;
+  /**
+   * Asks the server for `notifications/message` at or above this level for this call only
+   * (`_meta["io.modelcontextprotocol/logLevel"]`, spec: server/utilities/logging).
+   */
+  logLevel?: LoggingLevel | undefined;
+  /** Receives the log messages of this call (needs `logLevel`). */
+  onLog?: ((message: LoggingMessage) => void) | undefined;
+  /** Extra `_meta` keys for this request; merged with the protocol keys, never dropped. */
+  meta?: JsonObject | undefined;
+}

@@ -1,0 +1,85 @@
+import { ProtocolError } from '../errors/errors.js';
+import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+
+/**
+ * Checks on results: only the fields mcp-live reads or hands on as typed, once per result.
+ * A result that lacks them fails the call with `ProtocolError` (code -32600) carrying the
+ * offending value; one malformed item in a list is reported and dropped instead.
+ */
+
+/** How a result ended: `complete` (also when `resultType` is absent) or `input_required`. */
+export type ResultKind = 'complete' | 'input_required';
+
+/** Reads `resultType` (spec: basic/index, Result). An unknown value is a protocol error. */
+export function resultKind(method: string, result: JsonObject): ResultKind {
+  const type = result['resultType'];
+  if (type === undefined || type === 'complete') return 'complete';
+  if (type === 'input_required') return 'input_required';
+  throw new ProtocolError(`unknown resultType ${JSON.stringify(type)}`, { method, value: result });
+}
+
+/** Requires `result[key]` to be an array. */
+export function requireArray(method: string, result: JsonObject, key: string): unknown[] {
+  const value = result[key];
+  if (!Array.isArray(value)) throw new ProtocolError(`result.${key} must be an array`, { method, value: result });
+  return value;
+}
+
+/** Requires `result[key]` to be an object. */
+export function requireObject(method: string, result: JsonObject, key: string): JsonObject {
+  const value = result[key];
+  if (!isObject(value)) throw new ProtocolError(`result.${key} must be an object`, { method, value: result });
+  return value;
+}
+
+/**
+ * `nextCursor` as the paginator needs it: a string (including `""`) continues the walk; absent
+ * or `null` ends it. Any other type fails the call.
+ */
+export function readNextCursor(method: string, result: JsonObject): string | undefined {
+  const cursor = result['nextCursor'];
+  if (cursor === undefined || cursor === null) return undefined;
+  if (typeof cursor !== 'string') throw new ProtocolError('result.nextCursor must be a string', { method, value: result });
+  return cursor;
+}
+
+/** Item checks per list method: the fields an item needs to be usable. */
+const itemChecks: Record<string, { key: string; check: (item: JsonObject) => boolean }> = {
+  'tools/list': { key: 'tools', check: (t) => typeof t['name'] === 'string' && isObject(t['inputSchema']) },
+  'prompts/list': { key: 'prompts', check: (p) => typeof p['name'] === 'string' && (p['arguments'] === undefined || Array.isArray(p['arguments'])) },
+  'resources/list': { key: 'resources', check: (r) => typeof r['uri'] === 'string' && typeof r['name'] === 'string' },
+  'resources/templates/list': { key: 'resourceTemplates', check: (r) => typeof r['uriTemplate'] === 'string' && typeof r['name'] === 'string' },
+};
+
+/** The array key of a list method's result, e.g. `tools` for `tools/list`. */
+export function listKey(method: string): string {
+  const entry = itemChecks[method];
+  if (entry === undefined) throw new Error(`not a list method: ${method}`);
+  return entry.key;
+}
+
+/**
+ * Validates a list page in place: the item array must exist, `nextCursor` must be a string or
+ * absent, and malformed items are removed and reported through `report` (one report per item).
+ */
+export function checkListPage(method: string, result: JsonObject, report: (error: Error) => void): JsonObject {
+  const entry = itemChecks[method];
+  if (entry === undefined) throw new Error(`not a list method: ${method}`);
+  const items = requireArray(method, result, entry.key);
+  readNextCursor(method, result);
+  let bad = false;
+  for (const item of items) {
+    if (!isObject(item) || !entry.check(item)) {
+      bad = true;
+      break;
+    }
+  }
+  if (bad) {
+    result[entry.key] = items.filter((item) => {
+      if (isObject(item) && entry.check(item)) return true;
+      report(new ProtocolError(`malformed item in ${entry.key}; skipped`, { method, value: item }));
+      return false;
+    });
+  }
+  return result;
+}

@@ -1,0 +1,39 @@
+/**
+ * JSON-RPC error codes that MCP uses, by their spec names.
+ *
+ * Wire codes (sent by servers) and the local codes mcp-live uses for errors that never
+ * crossed the wire. Local codes sit in the implementation-defined server-error range of
+ * JSON-RPC 2.0 (-32000 to -32099) or, for cancellation, reuse -32800 as LSP does, so a host
+ * that only looks at `code` can still branch; the error class says where it came from.
+ */
+export const ErrorCode = {
+  /** JSON-RPC: invalid JSON was received. */
+  ParseError: -32700,
+  /** JSON-RPC: the JSON sent is not a valid request object. */
+  InvalidRequest: -32600,
+  /** JSON-RPC: the method does not exist or is not available. */
+  MethodNotFound: -32601,
+  /** JSON-RPC: invalid method parameters. Also "resource not found" on `resources/read` (2026-07-28). */
+  InvalidParams: -32602,
+  /** JSON-RPC: internal error. */
+  InternalError: -32603,
+  /** MCP 2026-07-28: an HTTP header does not match the body (`HeaderMismatchError`). */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the server needs a client capability that was not declared; `data.requiredCapabilities`. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: protocol version not supported; `data.supported: string[]`, `data.requested: string`. */
+  UnsupportedProtocolVersion: -32022,
+  /** MCP 2025-11-25 and earlier: resource not found; `data.uri`. Still accepted from older servers. */
+  ResourceNotFoundLegacy: -32002,
+
+  /** Local: the connection closed (or never opened) before a response arrived. */
+  ConnectionClosed: -32000,
+  /** Local: the request timed out. */
+  RequestTimeout: -32001,
+  /** Local: an `input_required` result was not answered (no handler, or manual mode). */
+  InputRequired: -32003,
+  /** Local: the caller's AbortSignal cancelled the request. */
+  RequestCancelled: -32800,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;

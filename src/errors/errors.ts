@@ -1,0 +1,175 @@
+import { ErrorCode } from './codes.js';
+import type { JsonRpcErrorObject } from '../jsonrpc/messages.js';
+
+const BRAND = Symbol.for('mcp-live.error');
+
+/**
+ * Base class of every error mcp-live throws. `code` is a JSON-RPC error code (see
+ * {@link ErrorCode}); `data` is the structured detail documented on each subclass.
+ * Use the `is*` guards rather than `instanceof` when two copies of the package may be loaded.
+ */
+export class McpError extends Error {
+  override name = 'McpError';
+  readonly code: number;
+  readonly data: unknown;
+  /** True for errors produced by mcp-live itself; false for errors the server sent. */
+  readonly local: boolean;
+
+  constructor(code: number, message: string, options: { data?: unknown; cause?: unknown; local: boolean }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.data = options.data;
+    this.local = options.local;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** True when `value` is an mcp-live error, whichever copy of the package made it. */
+  static is(value: unknown): value is McpError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+/**
+ * An error response the server sent. `code`, `message` and `data` are exactly what the wire
+ * carried (JSON-RPC 2.0 §5.1); `method` is the request it answered.
+ */
+export class RpcError extends McpError {
+  override name = 'RpcError';
+  /** The request method this error answered, e.g. `"tools/call"`. */
+  readonly method: string;
+
+  constructor(error: JsonRpcErrorObject, method: string) {
+    super(error.code, error.message, { data: error.data, local: false });
+    this.method = method;
+  }
+}
+
+/**
+ * `resources/read` found no such resource: code -32602 with `data.uri` (2026-07-28) or the
+ * legacy -32002 (2025-11-25). `code` keeps what the server sent; `uri` is the uri asked for.
+ */
+export class ResourceNotFoundError extends RpcError {
+  override name = 'ResourceNotFoundError';
+  readonly uri: string;
+
+  constructor(error: JsonRpcErrorObject, uri: string) {
+    super(error, 'resources/read');
+    this.uri = uri;
+  }
+}
+
+/**
+ * The server rejected our protocol version (-32022). `data` is
+ * `{ supported: string[]; requested: string }` as the server sent it.
+ */
+export class UnsupportedProtocolVersionError extends RpcError {
+  override name = 'UnsupportedProtocolVersionError';
+}
+
+/** Local errors: never sent by a server. */
+export class LocalError extends McpError {
+  override name = 'LocalError';
+  constructor(code: number, message: string, options: { data?: unknown; cause?: unknown } = {}) {
+    super(code, message, { ...options, local: true });
+  }
+}
+
+/**
+ * The request outlived its deadline (code -32001). `data` is
+ * `{ method: string; timeoutMs: number; kind: 'idle' | 'total' }`: `idle` when no response or
+ * progress came within `timeoutMs`, `total` when `maxTotalTimeoutMs` ran out.
+ */
+export class TimeoutError extends LocalError {
+  override name = 'TimeoutError';
+  constructor(data: { method: string; timeoutMs: number; kind: 'idle' | 'total' }) {
+    super(ErrorCode.RequestTimeout, `${data.method} timed out after ${data.timeoutMs} ms`, { data });
+  }
+}
+
+/**
+ * The caller's AbortSignal cancelled the request (code -32800). `cause` is `signal.reason`;
+ * `data` is `{ method: string }`. Never used for timeouts: see {@link TimeoutError}.
+ */
+export class CancelledError extends LocalError {
+  override name = 'CancelledError';
+  constructor(method: string, reason: unknown) {
+    super(ErrorCode.RequestCancelled, `${method} was cancelled`, { data: { method }, cause: reason });
+  }
+}
+
+/**
+ * The connection closed, or was never open, while a request was pending (code -32000).
+ * `data` is the transport's close info: `{ reason, exitCode?, signal?, stderrTail? }`.
+ */
+export class ConnectionClosedError extends LocalError {
+  override name = 'ConnectionClosedError';
+  constructor(message: string, data: { reason: string; exitCode?: number | null | undefined; signal?: string | null | undefined; stderrTail?: string | undefined }, cause?: unknown) {
+    super(ErrorCode.ConnectionClosed, message, { data, cause });
+  }
+}
+
+/**
+ * The server sent something that breaks the protocol: a result without the fields the method
+ * needs, an unknown `resultType`, a message that is not JSON-RPC (code -32600 or -32700).
+ * `data` is `{ method?: string; reason: string; value: unknown }` with the offending value.
+ */
+export class ProtocolError extends LocalError {
+  override name = 'ProtocolError';
+  constructor(reason: string, data: { method?: string | undefined; value: unknown }, code: number = ErrorCode.InvalidRequest) {
+    super(code, data.method === undefined ? reason : `${data.method}: ${reason}`, { data: { ...data, reason } });
+  }
+}
+
+/**
+ * Version negotiation failed: the server supports none of the versions this client speaks.
+ * Code -32022; `data` is `{ clientSupported: string[]; serverSupported: string[] }`.
+ */
+export class VersionNegotiationError extends LocalError {
+  override name = 'VersionNegotiationError';
+  constructor(data: { clientSupported: string[]; serverSupported: string[] }, cause?: unknown) {
+    super(
+      ErrorCode.UnsupportedProtocolVersion,
+      `no common protocol version: client supports ${data.clientSupported.join(', ')}; server supports ${data.serverSupported.join(', ') || '(none listed)'}`,
+      { data, cause },
+    );
+  }
+}
+
+/**
+ * The caller passed a value mcp-live cannot send (code -32602). `data` is
+ * `{ name: string; value: unknown }`: the parameter name and the offending value.
+ */
+export class InvalidArgumentError extends LocalError {
+  override name = 'InvalidArgumentError';
+  constructor(name: string, value: unknown, reason: string) {
+    super(ErrorCode.InvalidParams, `invalid ${name}: ${reason}`, { data: { name, value } });
+  }
+}
+
+/** True for an error the server sent (as opposed to one made locally). */
+export function isRpcError(value: unknown): value is RpcError {
+  return McpError.is(value) && !value.local;
+}
+
+/** True when a request failed because of the caller's AbortSignal. */
+export function isCancelledError(value: unknown): value is CancelledError {
+  return McpError.is(value) && value.local && value.code === ErrorCode.RequestCancelled;
+}
+
+/** True when a request failed because its deadline passed. */
+export function isTimeoutError(value: unknown): value is TimeoutError {
+  return McpError.is(value) && value.local && value.code === ErrorCode.RequestTimeout;
+}
+
+/**
+ * The server answered with `resultType: "input_required"` and mcp-live did not (or could not)
+ * answer it itself (spec: basic/patterns/mrtr). Code -32021 is not used here: the server
+ * asked for input, it did not refuse. Local code -32003 (`ErrorCode.InputRequired`); `data` is
+ * `{ method: string; result: InputRequiredResult }` with the result as received.
+ */
+export class InputRequiredError extends LocalError {
+  override name = 'InputRequiredError';
+  constructor(method: string, result: unknown) {
+    super(ErrorCode.InputRequired, `${method}: the server needs input the client did not provide`, { data: { method, result } });
+  }
+}

@@ -1,0 +1,433 @@
+import {
+  CancelledError,
+  ConnectionClosedError,
+  McpError,
+  ProtocolError,
+  RpcError,
+  TimeoutError,
+} from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import type { TimerHandle, Timers } from '../util/clock.js';
+import type { MessageContext, Transport, TransportCloseInfo } from '../transport/transport.js';
+import {
+  isObject,
+  isRequestId,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from './messages.js';
+
+/** One `notifications/progress` update, as handed to {@link SessionRequestOptions.onProgress}. */
+export interface Progress {
+  /** Progress so far; increases with each update. */
+  progress: number;
+  /** Total amount of work, when the server knows it. */
+  total?: number | undefined;
+  /** Human-readable status, when the server sent one. */
+  message?: string | undefined;
+}
+
+/** Per-request options understood by the session. */
+export interface SessionRequestOptions {
+  /** Aborting it cancels the request with a {@link CancelledError}. */
+  signal?: AbortSignal | undefined;
+  /** Idle timeout in ms: time allowed without a response (or, by default, without progress). */
+  timeoutMs: number;
+  /** Hard limit in ms on the whole request, whatever progress arrives. */
+  maxTotalTimeoutMs: number;
+  /** When true, each progress notification restarts the idle timeout. */
+  resetTimeoutOnProgress: boolean;
+  /** Called for each progress notification addressed to this request. */
+  onProgress?: ((progress: Progress) => void) | undefined;
+  /**
+   * Called for notifications the transport attributes to this request (for example
+   * `notifications/message` on an HTTP response stream).
+   */
+  onRelatedNotification?: ((notification: JsonRpcNotification) => void) | undefined;
+  /**
+   * Whether a timeout or abort sends `notifications/cancelled`. False only for requests the
+   * protocol forbids cancelling (legacy `initialize`). @default true
+   */
+  cancellable?: boolean | undefined;
+}
+
+/** Handles a request the server sent to the client (legacy wire only). Returns the result. */
+export type InboundRequestHandler = (params: JsonObject | undefined, signal: AbortSignal) => Promise<JsonObject> | JsonObject;
+
+export interface SessionOptions {
+  transport: Transport;
+  timers: Timers;
+  /** Notifications other than progress (and other than those routed to a request). */
+  onNotification(notification: JsonRpcNotification): void;
+  /** Non-fatal problems: malformed messages, responses for unknown ids, failed notifications. */
+  onError(error: Error): void;
+  /** Called once when the transport closes, after every pending request was rejected. */
+  onClose?(info: TransportCloseInfo): void;
+  /**
+   * Whether to answer server-to-client requests. The 2026-07-28 wire has none (servers ask
+   * through `input_required` results), so modern sessions report them instead of replying.
+   * @default false
+   */
+  answerInboundRequests?: boolean;
+  /** Handlers for server-to-client requests, by method, when {@link answerInboundRequests} is on. */
+  inboundRequestHandlers?: ReadonlyMap<string, InboundRequestHandler>;
+}
+
+/** Session state: `new` until started, `open` while messages flow, `closed` for good. */
+export type SessionState = 'new' | 'open' | 'closed';
+
+interface PendingRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly options: SessionRequestOptions;
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+  idleTimer: TimerHandle | undefined;
+  totalTimer: TimerHandle | undefined;
+  abortListener: (() => void) | undefined;
+  sendController: AbortController | undefined;
+  progressToken: string | number;
+}
+
+const RECENTLY_CANCELLED_LIMIT = 1024;
+
+/**
+ * A JSON-RPC 2.0 client session over one {@link Transport}: allocates ids, keeps the pending
+ * map, applies timeouts, routes progress, sends cancellations, and rejects everything pending
+ * when the transport closes. It knows nothing of MCP methods beyond `notifications/progress`
+ * and `notifications/cancelled`.
+ */
+export class JsonRpcSession {
+  private readonly transport: Transport;
+  private readonly timers: Timers;
+  private readonly options: SessionOptions;
+  private readonly pending = new Map<RequestId, PendingRequest>();
+  /** Caller-chosen progress tokens that differ from the request id. */
+  private readonly customProgressTokens = new Map<string | number, PendingRequest>();
+  private readonly recentlyCancelled = new Set<RequestId>();
+  private nextId = 0;
+  private stateValue: SessionState = 'new';
+  private closeInfo: TransportCloseInfo | undefined;
+  private closePromise: Promise<void> | undefined;
+  private readonly inboundControllers = new Map<RequestId, AbortController>();
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+    this.transport = options.transport;
+    this.timers = options.timers;
+  }
+
+  get state(): SessionState {
+    return this.stateValue;
+  }
+
+  /** How many requests await a response. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Starts the transport. Rejects (and closes the session) if it cannot be started. */
+  async start(): Promise<void> {
+    if (this.stateValue !== 'new') throw new Error(`session already ${this.stateValue}`);
+    this.stateValue = 'open';
+    try {
+      await this.transport.start({
+        onMessage: (message, context) => this.handleMessage(message, context),
+        onError: (error) => this.options.onError(error),
+        onClose: (info) => this.handleClose(info),
+      });
+    } catch (error) {
+      this.handleClose({ reason: 'transport failed to start', initiatedByClient: false, cause: error });
+      throw error;
+    }
+  }
+
+  /**
+   * Sends a request and resolves with its `result` object. Rejects with {@link RpcError} for an
+   * error response, {@link TimeoutError}, {@link CancelledError}, {@link ConnectionClosedError},
+   * or {@link ProtocolError} for a response that is not a valid JSON-RPC response.
+   *
+   * `params._meta`, when present, must be an object owned by this call: the session adds
+   * `progressToken` to it.
+   */
+  request(method: string, params: JsonObject | undefined, options: SessionRequestOptions): Promise<JsonObject> {
+    if (this.stateValue !== 'open') return Promise.reject(this.closedError(method));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+
+    const id = this.nextId++;
+    let progressToken: string | number = id;
+    const meta = params?.['_meta'];
+    if (isObject(meta)) {
+      const given = meta['progressToken'];
+      if (typeof given === 'string' || typeof given === 'number') progressToken = given;
+      else if (options.onProgress !== undefined || options.resetTimeoutOnProgress) meta['progressToken'] = id;
+    }
+
+    return new Promise<JsonObject>((resolve, reject) => {
+      const entry: PendingRequest = {
+        id,
+        method,
+        options,
+        resolve,
+        reject,
+        idleTimer: undefined,
+        totalTimer: undefined,
+        abortListener: undefined,
+        sendController: this.transport.capabilities.cancelsByAbortingSend ? new AbortController() : undefined,
+        progressToken,
+      };
+      this.pending.set(id, entry);
+      if (progressToken !== id) this.customProgressTokens.set(progressToken, entry);
+
+      entry.idleTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'idle'), options.timeoutMs);
+      if (options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress) {
+        entry.totalTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'total'), options.maxTotalTimeoutMs);
+      }
+      if (signal !== undefined) {
+        entry.abortListener = () => {
+          this.settle(entry, new CancelledError(method, signal.reason));
+          this.cancel(entry, typeof signal.reason === 'string' ? signal.reason : 'Request cancelled by the client');
+        };
+        signal.addEventListener('abort', entry.abortListener, { once: true });
+      }
+
+      const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      this.transport.send(message, entry.sendController === undefined ? undefined : { signal: entry.sendController.signal }).catch((error: unknown) => {
+        if (!this.pending.has(id)) return;
+        this.settle(entry, McpError.is(error) ? error : new ConnectionClosedError(`${method}: send failed`, { reason: 'send failed' }, error));
+      });
+    });
+  }
+
+  /** Sends a notification. Rejects with {@link ConnectionClosedError} when the session is closed. */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    if (this.stateValue !== 'open') return Promise.reject(this.closedError(method));
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.transport.send(message);
+  }
+
+  /**
+   * Closes the transport. Every pending request rejects with {@link ConnectionClosedError}.
+   * Idempotent; resolves when the transport has closed.
+   */
+  close(): Promise<void> {
+    if (this.closePromise !== undefined) return this.closePromise;
+    if (this.stateValue === 'new') {
+      this.stateValue = 'closed';
+      this.closeInfo = { reason: 'closed by client', initiatedByClient: true };
+      this.closePromise = Promise.resolve();
+      return this.closePromise;
+    }
+    this.closePromise = this.transport.close().then(() => {
+      // A transport that failed to report its close still leaves nothing pending.
+      if (this.stateValue !== 'closed') this.handleClose({ reason: 'closed by client', initiatedByClient: true });
+    });
+    return this.closePromise;
+  }
+
+  private closedError(method: string): ConnectionClosedError {
+    const info = this.closeInfo;
+    if (info === undefined) return new ConnectionClosedError(`${method}: not connected`, { reason: 'not connected' });
+    return new ConnectionClosedError(`${method}: connection closed (${info.reason})`, closeData(info), info.cause);
+  }
+
+  private onTimeout(entry: PendingRequest, kind: 'idle' | 'total'): void {
+    if (this.pending.get(entry.id) !== entry) return;
+    const timeoutMs = kind === 'idle' ? entry.options.timeoutMs : entry.options.maxTotalTimeoutMs;
+    this.settle(entry, new TimeoutError({ method: entry.method, timeoutMs, kind }));
+    this.cancel(entry, 'Request timed out');
+  }
+
+  /** Removes a pending request, clears its timers and listener, and rejects or resolves it. */
+  private settle(entry: PendingRequest, outcome: Error | JsonObject): void {
+    if (this.pending.get(entry.id) !== entry) return;
+    this.pending.delete(entry.id);
+    if (entry.progressToken !== entry.id) this.customProgressTokens.delete(entry.progressToken);
+    if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
+    if (entry.totalTimer !== undefined) this.timers.clearTimeout(entry.totalTimer);
+    if (entry.abortListener !== undefined) entry.options.signal?.removeEventListener('abort', entry.abortListener);
+    if (outcome instanceof Error) entry.reject(outcome);
+    else entry.resolve(outcome);
+  }
+
+  /** Tells the server to stop work on a request we gave up on (spec: basic/patterns/cancellation). */
+  private cancel(entry: PendingRequest, reason: string): void {
+    this.rememberCancelled(entry.id);
+    if (entry.options.cancellable === false || this.stateValue !== 'open') return;
+    if (entry.sendController !== undefined) {
+      entry.sendController.abort(reason);
+      return;
+    }
+    this.transport
+      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } })
+      .catch((error: unknown) => this.options.onError(asError(error)));
+  }
+
+  private rememberCancelled(id: RequestId): void {
+    if (this.recentlyCancelled.size >= RECENTLY_CANCELLED_LIMIT) {
+      const oldest = this.recentlyCancelled.values().next();
+      if (oldest.done !== true) this.recentlyCancelled.delete(oldest.value);
+    }
+    this.recentlyCancelled.add(id);
+  }
+
+  private handleMessage(message: unknown, context: MessageContext | undefined): void {
+    if (!isObject(message) || message['jsonrpc'] !== '2.0') {
+      this.options.onError(new ProtocolError('not a JSON-RPC 2.0 message; ignored', { value: message }));
+      return;
+    }
+    const method = message['method'];
+    if (typeof method === 'string') {
+      if ('id' in message) this.handleInboundRequest(message, method);
+      else this.handleNotification(message as unknown as JsonRpcNotification, context);
+      return;
+    }
+    if ('result' in message || 'error' in message) {
+      this.handleResponse(message, context);
+      return;
+    }
+    this.options.onError(new ProtocolError('JSON-RPC message is neither request, notification nor response; ignored', { value: message }));
+  }
+
+  private handleResponse(message: JsonObject, context: MessageContext | undefined): void {
+    // Over HTTP the exchange itself names the request, even when the body's id is null.
+    const id = message['id'] ?? context?.relatedRequestId;
+    const entry = isRequestId(id) ? this.pending.get(id) : undefined;
+    if (entry === undefined) {
+      if (isRequestId(id) && this.recentlyCancelled.delete(id)) return;
+      this.options.onError(new ProtocolError('response for no pending request; ignored', { value: message }));
+      return;
+    }
+    if ('error' in message) {
+      const error = message['error'];
+      if (isObject(error) && Number.isInteger(error['code']) && typeof error['message'] === 'string') {
+        this.settle(entry, new RpcError(error as unknown as JsonRpcErrorObject, entry.method));
+      } else {
+        this.settle(entry, new ProtocolError('malformed error response', { method: entry.method, value: message }));
+      }
+      return;
+    }
+    const result = message['result'];
+    if (isObject(result)) this.settle(entry, result);
+    else this.settle(entry, new ProtocolError('result is not an object', { method: entry.method, value: result }));
+  }
+
+  private handleNotification(notification: JsonRpcNotification, context: MessageContext | undefined): void {
+    if (notification.method === 'notifications/progress') {
+      this.handleProgress(notification);
+      return;
+    }
+    const related = context?.relatedRequestId;
+    const entry = related === undefined ? undefined : this.pending.get(related);
+    if (entry?.options.onRelatedNotification !== undefined) {
+      try {
+        entry.options.onRelatedNotification(notification);
+      } catch (error) {
+        this.options.onError(asError(error));
+      }
+      return;
+    }
+    this.options.onNotification(notification);
+  }
+
+  private handleProgress(notification: JsonRpcNotification): void {
+    const params = notification.params;
+    const token = params?.['progressToken'];
+    const progress = params?.['progress'];
+    if ((typeof token !== 'string' && typeof token !== 'number') || typeof progress !== 'number') {
+      this.options.onError(new ProtocolError('malformed progress notification; ignored', { method: notification.method, value: notification }));
+      return;
+    }
+    const entry = this.customProgressTokens.get(token) ?? this.pending.get(token);
+    if (entry === undefined || entry.progressToken !== token) return;
+    const options = entry.options;
+    if (options.resetTimeoutOnProgress) {
+      if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
+      entry.idleTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'idle'), options.timeoutMs);
+    }
+    if (options.onProgress !== undefined) {
+      const total = params?.['total'];
+      const text = params?.['message'];
+      try {
+        options.onProgress({
+          progress,
+          ...(typeof total === 'number' && { total }),
+          ...(typeof text === 'string' && { message: text }),
+        });
+      } catch (error) {
+        this.options.onError(asError(error));
+      }
+    }
+  }
+
+  private handleInboundRequest(message: JsonObject, method: string): void {
+    const id = message['id'];
+    if (!isRequestId(id)) {
+      this.options.onError(new ProtocolError('request with an invalid id; ignored', { value: message }));
+      return;
+    }
+    if (method === 'notifications/cancelled') return;
+    if (this.options.answerInboundRequests !== true) {
+      this.options.onError(new ProtocolError('server sent a request, which this protocol version does not allow; ignored', { method, value: message }));
+      return;
+    }
+    const handler = this.options.inboundRequestHandlers?.get(method);
+    if (handler === undefined) {
+      this.respondError(id, { code: ErrorCode.MethodNotFound, message: 'Method not found' });
+      return;
+    }
+    const controller = new AbortController();
+    this.inboundControllers.set(id, controller);
+    const params = message['params'];
+    Promise.resolve()
+      .then(() => handler(isObject(params) ? params : undefined, controller.signal))
+      .then(
+        (result) => {
+          if (!isObject(result)) throw new Error('handler returned no result object');
+          return this.transport.send({ jsonrpc: '2.0', id, result });
+        },
+        (error: unknown) => {
+          const rpc = McpError.is(error) && error.code > -33000 && error.code < -31000;
+          return this.respondError(id, {
+            code: rpc ? (error as McpError).code : ErrorCode.InternalError,
+            message: error instanceof Error ? error.message : String(error),
+          });
+        },
+      )
+      .catch((error: unknown) => this.respondError(id, { code: ErrorCode.InternalError, message: asError(error).message }))
+      .finally(() => this.inboundControllers.delete(id));
+  }
+
+  private respondError(id: RequestId, error: JsonRpcErrorObject): Promise<void> {
+    if (this.stateValue !== 'open') return Promise.resolve();
+    return this.transport.send({ jsonrpc: '2.0', id, error }).catch((sendError: unknown) => this.options.onError(asError(sendError)));
+  }
+
+  private handleClose(info: TransportCloseInfo): void {
+    if (this.stateValue === 'closed') return;
+    this.stateValue = 'closed';
+    this.closeInfo = info;
+    for (const controller of this.inboundControllers.values()) controller.abort();
+    this.inboundControllers.clear();
+    for (const entry of [...this.pending.values()]) {
+      this.settle(entry, new ConnectionClosedError(`${entry.method}: connection closed (${info.reason})`, closeData(info), info.cause));
+    }
+    this.options.onClose?.(info);
+  }
+}
+
+function closeData(info: TransportCloseInfo): { reason: string; exitCode?: number | null; signal?: string | null; stderrTail?: string } {
+  return {
+    reason: info.reason,
+    ...(info.exitCode !== undefined && { exitCode: info.exitCode }),
+    ...(info.signal !== undefined && { signal: info.signal }),
+    ...(info.stderrTail !== undefined && { stderrTail: info.stderrTail }),
+  };
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
