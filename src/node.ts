@@ -1,0 +1,4 @@
+// Node-only entry (`mcp-live/node`): transports that need Node APIs (child processes, sockets).
+// Adding an export here adds public API. Everything runtime-neutral lives in ./index.ts.
+export { StdioTransport, STDERR_TAIL_BYTES, type StdioTransportOptions } from './transport/stdio.js';
+export { planSpawn, type SpawnConfig, type SpawnPlan, type SpawnPlanOptions } from './transport/spawnPlan.js';
