@@ -1,0 +1,38 @@
+// A tiny 2026-07-28 stdio server driven by argv[2] (a mode), for client-level stdio cases.
+//   noisy:          B17 - banner and log lines on stdout around real messages.
+//   die-on-second:  B20 - answers server/discover, then on the next request writes
+//                   "fatal: boom" to stderr and exits 1.
+import { createInterface } from 'node:readline';
+
+const mode = process.argv[2];
+const discover = {
+  resultType: 'complete',
+  supportedVersions: ['2026-07-28'],
+  capabilities: { tools: {} },
+  ttlMs: 0,
+  cacheScope: 'public',
+};
+const out = (text) => process.stdout.write(text);
+const send = (message) => out(JSON.stringify(message) + '\n');
+
+if (mode === 'noisy') out('Server v1.2 starting...\n');
+
+let count = 0;
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (!('id' in message)) return;
+  count++;
+  if (message.method === 'server/discover') {
+    send({ jsonrpc: '2.0', id: message.id, result: discover });
+    if (mode === 'noisy') out('[INFO] ready\n{"level":"info","msg":"listening"}\n🚀 up\n');
+    return;
+  }
+  if (mode === 'die-on-second' && count === 2) {
+    process.stderr.write('fatal: boom\n', () => process.exit(1));
+    return;
+  }
+  if (message.method === 'tools/list') {
+    if (mode === 'noisy') send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
+    send({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' } });
+  }
+});
