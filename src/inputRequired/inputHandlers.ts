@@ -1,0 +1,361 @@
+import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequest,
+  InputResponse,
+  ListRootsResult,
+} from '../types/protocol.js';
+import { abortError, InputRequestFailedError, type InputRequestFailureReason } from './errors.js';
+
+/** Form-mode `elicitation/create` params (`mode` is `"form"` or absent). */
+export type FormElicitParams = Extract<ElicitRequestParams, { requestedSchema: unknown }>;
+/** URL-mode `elicitation/create` params (`mode: "url"`). */
+export type UrlElicitParams = Extract<ElicitRequestParams, { mode: 'url' }>;
+
+/** A value or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** What every input handler receives besides the request params. */
+export interface InputHandlerContext {
+  /**
+   * Aborts when the call is cancelled, its total budget runs out, or another input request of
+   * the same round failed. A handler should stop prompting and settle soon after; whatever it
+   * returns then is ignored.
+   */
+  signal: AbortSignal;
+  /** The server-assigned key of this entry in `inputRequests`. */
+  key: string;
+  /** The request the server is answering, e.g. `"tools/call"`. */
+  requestMethod: string;
+}
+
+/**
+ * Answers a form-mode `elicitation/create` (spec: client/elicitation, Form Mode). Return
+ * `{ action: "accept", content }` with values matching `params.requestedSchema`, or
+ * `{ action: "decline" }` (the user said no) or `{ action: "cancel" }` (the user dismissed it).
+ */
+export type FormElicitationHandler = (params: FormElicitParams, context: InputHandlerContext) => MaybePromise<ElicitResult>;
+
+/**
+ * Answers a URL-mode `elicitation/create` (spec: client/elicitation, URL Mode). Show the full
+ * URL, ask consent, open it outside the client, then return `{ action: "accept" }` (consent
+ * given, not "done"), `"decline"` or `"cancel"`. `content` is never sent in URL mode.
+ */
+export type UrlElicitationHandler = (params: UrlElicitParams, context: InputHandlerContext) => MaybePromise<ElicitResult>;
+
+/** Answers `sampling/createMessage` with a CreateMessageResult (spec: client/sampling). */
+export type SamplingHandler = (params: CreateMessageRequestParams, context: InputHandlerContext) => MaybePromise<CreateMessageResult>;
+
+/** Answers `roots/list` with a ListRootsResult of `file://` roots (spec: client/roots). */
+export type RootsHandler = (params: JsonObject, context: InputHandlerContext) => MaybePromise<ListRootsResult>;
+
+/**
+ * The host's answers to server input requests (spec: basic/patterns/mrtr). The capabilities a
+ * client declares are derived from exactly what is registered here ({@link capabilitiesFor}),
+ * so a server is never told the client can do something it cannot.
+ *
+ * ```ts
+ * const handlers: InputHandlers = {
+ *   elicitation: { form: async (params) => ({ action: 'accept', content: await askUser(params) }) },
+ *   roots: { list: () => ({ roots: [{ uri: 'file:///home/me/project' }] }) },
+ * };
+ * ```
+ */
+export interface InputHandlers {
+  /** `elicitation/create`, per mode. Each registered mode is declared; none declared means no `elicitation` key. */
+  elicitation?: {
+    /** Form mode (also requests without `mode`). Declares `elicitation.form`. */
+    form?: FormElicitationHandler | undefined;
+    /** URL mode. Declares `elicitation.url`. */
+    url?: UrlElicitationHandler | undefined;
+  } | undefined;
+  /** `sampling/createMessage` (deprecated feature in 2026-07-28, still supported). Declares `sampling`. */
+  sampling?: {
+    createMessage: SamplingHandler;
+    /** The handler accepts `tools` / `toolChoice`: declares `sampling.tools`. @default false */
+    tools?: boolean | undefined;
+    /** The handler honours `includeContext` other than `"none"`: declares `sampling.context`. @default false */
+    context?: boolean | undefined;
+  } | undefined;
+  /** `roots/list` (deprecated feature in 2026-07-28, still supported). Declares `roots`. */
+  roots?: { list: RootsHandler } | undefined;
+}
+
+/**
+ * The client capabilities that match `handlers` exactly (spec: basic/index per-request
+ * `clientCapabilities`; client/elicitation, client/sampling, client/roots, Capabilities):
+ * - `elicitation`: `{ form: {} }`, `{ url: {} }` or both, one key per registered mode; the key
+ *   is absent when no mode is handled (an empty `elicitation: {}` would mean form mode).
+ * - `sampling`: `{}` plus `tools: {}` / `context: {}` when so flagged; absent without a handler.
+ * - `roots`: `{}` when a handler is registered; absent otherwise.
+ *
+ * Returns a fresh object each call; `{}` for `undefined`.
+ * @throws InvalidArgumentError (-32602) when a registered handler is not a function.
+ */
+export function capabilitiesFor(handlers: InputHandlers | undefined): ClientCapabilities {
+  checkInputHandlers(handlers);
+  const capabilities: ClientCapabilities = {};
+  const elicitation = handlers?.elicitation;
+  if (elicitation?.form !== undefined || elicitation?.url !== undefined) {
+    capabilities.elicitation = {};
+    if (elicitation.form !== undefined) capabilities.elicitation.form = {};
+    if (elicitation.url !== undefined) capabilities.elicitation.url = {};
+  }
+  const sampling = handlers?.sampling;
+  if (sampling !== undefined) {
+    capabilities.sampling = {};
+    if (sampling.tools === true) capabilities.sampling.tools = {};
+    if (sampling.context === true) capabilities.sampling.context = {};
+  }
+  if (handlers?.roots !== undefined) capabilities.roots = {};
+  return capabilities;
+}
+
+/**
+ * Checks the shape of a handler registry.
+ * @throws InvalidArgumentError (-32602) naming the first field that is not a function (or object).
+ */
+export function checkInputHandlers(handlers: InputHandlers | undefined): void {
+  if (handlers === undefined) return;
+  if (!isObject(handlers)) throw new InvalidArgumentError('handlers', handlers, 'expected an object');
+  const fn = (name: string, value: unknown, optional: boolean) => {
+    if (value === undefined && optional) return;
+    if (typeof value !== 'function') throw new InvalidArgumentError(name, value, 'expected a function');
+  };
+  const group = (name: string, value: unknown, expected: string): value is JsonObject => {
+    if (value === undefined) return false;
+    if (!isObject(value)) throw new InvalidArgumentError(name, value, `expected ${expected}`);
+    return true;
+  };
+  if (group('handlers.elicitation', handlers.elicitation, '{ form?, url? }')) {
+    fn('handlers.elicitation.form', handlers.elicitation.form, true);
+    fn('handlers.elicitation.url', handlers.elicitation.url, true);
+  }
+  if (group('handlers.sampling', handlers.sampling, '{ createMessage, tools?, context? }')) fn('handlers.sampling.createMessage', handlers.sampling.createMessage, false);
+  if (group('handlers.roots', handlers.roots, '{ list }')) fn('handlers.roots.list', handlers.roots.list, false);
+}
+
+/** Options of {@link fulfilInputRequests}. */
+export interface FulfilOptions {
+  /** The request being retried, e.g. `"tools/call"`; used in errors and handler context. */
+  requestMethod: string;
+  /** Cancels the round: every running handler's signal aborts. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Answers every entry of an `inputRequests` map with the registered handlers, all at once,
+ * and resolves with an `inputResponses` map under the same keys (spec: basic/patterns/mrtr,
+ * InputResponses). Every entry is checked before any handler runs, so the user is never
+ * prompted for a round that cannot complete.
+ *
+ * Outcomes, per entry:
+ * - Malformed (not an object, unknown `method`, `params` not an object, fields the schema
+ *   requires missing): `ProtocolError` (-32600), nothing called.
+ * - Well formed but not handled (no handler; an elicitation mode without a handler, e.g. a form
+ *   request when only URL mode is registered; sampling `tools`/`toolChoice` without
+ *   `sampling.tools`): `InputRequestFailedError` (-32007, `reason: "unsupported"`), nothing called.
+ * - The handler throws: `InputRequestFailedError` (`reason: "handler_error"`, `cause` = the error).
+ * - The handler returns something that is not a valid result (`undefined`, an unknown `action`,
+ *   form content that misses a required field or has the wrong type, a root that is not a
+ *   `file://` URI): `InputRequestFailedError` (`reason: "invalid_result"`).
+ *
+ * The first failure aborts the other handlers' signals and rejects at once (no waiting for them).
+ * Elicitation results are normalized: `content` is sent only for a form-mode `accept`.
+ *
+ * @throws CancelledError (-32800) when `signal` aborts (or the abort reason itself when it is an
+ *   mcp-live error, e.g. a `TimeoutError`).
+ */
+export async function fulfilInputRequests(
+  handlers: InputHandlers | undefined,
+  inputRequests: Record<string, InputRequest>,
+  options: FulfilOptions,
+): Promise<Record<string, InputResponse>> {
+  const { requestMethod, signal } = options;
+  if (signal?.aborted) throw abortError(requestMethod, signal);
+  const keys = Object.keys(inputRequests);
+  const plans = keys.map((key) => planInputRequest(handlers, requestMethod, key, inputRequests[key]));
+
+  const round = new AbortController();
+  const onAbort = () => round.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const answers = await new Promise<InputResponse[]>((resolve, reject) => {
+      // The caller's abort wins over whatever the handlers do afterwards; a failed handler
+      // aborts its siblings (reason: that failure) and rejects at once.
+      round.signal.addEventListener('abort', () => reject(signal?.aborted ? abortError(requestMethod, signal) : round.signal.reason), { once: true });
+      Promise.all(plans.map((plan, index) => plan({ signal: round.signal, key: keys[index] as string, requestMethod }))).then(resolve, (error: unknown) => {
+        reject(error);
+        round.abort(error);
+      });
+    });
+    const responses: Record<string, InputResponse> = {};
+    keys.forEach((key, index) => setOwn(responses, key, answers[index] as InputResponse));
+    return responses;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Defines `key` as an own enumerable property (safe for keys such as `"__proto__"`).
+ * @internal shared by the inputRequired modules.
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A checked input request, ready to run. */
+type Plan = (context: InputHandlerContext) => Promise<InputResponse>;
+
+const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
+
+/** Validates one entry and binds it to its handler; throws instead of returning a plan it cannot run. */
+function planInputRequest(handlers: InputHandlers | undefined, requestMethod: string, key: string, entry: unknown): Plan {
+  const malformed = (reason: string): ProtocolError =>
+    new ProtocolError(`inputRequests[${JSON.stringify(key)}]: ${reason}`, { method: requestMethod, value: entry });
+  if (!isObject(entry)) throw malformed('expected an input request object');
+  const method = entry['method'];
+  if (typeof method !== 'string' || !INPUT_METHODS.includes(method)) {
+    throw malformed(`unknown input request method ${JSON.stringify(method)}; expected one of ${INPUT_METHODS.join(', ')}`);
+  }
+  const params = entry['params'];
+  if (params !== undefined && !isObject(params)) throw malformed('params must be an object');
+  const fail = (reason: InputRequestFailureReason, detail: string, cause?: unknown) =>
+    new InputRequestFailedError({ requestMethod, key, method, reason }, detail, cause);
+  const call = <P, R>(handler: (params: P, context: InputHandlerContext) => MaybePromise<R>, handlerParams: P, check: (value: unknown) => InputResponse): Plan =>
+    async (context) => {
+      let value: unknown;
+      try {
+        value = await handler(handlerParams, context);
+      } catch (error) {
+        throw fail('handler_error', `the handler failed: ${error instanceof Error ? error.message : String(error)}`, error);
+      }
+      return check(value);
+    };
+
+  switch (method) {
+    case 'elicitation/create': {
+      if (params === undefined) throw malformed('elicitation/create needs params');
+      const mode = params['mode'] === undefined ? 'form' : params['mode'];
+      if (typeof params['message'] !== 'string') throw malformed('params.message must be a string');
+      if (mode === 'form') {
+        const schema = params['requestedSchema'];
+        if (!isObject(schema) || schema['type'] !== 'object' || !isObject(schema['properties'])) {
+          throw malformed('params.requestedSchema must be an object schema with properties');
+        }
+        const handler = handlers?.elicitation?.form;
+        if (handler === undefined) throw fail('unsupported', 'form-mode elicitation is not handled (elicitation.form not declared)');
+        return call(handler, params as FormElicitParams, (value) => checkElicitResult(value, schema, fail));
+      }
+      if (mode === 'url') {
+        if (typeof params['url'] !== 'string') throw malformed('params.url must be a string');
+        const handler = handlers?.elicitation?.url;
+        if (handler === undefined) throw fail('unsupported', 'URL-mode elicitation is not handled (elicitation.url not declared)');
+        return call(handler, params as UrlElicitParams, (value) => checkElicitResult(value, undefined, fail));
+      }
+      throw fail('unsupported', `elicitation mode ${JSON.stringify(mode)} is not supported`);
+    }
+    case 'sampling/createMessage': {
+      if (params === undefined) throw malformed('sampling/createMessage needs params');
+      if (!Array.isArray(params['messages'])) throw malformed('params.messages must be an array');
+      if (typeof params['maxTokens'] !== 'number') throw malformed('params.maxTokens must be a number');
+      const sampling = handlers?.sampling;
+      if (sampling === undefined) throw fail('unsupported', 'sampling is not handled (sampling not declared)');
+      if ((params['tools'] !== undefined || params['toolChoice'] !== undefined) && sampling.tools !== true) {
+        throw fail('unsupported', 'tools/toolChoice sent but sampling.tools is not declared');
+      }
+      return call(sampling.createMessage, params as unknown as CreateMessageRequestParams, (value) => checkCreateMessageResult(value, fail));
+    }
+    default: {
+      const roots = handlers?.roots;
+      if (roots === undefined) throw fail('unsupported', 'roots are not handled (roots not declared)');
+      return call(roots.list, params ?? {}, (value) => checkListRootsResult(value, fail));
+    }
+  }
+}
+
+type Fail = (reason: InputRequestFailureReason, detail: string) => InputRequestFailedError;
+
+const ACTIONS = ['accept', 'decline', 'cancel'];
+
+/** ElicitResult check; `schema` is the form's requestedSchema (undefined in URL mode). */
+function checkElicitResult(value: unknown, schema: JsonObject | undefined, fail: Fail): ElicitResult {
+  if (!isObject(value)) return invalid(fail, value, 'expected an ElicitResult object');
+  const action = value['action'];
+  if (typeof action !== 'string' || !ACTIONS.includes(action)) return invalid(fail, value, `action must be one of ${ACTIONS.join(', ')}`);
+  const result: JsonObject = { action };
+  if (schema !== undefined && action === 'accept') {
+    const content = value['content'] ?? {};
+    if (!isObject(content)) return invalid(fail, value, 'content must be an object');
+    const problem = formContentProblem(schema, content);
+    if (problem !== undefined) return invalid(fail, value, problem);
+    result['content'] = content;
+  }
+  if (isObject(value['_meta'])) result['_meta'] = value['_meta'];
+  return result as unknown as ElicitResult;
+}
+
+/** Checks form content against the requested (flat, primitive) schema: required keys and value types. */
+function formContentProblem(schema: JsonObject, content: JsonObject): string | undefined {
+  const properties = schema['properties'] as JsonObject;
+  const required = Array.isArray(schema['required']) ? schema['required'] : [];
+  for (const name of required) {
+    if (typeof name === 'string' && !Object.hasOwn(content, name)) return `content is missing required field ${JSON.stringify(name)}`;
+  }
+  for (const [name, fieldValue] of Object.entries(content)) {
+    const isStringArray = Array.isArray(fieldValue) && fieldValue.every((item) => typeof item === 'string');
+    if (!['string', 'number', 'boolean'].includes(typeof fieldValue) && !isStringArray) {
+      return `content.${name} must be a string, number, boolean or string array`;
+    }
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    const type = isObject(property) ? property['type'] : undefined;
+    const ok =
+      type === undefined ||
+      (type === 'string' && typeof fieldValue === 'string') ||
+      (type === 'number' && typeof fieldValue === 'number') ||
+      (type === 'integer' && Number.isInteger(fieldValue)) ||
+      (type === 'boolean' && typeof fieldValue === 'boolean') ||
+      (type === 'array' && isStringArray);
+    if (!ok) return `content.${name} does not match its schema type ${JSON.stringify(type)}`;
+  }
+  return undefined;
+}
+
+function checkCreateMessageResult(value: unknown, fail: Fail): CreateMessageResult {
+  if (!isObject(value)) return invalid(fail, value, 'expected a CreateMessageResult object');
+  if (value['role'] !== 'user' && value['role'] !== 'assistant') return invalid(fail, value, 'role must be "user" or "assistant"');
+  if (typeof value['model'] !== 'string') return invalid(fail, value, 'model must be a string');
+  if (!isObject(value['content']) && !Array.isArray(value['content'])) return invalid(fail, value, 'content must be a content block or an array of them');
+  return value as unknown as CreateMessageResult;
+}
+
+function checkListRootsResult(value: unknown, fail: Fail): ListRootsResult {
+  if (!isObject(value) || !Array.isArray(value['roots'])) return invalid(fail, value, 'expected { roots: Root[] }');
+  for (const root of value['roots']) {
+    if (!isObject(root) || typeof root['uri'] !== 'string' || !root['uri'].startsWith('file://')) {
+      return invalid(fail, value, 'every root needs a file:// uri');
+    }
+    if (root['name'] !== undefined && typeof root['name'] !== 'string') return invalid(fail, value, 'root.name must be a string');
+  }
+  return value as unknown as ListRootsResult;
+}
+
+function invalid(fail: Fail, value: unknown, detail: string): never {
+  const shown = value === undefined ? 'undefined' : safeJson(value);
+  throw fail('invalid_result', `the handler returned an invalid result (${detail}): ${shown}`);
+}
+
+function safeJson(value: unknown): string {
+  try {
+    const text = JSON.stringify(value) ?? String(value);
+    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return String(value);
+  }
+}
