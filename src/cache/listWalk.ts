@@ -1,0 +1,264 @@
+/**
+ * Walks over the pages of one list through the response cache (spec: server/utilities/caching,
+ * "Interaction with Pagination"): pages are read and loaded one by one, and stored together
+ * once the walk knows the whole list's scope and expiry.
+ */
+import { CancelledError } from '../errors/errors.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { CacheScope } from '../types/protocol.js';
+import type { AuthPartition } from './authContext.js';
+import type { CacheKeyBuilder, RequestKeys } from './cacheKey.js';
+import type { CacheEntry, MaybePromise } from './cacheStore.js';
+import { CacheMissError } from './errors.js';
+import { combinePages, isFresh } from './freshness.js';
+import { isListMethod, type CacheMode, type CacheOutcome, type CacheSource, type ListMethod, type Loader, type SkipReason } from './types.js';
+
+/** What {@link ListWalk.commit} returns: the hints of the whole list. */
+export interface ListWalkSummary {
+  /** The list's scope: `private` as soon as one page is private or the pages disagree. */
+  scope: CacheScope;
+  /** True when pages disagreed on `cacheScope` (reported once, as a `scope-mismatch` event and to `onError`). */
+  scopeMismatch: boolean;
+  /** The list is fresh while `clock.now() < freshUntil` (ms): the earliest expiry of its pages. */
+  freshUntil: number;
+  /** Remaining freshness of the list at commit time, in ms (`>= 0`). */
+  ttlMs: number;
+  /** Pages walked. */
+  pages: number;
+  /** Pages written to the store by this commit. */
+  stored: number;
+}
+
+/** Options of {@link ResponseCache.walkList}. */
+export interface ListWalkRequest {
+  /** The list method. */
+  method: ListMethod;
+  /** The protocol version of the requests. */
+  protocolVersion: string;
+  /** Cache mode of every page. @default 'default' */
+  mode?: CacheMode | undefined;
+}
+
+/** @internal Per-request state shared by the read and load paths. */
+export interface Ctx {
+  readonly method: string;
+  readonly param: string | null;
+  /** The request's keys (see CacheKeyBuilder.requestKeys). */
+  readonly keys: RequestKeys;
+  readonly partition: AuthPartition;
+  readonly mode: CacheMode;
+}
+
+/** @internal A store hit. */
+export interface Found {
+  readonly key: string;
+  readonly entry: CacheEntry;
+}
+
+/** @internal A load's result with what the cache decided about storing it. */
+export interface Settled {
+  readonly outcome: CacheOutcome;
+  /** Why it may not be stored, if so (decided before any walk commit). */
+  readonly unstorable: SkipReason | undefined;
+  /** Bytes the loader reported. */
+  readonly bytes: number | undefined;
+}
+
+/** @internal What {@link ListWalk} needs from its cache. */
+export interface WalkHooks {
+  keys(): CacheKeyBuilder;
+  now(): number;
+  generation(method: string, dedupeTag: string): number;
+  lookup(ctx: Ctx): MaybePromise<Found | undefined>;
+  hit(ctx: Ctx, found: Found, now: number): void;
+  serveStale(ctx: Ctx, found: Found, now: number, reason: 'error' | 'mode'): CacheOutcome;
+  miss(ctx: Ctx, reason: 'absent' | 'stale' | 'mode', joined: boolean): void;
+  load(ctx: Ctx, load: Loader, signal: AbortSignal | undefined, reason: 'absent' | 'stale' | 'mode'): Promise<Settled>;
+  staleIfError(ctx: Ctx, found: Found | undefined, error: unknown): CacheOutcome | undefined;
+  write(
+    ctx: Ctx,
+    entry: { value: JsonObject; receivedAt: number; ttlMs: number; scope: CacheScope; bytes: number | undefined },
+    fromNetwork: boolean,
+    invalidated: () => boolean,
+  ): Promise<boolean>;
+  deleteKey(key: string): Promise<void>;
+  skip(method: string, param: string | null, reason: SkipReason): void;
+  mismatch(method: string, publicPages: number, privatePages: number): void;
+  invalidateList(method: string): Promise<number>;
+}
+
+/** One page a walk has seen. */
+interface WalkPage {
+  readonly ctx: Ctx;
+  readonly value: JsonObject;
+  readonly receivedAt: number;
+  readonly ttlMs: number;
+  readonly scope: CacheScope;
+  readonly bytes: number | undefined;
+  readonly fromNetwork: boolean;
+  readonly unstorable: SkipReason | undefined;
+}
+
+/**
+ * A walk over the pages of one list, made by {@link ResponseCache.walkList}. Call
+ * {@link page} for each page in order, then {@link commit} once the walk is over; call
+ * {@link restart} when a cursor turned out invalid.
+ */
+export class ListWalk {
+  private readonly seen: WalkPage[] = [];
+  private startGeneration: number;
+  private committed: Promise<ListWalkSummary> | undefined;
+
+  /** @internal Made by {@link ResponseCache.walkList}. */
+  constructor(
+    private readonly hooks: WalkHooks,
+    /** The list method walked. */
+    readonly method: ListMethod,
+    private readonly protocolVersion: string,
+    private readonly mode: CacheMode,
+    private readonly partition: AuthPartition,
+  ) {
+    this.startGeneration = hooks.generation(method, partition.dedupeTag);
+  }
+
+  /**
+   * One page, from the cache or from `load`, following the walk's cache mode (as
+   * {@link ResponseCache.fetch}, without stale-while-revalidate: a stale page is reloaded).
+   * A loaded page is not stored yet: see {@link commit}.
+   *
+   * @param cursor the page's cursor; `undefined` for the first page.
+   * @throws CancelledError (-32800) when `signal` aborts this wait (a load shared with another
+   *   walk continues for the others).
+   * @throws CacheMissError (-32005) in mode `only-if-cached` when the page is not cached.
+   * @throws Error when the walk is already committed.
+   * @throws whatever `load` throws, unless stale-if-error answers instead.
+   */
+  async page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome> {
+    if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
+    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    const keys = this.hooks.keys();
+    const param = cursor ?? null;
+    const requestKeys = keys.requestKeys(this.method, param, this.protocolVersion, this.partition.privateTag, this.partition.dedupeTag);
+    const ctx: Ctx = { method: this.method, param, keys: requestKeys, partition: this.partition, mode: this.mode };
+    let found: Found | undefined;
+    if (this.mode !== 'no-store' && this.mode !== 'reload' && this.mode !== 'no-cache') {
+      found = await this.hooks.lookup(ctx);
+      if (found !== undefined) {
+        const now = this.hooks.now();
+        if (isFresh(found.entry, now)) {
+          this.hooks.hit(ctx, found, now);
+          return this.remember(ctx, outcomeOf(found.entry, 'cache'), found.entry.bytes, false, undefined);
+        }
+        if (this.mode === 'force-cache' || this.mode === 'only-if-cached') {
+          return this.remember(ctx, this.hooks.serveStale(ctx, found, now, 'mode'), found.entry.bytes, false, undefined);
+        }
+      } else if (this.mode === 'only-if-cached') {
+        this.hooks.miss(ctx, 'absent', false);
+        throw new CacheMissError(missData(this.method, param));
+      }
+    }
+    let settled: Settled;
+    try {
+      const reason = this.mode === 'reload' || this.mode === 'no-cache' ? 'mode' : found !== undefined ? 'stale' : 'absent';
+      settled = await this.hooks.load(ctx, load, signal, reason);
+    } catch (error) {
+      const fallback = this.hooks.staleIfError(ctx, found, error);
+      if (fallback === undefined || found === undefined) throw error;
+      return this.remember(ctx, fallback, found.entry.bytes, false, undefined);
+    }
+    return this.remember(ctx, settled.outcome, settled.bytes, true, settled.unstorable);
+  }
+
+  /**
+   * Drops every cached page of the list (all auth contexts: the cursor was rejected, so
+   * every cached cursor is suspect) and forgets the pages walked so far, so the walk can start
+   * again from the first page. Counts as an invalidation.
+   * @returns the number of entries removed.
+   */
+  async restart(): Promise<number> {
+    if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
+    this.seen.length = 0;
+    const removed = await this.hooks.invalidateList(this.method);
+    this.startGeneration = this.hooks.generation(this.method, this.partition.dedupeTag);
+    return removed;
+  }
+
+  /**
+   * Ends the walk and stores its network pages, as one list: with the list's combined scope
+   * (private if any page is private or the pages disagree; a disagreement is reported once,
+   * as a `scope-mismatch` event and a `ProtocolError` to `onError`) and the list's combined
+   * expiry (each page expires when the earliest page does). Cached pages are rewritten only
+   * when the combination changes their scope or expiry; public entries of a list that turned
+   * out private are deleted. Nothing is stored when the list was invalidated during the walk,
+   * for pages that may not be stored (`skip` events), or in mode `no-store`.
+   * Calling it again returns the same summary.
+   */
+  commit(): Promise<ListWalkSummary> {
+    this.committed ??= this.store();
+    return this.committed;
+  }
+
+  private remember(ctx: Ctx, outcome: CacheOutcome, bytes: number | undefined, fromNetwork: boolean, unstorable: SkipReason | undefined): CacheOutcome {
+    this.seen.push({
+      ctx,
+      value: outcome.result,
+      receivedAt: outcome.receivedAt,
+      ttlMs: outcome.ttlMs,
+      scope: outcome.scope,
+      bytes,
+      fromNetwork,
+      unstorable,
+    });
+    return outcome;
+  }
+
+  private async store(): Promise<ListWalkSummary> {
+    const pages = this.seen.slice();
+    const combined = combinePages(pages);
+    if (combined.scopeMismatch) {
+      const publicPages = pages.filter((p) => p.scope === 'public').length;
+      this.hooks.mismatch(this.method, publicPages, pages.length - publicPages);
+    }
+    const invalidated = (): boolean => this.hooks.generation(this.method, this.partition.dedupeTag) !== this.startGeneration;
+    let stored = 0;
+    for (const page of pages) {
+      if (page.unstorable !== undefined) {
+        this.hooks.skip(page.ctx.method, page.ctx.param, page.unstorable);
+        continue;
+      }
+      const until = combined.freshUntil - page.receivedAt;
+      const ttlMs = until > 0 ? until : 0;
+      if (!page.fromNetwork && page.scope === combined.scope && ttlMs === page.ttlMs) continue;
+      const ok = await this.hooks.write(
+        page.ctx,
+        { value: page.value, receivedAt: page.receivedAt, ttlMs, scope: combined.scope, bytes: page.bytes },
+        page.fromNetwork,
+        invalidated,
+      );
+      if (ok) stored++;
+      // A list that is private as a whole leaves no public page behind, even if it could not be stored.
+      if (combined.scope === 'private' && page.scope === 'public') await this.hooks.deleteKey(page.ctx.keys.publicKey);
+    }
+    const now = this.hooks.now();
+    return {
+      scope: combined.scope,
+      scopeMismatch: combined.scopeMismatch,
+      freshUntil: combined.freshUntil,
+      ttlMs: combined.freshUntil > now ? combined.freshUntil - now : 0,
+      pages: pages.length,
+      stored,
+    };
+  }
+}
+
+/** @internal The outcome of serving `entry`. */
+export function outcomeOf(entry: CacheEntry, source: CacheSource): CacheOutcome {
+  return { result: entry.value as JsonObject, source, scope: entry.scope, ttlMs: entry.ttlMs, receivedAt: entry.receivedAt };
+}
+
+/** @internal `data` of a CacheMissError for a request. */
+export function missData(method: string, param: string | null): { method: string; uri?: string; cursor?: string | null } {
+  if (method === 'resources/read') return param === null ? { method } : { method, uri: param };
+  if (isListMethod(method)) return { method, cursor: param };
+  return { method };
+}

@@ -1,0 +1,726 @@
+/**
+ * The response cache policy (spec: server/utilities/caching): what may be served, what may be
+ * stored, for whom, and for how long. Storage is a {@link CacheStore}; keys come from
+ * `cacheKey.ts`; freshness from `freshness.ts`.
+ */
+import { CancelledError, InvalidArgumentError, McpError, ProtocolError, isCancelledError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import type { CacheScope } from '../types/protocol.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
+import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, parseCacheKey, quoteJson, type CacheKeyParts } from './cacheKey.js';
+import { MemoryCacheStore, type CacheEntry, type CacheStore, type MaybePromise } from './cacheStore.js';
+import { CacheMissError } from './errors.js';
+import { ListWalk, missData, outcomeOf, type Ctx, type Found, type ListWalkRequest, type Settled, type WalkHooks } from './listWalk.js';
+import {
+  LIST_METHODS,
+  isCacheableMethod,
+  isListMethod,
+  type CacheEvent,
+  type CacheMode,
+  type CacheOutcome,
+  type CacheRequest,
+  type CacheStats,
+  type InvalidateTarget,
+  type ListMethod,
+  type LoadOutcome,
+  type Loader,
+  type SkipReason,
+} from './types.js';
+import { deepFreezeAndMeasure } from './freeze.js';
+import { DEFAULT_MAX_TTL_MS, ageMs, isFresh, isWithinStaleWindow, normalizeScope, normalizeTtl } from './freshness.js';
+
+/** Options of {@link ResponseCache}. */
+export interface ResponseCacheOptions {
+  /** The server as the client knows it (`transport.serverIdentity`); never its self-reported name. */
+  serverIdentity: string;
+  /** Where entries live. @default a new {@link MemoryCacheStore} (5000 entries, 50 MiB) owned by this cache */
+  store?: CacheStore | undefined;
+  /**
+   * Whether the store may hold entries of other clients (other principals). When true and no
+   * auth context is declared, private results are never cached (B14).
+   * @default true when `store` is given, false for the default store
+   */
+  sharedStore?: boolean | undefined;
+  /**
+   * The auth context requests are made in (see {@link AuthContextSource}); read at the start of
+   * each request when it is a function. Private entries are partitioned by its SHA-256 digest.
+   * Without it, private results are kept in an `anonymous` partition of the cache's own store,
+   * or not at all with a shared store.
+   */
+  authContext?: AuthContextSource | undefined;
+  /** Monotonic clock for freshness. @default systemClock (performance.now) */
+  clock?: Clock | undefined;
+  /** Cap on any result's TTL, in ms. Positive. @default 86400000 (24 h) */
+  maxTtlMs?: number | undefined;
+  /**
+   * Opt-in stale-while-revalidate window, in ms after an entry goes stale: in mode `default` such
+   * an entry is returned at once and refreshed by one background request. @default 0 (off)
+   */
+  staleWhileRevalidateMs?: number | undefined;
+  /**
+   * Opt-in stale-if-error window, in ms after an entry goes stale: in mode `default`, when the
+   * request fails, such an entry is returned with `source: 'stale'` and the error in `error`.
+   * Applies to local failures (connection closed, timeout, not the caller's own abort), to
+   * server `-32603` internal errors, and to non-mcp-live errors; not to other server errors.
+   * `Infinity` allows any stale entry. @default 0 (off)
+   */
+  staleIfErrorMs?: number | undefined;
+  /** Receives every {@link CacheEvent}, synchronously. A throwing listener is reported to `onError`. */
+  onEvent?: ((event: CacheEvent) => void) | undefined;
+  /** Receives non-fatal problems: store failures, failed background refreshes, scope mismatches. @default ignore */
+  onError?: ((error: Error) => void) | undefined;
+}
+
+/** One request in flight, shared by every caller with the same key and partition. */
+interface InFlight {
+  readonly dedupeKey: string;
+  readonly method: string;
+  readonly param: string | null;
+  readonly dedupeTag: string;
+  readonly controller: AbortController;
+  /** Background refreshes are never aborted by their joiners. */
+  readonly pinned: boolean;
+  /** Walk pages: the walk's commit stores them, not the load. */
+  readonly deferStore: boolean;
+  waiters: number;
+  /** Set when an invalidation matched while in flight: the result is returned but not stored. */
+  invalidated: boolean;
+  promise: Promise<Settled>;
+}
+
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+const noop = (): void => {};
+
+/**
+ * Response cache of one client (one server), implementing spec section server/utilities/caching.
+ *
+ * - **Keys**: method + `uri`/cursor + server identity + protocol version + partition
+ *   (`cacheKey.ts`). Cacheable methods: {@link CACHEABLE_METHODS}.
+ * - **Freshness**: `now < receivedAt + ttlMs` on the injected monotonic clock; `ttlMs` missing,
+ *   non-numeric, `NaN` or negative is 0; capped at `maxTtlMs`. No timers: freshness is checked
+ *   when a result is needed.
+ * - **Scope**: `public` entries are shared by every auth context; `private` ones (and unknown
+ *   scopes) only within the auth context that received them. Without a declared auth context,
+ *   private entries go to an `anonymous` partition of this cache's own store; with a shared
+ *   store (`store` given) they are not cached at all.
+ * - **Never stored**: `input_required` results, results of MRTR retries (`storable: false`),
+ *   results whose key was invalidated while in flight, and anything in mode `no-store`.
+ * - **Sharing**: identical requests (same key and auth context) in flight together are sent once.
+ * - **Values**: stored results are deeply frozen once, when stored, and every hit returns that
+ *   same object (zero-copy); callers must not mutate results.
+ *
+ * @example
+ * ```ts
+ * const cache = new ResponseCache({ serverIdentity: transport.serverIdentity, authContext: () => session.userId });
+ * const { result, source } = await cache.fetch(
+ *   { method: 'tools/list', protocolVersion: '2026-07-28' },
+ *   async (signal) => ({ result: await send('tools/list', {}, signal), storable: true }),
+ * );
+ * ```
+ */
+export class ResponseCache {
+  /** The server identity every key of this cache carries. */
+  readonly serverIdentity: string;
+  /** The store in use. */
+  readonly store: CacheStore;
+  private readonly keys: CacheKeyBuilder;
+  private readonly clock: Clock;
+  private readonly partitioner: AuthPartitioner;
+  private readonly maxTtlMs: number;
+  private readonly swrMs: number;
+  private readonly sieMs: number;
+  private readonly onEvent: ((event: CacheEvent) => void) | undefined;
+  private readonly onError: (error: Error) => void;
+  private readonly counters: CacheStats = { hits: 0, misses: 0, staleServes: 0, evictions: 0, stores: 0, invalidations: 0 };
+  private readonly inflight = new Map<string, InFlight>();
+  private readonly active = new Set<InFlight>();
+  /** Scope of the last entry stored per method: which partition to look in first. */
+  private readonly scopeHint = new Map<string, CacheScope>();
+  /** Invalidation generations: all, per method, per method + partition (walks compare their sum). */
+  private generationAll = 0;
+  private readonly generationByMethod = new Map<string, number>();
+  private readonly generationByPartition = new Map<string, number>();
+  private readonly unsubscribeEvict: () => void;
+
+  /**
+   * @throws InvalidArgumentError (-32602) when `serverIdentity` is not a string or a duration
+   *   option is negative or not a number.
+   */
+  constructor(options: ResponseCacheOptions) {
+    if (typeof options?.serverIdentity !== 'string') throw new InvalidArgumentError('serverIdentity', options?.serverIdentity, 'expected a string');
+    this.serverIdentity = options.serverIdentity;
+    this.store = options.store ?? new MemoryCacheStore();
+    this.keys = new CacheKeyBuilder(options.serverIdentity);
+    this.clock = options.clock ?? systemClock;
+    this.partitioner = new AuthPartitioner(options.authContext, options.sharedStore ?? options.store !== undefined);
+    this.maxTtlMs = duration('maxTtlMs', options.maxTtlMs, DEFAULT_MAX_TTL_MS);
+    if (this.maxTtlMs === 0) throw new InvalidArgumentError('maxTtlMs', 0, 'expected a positive number of milliseconds');
+    this.swrMs = duration('staleWhileRevalidateMs', options.staleWhileRevalidateMs, 0);
+    this.sieMs = duration('staleIfErrorMs', options.staleIfErrorMs, 0);
+    this.onEvent = options.onEvent;
+    this.onError = options.onError ?? noop;
+    const prefix = this.keys.prefix;
+    this.unsubscribeEvict =
+      this.store.onEvict?.((key) => {
+        if (!key.startsWith(prefix)) return;
+        this.counters.evictions++;
+        if (this.onEvent !== undefined) this.emit({ type: 'evict', key });
+      }) ?? noop;
+  }
+
+  /** A snapshot of the counters (a new plain object each call). */
+  stats(): CacheStats {
+    return { ...this.counters };
+  }
+
+  /**
+   * Answers one request from the cache or by calling `load`, according to `request.mode`
+   * (see {@link CacheMode}), and stores what may be stored.
+   *
+   * A fresh hit resolves without any other asynchronous work when the store is synchronous.
+   *
+   * @returns the result with its source (see {@link CacheOutcome}; cached values are frozen and shared).
+   * @throws CancelledError (-32800) when `request.signal` is already aborted or aborts while
+   *   waiting; `cause` is `signal.reason`.
+   * @throws CacheMissError (-32005) in mode `only-if-cached` when there is no entry.
+   * @throws InvalidArgumentError (-32602) when the auth context function returns an invalid value.
+   * @throws whatever `load` throws (shared by every caller of a shared load), unless
+   *   stale-if-error answers instead.
+   */
+  fetch(request: CacheRequest, load: Loader): Promise<CacheOutcome> {
+    const { method, signal } = request;
+    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    const mode = request.mode ?? 'default';
+    if (!isCacheableMethod(method) || mode === 'no-store') {
+      return this.loadDirect(method, keyParam(method, request), load, signal, isCacheableMethod(method) ? 'no-store' : 'not-cacheable');
+    }
+    let partition: AuthPartition;
+    try {
+      partition = this.partitioner.current();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const param = keyParam(method, request);
+    const version = request.protocolVersion;
+    const keys = this.keys.requestKeys(method, param, version, partition.privateTag, partition.dedupeTag);
+    const ctx: Ctx = { method, param, keys, partition, mode };
+    if (mode === 'reload' || mode === 'no-cache') return this.viaNetwork(ctx, undefined, 'mode', load, signal);
+    const found = this.lookup(ctx);
+    if (isPromise(found)) return found.then((f) => this.decide(ctx, f, load, signal));
+    return this.decide(ctx, found, load, signal);
+  }
+
+  /**
+   * Starts a walk over the pages of one list, for a paginator that wants the whole list
+   * (spec: server/utilities/caching, "Interaction with Pagination"). Pages are read from and
+   * loaded through the cache one by one with {@link ListWalk.page}, but network pages are
+   * only written by {@link ListWalk.commit}, once the walk knows the whole list:
+   *
+   * - if the pages disagree on `cacheScope`, the list is private as a whole: every page is
+   *   stored private (their public entries are deleted) and the mismatch is reported once;
+   * - every page is stored to expire with the earliest-expiring page, so the list is fresh
+   *   exactly as long as its shortest-lived page and a later walk reloads it from page one.
+   *
+   * The walk's auth context is read once, here. An invalidation of the method (or of its
+   * pages for this auth context) during the walk makes `commit` store nothing. A walk that is
+   * never committed stores nothing. Single pages fetched with {@link fetch} are stored at once
+   * with their own hints instead.
+   *
+   * @throws InvalidArgumentError (-32602) when `request.method` is not a list method, or the
+   *   auth context function returns an invalid value.
+   */
+  walkList(request: ListWalkRequest): ListWalk {
+    if (!isListMethod(request.method)) throw new InvalidArgumentError('method', request.method, `expected one of ${LIST_METHODS.join(', ')}`);
+    const partition = this.partitioner.current();
+    return new ListWalk(this.walkHooks, request.method, request.protocolVersion, request.mode ?? 'default', partition);
+  }
+
+  /**
+   * Removes every entry of `method` for this server (all auth contexts, all protocol versions)
+   * and keeps results of such requests now in flight from being stored. For list methods this
+   * drops every page (use on `notifications/<kind>/list_changed`).
+   * @returns the number of entries removed.
+   */
+  invalidateMethod(method: string): Promise<number> {
+    return this.invalidate(
+      { kind: 'method', method },
+      keyPrefix(this.serverIdentity, method),
+      () => true,
+      (record) => record.method === method,
+      () => this.bump(this.generationByMethod, method),
+    );
+  }
+
+  /**
+   * Removes the cached `resources/read` of `uri` and of every uri under it (starting with
+   * `uri + "/"`), for every auth context; reads of them now in flight are not stored. For
+   * `notifications/resources/updated`.
+   * @returns the number of entries removed.
+   */
+  invalidateUri(uri: string): Promise<number> {
+    const matches = (param: string | null): boolean => param !== null && (param === uri || param.startsWith(`${uri}/`));
+    const quoted = quoteJson(uri);
+    return this.invalidate(
+      { kind: 'uri', uri },
+      keyPrefix(this.serverIdentity, 'resources/read') + quoted.slice(0, -1),
+      (parts) => matches(parts.param),
+      (record) => record.method === 'resources/read' && matches(record.param),
+      noop,
+    );
+  }
+
+  /**
+   * Removes every cached page of a list. With `authContext: 'current'` only the pages this auth
+   * context can see are removed (its private pages and the public ones); with `'all'` (the
+   * default) the pages of every auth context, like {@link invalidateMethod}. Walks of that list
+   * in progress (of that auth context, with `'current'`) will not store their pages. Use it
+   * when a cursor turned out invalid: the spec says to drop every cached page and start again.
+   * @returns the number of entries removed.
+   * @throws InvalidArgumentError (-32602) when `method` is not a list method.
+   */
+  invalidateList(method: ListMethod, options: { authContext?: 'all' | 'current' | undefined } = {}): Promise<number> {
+    if (!isListMethod(method)) return Promise.reject(new InvalidArgumentError('method', method, `expected one of ${LIST_METHODS.join(', ')}`));
+    const which = options.authContext ?? 'all';
+    if (which === 'all') {
+      return this.invalidate(
+        { kind: 'list', method, authContext: 'all' },
+        keyPrefix(this.serverIdentity, method),
+        () => true,
+        (record) => record.method === method,
+        () => this.bump(this.generationByMethod, method),
+      );
+    }
+    let partition: AuthPartition;
+    try {
+      partition = this.partitioner.current();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const tag = partition.privateTag;
+    return this.invalidate(
+      { kind: 'list', method, authContext: 'current' },
+      keyPrefix(this.serverIdentity, method),
+      (parts) => parts.partition === PUBLIC_PARTITION || parts.partition === tag,
+      (record) => record.method === method && record.dedupeTag === partition.dedupeTag,
+      () => this.bump(this.generationByPartition, `${method}\u0000${partition.dedupeTag}`),
+    );
+  }
+
+  /**
+   * Removes every entry of this server (every method, auth context and protocol version);
+   * nothing in flight will be stored. Other servers' entries in a shared store are untouched.
+   * @returns the number of entries removed.
+   */
+  invalidateAll(): Promise<number> {
+    return this.invalidate(
+      { kind: 'all' },
+      this.keys.prefix,
+      () => true,
+      () => true,
+      () => {
+        this.generationAll++;
+      },
+    );
+  }
+
+  /**
+   * Stops background refreshes and detaches from the store's eviction notices. Entries stay in
+   * the store. Requests already waited for complete normally. Idempotent.
+   */
+  dispose(): void {
+    this.unsubscribeEvict();
+    for (const record of this.active) if (record.pinned) record.controller.abort(new Error('response cache disposed'));
+  }
+
+  // ---- read path ----------------------------------------------------------------------------
+
+  private lookup(ctx: Ctx): MaybePromise<Found | undefined> {
+    const { publicKey, privateKey } = ctx.keys;
+    if (privateKey === undefined) return this.read(publicKey);
+    const publicFirst = this.scopeHint.get(ctx.method) === 'public';
+    const first = publicFirst ? publicKey : privateKey;
+    const second = publicFirst ? privateKey : publicKey;
+    const found = this.read(first);
+    if (isPromise(found)) return found.then((f) => f ?? this.readSecond(ctx.method, second));
+    return found ?? this.readSecond(ctx.method, second);
+  }
+
+  /** The second probe of a lookup; a hit there flips the method's scope hint. */
+  private readSecond(method: string, key: string): MaybePromise<Found | undefined> {
+    const remember = (found: Found | undefined): Found | undefined => {
+      if (found !== undefined) this.scopeHint.set(method, found.entry.scope);
+      return found;
+    };
+    const found = this.read(key);
+    return isPromise(found) ? found.then(remember) : remember(found);
+  }
+
+  private read(key: string): MaybePromise<Found | undefined> {
+    let entry: MaybePromise<CacheEntry | undefined>;
+    try {
+      entry = this.store.get(key);
+    } catch (error) {
+      this.report(error);
+      return undefined;
+    }
+    if (isPromise(entry)) {
+      return entry.then(
+        (e) => (e === undefined ? undefined : { key, entry: e }),
+        (error: unknown) => {
+          this.report(error);
+          return undefined;
+        },
+      );
+    }
+    return entry === undefined ? undefined : { key, entry };
+  }
+
+  private decide(ctx: Ctx, found: Found | undefined, load: Loader, signal: AbortSignal | undefined): Promise<CacheOutcome> {
+    const mode = ctx.mode;
+    if (found !== undefined) {
+      const entry = found.entry;
+      const now = this.clock.now();
+      if (isFresh(entry, now)) {
+        this.counters.hits++;
+        if (this.onEvent !== undefined) this.emit({ type: 'hit', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(entry, now) });
+        return Promise.resolve(outcomeOf(entry, 'cache'));
+      }
+      if (mode === 'force-cache' || mode === 'only-if-cached') return Promise.resolve(this.serveStale(ctx, found, now, 'mode'));
+      if (isWithinStaleWindow(entry, now, this.swrMs)) {
+        const served = this.serveStale(ctx, found, now, 'revalidate');
+        this.revalidate(ctx, load);
+        return Promise.resolve(served);
+      }
+      return this.viaNetwork(ctx, found, 'stale', load, signal);
+    }
+    if (mode === 'only-if-cached') {
+      this.counters.misses++;
+      if (this.onEvent !== undefined) this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason: 'absent', joined: false });
+      return Promise.reject(new CacheMissError(missData(ctx.method, ctx.param)));
+    }
+    return this.viaNetwork(ctx, undefined, 'absent', load, signal);
+  }
+
+  private serveStale(ctx: Ctx, found: Found, now: number, reason: 'revalidate' | 'error' | 'mode'): CacheOutcome {
+    this.counters.staleServes++;
+    if (this.onEvent !== undefined) this.emit({ type: 'stale', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(found.entry, now), reason });
+    return outcomeOf(found.entry, 'stale');
+  }
+
+  // ---- load path ----------------------------------------------------------------------------
+
+  /** Not cached at all: `no-store` or a method outside the cacheable set. */
+  private async loadDirect(method: string, param: string | null, load: Loader, signal: AbortSignal | undefined, reason: SkipReason): Promise<CacheOutcome> {
+    const outcome = checkOutcome(await load(signal));
+    const result = outcome.result;
+    if (this.onEvent !== undefined) this.emit({ type: 'skip', method, param, reason });
+    return { result, source: 'network', scope: normalizeScope(result['cacheScope']), ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs), receivedAt: this.clock.now() };
+  }
+
+  private viaNetwork(ctx: Ctx, found: Found | undefined, reason: 'absent' | 'stale' | 'mode', load: Loader, signal: AbortSignal | undefined): Promise<CacheOutcome> {
+    const dedupeKey = ctx.keys.dedupeKey;
+    let record = this.inflight.get(dedupeKey);
+    this.counters.misses++;
+    if (this.onEvent !== undefined) this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined: record !== undefined });
+    record ??= this.startLoad(ctx, dedupeKey, load, false, false);
+    const shared = record;
+    const waited = this.wait(shared, signal, ctx.method).then((settled) => settled.outcome);
+    if (ctx.mode !== 'default' || found === undefined || this.sieMs <= 0) return waited;
+    return waited.catch((error: unknown) => {
+      if (shared.invalidated || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)) throw error;
+      const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
+      outcome.error = error;
+      return outcome;
+    });
+  }
+
+  /** Starts one shared load; registers it for dedupe and for invalidation marks. */
+  private startLoad(ctx: Ctx, dedupeKey: string, load: Loader, pinned: boolean, deferStore: boolean): InFlight {
+    const record: InFlight = {
+      dedupeKey,
+      method: ctx.method,
+      param: ctx.param,
+      dedupeTag: ctx.partition.dedupeTag,
+      controller: new AbortController(),
+      pinned,
+      deferStore,
+      waiters: 0,
+      invalidated: false,
+      promise: undefined as unknown as Promise<Settled>,
+    };
+    this.inflight.set(dedupeKey, record);
+    this.active.add(record);
+    record.promise = this.runLoad(record, ctx, load);
+    record.promise.catch(noop); // waiters may all have gone; never an unhandled rejection
+    return record;
+  }
+
+  private async runLoad(record: InFlight, ctx: Ctx, load: Loader): Promise<Settled> {
+    try {
+      const outcome = checkOutcome(await load(record.controller.signal));
+      return await this.settle(record, ctx, outcome);
+    } finally {
+      if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
+      this.active.delete(record);
+    }
+  }
+
+  /** Decides whether a loaded result is stored, and stores it unless a walk will. */
+  private async settle(record: InFlight, ctx: Ctx, loaded: LoadOutcome): Promise<Settled> {
+    const result = loaded.result;
+    const receivedAt = this.clock.now();
+    const ttlMs = normalizeTtl(result['ttlMs'], this.maxTtlMs);
+    const scope = normalizeScope(result['cacheScope']);
+    const outcome: CacheOutcome = { result, source: 'network', scope, ttlMs, receivedAt };
+    const bytes = typeof loaded.bytes === 'number' && loaded.bytes >= 0 ? loaded.bytes : undefined;
+    const unstorable: SkipReason | undefined =
+      result['resultType'] === 'input_required' ? 'input-required' : loaded.storable !== true ? 'not-storable' : undefined;
+    const settled: Settled = { outcome, unstorable, bytes };
+    if (record.deferStore) return settled;
+    if (unstorable !== undefined) {
+      this.skip(ctx.method, ctx.param, unstorable);
+      return settled;
+    }
+    await this.write(ctx, { value: result, receivedAt, ttlMs, scope, bytes }, true, () => record.invalidated);
+    return settled;
+  }
+
+  /**
+   * Writes one entry under the key its scope selects. `fromNetwork` values are frozen (and
+   * measured) here. Returns true when stored.
+   */
+  private async write(
+    ctx: Pick<Ctx, 'method' | 'param' | 'keys'>,
+    entry: { value: JsonObject; receivedAt: number; ttlMs: number; scope: CacheScope; bytes: number | undefined },
+    fromNetwork: boolean,
+    invalidated: () => boolean,
+  ): Promise<boolean> {
+    const { publicKey, privateKey } = ctx.keys;
+    if (entry.scope === 'private' && privateKey === undefined) return this.skip(ctx.method, ctx.param, 'private-without-auth-context');
+    if (invalidated()) return this.skip(ctx.method, ctx.param, 'invalidated');
+    const measured = fromNetwork ? deepFreezeAndMeasure(entry.value) : 0;
+    const bytes = entry.bytes ?? measured;
+    const key = entry.scope === 'public' ? publicKey : (privateKey as string);
+    const stored: CacheEntry = { value: entry.value, receivedAt: entry.receivedAt, ttlMs: entry.ttlMs, scope: entry.scope, bytes };
+    let accepted: boolean | void;
+    try {
+      const pending = this.store.set(key, stored);
+      accepted = isPromise(pending) ? await pending : pending;
+    } catch (error) {
+      this.report(error);
+      return this.skip(ctx.method, ctx.param, 'store-error');
+    }
+    if (accepted === false) return this.skip(ctx.method, ctx.param, 'too-large');
+    this.counters.stores++;
+    if (this.scopeHint.get(ctx.method) !== entry.scope) this.scopeHint.set(ctx.method, entry.scope);
+    if (this.onEvent !== undefined) this.emit({ type: 'store', method: ctx.method, param: ctx.param, key, scope: entry.scope, ttlMs: entry.ttlMs, bytes });
+    if (entry.scope === 'public' && privateKey !== undefined) {
+      // A newer public answer supersedes this auth context's older private one.
+      await this.deleteKey(privateKey);
+    }
+    return true;
+  }
+
+  private async deleteKey(key: string): Promise<void> {
+    try {
+      const pending = this.store.delete(key);
+      if (isPromise(pending)) await pending;
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** Makes this caller wait for a shared load; its own abort only ends its own wait. */
+  private wait(record: InFlight, signal: AbortSignal | undefined, method: string): Promise<Settled> {
+    record.waiters++;
+    if (signal === undefined) return record.promise;
+    return new Promise<Settled>((resolve, reject) => {
+      const onAbort = (): void => {
+        record.waiters--;
+        reject(new CancelledError(method, signal.reason));
+        if (record.waiters === 0 && !record.pinned) {
+          if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
+          record.controller.abort(signal.reason);
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      record.promise.then(
+        (settled) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(settled);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Stale-while-revalidate: one background load per key and partition. */
+  private revalidate(ctx: Ctx, load: Loader): void {
+    const dedupeKey = ctx.keys.dedupeKey;
+    if (this.inflight.has(dedupeKey)) return;
+    const record = this.startLoad(ctx, dedupeKey, load, true, false);
+    record.promise.catch((error: unknown) => {
+      if (!isCancelledError(error) && !record.controller.signal.aborted) this.report(error);
+    });
+  }
+
+  // ---- walks --------------------------------------------------------------------------------
+
+  private generation(method: string, dedupeTag: string): number {
+    return this.generationAll + (this.generationByMethod.get(method) ?? 0) + (this.generationByPartition.get(`${method}\u0000${dedupeTag}`) ?? 0);
+  }
+
+  private bump(map: Map<string, number>, key: string): void {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  }
+
+  /** What a {@link ListWalk} may call; closures so the walk never sees the cache's fields. */
+  private readonly walkHooks: WalkHooks = {
+    keys: () => this.keys,
+    now: () => this.clock.now(),
+    generation: (method, tag) => this.generation(method, tag),
+    lookup: (ctx) => this.lookup(ctx),
+    hit: (ctx, found, now) => {
+      this.counters.hits++;
+      if (this.onEvent !== undefined) this.emit({ type: 'hit', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(found.entry, now) });
+    },
+    serveStale: (ctx, found, now, reason) => this.serveStale(ctx, found, now, reason),
+    miss: (ctx, reason, joined) => {
+      this.counters.misses++;
+      if (this.onEvent !== undefined) this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined });
+    },
+    load: (ctx, load, signal, reason) => {
+      if (ctx.mode === 'no-store') {
+        return load(signal).then((loaded) => {
+          const outcome = checkOutcome(loaded);
+          const result = outcome.result;
+          return {
+            outcome: { result, source: 'network', scope: normalizeScope(result['cacheScope']), ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs), receivedAt: this.clock.now() },
+            unstorable: 'no-store',
+            bytes: undefined,
+          } satisfies Settled;
+        });
+      }
+      // Walk loads are shared with other walks only: they are stored by commit, not by the load.
+      const dedupeKey = `${ctx.keys.dedupeKey}#walk`;
+      const existing = this.inflight.get(dedupeKey);
+      this.walkHooks.miss(ctx, reason, existing !== undefined);
+      const record = existing ?? this.startLoad(ctx, dedupeKey, load, false, true);
+      return this.wait(record, signal, ctx.method);
+    },
+    staleIfError: (ctx, found, error) => {
+      if (ctx.mode !== 'default' || found === undefined || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)) return undefined;
+      const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
+      outcome.error = error;
+      return outcome;
+    },
+    write: (ctx, entry, fromNetwork, invalidated) => this.write(ctx, entry, fromNetwork, invalidated),
+    deleteKey: (key) => this.deleteKey(key),
+    skip: (method, param, reason) => {
+      this.skip(method, param, reason);
+    },
+    mismatch: (method, publicPages, privatePages) => {
+      if (this.onEvent !== undefined) this.emit({ type: 'scope-mismatch', method, publicPages, privatePages });
+      this.report(
+        new ProtocolError('list pages disagree on cacheScope; the list is cached as private', {
+          method,
+          value: { publicPages, privatePages },
+        }),
+      );
+    },
+    invalidateList: (method) => this.invalidateList(method as ListMethod),
+  };
+
+  // ---- invalidation -------------------------------------------------------------------------
+
+  private invalidate(
+    target: InvalidateTarget,
+    prefix: string,
+    matchKey: (parts: CacheKeyParts) => boolean,
+    matchLoad: (record: InFlight) => boolean,
+    bumpGeneration: () => void,
+  ): Promise<number> {
+    this.counters.invalidations++;
+    bumpGeneration();
+    for (const record of this.active) {
+      if (!matchLoad(record)) continue;
+      record.invalidated = true;
+      if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
+    }
+    const remove = (listed: Iterable<string>): MaybePromise<number> => {
+      const matched: string[] = [];
+      for (const key of listed) {
+        if (!key.startsWith(prefix)) continue;
+        const parts = parseCacheKey(key);
+        if (parts !== undefined && parts.serverIdentity === this.serverIdentity && matchKey(parts)) matched.push(key);
+      }
+      const pending: Promise<unknown>[] = [];
+      for (const key of matched) {
+        try {
+          const done = this.store.delete(key);
+          if (isPromise(done)) pending.push(done.catch((error: unknown) => this.report(error)));
+        } catch (error) {
+          this.report(error);
+        }
+      }
+      const finish = (): number => {
+        if (this.onEvent !== undefined) this.emit({ type: 'invalidate', target, removed: matched.length });
+        return matched.length;
+      };
+      return pending.length === 0 ? finish() : Promise.all(pending).then(finish);
+    };
+    try {
+      const listed = this.store.keys(prefix);
+      // With a synchronous store the entries are gone before this method returns.
+      return Promise.resolve(isPromise(listed) ? listed.then(remove) : remove(listed));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  // ---- reporting ----------------------------------------------------------------------------
+
+  private skip(method: string, param: string | null, reason: SkipReason): false {
+    if (this.onEvent !== undefined) this.emit({ type: 'skip', method, param, reason });
+    return false;
+  }
+
+  private emit(event: CacheEvent): void {
+    try {
+      this.onEvent?.(event);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private report(error: unknown): void {
+    try {
+      this.onError(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // a throwing onError must not break the cache
+    }
+  }
+}
+
+/** Whether stale-if-error may answer this failure. */
+function staleable(error: unknown): boolean {
+  if (!McpError.is(error)) return true;
+  if (error.local) return error.code !== ErrorCode.RequestCancelled;
+  return error.code === ErrorCode.InternalError;
+}
+
+function checkOutcome(outcome: LoadOutcome): LoadOutcome {
+  if (!isObject(outcome) || !isObject(outcome.result)) throw new TypeError('ResponseCache: load must resolve to { result: object, storable: boolean }');
+  return outcome;
+}
+
+function duration(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw new InvalidArgumentError(name, value, 'expected a number of milliseconds >= 0');
+  return value;
+}
