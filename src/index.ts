@@ -1,7 +1,7 @@
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
-export { McpClient, type ClientState, type PageParams } from './client/client.js';
-export type { ClientOptions } from './client/options.js';
+export { McpClient, type ClientState, type PageParams, type ListMethod, type ListItemTypes, type WalkOptions } from './client/client.js';
+export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
 export type { CallOptions } from './client/callOptions.js';
 export { InMemoryTransport } from './transport/inMemory.js';
 export type {
@@ -30,6 +30,35 @@ export {
   isTimeoutError,
 } from './errors/errors.js';
 export { ErrorCode, type ErrorCodeName } from './errors/codes.js';
+// Response cache (spec: server/utilities/caching)
+export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
+export { MemoryCacheStore, type CacheStore, type CacheEntry, type MaybePromise } from './cache/cacheStore.js';
+export { CacheMissError, isCacheMissError } from './cache/errors.js';
+export type { ListWalk, ListWalkRequest, ListWalkSummary } from './cache/listWalk.js';
+export type {
+  CacheMode,
+  CacheEvent,
+  CacheStats,
+  CacheOutcome,
+  CacheSource,
+  SkipReason,
+  InvalidateTarget,
+} from './cache/types.js';
+export type { AuthContext, AuthContextSource } from './cache/authContext.js';
+// Pagination (spec: server/utilities/pagination)
+export { PaginationError, PaginationLimitError, isPaginationError, type PaginationErrorData, type PaginationFailure } from './pagination/errors.js';
+export type { Page, ListAllResult } from './pagination/paginate.js';
+// input_required (spec: basic/patterns/mrtr)
+export type {
+  InputHandlers,
+  InputHandlerContext,
+  FormElicitationHandler,
+  UrlElicitationHandler,
+  SamplingHandler,
+  RootsHandler,
+} from './inputRequired/inputHandlers.js';
+export { InputRequiredRoundsError, InputRequestFailedError } from './inputRequired/errors.js';
+export { inputRetryFor, type InputRetry } from './inputRequired/retry.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
 export type { Progress } from './jsonrpc/session.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';

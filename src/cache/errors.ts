@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors/codes.js';
 import { LocalError } from '../errors/errors.js';
 
 /**
@@ -5,7 +6,7 @@ import { LocalError } from '../errors/errors.js';
  * found no cached entry. Sits in the implementation-defined range of JSON-RPC 2.0
  * (-32000 to -32099), like mcp-live's other local codes.
  */
-export const CACHE_MISS_CODE = -32005;
+export const CACHE_MISS_CODE = ErrorCode.CacheMiss;
 
 /** `data` of a {@link CacheMissError}: the request that found nothing. */
 export interface CacheMissData {

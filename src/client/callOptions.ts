@@ -1,6 +1,9 @@
 import type { Progress } from '../jsonrpc/session.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { LoggingLevel, LoggingMessage } from '../types/protocol.js';
+import type { CacheMode } from '../cache/types.js';
+import type { InputRetry } from '../inputRequired/retry.js';
+import type { InputRequiredMode } from './options.js';
 
 /**
  * Options every client call takes as its last argument. Unset fields fall back to the
@@ -33,4 +36,21 @@ export interface CallOptions {
   onLog?: ((message: LoggingMessage) => void) | undefined;
   /** Extra `_meta` keys for this request; merged with the protocol keys, never dropped. */
   meta?: JsonObject | undefined;
+  /**
+   * How this call uses the response cache, named as `fetch` names them: `default` (a fresh
+   * entry, else the server), `no-store` (bypass the cache), `reload` and `no-cache` (always ask
+   * the server, then store), `force-cache` (any entry, even stale), `only-if-cached` (an entry
+   * or `CacheMissError`, -32005, with nothing sent). Only cacheable methods look at it.
+   * @default "default"
+   */
+  cacheMode?: CacheMode | undefined;
+  /** Per-call override of the client's `inputRequired` mode. */
+  inputRequired?: InputRequiredMode | undefined;
+  /**
+   * Manual mode: the `inputResponses` / `requestState` to send with this call, usually
+   * `inputRetryFor(method, error.data.result, responses)` from an `InputRequiredError`.
+   */
+  inputRetry?: InputRetry | undefined;
+  /** Per-call override of the client's `maxInputRounds`. */
+  maxInputRounds?: number | undefined;
 }

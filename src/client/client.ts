@@ -1,6 +1,5 @@
 import {
   ConnectionClosedError,
-  InputRequiredError,
   InvalidArgumentError,
   ProtocolError,
   ResourceNotFoundError,
@@ -10,20 +9,25 @@ import {
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
-import { JsonRpcSession, type SessionRequestOptions } from '../jsonrpc/session.js';
+import { JsonRpcSession } from '../jsonrpc/session.js';
+import { ResponseCache } from '../cache/responseCache.js';
+import type { CacheStats } from '../cache/types.js';
+import { items as walkItems, listAll, pageFromResult, pages as walkPages, type FetchPage, type ListAllResult, type Page, type PaginateOptions } from '../pagination/paginate.js';
 import {
   MetaKey,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
   type CallToolResult,
   type CompleteResult,
   type DiscoverResult,
   type GetPromptResult,
   type Implementation,
-  type InputRequiredResult,
   type ListPromptsResult,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ListToolsResult,
-  type LoggingMessage,
   type PromptReference,
   type ReadResourceResult,
   type ResourceTemplateReference,
@@ -31,7 +35,8 @@ import {
 } from '../types/protocol.js';
 import type { CallOptions } from './callOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
-import { checkListPage, requireArray, requireObject, resultKind } from './results.js';
+import { checkListPage, requireArray, requireObject } from './results.js';
+import { Caller } from './caller.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
@@ -39,6 +44,26 @@ export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
 /** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
 export interface PageParams {
   cursor?: string | undefined;
+}
+
+/** The four paginated list methods (spec: server/utilities/pagination). */
+export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+
+/** The item type of each list method. */
+export interface ListItemTypes {
+  'tools/list': Tool;
+  'prompts/list': Prompt;
+  'resources/list': Resource;
+  'resources/templates/list': ResourceTemplate;
+}
+
+/**
+ * Options of a whole-list walk: the {@link CallOptions} of every page request, plus the walk's
+ * own. `signal` cancels the whole walk; timeouts apply to each page request on its own.
+ */
+export interface WalkOptions extends CallOptions {
+  /** The most page requests the walk sends, restarts included. @default 1000 */
+  maxPages?: number | undefined;
 }
 
 /**
@@ -61,18 +86,17 @@ export interface PageParams {
 export class McpClient {
   private readonly options: ResolvedClientOptions;
   private readonly session: JsonRpcSession;
+  private readonly caller: Caller;
+  private readonly responseCache: ResponseCache | undefined;
   private stateValue: ClientState = 'new';
   private negotiatedVersion: string | undefined;
   private discovered: DiscoverResult | undefined;
-  /** `_meta` fields shared by every request; copied per request, never mutated. */
-  private baseMeta: JsonObject;
-  /** Per-call log listeners of calls in flight that asked for a log level. */
-  private readonly callLogListeners = new Set<(message: LoggingMessage) => void>();
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
   constructor(options: ClientOptions) {
     this.options = resolveClientOptions(options);
-    this.baseMeta = this.makeBaseMeta(this.options.protocolVersions[0] as string);
+    const { cache, transport, clock, onError } = this.options;
+    this.responseCache = cache === false ? undefined : new ResponseCache({ ...cache, serverIdentity: transport.serverIdentity, clock, onError });
     this.session = new JsonRpcSession({
       transport: this.options.transport,
       timers: this.options.timers,
@@ -82,6 +106,7 @@ export class McpClient {
         this.stateValue = 'closed';
       },
     });
+    this.caller = new Caller(this.session, this.options);
   }
 
   /** `new` → `connecting` → `connected` → `closed`. */
@@ -120,6 +145,20 @@ export class McpClient {
   }
 
   /**
+   * The response cache (spec: server/utilities/caching), or `undefined` when `cache: false`.
+   * Use it to read counters (`stats()`) or drop entries (`invalidateUri`, `invalidateList`,
+   * `invalidateMethod`, `invalidateAll`).
+   */
+  get cache(): ResponseCache | undefined {
+    return this.responseCache;
+  }
+
+  /** Cache counters: hits, misses, staleServes, evictions, stores, invalidations. All 0 without a cache. */
+  cacheStats(): CacheStats {
+    return this.responseCache?.stats() ?? { hits: 0, misses: 0, staleServes: 0, evictions: 0, stores: 0, invalidations: 0 };
+  }
+
+  /**
    * Starts the transport and sends `server/discover` (spec: server/discover and
    * basic/versioning). On -32022 it retries once with a version from `data.supported` that
    * this client also speaks.
@@ -147,10 +186,10 @@ export class McpClient {
     const ours = this.options.protocolVersions;
     let version = ours[0] as string;
     for (let attempt = 0; ; attempt++) {
-      this.baseMeta = this.makeBaseMeta(version);
+      this.caller.protocolVersion = version;
       let result: DiscoverResult;
       try {
-        result = await this.discover(options);
+        result = await this.discover({ ...options, cacheMode: options.cacheMode ?? 'no-cache' });
       } catch (error) {
         if (!(error instanceof UnsupportedProtocolVersionError) || attempt > 0) throw error;
         const data = error.data as { supported?: unknown } | undefined;
@@ -164,7 +203,7 @@ export class McpClient {
         const pick = ours.find((v) => result.supportedVersions.includes(v));
         if (pick === undefined) throw new VersionNegotiationError({ clientSupported: [...ours], serverSupported: result.supportedVersions });
         version = pick;
-        this.baseMeta = this.makeBaseMeta(version);
+        this.caller.protocolVersion = version;
       }
       this.negotiatedVersion = version;
       return result;
@@ -176,12 +215,7 @@ export class McpClient {
    * @throws ProtocolError (-32600) if `supportedVersions` or `capabilities` is missing.
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    const result = await this.call('server/discover', {}, options);
-    const versions = requireArray('server/discover', result, 'supportedVersions');
-    if (!versions.every((v) => typeof v === 'string')) {
-      throw new ProtocolError('result.supportedVersions must hold strings', { method: 'server/discover', value: result });
-    }
-    requireObject('server/discover', result, 'capabilities');
+    const result = await this.cached('server/discover', {}, {}, options, checkDiscover);
     this.discovered = result as DiscoverResult;
     return this.discovered;
   }
@@ -215,11 +249,11 @@ export class McpClient {
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     if (typeof uri !== 'string' || uri === '') throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
     try {
-      const result = await this.call('resources/read', { uri }, options);
-      requireArray('resources/read', result, 'contents');
-      return result as ReadResourceResult;
+      return (await this.cached('resources/read', { uri }, { uri }, options, checkRead)) as ReadResourceResult;
     } catch (error) {
-      throw asNotFound(error, uri);
+      const mapped = asNotFound(error, uri);
+      if (mapped instanceof ResourceNotFoundError) await this.responseCache?.invalidateUri(uri);
+      throw mapped;
     }
   }
 
@@ -229,7 +263,7 @@ export class McpClient {
    */
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a prompt name');
-    const result = await this.call('prompts/get', { name, arguments: args }, options);
+    const { result } = await this.caller.call('prompts/get', { name, arguments: args }, options);
     requireArray('prompts/get', result, 'messages');
     return result as GetPromptResult;
   }
@@ -242,7 +276,7 @@ export class McpClient {
   async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a tool name');
     if (!isObject(args)) throw new InvalidArgumentError('arguments', args, 'expected an object');
-    const result = await this.call('tools/call', { name, arguments: args }, options);
+    const { result } = await this.caller.call('tools/call', { name, arguments: args }, options);
     requireArray('tools/call', result, 'content');
     return result as CallToolResult;
   }
@@ -259,7 +293,7 @@ export class McpClient {
   ): Promise<CompleteResult> {
     const params: JsonObject = { ref, argument };
     if (context !== undefined) params['context'] = context;
-    const result = await this.call('completion/complete', params, options);
+    const { result } = await this.caller.call('completion/complete', params, options);
     const completion = requireObject('completion/complete', result, 'completion');
     requireArray('completion/complete', completion, 'values');
     return result as CompleteResult;
@@ -270,91 +304,159 @@ export class McpClient {
    * methods this class has no verb for yet; prefer the verbs, which check their results.
    */
   async request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
-    return this.call(method, params, options);
+    return (await this.caller.call(method, params, options)).result;
   }
 
-  /** Closes the transport (and the server process on stdio). Pending calls reject. Idempotent. */
+  /**
+   * Walks a list page by page (spec: server/utilities/pagination): the first request carries no
+   * `cursor`, each next one the previous `nextCursor` verbatim (`""` included), until a page has
+   * none. Pages come from the cache when fresh; a completed walk is stored as one list (its
+   * freshness is the shortest page TTL; one private page makes it all private).
+   * @throws PaginationLimitError (-32004) on the page cap or a repeated page; PaginationError
+   *   (-32004, `data.reason: "invalid-cursor"`) when a cursor is rejected again after one restart
+   *   from page one; CancelledError (-32800) on abort; any error of a page request.
+   */
+  async *pages<M extends ListMethod>(method: M, options: WalkOptions = {}): AsyncGenerator<Page<ListItemTypes[M]>, void, undefined> {
+    const walk = this.listWalk(method, options);
+    yield* walkPages(walk.fetchPage, walk.paginate);
+    await walk.commit();
+  }
+
+  /** Every tool, fetched page by page as they are consumed (`tools/list`). Errors as {@link pages}. */
+  tools(options: WalkOptions = {}): AsyncGenerator<Tool, void, undefined> {
+    return this.itemsOf('tools/list', options);
+  }
+
+  /** Every prompt (`prompts/list`). Errors as {@link pages}. */
+  prompts(options: WalkOptions = {}): AsyncGenerator<Prompt, void, undefined> {
+    return this.itemsOf('prompts/list', options);
+  }
+
+  /** Every resource (`resources/list`). Errors as {@link pages}. */
+  resources(options: WalkOptions = {}): AsyncGenerator<Resource, void, undefined> {
+    return this.itemsOf('resources/list', options);
+  }
+
+  /** Every resource template (`resources/templates/list`). Errors as {@link pages}. */
+  resourceTemplates(options: WalkOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return this.itemsOf('resources/templates/list', options);
+  }
+
+  /** The whole `tools/list`: `{ items, pages, results }`; never a partial list. Errors as {@link pages}. */
+  listAllTools(options: WalkOptions = {}): Promise<ListAllResult<Tool>> {
+    return this.listAllOf('tools/list', options);
+  }
+
+  /** The whole `prompts/list`. Errors as {@link pages}. */
+  listAllPrompts(options: WalkOptions = {}): Promise<ListAllResult<Prompt>> {
+    return this.listAllOf('prompts/list', options);
+  }
+
+  /** The whole `resources/list`. Errors as {@link pages}. */
+  listAllResources(options: WalkOptions = {}): Promise<ListAllResult<Resource>> {
+    return this.listAllOf('resources/list', options);
+  }
+
+  /** The whole `resources/templates/list`. Errors as {@link pages}. */
+  listAllResourceTemplates(options: WalkOptions = {}): Promise<ListAllResult<ResourceTemplate>> {
+    return this.listAllOf('resources/templates/list', options);
+  }
+
+  /**
+   * Closes the transport (and the server process on stdio). Pending calls reject with
+   * `ConnectionClosedError`; background cache refreshes stop. Idempotent.
+   */
   async close(): Promise<void> {
     this.stateValue = 'closed';
+    this.responseCache?.dispose();
     await this.session.close();
   }
 
-  private async listPage(method: string, params: PageParams, options: CallOptions): Promise<JsonObject> {
-    const wire: JsonObject = {};
-    if (params.cursor !== undefined) {
-      if (typeof params.cursor !== 'string') throw new InvalidArgumentError('cursor', params.cursor, 'expected a string');
-      wire['cursor'] = params.cursor;
-    }
-    const result = await this.call(method, wire, options);
-    return checkListPage(method, result, this.options.onError);
+  private async *itemsOf<M extends ListMethod>(method: M, options: WalkOptions): AsyncGenerator<ListItemTypes[M], void, undefined> {
+    const walk = this.listWalk(method, options);
+    yield* walkItems(walk.fetchPage, walk.paginate);
+    await walk.commit();
   }
 
-  /** One request with the protocol `_meta`, and its `resultType` checked. */
-  private async call(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
-    const meta: JsonObject = { ...this.baseMeta };
-    if (options.meta !== undefined) Object.assign(meta, options.meta);
-    if (options.logLevel !== undefined) meta[MetaKey.logLevel] = options.logLevel;
-    params['_meta'] = meta;
-
-    const onLog = options.logLevel !== undefined ? options.onLog : undefined;
-    if (onLog !== undefined) this.callLogListeners.add(onLog);
-    const sessionOptions: SessionRequestOptions = {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,
-      onProgress: options.onProgress,
-      onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
-    };
-    try {
-      const result = await this.session.request(method, params, sessionOptions);
-      if (resultKind(method, result) === 'input_required') throw new InputRequiredError(method, result as InputRequiredResult);
-      return result;
-    } catch (error) {
-      if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
-        throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method);
-      }
-      throw error;
-    } finally {
-      if (onLog !== undefined) this.callLogListeners.delete(onLog);
-    }
+  private async listAllOf<M extends ListMethod>(method: M, options: WalkOptions): Promise<ListAllResult<ListItemTypes[M]>> {
+    const walk = this.listWalk(method, options);
+    const all = await listAll(walk.fetchPage, walk.paginate);
+    await walk.commit();
+    return all;
   }
 
-  private makeBaseMeta(version: string): JsonObject {
-    const meta: JsonObject = {
-      [MetaKey.protocolVersion]: version,
-      [MetaKey.clientCapabilities]: this.options.capabilities,
+  /** The hooks of one list walk: each page through the cache's walk, restarts dropping its pages. */
+  private listWalk<M extends ListMethod>(method: M, options: WalkOptions): { fetchPage: FetchPage<ListItemTypes[M]>; paginate: PaginateOptions; commit(): Promise<unknown> } {
+    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) => this.loadPage(method, cursor, { ...options, signal });
+    const cacheWalk = this.responseCache?.walkList({ method, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode });
+    const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
+      const result = cacheWalk === undefined ? (await load(cursor)(signal)).result : (await cacheWalk.page(cursor, load(cursor), signal)).result;
+      return pageFromResult<ListItemTypes[M]>(method, result);
     };
-    if (this.options.sendClientInfo) meta[MetaKey.clientInfo] = this.options.clientInfo;
-    return meta;
+    return {
+      fetchPage,
+      paginate: {
+        method,
+        maxPages: options.maxPages,
+        signal: options.signal,
+        ...(cacheWalk !== undefined && { onRestart: async () => void (await cacheWalk.restart()) }),
+      },
+      commit: () => cacheWalk?.commit() ?? Promise.resolve(),
+    };
+  }
+
+  /** Sends one list page request and checks it (malformed items reported and dropped). */
+  private async loadPage(method: ListMethod, cursor: string | undefined, options: CallOptions): Promise<{ result: JsonObject; storable: boolean }> {
+    const params: JsonObject = cursor === undefined ? {} : { cursor };
+    const outcome = await this.caller.call(method, params, options);
+    return { result: checkListPage(method, outcome.result, this.options.onError), storable: outcome.storable };
+  }
+
+  /**
+   * A cacheable request: served from the cache when the call's mode allows, else sent; what
+   * `check` returns is what gets stored (and frozen).
+   */
+  private async cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject): Promise<JsonObject> {
+    const cache = this.responseCache;
+    if (cache === undefined) return check(method, (await this.caller.call(method, params, options)).result);
+    const outcome = await cache.fetch(
+      { method, ...key, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode, signal: options.signal },
+      async (signal) => {
+        const loaded = await this.caller.call(method, params, { ...options, signal });
+        return { result: check(method, loaded.result), storable: loaded.storable };
+      },
+    );
+    return outcome.result;
+  }
+
+  private async listPage(method: ListMethod, params: PageParams, options: CallOptions): Promise<JsonObject> {
+    const cursor = params.cursor;
+    if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidArgumentError('cursor', cursor, 'expected a string');
+    const wire: JsonObject = cursor === undefined ? {} : { cursor };
+    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) => checkListPage(m, result, this.options.onError));
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
     if (notification.method === 'notifications/message') {
-      const listeners = this.callLogListeners;
-      if (listeners.size === 0) {
-        this.deliverLog(notification, this.options.onLog);
-        return;
-      }
-      for (const listener of listeners) this.deliverLog(notification, listener);
+      this.caller.routeLog(notification);
       return;
     }
     this.options.onNotification?.(notification);
   }
+}
 
-  private deliverLog(notification: JsonRpcNotification, listener: ((message: LoggingMessage) => void) | undefined): void {
-    if (listener === undefined) return;
-    const params = notification.params;
-    if (!isObject(params) || typeof params['level'] !== 'string' || !('data' in params)) {
-      this.options.onError(new ProtocolError('malformed notifications/message; ignored', { method: notification.method, value: notification }));
-      return;
-    }
-    try {
-      listener(params as unknown as LoggingMessage);
-    } catch (error) {
-      this.options.onError(error instanceof Error ? error : new Error(String(error)));
-    }
+function checkDiscover(method: string, result: JsonObject): JsonObject {
+  const versions = requireArray(method, result, 'supportedVersions');
+  if (!versions.every((v) => typeof v === 'string')) {
+    throw new ProtocolError('result.supportedVersions must hold strings', { method, value: result });
   }
+  requireObject(method, result, 'capabilities');
+  return result;
+}
+
+function checkRead(method: string, result: JsonObject): JsonObject {
+  requireArray(method, result, 'contents');
+  return result;
 }
 
 /** Classifies a resources/read failure as not-found when the server said so (B10). */

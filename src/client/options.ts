@@ -4,6 +4,15 @@ import { MODERN_PROTOCOL_VERSIONS } from '../types/protocol.js';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
 import type { JsonRpcNotification } from '../jsonrpc/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
+import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
+import { DEFAULT_MAX_ROUNDS } from '../inputRequired/driver.js';
+import type { ResponseCacheOptions } from '../cache/responseCache.js';
+
+/** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */
+export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError'>;
+
+/** What the client does with an `input_required` result (spec: basic/patterns/mrtr). */
+export type InputRequiredMode = 'auto' | 'manual';
 
 /** Options for `new McpClient(options)`. */
 export interface ClientOptions {
@@ -13,9 +22,31 @@ export interface ClientOptions {
   clientInfo: Implementation;
   /**
    * Capabilities declared on every request (`_meta["io.modelcontextprotocol/clientCapabilities"]`).
-   * Declare only what the host really handles. @default {}
+   * With `handlers`, the `elicitation`, `sampling` and `roots` keys are derived from the handlers
+   * and must not be given here. @default {} (plus what `handlers` implies)
    */
   capabilities?: ClientCapabilities | undefined;
+  /**
+   * The host's answers to a server's input requests inside `input_required` results:
+   * elicitation (form and/or URL mode), sampling, roots (spec: basic/patterns/mrtr,
+   * client/elicitation, client/sampling, client/roots). The declared capabilities follow them
+   * exactly. @default none
+   */
+  handlers?: InputHandlers | undefined;
+  /**
+   * `auto`: answer `input_required` with `handlers` and resend the request until it completes.
+   * `manual`: throw `InputRequiredError` (-32003) carrying the result, for the host to drive.
+   * @default "auto"
+   */
+  inputRequired?: InputRequiredMode | undefined;
+  /** Most `input_required` retries per call. @default 10 */
+  maxInputRounds?: number | undefined;
+  /**
+   * Response cache for `server/discover`, the four lists and `resources/read`, driven by the
+   * server's `ttlMs` / `cacheScope` (spec: server/utilities/caching). `false` turns it off.
+   * @default {} (on: in-memory, 5000 entries / 50 MiB, TTL capped at 24 h)
+   */
+  cache?: false | ClientCacheOptions | undefined;
   /** Send `clientInfo` on every request, as the spec recommends. @default true */
   sendClientInfo?: boolean | undefined;
   /** Protocol versions this client accepts, most preferred first. @default ["2026-07-28"] */
@@ -46,6 +77,10 @@ export interface ResolvedClientOptions {
   transport: Transport;
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
+  handlers: InputHandlers | undefined;
+  inputRequired: InputRequiredMode;
+  maxInputRounds: number;
+  cache: false | ClientCacheOptions;
   sendClientInfo: boolean;
   protocolVersions: readonly string[];
   timeoutMs: number;
@@ -71,10 +106,25 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const protocolVersions = options.protocolVersions ?? MODERN_PROTOCOL_VERSIONS;
   if (protocolVersions.length === 0) throw new InvalidArgumentError('protocolVersions', protocolVersions, 'must name at least one version');
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 60_000);
+  checkInputHandlers(options.handlers);
+  const declared = options.capabilities ?? {};
+  if (options.handlers !== undefined) {
+    for (const key of ['elicitation', 'sampling', 'roots'] as const) {
+      if (declared[key] !== undefined) throw new InvalidArgumentError(`capabilities.${key}`, declared[key], 'is derived from handlers; do not declare it too');
+    }
+  }
+  const inputRequired = options.inputRequired ?? 'auto';
+  if (inputRequired !== 'auto' && inputRequired !== 'manual') throw new InvalidArgumentError('inputRequired', inputRequired, 'expected "auto" or "manual"');
+  const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_ROUNDS;
+  if (!Number.isInteger(maxInputRounds) || maxInputRounds < 0) throw new InvalidArgumentError('maxInputRounds', maxInputRounds, 'expected an integer >= 0');
   return {
     transport,
     clientInfo,
-    capabilities: options.capabilities ?? {},
+    capabilities: options.handlers === undefined ? declared : { ...declared, ...capabilitiesFor(options.handlers) },
+    handlers: options.handlers,
+    inputRequired,
+    maxInputRounds,
+    cache: options.cache ?? {},
     sendClientInfo: options.sendClientInfo ?? true,
     protocolVersions,
     timeoutMs,

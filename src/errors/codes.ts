@@ -32,6 +32,14 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   /** Local: an `input_required` result was not answered (no handler, or manual mode). */
   InputRequired: -32003,
+  /** Local: a list walk could not finish (page cap, repeated page, cursor rejected twice). */
+  PaginationFailed: -32004,
+  /** Local: cache mode `only-if-cached` found no entry; nothing was sent. */
+  CacheMiss: -32005,
+  /** Local: the `input_required` loop hit its round cap. */
+  InputRequiredRoundsExceeded: -32006,
+  /** Local: an input request (elicitation, sampling, roots) could not be answered. */
+  InputRequestFailed: -32007,
   /** Local: the caller's AbortSignal cancelled the request. */
   RequestCancelled: -32800,
 } as const;

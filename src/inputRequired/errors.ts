@@ -1,17 +1,6 @@
+import { ErrorCode } from '../errors/codes.js';
 import { CancelledError, LocalError, McpError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
-
-/**
- * Local error codes of the `input_required` loop (spec: basic/patterns/mrtr). They sit in the
- * implementation-defined range of JSON-RPC 2.0 (-32000 to -32099) next to the other local
- * codes in `ErrorCode`, and never cross the wire.
- */
-export const InputRequiredErrorCode = {
-  /** Local: the server still answered `input_required` after the last allowed retry. */
-  RoundsExceeded: -32006,
-  /** Local: an entry of `inputRequests` could not be answered (unsupported, handler failed, bad answer). */
-  InputRequestFailed: -32007,
-} as const;
 
 /**
  * Data of {@link InputRequiredRoundsError}.
@@ -37,7 +26,7 @@ export class InputRequiredRoundsError extends LocalError {
   declare readonly data: InputRequiredRoundsErrorData;
 
   constructor(data: InputRequiredRoundsErrorData) {
-    super(InputRequiredErrorCode.RoundsExceeded, `${data.method}: still input_required after ${data.rounds} retries`, { data });
+    super(ErrorCode.InputRequiredRoundsExceeded, `${data.method}: still input_required after ${data.rounds} retries`, { data });
   }
 
   /** The number of retries sent before giving up. */
@@ -92,7 +81,7 @@ export class InputRequestFailedError extends LocalError {
 
   constructor(data: InputRequestFailedErrorData, detail: string, cause?: unknown) {
     super(
-      InputRequiredErrorCode.InputRequestFailed,
+      ErrorCode.InputRequestFailed,
       `${data.requestMethod}: cannot answer inputRequests[${JSON.stringify(data.key)}] (${data.method}): ${detail}`,
       { data, cause },
     );

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors/codes.js';
 import { LocalError, McpError } from '../errors/errors.js';
 
 /**
@@ -5,7 +6,7 @@ import { LocalError, McpError } from '../errors/errors.js';
  * implementation-defined range (-32000..-32099) next to the codes in `ErrorCode`; it is not yet
  * part of `ErrorCode` so that this module stays self-contained (see {@link PaginationError}).
  */
-export const PAGINATION_FAILED = -32004;
+export const PAGINATION_FAILED = ErrorCode.PaginationFailed;
 
 /**
  * Why a walk gave up:

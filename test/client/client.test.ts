@@ -123,8 +123,8 @@ describe('McpClient requests', () => {
     await client.close();
   });
 
-  it('reports input_required as InputRequiredError carrying the result', async () => {
-    const { client, server } = await connectedPair();
+  it('in manual mode reports input_required as InputRequiredError carrying the result', async () => {
+    const { client, server } = await connectedPair({ inputRequired: 'manual' });
     const result = { resultType: 'input_required', requestState: 'abc' };
     server.on('tools/call', () => ({ result }));
     const error = await client.callTool('x').catch((e: unknown) => e);

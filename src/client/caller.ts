@@ -1,0 +1,159 @@
+import { InputRequiredError, ProtocolError, RpcError, UnsupportedProtocolVersionError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
+import type { JsonRpcSession, SessionRequestOptions } from '../jsonrpc/session.js';
+import { driveInputRequired } from '../inputRequired/driver.js';
+import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
+import { withInputRetry } from '../inputRequired/retry.js';
+import { MetaKey, type InputRequiredResult, type LoggingMessage } from '../types/protocol.js';
+import type { CallOptions } from './callOptions.js';
+import type { ResolvedClientOptions } from './options.js';
+import { resultKind } from './results.js';
+
+/** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
+const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** A complete result, and whether the cache may keep it. */
+export interface CallOutcome {
+  result: JsonObject;
+  /** False when the result came from a request that carried `inputResponses` or `requestState`. */
+  storable: boolean;
+}
+
+/**
+ * Sends one MCP request the way the 2026-07-28 wire wants it: a fresh `_meta` per attempt
+ * (protocol version, client capabilities, client info, caller keys, log level, progress token),
+ * `resultType` checked, and `input_required` answered through the host's handlers until the
+ * result is complete. Knows nothing of caching or lists.
+ */
+export class Caller {
+  /** `_meta` fields shared by every request; copied per attempt, never mutated. */
+  private baseMeta: JsonObject;
+  private version: string;
+  /** Per-call log listeners of calls in flight that asked for a log level. */
+  private readonly logListeners = new Set<(message: LoggingMessage) => void>();
+
+  constructor(
+    private readonly session: JsonRpcSession,
+    private readonly options: ResolvedClientOptions,
+  ) {
+    this.version = options.protocolVersions[0] as string;
+    this.baseMeta = this.makeBaseMeta();
+  }
+
+  /** The protocol version put on every request. */
+  get protocolVersion(): string {
+    return this.version;
+  }
+
+  set protocolVersion(version: string) {
+    this.version = version;
+    this.baseMeta = this.makeBaseMeta();
+  }
+
+  /**
+   * Sends `method` and resolves with its complete result. Drives `input_required` rounds unless
+   * the call (or client) is in manual mode, where it throws `InputRequiredError` (-32003).
+   * `params` is never mutated.
+   */
+  async call(method: string, params: JsonObject, options: CallOptions): Promise<CallOutcome> {
+    const onLog = options.logLevel !== undefined ? options.onLog : undefined;
+    if (onLog !== undefined) this.logListeners.add(onLog);
+    try {
+      return await this.callRounds(method, params, options, onLog);
+    } finally {
+      if (onLog !== undefined) this.logListeners.delete(onLog);
+    }
+  }
+
+  private async callRounds(method: string, params: JsonObject, options: CallOptions, onLog: ((message: LoggingMessage) => void) | undefined): Promise<CallOutcome> {
+    const totalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs;
+    const deadline = this.options.clock.now() + totalMs;
+    const manualRetry = options.inputRetry;
+    const first = await this.send(method, manualRetry === undefined ? params : withInputRetry(params, manualRetry), options, options.signal, totalMs, onLog);
+    if (resultKind(method, first) === 'complete') return { result: first, storable: manualRetry === undefined };
+    if (!INPUT_REQUIRED_METHODS.has(method)) {
+      throw new ProtocolError('input_required is not allowed for this method', { method, value: first });
+    }
+    if ((options.inputRequired ?? this.options.inputRequired) === 'manual') {
+      throw new InputRequiredError(method, first as InputRequiredResult);
+    }
+    const result = await driveInputRequired({
+      method,
+      first,
+      signal: options.signal,
+      deadline: { at: deadline, totalTimeoutMs: totalMs },
+      clock: this.options.clock,
+      timers: this.options.timers,
+      maxRounds: options.maxInputRounds ?? this.options.maxInputRounds,
+      retry: (fields, context) => this.send(method, withInputRetry(params, fields), options, context.signal, context.remainingMs ?? totalMs, onLog),
+      fulfil: (requests, context) => fulfilInputRequests(this.options.handlers, requests, { requestMethod: method, signal: context.signal }),
+    });
+    return { result, storable: false };
+  }
+
+  /** One attempt: a new JSON-RPC id and a fresh `_meta`. */
+  private async send(
+    method: string,
+    params: JsonObject,
+    options: CallOptions,
+    signal: AbortSignal | undefined,
+    totalMs: number,
+    onLog: ((message: LoggingMessage) => void) | undefined,
+  ): Promise<JsonObject> {
+    const meta: JsonObject = { ...this.baseMeta };
+    if (options.meta !== undefined) Object.assign(meta, options.meta);
+    if (options.logLevel !== undefined) meta[MetaKey.logLevel] = options.logLevel;
+    const sessionOptions: SessionRequestOptions = {
+      signal,
+      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
+      maxTotalTimeoutMs: Math.max(1, totalMs),
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,
+      onProgress: options.onProgress,
+      onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
+    };
+    try {
+      return await this.session.request(method, { ...params, _meta: meta }, sessionOptions);
+    } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
+        throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Routes a `notifications/message` that no transport attributed to a request: to every call
+   * in flight that asked for logs, or else to the client-wide `onLog`.
+   */
+  routeLog(notification: JsonRpcNotification): void {
+    if (this.logListeners.size === 0) {
+      this.deliverLog(notification, this.options.onLog);
+      return;
+    }
+    for (const listener of this.logListeners) this.deliverLog(notification, listener);
+  }
+
+  private deliverLog(notification: JsonRpcNotification, listener: ((message: LoggingMessage) => void) | undefined): void {
+    if (listener === undefined) return;
+    const params = notification.params;
+    if (!isObject(params) || typeof params['level'] !== 'string' || !('data' in params)) {
+      this.options.onError(new ProtocolError('malformed notifications/message; ignored', { method: notification.method, value: notification }));
+      return;
+    }
+    try {
+      listener(params as unknown as LoggingMessage);
+    } catch (error) {
+      this.options.onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private makeBaseMeta(): JsonObject {
+    const meta: JsonObject = {
+      [MetaKey.protocolVersion]: this.version,
+      [MetaKey.clientCapabilities]: this.options.capabilities,
+    };
+    if (this.options.sendClientInfo) meta[MetaKey.clientInfo] = this.options.clientInfo;
+    return meta;
+  }
+}
