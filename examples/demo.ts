@@ -5,8 +5,9 @@
  *
  *   node build/examples/demo.js [--server <command> [args...]]
  */
+import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { McpClient, viewContents, type ContentBlock, type Resource } from '../src/index.js';
+import { McpClient, viewContents, type ContentBlock, type ElicitResult, type FormElicitationHandler } from '../src/index.js';
 import { StdioTransport } from '../src/node.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
@@ -40,11 +41,37 @@ function columns(values: string[], width: number, perRow: number): string {
   return rows.join('\n');
 }
 
+/**
+ * Answers a form-mode elicitation: at the terminal when there is one, else with a scripted
+ * answer (so `npm start` also runs unattended, e.g. in CI).
+ */
+const askUser: FormElicitationHandler = async (params, { signal }): Promise<ElicitResult> => {
+  console.log(`  server asks: ${params.message}`);
+  const fields = Object.keys(params.requestedSchema.properties);
+  if (!process.stdin.isTTY) {
+    const content = { name: 'Ada Lovelace', priority: 'high' };
+    console.log(dim(`  (no terminal: answering ${JSON.stringify(content)})`));
+    return { action: 'accept', content };
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const content: Record<string, string> = {};
+    for (const field of fields) {
+      const answer = (await rl.question(`    ${field}: `, { signal })).trim();
+      if (answer !== '') content[field] = answer;
+    }
+    return { action: 'accept', content };
+  } finally {
+    rl.close();
+  }
+};
+
 async function main(): Promise<void> {
   const { command, args } = serverCommand(process.argv.slice(2));
   const client = new McpClient({
     transport: new StdioTransport({ command, args, stderr: 'pipe' }),
     clientInfo: { name: 'mcp-live-demo', version: '0.1.0' },
+    handlers: { elicitation: { form: askUser } },
     onError: (error) => console.error(dim(`(client) ${error.message}`)),
   });
 
@@ -59,30 +86,20 @@ async function main(): Promise<void> {
     if (client.instructions !== undefined) console.log(`  instructions: ${dim(client.instructions)}`);
 
     heading('Prompts');
-    let cursor: string | undefined;
-    do {
-      const page = await client.listPrompts(cursor === undefined ? {} : { cursor });
-      for (const prompt of page.prompts) {
-        const params = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`)).join(', ');
-        console.log(`  ${prompt.name}(${params})${prompt.description ? dim(` — ${prompt.description}`) : ''}`);
-      }
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+    for await (const prompt of client.prompts()) {
+      const params = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`)).join(', ');
+      console.log(`  ${prompt.name}(${params})${prompt.description ? dim(` — ${prompt.description}`) : ''}`);
+    }
 
-    heading('Resources');
-    const resources: Resource[] = [];
-    let pages = 0;
-    cursor = undefined;
-    do {
-      const page = await client.listResources(cursor === undefined ? {} : { cursor });
-      pages++;
-      resources.push(...page.resources);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-    console.log(`  ${resources.length} resources in ${pages} pages:`);
-    console.log(columns(resources.map((r) => r.uri), 22, 4));
-    const templates = await client.listResourceTemplates();
-    for (const t of templates.resourceTemplates) console.log(`  template ${t.uriTemplate}${dim(` — ${t.name}`)}`);
+    heading('Resources (every page of resources/list)');
+    const resources = await client.listAllResources();
+    console.log(`  ${resources.items.length} resources in ${resources.pages} pages:`);
+    console.log(columns(resources.items.map((r) => r.uri), 22, 4));
+    const hitsBefore = client.cacheStats().hits;
+    const again = await client.listAllResources();
+    const pageHits = client.cacheStats().hits - hitsBefore;
+    console.log(dim(`  walked again: ${again.items.length} resources; ${pageHits} of ${again.pages} pages served from the cache`));
+    for await (const t of client.resourceTemplates()) console.log(`  template ${t.uriTemplate}${dim(` — ${t.name}`)}`);
 
     heading('Read demo://readme');
     const readme = await client.readResource('demo://readme');
@@ -93,6 +110,13 @@ async function main(): Promise<void> {
       else console.log(`  invalid item: ${view.reason}`);
     }
     console.log(dim(`  (cache hint: ttlMs ${String(readme.ttlMs)}, cacheScope ${String(readme.cacheScope)})`));
+    const before = client.cacheStats();
+    const second = await client.readResource('demo://readme');
+    const after = client.cacheStats();
+    console.log(
+      `  read again: ${second === readme ? 'the same object, ' : ''}served from the cache ` +
+        `(hits ${before.hits} → ${after.hits}, misses ${before.misses} → ${after.misses})`,
+    );
 
     heading('Read demo://logo.png');
     const logo = await client.readResource('demo://logo.png');
@@ -120,6 +144,14 @@ async function main(): Promise<void> {
       { onProgress: (p) => console.log(dim(`    progress ${p.progress}/${p.total ?? '?'} ${p.message ?? ''}`)) },
     );
     console.log(`  slow → ${slow.content.map(describeContent).join(' ')}`);
+
+    heading('A tool that needs input (input_required, one elicitation round)');
+    const ticket = await client.callTool('create_ticket', { title: 'Printer on fire' });
+    console.log(`  create_ticket → ${ticket.content.map(describeContent).join(' ')}`);
+
+    heading('Cache');
+    const stats = client.cacheStats();
+    console.log(`  hits ${stats.hits}, misses ${stats.misses}, stores ${stats.stores}, stale serves ${stats.staleServes}`);
   } finally {
     await client.close();
   }

@@ -12,7 +12,9 @@ import {
     ProtocolError,
     ProtocolErrorCode,
     ResourceTemplate,
-    completable
+    acceptedContent,
+    completable,
+    inputRequired
 } from '@modelcontextprotocol/server';
 import type {
     McpRequestContext,
@@ -49,7 +51,7 @@ const INSTRUCTIONS = [
     `Resources: ${ITEM_COUNT} text items at demo://items/{n} (n = 1..${ITEM_COUNT}, listed ${PAGE_SIZE} per page),`,
     `${README_URI} (markdown), ${LOGO_URI} (PNG blob), ${NOTE_URI} (mutable via update_note),`,
     `${PROFILE_URI} (per-client, cacheScope private) and the template ${GREETING_TEMPLATE}.`,
-    'Tools: echo, add, slow (progress), get_item_link (resource_link), update_note, add_item, add_prompt, toggle_prompt.',
+    'Tools: echo, add, slow (progress), get_item_link (resource_link), create_ticket (asks for input), update_note, add_item, add_prompt, toggle_prompt.',
     'Prompts: greet, summarize_item, code_review, plus any added with add_prompt.'
 ].join(' ');
 
@@ -387,6 +389,30 @@ function createServer(context: McpRequestContext): McpServer {
     );
 
     // ---- tools -----------------------------------------------------------------------------
+
+    // Multi round-trip (input_required): asks the client, through an elicitation, who is
+    // creating the ticket, then completes. Nothing is kept between rounds on the server.
+    const ticketOwner = z.object({ name: z.string(), priority: z.enum(['low', 'normal', 'high']).optional() });
+    server.registerTool(
+        'create_ticket',
+        {
+            title: 'Create ticket',
+            description: 'Creates a ticket; asks the user (elicitation, form mode) for their name and a priority first.',
+            inputSchema: z.object({ title: z.string() }),
+            annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false }
+        },
+        ({ title }, ctx) => {
+            const owner = acceptedContent(ctx.mcpReq.inputResponses, 'owner', ticketOwner);
+            if (owner === undefined) {
+                return inputRequired({
+                    inputRequests: {
+                        owner: inputRequired.elicit({ message: `Who is filing "${title}"?`, requestedSchema: ticketOwner })
+                    }
+                });
+            }
+            return { content: [text(`Ticket "${title}" filed by ${owner.name} (priority ${owner.priority ?? 'normal'}).`)] };
+        }
+    );
 
     server.registerTool(
         'echo',
