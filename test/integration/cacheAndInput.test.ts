@@ -8,7 +8,7 @@ import { exampleClient } from './exampleServer.js';
 
 describe('example server: cache, pagination and input_required', () => {
   let client: McpClient;
-  const form = vi.fn(async () => ({ action: 'accept' as const, content: { name: 'Ada', priority: 'high' } }));
+  const form = vi.fn(async (_params: { message: string }) => ({ action: 'accept' as const, content: { name: 'Ada', priority: 'high' } }));
 
   beforeAll(async () => {
     ({ client } = exampleClient({ handlers: { elicitation: { form } } }));
