@@ -1,24 +1,20 @@
 import { defineConfig } from 'tsup';
 
+const entry = { index: 'src/index.ts', node: 'src/node.ts' };
+
 export default defineConfig([
-  // The package: ESM first, CJS beside it for require() users, declarations for both.
+  // The package: ESM first, with declarations.
+  { entry, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'node20', outDir: 'dist' },
+  // CJS beside it for require() users. Dependencies that ship only ESM are bundled in, so
+  // require() works on every Node 20 (require(esm) needs 20.19+).
   {
-    entry: { index: 'src/index.ts', node: 'src/node.ts' },
-    format: ['esm', 'cjs'],
+    entry,
+    format: ['cjs'],
     dts: true,
     sourcemap: true,
-    clean: true,
     target: 'node20',
     outDir: 'dist',
-    outExtension: ({ format }) => ({ js: format === 'cjs' ? '.cjs' : '.js' }),
-  },
-  // The example server and the demo: programs, not part of the package.
-  {
-    entry: { server: 'examples/server.ts', demo: 'examples/demo.ts' },
-    format: ['esm'],
-    target: 'node20',
-    outDir: 'build/examples',
-    clean: true,
-    external: ['@modelcontextprotocol/server', 'zod', 'ws', 'eventsource-parser', 'lru-cache', 'p-retry'],
+    outExtension: () => ({ js: '.cjs' }),
+    noExternal: ['@noble/hashes', 'p-retry'],
   },
 ]);
