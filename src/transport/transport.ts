@@ -52,6 +52,12 @@ export interface TransportCapabilities {
    * session must send `notifications/cancelled` (stdio, WebSocket, in-memory).
    */
   readonly cancelsByAbortingSend: boolean;
+  /**
+   * True when `x-mcp-header` tool parameters must be mirrored into `Mcp-Param-*` headers
+   * (Streamable HTTP): the client screens `tools/list` and passes the headers of each
+   * `tools/call` in {@link TransportSendOptions.headers}. @default false
+   */
+  readonly mirrorsToolParamHeaders?: boolean | undefined;
 }
 
 /** Per-message options for {@link Transport.send}. */
@@ -63,6 +69,18 @@ export interface TransportSendOptions {
   signal?: AbortSignal | undefined;
   /** The id of the request this message answers or belongs to, when it is not itself a request. */
   relatedRequestId?: RequestId | undefined;
+  /**
+   * Extra envelope headers for this message only (Streamable HTTP: the `Mcp-Param-{Name}`
+   * headers of a `tools/call`, already encoded). Names and values must be valid HTTP field
+   * names and values. Transports without an envelope ignore them.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Whether the message may be sent again after a transient failure (connection reset, HTTP
+   * 429/502/503/504) without a visible side effect. Transports that retry use it; others
+   * ignore it. @default true for every method except `tools/call`
+   */
+  idempotent?: boolean | undefined;
 }
 
 /**

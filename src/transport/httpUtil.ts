@@ -1,0 +1,129 @@
+/**
+ * Helpers of the Streamable HTTP transport: reading response bodies without trusting them,
+ * classifying fetch failures, linking signals, naming credentials. Runtime-neutral.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { isObject, type JsonRpcErrorObject } from '../jsonrpc/messages.js';
+
+/** The Node/undici error code behind a fetch failure (`error.cause.code`, or an AggregateError's), e.g. `"ECONNREFUSED"`. */
+export function fetchErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      for (const inner of errors) {
+        const innerCode = (inner as { code?: unknown } | null)?.code;
+        if (typeof innerCode === 'string') return innerCode;
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The media type of a `Content-Type` value, lower-cased, without parameters; `undefined` when absent. */
+export function mediaType(header: string | null): string | undefined {
+  const type = (header ?? '').split(';')[0]?.trim().toLowerCase();
+  return type === undefined || type === '' ? undefined : type;
+}
+
+/** `JSON.parse`, or `undefined` for an empty or unparsable text. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `error` member of a JSON-RPC error response, when `value` is one. */
+export function jsonRpcError(value: unknown): JsonRpcErrorObject | undefined {
+  if (!isObject(value) || value['jsonrpc'] !== '2.0') return undefined;
+  const error = value['error'];
+  if (!isObject(error) || !Number.isInteger(error['code']) || typeof error['message'] !== 'string') return undefined;
+  return error as unknown as JsonRpcErrorObject;
+}
+
+/** `new URL(location, base)`, or `undefined` when it does not parse. */
+export function safeUrl(location: string, base: string): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops a body without reading it (frees the connection). */
+export async function discard(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // Already errored or locked: nothing to free.
+  }
+}
+
+/** Reads at most `maxBytes` of a body as UTF-8 text, then cancels the rest. Never rejects. */
+export async function readStart(response: Response, maxBytes: number): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let done = false;
+  try {
+    while (total < maxBytes) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      chunks.push(next.value);
+      total += next.value.byteLength;
+    }
+  } catch {
+    // Keep what arrived.
+  } finally {
+    if (!done) reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+  const bytes = new Uint8Array(Math.min(total, maxBytes));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const take = Math.min(chunk.byteLength, bytes.byteLength - offset);
+    bytes.set(chunk.subarray(0, take), offset);
+    offset += take;
+    if (offset >= bytes.byteLength) break;
+  }
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/** One signal that aborts when any of `signals` does (with its reason); `dispose()` detaches it. */
+export function linkSignals(...signals: Array<AbortSignal | undefined>): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const listeners: Array<[AbortSignal, () => void]> = [];
+  for (const signal of signals) {
+    if (signal === undefined) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const listener = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', listener, { once: true });
+    listeners.push([signal, listener]);
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const [signal, listener] of listeners) signal.removeEventListener('abort', listener);
+    },
+  };
+}
+
+/** An opaque, stable id of a credential value: 32 hex digits of a domain-separated SHA-256. */
+export function credentialId(value: string): string {
+  return `credential:${bytesToHex(sha256(utf8ToBytes(`mcp-live/authorization\u0000${value}`))).slice(0, 32)}`;
+}

@@ -1,0 +1,163 @@
+/**
+ * The one retry policy of the network transports, on `p-retry`: bounded attempts, exponential
+ * backoff with jitter, `Retry-After` honoured, every wait on injected timers and cut short by
+ * the caller's signal. Runtime-neutral.
+ */
+import pRetry from 'p-retry';
+import { InvalidArgumentError } from '../errors/errors.js';
+import { systemTimers, type Timers } from '../util/clock.js';
+import { abortableDelay } from '../util/signals.js';
+
+/** How transient failures are retried. Every field is optional. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (so `retries + 1` attempts at most). @default 2 */
+  retries?: number | undefined;
+  /** Delay before the first retry, in ms. @default 500 */
+  minDelayMs?: number | undefined;
+  /** Longest computed delay between two attempts, in ms. @default 5000 */
+  maxDelayMs?: number | undefined;
+  /** Growth factor of the delay from one retry to the next. @default 2 */
+  factor?: number | undefined;
+  /** Multiply each computed delay by a random factor in [0.5, 1) to spread retries out. @default true */
+  jitter?: boolean | undefined;
+  /**
+   * Longest server-requested wait (`Retry-After`) that is honoured, in ms. A longer request
+   * ends the retries at once with the last error (which carries `retryAfterMs`). @default 30000
+   */
+  maxRetryAfterMs?: number | undefined;
+}
+
+/** {@link RetryPolicy} with every default filled in. */
+export type ResolvedRetryPolicy = { readonly [K in keyof RetryPolicy]-?: NonNullable<RetryPolicy[K]> };
+
+/** The defaults of {@link RetryPolicy}. */
+export const DEFAULT_RETRY_POLICY: ResolvedRetryPolicy = Object.freeze({
+  retries: 2,
+  minDelayMs: 500,
+  maxDelayMs: 5000,
+  factor: 2,
+  jitter: true,
+  maxRetryAfterMs: 30_000,
+});
+
+/** A policy that never retries. */
+export const NO_RETRY_POLICY: ResolvedRetryPolicy = Object.freeze({ ...DEFAULT_RETRY_POLICY, retries: 0 });
+
+/**
+ * Fills the defaults of `policy` and checks it; `false` means {@link NO_RETRY_POLICY}.
+ * @throws InvalidArgumentError (code -32602) for a negative, non-integer or non-finite value.
+ */
+export function resolveRetryPolicy(policy: RetryPolicy | false | undefined): ResolvedRetryPolicy {
+  if (policy === false) return NO_RETRY_POLICY;
+  const resolved = { ...DEFAULT_RETRY_POLICY, ...definedOnly(policy ?? {}) };
+  if (!Number.isInteger(resolved.retries) || resolved.retries < 0) throw new InvalidArgumentError('retry.retries', resolved.retries, 'expected an integer >= 0');
+  for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    const value = resolved[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`retry.${key}`, value, 'expected a finite number of ms >= 0');
+  }
+  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1) {
+    throw new InvalidArgumentError('retry.factor', resolved.factor, 'expected a finite number >= 1');
+  }
+  return Object.freeze(resolved);
+}
+
+function definedOnly(policy: RetryPolicy): Partial<ResolvedRetryPolicy> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(policy)) if (value !== undefined) out[key] = value;
+  return out as Partial<ResolvedRetryPolicy>;
+}
+
+/** What to do after a failed attempt. */
+export interface RetryDecision {
+  /** Whether this failure may be retried at all. */
+  retry: boolean;
+  /** The wait the server asked for (`Retry-After`), in ms; overrides the computed backoff. */
+  delayMs?: number | undefined;
+}
+
+/** Options of {@link withRetry}. */
+export interface WithRetryOptions {
+  policy: ResolvedRetryPolicy;
+  /** Decides, per failure, whether to retry and how long the server asked to wait. */
+  classify(error: unknown, attempt: number): RetryDecision;
+  /** Aborting it stops waiting and retrying; `withRetry` then rejects with `signal.reason`. */
+  signal?: AbortSignal | undefined;
+  /** Timers for the waits. @default the globals (fake-timer friendly) */
+  timers?: Timers | undefined;
+  /** Random source in [0, 1) for the jitter. @default Math.random */
+  random?: (() => number) | undefined;
+  /** Called before each wait, with the failure and the wait in ms. */
+  onRetry?: ((info: { error: unknown; attempt: number; delayMs: number }) => void) | undefined;
+}
+
+/**
+ * The backoff before retry number `retry` (1-based), in ms: `minDelayMs * factor^(retry-1)`,
+ * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter.
+ */
+export function backoffDelay(policy: ResolvedRetryPolicy, retry: number, random: () => number = Math.random): number {
+  const base = Math.min(policy.maxDelayMs, policy.minDelayMs * policy.factor ** Math.max(0, retry - 1));
+  return Math.round(policy.jitter ? base * (0.5 + random() / 2) : base);
+}
+
+/**
+ * Runs `attempt` until it succeeds, `classify` says a failure is final, the retries run out, a
+ * `Retry-After` exceeds `maxRetryAfterMs`, or `signal` aborts. Rejects with the last failure
+ * (or `signal.reason`).
+ */
+export function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: WithRetryOptions): Promise<T> {
+  const { policy, classify, signal, onRetry } = options;
+  const timers = options.timers ?? systemTimers;
+  const random = options.random ?? Math.random;
+  const failures = new WeakMap<Error, unknown>();
+  return pRetry(
+    async (attemptNumber) => {
+      try {
+        return await attempt(attemptNumber);
+      } catch (error) {
+        // p-retry needs Error instances; keep the original value to rethrow it unchanged.
+        if (error instanceof Error) throw error;
+        const wrapped = new Error(String(error));
+        failures.set(wrapped, error);
+        throw wrapped;
+      }
+    },
+    {
+      retries: policy.retries,
+      // The waits happen in onFailedAttempt, on the injected timers; p-retry itself never sleeps.
+      minTimeout: 0,
+      maxTimeout: 0,
+      signal,
+      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+        const original = failures.has(error) ? failures.get(error) : error;
+        const decision = classify(original, attemptNumber);
+        if (!decision.retry || retriesLeft <= 0) throw original;
+        let delayMs: number;
+        if (decision.delayMs !== undefined) {
+          if (decision.delayMs > policy.maxRetryAfterMs) throw original;
+          delayMs = Math.max(0, decision.delayMs);
+        } else {
+          delayMs = backoffDelay(policy, attemptNumber, random);
+        }
+        onRetry?.({ error: original, attempt: attemptNumber, delayMs });
+        await abortableDelay(delayMs, timers, signal);
+      },
+    },
+  );
+}
+
+/**
+ * The wait a `Retry-After` value asks for, in ms: delay-seconds (`"120"`) or an HTTP-date
+ * (`"Wed, 21 Oct 2026 07:28:00 GMT"`, compared with `nowMs`, wall-clock ms since the epoch).
+ * A date in the past gives 0. `undefined` for an absent or unparsable value.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) {
+    const seconds = Number(text);
+    return Number.isSafeInteger(seconds) ? seconds * 1000 : undefined;
+  }
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
