@@ -7,7 +7,15 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { McpClient, viewContents, type ContentBlock, type ElicitResult, type FormElicitationHandler } from '../src/index.js';
+import {
+  McpClient,
+  viewContents,
+  type ContentBlock,
+  type ElicitResult,
+  type FormElicitationHandler,
+  type SubscriptionEvent,
+  type SubscriptionFilter,
+} from '../src/index.js';
 import { StdioTransport } from '../src/node.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
@@ -39,6 +47,35 @@ function columns(values: string[], width: number, perRow: number): string {
     rows.push('  ' + values.slice(i, i + perRow).map((v) => v.padEnd(width)).join(' ').trimEnd());
   }
   return rows.join('\n');
+}
+
+function describeFilter(filter: SubscriptionFilter): string {
+  const parts = Object.entries(filter).map(([key, value]) => (Array.isArray(value) ? `${key} [${value.join(', ')}]` : key));
+  return parts.length === 0 ? '(none)' : parts.join(', ');
+}
+
+function describeEvent(event: SubscriptionEvent): string {
+  switch (event.type) {
+    case 'resourceUpdated':
+      return `resourceUpdated ${event.uri}`;
+    case 'subscriptionLost':
+      return `subscriptionLost (${event.reason})${event.willReopen ? `, reopening in ${event.retryInMs} ms` : ''}`;
+    case 'resync':
+      return `resync after reopen ${event.reopens}`;
+    default:
+      return event.type;
+  }
+}
+
+/** Resolves with the next event of `source` that `match` accepts. */
+function nextEvent<E>(source: { on(listener: (event: E) => void): () => void }, match: (event: E) => boolean): Promise<E> {
+  return new Promise((resolve) => {
+    const off = source.on((event) => {
+      if (!match(event)) return;
+      off();
+      resolve(event);
+    });
+  });
 }
 
 /**
@@ -152,6 +189,41 @@ async function main(): Promise<void> {
     heading('Cache');
     const stats = client.cacheStats();
     console.log(`  hits ${stats.hits}, misses ${stats.misses}, stores ${stats.stores}, stale serves ${stats.staleServes}`);
+
+    heading('Subscriptions (subscriptions/listen) and a live prompt list');
+    const subscription = await client.subscribe(
+      { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['demo://note'] },
+      { onEvent: (event) => console.log(dim(`    event: ${describeEvent(event)}`)) },
+    );
+    console.log(`  subscription ${String(subscription.subscriptionId)} acknowledged: ${describeFilter(subscription.honoured)}`);
+    console.log(`  not honoured: ${describeFilter(subscription.notHonoured)}`);
+    const prompts = await client.live('prompts', {
+      onEvent: (event) => {
+        if (event.type === 'updated' && event.changed) console.log(`  live prompts (v${event.version}): ${event.items.map((p) => p.name).join(', ')}`);
+        if (event.type === 'refreshFailed') console.log(`  live prompts: refresh failed (${event.error.message}); keeping ${event.items.length}`);
+      },
+    });
+    console.log(dim(`  (the live list is ${prompts.watching ? 'watching prompts/list_changed' : 'not watched'})`));
+
+    const noteText = (result: { contents: unknown[] }) => {
+      const view = viewContents(result.contents[0] as Parameters<typeof viewContents>[0]);
+      return view.kind === 'text' ? JSON.stringify(view.text) : view.kind;
+    };
+    console.log(`  demo://note: ${noteText(await client.readResource('demo://note'))}`);
+    const noteUpdated = nextEvent<SubscriptionEvent>(subscription, (e) => e.type === 'resourceUpdated');
+    await client.callTool('update_note', { text: 'Edited by the demo.' });
+    await noteUpdated;
+    console.log(`  demo://note after update_note: ${noteText(await client.readResource('demo://note'))} ${dim('(the cached read was dropped)')}`);
+
+    const added = nextEvent(prompts, (e) => e.type === 'updated' && e.items.some((p) => p.name === 'standup'));
+    await client.callTool('add_prompt', { name: 'standup', text: 'Summarize yesterday for {topic}.' });
+    await added;
+    const hidden = nextEvent(prompts, (e) => e.type === 'updated' && !e.items.some((p) => p.name === 'code_review'));
+    await client.callTool('toggle_prompt', { name: 'code_review' });
+    await hidden;
+    await prompts.close();
+    await subscription.close();
+    console.log(dim(`  closed: ${(await subscription.closed).reason}`));
   } finally {
     await client.close();
   }

@@ -59,6 +59,30 @@ export type {
 } from './inputRequired/inputHandlers.js';
 export { InputRequiredRoundsError, InputRequestFailedError } from './inputRequired/errors.js';
 export { inputRetryFor, type InputRetry } from './inputRequired/retry.js';
+// Subscriptions and live lists (spec: basic/patterns/subscriptions)
+export type {
+  Subscription,
+  SubscriptionEvent,
+  SubscriptionChangeType,
+  SubscriptionClosed,
+  SubscriptionEndReason,
+  SubscriptionState,
+  SubscribeOptions,
+  SubscriptionClientOptions,
+  LiveList,
+  LiveListEvent,
+  LiveListItems,
+  LiveListKind,
+  LiveListOptions,
+} from './subscriptions/types.js';
+export { DEFAULT_REOPEN_POLICY, type ReopenPolicy } from './subscriptions/reopenPolicy.js';
+export {
+  SubscriptionClosedError,
+  UnmatchedNotificationError,
+  isSubscriptionClosedError,
+  type SubscriptionClosedData,
+  type UnmatchedNotificationData,
+} from './subscriptions/errors.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
 export type { Progress } from './jsonrpc/session.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';

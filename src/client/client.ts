@@ -37,6 +37,10 @@ import type { CallOptions } from './callOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import { checkListPage, requireArray, requireObject } from './results.js';
 import { Caller } from './caller.js';
+import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
+import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
+import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from '../subscriptions/types.js';
+import type { SubscriptionFilter } from '../types/protocol.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
@@ -88,6 +92,7 @@ export class McpClient {
   private readonly session: JsonRpcSession;
   private readonly caller: Caller;
   private readonly responseCache: ResponseCache | undefined;
+  private readonly subscriptionManager: SubscriptionManager;
   private stateValue: ClientState = 'new';
   private negotiatedVersion: string | undefined;
   private discovered: DiscoverResult | undefined;
@@ -102,11 +107,27 @@ export class McpClient {
       timers: this.options.timers,
       onNotification: (notification) => this.handleNotification(notification),
       onError: this.options.onError,
-      onClose: () => {
+      onClose: (info) => {
         this.stateValue = 'closed';
+        this.subscriptionManager.closeAll('transport-closed', new ConnectionClosedError(`connection closed (${info.reason})`, { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail }, info.cause));
       },
     });
     this.caller = new Caller(this.session, this.options);
+    this.subscriptionManager = new SubscriptionManager({
+      ...this.options.subscriptions,
+      host: sessionListenHost({
+        session: this.session,
+        requestMeta: () => protocolMeta(this.caller.protocolVersion, this.options),
+        capabilities: () => this.serverCapabilities,
+        connected: () => this.stateValue === 'connected',
+      }),
+      cache: this.responseCache,
+      walk: async (method, walk) => (await this.listAllOf(method, walk)).items,
+      clock,
+      timers: this.options.timers,
+      onError,
+      timeoutMs: this.options.timeoutMs,
+    });
   }
 
   /** `new` → `connecting` → `connected` → `closed`. */
@@ -363,11 +384,41 @@ export class McpClient {
   }
 
   /**
+   * Opens a `subscriptions/listen` stream of its own for `filter` and resolves at the server's
+   * acknowledgment (spec: basic/patterns/subscriptions); see {@link Subscription}. What the
+   * capabilities or the ack leave out is in `notHonoured`, not thrown. The cache drops what a
+   * change makes stale before any listener hears of it. A stream that ends unexpectedly is
+   * reopened (`ClientOptions.subscriptions.reopen`), then `resync`; a dropped connection closes
+   * it. `options.timeoutMs` covers only the wait for the ack. Details: docs/subscriptions.md.
+   *
+   * @throws InvalidArgumentError (-32602) for a malformed filter or one that asks for nothing;
+   *   ConnectionClosedError (-32000) when not connected or the connection drops first;
+   *   TimeoutError (-32001) without an acknowledgment in time; CancelledError (-32800) when
+   *   `options.signal` aborts first; RpcError as the server sent it (e.g. -32602);
+   *   SubscriptionClosedError (-32008) when the server ends the stream before acknowledging it.
+   */
+  subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
+    return this.subscriptionManager.subscribe(filter, options);
+  }
+
+  /**
+   * The whole list of `kind`, kept current: subscribes to its `list_changed`, loads every page,
+   * and fetches it again (debounced) after each change. A failed refresh keeps the last good
+   * list, flagged stale. See {@link LiveList}.
+   * @throws as {@link subscribe}, and as {@link pages} for the first load; nothing stays open then.
+   */
+  live<K extends LiveListKind>(kind: K, options: LiveListOptions<LiveListItems[K]> = {}): Promise<LiveList<LiveListItems[K]>> {
+    return this.subscriptionManager.live(kind, options);
+  }
+
+  /**
    * Closes the transport (and the server process on stdio). Pending calls reject with
-   * `ConnectionClosedError`; background cache refreshes stop. Idempotent.
+   * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
+   * close with reason `client-closed`. Idempotent.
    */
   async close(): Promise<void> {
     this.stateValue = 'closed';
+    this.subscriptionManager.closeAll('client-closed');
     this.responseCache?.dispose();
     await this.session.close();
   }
@@ -441,6 +492,7 @@ export class McpClient {
       this.caller.routeLog(notification);
       return;
     }
+    if (this.subscriptionManager.handleNotification(notification)) return;
     this.options.onNotification?.(notification);
   }
 }

@@ -7,6 +7,8 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
 import { DEFAULT_MAX_ROUNDS } from '../inputRequired/driver.js';
 import type { ResponseCacheOptions } from '../cache/responseCache.js';
+import type { SubscriptionClientOptions } from '../subscriptions/types.js';
+import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
 
 /** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */
 export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError'>;
@@ -47,6 +49,12 @@ export interface ClientOptions {
    * @default {} (on: in-memory, 5000 entries / 50 MiB, TTL capped at 24 h)
    */
   cache?: false | ClientCacheOptions | undefined;
+  /**
+   * Subscriptions and live lists (spec: basic/patterns/subscriptions): how a stream that ended
+   * unexpectedly is reopened, the live-list debounce and retry backoff, the jitter source.
+   * @default see {@link SubscriptionClientOptions}
+   */
+  subscriptions?: SubscriptionClientOptions | undefined;
   /** Send `clientInfo` on every request, as the spec recommends. @default true */
   sendClientInfo?: boolean | undefined;
   /** Protocol versions this client accepts, most preferred first. @default ["2026-07-28"] */
@@ -59,7 +67,11 @@ export interface ClientOptions {
   resetTimeoutOnProgress?: boolean | undefined;
   /** Receives every `notifications/message` not claimed by a call's own `onLog`. */
   onLog?: ((message: LoggingMessage) => void) | undefined;
-  /** Receives notifications the client does not handle itself (vendor notifications included). */
+  /**
+   * Receives notifications the client does not handle itself (vendor notifications included).
+   * Subscription traffic (`notifications/subscriptions/acknowledged`, the four change
+   * notifications, and `notifications/cancelled` for a listen request) goes to subscriptions.
+   */
   onNotification?: ((notification: JsonRpcNotification) => void) | undefined;
   /**
    * Receives non-fatal problems: lines that are not JSON, responses for unknown ids, messages
@@ -81,6 +93,7 @@ export interface ResolvedClientOptions {
   inputRequired: InputRequiredMode;
   maxInputRounds: number;
   cache: false | ClientCacheOptions;
+  subscriptions: ResolvedSubscriptionOptions;
   sendClientInfo: boolean;
   protocolVersions: readonly string[];
   timeoutMs: number;
@@ -125,6 +138,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     inputRequired,
     maxInputRounds,
     cache: options.cache ?? {},
+    subscriptions: resolveSubscriptionOptions(options.subscriptions),
     sendClientInfo: options.sendClientInfo ?? true,
     protocolVersions,
     timeoutMs,

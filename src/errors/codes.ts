@@ -40,6 +40,16 @@ export const ErrorCode = {
   InputRequiredRoundsExceeded: -32006,
   /** Local: an input request (elicitation, sampling, roots) could not be answered. */
   InputRequestFailed: -32007,
+  /**
+   * Local: a subscription ended before the server acknowledged it, or was used after it closed
+   * (`SubscriptionClosedError`); `data.reason` says why.
+   */
+  SubscriptionClosed: -32008,
+  /**
+   * Local, reported to `onError` and never thrown: a change notification that names no open
+   * subscription (`UnmatchedNotificationError`); `data` holds the method and subscription id.
+   */
+  UnmatchedNotification: -32009,
   /** Local: the caller's AbortSignal cancelled the request. */
   RequestCancelled: -32800,
 } as const;

@@ -51,6 +51,12 @@ export interface SessionRequestOptions {
    * protocol forbids cancelling (legacy `initialize`). @default true
    */
   cancellable?: boolean | undefined;
+  /**
+   * Called once, synchronously, with the JSON-RPC id this request is sent under, before the
+   * message reaches the transport. For long-lived requests whose later messages name the request
+   * by id (`subscriptions/listen`: `_meta["io.modelcontextprotocol/subscriptionId"]`).
+   */
+  onRequestId?: ((id: RequestId) => void) | undefined;
 }
 
 /** Handles a request the server sent to the client (legacy wire only). Returns the result. */
@@ -89,6 +95,8 @@ interface PendingRequest {
   abortListener: (() => void) | undefined;
   sendController: AbortController | undefined;
   progressToken: string | number;
+  /** Set by {@link JsonRpcSession.disarmTimeouts}: no timer is armed again for this request. */
+  timeoutsDisarmed: boolean;
 }
 
 const RECENTLY_CANCELLED_LIMIT = 1024;
@@ -178,9 +186,22 @@ export class JsonRpcSession {
         abortListener: undefined,
         sendController: this.transport.capabilities.cancelsByAbortingSend ? new AbortController() : undefined,
         progressToken,
+        timeoutsDisarmed: false,
       };
       this.pending.set(id, entry);
       if (progressToken !== id) this.customProgressTokens.set(progressToken, entry);
+      if (options.onRequestId !== undefined) {
+        try {
+          options.onRequestId(id);
+        } catch (error) {
+          this.options.onError(asError(error));
+        }
+        // An abort the hook caused: nothing was sent, so nothing to cancel on the wire.
+        if (signal?.aborted) {
+          this.settle(entry, new CancelledError(method, signal.reason));
+          return;
+        }
+      }
 
       entry.idleTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'idle'), options.timeoutMs);
       if (options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress) {
@@ -200,6 +221,39 @@ export class JsonRpcSession {
         this.settle(entry, McpError.is(error) ? error : new ConnectionClosedError(`${method}: send failed`, { reason: 'send failed' }, error));
       });
     });
+  }
+
+  /**
+   * Clears the idle and total timers of a pending request for good: it stays pending until its
+   * response, an abort of its signal, {@link abandon}, or the transport closing. Progress no
+   * longer re-arms them. For long-lived requests once they are established: a
+   * `subscriptions/listen` after its acknowledgment (spec: basic/patterns/subscriptions), whose
+   * timeout covers only the wait for the ack.
+   * @returns false when `id` is not pending.
+   */
+  disarmTimeouts(id: RequestId): boolean {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return false;
+    entry.timeoutsDisarmed = true;
+    if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
+    if (entry.totalTimer !== undefined) this.timers.clearTimeout(entry.totalTimer);
+    entry.idleTimer = undefined;
+    entry.totalTimer = undefined;
+    return true;
+  }
+
+  /**
+   * Settles a pending request with `error` without telling the server: the server ended it
+   * itself (its `notifications/cancelled` for a `subscriptions/listen`, spec:
+   * basic/patterns/cancellation). A response that still arrives for it is dropped quietly.
+   * @returns false when `id` is not pending.
+   */
+  abandon(id: RequestId, error: Error): boolean {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return false;
+    this.rememberCancelled(id);
+    this.settle(entry, error);
+    return true;
   }
 
   /** Sends a notification. Rejects with {@link ConnectionClosedError} when the session is closed. */
@@ -344,7 +398,7 @@ export class JsonRpcSession {
     const entry = this.customProgressTokens.get(token) ?? this.pending.get(token);
     if (entry === undefined || entry.progressToken !== token) return;
     const options = entry.options;
-    if (options.resetTimeoutOnProgress) {
+    if (options.resetTimeoutOnProgress && !entry.timeoutsDisarmed) {
       if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
       entry.idleTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'idle'), options.timeoutMs);
     }

@@ -1,0 +1,46 @@
+import { InvalidArgumentError } from '../errors/errors.js';
+import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import type { SubscriptionClientOptions } from './types.js';
+
+/** {@link SubscriptionClientOptions} with every default filled in. */
+export interface ResolvedSubscriptionOptions {
+  reopen: ResolvedReopenPolicy | false;
+  liveDebounceMs: number;
+  liveRetry: Backoff;
+  random: () => number;
+}
+
+/** The default backoff of live-list retries after a failed refresh. */
+export const DEFAULT_LIVE_RETRY: Backoff = Object.freeze({ minDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: true });
+
+/** The default `liveDebounceMs`, in ms. */
+export const DEFAULT_LIVE_DEBOUNCE_MS = 50;
+
+/**
+ * Fills the defaults of `options` and checks them.
+ * @throws InvalidArgumentError (-32602) for a bad reopen policy, a negative or non-finite
+ *   `liveDebounceMs`, a bad `liveRetry`, or a `random` that is not a function.
+ */
+export function resolveSubscriptionOptions(options: SubscriptionClientOptions | undefined): ResolvedSubscriptionOptions {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new InvalidArgumentError('subscriptions', options, 'expected an object');
+  const reopen = resolveReopenPolicy(options?.reopen);
+  const liveDebounceMs = options?.liveDebounceMs ?? DEFAULT_LIVE_DEBOUNCE_MS;
+  if (typeof liveDebounceMs !== 'number' || !Number.isFinite(liveDebounceMs) || liveDebounceMs < 0) {
+    throw new InvalidArgumentError('subscriptions.liveDebounceMs', liveDebounceMs, 'expected a finite number of ms >= 0');
+  }
+  const retry = resolveReopenPolicy({ ...DEFAULT_LIVE_RETRY, ...definedOnly(options?.liveRetry ?? {}) }) as ResolvedReopenPolicy;
+  const random = options?.random ?? Math.random;
+  if (typeof random !== 'function') throw new InvalidArgumentError('subscriptions.random', random, 'expected a function returning [0, 1)');
+  return {
+    reopen,
+    liveDebounceMs,
+    liveRetry: Object.freeze({ minDelayMs: retry.minDelayMs, maxDelayMs: retry.maxDelayMs, factor: retry.factor, jitter: retry.jitter }),
+    random,
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== undefined) out[key] = field;
+  return out as Partial<T>;
+}

@@ -1,0 +1,205 @@
+/**
+ * When a subscription reopens a listen stream that ended without the host asking, and how long
+ * it waits first: jittered exponential backoff, a budget for streams that die young, a budget
+ * per time window, and a long cool-down once either is spent. The budget is pure (time comes
+ * in as arguments); {@link reopenWithRetry} runs the attempts on `p-retry`, waiting on injected
+ * timers so fake timers drive it.
+ */
+import pRetry from 'p-retry';
+import { InvalidArgumentError } from '../errors/errors.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { abortableDelay } from '../util/signals.js';
+
+/** How a subscription reopens its stream. Every field is optional; times are in ms. */
+export interface ReopenPolicy {
+  /** Wait before the first reopen after a stream ends, in ms (before jitter). @default 1000 */
+  minDelayMs?: number | undefined;
+  /** Longest backoff wait, in ms (before jitter). @default 30000 */
+  maxDelayMs?: number | undefined;
+  /** Growth of the wait from one consecutive failure to the next. @default 2 */
+  factor?: number | undefined;
+  /** Multiply each wait by a random factor in [0.5, 1) (cool-downs: add up to 10 %). @default true */
+  jitter?: boolean | undefined;
+  /** A stream that ends within this long of its acknowledgment, or a reopen that fails before one, counts as a quick failure, in ms. @default 10000 */
+  quickFailureMs?: number | undefined;
+  /** Consecutive quick failures that are retried with backoff; the next one waits `coolDownMs`. @default 3 */
+  maxQuickRetries?: number | undefined;
+  /** Reopen attempts allowed per `windowMs`; beyond that, each attempt waits `coolDownMs`. @default 5 */
+  maxReopensPerWindow?: number | undefined;
+  /** The window of `maxReopensPerWindow`, in ms. @default 3600000 (1 h) */
+  windowMs?: number | undefined;
+  /** The wait once a budget is spent, in ms. @default 900000 (15 min) */
+  coolDownMs?: number | undefined;
+}
+
+/** {@link ReopenPolicy} with every default filled in. */
+export type ResolvedReopenPolicy = { readonly [K in keyof ReopenPolicy]-?: NonNullable<ReopenPolicy[K]> };
+
+/** The defaults of {@link ReopenPolicy}. */
+export const DEFAULT_REOPEN_POLICY: ResolvedReopenPolicy = Object.freeze({
+  minDelayMs: 1000,
+  maxDelayMs: 30_000,
+  factor: 2,
+  jitter: true,
+  quickFailureMs: 10_000,
+  maxQuickRetries: 3,
+  maxReopensPerWindow: 5,
+  windowMs: 3_600_000,
+  coolDownMs: 900_000,
+});
+
+/**
+ * Fills the defaults of `policy` and checks it; `false` (never reopen) stays `false`.
+ * @throws InvalidArgumentError (-32602) for a negative or non-finite time, a `factor` below 1,
+ *   or a count that is not an integer ≥ 0.
+ */
+export function resolveReopenPolicy(policy: ReopenPolicy | false | undefined, base: ResolvedReopenPolicy = DEFAULT_REOPEN_POLICY): ResolvedReopenPolicy | false {
+  if (policy === false) return false;
+  if (policy !== undefined && (typeof policy !== 'object' || policy === null)) throw new InvalidArgumentError('reopen', policy, 'expected a ReopenPolicy object or false');
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(policy ?? {})) if (value !== undefined) merged[key] = value;
+  const resolved = merged as ResolvedReopenPolicy;
+  for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'windowMs', 'coolDownMs'] as const) {
+    const value = resolved[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`reopen.${key}`, value, 'expected a finite number of ms >= 0');
+  }
+  for (const key of ['maxQuickRetries', 'maxReopensPerWindow'] as const) {
+    const value = resolved[key];
+    if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`reopen.${key}`, value, 'expected an integer >= 0');
+  }
+  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1) throw new InvalidArgumentError('reopen.factor', resolved.factor, 'expected a finite number >= 1');
+  if (typeof resolved.jitter !== 'boolean') throw new InvalidArgumentError('reopen.jitter', resolved.jitter, 'expected a boolean');
+  return Object.freeze({ ...resolved });
+}
+
+/** The backoff part of a policy. */
+export type Backoff = Pick<ResolvedReopenPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>;
+
+/**
+ * The wait before retry number `retry` (1-based), in ms: `minDelayMs * factor^(retry-1)`,
+ * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter. `random` returns [0, 1).
+ */
+export function backoffDelayMs(backoff: Backoff, retry: number, random: () => number): number {
+  const base = Math.min(backoff.maxDelayMs, backoff.minDelayMs * backoff.factor ** Math.max(0, retry - 1));
+  return Math.round(backoff.jitter ? base * (0.5 + random() / 2) : base);
+}
+
+/** What {@link ReopenBudget} decided: wait `delayMs` before the next attempt. */
+export interface ReopenDecision {
+  delayMs: number;
+  /** True when a budget was spent and this is the long cool-down. */
+  coolDown: boolean;
+}
+
+/**
+ * The reopen budget of one subscription. Pure: every method takes the time (`now`, monotonic
+ * ms) as an argument.
+ *
+ * - Each consecutive failure doubles the backoff (by `factor`): a stream that ends, and every
+ *   reopen attempt that fails before its acknowledgment. A stream that lived `quickFailureMs`
+ *   starts the count again at one.
+ * - A stream that ends within `quickFailureMs` of its acknowledgment, and a reopen attempt that
+ *   fails before one, are quick failures. Up to `maxQuickRetries` consecutive ones are retried
+ *   with backoff; past that, each attempt waits `coolDownMs`. A stream that lived longer resets
+ *   the count.
+ * - At most `maxReopensPerWindow` attempts start within any `windowMs`; past that, each attempt
+ *   waits `coolDownMs`.
+ */
+export class ReopenBudget {
+  /** Failures since the last stream that lived `quickFailureMs`: the backoff exponent. */
+  private failures = 0;
+  /** Quick ones among them. */
+  private quickFailures = 0;
+  private readonly starts: number[] = [];
+
+  constructor(
+    private readonly policy: ResolvedReopenPolicy,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** Consecutive quick failures so far. */
+  get consecutiveQuickFailures(): number {
+    return this.quickFailures;
+  }
+
+  /** A stream acknowledged at `openedAt` ended at `now`: the wait before reopening it. */
+  streamEnded(openedAt: number, now: number): ReopenDecision {
+    if (now - openedAt < this.policy.quickFailureMs) {
+      this.failures++;
+      this.quickFailures++;
+    } else {
+      this.failures = 1;
+      this.quickFailures = 0;
+    }
+    return this.decide(now);
+  }
+
+  /** A reopen attempt failed at `now` before it was acknowledged: the wait before the next one. */
+  attemptFailed(now: number): ReopenDecision {
+    this.failures++;
+    this.quickFailures++;
+    return this.decide(now);
+  }
+
+  /** Records that a reopen attempt starts at `now` (counted in the window budget). */
+  attemptStarted(now: number): void {
+    this.prune(now);
+    this.starts.push(now);
+  }
+
+  private decide(now: number): ReopenDecision {
+    this.prune(now);
+    const p = this.policy;
+    if (this.quickFailures > p.maxQuickRetries || this.starts.length >= p.maxReopensPerWindow) {
+      return { delayMs: Math.round(p.jitter ? p.coolDownMs * (1 + this.random() / 10) : p.coolDownMs), coolDown: true };
+    }
+    return { delayMs: backoffDelayMs(p, Math.max(1, this.failures), this.random), coolDown: false };
+  }
+
+  private prune(now: number): void {
+    const since = now - this.policy.windowMs;
+    while (this.starts.length > 0 && (this.starts[0] as number) <= since) this.starts.shift();
+  }
+}
+
+/** Options of {@link reopenWithRetry}. */
+export interface ReopenRetryOptions {
+  budget: ReopenBudget;
+  clock: Clock;
+  timers: Timers;
+  /** Stops waiting and retrying; the run then rejects with `signal.reason`. */
+  signal: AbortSignal;
+  /** Whether a failed attempt may be retried; a `false` ends the run with that error. */
+  retryable(error: unknown): boolean;
+  /** Called after each retryable failure, before its wait. */
+  onRetry?(error: unknown, decision: ReopenDecision): void;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with an error that is not `retryable`, or `signal`
+ * aborts; each failure waits as the budget decides, on the injected timers (never p-retry's own
+ * `setTimeout`). Each attempt is recorded in the budget's window. Rejects with the last error
+ * (or `signal.reason`).
+ */
+export function reopenWithRetry<T>(attempt: () => Promise<T>, options: ReopenRetryOptions): Promise<T> {
+  const { budget, clock, timers, signal } = options;
+  return pRetry(
+    () => {
+      budget.attemptStarted(clock.now());
+      return attempt();
+    },
+    {
+      retries: Number.POSITIVE_INFINITY,
+      minTimeout: 0,
+      maxTimeout: 0,
+      signal,
+      onFailedAttempt: async ({ error }) => {
+        if (signal.aborted) throw signal.reason;
+        if (!options.retryable(error)) throw error;
+        const decision = budget.attemptFailed(clock.now());
+        options.onRetry?.(error, decision);
+        await abortableDelay(decision.delayMs, timers, signal);
+      },
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { JsonRpcSession } from '../jsonrpc/session.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import { MetaKey, type ServerCapabilities } from '../types/protocol.js';
+import type { ResolvedClientOptions } from '../client/options.js';
+import type { SubscriptionHost } from './subscription.js';
+
+/** What {@link sessionListenHost} reads from the client. */
+export interface ListenHostSource {
+  session: JsonRpcSession;
+  /** The protocol `_meta` of a request (version, client capabilities, client info), a fresh object each call. */
+  requestMeta(): JsonObject;
+  capabilities(): ServerCapabilities | undefined;
+  connected(): boolean;
+}
+
+/**
+ * The {@link SubscriptionHost} of a client: `subscriptions/listen` goes straight to the session
+ * (it never returns `input_required`, and needs its id), carrying the same protocol `_meta` as
+ * every other request. Its timeout (`timeoutMs`, idle and total alike, progress ignored) covers
+ * the wait for the acknowledgment only: the subscription disarms it on the ack.
+ */
+export function sessionListenHost(source: ListenHostSource): SubscriptionHost {
+  const { session } = source;
+  return {
+    listen: (filter, { signal, timeoutMs, onRequestId }) =>
+      session.request(
+        'subscriptions/listen',
+        { notifications: { ...filter } as JsonObject, _meta: source.requestMeta() },
+        { signal, timeoutMs, maxTotalTimeoutMs: timeoutMs, resetTimeoutOnProgress: false, onRequestId },
+      ),
+    disarmTimeouts: (id) => void session.disarmTimeouts(id),
+    abandon: (id, error) => void session.abandon(id, error),
+    capabilities: () => source.capabilities(),
+    connected: () => source.connected(),
+  };
+}
+
+/**
+ * The protocol `_meta` of a request, as the client's caller builds it for every other request:
+ * `io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities`, and `…/clientInfo` unless
+ * `sendClientInfo` is off. A fresh object each call.
+ */
+export function protocolMeta(version: string, options: Pick<ResolvedClientOptions, 'capabilities' | 'clientInfo' | 'sendClientInfo'>): JsonObject {
+  const meta: JsonObject = { [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: options.capabilities as JsonObject };
+  if (options.sendClientInfo) meta[MetaKey.clientInfo] = options.clientInfo as unknown as JsonObject;
+  return meta;
+}

@@ -1,0 +1,224 @@
+/**
+ * The subscriptions of one client (spec: basic/patterns/subscriptions): opens them, routes each
+ * incoming notification to the subscription its `_meta["io.modelcontextprotocol/subscriptionId"]`
+ * names, and drops the cache entries a change makes stale before any listener hears of it.
+ *
+ * Routing rules:
+ * - `notifications/subscriptions/acknowledged` settles the opening of the listen it names.
+ * - `notifications/cancelled` naming an open listen request ends that stream (server teardown).
+ *   Any other `notifications/cancelled` is not ours: the client passes it on.
+ * - The four change notifications invalidate first (see `invalidation.ts`), whoever they are for,
+ *   then reach only the subscription they name. One that names no open subscription (an unknown
+ *   id, or none) is delivered to nobody and reported to `onError` as an
+ *   `UnmatchedNotificationError`; late ones for a stream this client just closed are dropped
+ *   quietly. Nothing is ever sent back for a notification.
+ */
+import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../jsonrpc/messages.js';
+import type { ResponseCache } from '../cache/responseCache.js';
+import { MetaKey, type SubscriptionFilter } from '../types/protocol.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { UnmatchedNotificationError } from './errors.js';
+import { checkFilter, narrowToCapabilities } from './filter.js';
+import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
+import { LiveListImpl, type LiveListDeps } from './liveList.js';
+import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
+import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from './types.js';
+
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+const CANCELLED = 'notifications/cancelled';
+/** How many ended listen ids are remembered, so their late notifications are dropped quietly. */
+const RECENTLY_ENDED_LIMIT = 256;
+
+/** The cache operations the manager uses (a `ResponseCache`). */
+export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateUri'>;
+
+/** What the manager lends a live list: the whole-list walk. */
+export type ListWalker = LiveListDeps['walk'];
+
+/** Options of {@link SubscriptionManager}, all resolved by the client. */
+export interface SubscriptionManagerOptions {
+  host: SubscriptionHost;
+  /** The response cache to invalidate; `undefined` when caching is off. */
+  cache: CacheInvalidator | undefined;
+  walk: ListWalker;
+  clock: Clock;
+  timers: Timers;
+  /** Random source in [0, 1) for every jitter. */
+  random: () => number;
+  onError: (error: Error) => void;
+  /** Default ack timeout, in ms. */
+  timeoutMs: number;
+  /** Default reopen policy. */
+  reopen: ResolvedReopenPolicy | false;
+  /** Default live-list debounce, in ms. */
+  liveDebounceMs: number;
+  /** Backoff of live-list retries after a failed refresh. */
+  liveRetry: Backoff;
+}
+
+/** @internal Owned by `McpClient`; see the module comment. */
+export class SubscriptionManager {
+  private readonly routes = new Map<RequestId, ListenRoute>();
+  private readonly recentlyEnded = new Set<RequestId>();
+  private readonly subscriptions = new Set<ManagedSubscription>();
+  /** Deliveries wait for their invalidation, in arrival order. */
+  private delivery: Promise<void> = Promise.resolve();
+  private readonly deps: SubscriptionDeps;
+
+  constructor(private readonly options: SubscriptionManagerOptions) {
+    this.deps = {
+      host: options.host,
+      clock: options.clock,
+      timers: options.timers,
+      random: options.random,
+      onError: options.onError,
+      register: (id, route) => {
+        this.recentlyEnded.delete(id);
+        this.routes.set(id, route);
+      },
+      unregister: (id) => {
+        if (!this.routes.delete(id)) return;
+        if (this.recentlyEnded.size >= RECENTLY_ENDED_LIMIT) {
+          const oldest = this.recentlyEnded.values().next();
+          if (oldest.done !== true) this.recentlyEnded.delete(oldest.value);
+        }
+        this.recentlyEnded.add(id);
+      },
+      invalidate: (invalidations) => this.invalidate(invalidations),
+      release: (subscription) => {
+        this.subscriptions.delete(subscription);
+      },
+    };
+  }
+
+  /** Open subscriptions (including reopening ones). */
+  get size(): number {
+    return this.subscriptions.size;
+  }
+
+  /** See `McpClient.subscribe`. */
+  async subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
+    const wanted = checkFilter(filter);
+    const signal = options.signal;
+    if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
+    if (!this.options.host.connected()) throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
+    const reopen = options.reopen === undefined ? this.options.reopen : resolveReopenPolicy(options.reopen, this.options.reopen === false ? undefined : this.options.reopen);
+    const { deliverable, unsupported } = narrowToCapabilities(wanted, this.options.host.capabilities());
+    const subscription = new ManagedSubscription(this.deps, { requested: deliverable, unsupported, timeoutMs, reopen, signal, onEvent: options.onEvent });
+    this.subscriptions.add(subscription);
+    await subscription.open();
+    return subscription;
+  }
+
+  /** See `McpClient.live`. */
+  async live<K extends LiveListKind>(kind: K, options: LiveListOptions<LiveListItems[K]> = {}): Promise<LiveList<LiveListItems[K]>> {
+    if (!Object.hasOwn(LIVE_KINDS, kind)) throw new InvalidArgumentError('kind', kind, 'expected "tools", "prompts", "resources" or "resourceTemplates"');
+    const debounceMs = options.debounceMs ?? this.options.liveDebounceMs;
+    if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) throw new InvalidArgumentError('debounceMs', debounceMs, 'expected a finite number of ms >= 0');
+    const list = new LiveListImpl<LiveListItems[K]>(
+      kind,
+      {
+        walk: this.options.walk,
+        subscribe: (filter, subscribeOptions) => this.subscribe(filter, subscribeOptions),
+        timers: this.options.timers,
+        random: this.options.random,
+        onError: this.options.onError,
+        retry: this.options.liveRetry,
+      },
+      { debounceMs, timeoutMs: options.timeoutMs, maxPages: options.maxPages, signal: options.signal, onEvent: options.onEvent },
+    );
+    await list.start();
+    return list;
+  }
+
+  /**
+   * Takes the notifications that belong to subscriptions (see the module comment).
+   * @returns true when the notification was handled here, false when the client should pass it on.
+   */
+  handleNotification(notification: JsonRpcNotification): boolean {
+    const method = notification.method;
+    const params = isObject(notification.params) ? notification.params : undefined;
+    if (method === ACKNOWLEDGED) {
+      const id = subscriptionIdOf(params);
+      const route = isRequestId(id) ? this.routes.get(id) : undefined;
+      if (route !== undefined) route.acknowledged(params?.['notifications']);
+      else if (!(isRequestId(id) && this.recentlyEnded.has(id))) this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
+      return true;
+    }
+    if (method === CANCELLED) {
+      const id = params?.['requestId'];
+      const route = isRequestId(id) ? this.routes.get(id) : undefined;
+      if (route === undefined) return false;
+      const reason = params?.['reason'];
+      route.cancelledByServer(typeof reason === 'string' ? reason : undefined);
+      return true;
+    }
+    if (!isChangeNotification(method)) return false;
+    const change = interpretChange(method, params);
+    if (change === undefined) {
+      this.report(new ProtocolError('malformed notification (no uri); ignored', { method, value: notification }));
+      return true;
+    }
+    // Started now, synchronously: a request in flight for these entries will not be stored.
+    const invalidated = this.invalidate(change.invalidations);
+    const id = subscriptionIdOf(params);
+    const route = isRequestId(id) ? this.routes.get(id) : undefined;
+    if (route === undefined) {
+      if (!(isRequestId(id) && this.recentlyEnded.has(id))) {
+        this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: change.invalidations.map(describeInvalidation) }));
+      }
+      return true;
+    }
+    const target = route.subscription;
+    this.delivery = this.delivery
+      .then(() => invalidated)
+      .then(() => {
+        if (!target.deliver(change.event, change.flag)) {
+          if (target.state !== 'closed') this.report(new ProtocolError('notification of a type this subscription did not ask for; not delivered', { method, value: notification }));
+        }
+      });
+    return true;
+  }
+
+  /**
+   * Closes every subscription (and so every live list) for good with `reason`, as when the
+   * client closes or the transport drops. A dropped transport is announced with
+   * `subscriptionLost` first.
+   */
+  closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
+    for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
+  }
+
+  private invalidate(invalidations: readonly Invalidation[]): Promise<void> {
+    const cache = this.options.cache;
+    if (cache === undefined || invalidations.length === 0) return Promise.resolve();
+    const pending: Promise<unknown>[] = [];
+    for (const invalidation of invalidations) {
+      try {
+        pending.push((invalidation.kind === 'list' ? cache.invalidateList(invalidation.method) : cache.invalidateUri(invalidation.uri)).catch((error: unknown) => this.report(error)));
+      } catch (error) {
+        this.report(error);
+      }
+    }
+    return Promise.all(pending).then(() => undefined);
+  }
+
+  private report(error: unknown): void {
+    try {
+      this.options.onError(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // a throwing onError must not break routing
+    }
+  }
+}
+
+const LIVE_KINDS: Readonly<Record<LiveListKind, true>> = { tools: true, prompts: true, resources: true, resourceTemplates: true };
+
+function subscriptionIdOf(params: JsonObject | undefined): unknown {
+  const meta = params?.['_meta'];
+  return isObject(meta) ? meta[MetaKey.subscriptionId] : undefined;
+}
