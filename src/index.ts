@@ -4,6 +4,34 @@ export { McpClient, type ClientState, type PageParams, type ListMethod, type Lis
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
 export type { CallOptions } from './client/callOptions.js';
 export { InMemoryTransport } from './transport/inMemory.js';
+export {
+  StreamableHttpTransport,
+  type StreamableHttpTransportOptions,
+  type AuthProvider,
+  type AuthRequestInfo,
+  type AuthFailureInfo,
+  type FetchLike,
+} from './transport/streamableHttp.js';
+export { WebSocketTransport, type WebSocketTransportOptions, type WebSocketConstructor, type WebSocketLike } from './transport/webSocket.js';
+export {
+  HttpError,
+  HttpAuthError,
+  StreamBrokenError,
+  WebSocketCloseError,
+  isHttpError,
+  isHttpAuthError,
+  isStreamBrokenError,
+  isWebSocketCloseError,
+  type HttpErrorData,
+  type HttpAuthErrorData,
+  type HttpAuthFailure,
+  type StreamBrokenErrorData,
+  type WebSocketCloseErrorData,
+  type WebSocketCloseKind,
+} from './transport/transportErrors.js';
+export { parseWwwAuthenticate, bearerChallenge, type AuthChallenge, type BearerChallenge } from './transport/wwwAuthenticate.js';
+export { encodeHeaderValue } from './transport/headerValue.js';
+export type { RetryPolicy } from './transport/reconnect.js';
 export type {
   Transport,
   TransportCapabilities,

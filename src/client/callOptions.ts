@@ -53,4 +53,12 @@ export interface CallOptions {
   inputRetry?: InputRetry | undefined;
   /** Per-call override of the client's `maxInputRounds`. */
   maxInputRounds?: number | undefined;
+  /**
+   * Whether this request may run twice without harm. Streamable HTTP re-issues such a request
+   * when its response stream breaks, and retries it after a connection reset or HTTP 502-504;
+   * otherwise the call fails with `StreamBrokenError` (-32012: the outcome is unknown).
+   * @default true, except `tools/call`: true only for tools listed with `readOnlyHint` or
+   *   `idempotentHint`
+   */
+  idempotent?: boolean | undefined;
 }

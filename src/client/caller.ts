@@ -9,6 +9,7 @@ import { MetaKey, type InputRequiredResult, type LoggingMessage } from '../types
 import type { CallOptions } from './callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from './results.js';
+import { ToolHeaderRegistry } from '../transport/mcpParamHeaders.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -32,6 +33,11 @@ export class Caller {
   private version: string;
   /** Per-call log listeners of calls in flight that asked for a log level. */
   private readonly logListeners = new Set<(message: LoggingMessage) => void>();
+  /**
+   * What `tools/list` said about each tool's `x-mcp-header` parameters and hints, when the
+   * transport mirrors them into `Mcp-Param-*` headers (Streamable HTTP); else undefined.
+   */
+  readonly toolHeaders: ToolHeaderRegistry | undefined;
 
   constructor(
     private readonly session: JsonRpcSession,
@@ -39,6 +45,7 @@ export class Caller {
   ) {
     this.version = options.protocolVersions[0] as string;
     this.baseMeta = this.makeBaseMeta();
+    this.toolHeaders = options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
   }
 
   /** The protocol version put on every request. */
@@ -104,8 +111,14 @@ export class Caller {
     const meta: JsonObject = { ...this.baseMeta };
     if (options.meta !== undefined) Object.assign(meta, options.meta);
     if (options.logLevel !== undefined) meta[MetaKey.logLevel] = options.logLevel;
+    const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
+    const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
+    // A tools/call may run twice after a broken stream only when the tool says it is harmless.
+    const idempotent = options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
     const sessionOptions: SessionRequestOptions = {
       signal,
+      idempotent,
+      ...(transportHeaders !== undefined && { transportHeaders }),
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
       maxTotalTimeoutMs: Math.max(1, totalMs),
       resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,

@@ -101,7 +101,10 @@ export class McpClient {
   constructor(options: ClientOptions) {
     this.options = resolveClientOptions(options);
     const { cache, transport, clock, onError } = this.options;
-    this.responseCache = cache === false ? undefined : new ResponseCache({ ...cache, serverIdentity: transport.serverIdentity, clock, onError });
+    // Without a declared auth context, private entries follow the credential the transport sends.
+    const authContext = cache === false ? undefined : (cache.authContext ?? (transport.authContext === undefined ? undefined : () => transport.authContext?.()));
+    this.responseCache =
+      cache === false ? undefined : new ResponseCache({ ...cache, ...(authContext !== undefined && { authContext }), serverIdentity: transport.serverIdentity, clock, onError });
     this.session = new JsonRpcSession({
       transport: this.options.transport,
       timers: this.options.timers,
@@ -297,7 +300,16 @@ export class McpClient {
   async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a tool name');
     if (!isObject(args)) throw new InvalidArgumentError('arguments', args, 'expected an object');
-    const { result } = await this.caller.call('tools/call', { name, arguments: args }, options);
+    let result: JsonObject;
+    try {
+      ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options));
+    } catch (error) {
+      // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
+      // definition. Learn the tools again, once, and retry once.
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || this.caller.toolHeaders === undefined) throw error;
+      await this.listAllTools({ ...options, cacheMode: 'reload' });
+      ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options));
+    }
     requireArray('tools/call', result, 'content');
     return result as CallToolResult;
   }
@@ -460,7 +472,7 @@ export class McpClient {
   private async loadPage(method: ListMethod, cursor: string | undefined, options: CallOptions): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
     const outcome = await this.caller.call(method, params, options);
-    return { result: checkListPage(method, outcome.result, this.options.onError), storable: outcome.storable };
+    return { result: this.checkPage(method, outcome.result), storable: outcome.storable };
   }
 
   /**
@@ -484,7 +496,24 @@ export class McpClient {
     const cursor = params.cursor;
     if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidArgumentError('cursor', cursor, 'expected a string');
     const wire: JsonObject = cursor === undefined ? {} : { cursor };
-    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) => checkListPage(m, result, this.options.onError));
+    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) => this.checkPage(m as ListMethod, result));
+  }
+
+  /**
+   * Checks a list page (malformed items reported and dropped). On transports that mirror
+   * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
+   * warning naming tool and reason (spec: basic/transports/streamable-http).
+   */
+  private checkPage(method: ListMethod, result: JsonObject): JsonObject {
+    const page = checkListPage(method, result, this.options.onError);
+    const registry = this.caller.toolHeaders;
+    if (method !== 'tools/list' || registry === undefined) return page;
+    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
+    if (rejected.length === 0) return page;
+    for (const { tool, reason } of rejected) {
+      this.options.onError(new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }));
+    }
+    return { ...page, tools };
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
@@ -492,6 +521,7 @@ export class McpClient {
       this.caller.routeLog(notification);
       return;
     }
+    if (notification.method === 'notifications/tools/list_changed') this.caller.toolHeaders?.clear();
     if (this.subscriptionManager.handleNotification(notification)) return;
     this.options.onNotification?.(notification);
   }

@@ -8,7 +8,8 @@ import {
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
-import type { MessageContext, Transport, TransportCloseInfo } from '../transport/transport.js';
+import type { MessageContext, Transport, TransportCloseInfo, TransportSendOptions } from '../transport/transport.js';
+import { isStreamBrokenError } from '../transport/transportErrors.js';
 import {
   isObject,
   isRequestId,
@@ -57,6 +58,20 @@ export interface SessionRequestOptions {
    * by id (`subscriptions/listen`: `_meta["io.modelcontextprotocol/subscriptionId"]`).
    */
   onRequestId?: ((id: RequestId) => void) | undefined;
+  /** Extra transport headers for this request (Streamable HTTP: the tool's `Mcp-Param-*`). */
+  transportHeaders?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Whether the request may run twice without harm; transports retry only such requests after
+   * a transient failure. @default the transport's rule (everything but `tools/call`)
+   */
+  idempotent?: boolean | undefined;
+  /**
+   * How often to re-issue the request under a new id when its response stream breaks before
+   * the response (Streamable HTTP, spec: basic/transports/streamable-http). `onRequestId` is
+   * called again with each new id. @default 2 when `idempotent` is true, else 0 (the call then
+   * fails with `StreamBrokenError`, -32012: the outcome is unknown)
+   */
+  reissueOnBrokenStream?: number | undefined;
 }
 
 /** Handles a request the server sent to the client (legacy wire only). Returns the result. */
@@ -85,7 +100,10 @@ export interface SessionOptions {
 export type SessionState = 'new' | 'open' | 'closed';
 
 interface PendingRequest {
-  readonly id: RequestId;
+  /** Changes when the request is re-issued after a broken stream. */
+  id: RequestId;
+  message: JsonRpcRequest;
+  reissuesLeft: number;
   readonly method: string;
   readonly options: SessionRequestOptions;
   resolve(result: JsonObject): void;
@@ -174,9 +192,12 @@ export class JsonRpcSession {
       else if (options.onProgress !== undefined || options.resetTimeoutOnProgress) meta['progressToken'] = id;
     }
 
+    const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: PendingRequest = {
         id,
+        message,
+        reissuesLeft: options.reissueOnBrokenStream ?? (options.idempotent === true ? 2 : 0),
         method,
         options,
         resolve,
@@ -215,12 +236,56 @@ export class JsonRpcSession {
         signal.addEventListener('abort', entry.abortListener, { once: true });
       }
 
-      const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      this.transport.send(message, entry.sendController === undefined ? undefined : { signal: entry.sendController.signal }).catch((error: unknown) => {
-        if (!this.pending.has(id)) return;
-        this.settle(entry, McpError.is(error) ? error : new ConnectionClosedError(`${method}: send failed`, { reason: 'send failed' }, error));
-      });
+      this.dispatch(entry);
     });
+  }
+
+  /** Hands a request to the transport; a stream broken mid-response may re-issue it. */
+  private dispatch(entry: PendingRequest): void {
+    const id = entry.id;
+    const sendOptions: TransportSendOptions | undefined =
+      entry.sendController === undefined && entry.options.transportHeaders === undefined && entry.options.idempotent === undefined
+        ? undefined
+        : {
+            ...(entry.sendController !== undefined && { signal: entry.sendController.signal }),
+            ...(entry.options.transportHeaders !== undefined && { headers: entry.options.transportHeaders }),
+            ...(entry.options.idempotent !== undefined && { idempotent: entry.options.idempotent }),
+          };
+    this.transport.send(entry.message, sendOptions).catch((error: unknown) => {
+      if (this.pending.get(id) !== entry) return;
+      if (isStreamBrokenError(error) && error.data.phase === 'mid-stream' && entry.reissuesLeft > 0 && this.stateValue === 'open') {
+        entry.reissuesLeft--;
+        this.reissue(entry);
+        return;
+      }
+      this.settle(entry, McpError.is(error) ? error : new ConnectionClosedError(`${entry.method}: send failed`, { reason: 'send failed' }, error));
+    });
+  }
+
+  /** Sends the same request again under a new id; timers and the caller's signal carry over. */
+  private reissue(entry: PendingRequest): void {
+    const oldId = entry.id;
+    const newId = this.nextId++;
+    this.pending.delete(oldId);
+    this.rememberCancelled(oldId);
+    let params = entry.message.params;
+    if (entry.progressToken === oldId) {
+      entry.progressToken = newId;
+      const meta = params?.['_meta'];
+      if (isObject(meta) && meta['progressToken'] === oldId) params = { ...params, _meta: { ...meta, progressToken: newId } };
+    }
+    entry.id = newId;
+    entry.message = params === undefined ? { jsonrpc: '2.0', id: newId, method: entry.method } : { jsonrpc: '2.0', id: newId, method: entry.method, params };
+    if (entry.sendController !== undefined) entry.sendController = new AbortController();
+    this.pending.set(newId, entry);
+    if (entry.options.onRequestId !== undefined) {
+      try {
+        entry.options.onRequestId(newId);
+      } catch (error) {
+        this.options.onError(asError(error));
+      }
+    }
+    this.dispatch(entry);
   }
 
   /**

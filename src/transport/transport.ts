@@ -102,6 +102,12 @@ export interface Transport {
    * about itself. Used to partition caches and to remember per-server facts.
    */
   readonly serverIdentity: string;
+  /**
+   * An opaque, stable id of the credential the transport currently sends (a digest, never the
+   * credential itself), or `undefined` when it sends none. The client's cache partitions
+   * private entries by it unless the host declares its own auth context.
+   */
+  authContext?(): string | undefined;
   start(handlers: TransportHandlers): Promise<void>;
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;

@@ -77,13 +77,15 @@ describe('the client over Streamable HTTP against a real server', () => {
     await expect(client.getPrompt('greet', { name: 'Ada' })).resolves.toMatchObject({ messages: [{ role: 'user', content: { text: 'Hello, Ada' } }] });
   });
 
-  it('x-mcp-header: without Mcp-Param-Region the server answers -32020; with the listed map the call succeeds', async () => {
-    await expect(client.callTool('regional', { region: 'eu-west', query: 'q' })).rejects.toSatisfy((e: unknown) => e instanceof RpcError && e.code === -32020);
-    const { tools } = await client.listTools();
-    const screened = screenToolHeaders(tools);
-    expect(screened.rejected).toEqual([]);
-    for (const [name, map] of screened.maps) transport.maps.set(name, map);
-    expect(transport.maps.get('regional')).toEqual([{ name: 'Region', header: 'Mcp-Param-Region', path: ['region'] }]);
+  it('x-mcp-header: a call without Mcp-Param-Region gets -32020; the client learns the tools once and retries with it', async () => {
+    const from = server.requests.length;
+    await expect(client.callTool('regional', { region: 'eu-west', query: 'q' })).resolves.toMatchObject({ content: [{ text: 'eu-west: q' }] });
+    const wire = server.requests.slice(from).map((r) => [r.headers['mcp-method'], r.headers['mcp-param-region']]);
+    expect(wire).toEqual([
+      ['tools/call', undefined],
+      ['tools/list', undefined],
+      ['tools/call', 'eu-west'],
+    ]);
     await expect(client.callTool('regional', { region: 'Zürich', query: 'q' })).resolves.toMatchObject({ content: [{ text: 'Zürich: q' }] });
     expect(server.requests.at(-1)?.headers['mcp-param-region']).toBe('=?base64?WsO8cmljaA==?=');
   });
