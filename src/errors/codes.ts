@@ -50,6 +50,14 @@ export const ErrorCode = {
    * subscription (`UnmatchedNotificationError`); `data` holds the method and subscription id.
    */
   UnmatchedNotification: -32009,
+  /** Local: an HTTP status, content type or body the transport cannot use (`HttpError`; `data.status`). */
+  Http: -32010,
+  /** Local: HTTP 401 or 403 (`HttpAuthError`; `data.challenges`, `data.bearer`). */
+  HttpAuth: -32011,
+  /** Local: a response stream ended before its response; the outcome is unknown (`StreamBrokenError`). */
+  StreamBroken: -32012,
+  /** Local: the WebSocket closed (`WebSocketCloseError`; `data.code`). */
+  WebSocketClosed: -32013,
   /** Local: the caller's AbortSignal cancelled the request. */
   RequestCancelled: -32800,
 } as const;

@@ -4,19 +4,20 @@
  * `ErrorCode`. Runtime-neutral.
  */
 import { LocalError, McpError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
 import type { JsonRpcErrorObject, RequestId } from '../jsonrpc/messages.js';
 import type { AuthChallenge, BearerChallenge } from './wwwAuthenticate.js';
 
 /** Local codes of the transport errors. */
 export const TransportErrorCode = {
   /** {@link HttpError}: an HTTP status, content type or body the transport cannot use. */
-  Http: -32010,
+  Http: ErrorCode.Http,
   /** {@link HttpAuthError}: HTTP 401 or 403. */
-  HttpAuth: -32011,
+  HttpAuth: ErrorCode.HttpAuth,
   /** {@link StreamBrokenError}: the exchange ended before the response; outcome unknown. */
-  StreamBroken: -32012,
+  StreamBroken: ErrorCode.StreamBroken,
   /** {@link WebSocketCloseError}: the WebSocket closed (code in `data.code`). */
-  WebSocketClosed: -32013,
+  WebSocketClosed: ErrorCode.WebSocketClosed,
 } as const;
 
 /** Longest body excerpt kept in {@link HttpErrorData.bodyExcerpt}, in characters. */
