@@ -21,14 +21,13 @@ export const systemClock: Clock = { now: () => performance.now() };
 
 /**
  * The default timers: the global `setTimeout` / `clearTimeout`, looked up at each call so fake
- * timers installed after construction still apply. Handles are unref'd in Node so a pending
- * timeout never keeps the process alive on its own.
+ * timers installed after construction still apply. Handles are not unref'd: every timer
+ * mcp-live sets belongs to work a caller is waiting for (a timeout, a retry backoff, a
+ * debounce), so the process must not exit under it; each is cleared when that work ends.
  */
 export const systemTimers: Timers = {
   setTimeout(callback, ms) {
-    const handle = globalThis.setTimeout(callback, ms) as unknown as { unref?: () => void };
-    handle.unref?.();
-    return handle;
+    return globalThis.setTimeout(callback, ms);
   },
   clearTimeout(handle) {
     globalThis.clearTimeout(handle as Parameters<typeof globalThis.clearTimeout>[0]);
