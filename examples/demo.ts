@@ -1,31 +1,38 @@
 #!/usr/bin/env node
 /**
- * The mcp-live demo: starts the bundled example server over stdio, connects with mcp-live,
- * and shows what a host sees. Run it with `npm start`.
+ * The mcp-live demo: starts the bundled example server, connects with mcp-live, and shows what
+ * a host sees. Run it with `npm start` (stdio) or `npm start -- --http` (Streamable HTTP).
  *
- *   node build/examples/demo.js [--server <command> [args...]]
+ *   node build/examples/demo.js                               the example server over stdio
+ *   node build/examples/demo.js --http                        the example server over Streamable HTTP
+ *   node build/examples/demo.js --server <command> [args...]  another stdio server
  */
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import {
   McpClient,
+  StreamableHttpTransport,
   viewContents,
   type ContentBlock,
   type ElicitResult,
   type FormElicitationHandler,
   type SubscriptionEvent,
   type SubscriptionFilter,
+  type Transport,
 } from '../src/index.js';
 import { StdioTransport } from '../src/node.js';
+import { spawnHttpServer, type HttpServerProcess } from './httpServerProcess.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
 const heading = (s: string) => console.log(`\n${bold(`== ${s}`)}`);
 
+const EXAMPLE_SERVER = fileURLToPath(new URL('./server.js', import.meta.url));
+
 function serverCommand(argv: string[]): { command: string; args: string[] } {
   const at = argv.indexOf('--server');
   if (at >= 0 && argv[at + 1] !== undefined) return { command: argv[at + 1] as string, args: argv.slice(at + 2) };
-  return { command: process.execPath, args: [fileURLToPath(new URL('./server.js', import.meta.url))] };
+  return { command: process.execPath, args: [EXAMPLE_SERVER] };
 }
 
 function describeContent(block: ContentBlock): string {
@@ -104,9 +111,26 @@ const askUser: FormElicitationHandler = async (params, { signal }): Promise<Elic
 };
 
 async function main(): Promise<void> {
-  const { command, args } = serverCommand(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] !== '--http') {
+    const { command, args } = serverCommand(argv);
+    await demo(new StdioTransport({ command, args, stderr: 'pipe' }));
+    return;
+  }
+  // Over HTTP the client does not own the server's process: start it, and stop it at the end
+  // whatever happened.
+  const server: HttpServerProcess = await spawnHttpServer(EXAMPLE_SERVER);
+  try {
+    console.log(dim(`(example server pid ${server.child.pid} listening at ${server.url})`));
+    await demo(new StreamableHttpTransport(server.url));
+  } finally {
+    await server.stop();
+  }
+}
+
+async function demo(transport: Transport): Promise<void> {
   const client = new McpClient({
-    transport: new StdioTransport({ command, args, stderr: 'pipe' }),
+    transport,
     clientInfo: { name: 'mcp-live-demo', version: '0.1.0' },
     handlers: { elicitation: { form: askUser } },
     onError: (error) => console.error(dim(`(client) ${error.message}`)),

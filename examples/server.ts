@@ -1,587 +1,180 @@
 #!/usr/bin/env node
 /**
- * mcp-live example server: a real MCP server built on @modelcontextprotocol/server v2,
- * served over stdio (newline-delimited JSON-RPC on stdin/stdout). It answers both the
- * 2026-07-28 revision (`server/discover`, per-request `_meta` envelope, `subscriptions/listen`)
- * and the 2025-11-25 `initialize` handshake. Diagnostics go to stderr only.
+ * mcp-live example server: the tools, resources and prompts of examples/serverFactory.ts, on the
+ * official @modelcontextprotocol/server v2, served over stdio or Streamable HTTP.
  *
- *   node build/examples/server.js
+ *   node build/examples/server.js                 stdio: newline-delimited JSON-RPC on stdin/stdout
+ *   node build/examples/server.js --http <port>   Streamable HTTP at http://127.0.0.1:<port>/mcp
+ *                                                 (port 0 picks a free one)
+ *
+ * Over HTTP the server listens on 127.0.0.1 only, rejects requests whose Host or Origin is not
+ * a localhost one (DNS rebinding), and prints one line to stdout once it listens:
+ * `MCP_URL=http://127.0.0.1:<port>/mcp`. It exits on SIGTERM or SIGINT, and when its stdin is a
+ * pipe whose other end closes (so a parent that spawned it cannot leak it by dying). Over stdio
+ * it exits when stdin closes. Diagnostics go to stderr only.
  */
+import { once } from 'node:events';
+import { fstatSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
-    McpServer,
-    ProtocolError,
-    ProtocolErrorCode,
-    ResourceTemplate,
-    acceptedContent,
-    completable,
-    inputRequired
-} from '@modelcontextprotocol/server';
-import type {
-    McpRequestContext,
-    ReadResourceResult,
-    RegisteredPrompt,
-    Resource,
-    ServerContext
+    createMcpHandler,
+    hostHeaderValidationResponse,
+    localhostAllowedHostnames,
+    localhostAllowedOrigins,
+    originValidationResponse,
+    type McpHttpHandler
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import * as z from 'zod';
+import { createExampleServerFactory, createExampleState, SERVER_NAME, SERVER_VERSION } from './serverFactory.js';
 
-const SERVER_NAME = 'mcp-live-example';
-const SERVER_VERSION = '0.1.0';
-
-const ITEM_COUNT = 250;
-const PAGE_SIZE = 50;
-
-const README_URI = 'demo://readme';
-const LOGO_URI = 'demo://logo.png';
-const NOTE_URI = 'demo://note';
-const PROFILE_URI = 'demo://me/profile';
-const GREETING_TEMPLATE = 'demo://greeting/{name}';
-
-/** A valid 1x1 RGBA PNG. */
-const LOGO_PNG_BASE64 =
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-const GREETING_NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
-const LANGUAGES = ['typescript', 'javascript', 'python', 'rust', 'go', 'java', 'kotlin', 'swift', 'c', 'cpp'];
-const STYLES = ['formal', 'casual', 'pirate'];
-
-const INSTRUCTIONS = [
-    'mcp-live example server.',
-    `Resources: ${ITEM_COUNT} text items at demo://items/{n} (n = 1..${ITEM_COUNT}, listed ${PAGE_SIZE} per page),`,
-    `${README_URI} (markdown), ${LOGO_URI} (PNG blob), ${NOTE_URI} (mutable via update_note),`,
-    `${PROFILE_URI} (per-client, cacheScope private) and the template ${GREETING_TEMPLATE}.`,
-    'Tools: echo, add, slow (progress), get_item_link (resource_link), create_ticket (asks for input), update_note, add_item, add_prompt, toggle_prompt.',
-    'Prompts: greet, summarize_item, code_review, plus any added with add_prompt.'
-].join(' ');
+const HOST = '127.0.0.1';
+const MCP_PATH = '/mcp';
+const USAGE = 'usage: server.js [--http <port>]';
 
 function log(message: string): void {
     process.stderr.write(`[${SERVER_NAME}] ${message}\n`);
 }
 
-function itemUri(n: number): string {
-    return `demo://items/${n}`;
+/** The port after `--http`, or undefined for stdio. Exits with the usage on anything else. */
+function parseArgs(argv: string[]): number | undefined {
+    if (argv.length === 0) return undefined;
+    const port = Number(argv[1]);
+    if (argv[0] === '--http' && argv.length === 2 && /^\d+$/.test(argv[1] ?? '') && port <= 65_535) return port;
+    process.stderr.write(`${USAGE}\n`);
+    process.exit(2);
 }
 
-function itemText(n: number): string {
-    return `Item ${n} of the mcp-live example catalog.\nIts square is ${n * n}; it is ${n % 2 === 0 ? 'even' : 'odd'}.\n`;
+function serveOverStdio(): void {
+    // One connection per process, so one state per process is one state per connection.
+    serveStdio(createExampleServerFactory(createExampleState()), {
+        onerror: error => log(`error: ${error.message}`)
+    });
+    log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on stdio`);
 }
 
-function byPrefix(values: readonly string[], prefix: string): string[] {
-    const p = prefix.toLowerCase();
-    return values.filter(v => v.toLowerCase().startsWith(p));
-}
+async function serveOverHttp(port: number): Promise<void> {
+    // createMcpHandler builds an instance per request: the state is the process's, and change
+    // notifications go through handler.notify to the open subscriptions/listen streams.
+    const state = createExampleState();
+    const handler: McpHttpHandler = createMcpHandler(createExampleServerFactory(state, { notifier: () => handler.notify }), {
+        onerror: error => log(`error: ${error.message}`)
+    });
+    const httpServer = createServer((req, res) => {
+        serveRequest(handler, req, res).catch((error: unknown) => {
+            log(`error: ${error instanceof Error ? error.message : String(error)}`);
+            if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+            res.end();
+        });
+    });
 
-/** Opaque resources/list cursor: base64url of a small JSON object holding the next offset. */
-function encodeCursor(offset: number): string {
-    return Buffer.from(JSON.stringify({ o: offset }), 'utf8').toString('base64url');
-}
-
-/** Returns the offset a cursor encodes, or undefined when the cursor is malformed or out of range for the current catalog. */
-function decodeCursor(cursor: string, catalogSize: number): number | undefined {
-    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-    let parsed: unknown;
-    try {
-        parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    } catch {
-        return undefined;
-    }
-    if (typeof parsed !== 'object' || parsed === null) return undefined;
-    const offset = (parsed as { o?: unknown }).o;
-    if (typeof offset !== 'number' || !Number.isSafeInteger(offset)) return undefined;
-    if (offset <= 0 || offset >= catalogSize) return undefined;
-    return offset;
-}
-
-function text(value: string): { type: 'text'; text: string } {
-    return { type: 'text', text: value };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise(resolve => {
-        const timer = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-        function done(): void {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', done);
+    await new Promise<void>((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, HOST, () => {
+            httpServer.off('error', reject);
             resolve();
-        }
+        });
     });
+    const url = `http://${HOST}:${(httpServer.address() as AddressInfo).port}${MCP_PATH}`;
+    process.stdout.write(`MCP_URL=${url}\n`);
+    log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on ${url}`);
+
+    let stopping = false;
+    const stop = (why: string): void => {
+        if (stopping) return;
+        stopping = true;
+        log(`${why}: shutting down`);
+        // A hung close must not keep the process alive.
+        setTimeout(() => process.exit(0), 2000).unref();
+        void (async () => {
+            await handler.close().catch(() => {});
+            httpServer.closeAllConnections(); // open listen streams
+            await new Promise<void>(resolve => httpServer.close(() => resolve()));
+            process.exit(0);
+        })();
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+    if (stdinIsPipe()) {
+        process.stdin.on('end', () => stop('stdin closed')).on('error', () => stop('stdin failed'));
+        process.stdin.resume(); // read and drop: only the end matters
+    }
 }
 
-/** Client identity as seen by one request: the 2026-07-28 envelope, or the 2025-era initialize values. */
-function clientIdentity(server: McpServer, ctx: ServerContext): { clientInfo: unknown; protocolEra: string } {
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const fromEnvelope = envelope?.['io.modelcontextprotocol/clientInfo'];
-    if (fromEnvelope !== undefined) return { clientInfo: fromEnvelope, protocolEra: 'modern' };
-    return { clientInfo: server.server.getClientVersion() ?? null, protocolEra: 'legacy' };
+/** True when stdin is a pipe or socket (a parent's end of it), not a terminal, /dev/null or a file. */
+function stdinIsPipe(): boolean {
+    try {
+        const stat = fstatSync(0);
+        return stat.isFIFO() || stat.isSocket();
+    } catch {
+        return false;
+    }
 }
 
-/** Builds one server instance; serveStdio calls this once per connection (and once for a discarded discover probe). */
-function createServer(context: McpRequestContext): McpServer {
-    const server = new McpServer(
-        { name: SERVER_NAME, version: SERVER_VERSION, title: 'mcp-live example server' },
-        {
-            instructions: INSTRUCTIONS,
-            capabilities: {
-                tools: { listChanged: true },
-                prompts: { listChanged: true },
-                resources: { listChanged: true, subscribe: true }
-            },
-            cacheHints: {
-                'server/discover': { ttlMs: 300_000, cacheScope: 'public' },
-                'tools/list': { ttlMs: 300_000, cacheScope: 'public' },
-                'prompts/list': { ttlMs: 60_000, cacheScope: 'public' },
-                'resources/list': { ttlMs: 60_000, cacheScope: 'public' },
-                'resources/templates/list': { ttlMs: 300_000, cacheScope: 'public' },
-                'resources/read': { ttlMs: 30_000, cacheScope: 'public' }
-            }
-        }
-    );
-
-    // Every static resource, in resources/list order. Kept alongside the SDK registry because
-    // resources/list is served by the paginating handler installed below.
-    const catalog: Resource[] = [];
-    // 2025-era resources/subscribe state. On 2026-07-28 the stdio entry's listen router filters
-    // change notifications per subscriptions/listen request instead.
-    const legacySubscriptions = new Set<string>();
-
-    function addStaticResource(
-        resource: Resource,
-        cacheHint: { ttlMs: number; cacheScope: 'public' | 'private' } | undefined,
-        read: (uri: URL, ctx: ServerContext) => ReadResourceResult
-    ): void {
-        const { uri, name, ...metadata } = resource;
-        server.registerResource(name, uri, cacheHint === undefined ? metadata : { ...metadata, cacheHint }, read);
-        catalog.push(resource);
+/** Node's IncomingMessage → web Request → the MCP handler → web Response → ServerResponse. */
+async function serveRequest(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://${HOST}`);
+    if (url.pathname !== MCP_PATH) {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n');
+        return;
     }
 
-    async function notifyResourceUpdated(uri: string): Promise<void> {
-        if (context.era === 'legacy' && !legacySubscriptions.has(uri)) return;
-        if (!server.isConnected()) return;
-        await server.server.sendResourceUpdated({ uri });
-    }
-
-    // ---- resources -------------------------------------------------------------------------
-
-    const readme = [
-        '# mcp-live example server',
-        '',
-        `This server exposes ${ITEM_COUNT} item resources, a PNG, a mutable note and a per-client profile.`,
-        ''
-    ].join('\n');
-    addStaticResource(
-        {
-            uri: README_URI,
-            name: 'readme',
-            title: 'README',
-            description: 'What this server offers (markdown).',
-            mimeType: 'text/markdown',
-            size: Buffer.byteLength(readme, 'utf8')
-        },
-        undefined,
-        uri => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: readme }] })
-    );
-
-    addStaticResource(
-        {
-            uri: LOGO_URI,
-            name: 'logo',
-            title: 'Logo',
-            description: 'A 1x1 PNG image (binary resource).',
-            mimeType: 'image/png',
-            size: Buffer.from(LOGO_PNG_BASE64, 'base64').length
-        },
-        { ttlMs: 3_600_000, cacheScope: 'public' },
-        uri => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: LOGO_PNG_BASE64 }] })
-    );
-
-    let note = 'Initial note. Change it with the update_note tool.';
-    let noteRevision = 1;
-    addStaticResource(
-        {
-            uri: NOTE_URI,
-            name: 'note',
-            title: 'Note',
-            description: 'A text note whose content the update_note tool replaces.',
-            mimeType: 'text/plain'
-        },
-        undefined,
-        uri => ({
-            contents: [{ uri: uri.href, mimeType: 'text/plain', text: note, _meta: { revision: noteRevision } }]
-        })
-    );
-
-    addStaticResource(
-        {
-            uri: PROFILE_URI,
-            name: 'profile',
-            title: 'Client profile',
-            description: 'What the server knows about the requesting client (per-client; cacheScope private).',
-            mimeType: 'application/json'
-        },
-        { ttlMs: 30_000, cacheScope: 'private' },
-        (uri, ctx) => ({
-            contents: [
-                {
-                    uri: uri.href,
-                    mimeType: 'application/json',
-                    text: JSON.stringify(clientIdentity(server, ctx))
-                }
-            ]
-        })
-    );
-
-    function addItem(n: number): void {
-        const body = itemText(n);
-        addStaticResource(
-            {
-                uri: itemUri(n),
-                name: `item-${n}`,
-                title: `Item ${n}`,
-                description: `Catalog item number ${n}.`,
-                mimeType: 'text/plain',
-                size: Buffer.byteLength(body, 'utf8')
-            },
-            undefined,
-            uri => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: body }] })
-        );
-    }
-    let itemCount = 0;
-    while (itemCount < ITEM_COUNT) addItem(++itemCount);
-
-    server.registerResource(
-        'greeting',
-        new ResourceTemplate(GREETING_TEMPLATE, {
-            list: undefined,
-            complete: { name: value => byPrefix(GREETING_NAMES, value) }
-        }),
-        {
-            title: 'Greeting',
-            description: 'A greeting for {name}.',
-            mimeType: 'text/plain'
-        },
-        (uri, variables) => {
-            const raw = variables['name'];
-            const name = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
-            return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `Hello, ${decodeURIComponent(name)}!` }] };
-        }
-    );
-
-    // resources/list in pages of PAGE_SIZE; replaces the SDK's unpaginated list handler.
-    server.server.setRequestHandler('resources/list', request => {
-        const cursor = request.params?.cursor;
-        let offset = 0;
-        if (cursor !== undefined) {
-            const decoded = decodeCursor(cursor, catalog.length);
-            if (decoded === undefined) {
-                throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor', { cursor });
-            }
-            offset = decoded;
-        }
-        const end = offset + PAGE_SIZE;
-        const resources = catalog.slice(offset, end);
-        return end < catalog.length ? { resources, nextCursor: encodeCursor(end) } : { resources };
+    // Aborted when the client goes away before the response is complete (e.g. it cancels a
+    // request, or closes a subscriptions/listen stream).
+    const abort = new AbortController();
+    res.on('close', () => {
+        if (!res.writableFinished) abort.abort();
     });
 
-    if (context.era === 'legacy') {
-        server.server.setRequestHandler('resources/subscribe', request => {
-            legacySubscriptions.add(request.params.uri);
-            return {};
-        });
-        server.server.setRequestHandler('resources/unsubscribe', request => {
-            legacySubscriptions.delete(request.params.uri);
-            return {};
-        });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+        if (value === undefined || name === 'connection' || name === 'keep-alive' || name === 'transfer-encoding') continue;
+        for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
     }
+    const method = req.method ?? 'GET';
+    let body: Buffer<ArrayBuffer> | undefined;
+    if (method !== 'GET' && method !== 'HEAD') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        body = Buffer.concat(chunks);
+    }
+    const request = new Request(url, { method, headers, signal: abort.signal, ...(body !== undefined && { body }) });
 
-    // ---- prompts ---------------------------------------------------------------------------
+    const response =
+        hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
+        originValidationResponse(request, localhostAllowedOrigins()) ??
+        (await handler.fetch(request));
 
-    const prompts = new Map<string, RegisteredPrompt>();
-
-    prompts.set(
-        'greet',
-        server.registerPrompt(
-            'greet',
-            {
-                title: 'Greet someone',
-                description: 'Writes a greeting for a person in a given style.',
-                argsSchema: z.object({
-                    name: completable(z.string().describe('Who to greet'), value => byPrefix(GREETING_NAMES, value)),
-                    style: completable(z.string().describe('formal, casual or pirate'), value =>
-                        byPrefix(STYLES, value)
-                    ).optional()
-                })
-            },
-            ({ name, style }) => ({
-                description: `Greeting for ${name}`,
-                messages: [
-                    {
-                        role: 'user',
-                        content: text(`Write a ${style ?? 'casual'} greeting for ${name}.`)
-                    }
-                ]
-            })
-        )
-    );
-
-    prompts.set(
-        'summarize_item',
-        server.registerPrompt(
-            'summarize_item',
-            {
-                title: 'Summarize an item',
-                description: 'Asks for a summary of one catalog item, embedding the item resource.',
-                argsSchema: z.object({
-                    item: completable(z.string().describe(`Item number, 1..${ITEM_COUNT}`), value =>
-                        Array.from({ length: itemCount }, (_, i) => String(i + 1)).filter(n => n.startsWith(value))
-                    ),
-                    words: z.string().describe('Maximum summary length in words').optional()
-                })
-            },
-            ({ item, words }) => {
-                const n = Number(item);
-                if (!Number.isInteger(n) || n < 1 || n > itemCount) {
-                    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown item: ${item}`);
-                }
-                return {
-                    messages: [
-                        {
-                            role: 'user',
-                            content: text(`Summarize item ${n} in at most ${words ?? '20'} words.`)
-                        },
-                        {
-                            role: 'user',
-                            content: {
-                                type: 'resource',
-                                resource: { uri: itemUri(n), mimeType: 'text/plain', text: itemText(n) }
-                            }
-                        }
-                    ]
-                };
-            }
-        )
-    );
-
-    prompts.set(
-        'code_review',
-        server.registerPrompt(
-            'code_review',
-            {
-                title: 'Code review',
-                description: 'Asks for a review of a code snippet.',
-                argsSchema: z.object({
-                    language: completable(z.string().describe('Programming language'), value =>
-                        byPrefix(LANGUAGES, value)
-                    ),
-                    code: z.string().describe('The code to review')
-                })
-            },
-            ({ language, code }) => ({
-                messages: [
-                    {
-                        role: 'user',
-                        content: text(`Review this ${language} code:\n\n${code}`)
-                    }
-                ]
-            })
-        )
-    );
-
-    // ---- tools -----------------------------------------------------------------------------
-
-    // Multi round-trip (input_required): asks the client, through an elicitation, who is
-    // creating the ticket, then completes. Nothing is kept between rounds on the server.
-    const ticketOwner = z.object({ name: z.string(), priority: z.enum(['low', 'normal', 'high']).optional() });
-    server.registerTool(
-        'create_ticket',
-        {
-            title: 'Create ticket',
-            description: 'Creates a ticket; asks the user (elicitation, form mode) for their name and a priority first.',
-            inputSchema: z.object({ title: z.string() }),
-            annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false }
-        },
-        ({ title }, ctx) => {
-            const owner = acceptedContent(ctx.mcpReq.inputResponses, 'owner', ticketOwner);
-            if (owner === undefined) {
-                return inputRequired({
-                    inputRequests: {
-                        owner: inputRequired.elicit({ message: `Who is filing "${title}"?`, requestedSchema: ticketOwner })
-                    }
-                });
-            }
-            return { content: [text(`Ticket "${title}" filed by ${owner.name} (priority ${owner.priority ?? 'normal'}).`)] };
+    const outHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+        outHeaders[name] = value;
+    });
+    res.writeHead(response.status, outHeaders);
+    if (response.body === null) {
+        res.end();
+        return;
+    }
+    res.flushHeaders(); // an SSE stream may stay silent for a while
+    const reader = response.body.getReader();
+    abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
+    try {
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            if (!res.write(value)) await once(res, 'drain', { signal: abort.signal });
         }
-    );
-
-    server.registerTool(
-        'echo',
-        {
-            title: 'Echo',
-            description: 'Returns its message unchanged.',
-            inputSchema: z.object({ message: z.string() }),
-            annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
-        },
-        ({ message }) => ({ content: [text(message)] })
-    );
-
-    server.registerTool(
-        'add',
-        {
-            title: 'Add',
-            description: 'Adds two numbers.',
-            inputSchema: z.object({ a: z.number(), b: z.number() }),
-            outputSchema: z.object({ sum: z.number() }),
-            annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
-        },
-        ({ a, b }) => ({ content: [text(String(a + b))], structuredContent: { sum: a + b } })
-    );
-
-    server.registerTool(
-        'slow',
-        {
-            title: 'Slow',
-            description:
-                'Works for about durationMs (default 1000) in `steps` steps, sending notifications/progress ' +
-                'after each step when the request carries a progressToken. Stops early when cancelled.',
-            inputSchema: z.object({
-                steps: z.number().int().min(1).max(100).optional(),
-                durationMs: z.number().int().min(0).max(60_000).optional()
-            }),
-            annotations: { readOnlyHint: true, openWorldHint: false }
-        },
-        async ({ steps, durationMs }, ctx) => {
-            const total = steps ?? 5;
-            const stepMs = (durationMs ?? 1000) / total;
-            const progressToken = ctx.mcpReq._meta?.progressToken;
-            let done = 0;
-            while (done < total && !ctx.mcpReq.signal.aborted) {
-                await sleep(stepMs, ctx.mcpReq.signal);
-                if (ctx.mcpReq.signal.aborted) break;
-                done++;
-                if (progressToken !== undefined) {
-                    await ctx.mcpReq.notify({
-                        method: 'notifications/progress',
-                        params: { progressToken, progress: done, total, message: `step ${done}/${total}` }
-                    });
-                }
-            }
-            return { content: [text(`completed ${done}/${total} steps`)] };
-        }
-    );
-
-    server.registerTool(
-        'get_item_link',
-        {
-            title: 'Get item link',
-            description: 'Returns a resource_link content item pointing at demo://items/{n}.',
-            inputSchema: z.object({ n: z.number().int().min(1).max(1_000_000) }),
-            annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
-        },
-        ({ n }) => {
-            if (n > itemCount) return { content: [text(`No item ${n}; items run 1..${itemCount}.`)], isError: true };
-            return {
-                content: [
-                    text(`Item ${n} is available as a resource.`),
-                    {
-                        type: 'resource_link',
-                        uri: itemUri(n),
-                        name: `item-${n}`,
-                        title: `Item ${n}`,
-                        description: `Catalog item number ${n}.`,
-                        mimeType: 'text/plain'
-                    }
-                ]
-            };
-        }
-    );
-
-    server.registerTool(
-        'update_note',
-        {
-            title: 'Update note',
-            description: `Replaces the content of ${NOTE_URI} and sends notifications/resources/updated for it.`,
-            inputSchema: z.object({ text: z.string() }),
-            annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
-        },
-        async args => {
-            note = args.text;
-            noteRevision++;
-            await notifyResourceUpdated(NOTE_URI);
-            return { content: [text(`${NOTE_URI} is now at revision ${noteRevision}`)] };
-        }
-    );
-
-    server.registerTool(
-        'add_item',
-        {
-            title: 'Add item',
-            description:
-                'Appends the next demo://items/{n} resource to the list and sends notifications/resources/list_changed.',
-            annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
-        },
-        () => {
-            addItem(++itemCount);
-            return { content: [text(`added ${itemUri(itemCount)}`)] };
-        }
-    );
-
-    server.registerTool(
-        'add_prompt',
-        {
-            title: 'Add prompt',
-            description:
-                'Registers a new prompt whose single message is `text` ({topic} is replaced by the optional topic ' +
-                'argument). Sends notifications/prompts/list_changed.',
-            inputSchema: z.object({
-                name: z
-                    .string()
-                    .regex(/^[a-z][a-z0-9_-]{0,63}$/, 'lowercase letters, digits, _ and -; starting with a letter'),
-                text: z.string(),
-                description: z.string().optional()
-            }),
-            annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
-        },
-        args => {
-            if (prompts.has(args.name)) return { content: [text(`prompt ${args.name} already exists`)], isError: true };
-            const template = args.text;
-            const registered = server.registerPrompt(
-                args.name,
-                {
-                    description: args.description ?? `Prompt added at runtime: ${args.name}`,
-                    argsSchema: z.object({ topic: z.string().describe('Replaces {topic} in the text').optional() })
-                },
-                ({ topic }) => ({
-                    messages: [{ role: 'user', content: text(template.replaceAll('{topic}', topic ?? '')) }]
-                })
-            );
-            prompts.set(args.name, registered);
-            return { content: [text(`added prompt ${args.name}`)] };
-        }
-    );
-
-    server.registerTool(
-        'toggle_prompt',
-        {
-            title: 'Toggle prompt',
-            description:
-                'Disables an enabled prompt or re-enables a disabled one. Sends notifications/prompts/list_changed.',
-            inputSchema: z.object({ name: z.string() }),
-            annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
-        },
-        ({ name }) => {
-            const prompt = prompts.get(name);
-            if (prompt === undefined) return { content: [text(`no prompt named ${name}`)], isError: true };
-            if (prompt.enabled) prompt.disable();
-            else prompt.enable();
-            return { content: [text(`prompt ${name} is now ${prompt.enabled ? 'enabled' : 'disabled'}`)] };
-        }
-    );
-
-    return server;
+    } catch {
+        // The client went away mid-stream.
+    }
+    res.end();
 }
 
-serveStdio(createServer, {
-    onerror: error => log(`error: ${error.message}`)
-});
-log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on stdio`);
+const port = parseArgs(process.argv.slice(2));
+if (port === undefined) {
+    serveOverStdio();
+} else {
+    serveOverHttp(port).catch((error: unknown) => {
+        log(`cannot serve on ${HOST}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+    });
+}

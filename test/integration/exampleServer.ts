@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { spawnHttpServer, type HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
@@ -13,4 +14,13 @@ export function exampleClient(options: Partial<ClientOptions> = {}): { client: M
   const transport = new StdioTransport({ command: process.execPath, args: [EXAMPLE_SERVER], stderr: 'pipe', closeTimeoutMs: 1000 });
   const client = new McpClient({ transport, clientInfo: { name: 'mcp-live-tests', version: '0.0.0' }, ...options });
   return { client, transport };
+}
+
+/**
+ * The built example server over Streamable HTTP in a child process (`server.js --http 0`),
+ * listening on 127.0.0.1; `url` is the MCP endpoint it printed. Call `stop()` when done.
+ */
+export async function startExampleHttpServer(): Promise<HttpServerProcess> {
+  if (!existsSync(EXAMPLE_SERVER)) throw new Error(`${EXAMPLE_SERVER} is missing: run "npm run build" first`);
+  return spawnHttpServer(EXAMPLE_SERVER);
 }
