@@ -1,7 +1,9 @@
 /**
  * A real MCP server (official @modelcontextprotocol/server v2) served over Streamable HTTP on
- * 127.0.0.1 through `createMcpHandler`, bridged to node:http. A small server of its own: the
- * example server (examples/server.ts) only serves stdio and does not export its factory.
+ * 127.0.0.1 through `createMcpHandler`, bridged to node:http, in the test process. Small and
+ * purpose-built: an `x-mcp-header` tool, a non-ASCII resource uri and a cancellable slow tool
+ * the transport tests observe from the server side. The example server's own HTTP mode is
+ * tested in test/integration/exampleHttp.test.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
