@@ -1,0 +1,261 @@
+/**
+ * The conformance driver: the MCP client that the official conformance suite
+ * (`@modelcontextprotocol/conformance`, pinned in conformance/package.json) runs once per client
+ * scenario. It acts like a small host built on mcp-live's public API and nothing else: only
+ * imports from the package entry points, no private modules, no wire code of its own.
+ *
+ * How the runner calls it (docs/conformance.md):
+ * - the server URL is the last argument, used as given (some mocks serve at the root, most at
+ *   `/mcp`);
+ * - `MCP_CONFORMANCE_SCENARIO` names the scenario;
+ * - `MCP_CONFORMANCE_PROTOCOL_VERSION` is the revision of the run. The driver does not pin it:
+ *   a host does not know a server's revision in advance, the SDK negotiates. At 2026-07-28 the
+ *   driver only checks that the SDK landed on it;
+ * - `MCP_CONFORMANCE_CONTEXT` (JSON) carries scenario data (`toolCalls`, credentials...).
+ *
+ * Exit 0 when every step the scenario needs succeeded; 1 with the reason on stderr otherwise.
+ * If a scenario can only pass by working around mcp-live, the work-around does not belong
+ * here: the scenario goes into conformance/baseline.yml with the SDK gap as its reason.
+ */
+import { McpClient, StreamableHttpTransport, type ClientOptions, type ElicitResult, type InputHandlers, type JsonObject, type Tool } from '../../src/index.js';
+
+/** The revision whose wire mcp-live speaks natively. */
+const MODERN = '2026-07-28';
+/** Per-request idle timeout: the runner kills the client after 30 s, so fail well before. */
+const TIMEOUT_MS = 20_000;
+
+interface Run {
+  readonly scenario: string;
+  readonly url: string;
+  readonly revision: string | undefined;
+  readonly context: JsonObject;
+}
+
+type Step = (client: McpClient, run: Run) => Promise<void>;
+
+function log(message: string): void {
+  process.stderr.write(`[driver ${new Date().toISOString().slice(11, 23)}] ${message}\n`);
+}
+
+function readRun(): Run {
+  const scenario = process.env['MCP_CONFORMANCE_SCENARIO'];
+  const url = process.argv[process.argv.length - 1];
+  if (scenario === undefined || scenario === '') throw new Error('MCP_CONFORMANCE_SCENARIO is not set');
+  if (url === undefined || !/^https?:\/\//.test(url)) throw new Error(`expected the server URL as the last argument, got ${JSON.stringify(url)}`);
+  const raw = process.env['MCP_CONFORMANCE_CONTEXT'];
+  let context: JsonObject = {};
+  if (raw !== undefined && raw !== '') {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('MCP_CONFORMANCE_CONTEXT is not a JSON object');
+    context = parsed as JsonObject;
+  }
+  return { scenario, url, revision: process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'], context };
+}
+
+/**
+ * What a simple interactive host would answer. Form elicitation: the user accepts the form as
+ * presented, touching no field (`content: {}`); filling in the schema's `default` values for
+ * the fields left alone is the SDK's job, and elicitation-sep1034-client-defaults checks it.
+ * Sampling: a canned assistant reply. Roots: none shared.
+ */
+const handlers: InputHandlers = {
+  elicitation: {
+    form: (params): ElicitResult => {
+      log(`elicitation (form): accept as presented: ${JSON.stringify(params.message)}`);
+      return { action: 'accept', content: {} };
+    },
+  },
+  sampling: {
+    createMessage: () => {
+      log('sampling: canned reply');
+      return { role: 'assistant', content: { type: 'text', text: 'conformance driver reply' }, model: 'none', stopReason: 'endTurn' };
+    },
+  },
+  roots: { list: () => ({ roots: [] }) },
+};
+
+function makeClient(run: Run): McpClient {
+  const options: ClientOptions = {
+    transport: new StreamableHttpTransport(run.url),
+    clientInfo: { name: 'mcp-live-conformance', version: '0.1.0' },
+    handlers,
+    timeoutMs: TIMEOUT_MS,
+    // Every request should reach the mock; a cached list would hide traffic the checks count.
+    cache: false,
+    onError: (error) => log(`reported: ${error.message}`),
+  };
+  return new McpClient(options);
+}
+
+async function connect(client: McpClient, run: Run): Promise<void> {
+  const discovery = await client.connect();
+  log(`connected: protocol ${client.protocolVersion}, server capabilities ${JSON.stringify(discovery.capabilities)}`);
+  if (run.revision === MODERN && client.protocolVersion !== MODERN) {
+    throw new Error(`the run is at ${MODERN} but the client negotiated ${String(client.protocolVersion)}`);
+  }
+}
+
+async function listTools(client: McpClient): Promise<Tool[]> {
+  const { items } = await client.listAllTools();
+  log(`tools/list: ${items.map((t) => t.name).join(', ') || '(none)'}`);
+  return items;
+}
+
+async function call(client: McpClient, name: string, args: JsonObject = {}): Promise<void> {
+  const result = await client.callTool(name, args);
+  log(`tools/call ${name}: ${result.isError === true ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`);
+}
+
+/** Calls every listed tool in order with no arguments; all must succeed. */
+async function callEveryTool(client: McpClient, tools: readonly Tool[]): Promise<void> {
+  for (const tool of tools) await call(client, tool.name);
+}
+
+/** Connect, list tools, call `add_numbers` (the shared mock's tool) if it is listed. */
+const addNumbers: Step = async (client, run) => {
+  await connect(client, run);
+  const tools = await listTools(client);
+  if (tools.some((t) => t.name === 'add_numbers')) await call(client, 'add_numbers', { a: 5, b: 3 });
+};
+
+const steps: Record<string, Step> = {
+  // Shared stateless (2026-07-28) or stateful (2025-11-25) mock: add_numbers.
+  tools_call: async (client, run) => {
+    await connect(client, run);
+    const tools = await listTools(client);
+    if (!tools.some((t) => t.name === 'add_numbers')) throw new Error('add_numbers is not listed');
+    await call(client, 'add_numbers', { a: 5, b: 3 });
+  },
+
+  // 2025-11-25 only: the handshake is all there is.
+  initialize: connect,
+
+  // SEP-2575: the first POST is refused with -32022; the SDK must retry with a supported
+  // version, and put the header and _meta on every request.
+  'request-metadata': async (client, run) => {
+    await connect(client, run);
+    await listTools(client);
+  },
+
+  // SEP-2322: every tool, in order; the SDK answers input_required rounds through `handlers`.
+  'sep-2322-client-request-state': async (client, run) => {
+    await connect(client, run);
+    await callEveryTool(client, await listTools(client));
+  },
+
+  // SEP-2243 standard headers: every verb that carries Mcp-Method / Mcp-Name.
+  'http-standard-headers': async (client, run) => {
+    await connect(client, run);
+    await callEveryTool(client, await listTools(client));
+    const { items: resources } = await client.listAllResources();
+    for (const resource of resources) {
+      await client.readResource(resource.uri);
+      log(`resources/read ${resource.uri}`);
+    }
+    const { items: prompts } = await client.listAllPrompts();
+    for (const prompt of prompts) {
+      await client.getPrompt(prompt.name);
+      log(`prompts/get ${prompt.name}`);
+    }
+  },
+
+  // SEP-2243 custom headers: exactly the calls the context gives, after tools/list.
+  'http-custom-headers': async (client, run) => {
+    await connect(client, run);
+    const tools = await listTools(client);
+    const toolCalls = run.context['toolCalls'];
+    if (!Array.isArray(toolCalls)) throw new Error('context.toolCalls is missing');
+    const failures: string[] = [];
+    for (const entry of toolCalls as { name: string; arguments?: JsonObject }[]) {
+      if (!tools.some((t) => t.name === entry.name)) failures.push(`${entry.name} is not in the listed tools`);
+      try {
+        await call(client, entry.name, entry.arguments ?? {});
+      } catch (error) {
+        failures.push(`${entry.name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (failures.length > 0) throw new Error(failures.join('; '));
+  },
+
+  // SEP-2243: the SDK must drop the invalid tools; the driver calls every tool it kept.
+  'http-invalid-tool-headers': async (client, run) => {
+    await connect(client, run);
+    await callEveryTool(client, await listTools(client));
+  },
+
+  // SEP-2106: list tools; the canary $ref must never be fetched.
+  'json-schema-ref-no-deref': async (client, run) => {
+    await connect(client, run);
+    await listTools(client);
+  },
+
+  // Echo the input schema exactly as the SDK exposes it.
+  'json-schema-2020-12-preservation': async (client, run) => {
+    await connect(client, run);
+    const tools = await listTools(client);
+    const tool = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (tool === undefined) throw new Error('json_schema_2020_12_tool is not listed');
+    await call(client, 'json_schema_echo', { schema: tool.inputSchema });
+  },
+
+  // 2025-11-25, stateful server with sessions: elicitation whose schema carries defaults.
+  'elicitation-sep1034-client-defaults': async (client, run) => {
+    await connect(client, run);
+    await listTools(client);
+    await call(client, 'test_client_elicitation_defaults');
+  },
+
+  // 2025-11-25, SEP-1699: the tool's SSE stream closes early; the SDK must resume it.
+  'sse-retry': async (client, run) => {
+    await connect(client, run);
+    await listTools(client);
+    await call(client, 'test_reconnection');
+  },
+};
+
+/**
+ * Every `auth/*` scenario: what a host does against a protected server (connect, list, call).
+ * Authorization itself (discovery, registration, the code flow, tokens) is the SDK's job; the
+ * driver configures nothing for it.
+ */
+function stepFor(scenario: string): Step | undefined {
+  return steps[scenario] ?? (scenario.startsWith('auth/') ? authFlow : undefined);
+}
+
+const authFlow: Step = async (client, run) => {
+  await addNumbers(client, run);
+  // authorization-server-migration needs a second authenticated request after the first.
+  await listTools(client);
+};
+
+async function main(): Promise<number> {
+  const run = readRun();
+  log(`scenario ${run.scenario}, revision ${run.revision ?? '(unset)'}, url ${run.url}`);
+  const step = stepFor(run.scenario);
+  if (step === undefined) {
+    log(`no steps for scenario ${run.scenario}`);
+    return 1;
+  }
+  const client = makeClient(run);
+  try {
+    await step(client, run);
+    log('done');
+    return 0;
+  } catch (error) {
+    const data = error !== null && typeof error === 'object' && 'data' in error && error.data !== undefined ? ` ${JSON.stringify(error.data)}` : '';
+    log(`failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}${data}`);
+    return 1;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    log(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exitCode = 1;
+  },
+);
