@@ -15,6 +15,6 @@ export default defineConfig([
     target: 'node20',
     outDir: 'dist',
     outExtension: () => ({ js: '.cjs' }),
-    noExternal: ['@noble/hashes', 'p-retry'],
+    noExternal: ['@noble/hashes', 'p-retry', 'oauth4webapi'],
   },
 ]);

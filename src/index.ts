@@ -124,3 +124,31 @@ export type {
   JsonRpcErrorObject,
 } from './jsonrpc/messages.js';
 export * from './types/protocol.js';
+// OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
+export { createOAuthProvider, type OAuthProvider, type OAuthProviderOptions, type WallClock } from './auth/oauthProvider.js';
+export { createHeadlessRedirectHandler, type HeadlessRedirectOptions } from './auth/redirectHandler.js';
+export { clientIdMetadataDocument } from './auth/registration.js';
+export { MemoryCredentialStore, type CredentialStore } from './auth/credentialStore.js';
+export type {
+  OAuthClientMetadata,
+  PreRegisteredClient,
+  RedirectHandler,
+  RedirectRequest,
+  StoredClient,
+  StoredTokens,
+  TokenEndpointAuthMethod,
+} from './auth/types.js';
+export {
+  OAuthError,
+  InsufficientScopeError,
+  AuthorizationRequiredError,
+  isOAuthError,
+  isInsufficientScopeError,
+  isAuthorizationRequiredError,
+  type OAuthErrorData,
+  type OAuthFailure,
+  type InsufficientScopeErrorData,
+  type InsufficientScopeReason,
+  type AuthorizationRequiredErrorData,
+  type AuthorizationRequiredReason,
+} from './auth/errors.js';

@@ -5,3 +5,5 @@ export { planSpawn, type SpawnConfig, type SpawnPlan, type SpawnPlanOptions } fr
 // WebSocket on the `ws` package (heartbeat pings need it; browsers use the root export).
 export { WebSocketTransport } from './transport/webSocketNode.js';
 export type { WebSocketTransportOptions } from './transport/webSocket.js';
+// OAuth credentials in a JSON file (mode 0600), for CLIs.
+export { FileCredentialStore } from './auth/fileCredentialStore.js';

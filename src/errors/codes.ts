@@ -60,6 +60,12 @@ export const ErrorCode = {
   WebSocketClosed: -32013,
   /** Local: the caller's AbortSignal cancelled the request. */
   RequestCancelled: -32800,
+  /** Local: the OAuth flow failed (`OAuthError`); `data.failure` names the step. */
+  AuthorizationFailed: -32017,
+  /** Local: 403 `insufficient_scope` that re-authorizing cannot fix (`InsufficientScopeError`); `data.requiredScopes`. */
+  InsufficientScope: -32018,
+  /** Local: the user must authorize in a browser (`AuthorizationRequiredError`); `data.authorizationUrl`. */
+  AuthorizationRequired: -32019,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

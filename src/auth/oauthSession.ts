@@ -1,0 +1,430 @@
+/**
+ * The state machine behind `createOAuthProvider()`: the current tokens, discovery, the shared
+ * 401 recoveries, early refreshes and step-ups, and the authorization code flow around the
+ * redirect handler. Runtime-neutral.
+ */
+import type * as oauth from 'oauth4webapi';
+import { InvalidArgumentError } from '../errors/errors.js';
+import { linkSignals } from '../transport/httpUtil.js';
+import type { AuthFailureInfo, AuthRequestInfo } from '../transport/streamableHttp.js';
+import { redeemAuthorizationResponse, refreshAccessToken, startAuthorization, type PendingAuthorization } from './authorizationCode.js';
+import { ClientIdentities, noClientIdentity } from './clientIdentity.js';
+import { discoverAuthorizationServer, discoverResourceMetadata, type ResourceMetadata } from './discovery.js';
+import { AuthorizationRequiredError, InsufficientScopeError, OAuthError, isOAuthError } from './errors.js';
+import type { ResolvedOAuthOptions } from './oauthProvider.js';
+import { coversScopes, parseScopes, scopeKey, selectInitialScopes, selectStepUpScopes, unionScopes } from './scopes.js';
+import { FlightGroup } from './sharedFlight.js';
+import type { HttpContext, StoredTokens } from './types.js';
+
+/** What discovery found for one recovery. */
+interface Discovered {
+  readonly resource: ResourceMetadata;
+  readonly as: oauth.AuthorizationServer;
+}
+
+/** Most authorization requests kept for `completeAuthorization()`. */
+const MAX_PENDING = 8;
+
+/**
+ * One provider's state. `authorization()` is the transport hook; the other public methods back
+ * the provider's methods of the same purpose. Internal: hosts use `createOAuthProvider()`.
+ */
+export class OAuthSession {
+  /** The MCP endpoint served (origin and path); the key of its tokens in the store. */
+  readonly serverKey: string;
+  private readonly identities: ClientIdentities;
+  private tokens: StoredTokens | undefined;
+  private loading: Promise<void> | undefined;
+  /** Validated authorization server metadata, by issuer. */
+  private readonly servers = new Map<string, oauth.AuthorizationServer>();
+  /** 401 recoveries, by the refused `Authorization` value. */
+  private readonly recoveries = new FlightGroup<StoredTokens>();
+  /** Refreshes started before a request because the token is about to expire. */
+  private readonly earlyRefreshes = new FlightGroup<StoredTokens>();
+  /** Step-ups, by the refused `Authorization` value; with the scopes each asks for. */
+  private readonly stepUps = new FlightGroup<StoredTokens>();
+  private readonly stepUpTargets = new Map<string, string[]>();
+  private readonly pending = new Map<string, PendingAuthorization>();
+  /** Step-up authorizations made, by challenged scope set. */
+  private readonly stepUpCounts = new Map<string, number>();
+  /** A refresh token the server refused: not spent again. */
+  private refusedRefreshToken: string | undefined;
+  /** The last transport URL found to be `serverKey`'s. */
+  private checkedUrl: string | undefined;
+
+  constructor(private readonly options: ResolvedOAuthOptions) {
+    this.serverKey = `${options.serverUrl.origin}${options.serverUrl.pathname}`;
+    this.identities = new ClientIdentities({
+      preRegistered: options.preRegistered,
+      clientIdMetadataUrl: options.clientIdMetadataUrl,
+      clientMetadata: options.clientMetadata,
+      redirectUrl: options.redirectUrl,
+      store: options.store,
+      now: () => options.clock.now(),
+    });
+  }
+
+  async authorization(info: AuthRequestInfo): Promise<string | undefined> {
+    this.checkUrl(info.url);
+    const failure = info.failure;
+    if (info.attempt <= 1 || failure === undefined) return this.currentHeader(info.signal);
+    if (info.attempt >= 3) return this.refusedAfterRetry(failure);
+    if (failure.status === 401) return this.onUnauthorized(failure, info.signal);
+    if (failure.failure === 'insufficient_scope') return this.onInsufficientScope(failure, info.signal);
+    return undefined;
+  }
+
+  async authorize(opts: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined } = {}): Promise<void> {
+    const linked = linkSignals(opts.signal);
+    try {
+      await this.load();
+      const http = this.http(linked.signal);
+      const found = await this.discover(undefined, http);
+      const scopes = selectInitialScopes({
+        challenged: parseScopes(opts.scope),
+        resourceScopes: found.resource.scopesSupported,
+        extra: this.options.extraScopes,
+        serverScopes: serverScopes(found.as),
+        offlineAccess: this.options.offlineAccess,
+      });
+      await this.authorizeWith(found, scopes, http, () => undefined);
+      this.stepUpCounts.clear();
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  async complete(callbackUrl: string | URL, signal: AbortSignal | undefined): Promise<void> {
+    const linked = linkSignals(signal);
+    try {
+      const url = parseCallback(callbackUrl);
+      const state = url.searchParams.get('state');
+      const pending = state === null ? undefined : this.pending.get(state);
+      if (pending === undefined) throw new OAuthError('no pending authorization has the state of this callback', { failure: 'invalid-callback' });
+      await this.redeem(pending, url, this.http(linked.signal));
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  async currentTokens(): Promise<StoredTokens | undefined> {
+    await this.load();
+    return this.tokens === undefined ? undefined : { ...this.tokens };
+  }
+
+  async signOut(): Promise<void> {
+    this.tokens = undefined;
+    this.pending.clear();
+    this.stepUpCounts.clear();
+    this.refusedRefreshToken = undefined;
+    this.loading = Promise.resolve();
+    await this.options.store.deleteTokens(this.serverKey);
+  }
+
+  /** Attempt 1: the token to send, refreshed early when it is about to expire. */
+  private async currentHeader(signal: AbortSignal): Promise<string | undefined> {
+    const tokens = await this.load();
+    if (tokens === undefined) return undefined;
+    const as = this.servers.get(tokens.issuer);
+    const refreshToken = tokens.refreshToken;
+    if (as !== undefined && refreshToken !== undefined && refreshToken !== this.refusedRefreshToken && this.expiring(tokens)) {
+      try {
+        const refreshed = await this.earlyRefreshes.join(bearer(tokens), signal, async (flightSignal) => {
+          const result = await this.refresh(tokens, refreshToken, as, this.http(flightSignal));
+          if (result === undefined) throw new Error('refresh refused');
+          return result;
+        });
+        return bearer(refreshed);
+      } catch {
+        if (signal.aborted) throw signal.reason;
+        // Send the token we have: if the server refuses it, its 401 starts the full recovery.
+      }
+    }
+    return bearer(this.tokens ?? tokens);
+  }
+
+  /** Attempt 2 after a 401. */
+  private async onUnauthorized(failure: AuthFailureInfo, signal: AbortSignal): Promise<string> {
+    await this.load();
+    const rejected = failure.rejected ?? '';
+    await this.earlyRefreshes.settle(rejected, signal);
+    const current = this.tokens;
+    // Sent with an older token than the current one: retry with the current one, no refresh.
+    if (current !== undefined && bearer(current) !== failure.rejected) return bearer(current);
+    return bearer(await this.recoveries.join(rejected, signal, (flightSignal) => this.recover(failure, flightSignal)));
+  }
+
+  /** One 401 recovery: rediscover, adopt what another process stored, refresh, or authorize. */
+  private async recover(failure: AuthFailureInfo, signal: AbortSignal): Promise<StoredTokens> {
+    const http = this.http(signal);
+    const found = await this.discover(failure.bearer?.resourceMetadata, http);
+    const issuer = found.as.issuer;
+    const resource = found.resource.resource;
+    const stored = await this.options.store.getTokens(this.serverKey);
+    if (stored !== undefined && bearer(stored) !== failure.rejected && stored.issuer === issuer && stored.resource === resource && !this.expiring(stored)) {
+      this.tokens = stored;
+      return stored;
+    }
+    const current = this.tokens;
+    const refreshToken = current?.refreshToken;
+    if (current !== undefined && refreshToken !== undefined && refreshToken !== this.refusedRefreshToken && current.issuer === issuer && current.resource === resource) {
+      const refreshed = await this.refresh(current, refreshToken, found.as, http);
+      if (refreshed !== undefined) return refreshed;
+    }
+    const previous = current !== undefined && current.resource === resource ? parseScopes(current.scope) : [];
+    const scopes = unionScopes(
+      selectInitialScopes({
+        challenged: parseScopes(failure.bearer?.scope),
+        resourceScopes: found.resource.scopesSupported,
+        extra: this.options.extraScopes,
+        serverScopes: serverScopes(found.as),
+        offlineAccess: this.options.offlineAccess,
+      }),
+      previous,
+    );
+    const tokens = await this.authorizeWith(found, scopes, http, () => undefined);
+    this.stepUpCounts.clear();
+    return tokens;
+  }
+
+  /**
+   * Spends `refreshToken`. Resolves with the new tokens, or `undefined` when the server refused
+   * the refresh token (another process sharing the store may have rotated it: then its tokens).
+   * Other failures reject and leave every credential in place.
+   */
+  private async refresh(current: StoredTokens, refreshToken: string, as: oauth.AuthorizationServer, http: HttpContext): Promise<StoredTokens | undefined> {
+    const identity = await this.identities.resolve(as, http, false);
+    if (identity === undefined || (current.clientId !== undefined && identity.clientId !== current.clientId)) return undefined;
+    try {
+      const response = await refreshAccessToken(as, identity, refreshToken, current.resource, http);
+      return await this.save(this.tokensFrom(response, { issuer: as.issuer, resource: current.resource, clientId: identity.clientId, requested: parseScopes(current.scope), previous: current }));
+    } catch (error) {
+      if (!(isOAuthError(error) && error.data.failure === 'token-request-failed' && error.data.error !== undefined)) throw error;
+      this.refusedRefreshToken = refreshToken;
+      const stored = await this.options.store.getTokens(this.serverKey);
+      if (stored !== undefined && stored.accessToken !== current.accessToken && stored.issuer === as.issuer && stored.resource === current.resource) {
+        this.tokens = stored;
+        return stored;
+      }
+      return undefined;
+    }
+  }
+
+  /** Attempt 2 after 403 `insufficient_scope`. */
+  private async onInsufficientScope(failure: AuthFailureInfo, signal: AbortSignal): Promise<string> {
+    await this.load();
+    const challenged = parseScopes(failure.bearer?.scope);
+    for (;;) {
+      const current = this.tokens;
+      if (current === undefined) return this.onUnauthorized(failure, signal);
+      const key = bearer(current);
+      const granted = parseScopes(current.scope);
+      if (key !== failure.rejected && (challenged.length === 0 || coversScopes(granted, challenged))) return key;
+      if (challenged.length === 0) throw this.insufficientScope(failure, challenged, granted, 'no-scope-in-challenge');
+      if (key === failure.rejected && coversScopes(granted, challenged)) throw this.insufficientScope(failure, challenged, granted, 'already-granted');
+      const running = this.stepUpTargets.get(key);
+      if (running !== undefined && !coversScopes(running, challenged)) {
+        // A step-up from this token is under way for other scopes: wait, then step up from its result.
+        await this.stepUps.settle(key, signal);
+        continue;
+      }
+      if (signal.aborted) throw signal.reason;
+      if (running === undefined) this.stepUpTargets.set(key, unionScopes(granted, challenged));
+      const tokens = await this.stepUps.join(key, signal, async (flightSignal) => {
+        try {
+          return await this.stepUp(current, failure, challenged, flightSignal);
+        } finally {
+          this.stepUpTargets.delete(key);
+        }
+      });
+      return bearer(tokens);
+    }
+  }
+
+  private async stepUp(current: StoredTokens, failure: AuthFailureInfo, challenged: string[], signal: AbortSignal): Promise<StoredTokens> {
+    const http = this.http(signal);
+    const found = await this.discover(failure.bearer?.resourceMetadata, http);
+    const granted = parseScopes(current.scope);
+    const scopes = selectStepUpScopes(granted, challenged, serverScopes(found.as), this.options.offlineAccess);
+    const countKey = scopeKey(challenged);
+    return this.authorizeWith(found, scopes, http, () => {
+      const made = this.stepUpCounts.get(countKey) ?? 0;
+      if (made >= this.options.maxStepUps) return this.insufficientScope(failure, challenged, granted, 'retry-limit', made);
+      this.stepUpCounts.set(countKey, made + 1);
+      return undefined;
+    });
+  }
+
+  /** Attempt 3: the credential obtained on attempt 2 was refused too. */
+  private refusedAfterRetry(failure: AuthFailureInfo): never {
+    const granted = parseScopes(this.tokens?.scope);
+    if (failure.failure === 'insufficient_scope') {
+      const challenged = parseScopes(failure.bearer?.scope);
+      throw this.insufficientScope(failure, challenged, granted, challenged.length === 0 ? 'no-scope-in-challenge' : coversScopes(granted, challenged) ? 'already-granted' : 'retry-limit');
+    }
+    throw new OAuthError('the server refused the token it was just issued', { failure: 'retry-limit', issuer: this.tokens?.issuer, status: failure.status, error: failure.bearer?.error });
+  }
+
+  private insufficientScope(failure: AuthFailureInfo, required: string[], granted: string[], reason: 'already-granted' | 'no-scope-in-challenge' | 'retry-limit', attempts?: number): InsufficientScopeError {
+    return new InsufficientScopeError({
+      requiredScopes: required,
+      grantedScopes: granted,
+      reason,
+      attempts: attempts ?? this.stepUpCounts.get(scopeKey(required)) ?? 0,
+      ...(failure.bearer?.errorDescription !== undefined && { errorDescription: failure.bearer.errorDescription }),
+      ...(failure.bearer?.resourceMetadata !== undefined && { resourceMetadata: failure.bearer.resourceMetadata }),
+    });
+  }
+
+  /**
+   * Runs the authorization code flow for `scopes` with the discovered authorization server.
+   * `admit` may veto the attempt by returning an error (the step-up attempt limit).
+   */
+  private async authorizeWith(found: Discovered, scopes: string[], http: HttpContext, admit: () => Error | undefined): Promise<StoredTokens> {
+    const identity = await this.identities.resolve(found.as, http, true);
+    if (identity === undefined) throw noClientIdentity(found.as);
+    const refused = admit();
+    if (refused !== undefined) throw refused;
+    const pending = await startAuthorization({ as: found.as, client: identity, redirectUri: this.options.redirectUrl, resource: found.resource.resource, scopes }, http);
+    this.remember(pending);
+    const handler = this.options.redirectHandler;
+    if (handler === undefined) throw this.authorizationRequired(pending, 'no-redirect-handler');
+    const callback = await handler({
+      authorizationUrl: new URL(pending.authorizationUrl.href),
+      redirectUrl: this.options.redirectUrl,
+      state: pending.state,
+      scopes: pending.scopes,
+      issuer: found.as.issuer,
+      signal: http.signal,
+    });
+    if (http.signal.aborted) throw http.signal.reason;
+    if (callback === undefined) throw this.authorizationRequired(pending, 'declined');
+    return this.redeem(pending, parseCallback(callback), http);
+  }
+
+  private authorizationRequired(pending: PendingAuthorization, reason: 'no-redirect-handler' | 'declined'): AuthorizationRequiredError {
+    return new AuthorizationRequiredError({
+      authorizationUrl: pending.authorizationUrl.href,
+      scopes: [...pending.scopes],
+      issuer: pending.as.issuer,
+      resource: pending.resource,
+      reason,
+    });
+  }
+
+  /** Checks a callback against its pending authorization and redeems the code. */
+  private async redeem(pending: PendingAuthorization, callback: URL, http: HttpContext): Promise<StoredTokens> {
+    const expected = new URL(pending.redirectUri);
+    if (callback.origin !== expected.origin || callback.pathname !== expected.pathname) {
+      throw new OAuthError('the redirect handler returned a URL that is not the redirect URL', { failure: 'invalid-callback', expected: `${expected.origin}${expected.pathname}`, actual: `${callback.origin}${callback.pathname}` });
+    }
+    this.pending.delete(pending.state);
+    const response = await redeemAuthorizationResponse(pending, callback, http);
+    return this.save(this.tokensFrom(response, { issuer: pending.as.issuer, resource: pending.resource, clientId: pending.client.clientId, requested: [...pending.scopes], previous: undefined }));
+  }
+
+  /** Protected resource metadata (fresh: it is how a change of authorization server shows), then the chosen server's metadata (cached). */
+  private async discover(advertised: string | undefined, http: HttpContext): Promise<Discovered> {
+    const resource = await discoverResourceMetadata(this.options.serverUrl, advertised, http);
+    const issuer = this.chooseIssuer(resource.authorizationServers);
+    let as = this.servers.get(issuer);
+    if (as === undefined) {
+      as = await discoverAuthorizationServer(issuer, http);
+      this.servers.set(issuer, as);
+    }
+    return { resource, as };
+  }
+
+  /** A pinned pre-registered issuer when listed, else the issuer of the current tokens when listed, else the first. */
+  private chooseIssuer(servers: readonly string[]): string {
+    const pinned = this.identities.pinnedIssuerIn(servers);
+    if (pinned !== undefined) return pinned;
+    const current = this.tokens?.issuer;
+    if (current !== undefined && servers.includes(current)) return current;
+    return servers[0]!;
+  }
+
+  private tokensFrom(
+    response: oauth.TokenEndpointResponse,
+    context: { issuer: string; resource: string; clientId: string; requested: string[]; previous: StoredTokens | undefined },
+  ): StoredTokens {
+    const now = this.options.clock.now();
+    const scope = response.scope ?? (context.requested.length > 0 ? context.requested.join(' ') : context.previous?.scope);
+    const refreshToken = response.refresh_token ?? context.previous?.refreshToken;
+    return {
+      issuer: context.issuer,
+      resource: context.resource,
+      clientId: context.clientId,
+      accessToken: response.access_token,
+      ...(refreshToken !== undefined && { refreshToken }),
+      ...(response.expires_in !== undefined && { expiresAt: now + response.expires_in * 1000 }),
+      ...(scope !== undefined && scope !== '' && { scope }),
+      obtainedAt: now,
+    };
+  }
+
+  private async save(tokens: StoredTokens): Promise<StoredTokens> {
+    this.tokens = tokens;
+    await this.options.store.setTokens(this.serverKey, tokens);
+    return tokens;
+  }
+
+  /** Loads the stored tokens once (again after a failed load). */
+  private async load(): Promise<StoredTokens | undefined> {
+    if (this.loading === undefined) {
+      const loading = Promise.resolve(this.options.store.getTokens(this.serverKey)).then((stored) => {
+        if (this.tokens === undefined && stored !== undefined) this.tokens = stored;
+      });
+      this.loading = loading;
+      loading.catch(() => {
+        if (this.loading === loading) this.loading = undefined;
+      });
+    }
+    await this.loading;
+    return this.tokens;
+  }
+
+  private remember(pending: PendingAuthorization): void {
+    this.pending.set(pending.state, pending);
+    while (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+  }
+
+  private expiring(tokens: StoredTokens): boolean {
+    return tokens.expiresAt !== undefined && this.options.clock.now() >= tokens.expiresAt - this.options.refreshSkewMs;
+  }
+
+  private http(signal: AbortSignal): HttpContext {
+    return { fetch: this.options.fetch, allowInsecureHttp: this.options.allowInsecureHttp, signal };
+  }
+
+  private checkUrl(url: string): void {
+    if (url === this.checkedUrl) return;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new InvalidArgumentError('url', url, 'not a URL');
+    }
+    if (`${parsed.origin}${parsed.pathname}` !== this.serverKey) {
+      throw new InvalidArgumentError('url', `${parsed.origin}${parsed.pathname}`, `this OAuth provider serves ${this.serverKey} only; its tokens are not sent elsewhere`);
+    }
+    this.checkedUrl = url;
+  }
+}
+
+function bearer(tokens: StoredTokens): string {
+  return `Bearer ${tokens.accessToken}`;
+}
+
+function serverScopes(as: oauth.AuthorizationServer): string[] | undefined {
+  const scopes = as.scopes_supported;
+  return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : undefined;
+}
+
+function parseCallback(value: string | URL): URL {
+  try {
+    return new URL(typeof value === 'string' ? value : value.href);
+  } catch {
+    throw new OAuthError('the redirect handler returned something that is not a URL', { failure: 'invalid-callback' });
+  }
+}
