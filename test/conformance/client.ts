@@ -17,7 +17,17 @@
  * If a scenario can only pass by working around mcp-live, the work-around does not belong
  * here: the scenario goes into conformance/baseline.yml with the SDK gap as its reason.
  */
-import { McpClient, StreamableHttpTransport, type ClientOptions, type ElicitResult, type InputHandlers, type JsonObject, type Tool } from '../../src/index.js';
+import {
+  McpClient,
+  StreamableHttpTransport,
+  createHeadlessRedirectHandler,
+  createOAuthProvider,
+  type ClientOptions,
+  type ElicitResult,
+  type InputHandlers,
+  type JsonObject,
+  type Tool,
+} from '../../src/index.js';
 
 /** The revision whose wire mcp-live speaks natively. */
 const MODERN = '2026-07-28';
@@ -74,9 +84,34 @@ const handlers: InputHandlers = {
   roots: { list: () => ({ roots: [] }) },
 };
 
+/**
+ * What a headless host that may meet protected servers configures: an OAuth provider that acts
+ * only on 401/403. It publishes a client ID metadata document at the suite's URL, and uses the
+ * pre-registered credentials the scenario hands out, when it does.
+ */
+function makeAuthProvider(run: Run) {
+  const clientId = run.context['client_id'];
+  const clientSecret = run.context['client_secret'];
+  const issuer = run.context['issuer'];
+  return createOAuthProvider({
+    serverUrl: run.url,
+    clientMetadata: { client_name: 'mcp-live-conformance' },
+    redirectUrl: 'http://localhost:3000/callback',
+    redirectHandler: createHeadlessRedirectHandler(),
+    clientIdMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    ...(typeof clientId === 'string' && {
+      preRegistered: {
+        clientId,
+        ...(typeof clientSecret === 'string' && { clientSecret }),
+        ...(typeof issuer === 'string' && { issuer }),
+      },
+    }),
+  });
+}
+
 function makeClient(run: Run): McpClient {
   const options: ClientOptions = {
-    transport: new StreamableHttpTransport(run.url),
+    transport: new StreamableHttpTransport(run.url, { authProvider: makeAuthProvider(run) }),
     clientInfo: { name: 'mcp-live-conformance', version: '0.1.0' },
     handlers,
     timeoutMs: TIMEOUT_MS,
@@ -216,14 +251,17 @@ const steps: Record<string, Step> = {
 /**
  * Every `auth/*` scenario: what a host does against a protected server (connect, list, call).
  * Authorization itself (discovery, registration, the code flow, tokens) is the SDK's job; the
- * driver configures nothing for it.
+ * driver only hands the transport the OAuth provider every client gets (makeAuthProvider).
  */
 function stepFor(scenario: string): Step | undefined {
   return steps[scenario] ?? (scenario.startsWith('auth/') ? authFlow : undefined);
 }
 
 const authFlow: Step = async (client, run) => {
-  await addNumbers(client, run);
+  await connect(client, run);
+  const tools = await listTools(client);
+  // A host calls what it lists: scope-step-up answers a tools/call with 403 insufficient_scope.
+  for (const tool of tools) await call(client, tool.name, tool.name === 'add_numbers' ? { a: 5, b: 3 } : {});
   // authorization-server-migration needs a second authenticated request after the first.
   await listTools(client);
 };
