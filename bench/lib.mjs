@@ -1,0 +1,61 @@
+// Small helpers shared by the bench scripts: statistics, timing, the machine description.
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+
+export function median(values) {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Lowest and highest sample: the spread shown next to each median. */
+export function spread(values) {
+  const finite = values.filter((v) => Number.isFinite(v));
+  return finite.length === 0 ? [NaN, NaN] : [Math.min(...finite), Math.max(...finite)];
+}
+
+export const collectGarbage = () => {
+  if (typeof globalThis.gc === 'function') {
+    globalThis.gc();
+    globalThis.gc();
+  }
+};
+
+/**
+ * Runs `body` (which performs `ops` operations) once and returns, per operation, the wall time
+ * and this process's own CPU time (user + system from process.cpuUsage), both in microseconds.
+ */
+export async function timed(ops, body) {
+  collectGarbage();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await body();
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { wallUs: (wallMs * 1000) / ops, cpuUs: (cpu.user + cpu.system) / ops };
+}
+
+/** `[a, b, c]` rotated left by `n`: the order clients take turns in, one rotation per repetition. */
+export const rotate = (list, n) => list.map((_, i) => list[(i + n) % list.length]);
+
+export function machine() {
+  let cpu = cpus()[0]?.model ?? 'unknown';
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line !== undefined) cpu = line.split(':')[1].trim();
+  } catch {
+    // not Linux: os.cpus() it is
+  }
+  return {
+    cpu,
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    date: new Date().toISOString(),
+    loadavgAtStart: loadavg().map((v) => Math.round(v * 100) / 100),
+  };
+}
+
+export const round = (value, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
