@@ -32,6 +32,7 @@ export {
 export { parseWwwAuthenticate, bearerChallenge, type AuthChallenge, type BearerChallenge } from './transport/wwwAuthenticate.js';
 export { encodeHeaderValue } from './transport/headerValue.js';
 export type { RetryPolicy } from './transport/reconnect.js';
+export { SessionExpiredError, isSessionExpiredError, type SessionExpiredErrorData, type LegacyHttpOptions } from './transport/legacyHttp.js';
 export type {
   Transport,
   TransportCapabilities,
@@ -39,6 +40,7 @@ export type {
   TransportHandlers,
   TransportSendOptions,
   MessageContext,
+  LegacyWireControl,
 } from './transport/transport.js';
 export {
   McpError,
@@ -58,6 +60,9 @@ export {
   isTimeoutError,
 } from './errors/errors.js';
 export { ErrorCode, type ErrorCodeName } from './errors/codes.js';
+// Dual-era: 2025-11-25 fallback (spec: basic/versioning, Backward Compatibility; docs/legacy.md)
+export { LEGACY_PROTOCOL_VERSIONS, DEFAULT_PROBE_TIMEOUT_MS, type Era, type EraSetting, type EraMemory } from './legacy/era.js';
+export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
 export { MemoryCacheStore, type CacheStore, type CacheEntry, type MaybePromise } from './cache/cacheStore.js';

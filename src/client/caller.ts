@@ -10,6 +10,8 @@ import type { CallOptions } from './callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from './results.js';
 import { ToolHeaderRegistry } from '../transport/mcpParamHeaders.js';
+import { isSessionExpiredError } from '../transport/legacyHttp.js';
+import type { Era } from '../legacy/era.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -21,23 +23,34 @@ export interface CallOutcome {
   storable: boolean;
 }
 
+/** Session options of one call that only the client itself sets. */
+export interface CallInternals {
+  /** See `SessionRequestOptions.cancellable`. */
+  cancellable?: boolean | undefined;
+}
+
 /**
- * Sends one MCP request the way the 2026-07-28 wire wants it: a fresh `_meta` per attempt
- * (protocol version, client capabilities, client info, caller keys, log level, progress token),
- * `resultType` checked, and `input_required` answered through the host's handlers until the
- * result is complete. Knows nothing of caching or lists.
+ * Sends one MCP request the way the negotiated wire wants it. 2026-07-28: a fresh `_meta` per
+ * attempt (protocol version, client capabilities, client info, caller keys, log level,
+ * progress token). Legacy (2025-11-25 and earlier): `_meta` holds only the caller's keys and
+ * the progress token, and a request refused because its HTTP session expired is sent once
+ * more after a new session. In both: `resultType` checked, and `input_required` answered
+ * through the host's handlers until the result is complete. Knows nothing of caching or lists.
  */
 export class Caller {
   /** `_meta` fields shared by every request; copied per attempt, never mutated. */
   private baseMeta: JsonObject;
   private version: string;
+  private eraValue: Era = 'modern';
+  /** Legacy wire: starts a new session after `SessionExpiredError` (set by the client). */
+  renewSession: (() => Promise<unknown>) | undefined;
   /** Per-call log listeners of calls in flight that asked for a log level. */
   private readonly logListeners = new Set<(message: LoggingMessage) => void>();
   /**
    * What `tools/list` said about each tool's `x-mcp-header` parameters and hints, when the
    * transport mirrors them into `Mcp-Param-*` headers (Streamable HTTP); else undefined.
    */
-  readonly toolHeaders: ToolHeaderRegistry | undefined;
+  private readonly headerRegistry: ToolHeaderRegistry | undefined;
 
   constructor(
     private readonly session: JsonRpcSession,
@@ -45,7 +58,27 @@ export class Caller {
   ) {
     this.version = options.protocolVersions[0] as string;
     this.baseMeta = this.makeBaseMeta();
-    this.toolHeaders = options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
+    this.headerRegistry = options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
+  }
+
+  /**
+   * What `tools/list` said about each tool's `x-mcp-header` parameters and hints, when the
+   * transport mirrors them into `Mcp-Param-*` headers (Streamable HTTP, 2026-07-28); else
+   * undefined (and always on the legacy wire, which has no such headers).
+   */
+  get toolHeaders(): ToolHeaderRegistry | undefined {
+    return this.eraValue === 'modern' ? this.headerRegistry : undefined;
+  }
+
+  /** The wire requests are sent on. */
+  get era(): Era {
+    return this.eraValue;
+  }
+
+  /** Speaks `era` at `version` from now on. */
+  useWire(era: Era, version: string): void {
+    this.eraValue = era;
+    this.protocolVersion = version;
   }
 
   /** The protocol version put on every request. */
@@ -63,21 +96,21 @@ export class Caller {
    * the call (or client) is in manual mode, where it throws `InputRequiredError` (-32003).
    * `params` is never mutated.
    */
-  async call(method: string, params: JsonObject, options: CallOptions): Promise<CallOutcome> {
+  async call(method: string, params: JsonObject, options: CallOptions, internals?: CallInternals): Promise<CallOutcome> {
     const onLog = options.logLevel !== undefined ? options.onLog : undefined;
     if (onLog !== undefined) this.logListeners.add(onLog);
     try {
-      return await this.callRounds(method, params, options, onLog);
+      return await this.callRounds(method, params, options, onLog, internals);
     } finally {
       if (onLog !== undefined) this.logListeners.delete(onLog);
     }
   }
 
-  private async callRounds(method: string, params: JsonObject, options: CallOptions, onLog: ((message: LoggingMessage) => void) | undefined): Promise<CallOutcome> {
+  private async callRounds(method: string, params: JsonObject, options: CallOptions, onLog: ((message: LoggingMessage) => void) | undefined, internals: CallInternals | undefined): Promise<CallOutcome> {
     const totalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs;
     const deadline = this.options.clock.now() + totalMs;
     const manualRetry = options.inputRetry;
-    const first = await this.send(method, manualRetry === undefined ? params : withInputRetry(params, manualRetry), options, options.signal, totalMs, onLog);
+    const first = await this.send(method, manualRetry === undefined ? params : withInputRetry(params, manualRetry), options, options.signal, totalMs, onLog, internals);
     if (resultKind(method, first) === 'complete') return { result: first, storable: manualRetry === undefined };
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw new ProtocolError('input_required is not allowed for this method', { method, value: first });
@@ -107,10 +140,8 @@ export class Caller {
     signal: AbortSignal | undefined,
     totalMs: number,
     onLog: ((message: LoggingMessage) => void) | undefined,
+    internals?: CallInternals,
   ): Promise<JsonObject> {
-    const meta: JsonObject = { ...this.baseMeta };
-    if (options.meta !== undefined) Object.assign(meta, options.meta);
-    if (options.logLevel !== undefined) meta[MetaKey.logLevel] = options.logLevel;
     const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
     const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
     // A tools/call may run twice after a broken stream only when the tool says it is harmless.
@@ -124,15 +155,37 @@ export class Caller {
       resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,
       onProgress: options.onProgress,
       onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
+      ...(internals?.cancellable !== undefined && { cancellable: internals.cancellable }),
     };
     try {
-      return await this.session.request(method, { ...params, _meta: meta }, sessionOptions);
+      return await this.session.request(method, this.withMeta(params, options, sessionOptions), sessionOptions);
     } catch (error) {
+      if (isSessionExpiredError(error) && this.renewSession !== undefined) {
+        // Legacy HTTP (spec 2025-11-25, Session Management): one new session, one more try.
+        await this.renewSession();
+        return this.session.request(method, this.withMeta(params, options, sessionOptions), sessionOptions);
+      }
       if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
-        throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method);
+        throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method, error.httpStatus);
       }
       throw error;
     }
+  }
+
+  /**
+   * `params` with a fresh `_meta`: the wire's base keys, the caller's keys and (modern) the log
+   * level. A legacy request with nothing to put there and no progress token to ask for has none.
+   */
+  private withMeta(params: JsonObject, options: CallOptions, sessionOptions: SessionRequestOptions): JsonObject {
+    const meta: JsonObject = { ...this.baseMeta };
+    if (options.meta !== undefined) Object.assign(meta, options.meta);
+    if (this.eraValue === 'legacy') {
+      const wantsProgress = sessionOptions.onProgress !== undefined || sessionOptions.resetTimeoutOnProgress || Object.hasOwn(meta, MetaKey.progressToken);
+      if (!wantsProgress && Object.keys(meta).length === 0) return params;
+    } else if (options.logLevel !== undefined) {
+      meta[MetaKey.logLevel] = options.logLevel;
+    }
+    return { ...params, _meta: meta };
   }
 
   /**
@@ -162,6 +215,7 @@ export class Caller {
   }
 
   private makeBaseMeta(): JsonObject {
+    if (this.eraValue === 'legacy') return {};
     const meta: JsonObject = {
       [MetaKey.protocolVersion]: this.version,
       [MetaKey.clientCapabilities]: this.options.capabilities,

@@ -1,12 +1,4 @@
-import {
-  ConnectionClosedError,
-  InvalidArgumentError,
-  ProtocolError,
-  ResourceNotFoundError,
-  RpcError,
-  UnsupportedProtocolVersionError,
-  VersionNegotiationError,
-} from '../errors/errors.js';
+import { ConnectionClosedError, InvalidArgumentError, ProtocolError, ResourceNotFoundError, RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
 import { JsonRpcSession } from '../jsonrpc/session.js';
@@ -36,11 +28,13 @@ import {
 import type { CallOptions } from './callOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import { checkListPage, requireArray, requireObject } from './results.js';
-import { Caller } from './caller.js';
+import { Caller, type CallInternals } from './caller.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
 import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from '../subscriptions/types.js';
 import type { SubscriptionFilter } from '../types/protocol.js';
+import type { Era } from '../legacy/era.js';
+import { EraBinding } from '../legacy/eraBinding.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
@@ -71,8 +65,10 @@ export interface WalkOptions extends CallOptions {
 }
 
 /**
- * An MCP client for one server, speaking the 2026-07-28 wire (stateless: every request
- * carries `_meta` with the protocol version, client capabilities and client info).
+ * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
+ * carries `_meta` with the protocol version, client capabilities and client info), and falls
+ * back to the `initialize` handshake of 2025-11-25 and earlier when the server is legacy
+ * (`ClientOptions.era`; docs/legacy.md). The same methods work in both eras.
  *
  * ```ts
  * const client = new McpClient({ transport, clientInfo: { name: 'my-host', version: '1.0.0' } });
@@ -93,9 +89,8 @@ export class McpClient {
   private readonly caller: Caller;
   private readonly responseCache: ResponseCache | undefined;
   private readonly subscriptionManager: SubscriptionManager;
+  private readonly binding: EraBinding;
   private stateValue: ClientState = 'new';
-  private negotiatedVersion: string | undefined;
-  private discovered: DiscoverResult | undefined;
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
   constructor(options: ClientOptions) {
@@ -131,6 +126,14 @@ export class McpClient {
       onError,
       timeoutMs: this.options.timeoutMs,
     });
+    this.binding = new EraBinding({
+      options: this.options,
+      session: this.session,
+      caller: this.caller,
+      subscriptions: this.subscriptionManager,
+      discover: (callOptions, internals) => this.loadDiscovery(callOptions, internals),
+      connected: () => this.stateValue === 'connected',
+    });
   }
 
   /** `new` → `connecting` → `connected` → `closed`. */
@@ -138,29 +141,43 @@ export class McpClient {
     return this.stateValue;
   }
 
-  /** The protocol version in use, once connected. */
+  /** The protocol version in use, once connected: `2026-07-28`, or the legacy version `initialize` negotiated. */
   get protocolVersion(): string | undefined {
-    return this.negotiatedVersion;
+    return this.binding.protocolVersion;
   }
 
-  /** The `server/discover` result kept from `connect()` (or the last `discover()`). */
+  /** The era the server speaks (`modern` or `legacy`), once connected. */
+  get era(): Era | undefined {
+    return this.binding.era;
+  }
+
+  /**
+   * The `server/discover` result kept from `connect()` (or the last `discover()`). On the
+   * legacy wire it is built from the InitializeResult (`supportedVersions` is the negotiated
+   * version; see {@link initializeResult} for the original).
+   */
   get serverDiscovery(): DiscoverResult | undefined {
-    return this.discovered;
+    return this.binding.discovery;
   }
 
-  /** The server's capabilities from discovery. */
+  /** The InitializeResult exactly as received, on the legacy wire; `undefined` on the modern one. */
+  get initializeResult(): JsonObject | undefined {
+    return this.binding.initializeResult;
+  }
+
+  /** The server's capabilities, from discovery (modern) or the InitializeResult (legacy). */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.discovered?.capabilities;
+    return this.binding.discovery?.capabilities;
   }
 
-  /** The server's self-reported identity (`_meta["io.modelcontextprotocol/serverInfo"]`); display only. */
+  /** The server's self-reported identity (`_meta["io.modelcontextprotocol/serverInfo"]`, legacy `serverInfo`); display only. */
   get serverInfo(): Implementation | undefined {
-    return this.discovered?._meta?.[MetaKey.serverInfo];
+    return this.binding.discovery?._meta?.[MetaKey.serverInfo];
   }
 
   /** The server's `instructions` for models, if it sent any. */
   get instructions(): string | undefined {
-    return this.discovered?.instructions;
+    return this.binding.discovery?.instructions;
   }
 
   /** Who the server is as this client knows it (the transport's command line or URL). */
@@ -183,21 +200,26 @@ export class McpClient {
   }
 
   /**
-   * Starts the transport and sends `server/discover` (spec: server/discover and
-   * basic/versioning). On -32022 it retries once with a version from `data.supported` that
-   * this client also speaks.
+   * Starts the transport and settles the era and version (spec: basic/versioning; details in
+   * docs/legacy.md). With `era: "auto"`: `server/discover` as a probe (`probeTimeoutMs`); a
+   * DiscoverResult or a recognised modern error means 2026-07-28 (-32022 leads to one retry
+   * with a version from `data.supported`); anything else means legacy: `initialize`, then
+   * `notifications/initialized`. The verdict is remembered in `eraMemory`.
    *
-   * @returns the DiscoverResult (also kept: see {@link serverDiscovery}).
+   * @returns the DiscoverResult (also kept: see {@link serverDiscovery}); on the legacy wire,
+   *   the one built from the InitializeResult.
    * @throws VersionNegotiationError (-32022) when no version is shared, naming both lists;
-   *   ConnectionClosedError (-32000) when the transport cannot start or closes; any error of
-   *   `server/discover` itself. A failed connect closes the transport.
+   *   EraDetectionError (-32015) when neither era works; HttpAuthError (-32011) on 401/403
+   *   (never a fallback); ConnectionClosedError (-32000) when the transport cannot start or
+   *   closes; any error of `server/discover` (modern) or `initialize` (legacy) itself. A failed
+   *   connect closes the transport.
    */
   async connect(options: CallOptions = {}): Promise<DiscoverResult> {
     if (this.stateValue !== 'new') throw new ConnectionClosedError(`connect: client is ${this.stateValue}`, { reason: `client is ${this.stateValue}` });
     this.stateValue = 'connecting';
     try {
       await this.session.start();
-      const result = await this.negotiate(options);
+      const result = await this.binding.negotiate(options);
       if (this.stateValue === 'connecting') this.stateValue = 'connected';
       return result;
     } catch (error) {
@@ -206,42 +228,20 @@ export class McpClient {
     }
   }
 
-  private async negotiate(options: CallOptions): Promise<DiscoverResult> {
-    const ours = this.options.protocolVersions;
-    let version = ours[0] as string;
-    for (let attempt = 0; ; attempt++) {
-      this.caller.protocolVersion = version;
-      let result: DiscoverResult;
-      try {
-        result = await this.discover({ ...options, cacheMode: options.cacheMode ?? 'no-cache' });
-      } catch (error) {
-        if (!(error instanceof UnsupportedProtocolVersionError) || attempt > 0) throw error;
-        const data = error.data as { supported?: unknown } | undefined;
-        const theirs = Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
-        const pick = ours.find((v) => theirs.includes(v));
-        if (pick === undefined) throw new VersionNegotiationError({ clientSupported: [...ours], serverSupported: theirs }, error);
-        version = pick;
-        continue;
-      }
-      if (!result.supportedVersions.includes(version)) {
-        const pick = ours.find((v) => result.supportedVersions.includes(v));
-        if (pick === undefined) throw new VersionNegotiationError({ clientSupported: [...ours], serverSupported: result.supportedVersions });
-        version = pick;
-        this.caller.protocolVersion = version;
-      }
-      this.negotiatedVersion = version;
-      return result;
-    }
-  }
-
   /**
-   * Sends `server/discover` and keeps the result (spec: server/discover).
+   * Sends `server/discover` and keeps the result (spec: server/discover). On the legacy wire,
+   * which has no such method, it sends nothing and resolves with {@link serverDiscovery}.
    * @throws ProtocolError (-32600) if `supportedVersions` or `capabilities` is missing.
    */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    const result = await this.cached('server/discover', {}, {}, options, checkDiscover);
-    this.discovered = result as DiscoverResult;
-    return this.discovered;
+    if (this.binding.era === 'legacy' && this.binding.discovery !== undefined) return this.binding.discovery;
+    return this.loadDiscovery(options, undefined);
+  }
+
+  private async loadDiscovery(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult> {
+    const result = (await this.cached('server/discover', {}, {}, options, checkDiscover, internals)) as DiscoverResult;
+    this.binding.discovery = result;
+    return result;
   }
 
   /** One page of `tools/list` (spec: server/tools). Malformed tools are reported and left out. */
@@ -472,21 +472,21 @@ export class McpClient {
   private async loadPage(method: ListMethod, cursor: string | undefined, options: CallOptions): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
     const outcome = await this.caller.call(method, params, options);
-    return { result: this.checkPage(method, outcome.result), storable: outcome.storable };
+    return { result: this.binding.freshness(this.checkPage(method, outcome.result)), storable: outcome.storable };
   }
 
   /**
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
-   * `check` returns is what gets stored (and frozen).
+   * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
    */
-  private async cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject): Promise<JsonObject> {
+  private async cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals?: CallInternals): Promise<JsonObject> {
     const cache = this.responseCache;
-    if (cache === undefined) return check(method, (await this.caller.call(method, params, options)).result);
+    if (cache === undefined) return check(method, (await this.caller.call(method, params, options, internals)).result);
     const outcome = await cache.fetch(
       { method, ...key, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode, signal: options.signal },
       async (signal) => {
-        const loaded = await this.caller.call(method, params, { ...options, signal });
-        return { result: check(method, loaded.result), storable: loaded.storable };
+        const loaded = await this.caller.call(method, params, { ...options, signal }, internals);
+        return { result: this.binding.freshness(check(method, loaded.result)), storable: loaded.storable };
       },
     );
     return outcome.result;

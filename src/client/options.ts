@@ -9,6 +9,7 @@ import { DEFAULT_MAX_ROUNDS } from '../inputRequired/driver.js';
 import type { ResponseCacheOptions } from '../cache/responseCache.js';
 import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../legacy/era.js';
 
 /** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */
 export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError'>;
@@ -59,6 +60,39 @@ export interface ClientOptions {
   sendClientInfo?: boolean | undefined;
   /** Protocol versions this client accepts, most preferred first. @default ["2026-07-28"] */
   protocolVersions?: readonly string[] | undefined;
+  /**
+   * Which era to speak (spec 2026-07-28: basic/versioning, Backward Compatibility). `auto`
+   * probes with `server/discover` and falls back to the `initialize` handshake of 2025-11-25
+   * and earlier when the answer is not a recognised modern one; `modern` never falls back;
+   * `legacy` sends `initialize` at once. Details: docs/legacy.md. @default "auto"
+   */
+  era?: EraSetting | undefined;
+  /**
+   * How long the `server/discover` probe waits, in ms, before `auto` calls the server legacy
+   * (a legacy stdio server may never answer it). Transports that answer every request
+   * (`capabilities.answersEveryRequest`: Streamable HTTP) use the normal timeouts instead: an
+   * HTTP server always answers, and an authorization flow may run inside the request.
+   * @default 5000
+   */
+  probeTimeoutMs?: number | undefined;
+  /**
+   * Where era verdicts are remembered, per `transport.serverIdentity`; share one (a
+   * `Map<string, Era>` will do) between clients so a reconnect to a known server skips the
+   * probe. A remembered verdict that fails is forgotten and the server probed again.
+   * @default a new empty memory per client (nothing is remembered across clients)
+   */
+  eraMemory?: EraMemory | undefined;
+  /**
+   * Legacy versions offered in `initialize`, most preferred first; the server's answer must be
+   * one of them. @default ["2025-11-25", "2025-06-18", "2025-03-26"]
+   */
+  legacyProtocolVersions?: readonly string[] | undefined;
+  /**
+   * Freshness given to cacheable legacy results, in ms: legacy servers send no `ttlMs`, so by
+   * default nothing from them is served from the cache (ttl 0). A positive value stamps
+   * `ttlMs` on the results that lack one (scope stays private). @default 0
+   */
+  legacyTtlMs?: number | undefined;
   /** Default idle timeout per request in ms. @default 60000 */
   timeoutMs?: number | undefined;
   /** Default hard limit per request in ms, whatever progress arrives. @default 600000 */
@@ -96,6 +130,11 @@ export interface ResolvedClientOptions {
   subscriptions: ResolvedSubscriptionOptions;
   sendClientInfo: boolean;
   protocolVersions: readonly string[];
+  era: EraSetting;
+  probeTimeoutMs: number;
+  eraMemory: EraMemory;
+  legacyProtocolVersions: readonly string[];
+  legacyTtlMs: number;
   timeoutMs: number;
   maxTotalTimeoutMs: number;
   resetTimeoutOnProgress: boolean;
@@ -128,6 +167,18 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   }
   const inputRequired = options.inputRequired ?? 'auto';
   if (inputRequired !== 'auto' && inputRequired !== 'manual') throw new InvalidArgumentError('inputRequired', inputRequired, 'expected "auto" or "manual"');
+  const era = options.era ?? 'auto';
+  if (era !== 'auto' && era !== 'modern' && era !== 'legacy') throw new InvalidArgumentError('era', era, 'expected "auto", "modern" or "legacy"');
+  const legacyProtocolVersions = options.legacyProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
+  if (!Array.isArray(legacyProtocolVersions) || legacyProtocolVersions.length === 0 || !legacyProtocolVersions.every((v) => typeof v === 'string' && v !== '')) {
+    throw new InvalidArgumentError('legacyProtocolVersions', legacyProtocolVersions, 'expected a non-empty array of version strings');
+  }
+  const eraMemory = options.eraMemory ?? new Map();
+  if (typeof eraMemory !== 'object' || eraMemory === null || typeof eraMemory.get !== 'function' || typeof eraMemory.set !== 'function' || typeof eraMemory.delete !== 'function') {
+    throw new InvalidArgumentError('eraMemory', eraMemory, 'expected { get, set, delete } (a Map will do)');
+  }
+  const legacyTtlMs = options.legacyTtlMs ?? 0;
+  if (typeof legacyTtlMs !== 'number' || !Number.isFinite(legacyTtlMs) || legacyTtlMs < 0) throw new InvalidArgumentError('legacyTtlMs', legacyTtlMs, 'expected a finite number of ms >= 0');
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_ROUNDS;
   if (!Number.isInteger(maxInputRounds) || maxInputRounds < 0) throw new InvalidArgumentError('maxInputRounds', maxInputRounds, 'expected an integer >= 0');
   return {
@@ -141,6 +192,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     subscriptions: resolveSubscriptionOptions(options.subscriptions),
     sendClientInfo: options.sendClientInfo ?? true,
     protocolVersions,
+    era,
+    probeTimeoutMs: positive('probeTimeoutMs', options.probeTimeoutMs, DEFAULT_PROBE_TIMEOUT_MS),
+    eraMemory,
+    legacyProtocolVersions,
+    legacyTtlMs,
     timeoutMs,
     maxTotalTimeoutMs: positive('maxTotalTimeoutMs', options.maxTotalTimeoutMs, 600_000),
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,

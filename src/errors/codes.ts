@@ -58,6 +58,17 @@ export const ErrorCode = {
   StreamBroken: -32012,
   /** Local: the WebSocket closed (`WebSocketCloseError`; `data.code`). */
   WebSocketClosed: -32013,
+  /**
+   * Local: a legacy (2025-11-25) Streamable HTTP session ended: the server answered HTTP 404 to a
+   * request that carried `Mcp-Session-Id`, and the one new session the client started did not
+   * help (`SessionExpiredError`; `data.method`, `data.status`).
+   */
+  SessionExpired: -32014,
+  /**
+   * Local: era detection failed: `server/discover` did not identify a 2026-07-28 server and the
+   * `initialize` fallback failed too (`EraDetectionError`; `data.probe`, `data.fallback`).
+   */
+  EraDetectionFailed: -32015,
   /** Local: the caller's AbortSignal cancelled the request. */
   RequestCancelled: -32800,
   /** Local: the OAuth flow failed (`OAuthError`); `data.failure` names the step. */

@@ -37,10 +37,17 @@ export class RpcError extends McpError {
   override name = 'RpcError';
   /** The request method this error answered, e.g. `"tools/call"`. */
   readonly method: string;
+  /**
+   * The HTTP status of the response that carried the error (Streamable HTTP: 400 for -32022,
+   * 404 for a modern server's -32601...); `undefined` on transports without one (stdio,
+   * WebSocket). Era detection reads it: -32601 with 404 is a 2026-07-28 server.
+   */
+  readonly httpStatus: number | undefined;
 
-  constructor(error: JsonRpcErrorObject, method: string) {
+  constructor(error: JsonRpcErrorObject, method: string, httpStatus?: number) {
     super(error.code, error.message, { data: error.data, local: false });
     this.method = method;
+    this.httpStatus = httpStatus;
   }
 }
 
@@ -52,8 +59,8 @@ export class ResourceNotFoundError extends RpcError {
   override name = 'ResourceNotFoundError';
   readonly uri: string;
 
-  constructor(error: JsonRpcErrorObject, uri: string) {
-    super(error, 'resources/read');
+  constructor(error: JsonRpcErrorObject, uri: string, httpStatus?: number) {
+    super(error, 'resources/read', httpStatus);
     this.uri = uri;
   }
 }

@@ -166,7 +166,8 @@ export interface FulfilOptions {
  *   `file://` URI): `InputRequestFailedError` (`reason: "invalid_result"`).
  *
  * The first failure aborts the other handlers' signals and rejects at once (no waiting for them).
- * Elicitation results are normalized: `content` is sent only for a form-mode `accept`.
+ * Elicitation results are normalized: `content` is sent only for a form-mode `accept`, completed
+ * with the requested schema's `default` values for the fields the handler left out (SEP-1034).
  *
  * @throws CancelledError (-32800) when `signal` aborts (or the abort reason itself when it is an
  *   mcp-live error, e.g. a `TimeoutError`).
@@ -200,6 +201,29 @@ export async function fulfilInputRequests(
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Options of {@link answerInputRequest}. */
+export interface AnswerOptions {
+  /** Passed to the handler; aborting it asks the handler to stop. */
+  signal: AbortSignal;
+  /** The handler's `context.key`: on the legacy wire, the JSON-RPC id of the server's request. */
+  key: string;
+  /** The handler's `context.requestMethod`: on the legacy wire, the server's method itself. */
+  requestMethod: string;
+}
+
+/**
+ * Answers one input request outside an `input_required` round: a server-to-client request of
+ * the legacy wire (`elicitation/create`, `sampling/createMessage`, `roots/list`; spec
+ * 2025-11-25 client/*). The same checks and normalization as {@link fulfilInputRequests}
+ * apply, and the same errors are thrown: `ProtocolError` (-32600) for malformed params (the
+ * handler is not called), `InputRequestFailedError` (-32007) with `reason` `unsupported` (not
+ * called), `handler_error` or `invalid_result`.
+ */
+export async function answerInputRequest(handlers: InputHandlers | undefined, method: string, params: JsonObject | undefined, options: AnswerOptions): Promise<InputResponse> {
+  const plan = planInputRequest(handlers, options.requestMethod, options.key, params === undefined ? { method } : { method, params });
+  return plan({ signal: options.signal, key: options.key, requestMethod: options.requestMethod });
 }
 
 /**
@@ -284,21 +308,43 @@ type Fail = (reason: InputRequestFailureReason, detail: string) => InputRequestF
 
 const ACTIONS = ['accept', 'decline', 'cancel'];
 
-/** ElicitResult check; `schema` is the form's requestedSchema (undefined in URL mode). */
+/**
+ * ElicitResult check; `schema` is the form's requestedSchema (undefined in URL mode). An
+ * accepted form is completed with the schema's `default` values for the fields the handler
+ * left out (SEP-1034; spec 2025-11-25 and 2026-07-28 client/elicitation, "Requested Schema":
+ * primitives may carry a `default`), before it is checked: the user saw those values
+ * pre-filled and left them. A default whose type does not match its field is not used.
+ */
 function checkElicitResult(value: unknown, schema: JsonObject | undefined, fail: Fail): ElicitResult {
   if (!isObject(value)) return invalid(fail, value, 'expected an ElicitResult object');
   const action = value['action'];
   if (typeof action !== 'string' || !ACTIONS.includes(action)) return invalid(fail, value, `action must be one of ${ACTIONS.join(', ')}`);
   const result: JsonObject = { action };
   if (schema !== undefined && action === 'accept') {
-    const content = value['content'] ?? {};
-    if (!isObject(content)) return invalid(fail, value, 'content must be an object');
+    const given = value['content'] ?? {};
+    if (!isObject(given)) return invalid(fail, value, 'content must be an object');
+    const content = withDefaults(schema, given);
     const problem = formContentProblem(schema, content);
     if (problem !== undefined) return invalid(fail, value, problem);
     result['content'] = content;
   }
   if (isObject(value['_meta'])) result['_meta'] = value['_meta'];
   return result as unknown as ElicitResult;
+}
+
+/** `content` plus the schema's valid `default` for each property it lacks; `content` itself when nothing is added. */
+function withDefaults(schema: JsonObject, content: JsonObject): JsonObject {
+  const properties = schema['properties'] as JsonObject;
+  let completed: JsonObject | undefined;
+  for (const name of Object.keys(properties)) {
+    const property = properties[name];
+    if (!isObject(property) || !Object.hasOwn(property, 'default') || Object.hasOwn(content, name)) continue;
+    const fallback = property['default'];
+    if (fieldProblem(name, property, fallback) !== undefined) continue;
+    completed ??= { ...content };
+    setOwn(completed, name, fallback);
+  }
+  return completed ?? content;
 }
 
 /** Checks form content against the requested (flat, primitive) schema: required keys and value types. */
@@ -309,22 +355,27 @@ function formContentProblem(schema: JsonObject, content: JsonObject): string | u
     if (typeof name === 'string' && !Object.hasOwn(content, name)) return `content is missing required field ${JSON.stringify(name)}`;
   }
   for (const [name, fieldValue] of Object.entries(content)) {
-    const isStringArray = Array.isArray(fieldValue) && fieldValue.every((item) => typeof item === 'string');
-    if (!['string', 'number', 'boolean'].includes(typeof fieldValue) && !isStringArray) {
-      return `content.${name} must be a string, number, boolean or string array`;
-    }
-    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    const type = isObject(property) ? property['type'] : undefined;
-    const ok =
-      type === undefined ||
-      (type === 'string' && typeof fieldValue === 'string') ||
-      (type === 'number' && typeof fieldValue === 'number') ||
-      (type === 'integer' && Number.isInteger(fieldValue)) ||
-      (type === 'boolean' && typeof fieldValue === 'boolean') ||
-      (type === 'array' && isStringArray);
-    if (!ok) return `content.${name} does not match its schema type ${JSON.stringify(type)}`;
+    const problem = fieldProblem(name, Object.hasOwn(properties, name) ? properties[name] : undefined, fieldValue);
+    if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/** Why one form value does not fit its property schema, or `undefined` when it does. */
+function fieldProblem(name: string, property: unknown, fieldValue: unknown): string | undefined {
+  const isStringArray = Array.isArray(fieldValue) && fieldValue.every((item) => typeof item === 'string');
+  if (!['string', 'number', 'boolean'].includes(typeof fieldValue) && !isStringArray) {
+    return `content.${name} must be a string, number, boolean or string array`;
+  }
+  const type = isObject(property) ? property['type'] : undefined;
+  const ok =
+    type === undefined ||
+    (type === 'string' && typeof fieldValue === 'string') ||
+    (type === 'number' && typeof fieldValue === 'number') ||
+    (type === 'integer' && Number.isInteger(fieldValue)) ||
+    (type === 'boolean' && typeof fieldValue === 'boolean') ||
+    (type === 'array' && isStringArray);
+  return ok ? undefined : `content.${name} does not match its schema type ${JSON.stringify(type)}`;
 }
 
 function checkCreateMessageResult(value: unknown, fail: Fail): CreateMessageResult {

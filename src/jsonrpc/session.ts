@@ -74,8 +74,12 @@ export interface SessionRequestOptions {
   reissueOnBrokenStream?: number | undefined;
 }
 
-/** Handles a request the server sent to the client (legacy wire only). Returns the result. */
-export type InboundRequestHandler = (params: JsonObject | undefined, signal: AbortSignal) => Promise<JsonObject> | JsonObject;
+/**
+ * Handles a request the server sent to the client (legacy wire only) and returns its result.
+ * `signal` aborts when the server cancels the request or the connection closes; `id` is the
+ * request's JSON-RPC id.
+ */
+export type InboundRequestHandler = (params: JsonObject | undefined, signal: AbortSignal, id: RequestId) => Promise<JsonObject> | JsonObject;
 
 export interface SessionOptions {
   transport: Transport;
@@ -112,6 +116,8 @@ interface PendingRequest {
   totalTimer: TimerHandle | undefined;
   abortListener: (() => void) | undefined;
   sendController: AbortController | undefined;
+  /** True when aborting {@link sendController} is the whole cancellation (no `notifications/cancelled`). */
+  abortOnly: boolean;
   progressToken: string | number;
   /** Set by {@link JsonRpcSession.disarmTimeouts}: no timer is armed again for this request. */
   timeoutsDisarmed: boolean;
@@ -138,11 +144,26 @@ export class JsonRpcSession {
   private closeInfo: TransportCloseInfo | undefined;
   private closePromise: Promise<void> | undefined;
   private readonly inboundControllers = new Map<RequestId, AbortController>();
+  private inboundHandlers: ReadonlyMap<string, InboundRequestHandler> | undefined;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.transport = options.transport;
     this.timers = options.timers;
+    if (options.answerInboundRequests === true) this.inboundHandlers = options.inboundRequestHandlers ?? new Map();
+  }
+
+  /**
+   * Starts (a map) or stops (`undefined`) answering server-to-client requests, as after the
+   * legacy `initialize` handshake (spec 2025-11-25: client/roots, client/sampling,
+   * client/elicitation, basic/utilities/ping). With a map, every inbound request gets exactly
+   * one response: the handler's result; its error (an `McpError` code in the JSON-RPC range is
+   * kept, anything else is -32603); or -32601 when no handler is registered for the method. A
+   * request the server cancels (`notifications/cancelled`) has its handler's signal aborted and
+   * gets no response. Without a map, inbound requests are reported to `onError` and never answered.
+   */
+  setInboundRequestHandlers(handlers: ReadonlyMap<string, InboundRequestHandler> | undefined): void {
+    this.inboundHandlers = handlers;
   }
 
   get state(): SessionState {
@@ -193,6 +214,7 @@ export class JsonRpcSession {
     }
 
     const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    const capabilities = this.transport.capabilities;
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: PendingRequest = {
         id,
@@ -205,7 +227,8 @@ export class JsonRpcSession {
         idleTimer: undefined,
         totalTimer: undefined,
         abortListener: undefined,
-        sendController: this.transport.capabilities.cancelsByAbortingSend ? new AbortController() : undefined,
+        sendController: capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true ? new AbortController() : undefined,
+        abortOnly: capabilities.cancelsByAbortingSend,
         progressToken,
         timeoutsDisarmed: false,
       };
@@ -376,13 +399,14 @@ export class JsonRpcSession {
   private cancel(entry: PendingRequest, reason: string): void {
     this.rememberCancelled(entry.id);
     if (entry.options.cancellable === false || this.stateValue !== 'open') return;
-    if (entry.sendController !== undefined) {
+    if (entry.abortOnly && entry.sendController !== undefined) {
       entry.sendController.abort(reason);
       return;
     }
     this.transport
       .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } })
       .catch((error: unknown) => this.options.onError(asError(error)));
+    entry.sendController?.abort(reason);
   }
 
   private rememberCancelled(id: RequestId): void {
@@ -423,7 +447,7 @@ export class JsonRpcSession {
     if ('error' in message) {
       const error = message['error'];
       if (isObject(error) && Number.isInteger(error['code']) && typeof error['message'] === 'string') {
-        this.settle(entry, new RpcError(error as unknown as JsonRpcErrorObject, entry.method));
+        this.settle(entry, new RpcError(error as unknown as JsonRpcErrorObject, entry.method, context?.httpStatus));
       } else {
         this.settle(entry, new ProtocolError('malformed error response', { method: entry.method, value: message }));
       }
@@ -438,6 +462,16 @@ export class JsonRpcSession {
     if (notification.method === 'notifications/progress') {
       this.handleProgress(notification);
       return;
+    }
+    if (notification.method === 'notifications/cancelled') {
+      const requestId = notification.params?.['requestId'];
+      const inbound = isRequestId(requestId) ? this.inboundControllers.get(requestId) : undefined;
+      if (inbound !== undefined) {
+        // The server gave up on its own request: stop the handler and send no response.
+        this.inboundControllers.delete(requestId as RequestId);
+        inbound.abort(notification.params?.['reason'] ?? 'cancelled by the server');
+        return;
+      }
     }
     const related = context?.relatedRequestId;
     const entry = related === undefined ? undefined : this.pending.get(related);
@@ -489,40 +523,55 @@ export class JsonRpcSession {
       return;
     }
     if (method === 'notifications/cancelled') return;
-    if (this.options.answerInboundRequests !== true) {
+    const handlers = this.inboundHandlers;
+    if (handlers === undefined) {
       this.options.onError(new ProtocolError('server sent a request, which this protocol version does not allow; ignored', { method, value: message }));
       return;
     }
-    const handler = this.options.inboundRequestHandlers?.get(method);
+    const handler = handlers.get(method);
     if (handler === undefined) {
-      this.respondError(id, { code: ErrorCode.MethodNotFound, message: 'Method not found' });
+      void this.respondError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
       return;
     }
     const controller = new AbortController();
     this.inboundControllers.set(id, controller);
+    // Exactly one response: the first settlement wins; a cancelled request gets none.
+    let answered = false;
+    const answer = (reply: { result: JsonObject } | { error: JsonRpcErrorObject }): Promise<void> => {
+      if (answered || this.inboundControllers.get(id) !== controller) return Promise.resolve();
+      answered = true;
+      this.inboundControllers.delete(id);
+      if ('error' in reply) return this.respondError(id, reply.error);
+      return this.transport.send({ jsonrpc: '2.0', id, result: reply.result }).catch((error: unknown) => {
+        if (this.stateValue === 'open') this.options.onError(asError(error));
+      });
+    };
     const params = message['params'];
     Promise.resolve()
-      .then(() => handler(isObject(params) ? params : undefined, controller.signal))
+      .then(() => handler(isObject(params) ? params : undefined, controller.signal, id))
       .then(
         (result) => {
-          if (!isObject(result)) throw new Error('handler returned no result object');
-          return this.transport.send({ jsonrpc: '2.0', id, result });
+          if (!isObject(result)) return answer({ error: { code: ErrorCode.InternalError, message: `${method}: the handler returned no result object` } });
+          return answer({ result });
         },
         (error: unknown) => {
           const rpc = McpError.is(error) && error.code > -33000 && error.code < -31000;
-          return this.respondError(id, {
-            code: rpc ? (error as McpError).code : ErrorCode.InternalError,
-            message: error instanceof Error ? error.message : String(error),
+          return answer({
+            error: {
+              code: rpc ? (error as McpError).code : ErrorCode.InternalError,
+              message: error instanceof Error ? error.message : String(error),
+            },
           });
         },
       )
-      .catch((error: unknown) => this.respondError(id, { code: ErrorCode.InternalError, message: asError(error).message }))
-      .finally(() => this.inboundControllers.delete(id));
+      .catch((error: unknown) => this.options.onError(asError(error)));
   }
 
   private respondError(id: RequestId, error: JsonRpcErrorObject): Promise<void> {
     if (this.stateValue !== 'open') return Promise.resolve();
-    return this.transport.send({ jsonrpc: '2.0', id, error }).catch((sendError: unknown) => this.options.onError(asError(sendError)));
+    return this.transport.send({ jsonrpc: '2.0', id, error }).catch((sendError: unknown) => {
+      if (this.stateValue === 'open') this.options.onError(asError(sendError));
+    });
   }
 
   private handleClose(info: TransportCloseInfo): void {

@@ -24,6 +24,7 @@ import { describeInvalidation, interpretChange, isChangeNotification, type Inval
 import { LiveListImpl, type LiveListDeps } from './liveList.js';
 import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
 import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
+import { LegacyFeed, type LegacyFeedHost } from './legacyFeed.js';
 import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from './types.js';
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -66,6 +67,8 @@ export class SubscriptionManager {
   /** Deliveries wait for their invalidation, in arrival order. */
   private delivery: Promise<void> = Promise.resolve();
   private readonly deps: SubscriptionDeps;
+  /** Set when the client speaks the legacy wire: subscriptions go through it instead (`legacyFeed.ts`). */
+  private legacy: LegacyFeed | undefined;
 
   constructor(private readonly options: SubscriptionManagerOptions) {
     this.deps = {
@@ -93,6 +96,20 @@ export class SubscriptionManager {
     };
   }
 
+  /**
+   * Switches to the legacy wire (spec 2025-11-25): from now on `subscribe()` and `live()` use
+   * implicit list-change notifications and `resources/subscribe`, and change notifications
+   * without a subscription id are delivered to every subscription that asked for their type.
+   */
+  useLegacyFeed(host: LegacyFeedHost): void {
+    this.legacy = new LegacyFeed({ host, onError: (error) => this.report(error), invalidate: (invalidations) => this.invalidate(invalidations), timeoutMs: this.options.timeoutMs });
+  }
+
+  /** After a new legacy session: see `LegacyFeed.resubscribe`. */
+  resubscribeLegacy(): Promise<void> {
+    return this.legacy?.resubscribe() ?? Promise.resolve();
+  }
+
   /** Open subscriptions (including reopening ones). */
   get size(): number {
     return this.subscriptions.size;
@@ -101,6 +118,7 @@ export class SubscriptionManager {
   /** See `McpClient.subscribe`. */
   async subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
     const wanted = checkFilter(filter);
+    if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
     const signal = options.signal;
     if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
     if (!this.options.host.connected()) throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
@@ -165,6 +183,12 @@ export class SubscriptionManager {
     }
     // Started now, synchronously: a request in flight for these entries will not be stored.
     const invalidated = this.invalidate(change.invalidations);
+    const legacy = this.legacy;
+    if (legacy !== undefined) {
+      // Legacy servers push these unasked and name no subscription: never "unmatched".
+      this.delivery = this.delivery.then(() => invalidated).then(() => legacy.deliver(change.event, change.flag));
+      return true;
+    }
     const id = subscriptionIdOf(params);
     const route = isRequestId(id) ? this.routes.get(id) : undefined;
     if (route === undefined) {
@@ -191,6 +215,7 @@ export class SubscriptionManager {
    */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
     for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
+    this.legacy?.closeAll(reason, error);
   }
 
   private invalidate(invalidations: readonly Invalidation[]): Promise<void> {

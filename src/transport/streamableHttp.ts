@@ -13,7 +13,8 @@ import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
 import { credentialId, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseJson, readStart, safeUrl } from './httpUtil.js';
 import { parseRetryAfter, resolveRetryPolicy, withRetry, type ResolvedRetryPolicy, type RetryDecision, type RetryPolicy } from './reconnect.js';
 import { SseReader } from './sseReader.js';
-import type { Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
+import type { LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
+import { LegacyHttpChannel, resolveLegacyHttpOptions, type LegacyHttpOptions, type LegacyHttpPort, type PumpResult, type ResolvedLegacyHttpOptions } from './legacyHttp.js';
 import {
   bodyExcerpt,
   HttpAuthError,
@@ -90,6 +91,12 @@ export interface StreamableHttpTransportOptions {
   maxEventChars?: number | undefined;
   /** Same-origin 307/308 redirects followed per POST. Other redirects fail. @default 3 */
   maxRedirects?: number | undefined;
+  /**
+   * The legacy wire (2025-11-25 and earlier), used after the client falls back to `initialize`:
+   * the standalone GET stream, resumption, `DELETE` on close. See {@link LegacyHttpOptions}.
+   * @default every field's default
+   */
+  legacy?: LegacyHttpOptions | undefined;
 }
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -106,6 +113,9 @@ const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
 ]);
 /** Bytes of an error body read for its excerpt or its JSON-RPC error. */
 const ERROR_BODY_BYTES = 64 * 1024;
+/** What the transport can do, per era. */
+const MODERN_CAPABILITIES: TransportCapabilities = Object.freeze({ cancelsByAbortingSend: true, mirrorsToolParamHeaders: true, answersEveryRequest: true });
+const LEGACY_CAPABILITIES: TransportCapabilities = Object.freeze({ cancelsByAbortingSend: false, mirrorsToolParamHeaders: false, closesStreamOnCancel: true, answersEveryRequest: true });
 /** Methods whose `Mcp-Name` header comes from `params.name`. */
 const NAMED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get']);
 
@@ -155,14 +165,22 @@ class NetworkFailure extends Error {
  * Cancellation ({@link capabilities}.cancelsByAbortingSend): aborting a request's send signal
  * aborts its fetch, which closes its response stream; no `notifications/cancelled` is sent.
  *
- * No GET is ever sent, and no body-idle timeout is applied: a `subscriptions/listen` stream
- * stays open as long as the server keeps it (Node's fetch drops a body silent for 300 s; SSE
- * keep-alive comments every 15 s keep it open).
+ * No GET is ever sent on the 2026-07-28 wire, and no body-idle timeout is applied: a
+ * `subscriptions/listen` stream stays open as long as the server keeps it (Node's fetch drops a
+ * body silent for 300 s; SSE keep-alive comments every 15 s keep it open).
+ *
+ * Legacy wire ({@link legacyWire}, after the client falls back to `initialize`; spec 2025-11-25
+ * basic/transports): no `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers; `MCP-Protocol-Version`
+ * is the negotiated version, from the request after `initialize` on; the `Mcp-Session-Id` of
+ * the InitializeResult response goes on every later request; a 404 to a request that carried
+ * it rejects with `SessionExpiredError` (-32014) after dropping it; JSON-RPC responses to
+ * server requests are POSTed like notifications; cancellation is `notifications/cancelled`
+ * plus closing the stream; a response stream that ends early after an event `id` is resumed
+ * with `GET` + `Last-Event-ID` after the SSE `retry` delay; the optional standalone GET stream
+ * is opened after the handshake (405 = none; other refusals retried a few times with backoff,
+ * never fatal); `close()` sends `DELETE`. See {@link LegacyHttpOptions}.
  */
 export class StreamableHttpTransport implements Transport {
-  /** Cancelling a request is closing its response stream. */
-  readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: true, mirrorsToolParamHeaders: true };
-  /** The endpoint's origin and path: no credentials, query or fragment. */
   readonly serverIdentity: string;
 
   private readonly url: string;
@@ -178,6 +196,33 @@ export class StreamableHttpTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   private readonly closeController = new AbortController();
   private credential: { readonly value: string; readonly id: string } | undefined;
+  private readonly legacyOptions: ResolvedLegacyHttpOptions;
+  /** Set once the client falls back to the legacy wire. */
+  private legacy: LegacyHttpChannel | undefined;
+
+  /** Switches to the legacy wire around the client's `initialize` handshake (see the class documentation). */
+  readonly legacyWire: LegacyWireControl = {
+    enter: () => {
+      this.legacy?.stopStandalone();
+      this.legacy = new LegacyHttpChannel(this.legacyPort(), this.legacyOptions, this.timers, this.closeController.signal);
+    },
+    negotiated: (protocolVersion) => {
+      if (this.legacy !== undefined) this.legacy.protocolVersion = protocolVersion;
+    },
+    ready: () => this.legacy?.startStandalone(),
+    leave: () => {
+      this.legacy?.stopStandalone();
+      this.legacy = undefined;
+    },
+  };
+
+  /**
+   * 2026-07-28: cancelling a request is closing its response stream, and tool parameters are
+   * mirrored into headers. Legacy wire: `notifications/cancelled`, then the stream is closed.
+   */
+  get capabilities(): TransportCapabilities {
+    return this.legacy === undefined ? MODERN_CAPABILITIES : LEGACY_CAPABILITIES;
+  }
 
   /**
    * @param url the MCP endpoint, `http:` or `https:`, e.g. `"https://example.com/mcp"`.
@@ -213,6 +258,7 @@ export class StreamableHttpTransport implements Transport {
     const redirects = options.maxRedirects ?? 3;
     if (!Number.isInteger(redirects) || redirects < 0) throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
     this.maxRedirects = redirects;
+    this.legacyOptions = resolveLegacyHttpOptions(options.legacy);
   }
 
   /**
@@ -259,7 +305,13 @@ export class StreamableHttpTransport implements Transport {
       const reason = this.state === 'new' ? 'transport not started' : 'transport closed';
       return Promise.reject(new ConnectionClosedError(`cannot send: ${reason}`, { reason }));
     }
-    if (!('method' in message) || typeof message.method !== 'string') {
+    const isResponse = !('method' in message);
+    if (isResponse && this.legacy !== undefined) {
+      // Legacy wire: the answer to a server request is POSTed and acknowledged like a notification.
+      const headers = this.legacyHeaders();
+      return this.exchangeNotification('(response)', JSON.stringify(message), headers, true, options.signal);
+    }
+    if (isResponse || typeof message.method !== 'string') {
       return Promise.reject(new InvalidArgumentError('message', message, 'Streamable HTTP carries only requests and notifications from the client'));
     }
     let headers: Headers;
@@ -276,19 +328,35 @@ export class StreamableHttpTransport implements Transport {
     return this.exchangeNotification(message.method, body, headers, idempotent, options.signal);
   }
 
-  /** Aborts every exchange in flight, then calls `onClose` once. Idempotent. */
-  close(): Promise<void> {
-    if (this.state === 'closed') return Promise.resolve();
+  /**
+   * Aborts every exchange in flight, then calls `onClose` once; on the legacy wire, then sends
+   * `DELETE` for the session (bounded by `legacy.deleteTimeoutMs`). Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
     const wasOpen = this.state === 'open';
     this.state = 'closed';
     this.closeController.abort(new ConnectionClosedError('HTTP transport closed', { reason: 'closed by client' }));
     const handlers = this.handlers;
     this.handlers = undefined;
     if (wasOpen) handlers?.onClose({ reason: 'closed by client', initiatedByClient: true });
-    return Promise.resolve();
+    await this.legacy?.terminate();
+  }
+
+  /** Accept, Content-Type, the static headers, and the legacy session headers. */
+  private legacyHeaders(): Headers {
+    const headers = new Headers(this.staticHeaders);
+    headers.set('Accept', ACCEPT);
+    headers.set('Content-Type', 'application/json');
+    this.legacy?.applyHeaders(headers);
+    return headers;
   }
 
   private protocolHeaders(method: string, params: JsonObject | undefined, extra: Readonly<Record<string, string>> | undefined): Headers {
+    if (this.legacy !== undefined) {
+      // The legacy envelope: no Mcp-Method, Mcp-Name or Mcp-Param-* headers (spec 2025-11-25).
+      return this.legacyHeaders();
+    }
     const headers = new Headers(this.staticHeaders);
     if (extra !== undefined) {
       for (const [name, value] of Object.entries(extra)) {
@@ -317,13 +385,14 @@ export class StreamableHttpTransport implements Transport {
   private async exchangeRequest(method: string, id: RequestId, body: string, headers: Headers, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
     const linked = linkSignals(callSignal, this.closeController.signal);
     try {
-      const response = await withRetry(() => this.post(method, body, headers, linked.signal), {
+      const response = await withRetry(() => this.fetchWithAuth('POST', method, body, headers, linked.signal), {
         policy: this.retryPolicy,
         signal: linked.signal,
         timers: this.timers,
         classify: (error) => classify(error, idempotent),
       });
-      await this.consumeResponse(response, method, id, linked.signal);
+      this.legacy?.captureSession(method, response);
+      await this.consumeResponse(response, method, id, linked.signal, headers.get('mcp-session-id'));
     } catch (error) {
       throw this.finalError(error, method, id, callSignal);
     } finally {
@@ -334,7 +403,7 @@ export class StreamableHttpTransport implements Transport {
   private async exchangeNotification(method: string, body: string, headers: Headers, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
     const linked = linkSignals(callSignal, this.closeController.signal);
     try {
-      const response = await withRetry(() => this.post(method, body, headers, linked.signal), {
+      const response = await withRetry(() => this.fetchWithAuth('POST', method, body, headers, linked.signal), {
         policy: this.retryPolicy,
         signal: linked.signal,
         timers: this.timers,
@@ -343,6 +412,12 @@ export class StreamableHttpTransport implements Transport {
       if (response.status >= 200 && response.status < 300) {
         // Accepted: 202, 200 or 204, with or without a body. Never parsed.
         await discard(response);
+        return;
+      }
+      const expired = this.legacy?.sessionExpired(method, response.status, headers.get('mcp-session-id'));
+      if (expired !== undefined) {
+        await discard(response);
+        this.emitError(expired);
         return;
       }
       const text = await readStart(response, ERROR_BODY_BYTES);
@@ -359,11 +434,12 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * One POST, with its auth retry and same-origin 307/308 redirects. Resolves with a response
-   * that is not 401/403/3xx/transient; throws {@link HttpAuthError}, {@link HttpError} (3xx,
-   * transient statuses, carrying `retryAfterMs`) or {@link NetworkFailure}.
+   * One exchange (a POST; on the legacy wire also GET and DELETE), with its auth retry and
+   * same-origin 307/308 redirects. Resolves with a response that is not 401/403/3xx/transient;
+   * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
+   * `retryAfterMs`) or {@link NetworkFailure}.
    */
-  private async post(method: string, body: string, headers: Headers, signal: AbortSignal): Promise<Response> {
+  private async fetchWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Headers, signal: AbortSignal): Promise<Response> {
     let authorization = await this.authorization(1, undefined, signal);
     let retriedAuth = false;
     let url = this.url;
@@ -378,7 +454,7 @@ export class StreamableHttpTransport implements Transport {
       }
       let response: Response;
       try {
-        response = await this.fetchImpl(url, { method: 'POST', headers: requestHeaders, body, signal, redirect: 'manual' });
+        response = await this.fetchImpl(url, { method: httpMethod, headers: requestHeaders, signal, redirect: 'manual', ...(body !== undefined && { body }) });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         throw networkFailure(error);
@@ -428,16 +504,21 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Reads the final response of a request and hands its messages up. */
-  private async consumeResponse(response: Response, method: string, id: RequestId, signal: AbortSignal): Promise<void> {
+  private async consumeResponse(response: Response, method: string, id: RequestId, signal: AbortSignal, sentSessionId: string | null): Promise<void> {
     const status = response.status;
     const type = mediaType(response.headers.get('content-type'));
     if (status < 200 || status >= 300) {
+      const expired = this.legacy?.sessionExpired(method, status, sentSessionId);
+      if (expired !== undefined) {
+        await discard(response);
+        throw expired;
+      }
       const text = await readStart(response, ERROR_BODY_BYTES);
       const parsed = parseJson(text);
       const rpcError = type === 'application/json' ? jsonRpcError(parsed) : undefined;
       if (rpcError !== undefined && status >= 400 && status < 500) {
         // A modern server's refusal (-32020, -32021, -32022, -32602, -32601...): it is the response.
-        if (this.deliver(parsed, id)) return;
+        if (this.deliver(parsed, id, status)) return;
       }
       throw new HttpError(this.errorData(response, method, text, 'status', jsonRpcError(parsed)));
     }
@@ -456,7 +537,7 @@ export class StreamableHttpTransport implements Transport {
       if (text.trim() === '') throw new HttpError(this.errorData(response, method, '', 'empty-body'));
       const parsed = parseJson(text);
       if (parsed === undefined) throw new ProtocolError('response body is not JSON', { method, value: bodyExcerpt(text) }, ErrorCode.ParseError);
-      if (!this.deliver(parsed, id)) throw new ProtocolError('response body is not the JSON-RPC response to this request', { method, value: parsed });
+      if (!this.deliver(parsed, id, status)) throw new ProtocolError('response body is not the JSON-RPC response to this request', { method, value: parsed });
       return;
     }
     const text = await readStart(response, ERROR_BODY_BYTES);
@@ -464,10 +545,37 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async readEventStream(response: Response, method: string, id: RequestId, signal: AbortSignal): Promise<void> {
+    const pumped = await this.pump(response, method, id, signal);
+    if (pumped.responded) return;
+    // Legacy wire: a stream that gave an event id can be resumed with GET + Last-Event-ID.
+    if (this.legacy !== undefined && pumped.lastEventId !== undefined) {
+      await this.legacy.resume(method, id, pumped, signal);
+      return;
+    }
+    const failed = pumped.failure !== undefined;
+    throw new StreamBrokenError(
+      { method, requestId: id, phase: 'mid-stream', reason: failed ? 'the response stream failed before the response' : 'the response stream ended before the response', eventsReceived: pumped.events, outcome: 'unknown' },
+      pumped.failure,
+    );
+  }
+
+  /**
+   * Reads an SSE body, handing each JSON-RPC `message` event up (related to `relatedId` when
+   * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
+   * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
+   */
+  private async pump(response: Response, method: string, relatedId: RequestId | undefined, signal: AbortSignal): Promise<PumpResult> {
     const body = response.body;
     if (body === null) throw new HttpError(this.errorData(response, method, '', 'empty-body'));
     const reader = new SseReader({ maxEventChars: this.maxEventChars });
     let events = 0;
+    const result = (responded: boolean, failure?: unknown): PumpResult => ({
+      responded,
+      events,
+      lastEventId: reader.lastEventId,
+      retryMs: reader.retryMs,
+      ...(failure !== undefined && { failure }),
+    });
     try {
       for await (const event of reader.read(body)) {
         events++;
@@ -482,30 +590,65 @@ export class StreamableHttpTransport implements Transport {
           this.emitError(new ProtocolError('SSE event data is not a JSON-RPC message; skipped', { method, value }));
           continue;
         }
-        if (this.deliver(value, id)) return;
+        if (this.deliver(value, relatedId, response.status)) return result(true);
       }
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (McpError.is(error)) throw error;
-      throw new StreamBrokenError({ method, requestId: id, phase: 'mid-stream', reason: 'the response stream failed before the response', eventsReceived: events, outcome: 'unknown' }, error);
+      return result(false, error);
     }
     if (signal.aborted) throw signal.reason;
-    throw new StreamBrokenError({ method, requestId: id, phase: 'mid-stream', reason: 'the response stream ended before the response', eventsReceived: events, outcome: 'unknown' });
+    // Priming events carry no data, so they are not counted above; their id still makes the stream resumable.
+    if (events === 0 && reader.lastEventId !== undefined) events = 1;
+    return result(false);
   }
 
   /**
-   * Hands a parsed value up as a message of request `id`'s exchange. True when it is the
-   * response to that request (its `id` equals `id`, or is `null` or absent).
+   * Hands a parsed value up as a message of request `id`'s exchange (or of no request, for the
+   * standalone GET stream). True when it is the response to that request (its `id` equals `id`,
+   * or is `null` or absent).
    */
-  private deliver(value: unknown, id: RequestId): boolean {
+  private deliver(value: unknown, id: RequestId | undefined, httpStatus: number): boolean {
     const handlers = this.handlers;
     if (handlers === undefined) return false;
     try {
-      handlers.onMessage(value, { relatedRequestId: id });
+      // The status travels only with refusals (4xx): that is where era detection needs it.
+      const status = httpStatus >= 200 && httpStatus < 300 ? undefined : httpStatus;
+      handlers.onMessage(value, id === undefined ? (status === undefined ? undefined : { httpStatus: status }) : status === undefined ? { relatedRequestId: id } : { relatedRequestId: id, httpStatus: status });
     } catch (error) {
       this.emitError(error instanceof Error ? error : new Error(String(error)));
     }
+    if (id === undefined) return false;
     return isObject(value) && ('result' in value || 'error' in value) && (value['id'] === id || value['id'] === null || value['id'] === undefined);
+  }
+
+  /** What the legacy channel borrows: GET/DELETE with auth, the SSE reader, error reporting. */
+  private legacyPort(): LegacyHttpPort {
+    return {
+      get: (lastEventId, signal) => {
+        const headers = this.legacyHeaders();
+        headers.set('Accept', 'text/event-stream');
+        headers.delete('Content-Type');
+        if (lastEventId !== undefined) headers.set('Last-Event-ID', lastEventId);
+        // `signal` already follows the transport's close (standalone stream, or a request's exchange).
+        return this.fetchWithAuth('GET', 'GET', undefined, headers, signal).catch((error: unknown) => {
+          throw this.finalError(error, 'GET', undefined, signal);
+        });
+      },
+      delete: (signal) => {
+        const headers = this.legacyHeaders();
+        headers.delete('Content-Type');
+        return this.fetchWithAuth('DELETE', 'DELETE', undefined, headers, signal);
+      },
+      pump: (response, method, relatedId, signal) => this.pump(response, method, relatedId, signal),
+      httpError: async (response, method) => {
+        const text = await readStart(response, ERROR_BODY_BYTES);
+        const type = mediaType(response.headers.get('content-type'));
+        const ok = response.status >= 200 && response.status < 300;
+        return new HttpError(this.errorData(response, method, text, ok ? (text === '' ? 'empty-body' : 'content-type') : 'status', type === 'application/json' ? jsonRpcError(parseJson(text)) : undefined));
+      },
+      emitError: (error) => this.emitError(error),
+    };
   }
 
   private errorData(response: Response, method: string, text: string, problem: HttpErrorData['problem'], rpcError?: JsonRpcErrorObject): HttpErrorData {

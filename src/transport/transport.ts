@@ -24,6 +24,13 @@ export interface MessageContext {
    * `null`, to that request. Absent on single-channel transports (stdio, WebSocket).
    */
   relatedRequestId?: RequestId | undefined;
+  /**
+   * The HTTP status of a non-2xx response that carried this message (Streamable HTTP: a 4xx
+   * whose body is a JSON-RPC error). The session
+   * copies it onto the `RpcError` of an error response (`RpcError.httpStatus`), so era
+   * detection can tell a modern 404 -32601 from a legacy one. Absent on other transports.
+   */
+  httpStatus?: number | undefined;
 }
 
 /** Why a transport closed. Every field but `reason` is optional. */
@@ -58,6 +65,42 @@ export interface TransportCapabilities {
    * `tools/call` in {@link TransportSendOptions.headers}. @default false
    */
   readonly mirrorsToolParamHeaders?: boolean | undefined;
+  /**
+   * True when the session should also abort a request's send signal after it sent
+   * `notifications/cancelled` (legacy Streamable HTTP: the notification is the cancellation,
+   * and closing the response stream frees the connection). Ignored when
+   * {@link cancelsByAbortingSend} is true. @default false
+   */
+  readonly closesStreamOnCancel?: boolean | undefined;
+  /**
+   * True when every request gets an answer from the transport itself (Streamable HTTP: an HTTP
+   * response, even a refusal), so a silent server is no sign of a legacy one; the era probe then
+   * uses the normal timeouts, which also leaves room for an authorization flow inside the
+   * request. False for message streams (stdio, WebSocket), where a legacy server may never
+   * answer `server/discover`. @default false
+   */
+  readonly answersEveryRequest?: boolean | undefined;
+}
+
+/**
+ * Era control of a transport whose envelope differs on the legacy wire (MCP 2025-11-25 and
+ * earlier: `initialize` handshake, sessions). The client calls these around the handshake
+ * (spec 2026-07-28: basic/versioning, Backward Compatibility). Transports that frame both
+ * eras alike (stdio, WebSocket, in-memory) have none.
+ */
+export interface LegacyWireControl {
+  /** Before `initialize` is sent: speak the legacy envelope from now on and forget any legacy session. */
+  enter(): void;
+  /** The InitializeResult arrived: `protocolVersion` is sent as `MCP-Protocol-Version` from now on. */
+  negotiated(protocolVersion: string): void;
+  /**
+   * `notifications/initialized` was sent: the handshake is complete (HTTP opens its optional
+   * GET stream). The client waits for the returned promise (HTTP: until that GET was answered,
+   * so server messages sent right after the handshake have a stream); it never rejects.
+   */
+  ready(): Promise<void> | void;
+  /** The first handshake failed: back to the 2026-07-28 envelope, with no legacy state kept. */
+  leave(): void;
 }
 
 /** Per-message options for {@link Transport.send}. */
@@ -108,6 +151,8 @@ export interface Transport {
    * private entries by it unless the host declares its own auth context.
    */
   authContext?(): string | undefined;
+  /** Present when the legacy wire needs the transport's help (Streamable HTTP); see {@link LegacyWireControl}. */
+  readonly legacyWire?: LegacyWireControl | undefined;
   start(handlers: TransportHandlers): Promise<void>;
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
   close(): Promise<void>;

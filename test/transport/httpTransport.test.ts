@@ -218,7 +218,7 @@ describe('Streamable HTTP: status mapping', () => {
     const body = { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2027-01-01' } } };
     const { outcome, recorded } = await sendOne((res) => sendJson(res, 400, body));
     expect(outcome).toBeUndefined();
-    expect(recorded.messages).toEqual([{ message: body, context: { relatedRequestId: 1 } }]);
+    expect(recorded.messages).toEqual([{ message: body, context: { relatedRequestId: 1, httpStatus: 400 } }]);
   });
 
   it('400 with -32020 HeaderMismatch and 404 with -32601 are delivered as responses too', async () => {

@@ -1,0 +1,168 @@
+/**
+ * How `connect()` settles on an era and a protocol version (spec 2026-07-28:
+ * basic/versioning, Protocol Version Negotiation and Backward Compatibility). A pure loop over
+ * two hooks: it never touches the session or the transport itself.
+ *
+ * 1. `era: "modern"`: `server/discover` only (with the normal timeout); -32022 leads to one
+ *    retry with a version from `data.supported`.
+ * 2. `era: "legacy"`: `initialize` only.
+ * 3. `era: "auto"`:
+ *    - A server remembered as legacy gets `initialize` at once. If that fails (other than
+ *      fatally), the verdict is forgotten and the server probed.
+ *    - The probe is `server/discover`, with `probeTimeoutMs` (the normal timeout for a server
+ *      remembered as modern). A DiscoverResult, or a recognised modern error
+ *      ({@link classifyProbeFailure}), means modern: negotiate as in 1. Anything else means
+ *      legacy: `initialize`. A modern -32022 whose `supported` list shares no modern version
+ *      but a legacy one also leads to `initialize`.
+ *    - A probe that timed out, followed by an `initialize` the server refused with a JSON-RPC
+ *      error (or answered with something that is not an InitializeResult), may be a slow modern
+ *      server: it is probed once more, with the normal timeout.
+ *    - A probe answered with a result that is not a DiscoverResult (some legacy servers answer
+ *      any unknown method with `{}`) leads to `initialize` too; if that fails, the probe's
+ *      `ProtocolError` is thrown (a modern server with a broken result).
+ *    - When the fallback fails too: `EraDetectionError`.
+ *    - The verdict is remembered per `serverIdentity` once connected.
+ */
+import { UnsupportedProtocolVersionError, VersionNegotiationError, isRpcError, isTimeoutError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import type { DiscoverResult } from '../types/protocol.js';
+import type { Era, EraMemory, EraSetting } from './era.js';
+import { EraDetectionError } from './errors.js';
+import { classifyProbeFailure, isFatalConnectError, isMalformedAnswer, probeError, stepFailure } from './eraProbe.js';
+import type { LegacyHandshake } from './handshake.js';
+
+/** What the connector asks the client to do. */
+export interface EraHooks {
+  /**
+   * Sends `server/discover` at `version` and resolves with the checked result. `probeTimeoutMs`
+   * is set for the probe (a short idle and total timeout), `undefined` for the normal timeouts.
+   */
+  discover(version: string, probeTimeoutMs: number | undefined): Promise<DiscoverResult>;
+  /** Runs the legacy handshake (`initialize`, then `notifications/initialized`). */
+  initialize(): Promise<LegacyHandshake>;
+}
+
+/** The settings the connector follows. */
+export interface EraSettings {
+  era: EraSetting;
+  memory: EraMemory;
+  serverIdentity: string;
+  /** Modern versions, most preferred first. */
+  modernVersions: readonly string[];
+  /** Legacy versions, most preferred first. */
+  legacyVersions: readonly string[];
+  /**
+   * The probe's idle and total timeout, in ms; `undefined` for the normal timeouts (transports
+   * that answer every request, such as HTTP).
+   */
+  probeTimeoutMs: number | undefined;
+}
+
+/** Where the connector landed. */
+export type EraOutcome = { era: 'modern'; protocolVersion: string; discovery: DiscoverResult } | { era: 'legacy'; protocolVersion: string; handshake: LegacyHandshake };
+
+/**
+ * Picks the era and version (see the module comment).
+ * @throws VersionNegotiationError (-32022) when no version is shared; EraDetectionError
+ *   (-32015) when neither era works; `HttpAuthError` (-32011), `ConnectionClosedError`
+ *   (-32000), `CancelledError` (-32800) as they come; in a forced era, that era's error.
+ */
+export async function negotiateEra(settings: EraSettings, hooks: EraHooks): Promise<EraOutcome> {
+  if (settings.era === 'modern') return detect(settings, hooks, undefined);
+  if (settings.era === 'legacy') return legacyOutcome(await hooks.initialize());
+  const remembered = settings.memory.get(settings.serverIdentity);
+  if (remembered === 'legacy') {
+    try {
+      return legacyOutcome(await hooks.initialize());
+    } catch (error) {
+      if (isFatalConnectError(error)) throw error;
+      settings.memory.delete(settings.serverIdentity);
+    }
+  }
+  const outcome = await detect(settings, hooks, remembered === 'modern' ? undefined : settings.probeTimeoutMs);
+  remember(settings, outcome.era);
+  return outcome;
+}
+
+async function detect(settings: EraSettings, hooks: EraHooks, probeTimeoutMs: number | undefined): Promise<EraOutcome> {
+  const version = first(settings.modernVersions);
+  let discovery: DiscoverResult;
+  try {
+    discovery = await hooks.discover(version, probeTimeoutMs);
+  } catch (raw) {
+    const error = probeError(raw, 'server/discover');
+    const verdict = classifyProbeFailure(error);
+    if (verdict === 'fatal' || (settings.era === 'modern' && verdict === 'legacy')) throw raw;
+    if (verdict === 'modern') return negotiateAfterModernError(settings, hooks, error);
+    return fallBack(settings, hooks, error, probeTimeoutMs !== undefined && isTimeoutError(error));
+  }
+  return negotiateModern(settings, hooks, discovery, version);
+}
+
+/** The probe failed with a recognised modern error: -32022 leads to a version switch, others are surfaced. */
+async function negotiateAfterModernError(settings: EraSettings, hooks: EraHooks, error: unknown): Promise<EraOutcome> {
+  if (!isRpcError(error) || error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
+  const theirs = supportedOf(error);
+  const modern = settings.modernVersions.find((v) => theirs.includes(v));
+  if (modern !== undefined) return negotiateModern(settings, hooks, await hooks.discover(modern, undefined), modern);
+  if (settings.era !== 'modern' && settings.legacyVersions.some((v) => theirs.includes(v))) return legacyOutcome(await hooks.initialize());
+  throw new VersionNegotiationError({ clientSupported: [...settings.modernVersions], serverSupported: theirs }, asUnsupported(error));
+}
+
+/**
+ * The modern path once a DiscoverResult arrived for `asked`: a result that does not list
+ * `asked` switches to the first shared version (the result already says what the server has).
+ */
+async function negotiateModern(settings: EraSettings, hooks: EraHooks, discovery: DiscoverResult, asked: string): Promise<EraOutcome> {
+  if (discovery.supportedVersions.includes(asked)) return { era: 'modern', protocolVersion: asked, discovery };
+  const pick = settings.modernVersions.find((v) => discovery.supportedVersions.includes(v));
+  if (pick === undefined) {
+    if (settings.era !== 'modern' && settings.legacyVersions.some((v) => discovery.supportedVersions.includes(v))) return legacyOutcome(await hooks.initialize());
+    throw new VersionNegotiationError({ clientSupported: [...settings.modernVersions], serverSupported: discovery.supportedVersions });
+  }
+  return { era: 'modern', protocolVersion: pick, discovery };
+}
+
+/** The probe says legacy: `initialize`; see the module comment for the slow-modern-server retry. */
+async function fallBack(settings: EraSettings, hooks: EraHooks, probe: unknown, probeTimedOut: boolean): Promise<EraOutcome> {
+  try {
+    return legacyOutcome(await hooks.initialize());
+  } catch (error) {
+    if (isFatalConnectError(error) || error instanceof VersionNegotiationError) throw error;
+    if (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error))) {
+      const version = first(settings.modernVersions);
+      try {
+        return negotiateModern(settings, hooks, await hooks.discover(version, undefined), version);
+      } catch (again) {
+        if (isFatalConnectError(again)) throw again;
+      }
+    }
+    // It answered server/discover with a result, just not a valid one, and refused initialize:
+    // a modern server with a broken result. Its ProtocolError says more than "no era".
+    if (isMalformedAnswer(probe)) throw probe;
+    throw new EraDetectionError({ serverIdentity: settings.serverIdentity, probe: stepFailure('server/discover', probe), fallback: stepFailure('initialize', error) }, error);
+  }
+}
+
+function legacyOutcome(handshake: LegacyHandshake): EraOutcome {
+  return { era: 'legacy', protocolVersion: handshake.protocolVersion, handshake };
+}
+
+function remember(settings: EraSettings, era: Era): void {
+  if (settings.memory.get(settings.serverIdentity) !== era) settings.memory.set(settings.serverIdentity, era);
+}
+
+function first(versions: readonly string[]): string {
+  return versions[0] as string;
+}
+
+function supportedOf(error: { data: unknown }): string[] {
+  const data = error.data as { supported?: unknown } | undefined;
+  return Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function asUnsupported(error: { code: number; message: string; data: unknown; method?: string }): UnsupportedProtocolVersionError {
+  return error instanceof UnsupportedProtocolVersionError
+    ? error
+    : new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, error.method ?? 'server/discover');
+}

@@ -1,0 +1,105 @@
+/**
+ * What one client learned at `connect()` about its server's era, and what follows from it:
+ * the wire the caller speaks, the legacy link, the subscription feed, the freshness of legacy
+ * results. Keeps `McpClient` a facade.
+ */
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonRpcSession } from '../jsonrpc/session.js';
+import type { CallOptions } from '../client/callOptions.js';
+import type { CallInternals, Caller } from '../client/caller.js';
+import type { ResolvedClientOptions } from '../client/options.js';
+import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
+import type { DiscoverResult } from '../types/protocol.js';
+import type { Era } from './era.js';
+import { negotiateEra, type EraOutcome } from './connector.js';
+import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
+import { LegacyLink } from './legacyLink.js';
+
+/** What the binding borrows from its client. */
+export interface EraBindingDeps {
+  options: ResolvedClientOptions;
+  session: JsonRpcSession;
+  caller: Caller;
+  subscriptions: Pick<SubscriptionManager, 'useLegacyFeed' | 'resubscribeLegacy'>;
+  /** The client's `server/discover` (through its cache). */
+  discover(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult>;
+  connected(): boolean;
+}
+
+/** @internal Owned by `McpClient`. */
+export class EraBinding {
+  /** The era, once connected. */
+  era: Era | undefined;
+  /** The negotiated version, once connected. */
+  protocolVersion: string | undefined;
+  /** The DiscoverResult (modern), or the one built from the InitializeResult (legacy). */
+  discovery: DiscoverResult | undefined;
+  private legacy: LegacyLink | undefined;
+
+  constructor(private readonly deps: EraBindingDeps) {}
+
+  /** The InitializeResult as received, on the legacy wire. */
+  get initializeResult(): JsonObject | undefined {
+    return this.legacy?.handshakeResult?.result;
+  }
+
+  /** Settles the era and version (see `connector.ts`) and sets the client up for it. */
+  async negotiate(options: CallOptions): Promise<DiscoverResult> {
+    const { era, eraMemory, protocolVersions, legacyProtocolVersions, probeTimeoutMs, transport } = this.deps.options;
+    // Over HTTP every request is answered (and may run an authorization flow): no short probe there.
+    const probe = transport.capabilities.answersEveryRequest === true ? undefined : probeTimeoutMs;
+    const outcome = await negotiateEra(
+      { era, memory: eraMemory, serverIdentity: transport.serverIdentity, modernVersions: protocolVersions, legacyVersions: legacyProtocolVersions, probeTimeoutMs: probe },
+      {
+        discover: (version, probeMs) => {
+          this.deps.caller.useWire('modern', version);
+          const timeouts = probeMs === undefined ? {} : { timeoutMs: Math.min(probeMs, options.timeoutMs ?? probeMs), maxTotalTimeoutMs: probeMs };
+          // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
+          const internals = probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
+          return this.deps.discover({ ...options, ...timeouts, cacheMode: options.cacheMode ?? 'no-cache' }, internals);
+        },
+        initialize: async () => {
+          const link = new LegacyLink({ ...this.deps.options, versions: legacyProtocolVersions, session: this.deps.session, onRenewed: (handshake) => this.renewed(handshake) });
+          const handshake = await link.connect(options.signal);
+          this.legacy = link;
+          return handshake;
+        },
+      },
+    );
+    this.adopt(outcome);
+    return this.discovery as DiscoverResult;
+  }
+
+  /** A legacy result with the host's `legacyTtlMs` (legacy servers send no cache hints); others as they are. */
+  freshness(result: JsonObject): JsonObject {
+    return this.era === 'legacy' ? withLegacyTtl(result, this.deps.options.legacyTtlMs) : result;
+  }
+
+  private adopt(outcome: EraOutcome): void {
+    const { caller } = this.deps;
+    this.era = outcome.era;
+    this.protocolVersion = outcome.protocolVersion;
+    caller.useWire(outcome.era, outcome.protocolVersion);
+    if (outcome.era === 'modern') {
+      this.discovery = outcome.discovery;
+      return;
+    }
+    this.discovery = discoveryFromHandshake(outcome.handshake);
+    const link = this.legacy as LegacyLink;
+    caller.renewSession = () => link.renew();
+    this.deps.subscriptions.useLegacyFeed({
+      capabilities: () => this.discovery?.capabilities,
+      connected: () => this.deps.connected(),
+      subscribe: (uri, { signal, timeoutMs }) => caller.call('resources/subscribe', { uri }, { signal, timeoutMs }),
+      unsubscribe: (uri) => caller.call('resources/unsubscribe', { uri }, {}),
+    });
+  }
+
+  /** A new legacy HTTP session is ready: its version, and the resource subscriptions again. */
+  private renewed(handshake: LegacyHandshake): void {
+    this.protocolVersion = handshake.protocolVersion;
+    this.deps.caller.useWire('legacy', handshake.protocolVersion);
+    this.discovery = discoveryFromHandshake(handshake);
+    this.deps.subscriptions.resubscribeLegacy().catch((error: unknown) => this.deps.options.onError(error instanceof Error ? error : new Error(String(error))));
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The legacy connection of one client (spec 2025-11-25: basic/lifecycle): the `initialize`
+ * handshake, the server-to-client requests it allows, and a new session when an HTTP session
+ * expired.
+ */
+import type { JsonRpcSession } from '../jsonrpc/session.js';
+import type { Transport } from '../transport/transport.js';
+import type { ClientCapabilities, Implementation } from '../types/protocol.js';
+import type { InputHandlers } from '../inputRequired/inputHandlers.js';
+import { initializeParams, readInitializeResult, type LegacyHandshake } from './handshake.js';
+import { legacyInboundHandlers } from './inboundRequests.js';
+
+/** What the link needs from its client. */
+export interface LegacyLinkOptions {
+  session: JsonRpcSession;
+  transport: Transport;
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  handlers: InputHandlers | undefined;
+  /** Legacy versions, most preferred first: the first is asked for. */
+  versions: readonly string[];
+  /** Idle and total timeout of `initialize`, in ms. */
+  timeoutMs: number;
+  /** Called after a renewed session is ready (the client re-subscribes what it had). */
+  onRenewed?: ((handshake: LegacyHandshake) => void) | undefined;
+}
+
+/** @internal Owned by `McpClient` once it falls back to the legacy wire. */
+export class LegacyLink {
+  private current: LegacyHandshake | undefined;
+  private renewal: Promise<LegacyHandshake> | undefined;
+
+  constructor(private readonly options: LegacyLinkOptions) {}
+
+  /** The last completed handshake. */
+  get handshakeResult(): LegacyHandshake | undefined {
+    return this.current;
+  }
+
+  /**
+   * The first handshake: switches the transport to the legacy envelope, starts answering server
+   * requests, sends `initialize` (never cancelled: a timeout just stops waiting) and
+   * `notifications/initialized`. On failure, the transport and session go back to the modern
+   * wire, so the client may still probe.
+   * @throws what `initialize` throws: `RpcError`, `TimeoutError` (-32001), `ProtocolError`
+   *   (-32600) for a malformed result, `VersionNegotiationError` (-32022) for a version the
+   *   client does not speak, transport errors.
+   */
+  async connect(signal: AbortSignal | undefined): Promise<LegacyHandshake> {
+    const { session, transport } = this.options;
+    transport.legacyWire?.enter();
+    session.setInboundRequestHandlers(legacyInboundHandlers(this.options.handlers));
+    try {
+      return await this.handshake(signal);
+    } catch (error) {
+      transport.legacyWire?.leave();
+      session.setInboundRequestHandlers(undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * A new session after the old one expired (HTTP 404 on a request that carried its id): one
+   * handshake, shared by every request that saw the expiry at the same time.
+   * @throws what {@link connect} throws.
+   */
+  renew(): Promise<LegacyHandshake> {
+    if (this.renewal !== undefined) return this.renewal;
+    this.options.transport.legacyWire?.enter();
+    const renewal = this.handshake(undefined).then((handshake) => {
+      this.options.onRenewed?.(handshake);
+      return handshake;
+    });
+    this.renewal = renewal;
+    const clear = (): void => {
+      if (this.renewal === renewal) this.renewal = undefined;
+    };
+    renewal.then(clear, clear);
+    return renewal;
+  }
+
+  private async handshake(signal: AbortSignal | undefined): Promise<LegacyHandshake> {
+    const { session, transport, versions, timeoutMs } = this.options;
+    const result = await session.request('initialize', initializeParams(versions[0] as string, this.options.capabilities, this.options.clientInfo), {
+      signal,
+      timeoutMs,
+      maxTotalTimeoutMs: timeoutMs,
+      resetTimeoutOnProgress: false,
+      cancellable: false,
+    });
+    const handshake = readInitializeResult(result, versions);
+    transport.legacyWire?.negotiated(handshake.protocolVersion);
+    await session.notify('notifications/initialized');
+    await transport.legacyWire?.ready();
+    this.current = handshake;
+    return handshake;
+  }
+}
