@@ -13,18 +13,17 @@ import {
   McpClient,
   StreamableHttpTransport,
   viewContents,
-  type ContentBlock,
   type ElicitResult,
   type FormElicitationHandler,
   type SubscriptionEvent,
-  type SubscriptionFilter,
   type Transport,
 } from '../src/index.js';
 import { StdioTransport } from '../src/node.js';
+import { columns, describeContent, describeEvent, describeFilter, describePrompt, serverIdentityLines, styleFor } from '../src/cli/render.js';
 import { spawnHttpServer, type HttpServerProcess } from './httpServerProcess.js';
 
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
+const style = styleFor(process.stdout);
+const { bold, dim } = style;
 const heading = (s: string) => console.log(`\n${bold(`== ${s}`)}`);
 
 const EXAMPLE_SERVER = fileURLToPath(new URL('./server.js', import.meta.url));
@@ -33,45 +32,6 @@ function serverCommand(argv: string[]): { command: string; args: string[] } {
   const at = argv.indexOf('--server');
   if (at >= 0 && argv[at + 1] !== undefined) return { command: argv[at + 1] as string, args: argv.slice(at + 2) };
   return { command: process.execPath, args: [EXAMPLE_SERVER] };
-}
-
-function describeContent(block: ContentBlock): string {
-  switch (block.type) {
-    case 'text':
-      return block.text;
-    case 'resource_link':
-      return `resource_link ${block.uri} (${block.name})`;
-    case 'resource':
-      return `embedded resource ${block.resource.uri}`;
-    default:
-      return `${block.type} (${block.mimeType})`;
-  }
-}
-
-function columns(values: string[], width: number, perRow: number): string {
-  const rows: string[] = [];
-  for (let i = 0; i < values.length; i += perRow) {
-    rows.push('  ' + values.slice(i, i + perRow).map((v) => v.padEnd(width)).join(' ').trimEnd());
-  }
-  return rows.join('\n');
-}
-
-function describeFilter(filter: SubscriptionFilter): string {
-  const parts = Object.entries(filter).map(([key, value]) => (Array.isArray(value) ? `${key} [${value.join(', ')}]` : key));
-  return parts.length === 0 ? '(none)' : parts.join(', ');
-}
-
-function describeEvent(event: SubscriptionEvent): string {
-  switch (event.type) {
-    case 'resourceUpdated':
-      return `resourceUpdated ${event.uri}`;
-    case 'subscriptionLost':
-      return `subscriptionLost (${event.reason})${event.willReopen ? `, reopening in ${event.retryInMs} ms` : ''}`;
-    case 'resync':
-      return `resync after reopen ${event.reopens}`;
-    default:
-      return event.type;
-  }
 }
 
 /** Resolves with the next event of `source` that `match` accepts. */
@@ -137,19 +97,13 @@ async function demo(transport: Transport): Promise<void> {
   });
 
   try {
-    const discovery = await client.connect();
+    await client.connect();
     heading('Server');
-    const info = client.serverInfo;
-    console.log(`  identity:   ${info ? `${info.title ?? info.name} ${info.version}` : '(not reported)'}`);
-    console.log(`  started as: ${client.serverIdentity}`);
-    console.log(`  protocol:   ${client.protocolVersion} (server supports ${discovery.supportedVersions.join(', ')})`);
-    console.log(`  offers:     ${Object.keys(discovery.capabilities).join(', ')}`);
-    if (client.instructions !== undefined) console.log(`  instructions: ${dim(client.instructions)}`);
+    for (const line of serverIdentityLines(client, style)) console.log(line);
 
     heading('Prompts');
     for await (const prompt of client.prompts()) {
-      const params = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`)).join(', ');
-      console.log(`  ${prompt.name}(${params})${prompt.description ? dim(` — ${prompt.description}`) : ''}`);
+      console.log(`  ${describePrompt(prompt, style)}`);
     }
 
     heading('Resources (every page of resources/list)');

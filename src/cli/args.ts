@@ -1,0 +1,223 @@
+/**
+ * The `mcp-live` command line, parsed with Node's built-in `util.parseArgs`: which command,
+ * its operands, the global options, and which server (a command line after `--`, or `--url`).
+ * Pure: no I/O. Anything malformed throws {@link UsageError} (exit code 2).
+ */
+import { parseArgs } from 'node:util';
+import type { PromptReference, ResourceTemplateReference } from '../index.js';
+
+/** A malformed command line: the CLI prints it with the usage hint and exits with 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type ListKind = 'tools' | 'prompts' | 'resources' | 'templates';
+
+/** Where the server is: a command to spawn (stdio), or a URL (Streamable HTTP or WebSocket). */
+export type ServerSpec =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
+  | { kind: 'http' | 'websocket'; url: string; headers: Record<string, string> };
+
+export type Command =
+  | { name: 'inspect' }
+  | { name: 'list'; kind: ListKind }
+  | { name: 'read'; uri: string }
+  | { name: 'get-prompt'; prompt: string; args: Record<string, string> }
+  | { name: 'call'; tool: string; args: Record<string, unknown> }
+  | { name: 'complete'; ref: PromptReference | ResourceTemplateReference; argument: string; value: string; context: Record<string, string> }
+  | { name: 'watch'; uris: string[] };
+
+export interface GlobalOptions {
+  json: boolean;
+  /** Idle timeout per request, ms (progress restarts it). */
+  timeoutMs: number | undefined;
+  /** Copy the stdio server's stderr to ours. */
+  verbose: boolean;
+}
+
+export type Invocation =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'run'; command: Command; server: ServerSpec; options: GlobalOptions };
+
+export const USAGE = `usage: mcp-live <command> [options] (--url <url> | -- <server command> [args...])
+
+commands:
+  inspect                          identity, versions, capabilities, counts of everything listed
+  list tools|prompts|resources|templates
+                                   every page of one list
+  read <uri>                       resources/read
+  get-prompt <name> [key=value ...]
+                                   prompts/get with string arguments
+  call <tool> [json]               tools/call; json is the arguments object (default {})
+  complete <ref> <arg> <value> [key=value ...]
+                                   completion/complete; ref is prompt:<name> or template:<uri template>
+                                   (a bare name is a prompt; one with :// is a template); key=value
+                                   pairs are already-chosen arguments (context)
+  watch [uri ...]                  subscribe to list changes (and updates of each uri) and print
+                                   events until Ctrl-C
+
+server:
+  -- <command> [args...]           spawn a stdio server, e.g. -- node build/examples/server.js
+  --url <url>                      http(s):// for Streamable HTTP, ws(s):// for WebSocket
+
+options:
+  --json                           one JSON document on stdout (watch: one JSON line per event)
+  -H, --header <name: value>       extra HTTP/WebSocket header (repeatable)
+  -e, --env <KEY=VALUE>            extra environment variable for a stdio server (repeatable)
+  --cwd <dir>                      working directory of a stdio server
+  --timeout <ms>                   idle timeout per request (default 60000; progress restarts it)
+  -v, --verbose                    show the stdio server's stderr
+  -h, --help                       this help
+  -V, --version                    the mcp-live version
+
+exit codes: 0 ok, 1 error from the server or the transport, 2 usage error, 130 interrupted`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  url: { type: 'string' },
+  header: { type: 'string', short: 'H', multiple: true },
+  env: { type: 'string', short: 'e', multiple: true },
+  cwd: { type: 'string' },
+  timeout: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const;
+
+const LIST_KINDS: readonly string[] = ['tools', 'prompts', 'resources', 'templates'];
+
+/** Parses `argv` (without the node and script paths). @throws UsageError */
+export function parseCommandLine(argv: readonly string[]): Invocation {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, tokens } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+
+  // Positionals before `--` are the command and its operands; after it, the server's command line.
+  const terminator = tokens.find((t) => t.kind === 'option-terminator');
+  const operands: string[] = [];
+  const serverArgv: string[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'positional') continue;
+    (terminator !== undefined && token.index > terminator.index ? serverArgv : operands).push(token.value);
+  }
+
+  const [name, ...rest] = operands;
+  if (name === undefined) throw new UsageError('no command given');
+  if (name === 'help') return { kind: 'help' };
+  const command = parseCommand(name, rest);
+  const server = parseServer(values, serverArgv, terminator !== undefined);
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutMs = Number(values.timeout);
+    if (!/^\d+$/.test(values.timeout) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of milliseconds, not ${JSON.stringify(values.timeout)}`);
+  }
+  return { kind: 'run', command, server, options: { json: values.json ?? false, timeoutMs, verbose: values.verbose ?? false } };
+}
+
+function parseCommand(name: string, operands: string[]): Command {
+  const arity = (min: number, max: number, shape: string): void => {
+    if (operands.length >= min && operands.length <= max) return;
+    throw new UsageError(shape === '' ? `${name} takes no operands (got ${operands.join(' ')})` : `${name} wants ${shape}`);
+  };
+  switch (name) {
+    case 'inspect':
+      arity(0, 0, '');
+      return { name };
+    case 'list': {
+      arity(1, 1, 'tools|prompts|resources|templates');
+      const kind = operands[0] as string;
+      if (!LIST_KINDS.includes(kind)) throw new UsageError(`list what? ${JSON.stringify(kind)} is not one of tools, prompts, resources, templates`);
+      return { name, kind: kind as ListKind };
+    }
+    case 'read':
+      arity(1, 1, '<uri>');
+      return { name, uri: operands[0] as string };
+    case 'get-prompt':
+      arity(1, Infinity, '<name> [key=value ...]');
+      return { name, prompt: operands[0] as string, args: keyValues(operands.slice(1), 'prompt argument') };
+    case 'call': {
+      arity(1, 2, '<tool> [json]');
+      return { name, tool: operands[0] as string, args: jsonObject(operands[1] ?? '{}') };
+    }
+    case 'complete': {
+      arity(3, Infinity, '<prompt:name|template:uri> <argument> <value> [key=value ...]');
+      const [ref, argument, value] = operands as [string, string, string];
+      return { name, ref: completionRef(ref), argument, value, context: keyValues(operands.slice(3), 'context argument') };
+    }
+    case 'watch':
+      return { name, uris: operands };
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  }
+}
+
+/** `prompt:<name>` / `template:<uri template>`; a bare value is a template if it has `://` or `{`, else a prompt. */
+export function completionRef(text: string): PromptReference | ResourceTemplateReference {
+  const prefixed = /^(prompt|template|ref\/prompt|ref\/resource):(.*)$/s.exec(text);
+  if (prefixed !== null) {
+    const [, kind, value] = prefixed as unknown as [string, string, string];
+    if (value === '') throw new UsageError(`empty reference in ${JSON.stringify(text)}`);
+    return kind === 'prompt' || kind === 'ref/prompt' ? { type: 'ref/prompt', name: value } : { type: 'ref/resource', uri: value };
+  }
+  return text.includes('://') || text.includes('{') ? { type: 'ref/resource', uri: text } : { type: 'ref/prompt', name: text };
+}
+
+function keyValues(pairs: string[], what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`${what} ${JSON.stringify(pair)} is not key=value`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+function jsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`tool arguments are not JSON (${error instanceof Error ? error.message : String(error)}): ${text}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`tool arguments must be a JSON object, not ${text}`);
+  return value as Record<string, unknown>;
+}
+
+function parseServer(
+  values: { url?: string | undefined; header?: string[] | undefined; env?: string[] | undefined; cwd?: string | undefined },
+  serverArgv: string[],
+  sawTerminator: boolean,
+): ServerSpec {
+  if (values.url !== undefined && sawTerminator) throw new UsageError('give the server either as --url <url> or after --, not both');
+  if (values.url !== undefined) {
+    if (values.env !== undefined || values.cwd !== undefined) throw new UsageError('--env and --cwd are for a stdio server (after --), not --url');
+    let url: URL;
+    try {
+      url = new URL(values.url);
+    } catch {
+      throw new UsageError(`--url ${JSON.stringify(values.url)} is not a URL`);
+    }
+    const kind = url.protocol === 'http:' || url.protocol === 'https:' ? 'http' : url.protocol === 'ws:' || url.protocol === 'wss:' ? 'websocket' : undefined;
+    if (kind === undefined) throw new UsageError(`--url must be http(s):// (Streamable HTTP) or ws(s):// (WebSocket), not ${url.protocol}//`);
+    const headers: Record<string, string> = {};
+    for (const header of values.header ?? []) {
+      const at = header.indexOf(':');
+      if (at <= 0) throw new UsageError(`--header ${JSON.stringify(header)} is not "name: value"`);
+      headers[header.slice(0, at).trim()] = header.slice(at + 1).trim();
+    }
+    return { kind, url: values.url, headers };
+  }
+  if (values.header !== undefined) throw new UsageError('--header is for a server given with --url');
+  const [command, ...args] = serverArgv;
+  if (command === undefined) {
+    throw new UsageError(sawTerminator ? 'no server command after --' : 'which server? give --url <url>, or a command after --');
+  }
+  return { kind: 'stdio', command, args, env: keyValues(values.env ?? [], '--env'), cwd: values.cwd };
+}

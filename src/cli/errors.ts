@@ -1,0 +1,61 @@
+/**
+ * Errors as the CLI shows them (name, code, message, data) and the exit code each one gets.
+ */
+import { McpError, isCancelledError } from '../index.js';
+import { UsageError } from './args.js';
+
+export const EXIT_OK = 0;
+/** An error from the server or the transport (or a tool result with `isError`). */
+export const EXIT_ERROR = 1;
+/** A malformed command line, or arguments the SDK rejected before sending anything. */
+export const EXIT_USAGE = 2;
+/** Interrupted (Ctrl-C) before the command finished; 128 + SIGINT, as shells do. */
+export const EXIT_INTERRUPTED = 130;
+
+/** The JSON form of an error: what `--json` prints under `error`. */
+export interface ErrorJson {
+  name: string;
+  code?: number;
+  message: string;
+  data?: unknown;
+  method?: string;
+}
+
+export function errorJson(error: unknown): ErrorJson {
+  if (McpError.is(error)) {
+    const out: ErrorJson = { name: error.name, code: error.code, message: error.message };
+    if (error.data !== undefined) out.data = error.data;
+    const method = (error as { method?: unknown }).method;
+    if (typeof method === 'string') out.method = method;
+    return out;
+  }
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+/** `RpcError -32602 (tools/call): message`, then `data:` on its own lines. */
+export function describeError(error: unknown): string {
+  const json = errorJson(error);
+  const code = json.code === undefined ? '' : ` ${json.code}`;
+  const method = json.method === undefined ? '' : ` (${json.method})`;
+  let text = `${json.name}${code}${method}: ${json.message}`;
+  if (json.data !== undefined) {
+    const data = json.data as { stderrTail?: unknown } | null;
+    // A stdio server's last words read better as text than as one escaped JSON string.
+    if (typeof data === 'object' && data !== null && typeof data.stderrTail === 'string' && data.stderrTail.trim() !== '') {
+      const { stderrTail, ...rest } = data as Record<string, unknown>;
+      text += `\n  data: ${JSON.stringify(rest)}\n  server stderr (last lines):\n${(stderrTail as string).trimEnd().replace(/^/gm, '    ')}`;
+    } else {
+      text += `\n  data: ${JSON.stringify(json.data)}`;
+    }
+  }
+  return text;
+}
+
+export function exitCodeFor(error: unknown, signal: AbortSignal | undefined): number {
+  if (error instanceof UsageError) return EXIT_USAGE;
+  if (signal?.aborted && isCancelledError(error)) return EXIT_INTERRUPTED;
+  // Checked by the SDK before anything was sent: the user's input, not the server.
+  if (McpError.is(error) && error.name === 'InvalidArgumentError') return EXIT_USAGE;
+  return EXIT_ERROR;
+}

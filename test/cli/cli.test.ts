@@ -1,0 +1,244 @@
+/**
+ * The `mcp-live` CLI, run in-process (main() with injected stdout/stderr/signal) against the
+ * built example server: over stdio for the one-shot commands, over Streamable HTTP for watch
+ * (a second client changes the note the watch is subscribed to).
+ */
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, VERSION, type CliIo } from '../../src/cli/main.js';
+import { McpClient } from '../../src/client/client.js';
+import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
+import { EXAMPLE_SERVER, startExampleHttpServer } from '../integration/exampleServer.js';
+
+const STDIO = ['--', process.execPath, EXAMPLE_SERVER];
+
+/** A stream stand-in that keeps what was written. */
+function collector(isTTY = false): { write(text: string): boolean; readonly isTTY: boolean; text: string } {
+  return {
+    isTTY,
+    text: '',
+    write(text: string) {
+      this.text += text;
+      return true;
+    },
+  };
+}
+
+async function run(args: string[], io: Partial<CliIo> & { stderrTTY?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = collector();
+  const stderr = collector(io.stderrTTY ?? false);
+  const code = await main(args, { stdout, stderr, signal: io.signal, stdin: io.stdin });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** Polls until `check()` is true (the CLI's output arrives asynchronously). */
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('mcp-live over stdio (in-process)', () => {
+  it('inspect: identity, versions, capabilities and counts', async () => {
+    const { code, stdout, stderr } = await run(['inspect', ...STDIO]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('identity:   mcp-live example server 0.1.0');
+    expect(stdout).toContain('protocol:   2026-07-28 (server supports 2026-07-28)');
+    expect(stdout).toContain('offers:     tools, prompts, resources, completions');
+    expect(stdout).toMatch(/tools: +9\n/);
+    expect(stdout).toMatch(/prompts: +3\n/);
+    expect(stdout).toMatch(/resources: +254 \(6 pages\)\n/);
+    expect(stdout).toMatch(/templates: +1\n/);
+  });
+
+  it('inspect --json: one document', async () => {
+    const { code, stdout } = await run(['inspect', '--json', ...STDIO]);
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(doc).toMatchObject({
+      serverInfo: { name: 'mcp-live-example', version: '0.1.0' },
+      protocolVersion: '2026-07-28',
+      era: 'modern',
+      supportedVersions: ['2026-07-28'],
+      counts: { tools: 9, prompts: 3, resources: 254, resourceTemplates: 1 },
+    });
+    expect(Object.keys(doc.capabilities)).toEqual(expect.arrayContaining(['tools', 'prompts', 'resources']));
+  });
+
+  it('list tools, human-readable', async () => {
+    const { code, stdout } = await run(['list', 'tools', ...STDIO]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(9);
+    expect(lines).toContain('add(a, b) — Adds two numbers.');
+    expect(lines.some((l) => l.startsWith('slow(steps?, durationMs?) — '))).toBe(true);
+  });
+
+  it('list tools --json', async () => {
+    const { code, stdout } = await run(['list', 'tools', '--json', ...STDIO]);
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout) as { tools: Array<{ name: string; inputSchema: unknown }>; pages: number };
+    expect(doc.pages).toBe(1);
+    expect(doc.tools.map((t) => t.name).sort()).toEqual(
+      ['add', 'add_item', 'add_prompt', 'create_ticket', 'echo', 'get_item_link', 'slow', 'toggle_prompt', 'update_note'],
+    );
+    expect(doc.tools.find((t) => t.name === 'add')?.inputSchema).toMatchObject({ type: 'object' });
+  });
+
+  it('list resources walks every page, with a progress line when stderr is a terminal', async () => {
+    const { code, stdout, stderr } = await run(['list', 'resources', ...STDIO], { stderrTTY: true });
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(254);
+    expect(lines[0]).toMatch(/^demo:\/\/readme +readme +text\/markdown$/);
+    expect(stderr).toContain('resources/list: 254 resources in 6 pages');
+    expect(stderr).toContain('\r\x1b[2K');
+    expect(stderr).toMatch(/\n?\x1b\[2m254 resources in 6 pages\x1b\[0m\n$/);
+  });
+
+  it('read: text as is; a blob described', async () => {
+    const text = await run(['read', 'demo://readme', ...STDIO]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^# mcp-live example server\n\nThis server exposes 250 item resources/);
+    const blob = await run(['read', 'demo://logo.png', '--json', ...STDIO]);
+    expect(blob.code).toBe(0);
+    expect(JSON.parse(blob.stdout).contents[0]).toMatchObject({ uri: 'demo://logo.png', mimeType: 'image/png', blob: expect.any(String) });
+  });
+
+  it('get-prompt with key=value arguments', async () => {
+    const { code, stdout } = await run(['get-prompt', 'greet', 'name=Ada', 'style=pirate', ...STDIO]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('user: Write a pirate greeting for Ada.\n');
+  });
+
+  it('call with JSON arguments', async () => {
+    const { code, stdout } = await run(['call', 'add', '{"a":2,"b":40}', ...STDIO]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('42\nstructured: {"sum":42}\n');
+    const json = await run(['call', 'add', '{"a":2,"b":40}', '--json', ...STDIO]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 } });
+  });
+
+  it('call answers an elicitation at the terminal', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    stdin.end('Ada\nhigh\n');
+    const { code, stdout, stderr } = await run(['call', 'create_ticket', '{"title":"Printer on fire"}', ...STDIO], { stdin });
+    expect(stderr).toContain('The server asks: Who is filing "Printer on fire"?');
+    expect(code).toBe(0);
+    expect(stdout).toContain('filed by Ada (priority high)');
+  });
+
+  it('complete a prompt argument and a resource-template variable', async () => {
+    const prompt = await run(['complete', 'prompt:greet', 'name', 'a', ...STDIO]);
+    expect(prompt.code).toBe(0);
+    expect(prompt.stdout).toBe('alice\n');
+    const template = await run(['complete', 'demo://greeting/{name}', 'name', 'b', '--json', ...STDIO]);
+    expect(template.code).toBe(0);
+    expect(JSON.parse(template.stdout).completion.values).toEqual(['bob']);
+  });
+
+  it('usage errors exit 2 without starting a server', async () => {
+    for (const args of [
+      [],
+      ['lst', 'tools', ...STDIO],
+      ['list', 'widgets', ...STDIO],
+      ['list', 'tools'],
+      ['call', 'add', '{not json', ...STDIO],
+      ['get-prompt', 'greet', 'name', ...STDIO],
+      ['list', 'tools', '--url', 'ftp://example.com', ...STDIO],
+      ['list', 'tools', '--bogus', ...STDIO],
+    ]) {
+      const { code, stdout, stderr } = await run(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(/^mcp-live: .+\nusage: mcp-live <command>/);
+    }
+  });
+
+  it('--help and --version', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('exit codes: 0 ok, 1 error from the server or the transport, 2 usage error');
+    const version = await run(['--version']);
+    expect(version.stdout).toBe(`${VERSION}\n`);
+    expect(VERSION).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+  });
+
+  it('a server error exits 1 with its name, code, message and data', async () => {
+    const human = await run(['read', 'demo://nope', ...STDIO]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toBe('mcp-live: ResourceNotFoundError -32602 (resources/read): Resource not found: demo://nope\n  data: {"uri":"demo://nope"}\n');
+    const json = await run(['read', 'demo://nope', '--json', ...STDIO]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: { name: 'ResourceNotFoundError', code: -32602, message: 'Resource not found: demo://nope', data: { uri: 'demo://nope' }, method: 'resources/read' },
+    });
+  });
+
+  it('a server that cannot start exits 1 with a transport error', async () => {
+    const { code, stderr } = await run(['inspect', '--', process.execPath, '-e', 'process.stderr.write("boom\\n"); process.exit(3)']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^mcp-live: ConnectionClosedError -32000/);
+    expect(stderr).toContain('boom');
+  });
+});
+
+describe('mcp-live watch (in-process, Streamable HTTP)', () => {
+  let server: HttpServerProcess | undefined;
+  beforeAll(async () => {
+    server = await startExampleHttpServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('prints change events as JSON lines until its signal aborts', async () => {
+    const stdout = collector();
+    const stderr = collector();
+    const abort = new AbortController();
+    const done = main(['watch', 'demo://note', '--json', '--url', server!.url], { stdout, stderr, signal: abort.signal });
+    const lines = (): Array<Record<string, unknown>> => stdout.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    await until(() => lines().some((e) => e['type'] === 'subscribed'), 'the subscription');
+    expect(lines()[0]).toMatchObject({ type: 'subscribed', honoured: { resourceSubscriptions: ['demo://note'] }, notHonoured: {} });
+
+    const other = new McpClient({ transport: new StreamableHttpTransport(server!.url), clientInfo: { name: 'cli-test', version: '0' } });
+    try {
+      await other.connect();
+      await other.callTool('update_note', { text: 'changed from a second client' });
+    } finally {
+      await other.close();
+    }
+    await until(() => lines().some((e) => e['type'] === 'resourceUpdated'), 'the resourceUpdated event');
+    abort.abort();
+    expect(await done).toBe(0);
+    const events = lines();
+    expect(events.find((e) => e['type'] === 'resourceUpdated')).toMatchObject({ uri: 'demo://note', time: expect.any(String) });
+    expect(events.at(-1)).toMatchObject({ type: 'closed', reason: 'closed' });
+    expect(stderr.text).toBe('');
+  });
+
+  it('human output: one line per event', async () => {
+    const stdout = collector();
+    const abort = new AbortController();
+    const done = main(['watch', '--url', server!.url], { stdout, stderr: collector(), signal: abort.signal });
+    await until(() => stdout.text.includes('watching'), 'the subscription');
+    const other = new McpClient({ transport: new StreamableHttpTransport(server!.url), clientInfo: { name: 'cli-test', version: '0' } });
+    try {
+      await other.connect();
+      await other.callTool('add_item', {});
+    } finally {
+      await other.close();
+    }
+    await until(() => /\n\d\d:\d\d:\d\d resourcesListChanged\n/.test(stdout.text), 'the list change');
+    abort.abort();
+    expect(await done).toBe(0);
+    expect(stdout.text).toMatch(/^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged\n/);
+    expect(stdout.text).toMatch(/\n\d\d:\d\d:\d\d resourcesListChanged\n/);
+  });
+});
