@@ -10,6 +10,7 @@ import type { CacheScope } from '../types/protocol.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
 import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, parseCacheKey, quoteJson, type CacheKeyParts } from './cacheKey.js';
+import { HitIndex } from './hitIndex.js';
 import { MemoryCacheStore, type CacheEntry, type CacheStore, type MaybePromise } from './cacheStore.js';
 import { CacheMissError } from './errors.js';
 import { ListWalk, missData, outcomeOf, type Ctx, type Found, type ListWalkRequest, type Settled, type WalkHooks } from './listWalk.js';
@@ -143,6 +144,10 @@ export class ResponseCache {
   private readonly generationByMethod = new Map<string, number>();
   private readonly generationByPartition = new Map<string, number>();
   private readonly unsubscribeEvict: () => void;
+  /** Where fresh hits find their key without building it: only on a {@link MemoryCacheStore}. */
+  private readonly index: HitIndex | undefined;
+  /** True when the store is this cache's own: then the index knows every key of the store. */
+  private readonly exactIndex: boolean;
 
   /**
    * @throws InvalidArgumentError (-32602) when `serverIdentity` is not a string or a duration
@@ -153,6 +158,8 @@ export class ResponseCache {
     this.serverIdentity = options.serverIdentity;
     this.store = options.store ?? new MemoryCacheStore();
     this.keys = new CacheKeyBuilder(options.serverIdentity);
+    this.index = this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
+    this.exactIndex = options.store === undefined;
     this.clock = options.clock ?? systemClock;
     this.partitioner = new AuthPartitioner(options.authContext, options.sharedStore ?? options.store !== undefined);
     this.maxTtlMs = duration('maxTtlMs', options.maxTtlMs, DEFAULT_MAX_TTL_MS);
@@ -165,6 +172,7 @@ export class ResponseCache {
     this.unsubscribeEvict =
       this.store.onEvict?.((key) => {
         if (!key.startsWith(prefix)) return;
+        this.index?.removeKey(key);
         this.counters.evictions++;
         if (this.onEvent !== undefined) this.emit({ type: 'evict', key });
       }) ?? noop;
@@ -204,12 +212,84 @@ export class ResponseCache {
     }
     const param = keyParam(method, request);
     const version = request.protocolVersion;
+    if (this.index !== undefined && (mode === 'default' || mode === 'force-cache' || mode === 'only-if-cached')) {
+      const entry = this.peekEntry(method, param, version, partition);
+      if (entry !== undefined) return Promise.resolve(outcomeOf(entry, 'cache'));
+    }
     const keys = this.keys.requestKeys(method, param, version, partition.privateTag, partition.dedupeTag);
     const ctx: Ctx = { method, param, keys, partition, mode };
     if (mode === 'reload' || mode === 'no-cache') return this.viaNetwork(ctx, undefined, 'mode', load, signal);
     const found = this.lookup(ctx);
     if (isPromise(found)) return found.then((f) => this.decide(ctx, f, load, signal));
     return this.decide(ctx, found, load, signal);
+  }
+
+  /**
+   * The fresh cached result of a request, synchronously, or `undefined` when this cannot be
+   * told without asynchronous work or there is no fresh entry: then use {@link fetch}, which
+   * also knows what to do with stale entries, misses and loads.
+   *
+   * Only a {@link MemoryCacheStore} (synchronous) can answer here; with any other store this
+   * always returns `undefined`. A result returned here is a hit exactly as {@link fetch} in
+   * mode `default` would have served it: the same entry (scope and auth-context partition
+   * chosen the same way, freshness `now < receivedAt + ttlMs`), counted in `hits`, with the
+   * same `hit` event. It allocates nothing (unless an `onEvent` listener is set).
+   *
+   * @param param the `uri` of `resources/read`, the cursor of a list page (`null` for the
+   *   first page), `null` for `server/discover` (see {@link keyParam}).
+   * @returns the stored result (frozen and shared: do not mutate it), or `undefined`.
+   */
+  peekFresh(method: string, param: string | null, protocolVersion: string): JsonObject | undefined {
+    if (this.index === undefined) return undefined;
+    let partition: AuthPartition;
+    try {
+      partition = this.partitioner.current();
+    } catch {
+      return undefined; // fetch reports it
+    }
+    return this.peekEntry(method, param, protocolVersion, partition)?.value as JsonObject | undefined;
+  }
+
+  /**
+   * The fresh entry of a request found through the hit index, counted as a hit; `undefined`
+   * when the index cannot answer for sure (then the full lookup decides). Mirrors
+   * {@link lookup} + {@link decide}: the first probe (by scope hint) that has an entry decides.
+   */
+  private peekEntry(method: string, param: string | null, protocolVersion: string, partition: AuthPartition): CacheEntry | undefined {
+    const index = this.index as HitIndex;
+    const privateTag = partition.privateTag;
+    let key: string | undefined;
+    let second: string | undefined;
+    if (privateTag === undefined) {
+      key = index.get(method, protocolVersion, PUBLIC_PARTITION, param);
+    } else {
+      const publicFirst = this.scopeHint.get(method) === 'public';
+      key = index.get(method, protocolVersion, publicFirst ? PUBLIC_PARTITION : privateTag, param);
+      if (key === undefined) {
+        // Only an exact index proves the first probe empty; otherwise the full lookup decides.
+        if (!this.exactIndex) return undefined;
+        second = index.get(method, protocolVersion, publicFirst ? privateTag : PUBLIC_PARTITION, param);
+        if (second === undefined) return undefined;
+        key = second;
+      }
+    }
+    if (key === undefined) return undefined;
+    let entry: MaybePromise<CacheEntry | undefined>;
+    try {
+      entry = this.store.get(key);
+    } catch {
+      return undefined; // fetch reports it
+    }
+    if (entry === undefined || isPromise(entry)) {
+      if (entry === undefined) index.removeKey(key); // deleted behind this cache's back
+      return undefined;
+    }
+    if (second !== undefined && this.scopeHint.get(method) !== entry.scope) this.scopeHint.set(method, entry.scope);
+    const now = this.clock.now();
+    if (!(now < entry.receivedAt + entry.ttlMs)) return undefined;
+    this.counters.hits++;
+    if (this.onEvent !== undefined) this.emit({ type: 'hit', method, param, key, ageMs: ageMs(entry, now) });
+    return entry;
   }
 
   /**
@@ -246,7 +326,7 @@ export class ResponseCache {
   invalidateMethod(method: string): Promise<number> {
     return this.invalidate(
       { kind: 'method', method },
-      keyPrefix(this.serverIdentity, method),
+      keyPrefix(this.keys.tag, method),
       () => true,
       (record) => record.method === method,
       () => this.bump(this.generationByMethod, method),
@@ -264,7 +344,7 @@ export class ResponseCache {
     const quoted = quoteJson(uri);
     return this.invalidate(
       { kind: 'uri', uri },
-      keyPrefix(this.serverIdentity, 'resources/read') + quoted.slice(0, -1),
+      keyPrefix(this.keys.tag, 'resources/read') + quoted.slice(0, -1),
       (parts) => matches(parts.param),
       (record) => record.method === 'resources/read' && matches(record.param),
       noop,
@@ -286,7 +366,7 @@ export class ResponseCache {
     if (which === 'all') {
       return this.invalidate(
         { kind: 'list', method, authContext: 'all' },
-        keyPrefix(this.serverIdentity, method),
+        keyPrefix(this.keys.tag, method),
         () => true,
         (record) => record.method === method,
         () => this.bump(this.generationByMethod, method),
@@ -301,7 +381,7 @@ export class ResponseCache {
     const tag = partition.privateTag;
     return this.invalidate(
       { kind: 'list', method, authContext: 'current' },
-      keyPrefix(this.serverIdentity, method),
+      keyPrefix(this.keys.tag, method),
       (parts) => parts.partition === PUBLIC_PARTITION || parts.partition === tag,
       (record) => record.method === method && record.dedupeTag === partition.dedupeTag,
       () => this.bump(this.generationByPartition, `${method}\u0000${partition.dedupeTag}`),
@@ -336,7 +416,18 @@ export class ResponseCache {
 
   // ---- read path ----------------------------------------------------------------------------
 
-  private lookup(ctx: Ctx): MaybePromise<Found | undefined> {
+  private lookup(ctx: Pick<Ctx, 'method' | 'param' | 'keys'>): MaybePromise<Found | undefined> {
+    const found = this.probe(ctx);
+    if (this.index !== undefined && found !== undefined && !isPromise(found)) {
+      // Found in the store but maybe not in the index (written by another cache on the store).
+      const keys = ctx.keys;
+      const partition = found.key === keys.publicKey ? PUBLIC_PARTITION : keys.privateTag;
+      if (partition !== undefined) this.index.add(ctx.method, keys.protocolVersion, partition, ctx.param, found.key);
+    }
+    return found;
+  }
+
+  private probe(ctx: Pick<Ctx, 'method' | 'keys'>): MaybePromise<Found | undefined> {
     const { publicKey, privateKey } = ctx.keys;
     if (privateKey === undefined) return this.read(publicKey);
     const publicFirst = this.scopeHint.get(ctx.method) === 'public';
@@ -512,12 +603,19 @@ export class ResponseCache {
       this.report(error);
       return this.skip(ctx.method, ctx.param, 'store-error');
     }
-    if (accepted === false) return this.skip(ctx.method, ctx.param, 'too-large');
+    const index = this.index;
+    const partition = entry.scope === 'public' ? PUBLIC_PARTITION : (ctx.keys.privateTag as string);
+    if (accepted === false) {
+      index?.remove(ctx.method, ctx.keys.protocolVersion, partition, ctx.param);
+      return this.skip(ctx.method, ctx.param, 'too-large');
+    }
+    index?.add(ctx.method, ctx.keys.protocolVersion, partition, ctx.param, key);
     this.counters.stores++;
     if (this.scopeHint.get(ctx.method) !== entry.scope) this.scopeHint.set(ctx.method, entry.scope);
     if (this.onEvent !== undefined) this.emit({ type: 'store', method: ctx.method, param: ctx.param, key, scope: entry.scope, ttlMs: entry.ttlMs, bytes });
     if (entry.scope === 'public' && privateKey !== undefined) {
       // A newer public answer supersedes this auth context's older private one.
+      index?.remove(ctx.method, ctx.keys.protocolVersion, ctx.keys.privateTag as string, ctx.param);
       await this.deleteKey(privateKey);
     }
     return true;
@@ -620,7 +718,10 @@ export class ResponseCache {
       return outcome;
     },
     write: (ctx, entry, fromNetwork, invalidated) => this.write(ctx, entry, fromNetwork, invalidated),
-    deleteKey: (key) => this.deleteKey(key),
+    deleteKey: (key) => {
+      this.index?.removeKey(key);
+      return this.deleteKey(key);
+    },
     skip: (method, param, reason) => {
       this.skip(method, param, reason);
     },
@@ -657,7 +758,10 @@ export class ResponseCache {
       for (const key of listed) {
         if (!key.startsWith(prefix)) continue;
         const parts = parseCacheKey(key);
-        if (parts !== undefined && parts.serverIdentity === this.serverIdentity && matchKey(parts)) matched.push(key);
+        if (parts !== undefined && parts.serverTag === this.keys.tag && matchKey(parts)) {
+          matched.push(key);
+          this.index?.remove(parts.method, parts.protocolVersion, parts.partition, parts.param);
+        }
       }
       const pending: Promise<unknown>[] = [];
       for (const key of matched) {

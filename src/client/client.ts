@@ -269,8 +269,21 @@ export class McpClient {
    * of an empty resource. Use `viewContents()` to tell text from bytes without guessing.
    * @throws ResourceNotFoundError for -32602 with `data.uri` (2026-07-28) or -32002 (legacy);
    *   `code` and `data` stay as the server sent them.
+   * @throws InvalidArgumentError (-32602) for an empty or non-string `uri`.
    */
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    // A fresh cache hit needs no request object, no loader and no async frame.
+    if (options === undefined || (options.cacheMode === undefined && options.signal === undefined)) {
+      const cache = this.responseCache;
+      if (cache !== undefined && typeof uri === 'string' && uri !== '') {
+        const hit = cache.peekFresh('resources/read', uri, this.caller.protocolVersion);
+        if (hit !== undefined) return Promise.resolve(hit as ReadResourceResult);
+      }
+    }
+    return this.readResourceFromServer(uri, options ?? {});
+  }
+
+  private async readResourceFromServer(uri: string, options: CallOptions): Promise<ReadResourceResult> {
     if (typeof uri !== 'string' || uri === '') throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
     try {
       return (await this.cached('resources/read', { uri }, { uri }, options, checkRead)) as ReadResourceResult;

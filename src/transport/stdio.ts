@@ -65,10 +65,24 @@ const MAX_EXIT_GRACE_MS = 500;
 
 type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
 
-interface QueuedWrite {
+/**
+ * Lines sent in the same turn (and, while the pipe is full, until it drains), written with one
+ * `stdin.write`. Every `send` of the batch gets the batch's promise.
+ */
+interface Batch {
   data: string;
+  readonly promise: Promise<void>;
   resolve: () => void;
   reject: (error: Error) => void;
+}
+
+function newBatch(): Batch {
+  const batch = { data: '' } as Batch;
+  (batch as { promise: Promise<void> }).promise = new Promise<void>((resolve, reject) => {
+    batch.resolve = resolve;
+    batch.reject = reject;
+  });
+  return batch;
 }
 
 // Children still running, so that they are signalled if the host exits without closing them
@@ -165,7 +179,9 @@ export class StdioTransport implements Transport {
   private stderrBytes = 0;
   private stderrDecoder: TextDecoder | undefined;
 
-  private readonly writeQueue: QueuedWrite[] = [];
+  /** Lines not handed to stdin yet: written by a microtask, or on 'drain' when the pipe is full. */
+  private pending: Batch | undefined;
+  private flushScheduled = false;
   private waitingForDrain = false;
 
   private timers = new Set<NodeJS.Timeout>();
@@ -269,9 +285,12 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Writes `message` as one line to the server's stdin. Writes go out in call order; when the
-   * pipe is full, later messages wait for it to drain. Resolves once the bytes are handed to
-   * the OS. `options.signal` is ignored: stdio requests are cancelled by notification.
+   * Writes `message` as one line to the server's stdin. Writes go out in call order. Lines
+   * sent in the same turn are coalesced into one `stdin.write` (from a microtask), and when
+   * the pipe is full, later lines wait for it to drain. Resolves once the bytes are handed to
+   * the OS (the promise may be shared by the sends of one batch). `close()` still writes the
+   * lines sent before it. `options.signal` is ignored: stdio requests are cancelled by
+   * notification.
    *
    * @throws ConnectionClosedError (code -32000) at once, without writing, when the transport is
    *   not started, closing or closed; later if the write fails (EPIPE: the server is gone).
@@ -287,14 +306,17 @@ export class StdioTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<void>((resolve, reject) => {
-      const item: QueuedWrite = { data, resolve, reject };
-      if (this.waitingForDrain || this.writeQueue.length > 0) {
-        this.writeQueue.push(item);
-      } else {
-        this.write(item);
-      }
-    });
+    let batch = this.pending;
+    if (batch === undefined) {
+      batch = newBatch();
+      this.pending = batch;
+    }
+    batch.data += data;
+    if (!this.flushScheduled && !this.waitingForDrain) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flush);
+    }
+    return batch.promise;
   }
 
   /**
@@ -471,17 +493,26 @@ export class StdioTransport implements Transport {
     this.emitError(error);
   }
 
-  private write(item: QueuedWrite): void {
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    this.writePending();
+  };
+
+  /** Writes the pending batch now, unless the pipe is full (then 'drain' writes it). */
+  private writePending(): void {
+    const batch = this.pending;
+    if (batch === undefined || this.waitingForDrain) return;
+    this.pending = undefined;
     const stdin = this.child?.stdin;
     if (this.state !== 'open' || !stdin || !stdin.writable) {
-      item.reject(this.closedError('send'));
+      batch.reject(this.closedError('send'));
       return;
     }
-    const ok = stdin.write(item.data, (error) => {
+    const ok = stdin.write(batch.data, (error) => {
       if (error) {
-        item.reject(this.closedError('send', error));
+        batch.reject(this.closedError('send', error));
       } else {
-        item.resolve();
+        batch.resolve();
       }
     });
     if (!ok) {
@@ -492,15 +523,14 @@ export class StdioTransport implements Transport {
 
   private readonly onDrain = (): void => {
     this.waitingForDrain = false;
-    while (!this.waitingForDrain && this.writeQueue.length > 0) {
-      this.write(this.writeQueue.shift()!);
-    }
+    this.writePending();
   };
 
   private rejectQueuedWrites(): void {
-    const queued = this.writeQueue.splice(0);
-    for (const item of queued) {
-      item.reject(this.closedError('send'));
+    const batch = this.pending;
+    this.pending = undefined;
+    if (batch !== undefined) {
+      batch.reject(this.closedError('send'));
     }
     if (this.waitingForDrain) {
       this.waitingForDrain = false;
@@ -513,6 +543,8 @@ export class StdioTransport implements Transport {
     if (this.state !== 'open') {
       return;
     }
+    // Lines sent before close() in this turn go out before stdin ends, as if written at once.
+    this.writePending();
     this.state = 'closing';
     this.rejectQueuedWrites();
     const child = this.child;

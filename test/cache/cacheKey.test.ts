@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuthPartitioner } from '../../src/cache/authContext.js';
-import { CacheKeyBuilder, KEY_NAMESPACE, cacheKey, keyParam, keyPrefix, parseCacheKey, quoteJson } from '../../src/cache/cacheKey.js';
+import { CacheKeyBuilder, KEY_NAMESPACE, cacheKey, keyParam, keyPrefix, parseCacheKey, quoteJson, serverTag } from '../../src/cache/cacheKey.js';
 import { sha256Hex } from '../../src/cache/sha256.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 
@@ -18,15 +18,44 @@ describe('cache keys', () => {
 
   it('builder output equals the canonical JSON array text', () => {
     const builder = new CacheKeyBuilder(server);
+    const tag = serverTag(server);
     for (const param of [...tricky, null]) {
       for (const partition of ['public', 'private:abc', 'private:"x"']) {
-        const parts = { serverIdentity: server, method: 'resources/read', param, protocolVersion: '2026-07-28', partition };
+        const parts = { serverTag: tag, method: 'resources/read', param, protocolVersion: '2026-07-28', partition };
         const key = builder.key(parts.method, parts.param, parts.protocolVersion, parts.partition);
         expect(key).toBe(cacheKey(parts));
-        expect(key).toBe(JSON.stringify([KEY_NAMESPACE, server, 'resources/read', param, '2026-07-28', partition]));
+        expect(key).toBe(JSON.stringify([KEY_NAMESPACE, tag, 'resources/read', param, '2026-07-28', partition]));
         expect(parseCacheKey(key)).toEqual(parts);
       }
     }
+  });
+
+  it('keys carry a short stable tag of the server identity, never the identity itself', () => {
+    const builder = new CacheKeyBuilder(server);
+    expect(builder.tag).toBe(serverTag(server));
+    expect(builder.tag).toMatch(/^[0-9a-f]{16}$/);
+    expect(serverTag(server)).toBe(sha256Hex(`mcp-live/cache/server\u0000${server}`).slice(0, 16));
+    const key = builder.key('resources/read', 'file:///a', 'v', 'public');
+    expect(key).not.toContain('server.js');
+    // Different identities (even ones that differ by one character) get different tags.
+    const tags = new Set(['stdio:node a.js', 'stdio:node b.js', 'stdio:node a.js ', 'https://h/mcp', 'https://h/mcp/', server].map(serverTag));
+    expect(tags.size).toBe(6);
+  });
+
+  it('request keys are built fresh (nothing memoized per request) and equal the canonical text', () => {
+    const builder = new CacheKeyBuilder(server);
+    const tag = serverTag(server);
+    const keys = builder.requestKeys('resources/read', 'file:///a', 'v', 'private:p', 'private:p');
+    expect(keys).toEqual({
+      protocolVersion: 'v',
+      privateTag: 'private:p',
+      publicKey: cacheKey({ serverTag: tag, method: 'resources/read', param: 'file:///a', protocolVersion: 'v', partition: 'public' }),
+      privateKey: cacheKey({ serverTag: tag, method: 'resources/read', param: 'file:///a', protocolVersion: 'v', partition: 'private:p' }),
+      dedupeKey: cacheKey({ serverTag: tag, method: 'resources/read', param: 'file:///a', protocolVersion: 'v', partition: 'private:p' }),
+    });
+    const shared = builder.requestKeys('tools/list', null, 'v', undefined, 'anonymous');
+    expect(shared.privateKey).toBeUndefined();
+    expect(shared.dedupeKey).toBe(builder.key('tools/list', null, 'v', 'anonymous'));
   });
 
   it('an absent cursor and "" are different keys', () => {
@@ -43,19 +72,19 @@ describe('cache keys', () => {
   });
 
   it('separators cannot collide: values containing the separator still give distinct keys', () => {
-    const a = cacheKey({ serverIdentity: 'a","b', method: 'm', param: null, protocolVersion: 'v', partition: 'public' });
-    const b = cacheKey({ serverIdentity: 'a', method: 'b","m', param: null, protocolVersion: 'v', partition: 'public' });
+    const a = cacheKey({ serverTag: 'a","b', method: 'm', param: null, protocolVersion: 'v', partition: 'public' });
+    const b = cacheKey({ serverTag: 'a', method: 'b","m', param: null, protocolVersion: 'v', partition: 'public' });
     expect(a).not.toBe(b);
   });
 
   it('prefixes select exactly the keys of one server / one method', () => {
     const builder = new CacheKeyBuilder(server);
     const key = builder.key('tools/list', 'c', 'v', 'public');
-    expect(key.startsWith(keyPrefix(server))).toBe(true);
-    expect(key.startsWith(keyPrefix(server, 'tools/list'))).toBe(true);
-    expect(key.startsWith(keyPrefix(server, 'tools/lis'))).toBe(false);
-    expect(key.startsWith(keyPrefix(`${server}x`))).toBe(false);
-    expect(builder.prefix).toBe(keyPrefix(server));
+    expect(key.startsWith(keyPrefix(builder.tag))).toBe(true);
+    expect(key.startsWith(keyPrefix(builder.tag, 'tools/list'))).toBe(true);
+    expect(key.startsWith(keyPrefix(builder.tag, 'tools/lis'))).toBe(false);
+    expect(key.startsWith(keyPrefix(serverTag(`${server}x`)))).toBe(false);
+    expect(builder.prefix).toBe(keyPrefix(builder.tag));
   });
 
   it('parseCacheKey rejects foreign keys', () => {

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
+import { KEY_NAMESPACE, serverTag } from '../../src/cache/cacheKey.js';
 import { CACHE_MISS_CODE, CacheMissError, isCacheMissError } from '../../src/cache/errors.js';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
 import type { CacheEvent, CacheMode, LoadOutcome, Loader } from '../../src/cache/types.js';
@@ -221,7 +222,7 @@ describe('B14: private results are partitioned by principal and by server', () =
     await cache.fetch(listTools(), server.load);
     expect((await cache.fetch(listTools(), server.load)).source).toBe('cache');
     expect(types()).toEqual(['miss:absent', 'store:private:600000', 'hit']);
-    expect(cache.store.keys('') as string[]).toEqual([JSON.stringify(['mcp-live/cache/1', SERVER, 'tools/list', null, V, 'private:anonymous'])]);
+    expect(cache.store.keys('') as string[]).toEqual([JSON.stringify([KEY_NAMESPACE, serverTag(SERVER), 'tools/list', null, V, 'private:anonymous'])]);
   });
 
   it('B14 sharedStore: true forbids the anonymous partition even for the default store', async () => {

@@ -555,3 +555,44 @@ describe('StdioTransport', () => {
     await r.next((m) => m['id'] === 5);
   });
 });
+
+describe('StdioTransport write coalescing', () => {
+  it('lines sent in one turn go out in one stdin.write, in call order, and every send resolves', async () => {
+    const t = nodeChild('echo.mjs');
+    const r = recorder();
+    await t.start(r.handlers);
+    const stdin = (t as unknown as { child: { stdin: NodeJS.WritableStream } }).child.stdin;
+    const write = vi.spyOn(stdin, 'write');
+    const sends = [1, 2, 3, 4].map((id) => t.send(request(id, 'echo', { id })));
+    expect(write).not.toHaveBeenCalled(); // flushed from a microtask
+    await within(Promise.all(sends), 5000, 'sends');
+    expect(write).toHaveBeenCalledTimes(1);
+    expect(String(write.mock.calls[0]![0]).split('\n').filter(Boolean).map((line) => JSON.parse(line).id)).toEqual([1, 2, 3, 4]);
+    await r.next((m) => m['id'] === 4);
+    expect(r.messages.map((m) => (m as { id: number }).id)).toEqual([1, 2, 3, 4]);
+    // the next turn is a new batch
+    await t.send(request(5));
+    expect(write).toHaveBeenCalledTimes(2);
+  });
+
+  it('close() right after send() in the same turn still writes the line before stdin ends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-live-coalesce-'));
+    try {
+      const log = join(dir, 'lines.log');
+      // A long close timeout: the child must get to read the line before any SIGTERM.
+      const t = nodeChild('echo.mjs', [log], { closeTimeoutMs: 10_000 });
+      const r = recorder();
+      await t.start(r.handlers);
+      await t.send(request(1));
+      await r.next((m) => m['id'] === 1); // the child is up and reading
+      const sent = t.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+      const closing = t.close();
+      await sent;
+      await closing;
+      expect(readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line).method)).toEqual(['echo', 'notifications/cancelled']);
+      await expect(t.send(request(2))).rejects.toBeInstanceOf(ConnectionClosedError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
