@@ -382,15 +382,20 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
+  /** One POST of a message, retried by the transport's policy while its failures are transient. */
+  private postWithRetry(method: string, body: string, headers: Headers, idempotent: boolean, signal: AbortSignal): Promise<Response> {
+    return withRetry(() => this.fetchWithAuth('POST', method, body, headers, signal), {
+      policy: this.retryPolicy,
+      signal,
+      timers: this.timers,
+      classify: (error) => classify(error, idempotent),
+    });
+  }
+
   private async exchangeRequest(method: string, id: RequestId, body: string, headers: Headers, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
     const linked = linkSignals(callSignal, this.closeController.signal);
     try {
-      const response = await withRetry(() => this.fetchWithAuth('POST', method, body, headers, linked.signal), {
-        policy: this.retryPolicy,
-        signal: linked.signal,
-        timers: this.timers,
-        classify: (error) => classify(error, idempotent),
-      });
+      const response = await this.postWithRetry(method, body, headers, idempotent, linked.signal);
       this.legacy?.captureSession(method, response);
       await this.consumeResponse(response, method, id, linked.signal, headers.get('mcp-session-id'));
     } catch (error) {
@@ -403,12 +408,7 @@ export class StreamableHttpTransport implements Transport {
   private async exchangeNotification(method: string, body: string, headers: Headers, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
     const linked = linkSignals(callSignal, this.closeController.signal);
     try {
-      const response = await withRetry(() => this.fetchWithAuth('POST', method, body, headers, linked.signal), {
-        policy: this.retryPolicy,
-        signal: linked.signal,
-        timers: this.timers,
-        classify: (error) => classify(error, idempotent),
-      });
+      const response = await this.postWithRetry(method, body, headers, idempotent, linked.signal);
       if (response.status >= 200 && response.status < 300) {
         // Accepted: 202, 200 or 204, with or without a body. Never parsed.
         await discard(response);

@@ -172,7 +172,9 @@ describe('Streamable HTTP: SSE responses', () => {
     const session = new JsonRpcSession({ transport: transportFor(fake.url), timers: systemTimers, onNotification: () => {}, onError: () => {} });
     closers.push(() => session.close());
     await session.start();
-    await expect(session.request('tools/call', { name: 'slow' }, { timeoutMs: 50, maxTotalTimeoutMs: 50, resetTimeoutOnProgress: false })).rejects.toBeInstanceOf(TimeoutError);
+    // Long enough that the POST reaches the server before the timeout even on a loaded machine
+    // (a timeout before the request is sent leaves no stream to close).
+    await expect(session.request('tools/call', { name: 'slow' }, { timeoutMs: 1000, maxTotalTimeoutMs: 1000, resetTimeoutOnProgress: false })).rejects.toBeInstanceOf(TimeoutError);
     await streamClosed;
     expect(fake.requests).toHaveLength(1);
   });
