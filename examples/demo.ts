@@ -19,7 +19,7 @@ import {
   type Transport,
 } from '../src/index.js';
 import { StdioTransport } from '../src/node.js';
-import { columns, describeContent, describeEvent, describeFilter, describePrompt, serverIdentityLines, styleFor } from '../src/cli/render.js';
+import { columns, describeContent, describeEvent, describeFilter, describePrompt, describeTool, serverIdentityLines, styleFor } from '../src/cli/render.js';
 import { spawnHttpServer, type HttpServerProcess } from './httpServerProcess.js';
 
 const style = styleFor(process.stdout);
@@ -101,6 +101,9 @@ async function demo(transport: Transport): Promise<void> {
     heading('Server');
     for (const line of serverIdentityLines(client, style)) console.log(line);
 
+    heading('Tools');
+    for (const tool of (await client.listAllTools()).items) console.log(`  ${describeTool(tool, style)}`);
+
     heading('Prompts');
     for await (const prompt of client.prompts()) {
       console.log(`  ${describePrompt(prompt, style)}`);
@@ -109,7 +112,9 @@ async function demo(transport: Transport): Promise<void> {
     heading('Resources (every page of resources/list)');
     const resources = await client.listAllResources();
     console.log(`  ${resources.items.length} resources in ${resources.pages} pages:`);
-    console.log(columns(resources.items.map((r) => r.uri), 22, 4));
+    const uris = resources.items.map((r) => r.uri);
+    const shown = uris.length > 12 ? [...uris.slice(0, 8), '…', ...uris.slice(-3)] : uris;
+    console.log(columns(shown, 22, 4));
     const hitsBefore = client.cacheStats().hits;
     const again = await client.listAllResources();
     const pageHits = client.cacheStats().hits - hitsBefore;
