@@ -9,8 +9,10 @@
 //   close()
 //
 // mcp-live is imported from the built output (../dist), as a user would get it.
+import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FloorClient } from './floor-client.mjs';
+import { FloorHttpClient } from './floor-http-client.mjs';
 
 export const CLIENTS = ['mcp-live', 'official', 'floor'];
 export const SERVERS = ['official', 'floor'];
@@ -33,7 +35,8 @@ function serverEnv(spawnLog) {
  * Opens one connected client of `kind` to a new server process of `server` kind.
  * `cacheEntries`: room in the client's response cache (W6 sets it).
  */
-export async function openClient(kind, server, { spawnLog, cacheEntries = 20_000, floorCache = 'shared' } = {}) {
+export async function openClient(kind, server, { spawnLog, cacheEntries = 20_000, floorCache = 'shared', http = false } = {}) {
+  if (http) return openHttpClient(kind, server, { spawnLog });
   const command = process.execPath;
   const args = [SERVER_PATHS[server]];
   const env = serverEnv(spawnLog);
@@ -119,4 +122,76 @@ async function openFloor({ command, args, env, floorCache, cacheEntries }) {
     readUncached: (uri) => client.readUncached(uri),
     close: () => client.close(),
   };
+}
+
+/**
+ * W5: one connected client of `kind` over Streamable HTTP to a new `server --http` child process
+ * on 127.0.0.1 (its own server, as over stdio). Only call() and listTools() are measured over
+ * HTTP. close() closes the client, then ends the server (its stdin).
+ */
+export async function openHttpClient(kind, server, { spawnLog } = {}) {
+  const child = spawn(process.execPath, [SERVER_PATHS[server], '--http'], { stdio: ['pipe', 'pipe', 'inherit'], env: serverEnv(spawnLog) });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${server} --http did not print its URL in 30 s`)), 30_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /MCP_URL=(\S+)\n/.exec(out);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${server} --http exited with ${code}`)));
+  });
+  const stopServer = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.stdin.end();
+    });
+  let adapter;
+  try {
+    adapter = await openHttpAdapter(kind, url);
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+  return {
+    ...adapter,
+    close: async () => {
+      try {
+        await adapter.close();
+      } finally {
+        await stopServer();
+      }
+    },
+  };
+}
+
+async function openHttpAdapter(kind, url) {
+  if (kind === 'mcp-live') {
+    const { McpClient, StreamableHttpTransport } = await import(distUrl('index.js'));
+    const client = new McpClient({ transport: new StreamableHttpTransport(url), clientInfo: { name: 'bench-mcp-live', version: '1.0.0' } });
+    await client.connect();
+    return { call: () => client.callTool('echo', ECHO_ARGS), listTools: () => client.listTools(), close: () => client.close() };
+  }
+  if (kind === 'official') {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const client = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return { call: () => client.callTool({ name: 'echo', arguments: ECHO_ARGS }), listTools: () => client.listTools(), close: () => client.close() };
+  }
+  if (kind === 'floor') {
+    const client = new FloorHttpClient({ url });
+    await client.connect();
+    return { call: () => client.callTool('echo', ECHO_ARGS), listTools: () => client.listTools(), close: () => client.close() };
+  }
+  throw new Error(`unknown client ${kind}`);
 }

@@ -4,6 +4,12 @@
 // at start-up with those spliced in. The results are byte-for-byte what bench/server.mjs sends
 // (same fields, same order), so clients parse the same thing from either server. No JSON.parse,
 // no validation. tools/call always answers the echo of ECHO_TEXT (the only call the bench makes).
+//
+// With `--http` (W5) it is the HTTP floor instead: node:http on 127.0.0.1 (random port, printed
+// as `MCP_URL=<url>` on stdout), every POST body answered with the same spliced bytes as one
+// `Content-Type: application/json` response (202 and no body for a notification), whatever the
+// path or headers. It stops when its stdin ends.
+import { createServer } from 'node:http';
 import {
   DISCOVER_HINT,
   ECHO_TOOL,
@@ -73,17 +79,48 @@ function answer(line) {
   }
 }
 
-let rest = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  const text = rest + chunk;
-  let out = '';
-  let start = 0;
-  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-    if (nl > start) out += answer(text.slice(start, nl));
-    start = nl + 1;
-  }
-  rest = text.slice(start);
-  if (out !== '') process.stdout.write(out);
-});
-process.stdin.on('end', () => process.exit(0));
+if (process.argv.includes('--http')) serveHttp();
+else serveStdio();
+
+function serveHttp() {
+  const server = createServer((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { Allow: 'POST', 'Content-Length': '0' }).end();
+      return;
+    }
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const out = answer(body);
+      if (out === '') {
+        res.writeHead(202, { 'Content-Length': '0' }).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) }).end(out);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`MCP_URL=http://127.0.0.1:${server.address().port}/mcp\n`));
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}
+
+function serveStdio() {
+  let rest = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    const text = rest + chunk;
+    let out = '';
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      if (nl > start) out += answer(text.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (out !== '') process.stdout.write(out);
+  });
+  process.stdin.on('end', () => process.exit(0));
+}

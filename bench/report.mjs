@@ -133,10 +133,12 @@ export function renderMarkdown(results) {
     out.push(`Caveat: ${b.caveat}`);
     out.push('');
   }
-  out.push('### W5 (HTTP) and the HTTP floor');
-  out.push('');
-  out.push('Not measured yet: they come with the HTTP transport.');
-  out.push('');
+  if (results.workloads.W5 !== undefined || results.workloads.W5i !== undefined) {
+    out.push('### W5 (Streamable HTTP on 127.0.0.1)');
+    out.push('');
+    out.push('W5 and W5i rows above: W1 and W2 over Streamable HTTP. Servers: `server.mjs --http` (official, `createMcpHandler` with JSON responses, behind node:http) and `floor-server.mjs --http` (node:http answering precomputed bytes). The floor client is node:http with a keep-alive Agent (`floor-http-client.mjs`).');
+    out.push('');
+  }
   if (results.targets !== undefined) {
     out.push('### Targets (mcp-live, against the floor server)');
     out.push('');
@@ -160,6 +162,7 @@ export function evaluateTargets(results) {
   const add = (id, what, target, measured, met, detail) => list.push({ id, what, target, measured: measured === undefined ? null : roundTo(measured, 3), met: measured === undefined ? null : met(measured), detail });
   add('W1', 'stdio sequential, client CPU/op vs floor client', '<= 1.2x floor', vsFloor('W1'), (r) => r <= 1.2, 'x floor');
   add('W2', '32 in flight, client CPU/op vs floor client', '<= 2x floor', vsFloor('W2'), (r) => r <= 2, 'x floor');
+  add('W5', 'Streamable HTTP sequential, client CPU/op vs node:http floor client', '<= 1.3x floor', vsFloor('W5'), (r) => r <= 1.3, 'x floor');
   add('W3', 'listAll 10,000, client CPU/listing vs floor client', '<= 1.3x floor', vsFloor('W3'), (r) => r <= 1.3, 'x floor');
   const floorHit = cpu('W4', 'floor', 'none');
   add('W4', 'cache hit, client CPU/hit', '<= 0.25 us (the issue measured the floor at 0.13 us: about 1.9x floor)', cpu('W4', 'mcp-live', 'none'), (v) => v <= 0.25, `us (floor here: ${floorHit === undefined ? 'n/a' : roundTo(floorHit, 3)} us, so ${floorHit === undefined ? 'n/a' : roundTo(cpu('W4', 'mcp-live', 'none') / floorHit, 2)}x floor)`);

@@ -31,7 +31,7 @@ const ONLY = (() => {
   const at = argv.indexOf('--only');
   return at === -1 ? undefined : new Set(argv[at + 1].split(','));
 })();
-const wants = (id) => ONLY === undefined || ONLY.has(id);
+const wants = (id, group) => ONLY === undefined || ONLY.has(id) || (group !== undefined && ONLY.has(group));
 
 /** Sizes: operations per sample and samples (repetitions) per client. */
 const CONFIG = QUICK
@@ -41,6 +41,8 @@ const CONFIG = QUICK
       warmupFraction: 0.5,
       sequentialCalls: { official: 150, floor: 400 },
       inflightCalls: { official: 800, floor: 1500 },
+      httpSequentialCalls: { official: 25, floor: 50 },
+      httpInflightCalls: { official: 64, floor: 128 },
       inflight: 32,
       listings: { official: 1, floor: 1 },
       cachedListings: 4,
@@ -62,6 +64,8 @@ const CONFIG = QUICK
       warmupFraction: 0.5,
       sequentialCalls: { official: 600, floor: 1200 },
       inflightCalls: { official: 2500, floor: 6000 },
+      httpSequentialCalls: { official: 300, floor: 600 },
+      httpInflightCalls: { official: 800, floor: 1500 },
       inflight: 32,
       listings: { official: 1, floor: 2 },
       cachedListings: 12,
@@ -95,29 +99,31 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)}s`;
  * `serverless` workloads never reach the server and run once, against the floor server.
  */
 const uri = (n) => `bench://r/${n}`;
+const sequentialCalls = async (c, ops) => {
+  for (let i = 0; i < ops; i++) await c.call();
+};
+const callsInFlight = async (c, ops) => {
+  let left = ops;
+  await Promise.all(
+    Array.from({ length: CONFIG.inflight }, async () => {
+      while (left-- > 0) await c.call();
+    }),
+  );
+};
 const WORKLOADS = [
   {
     id: 'W1',
     title: 'stdio sequential tools/call',
     unit: 'call',
     ops: (server) => CONFIG.sequentialCalls[server],
-    run: async (c, ops) => {
-      for (let i = 0; i < ops; i++) await c.call();
-    },
+    run: sequentialCalls,
   },
   {
     id: 'W2',
     title: `stdio tools/call, ${CONFIG.inflight} in flight`,
     unit: 'call',
     ops: (server) => CONFIG.inflightCalls[server],
-    run: async (c, ops) => {
-      let left = ops;
-      await Promise.all(
-        Array.from({ length: CONFIG.inflight }, async () => {
-          while (left-- > 0) await c.call();
-        }),
-      );
-    },
+    run: callsInFlight,
   },
   {
     id: 'W3',
@@ -164,16 +170,44 @@ const WORKLOADS = [
       for (let i = 0; i < ops; i++) await c.readUncached(uri((i % 10_000) + 1));
     },
   },
+  // W5: W1 and W2 over Streamable HTTP on 127.0.0.1, against `server.mjs --http` (the official
+  // server's createMcpHandler, JSON responses) and `floor-server.mjs --http` (node:http answering
+  // precomputed bytes). `--only W5` runs both.
+  {
+    id: 'W5',
+    group: 'W5',
+    http: true,
+    title: 'Streamable HTTP sequential tools/call',
+    unit: 'call',
+    ops: (server) => CONFIG.httpSequentialCalls[server],
+    run: sequentialCalls,
+  },
+  {
+    id: 'W5i',
+    group: 'W5',
+    http: true,
+    title: `Streamable HTTP tools/call, ${CONFIG.inflight} in flight`,
+    unit: 'call',
+    ops: (server) => CONFIG.httpInflightCalls[server],
+    run: callsInFlight,
+  },
 ];
 
 async function runInProcess(results) {
-  const selected = WORKLOADS.filter((w) => wants(w.id));
-  if (selected.length === 0) return;
+  const selected = WORKLOADS.filter((w) => wants(w.id, w.group));
+  // stdio first, then HTTP (each client with its own server process, over its own transport).
+  for (const http of [false, true]) {
+    const group = selected.filter((w) => (w.http === true) === http);
+    if (group.length > 0) await runGroup(results, group, http);
+  }
+}
+
+async function runGroup(results, selected, http) {
   for (const server of SERVERS) {
-    log(`-- server: ${server}; connecting ${CLIENTS.join(', ')}`);
+    log(`-- server: ${server}${http ? ' (Streamable HTTP, 127.0.0.1)' : ''}; connecting ${CLIENTS.join(', ')}`);
     const conns = {};
-    for (const kind of CLIENTS) conns[kind] = await openClient(kind, server);
     try {
+      for (const kind of CLIENTS) conns[kind] = await openClient(kind, server, { http });
       for (const w of selected) {
         if (w.serverless && server !== 'floor') continue; // hits never reach the server: measured once
         const names = [...CLIENTS, ...Object.keys(w.extraClients ?? {})];
@@ -204,7 +238,7 @@ async function runInProcess(results) {
         log(`   ${w.id} ${w.title} [${server}] (${elapsed()}): ${line(samples)}`);
       }
     } finally {
-      for (const kind of CLIENTS) await conns[kind].close();
+      for (const kind of CLIENTS) await conns[kind]?.close();
     }
   }
 }
@@ -443,9 +477,16 @@ const results = {
     official: 'bench/server.mjs on @modelcontextprotocol/server 2.4.0 (serveStdio)',
     floor: 'bench/floor-server.mjs: precomputed response bytes, id spliced in',
   },
-  notYetMeasured: {
-    W5: 'HTTP workloads come with the HTTP transport',
-    httpFloor: 'the HTTP floor comes with the HTTP transport',
+  http: {
+    clients: {
+      'mcp-live': 'McpClient over StreamableHttpTransport (fetch), default options',
+      official: 'Client over StreamableHTTPClientTransport, versionNegotiation { mode: { pin: "2026-07-28" } }',
+      floor: 'bench/floor-http-client.mjs: node:http POST with a keep-alive Agent, protocol headers and _meta keys, JSON responses only, no validation',
+    },
+    servers: {
+      official: 'bench/server.mjs --http: createMcpHandler (responseMode "json") behind node:http on 127.0.0.1',
+      floor: 'bench/floor-server.mjs --http: node:http on 127.0.0.1, precomputed bytes with the id spliced in, Content-Type application/json',
+    },
   },
   workloads: {},
 };

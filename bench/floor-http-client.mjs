@@ -1,0 +1,72 @@
+// The HTTP floor client (W5): the least a Streamable HTTP client of 2026-07-28 must do. One POST
+// per request on node:http with a keep-alive Agent, the protocol headers (Accept, Content-Type,
+// MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call) and the mandatory `_meta` keys; the
+// response body (JSON only: no SSE, no validation) collected as text and parsed once.
+import { Agent, request as httpRequest } from 'node:http';
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench-floor-http', version: '1.0.0' },
+};
+
+export class FloorHttpClient {
+  constructor({ url }) {
+    const u = new URL(url);
+    this.host = u.hostname;
+    this.port = Number(u.port);
+    this.path = u.pathname;
+    // Enough sockets for 32 in flight, each kept open between requests.
+    this.agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    this.nextId = 1;
+  }
+
+  connect() {
+    return this.request('server/discover', {});
+  }
+
+  request(method, params) {
+    const id = this.nextId++;
+    params._meta = META;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const headers = {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+    };
+    if (typeof params.name === 'string') headers['Mcp-Name'] = params.name;
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ agent: this.agent, host: this.host, port: this.port, path: this.path, method: 'POST', headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+          const message = JSON.parse(text);
+          if (message.error !== undefined) reject(Object.assign(new Error(message.error.message), message.error));
+          else resolve(message.result);
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  callTool(name, args) {
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  listTools() {
+    return this.request('tools/list', {});
+  }
+
+  close() {
+    this.agent.destroy();
+    return Promise.resolve();
+  }
+}
