@@ -116,6 +116,7 @@ export {
   type SubscriptionClosedData,
   type UnmatchedNotificationData,
 } from './subscriptions/errors.js';
+export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
 export type { Progress } from './jsonrpc/session.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';

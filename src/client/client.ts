@@ -29,6 +29,7 @@ import type { CallOptions } from './callOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import { checkListPage, requireArray, requireObject } from './results.js';
 import { Caller, type CallInternals } from './caller.js';
+import { ToolOutputValidators } from './outputValidation.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
 import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from '../subscriptions/types.js';
@@ -88,6 +89,7 @@ export class McpClient {
   private readonly session: JsonRpcSession;
   private readonly caller: Caller;
   private readonly responseCache: ResponseCache | undefined;
+  private readonly outputValidators: ToolOutputValidators;
   private readonly subscriptionManager: SubscriptionManager;
   private readonly binding: EraBinding;
   private stateValue: ClientState = 'new';
@@ -111,6 +113,7 @@ export class McpClient {
       },
     });
     this.caller = new Caller(this.session, this.options);
+    this.outputValidators = new ToolOutputValidators(this.options.onError);
     this.subscriptionManager = new SubscriptionManager({
       ...this.options.subscriptions,
       host: sessionListenHost({
@@ -309,6 +312,9 @@ export class McpClient {
    * `tools/call` (spec: server/tools). A tool that failed reports `isError: true` in a
    * successful result; only protocol failures reject.
    * @throws ProtocolError (-32600) if the result has no `content` array.
+   * @throws ToolOutputValidationError (-32016) when the tool was listed with an `outputSchema`
+   *   and the result's `structuredContent` is missing or breaks it (`data.result` keeps the
+   *   result as received; spec: server/tools, Output Schema).
    */
   async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
     if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a tool name');
@@ -324,6 +330,7 @@ export class McpClient {
       ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options));
     }
     requireArray('tools/call', result, 'content');
+    this.outputValidators.check(name, result);
     return result as CallToolResult;
   }
 
@@ -519,8 +526,10 @@ export class McpClient {
    */
   private checkPage(method: ListMethod, result: JsonObject): JsonObject {
     const page = checkListPage(method, result, this.options.onError);
+    if (method !== 'tools/list') return page;
+    this.outputValidators.learn(page['tools'] as Tool[]);
     const registry = this.caller.toolHeaders;
-    if (method !== 'tools/list' || registry === undefined) return page;
+    if (registry === undefined) return page;
     const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
     if (rejected.length === 0) return page;
     for (const { tool, reason } of rejected) {

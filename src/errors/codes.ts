@@ -69,6 +69,8 @@ export const ErrorCode = {
    * `initialize` fallback failed too (`EraDetectionError`; `data.probe`, `data.fallback`).
    */
   EraDetectionFailed: -32015,
+  /** Local: a `tools/call` result breaks the tool's `outputSchema` (`ToolOutputValidationError`; `data.errors`). */
+  ToolOutputInvalid: -32016,
   /** Local: the caller's AbortSignal cancelled the request. */
   RequestCancelled: -32800,
   /** Local: the OAuth flow failed (`OAuthError`); `data.failure` names the step. */

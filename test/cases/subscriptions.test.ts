@@ -2,11 +2,11 @@
  * Cases from ../shared/cases/CASES.md that belong to subscriptions and live lists (B05, B06,
  * B09). Each test is named after its case id and asserts the case's "Right" values.
  *
- * Not covered here: B05's output-schema bullet (mcp-live does not validate structuredContent
- * yet) and B09 (a), which needs a 2025-11-25 server (legacy fallback is not implemented).
+ * B09 (a) needs a 2025-11-25 server and lives in test/cases/legacy.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RpcError, TimeoutError } from '../../src/errors/errors.js';
+import { ToolOutputValidationError } from '../../src/client/outputValidation.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import type { LiveListEvent, SubscriptionEvent } from '../../src/subscriptions/types.js';
 import type { Tool } from '../../src/types/protocol.js';
@@ -19,7 +19,7 @@ afterEach(() => {
 
 const T1 = { name: 'T1', inputSchema: { type: 'object' } };
 const T2 = { name: 'T2', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } };
-const T3 = { name: 'T3', inputSchema: { type: 'object' } };
+const T3 = { name: 'T3', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } };
 const names = (items: readonly Tool[]) => items.map((t) => t.name);
 const listPage = (tools: unknown[], nextCursor?: string, ttlMs = 60_000) => ({
   result: { resultType: 'complete', tools, ttlMs, cacheScope: 'public', ...(nextCursor !== undefined && { nextCursor }) },
@@ -67,6 +67,18 @@ describe('B05: list_changed — the refresh must walk every page', () => {
     const cached = await client.listAllTools({ cacheMode: 'only-if-cached' });
     expect(names(cached.items)).toEqual(['T1', 'T2', 'T3']);
     expect(server.requests('tools/list')).toHaveLength(4);
+    // Per-tool output validators exist for the tools of page 2, T2 and the new T3.
+    server.on('tools/call', (request) => {
+      const name = request['params']['name'];
+      const structuredContent = name === 'T2' ? { n: 'not a number' } : name === 'T3' ? { ok: true } : undefined;
+      return { result: { resultType: 'complete', content: [], ...(structuredContent !== undefined && { structuredContent }) } };
+    });
+    const flagged = await client.callTool('T2').catch((e: unknown) => e);
+    expect(flagged).toBeInstanceOf(ToolOutputValidationError);
+    expect((flagged as ToolOutputValidationError).code).toBe(-32016);
+    expect((flagged as ToolOutputValidationError).data).toMatchObject({ tool: 'T2', result: { structuredContent: { n: 'not a number' } } });
+    await expect(client.callTool('T3')).resolves.toMatchObject({ structuredContent: { ok: true } });
+    await expect(client.callTool('T1')).resolves.toMatchObject({ content: [] });
     await client.close();
   });
 });
