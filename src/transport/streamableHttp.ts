@@ -28,7 +28,11 @@ import { bearerChallenge, parseWwwAuthenticate, type AuthChallenge, type BearerC
 /** The subset of `fetch` the transport calls. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
-/** Why the server refused the credential of the previous attempt (passed on `attempt: 2`). */
+/**
+ * Why the server refused the credential of the previous attempt: passed on `attempt: 2`, and on
+ * `attempt: 3` when the credential of attempt 2 was refused too (the provider may throw its own
+ * error then; its return value is ignored).
+ */
 export interface AuthFailureInfo {
   /** 401 or 403. */
   readonly status: 401 | 403;
@@ -475,6 +479,11 @@ export class StreamableHttpTransport implements Transport {
           throw new HttpAuthError({ ...this.errorData(response, method, '', 'status'), failure, challenges, bearer, retriedWithNewCredential: false });
         }
         const text = await readStart(response, ERROR_BODY_BYTES);
+        if (this.authProvider !== undefined && retriedAuth && failure !== 'forbidden') {
+          // The retried credential was refused too: the provider may explain why with an error of
+          // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
+          await this.authProvider({ url: this.url, attempt: 3, signal, failure: { status, failure, challenges, bearer, rejected: authorization } });
+        }
         throw new HttpAuthError({
           ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
           failure,
