@@ -276,7 +276,7 @@ export class McpClient {
    */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     // A fresh cache hit needs no request object, no loader and no async frame.
-    if (options === undefined || (options.cacheMode === undefined && options.signal === undefined)) {
+    if (this.stateValue === 'connected' && (options === undefined || (options.cacheMode === undefined && options.signal === undefined))) {
       const cache = this.responseCache;
       if (cache !== undefined && typeof uri === 'string' && uri !== '') {
         const hit = cache.peekFresh('resources/read', uri, this.caller.protocolVersion);
@@ -473,6 +473,7 @@ export class McpClient {
     const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) => this.loadPage(method, cursor, { ...options, signal });
     const cacheWalk = this.responseCache?.walkList({ method, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode });
     const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
+      if (this.stateValue === 'closed') throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
       const result = cacheWalk === undefined ? (await load(cursor)(signal)).result : (await cacheWalk.page(cursor, load(cursor), signal)).result;
       return pageFromResult<ListItemTypes[M]>(method, result);
     };
@@ -502,6 +503,8 @@ export class McpClient {
   private async cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals?: CallInternals): Promise<JsonObject> {
     const cache = this.responseCache;
     if (cache === undefined) return check(method, (await this.caller.call(method, params, options, internals)).result);
+    // A closed client answers nothing, not even from the cache.
+    if (this.stateValue === 'closed') throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
     const outcome = await cache.fetch(
       { method, ...key, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode, signal: options.signal },
       async (signal) => {

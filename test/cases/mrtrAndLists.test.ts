@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { connectedPair } from '../fakes/scriptedServer.js';
 import { InputRequestFailedError } from '../../src/inputRequired/errors.js';
 import { PaginationLimitError } from '../../src/pagination/errors.js';
-import { ResourceNotFoundError } from '../../src/errors/errors.js';
+import { ConnectionClosedError, ResourceNotFoundError } from '../../src/errors/errors.js';
 
 const META_KEYS = ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo'];
 
@@ -179,6 +179,8 @@ describe('the cache through the client', () => {
     await client.readResource('mem://a', { cacheMode: 'reload' });
     expect(server.requests('resources/read')).toHaveLength(2);
     await client.close();
+    // A closed client serves nothing, not even a fresh cache entry.
+    await expect(client.readResource('mem://a')).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
   it('B16 R7: a read that completed on an MRTR retry is not cached', async () => {
@@ -233,5 +235,6 @@ describe('the cache through the client', () => {
     expect(names).toEqual(['p1', 'p2']);
     expect(server.requests('prompts/list')).toHaveLength(2);
     await client.close();
+    await expect(client.listAllPrompts()).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 });
