@@ -5,6 +5,7 @@
  * in as arguments); {@link reopenWithRetry} runs the attempts on `p-retry`, waiting on injected
  * timers so fake timers drive it.
  */
+import { backoffDelay } from '../transport/reconnect.js';
 import pRetry from 'p-retry';
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { Clock, Timers } from '../util/clock.js';
@@ -80,8 +81,7 @@ export type Backoff = Pick<ResolvedReopenPolicy, 'minDelayMs' | 'maxDelayMs' | '
  * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter. `random` returns [0, 1).
  */
 export function backoffDelayMs(backoff: Backoff, retry: number, random: () => number): number {
-  const base = Math.min(backoff.maxDelayMs, backoff.minDelayMs * backoff.factor ** Math.max(0, retry - 1));
-  return Math.round(backoff.jitter ? base * (0.5 + random() / 2) : base);
+  return backoffDelay(backoff, retry, random);
 }
 
 /** What {@link ReopenBudget} decided: wait `delayMs` before the next attempt. */

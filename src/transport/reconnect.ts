@@ -94,7 +94,11 @@ export interface WithRetryOptions {
  * The backoff before retry number `retry` (1-based), in ms: `minDelayMs * factor^(retry-1)`,
  * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter.
  */
-export function backoffDelay(policy: ResolvedRetryPolicy, retry: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: Pick<ResolvedRetryPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>,
+  retry: number,
+  random: () => number = Math.random,
+): number {
   const base = Math.min(policy.maxDelayMs, policy.minDelayMs * policy.factor ** Math.max(0, retry - 1));
   return Math.round(policy.jitter ? base * (0.5 + random() / 2) : base);
 }
