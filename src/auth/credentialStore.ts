@@ -2,7 +2,7 @@
  * Where the OAuth provider keeps tokens and dynamically registered clients. A dumb store: the
  * provider decides what to keep, replace and drop. Runtime-neutral.
  */
-import type { MaybePromise } from '../cache/cacheStore.js';
+import type { MaybePromise } from '../util/maybePromise.js';
 import type { StoredClient, StoredTokens } from './types.js';
 
 /**

@@ -7,8 +7,10 @@ import type { JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 
-/** A value, or a promise of it: stores may be synchronous (memory) or not (Redis, IndexedDB). */
-export type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from '../util/maybePromise.js';
+
+/** Stores may answer synchronously (memory) or not (Redis, IndexedDB). */
+export type { MaybePromise };
 
 /**
  * One cached result, as `ResponseCache` writes it (spec: server/utilities/caching).

@@ -11,7 +11,8 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
 import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, parseCacheKey, quoteJson, type CacheKeyParts } from './cacheKey.js';
 import { HitIndex } from './hitIndex.js';
-import { MemoryCacheStore, type CacheEntry, type CacheStore, type MaybePromise } from './cacheStore.js';
+import { MemoryCacheStore, type CacheEntry, type CacheStore } from './cacheStore.js';
+import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { CacheMissError } from './errors.js';
 import { ListWalk, missData, outcomeOf, type Ctx, type Found, type ListWalkRequest, type Settled, type WalkHooks } from './listWalk.js';
 import {
@@ -91,7 +92,6 @@ interface InFlight {
   promise: Promise<Settled>;
 }
 
-const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 const noop = (): void => {};
 
 /**

@@ -11,14 +11,13 @@ import type {
   ListRootsResult,
 } from '../types/protocol.js';
 import { abortError, InputRequestFailedError, type InputRequestFailureReason } from './errors.js';
+import type { MaybePromise } from '../util/maybePromise.js';
 
 /** Form-mode `elicitation/create` params (`mode` is `"form"` or absent). */
 export type FormElicitParams = Extract<ElicitRequestParams, { requestedSchema: unknown }>;
 /** URL-mode `elicitation/create` params (`mode: "url"`). */
 export type UrlElicitParams = Extract<ElicitRequestParams, { mode: 'url' }>;
 
-/** A value or a promise of it. */
-export type MaybePromise<T> = T | Promise<T>;
 
 /** What every input handler receives besides the request params. */
 export interface InputHandlerContext {

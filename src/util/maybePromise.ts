@@ -1,0 +1,6 @@
+/** A value, or a promise of it: for hooks and stores that may answer synchronously or not. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Whether a `MaybePromise` is the promise form (any thenable counts). */
+export const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
+  typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
