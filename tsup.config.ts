@@ -4,6 +4,13 @@ import { defineConfig, type Options } from 'tsup';
 const entry = { index: 'src/index.ts', node: 'src/node.ts' };
 
 /**
+ * Options every output shares. `removeNodeProtocol: false` keeps `node:` on built-in imports
+ * (tsup 8 strips it by default), so the built files name Node built-ins as the source does, in
+ * the form Deno and Bun document for their Node compatibility.
+ */
+const common = { sourcemap: true, target: 'node20', outDir: 'dist', removeNodeProtocol: false } satisfies Options;
+
+/**
  * The CLI reaches the SDK only through `../index.js` and `../node.js`; in dist/cli.js those
  * become imports of the package's own dist/index.js and dist/node.js, so the SDK is not
  * bundled a second time.
@@ -20,26 +27,26 @@ const sdkEntriesExternal: NonNullable<Options['esbuildPlugins']>[number] = {
 
 export default defineConfig([
   // The package: ESM first, with declarations.
-  { entry, format: ['esm'], dts: true, sourcemap: true, target: 'node20', outDir: 'dist' },
+  { ...common, entry, format: ['esm'], dts: true },
   // CJS beside it for require() users. Dependencies that ship only ESM are bundled in, so
-  // require() works on every Node 20 (require(esm) needs 20.19+).
+  // require() works on every Node 20 (require(esm) needs 20.19+). `splitting` (experimental for
+  // CJS in tsup) puts the code both entries use in a shared chunk, as the ESM build does: without
+  // it index.cjs and node.cjs each carry their own copy of the error classes and the transport
+  // base classes, and `instanceof` fails across `mcp-live` and `mcp-live/node`.
   {
+    ...common,
     entry,
     format: ['cjs'],
     dts: true,
-    sourcemap: true,
-    target: 'node20',
-    outDir: 'dist',
+    splitting: true,
     outExtension: () => ({ js: '.cjs' }),
     noExternal: ['@noble/hashes', 'p-retry', 'oauth4webapi'],
   },
   // The `mcp-live` command (package.json `bin`): ESM, on top of the ESM entries above.
   {
+    ...common,
     entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
-    sourcemap: true,
-    target: 'node20',
-    outDir: 'dist',
     banner: { js: '#!/usr/bin/env node' },
     esbuildPlugins: [sdkEntriesExternal],
     onSuccess: async () => {

@@ -1,0 +1,259 @@
+/**
+ * What `npm publish` ships, checked on the built dist/ and on one `npm pack` tarball that every
+ * test here shares:
+ *
+ * - publint --strict (its programmatic API, on the tarball): no message at any level;
+ * - attw (the @arethetypeswrong/cli on the tarball): no problem, and each entry point's types
+ *   resolve to the declaration file that matches its JavaScript under node10, node16 (from CJS
+ *   and from ESM) and bundler resolution;
+ * - the tarball holds exactly the entries, their shared chunks, README.md, LICENSE and
+ *   package.json, within a size bound;
+ * - the built root entry reaches no Node built-in and no Node-only package (test/package/
+ *   rootEntry.test.ts checks the same on src/), while `mcp-live/node` provides the stdio and `ws`
+ *   transports;
+ * - the ESM and CJS entries load in a plain Node process through the package's `exports`.
+ *
+ * dist/ is (re)built first when it is missing or older than src/ (bench/ensure-build.mjs; under
+ * `npm test` the pretest script has already done it, so that is a no-op). After that nothing is
+ * read from dist/: the tests read the tarball, unpacked the way an install would place it
+ * (node_modules/mcp-live in a scratch folder under this project's node_modules/.cache, so its
+ * own dependencies resolve from this project's node_modules). That is what users get, and a
+ * rebuild of dist/ while the tests run cannot change it.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { dirname, join, posix, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** A `dist/` build takes about 25 s on two idle cores; leave room for a busy machine. */
+const BUILD_TIMEOUT_MS = 300_000;
+
+/**
+ * Upper bounds for the tarball, in bytes, with headroom over the 0.1.0 build (about 327 kB
+ * packed, 1.27 MB unpacked). The source maps alone would add 1.8 MB unpacked.
+ */
+const MAX_PACKED_BYTES = 450_000;
+const MAX_UNPACKED_BYTES = 1_750_000;
+
+const ENTRY_FILES = ['index', 'node'].flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`));
+const FIXED_FILES = [...ENTRY_FILES, 'dist/cli.js', 'LICENSE', 'README.md', 'package.json'].sort();
+/** Shared chunks: esbuild's code chunks (ESM and CJS) and rollup-plugin-dts's declaration chunks. */
+const CHUNK_FILE = [/^dist\/chunk-[A-Z0-9]+\.c?js$/, /^dist\/[A-Za-z0-9]+-[A-Za-z0-9_-]{8}\.d\.c?ts$/];
+
+/** `npm pack --json`: one element per package. */
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
+
+/** The parts of `attw --format json` this file reads (@arethetypeswrong/core's CheckResult). */
+interface AttwReport {
+  analysis: {
+    types: { kind: string } | false;
+    problems: unknown[];
+    entrypoints: Record<
+      string,
+      { resolutions: Record<string, { resolution?: { fileName: string }; implementationResolution?: { fileName: string } }> }
+    >;
+  };
+}
+
+/** A directory that plays a consumer project: the tarball, and node_modules/mcp-live unpacked from it. */
+let scratch: string;
+/** The unpacked package. */
+let PKG: string;
+let pack: PackResult;
+let tarball: ArrayBuffer;
+
+beforeAll(async () => {
+  await run(process.execPath, [join(ROOT, 'bench/ensure-build.mjs')], { cwd: ROOT });
+  const cache = join(ROOT, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  scratch = await mkdtemp(join(cache, 'mcp-live-pack-'));
+  // --ignore-scripts: the tarball of what is built now, whatever lifecycle scripts get added.
+  const { stdout } = await run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], {
+    cwd: ROOT,
+    shell: process.platform === 'win32',
+  });
+  pack = (JSON.parse(stdout) as PackResult[])[0]!;
+  tarball = Uint8Array.from(await readFile(join(scratch, pack.filename))).buffer;
+  PKG = join(scratch, 'node_modules', 'mcp-live');
+  await mkdir(PKG, { recursive: true });
+  // npm tarballs hold one folder, package/.
+  await run('tar', ['-xzf', pack.filename, '-C', relative(scratch, PKG), '--strip-components=1'], { cwd: scratch });
+}, BUILD_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('package.json and the tarball, linted', () => {
+  it('publint --strict reports nothing', async () => {
+    const { messages } = await publint({ pack: { tarball }, strict: true, level: 'suggestion' });
+    expect(messages).toEqual([]);
+  });
+
+  it('attw finds no problem, and every entry point types its own JavaScript in every resolution mode', async () => {
+    const cli = join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js');
+    // attw exits 1 when it finds problems; the report is on stdout either way. cwd: the project,
+    // so an .attw.json there applies here as it does to `npm run lint:package`.
+    const { stdout } = await run(process.execPath, [cli, join(scratch, pack.filename), '--format', 'json'], {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const { analysis } = JSON.parse(stdout) as AttwReport;
+    expect(analysis.types).toEqual({ kind: 'included' });
+    expect(analysis.problems).toEqual([]);
+
+    const at = (path: string | undefined) => path?.replace('/node_modules/mcp-live/', '');
+    const table = Object.fromEntries(
+      Object.entries(analysis.entrypoints).map(([name, entry]) => [
+        name,
+        Object.fromEntries(Object.entries(entry.resolutions).map(([mode, r]) => [mode, [at(r.resolution?.fileName), at(r.implementationResolution?.fileName)]])),
+      ]),
+    );
+    const json = ['package.json', 'package.json'];
+    expect(table).toEqual({
+      '.': {
+        node10: ['dist/index.d.cts', 'dist/index.cjs'],
+        'node16-cjs': ['dist/index.d.cts', 'dist/index.cjs'],
+        'node16-esm': ['dist/index.d.ts', 'dist/index.js'],
+        bundler: ['dist/index.d.ts', 'dist/index.js'],
+      },
+      './node': {
+        // node10 knows no `exports`: package.json `typesVersions` gives TypeScript the types. No
+        // runtime resolves that way (`mcp-live/node` is for Node, and Node >= 20 reads `exports`),
+        // so attw finds no JavaScript and reports the declaration file as the implementation.
+        node10: ['dist/node.d.cts', 'dist/node.d.cts'],
+        'node16-cjs': ['dist/node.d.cts', 'dist/node.cjs'],
+        'node16-esm': ['dist/node.d.ts', 'dist/node.js'],
+        bundler: ['dist/node.d.ts', 'dist/node.js'],
+      },
+      './package.json': { node10: json, 'node16-cjs': json, 'node16-esm': json, bundler: json },
+    });
+  }, 60_000);
+});
+
+describe('tarball contents', () => {
+  it('holds exactly the entries, their chunks, README.md, LICENSE and package.json', () => {
+    const files = pack.files.map((file) => file.path).sort();
+    expect(files.filter((path) => /\.map$|^(src|test|bench|examples|build|conformance|docs|node_modules)\//.test(path))).toEqual([]);
+    expect(files.filter((path) => FIXED_FILES.includes(path))).toEqual(FIXED_FILES);
+    const chunks = files.filter((path) => !FIXED_FILES.includes(path));
+    expect(chunks.filter((path) => !CHUNK_FILE.some((pattern) => pattern.test(path)))).toEqual([]);
+    // Every chunk is imported by an entry (none is left over from an older build).
+    const imported = new Set(
+      ENTRY_FILES.flatMap((entry) =>
+        importsOf(join(PKG, entry))
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => declarationOrSelf(posix.join('dist', spec), entry)),
+      ),
+    );
+    expect(chunks.filter((chunk) => !imported.has(chunk))).toEqual([]);
+  });
+
+  it(`stays under ${MAX_PACKED_BYTES} bytes packed and ${MAX_UNPACKED_BYTES} unpacked`, () => {
+    expect(pack.size).toBeGreaterThan(0);
+    expect(pack.size).toBeLessThanOrEqual(MAX_PACKED_BYTES);
+    expect(pack.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+  });
+});
+
+describe('built entries', () => {
+  const dependencies = () => Object.keys((JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+  const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+  for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+    it(`${entry} reaches no Node built-in and no Node-only package`, () => {
+      const graph = importGraph(join(PKG, entry));
+      const bare = [...graph.values()].flat();
+      expect(bare.length).toBeGreaterThan(0);
+      expect(bare.filter(isNodeBuiltin)).toEqual([]);
+      // Only runtime dependencies, and not `ws` (Node-only; it is behind mcp-live/node).
+      expect([...new Set(bare.map(packageOf))].filter((name) => name === 'ws' || !dependencies().includes(name))).toEqual([]);
+      // Every file it reaches is in the tarball.
+      const packed = new Set(pack.files.map((file) => file.path));
+      expect([...graph.keys()].map((file) => relative(PKG, file).split('\\').join('/')).filter((file) => !packed.has(file))).toEqual([]);
+    });
+  }
+
+  for (const entry of ['dist/node.js', 'dist/node.cjs']) {
+    it(`${entry} is where child processes and ws are reached`, () => {
+      const bare = [...importGraph(join(PKG, entry)).values()].flat();
+      expect(bare).toContain('node:child_process');
+      expect(bare).toContain('ws');
+    });
+  }
+
+  it('load in Node through the package exports, ESM and CJS alike', async () => {
+    // Run in the consumer directory: `mcp-live` resolves to node_modules/mcp-live, through its `exports`.
+    const describeExports = `(root, node) => JSON.stringify({
+      root: Object.keys(root).sort(),
+      node: Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typeof v])),
+      sharedCode: node.WebSocketTransport.prototype instanceof root.WebSocketTransport,
+    })`;
+    const esm = await run(process.execPath, ['--input-type=module', '-e', `const r = await import('mcp-live'); const n = await import('mcp-live/node'); console.log((${describeExports})(r, n));`], { cwd: scratch });
+    // Without require(esm) (Node 20 before 20.19), as the CJS build promises (tsup.config.ts).
+    const noRequireEsm = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+    const cjs = await run(process.execPath, [...noRequireEsm, '--input-type=commonjs', '-e', `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node')));`], { cwd: scratch });
+
+    const loaded = JSON.parse(esm.stdout) as { root: string[]; node: Record<string, string>; sharedCode: boolean };
+    expect(JSON.parse(cjs.stdout)).toEqual(loaded);
+    expect(loaded.root).toEqual(expect.arrayContaining(['McpClient', 'StreamableHttpTransport', 'WebSocketTransport', 'InMemoryTransport', 'McpError', 'ErrorCode']));
+    expect(loaded.root.filter((name) => ['StdioTransport', 'FileCredentialStore', 'planSpawn'].includes(name))).toEqual([]);
+    expect(loaded.node).toMatchObject({
+      StdioTransport: 'function',
+      STDERR_TAIL_BYTES: 'number',
+      planSpawn: 'function',
+      WebSocketTransport: 'function',
+      FileCredentialStore: 'function',
+    });
+    // One copy of the code both entries use: mcp-live/node's WebSocketTransport extends the very
+    // class mcp-live exports (so errors from either entry pass `instanceof` with the other's).
+    expect(loaded.sharedCode).toBe(true);
+    expect(esm.stderr + cjs.stderr).toBe('');
+  });
+});
+
+/** Module specifiers a built file imports: static imports and re-exports, `import()`, `require()`. */
+function importsOf(file: string): string[] {
+  return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
+}
+
+/** Every file reachable from `entry` through relative imports, with the bare specifiers each imports. */
+function importGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (graph.has(file)) continue;
+    const specs = importsOf(file);
+    pending.push(...specs.filter((spec) => spec.startsWith('.')).map((spec) => resolve(dirname(file), spec)));
+    graph.set(
+      file,
+      specs.filter((spec) => !spec.startsWith('.')),
+    );
+  }
+  return graph;
+}
+
+function isNodeBuiltin(spec: string): boolean {
+  return spec.startsWith('node:') || builtinModules.includes(spec);
+}
+
+/** A declaration file's import `./x.js` / `./x.cjs` names `x.d.ts` / `x.d.cts`. */
+function declarationOrSelf(path: string, importer: string): string {
+  if (!/\.d\.c?ts$/.test(importer)) return path;
+  return path.replace(/\.js$/, '.d.ts').replace(/\.cjs$/, '.d.cts');
+}
