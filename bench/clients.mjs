@@ -15,6 +15,8 @@ import { FloorClient } from './floor-client.mjs';
 import { FloorHttpClient } from './floor-http-client.mjs';
 
 export const CLIENTS = ['mcp-live', 'official', 'floor'];
+/** Extra clients of the HTTP workloads (W5): mcp-live on its runtime-neutral fetch path. */
+export const HTTP_EXTRA_CLIENTS = ['mcp-live (fetch)'];
 export const SERVERS = ['official', 'floor'];
 export const ECHO_ARGS = { text: 'hello' };
 
@@ -176,8 +178,10 @@ export async function openHttpClient(kind, server, { spawnLog } = {}) {
 }
 
 async function openHttpAdapter(kind, url) {
-  if (kind === 'mcp-live') {
-    const { McpClient, StreamableHttpTransport } = await import(distUrl('index.js'));
+  if (kind === 'mcp-live' || kind === 'mcp-live (fetch)') {
+    // 'mcp-live': what a Node user gets from mcp-live/node (node:http); '(fetch)': the root entry's class.
+    const { McpClient } = await import(distUrl('index.js'));
+    const { StreamableHttpTransport } = await import(distUrl(kind === 'mcp-live' ? 'node.js' : 'index.js'));
     const client = new McpClient({ transport: new StreamableHttpTransport(url), clientInfo: { name: 'bench-mcp-live', version: '1.0.0' } });
     await client.connect();
     return { call: () => client.callTool('echo', ECHO_ARGS), listTools: () => client.listTools(), close: () => client.close() };

@@ -4,7 +4,8 @@
 //   node --cpu-prof --cpu-prof-dir=bench/results/profiles.tmp bench/profile.mjs <workload> [client]
 //   node bench/cpuprofile-top.mjs bench/results/profiles.tmp/<file>.cpuprofile
 //
-// Workloads: call (W1), inflight (W2), listall (W3), hit (W4), read (W4u), connect (W7-like).
+// Workloads: call (W1), inflight (W2), listall (W3), hit (W4), read (W4u), connect (W7-like),
+// http-call (W5: call over Streamable HTTP on 127.0.0.1), http-inflight (W5i).
 import { openClient } from './clients.mjs';
 
 const [workload = 'hit', kind = 'mcp-live'] = process.argv.slice(2);
@@ -17,8 +18,16 @@ if (workload === 'connect') {
     await c.close();
   }
 } else {
-  const c = await openClient(kind, 'floor');
+  const c = await openClient(kind, 'floor', { http: workload.startsWith('http-') });
   switch (workload) {
+    case 'http-call':
+      for (let i = 0; i < 5_000; i++) await c.call();
+      break;
+    case 'http-inflight': {
+      let left = 10_000;
+      await Promise.all(Array.from({ length: 32 }, async () => { while (left-- > 0) await c.call(); }));
+      break;
+    }
     case 'call':
       for (let i = 0; i < 20_000; i++) await c.call();
       break;

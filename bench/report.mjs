@@ -136,8 +136,25 @@ export function renderMarkdown(results) {
   if (results.workloads.W5 !== undefined || results.workloads.W5i !== undefined) {
     out.push('### W5 (Streamable HTTP on 127.0.0.1)');
     out.push('');
-    out.push('W5 and W5i rows above: W1 and W2 over Streamable HTTP. Servers: `server.mjs --http` (official, `createMcpHandler` with JSON responses, behind node:http) and `floor-server.mjs --http` (node:http answering precomputed bytes). The floor client is node:http with a keep-alive Agent (`floor-http-client.mjs`).');
+    out.push('W5 and W5i rows above: W1 and W2 over Streamable HTTP. Servers: `server.mjs --http` (official, `createMcpHandler` with JSON responses, behind node:http) and `floor-server.mjs --http` (node:http answering precomputed bytes). The floor client is node:http with a keep-alive Agent (`floor-http-client.mjs`). The mcp-live column is `StreamableHttpTransport` from `mcp-live/node` (node:http, keep-alive agent); the table below adds the root entry\'s class, on the global `fetch`.');
     out.push('');
+    const extra = 'mcp-live (fetch)';
+    const rows = [];
+    for (const id of ['W5', 'W5i']) {
+      for (const [server, s] of Object.entries(results.workloads[id]?.servers ?? {})) {
+        const v = s.clients[extra];
+        if (v === undefined) continue;
+        const r = (key) => (s.paired?.[extra]?.[key] === undefined ? 'n/a' : `${s.paired[extra][key].toFixed(2)}x`);
+        const nodePath = s.clients['mcp-live']?.cpuUsPerOp;
+        rows.push(`| ${id} | ${server} | ${fmtUs(v.cpuUsPerOp)} | ${r('cpuUsVsFloor')} | ${fmtUs(nodePath)} | ${fmtRatio(v.cpuUsPerOp, nodePath)} | ${fmtUs(v.wallUsPerOp)} (${fmtRate(v.wallUsPerOp)}) |`);
+      }
+    }
+    if (rows.length > 0) {
+      out.push('| Workload | Server | mcp-live (fetch) client CPU/call | ÷ floor (paired) | mcp-live (node:http) | fetch ÷ node:http | fetch wall/call (rate) |');
+      out.push('|---|---|---:|---:|---:|---:|---:|');
+      out.push(...rows);
+      out.push('');
+    }
   }
   if (results.targets !== undefined) {
     out.push('### Targets (mcp-live, against the floor server)');

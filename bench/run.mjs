@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { CLIENTS, SERVERS, openClient } from './clients.mjs';
+import { CLIENTS, HTTP_EXTRA_CLIENTS, SERVERS, openClient } from './clients.mjs';
 import { machine, median, rotate, round, spread, timed } from './lib.mjs';
 import { evaluateTargets, renderMarkdown, updateDocs } from './report.mjs';
 
@@ -204,13 +204,15 @@ async function runInProcess(results) {
 
 async function runGroup(results, selected, http) {
   for (const server of SERVERS) {
-    log(`-- server: ${server}${http ? ' (Streamable HTTP, 127.0.0.1)' : ''}; connecting ${CLIENTS.join(', ')}`);
+    // Over HTTP, mcp-live also runs on its fetch path ('mcp-live (fetch)'), next to its node:http default.
+    const kinds = http ? [...CLIENTS, ...HTTP_EXTRA_CLIENTS] : CLIENTS;
+    log(`-- server: ${server}${http ? ' (Streamable HTTP, 127.0.0.1)' : ''}; connecting ${kinds.join(', ')}`);
     const conns = {};
     try {
-      for (const kind of CLIENTS) conns[kind] = await openClient(kind, server, { http });
+      for (const kind of kinds) conns[kind] = await openClient(kind, server, { http });
       for (const w of selected) {
         if (w.serverless && server !== 'floor') continue; // hits never reach the server: measured once
-        const names = [...CLIENTS, ...Object.keys(w.extraClients ?? {})];
+        const names = [...kinds, ...Object.keys(w.extraClients ?? {})];
         const pick = (name) => {
           const extra = w.extraClients?.[name];
           return extra === undefined
@@ -238,7 +240,7 @@ async function runGroup(results, selected, http) {
         log(`   ${w.id} ${w.title} [${server}] (${elapsed()}): ${line(samples)}`);
       }
     } finally {
-      for (const kind of CLIENTS) await conns[kind]?.close();
+      for (const kind of kinds) await conns[kind]?.close();
     }
   }
 }

@@ -34,7 +34,7 @@ import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
 import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from '../subscriptions/types.js';
 import type { SubscriptionFilter } from '../types/protocol.js';
-import type { Era } from '../legacy/era.js';
+import type { Era, EraVerdict } from '../legacy/era.js';
 import { EraBinding } from '../legacy/eraBinding.js';
 
 /** Connection state of an {@link McpClient}. */
@@ -152,6 +152,15 @@ export class McpClient {
   /** The era the server speaks (`modern` or `legacy`), once connected. */
   get era(): Era | undefined {
     return this.binding.era;
+  }
+
+  /**
+   * What era detection settled on, once connected, as `eraMemory` keeps it: `modern`,
+   * `legacy`, or `legacy-sse` when the server was reached over the deprecated HTTP+SSE
+   * transport (2024-11-05), the last fallback over HTTP (docs/legacy.md). Its `era` is `legacy`.
+   */
+  get eraVerdict(): EraVerdict | undefined {
+    return this.binding.verdict;
   }
 
   /**

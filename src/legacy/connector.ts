@@ -5,7 +5,7 @@
  *
  * 1. `era: "modern"`: `server/discover` only (with the normal timeout); -32022 leads to one
  *    retry with a version from `data.supported`.
- * 2. `era: "legacy"`: `initialize` only.
+ * 2. `era: "legacy"`: `initialize` only (then HTTP+SSE, as below, on HTTP).
  * 3. `era: "auto"`:
  *    - A server remembered as legacy gets `initialize` at once. If that fails (other than
  *      fatally), the verdict is forgotten and the server probed.
@@ -20,15 +20,20 @@
  *    - A probe answered with a result that is not a DiscoverResult (some legacy servers answer
  *      any unknown method with `{}`) leads to `initialize` too; if that fails, the probe's
  *      `ProtocolError` is thrown (a modern server with a broken result).
- *    - When the fallback fails too: `EraDetectionError`.
- *    - The verdict is remembered per `serverIdentity` once connected.
+ *    - Over HTTP, an `initialize` refused with 400, 404 or 405 and no recognised modern error
+ *      body leads to the last fallback, the deprecated HTTP+SSE transport at the same URL
+ *      (`GET` for the `endpoint` event, then `initialize` over it; {@link isSseFallbackCue}).
+ *    - When the fallbacks fail too: `EraDetectionError`, naming each attempt.
+ *    - The verdict (`modern`, `legacy`, `legacy-sse`) is remembered per `serverIdentity` once
+ *      connected. A server remembered as `legacy-sse` goes straight to HTTP+SSE; if that
+ *      fails (other than fatally), the verdict is forgotten and the server probed.
  */
 import { UnsupportedProtocolVersionError, VersionNegotiationError, isRpcError, isTimeoutError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { DiscoverResult } from '../types/protocol.js';
-import type { Era, EraMemory, EraSetting } from './era.js';
+import type { EraMemory, EraSetting, EraVerdict } from './era.js';
 import { EraDetectionError } from './errors.js';
-import { classifyProbeFailure, isFatalConnectError, isMalformedAnswer, probeError, stepFailure } from './eraProbe.js';
+import { classifyProbeFailure, isFatalConnectError, isMalformedAnswer, isSseFallbackCue, probeError, stepFailure } from './eraProbe.js';
 import type { LegacyHandshake } from './handshake.js';
 
 /** What the connector asks the client to do. */
@@ -40,6 +45,11 @@ export interface EraHooks {
   discover(version: string, probeTimeoutMs: number | undefined): Promise<DiscoverResult>;
   /** Runs the legacy handshake (`initialize`, then `notifications/initialized`). */
   initialize(): Promise<LegacyHandshake>;
+  /**
+   * HTTP transports only: opens the deprecated HTTP+SSE transport at the same URL and runs the
+   * legacy handshake over it. Absent elsewhere (no such fallback).
+   */
+  initializeOverSse?: (() => Promise<LegacyHandshake>) | undefined;
 }
 
 /** The settings the connector follows. */
@@ -59,20 +69,29 @@ export interface EraSettings {
 }
 
 /** Where the connector landed. */
-export type EraOutcome = { era: 'modern'; protocolVersion: string; discovery: DiscoverResult } | { era: 'legacy'; protocolVersion: string; handshake: LegacyHandshake };
+export type EraOutcome =
+  | { era: 'modern'; protocolVersion: string; discovery: DiscoverResult }
+  | { era: 'legacy'; protocolVersion: string; handshake: LegacyHandshake; /** Reached over the HTTP+SSE fallback. */ viaSse?: true | undefined };
+
+/** The verdict `eraMemory` keeps for an outcome. */
+export function verdictOf(outcome: EraOutcome): EraVerdict {
+  return outcome.era === 'legacy' && outcome.viaSse === true ? 'legacy-sse' : outcome.era;
+}
 
 /**
  * Picks the era and version (see the module comment).
  * @throws VersionNegotiationError (-32022) when no version is shared; EraDetectionError
- *   (-32015) when neither era works; `HttpAuthError` (-32011), `ConnectionClosedError`
+ *   (-32015) when neither era works (with `era: "legacy"`: when `initialize` and HTTP+SSE both
+ *   failed); `HttpAuthError` (-32011), `ConnectionClosedError`
  *   (-32000), `CancelledError` (-32800) as they come; in a forced era, that era's error.
  */
 export async function negotiateEra(settings: EraSettings, hooks: EraHooks): Promise<EraOutcome> {
   if (settings.era === 'modern') return detect(settings, hooks, undefined);
-  if (settings.era === 'legacy') return legacyOutcome(await hooks.initialize());
+  if (settings.era === 'legacy') return forcedLegacy(settings, hooks);
   const remembered = settings.memory.get(settings.serverIdentity);
-  if (remembered === 'legacy') {
+  if (remembered === 'legacy' || remembered === 'legacy-sse') {
     try {
+      if (remembered === 'legacy-sse' && hooks.initializeOverSse !== undefined) return sseOutcome(await hooks.initializeOverSse());
       return legacyOutcome(await hooks.initialize());
     } catch (error) {
       if (isFatalConnectError(error)) throw error;
@@ -80,8 +99,30 @@ export async function negotiateEra(settings: EraSettings, hooks: EraHooks): Prom
     }
   }
   const outcome = await detect(settings, hooks, remembered === 'modern' ? undefined : settings.probeTimeoutMs);
-  remember(settings, outcome.era);
+  remember(settings, verdictOf(outcome));
   return outcome;
+}
+
+/** `era: "legacy"`: `initialize`; over HTTP, HTTP+SSE after a 400/404/405. */
+async function forcedLegacy(settings: EraSettings, hooks: EraHooks): Promise<EraOutcome> {
+  try {
+    return legacyOutcome(await hooks.initialize());
+  } catch (error) {
+    if (hooks.initializeOverSse === undefined || !isSseFallbackCue(error)) throw error;
+    const sse = await trySse(hooks.initializeOverSse);
+    if ('outcome' in sse) return sse.outcome;
+    throw new EraDetectionError({ serverIdentity: settings.serverIdentity, probe: undefined, fallback: stepFailure('initialize', error), sse: stepFailure('initialize', sse.error) }, sse.error);
+  }
+}
+
+/** The HTTP+SSE handshake; a failure that is not fatal is returned, not thrown. */
+async function trySse(initializeOverSse: () => Promise<LegacyHandshake>): Promise<{ outcome: EraOutcome } | { error: unknown }> {
+  try {
+    return { outcome: sseOutcome(await initializeOverSse()) };
+  } catch (error) {
+    if (isFatalConnectError(error) || error instanceof VersionNegotiationError) throw error;
+    return { error };
+  }
 }
 
 async function detect(settings: EraSettings, hooks: EraHooks, probeTimeoutMs: number | undefined): Promise<EraOutcome> {
@@ -123,33 +164,56 @@ async function negotiateModern(settings: EraSettings, hooks: EraHooks, discovery
   return { era: 'modern', protocolVersion: pick, discovery };
 }
 
-/** The probe says legacy: `initialize`; see the module comment for the slow-modern-server retry. */
+/**
+ * The probe says legacy: `initialize`; then, over HTTP after a 400/404/405, HTTP+SSE. See the
+ * module comment for the slow-modern-server retry.
+ */
 async function fallBack(settings: EraSettings, hooks: EraHooks, probe: unknown, probeTimedOut: boolean): Promise<EraOutcome> {
+  let error: unknown;
   try {
     return legacyOutcome(await hooks.initialize());
-  } catch (error) {
-    if (isFatalConnectError(error) || error instanceof VersionNegotiationError) throw error;
-    if (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error))) {
-      const version = first(settings.modernVersions);
-      try {
-        return negotiateModern(settings, hooks, await hooks.discover(version, undefined), version);
-      } catch (again) {
-        if (isFatalConnectError(again)) throw again;
-      }
-    }
-    // It answered server/discover with a result, just not a valid one, and refused initialize:
-    // a modern server with a broken result. Its ProtocolError says more than "no era".
-    if (isMalformedAnswer(probe)) throw probe;
-    throw new EraDetectionError({ serverIdentity: settings.serverIdentity, probe: stepFailure('server/discover', probe), fallback: stepFailure('initialize', error) }, error);
+  } catch (caught) {
+    if (isFatalConnectError(caught) || caught instanceof VersionNegotiationError) throw caught;
+    error = caught;
   }
+  if (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error))) {
+    const version = first(settings.modernVersions);
+    try {
+      return negotiateModern(settings, hooks, await hooks.discover(version, undefined), version);
+    } catch (again) {
+      if (isFatalConnectError(again)) throw again;
+    }
+  }
+  let sseError: unknown;
+  if (hooks.initializeOverSse !== undefined && isSseFallbackCue(error)) {
+    const sse = await trySse(hooks.initializeOverSse);
+    if ('outcome' in sse) return sse.outcome;
+    sseError = sse.error;
+  }
+  // It answered server/discover with a result, just not a valid one, and refused initialize:
+  // a modern server with a broken result. Its ProtocolError says more than "no era".
+  if (isMalformedAnswer(probe)) throw probe;
+  throw new EraDetectionError(
+    {
+      serverIdentity: settings.serverIdentity,
+      probe: stepFailure('server/discover', probe),
+      fallback: stepFailure('initialize', error),
+      sse: sseError === undefined ? undefined : stepFailure('initialize', sseError),
+    },
+    sseError ?? error,
+  );
 }
 
 function legacyOutcome(handshake: LegacyHandshake): EraOutcome {
   return { era: 'legacy', protocolVersion: handshake.protocolVersion, handshake };
 }
 
-function remember(settings: EraSettings, era: Era): void {
-  if (settings.memory.get(settings.serverIdentity) !== era) settings.memory.set(settings.serverIdentity, era);
+function sseOutcome(handshake: LegacyHandshake): EraOutcome {
+  return { era: 'legacy', protocolVersion: handshake.protocolVersion, handshake, viaSse: true };
+}
+
+function remember(settings: EraSettings, verdict: EraVerdict): void {
+  if (settings.memory.get(settings.serverIdentity) !== verdict) settings.memory.set(settings.serverIdentity, verdict);
 }
 
 function first(versions: readonly string[]): string {

@@ -18,16 +18,28 @@ export type Era = 'modern' | 'legacy';
 export type EraSetting = 'auto' | Era;
 
 /**
+ * What era detection settled on for a server, as `eraMemory` keeps it and
+ * `McpClient.eraVerdict` reports it: `modern`, `legacy`, or `legacy-sse` for a legacy server
+ * reached only through the deprecated HTTP+SSE transport (2024-11-05) at its URL, the last
+ * fallback over HTTP (spec 2026-07-28: basic/transports/streamable-http, Backward
+ * Compatibility). Its era is `legacy`.
+ */
+export type EraVerdict = Era | 'legacy-sse';
+
+/**
  * Where era verdicts are remembered, keyed by the transport's `serverIdentity` (the command
- * line for stdio, the endpoint's origin and path for HTTP). A `Map<string, Era>` is one. The
+ * line for stdio, the endpoint's origin and path for HTTP). A `Map<string, EraVerdict>` is one. The
  * client reads it before probing, writes it after a successful connect, and deletes a verdict
  * that failed (then probes again). Share one between clients (or persist it) to skip the probe
  * when reconnecting to the same server; each client has its own empty one by default, so
  * nothing is remembered across clients unless the host shares it.
  */
 export interface EraMemory {
-  get(serverIdentity: string): Era | undefined;
-  set(serverIdentity: string, era: Era): unknown;
+  /** The verdict remembered for a server, or `undefined` to probe. */
+  get(serverIdentity: string): EraVerdict | undefined;
+  /** Remembers the verdict a connect settled on; the return value is ignored. */
+  set(serverIdentity: string, verdict: EraVerdict): unknown;
+  /** Forgets a verdict that failed; the return value is ignored. */
   delete(serverIdentity: string): unknown;
 }
 

@@ -10,8 +10,8 @@ import type { CallInternals, Caller } from '../client/caller.js';
 import type { ResolvedClientOptions } from '../client/options.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import type { DiscoverResult } from '../types/protocol.js';
-import type { Era } from './era.js';
-import { negotiateEra, type EraOutcome } from './connector.js';
+import type { Era, EraVerdict } from './era.js';
+import { negotiateEra, verdictOf, type EraOutcome } from './connector.js';
 import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
 import { LegacyLink } from './legacyLink.js';
 
@@ -30,6 +30,8 @@ export interface EraBindingDeps {
 export class EraBinding {
   /** The era, once connected. */
   era: Era | undefined;
+  /** The era, and `legacy-sse` when the server was reached over the HTTP+SSE fallback, once connected. */
+  verdict: EraVerdict | undefined;
   /** The negotiated version, once connected. */
   protocolVersion: string | undefined;
   /** The DiscoverResult (modern), or the one built from the InitializeResult (legacy). */
@@ -58,16 +60,20 @@ export class EraBinding {
           const internals = probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
           return this.deps.discover({ ...options, ...timeouts, cacheMode: options.cacheMode ?? 'no-cache' }, internals);
         },
-        initialize: async () => {
-          const link = new LegacyLink({ ...this.deps.options, versions: legacyProtocolVersions, session: this.deps.session, onRenewed: (handshake) => this.renewed(handshake) });
-          const handshake = await link.connect(options.signal);
-          this.legacy = link;
-          return handshake;
-        },
+        initialize: () => this.connectLegacy(options.signal, false),
+        // Only HTTP transports can fall back to the deprecated HTTP+SSE transport.
+        initializeOverSse: transport.legacyWire?.openSse === undefined ? undefined : () => this.connectLegacy(options.signal, true),
       },
     );
     this.adopt(outcome);
     return this.discovery as DiscoverResult;
+  }
+
+  private async connectLegacy(signal: AbortSignal | undefined, overSse: boolean): Promise<LegacyHandshake> {
+    const link = new LegacyLink({ ...this.deps.options, versions: this.deps.options.legacyProtocolVersions, session: this.deps.session, onRenewed: (handshake) => this.renewed(handshake) });
+    const handshake = await link.connect(signal, overSse);
+    this.legacy = link;
+    return handshake;
   }
 
   /** A legacy result with the host's `legacyTtlMs` (legacy servers send no cache hints); others as they are. */
@@ -78,6 +84,7 @@ export class EraBinding {
   private adopt(outcome: EraOutcome): void {
     const { caller } = this.deps;
     this.era = outcome.era;
+    this.verdict = verdictOf(outcome);
     this.protocolVersion = outcome.protocolVersion;
     caller.useWire(outcome.era, outcome.protocolVersion);
     if (outcome.era === 'modern') {

@@ -58,19 +58,42 @@ export function classifyProbeFailure(error: unknown): ProbeVerdict {
   return FATAL_LOCAL_CODES.has(error.code) ? 'fatal' : 'legacy';
 }
 
+/**
+ * True when a failed Streamable HTTP `initialize` calls for the last fallback, the deprecated
+ * HTTP+SSE transport (spec 2026-07-28: basic/transports/streamable-http, Backward
+ * Compatibility): HTTP 400, 404 or 405, and no recognised modern JSON-RPC error in the body
+ * (-32020, -32021, -32022, or -32601 with 404, which only a 2026-07-28 server sends).
+ */
+export function isSseFallbackCue(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status !== 400 && status !== 404 && status !== 405) return false;
+  return classifyProbeFailure(probeError(error, 'initialize')) === 'legacy';
+}
+
+/** The HTTP status an error came with: `RpcError.httpStatus`, or `data.status` of a local HTTP error. */
+function httpStatusOf(error: unknown): number | undefined {
+  if (!McpError.is(error)) return undefined;
+  if (!error.local) return (error as RpcError).httpStatus;
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  return error.code === TransportErrorCode.Http && typeof status === 'number' ? status : undefined;
+}
+
 /** True for errors that end a connect attempt at once, whatever step they come from. */
 export function isFatalConnectError(error: unknown): boolean {
   return classifyProbeFailure(error) === 'fatal';
 }
 
-/** A short, serializable account of a failed step. */
+/**
+ * A short, serializable account of a failed step. `method` is the JSON-RPC method sent, or
+ * `GET` when the HTTP+SSE step failed opening its stream (the error's `data.method` says so).
+ */
 export function stepFailure(method: string, error: unknown): EraStepFailure {
   const mcp = McpError.is(error) ? error : undefined;
-  const data = mcp?.data as { status?: unknown } | undefined;
+  const data = mcp?.data as { status?: unknown; method?: unknown } | undefined;
   const rpcStatus = mcp !== undefined && !mcp.local ? (mcp as RpcError).httpStatus : undefined;
   const status = rpcStatus ?? (mcp?.local === true && typeof data?.status === 'number' ? data.status : undefined);
   return {
-    method,
+    method: mcp?.local === true && data?.method === 'GET' ? 'GET' : method,
     error: error instanceof Error ? error.name : typeof error,
     code: mcp?.code,
     status,

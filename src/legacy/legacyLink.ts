@@ -3,6 +3,7 @@
  * handshake, the server-to-client requests it allows, and a new session when an HTTP session
  * expired.
  */
+import { InvalidArgumentError } from '../errors/errors.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { Transport } from '../transport/transport.js';
 import type { ClientCapabilities, Implementation } from '../types/protocol.js';
@@ -38,19 +39,24 @@ export class LegacyLink {
   }
 
   /**
-   * The first handshake: switches the transport to the legacy envelope, starts answering server
-   * requests, sends `initialize` (never cancelled: a timeout just stops waiting) and
-   * `notifications/initialized`. On failure, the transport and session go back to the modern
-   * wire, so the client may still probe.
+   * The first handshake: switches the transport to the legacy envelope (with `overSse`, to the
+   * deprecated HTTP+SSE transport at the same URL: `LegacyWireControl.openSse`), starts
+   * answering server requests, sends `initialize` (never cancelled: a timeout just stops
+   * waiting) and `notifications/initialized`. On failure, the transport and session go back to
+   * the modern wire, so the client may still probe.
    * @throws what `initialize` throws: `RpcError`, `TimeoutError` (-32001), `ProtocolError`
    *   (-32600) for a malformed result, `VersionNegotiationError` (-32022) for a version the
-   *   client does not speak, transport errors.
+   *   client does not speak, transport errors; with `overSse`, what `openSse` throws
+   *   (`SseEndpointError`, `HttpError`...), or `InvalidArgumentError` (-32602) when the
+   *   transport has no HTTP+SSE fallback.
    */
-  async connect(signal: AbortSignal | undefined): Promise<LegacyHandshake> {
+  async connect(signal: AbortSignal | undefined, overSse = false): Promise<LegacyHandshake> {
     const { session, transport } = this.options;
+    if (overSse && transport.legacyWire?.openSse === undefined) throw new InvalidArgumentError('transport', transport.serverIdentity, 'has no HTTP+SSE fallback (LegacyWireControl.openSse)');
     transport.legacyWire?.enter();
     session.setInboundRequestHandlers(legacyInboundHandlers(this.options.handlers));
     try {
+      if (overSse) await transport.legacyWire?.openSse?.(signal);
       return await this.handshake(signal);
     } catch (error) {
       transport.legacyWire?.leave();
@@ -67,10 +73,17 @@ export class LegacyLink {
   renew(): Promise<LegacyHandshake> {
     if (this.renewal !== undefined) return this.renewal;
     this.options.transport.legacyWire?.enter();
-    const renewal = this.handshake(undefined).then((handshake) => {
-      this.options.onRenewed?.(handshake);
-      return handshake;
-    });
+    const renewal = this.handshake(undefined).then(
+      (handshake) => {
+        this.options.onRenewed?.(handshake);
+        return handshake;
+      },
+      (error: unknown) => {
+        // Messages the transport held back for the new session fail the same way.
+        this.options.transport.legacyWire?.failed?.(error);
+        throw error;
+      },
+    );
     this.renewal = renewal;
     const clear = (): void => {
       if (this.renewal === renewal) this.renewal = undefined;

@@ -25,7 +25,7 @@ export function fetchErrorCode(error: unknown): string | undefined {
 }
 
 /** The media type of a `Content-Type` value, lower-cased, without parameters; `undefined` when absent. */
-export function mediaType(header: string | null): string | undefined {
+export function mediaType(header: string | null | undefined): string | undefined {
   const type = (header ?? '').split(';')[0]?.trim().toLowerCase();
   return type === undefined || type === '' ? undefined : type;
 }

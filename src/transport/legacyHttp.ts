@@ -11,7 +11,8 @@ import { InvalidArgumentError, LocalError, McpError } from '../errors/errors.js'
 import type { RequestId } from '../jsonrpc/messages.js';
 import type { Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
-import { discard, mediaType } from './httpUtil.js';
+import type { HttpStackResponse } from './httpStack.js';
+import { mediaType } from './httpUtil.js';
 import { HttpError, StreamBrokenError, isHttpAuthError } from './transportErrors.js';
 
 /** Options of the legacy wire (`StreamableHttpTransportOptions.legacy`). Every field is optional. */
@@ -85,8 +86,9 @@ export interface SessionExpiredErrorData {
  * is gone (spec 2025-11-25: basic/transports, Session Management). The transport has already
  * dropped the session id; the client starts one new session (`initialize` without the header)
  * and sends the request once more under a new id. It rejects with this error (code -32014)
- * when that fails again. `data` is {@link SessionExpiredErrorData}; the session id itself is
- * never put in an error.
+ * when that fails again. Messages sent between the 404 and the new session's `initialize`
+ * result wait in the transport and then carry the new id. `data` is
+ * {@link SessionExpiredErrorData}; the session id itself is never put in an error.
  */
 export class SessionExpiredError extends LocalError {
   override name = 'SessionExpiredError';
@@ -123,16 +125,16 @@ export interface LegacyHttpPort {
    * credential (auth retry and same-origin redirects included) and `Last-Event-ID` when given.
    * Resolves with any final response; rejects like a POST does (`HttpAuthError`, network failures).
    */
-  get(lastEventId: string | undefined, signal: AbortSignal): Promise<Response>;
+  get(lastEventId: string | undefined, signal: AbortSignal): Promise<HttpStackResponse>;
   /**
    * Reads an SSE body, handing each JSON-RPC message up (with `relatedRequestId` when given),
    * until it ends or the response to `relatedRequestId` arrived.
    */
-  pump(response: Response, method: string, relatedRequestId: RequestId | undefined, signal: AbortSignal): Promise<PumpResult>;
+  pump(response: HttpStackResponse, method: string, relatedRequestId: RequestId | undefined, signal: AbortSignal): Promise<PumpResult>;
   /** Sends `DELETE` with the legacy headers; resolves with the response. */
-  delete(signal: AbortSignal): Promise<Response>;
+  delete(signal: AbortSignal): Promise<HttpStackResponse>;
   /** The `HttpError` for a response that is not the SSE stream asked for. */
-  httpError(response: Response, method: string): Promise<HttpError>;
+  httpError(response: HttpStackResponse, method: string): Promise<HttpError>;
   emitError(error: Error): void;
 }
 
@@ -154,20 +156,20 @@ export class LegacyHttpChannel {
     private readonly closeSignal: AbortSignal,
   ) {}
 
-  /** Adds `Mcp-Session-Id` and `MCP-Protocol-Version` (when known) to `headers`. */
-  applyHeaders(headers: Headers): void {
-    if (this.sessionId !== undefined) headers.set('Mcp-Session-Id', this.sessionId);
-    if (this.protocolVersion !== undefined) headers.set('MCP-Protocol-Version', this.protocolVersion);
+  /** Adds `mcp-session-id` and `mcp-protocol-version` (when known) to `headers` (lower-case names). */
+  applyHeaders(headers: Record<string, string>): void {
+    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
   }
 
   /**
    * Keeps the session id of the response to `initialize` (visible ASCII 0x21-0x7E only; any
    * other value is reported and ignored). Later responses never change it.
    */
-  captureSession(method: string, response: Response): void {
+  captureSession(method: string, response: HttpStackResponse): void {
     if (method !== 'initialize') return;
-    const value = response.headers.get('mcp-session-id');
-    if (value === null) return;
+    const value = response.header('mcp-session-id');
+    if (value === undefined) return;
     if (!/^[\x21-\x7e]+$/.test(value)) {
       this.port.emitError(new LocalError(ErrorCode.InvalidRequest, 'the server sent an Mcp-Session-Id with characters outside 0x21-0x7E; ignored'));
       return;
@@ -180,8 +182,8 @@ export class LegacyHttpChannel {
    * it (unless a new one replaced it meanwhile) and returns the {@link SessionExpiredError} to
    * throw; otherwise `undefined`.
    */
-  sessionExpired(method: string, status: number, sentSessionId: string | null): SessionExpiredError | undefined {
-    if (status !== 404 || sentSessionId === null) return undefined;
+  sessionExpired(method: string, status: number, sentSessionId: string | undefined): SessionExpiredError | undefined {
+    if (status !== 404 || sentSessionId === undefined) return undefined;
     if (this.sessionId === sentSessionId) this.sessionId = undefined;
     return new SessionExpiredError({ method, status });
   }
@@ -247,7 +249,7 @@ export class LegacyHttpChannel {
     const controller = new AbortController();
     const timer = this.timers.setTimeout(() => controller.abort(), this.options.deleteTimeoutMs);
     try {
-      await discard(await this.port.delete(controller.signal));
+      (await this.port.delete(controller.signal)).discard();
     } catch {
       // Best effort: the session expires on the server anyway.
     } finally {
@@ -273,7 +275,7 @@ export class LegacyHttpChannel {
       try {
         const response = await this.port.get(lastEventId, signal).finally(onFirstResponse);
         if (response.status === 405) {
-          await discard(response);
+          response.discard();
           return;
         }
         if (!isEventStream(response)) {
@@ -323,6 +325,82 @@ export class LegacyHttpChannel {
 }
 
 /** A 2xx `text/event-stream` response. */
-function isEventStream(response: Response): boolean {
-  return response.status >= 200 && response.status < 300 && mediaType(response.headers.get('content-type')) === 'text/event-stream';
+function isEventStream(response: HttpStackResponse): boolean {
+  return response.status >= 200 && response.status < 300 && mediaType(response.header('content-type')) === 'text/event-stream';
+}
+
+/**
+ * Holds messages back while a legacy session is being set up: from a 404 that ended the old
+ * session (or from the start of a handshake) until `initialize` negotiated the new one (spec
+ * 2025-11-25: basic/transports, Session Management), so that they carry the new
+ * `Mcp-Session-Id` instead of none. A failed set-up rejects every waiter with its error.
+ */
+export class SessionSetup {
+  private pending: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+
+  /** True while a set-up is under way. */
+  get active(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Starts holding messages back (no-op while already holding). */
+  begin(): void {
+    if (this.pending !== undefined) return;
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => {}); // nobody may be waiting
+    this.pending = { promise, resolve, reject };
+  }
+
+  /** Ends the set-up: waiters go on (no `error`) or reject with `error`. */
+  settle(error?: unknown): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    if (error === undefined) pending.resolve();
+    else pending.reject(error);
+  }
+
+  /**
+   * Resolves when the set-up ends well (at once when none is under way); rejects with the
+   * set-up's error, or with the abort reason of the first of `signals` to abort.
+   */
+  wait(signals: ReadonlyArray<AbortSignal | undefined>): Promise<void> {
+    const pending = this.pending;
+    if (pending === undefined) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const listeners: Array<[AbortSignal, () => void]> = [];
+      const done = (): void => {
+        for (const [signal, listener] of listeners) signal.removeEventListener('abort', listener);
+      };
+      for (const signal of signals) {
+        if (signal === undefined) continue;
+        if (signal.aborted) {
+          done();
+          reject(signal.reason);
+          return;
+        }
+        const listener = (): void => {
+          done();
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', listener, { once: true });
+        listeners.push([signal, listener]);
+      }
+      pending.promise.then(
+        () => {
+          done();
+          resolve();
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
 }

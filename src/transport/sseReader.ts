@@ -1,6 +1,7 @@
 /**
- * Server-Sent Events over a fetch response body, parsed with `eventsource-parser` (WHATWG HTML
- * "Server-sent events", §9.2.6 interpretation). Runtime-neutral: Web Streams and TextDecoder.
+ * Server-Sent Events over a response body (a Web stream or any async iterable of byte chunks),
+ * parsed with `eventsource-parser` (WHATWG HTML "Server-sent events", §9.2.6 interpretation).
+ * Runtime-neutral: TextDecoder only.
  */
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { ErrorCode } from '../errors/codes.js';
@@ -60,6 +61,14 @@ export class SseReader {
    * reason), or with `ProtocolError` (code -32700) when an event exceeds `maxEventChars`.
    */
   async *read(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent, void, undefined> {
+    yield* this.readChunks(streamChunks(body));
+  }
+
+  /**
+   * {@link read} over any async iterable of UTF-8 byte chunks (a Node `IncomingMessage`, a
+   * generator). Leaving the loop early returns the iterator, which drops the rest of the body.
+   */
+  async *readChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent, void, undefined> {
     const queue: SseEvent[] = [];
     let overflow: ParseError | undefined;
     const parser = createParser({
@@ -79,29 +88,38 @@ export class SseReader {
       maxBufferSize: this.maxEventChars,
     });
     const decoder = new TextDecoder('utf-8');
-    const reader = body.getReader();
-    let finished = false;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) {
-          finished = true;
-          // Complete a last line and a last event that the stream did not terminate.
-          parser.feed(`${decoder.decode()}\n\n`);
-        } else {
-          parser.feed(decoder.decode(value, { stream: true }));
-        }
-        if (overflow !== undefined) {
-          throw new ProtocolError(`SSE event longer than ${this.maxEventChars} characters`, { value: overflow.message }, ErrorCode.ParseError);
-        }
-        while (queue.length > 0) yield queue.shift()!;
-        if (done) return;
+    const check = (): void => {
+      if (overflow !== undefined) {
+        throw new ProtocolError(`SSE event longer than ${this.maxEventChars} characters`, { value: overflow.message }, ErrorCode.ParseError);
       }
-    } finally {
-      if (!finished) {
-        reader.cancel().catch(() => {});
-      }
-      reader.releaseLock();
+    };
+    for await (const chunk of chunks) {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      check();
+      while (queue.length > 0) yield queue.shift()!;
     }
+    // Complete a last line and a last event that the stream did not terminate.
+    parser.feed(`${decoder.decode()}\n\n`);
+    check();
+    while (queue.length > 0) yield queue.shift()!;
+  }
+}
+
+/** The chunks of a Web stream; returning early cancels it. */
+async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+    reader.releaseLock();
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The Streamable HTTP transport of MCP 2026-07-28 (basic/transports/streamable-http), on
- * `fetch`: one POST per message, the reply as one JSON object or as an SSE stream scoped to
- * the request, cancellation by closing that stream. Runtime-neutral (Node 20+, browsers, Deno,
- * Bun): no Node APIs.
+ * The Streamable HTTP transport of MCP 2026-07-28 (basic/transports/streamable-http): one POST
+ * per message, the reply as one JSON object or as an SSE stream scoped to the request,
+ * cancellation by closing that stream. Runtime-neutral (Node 20+, browsers, Deno, Bun): HTTP goes
+ * through an {@link HttpStack}, `fetch` here; `mcp-live/node` plugs in `node:http`.
  */
 import { ErrorCode } from '../errors/codes.js';
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, LocalError, McpError, ProtocolError } from '../errors/errors.js';
@@ -10,11 +10,13 @@ import { isObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcMessage
 import { MetaKey } from '../types/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
-import { credentialId, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseJson, readStart, safeUrl } from './httpUtil.js';
+import { checkHeaderValue, fetchStack, normalizeHeaders, readStart, type FetchLike, type HttpStack, type HttpStackResponse } from './httpStack.js';
+import { credentialId, fetchErrorCode, jsonRpcError, mediaType, parseJson, safeUrl } from './httpUtil.js';
 import { parseRetryAfter, resolveRetryPolicy, withRetry, type ResolvedRetryPolicy, type RetryDecision, type RetryPolicy } from './reconnect.js';
 import { SseReader } from './sseReader.js';
 import type { LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
-import { LegacyHttpChannel, resolveLegacyHttpOptions, type LegacyHttpOptions, type LegacyHttpPort, type PumpResult, type ResolvedLegacyHttpOptions } from './legacyHttp.js';
+import { openSseFallback, type LegacySseTransport } from './legacySse.js';
+import { LegacyHttpChannel, resolveLegacyHttpOptions, SessionSetup, type LegacyHttpOptions, type LegacyHttpPort, type PumpResult, type ResolvedLegacyHttpOptions } from './legacyHttp.js';
 import {
   bodyExcerpt,
   HttpAuthError,
@@ -25,8 +27,7 @@ import {
 } from './transportErrors.js';
 import { bearerChallenge, parseWwwAuthenticate, type AuthChallenge, type BearerChallenge } from './wwwAuthenticate.js';
 
-/** The subset of `fetch` the transport calls. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike } from './httpStack.js';
 
 /**
  * Why the server refused the credential of the previous attempt: passed on `attempt: 2`, and on
@@ -78,7 +79,12 @@ export interface StreamableHttpTransportOptions {
    * `Authorization` from {@link authProvider} wins over a static one.
    */
   headers?: Readonly<Record<string, string>> | undefined;
-  /** The fetch implementation. @default globalThis.fetch, looked up at each call */
+  /**
+   * The fetch implementation: every request goes through it (`redirect: 'manual'`, `headers` a
+   * plain object with lower-case names). Use it behind a proxy (e.g. with an undici
+   * `ProxyAgent` dispatcher) or to instrument requests. On the `mcp-live/node` transport, giving
+   * it selects the fetch path instead of `node:http`. @default globalThis.fetch, looked up at each call
+   */
   fetch?: FetchLike | undefined;
   /** Supplies the `Authorization` header per request; see {@link AuthProvider}. */
   authProvider?: AuthProvider | undefined;
@@ -104,6 +110,8 @@ export interface StreamableHttpTransportOptions {
 }
 
 const ACCEPT = 'application/json, text/event-stream';
+/** Headers of every POST, under the protocol ones. */
+const POST_HEADERS: Readonly<Record<string, string>> = Object.freeze({ accept: ACCEPT, 'content-type': 'application/json' });
 /** Statuses retried as transient (with `Retry-After`). */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 /** Failures that happen before a byte of the request left: safe to retry for every method. */
@@ -167,11 +175,16 @@ class NetworkFailure extends Error {
  * way, as the response. The stream is closed once the response arrived.
  *
  * Cancellation ({@link capabilities}.cancelsByAbortingSend): aborting a request's send signal
- * aborts its fetch, which closes its response stream; no `notifications/cancelled` is sent.
+ * aborts its HTTP request, which closes its response stream; no `notifications/cancelled` is sent.
  *
  * No GET is ever sent on the 2026-07-28 wire, and no body-idle timeout is applied: a
  * `subscriptions/listen` stream stays open as long as the server keeps it (Node's fetch drops a
- * body silent for 300 s; SSE keep-alive comments every 15 s keep it open).
+ * body silent for 300 s; SSE keep-alive comments every 15 s keep it open; the `node:http` path
+ * of `mcp-live/node` has no such limit).
+ *
+ * HTTP itself goes through `fetch` (the `fetch` option, else the global). `mcp-live/node` exports
+ * a subclass of the same name that sends on `node:http`/`node:https` with a keep-alive agent
+ * instead (several times less CPU per request), unless given `fetch`.
  *
  * Legacy wire ({@link legacyWire}, after the client falls back to `initialize`; spec 2025-11-25
  * basic/transports): no `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers; `MCP-Protocol-Version`
@@ -182,15 +195,23 @@ class NetworkFailure extends Error {
  * plus closing the stream; a response stream that ends early after an event `id` is resumed
  * with `GET` + `Last-Event-ID` after the SSE `retry` delay; the optional standalone GET stream
  * is opened after the handshake (405 = none; other refusals retried a few times with backoff,
- * never fatal); `close()` sends `DELETE`. See {@link LegacyHttpOptions}.
+ * never fatal); `close()` sends `DELETE`. See {@link LegacyHttpOptions}. From that 404 (or the
+ * start of a new `initialize`) until the new session is negotiated, other messages wait and
+ * then carry the new session id; if the new session cannot be set up, they reject with the
+ * same error (the owner, e.g. `McpClient`, is expected to start the new session).
  */
 export class StreamableHttpTransport implements Transport {
   readonly serverIdentity: string;
 
   private readonly url: string;
-  private readonly staticHeaders: Headers;
+  /** The static headers, checked, names in lower case. */
+  private readonly staticHeaders: Readonly<Record<string, string>>;
+  /** The static headers under those of every POST (`accept`, `content-type`). */
+  private readonly postHeaders: Readonly<Record<string, string>>;
   private readonly staticAuthorization: string | undefined;
+  /** The fetch of the options (or the global): the deprecated HTTP+SSE fallback always uses it. */
   private readonly fetchImpl: FetchLike;
+  private readonly stack: HttpStack;
   private readonly authProvider: AuthProvider | undefined;
   private readonly retryPolicy: ResolvedRetryPolicy;
   private readonly timers: Timers;
@@ -199,24 +220,46 @@ export class StreamableHttpTransport implements Transport {
   private state: State = 'new';
   private handlers: TransportHandlers | undefined;
   private readonly closeController = new AbortController();
+  /** Signals made by {@link link} that are still in use, aborted by `close()`. */
+  private readonly linked = new Set<AbortController>();
+  /** Legacy wire: holds messages back while a new session is set up. */
+  private readonly sessionSetup = new SessionSetup();
   private credential: { readonly value: string; readonly id: string } | undefined;
   private readonly legacyOptions: ResolvedLegacyHttpOptions;
   /** Set once the client falls back to the legacy wire. */
   private legacy: LegacyHttpChannel | undefined;
+  /** Set after the fallback to the deprecated HTTP+SSE transport (legacySse.ts): every message goes through it. */
+  private sse: LegacySseTransport | undefined;
 
   /** Switches to the legacy wire around the client's `initialize` handshake (see the class documentation). */
   readonly legacyWire: LegacyWireControl = {
     enter: () => {
       this.legacy?.stopStandalone();
       this.legacy = new LegacyHttpChannel(this.legacyPort(), this.legacyOptions, this.timers, this.closeController.signal);
+      this.sessionSetup.begin();
     },
     negotiated: (protocolVersion) => {
       if (this.legacy !== undefined) this.legacy.protocolVersion = protocolVersion;
+      this.sessionSetup.settle();
     },
-    ready: () => this.legacy?.startStandalone(),
+    failed: (error) => this.sessionSetup.settle(error),
+    ready: () => (this.sse === undefined ? this.legacy?.startStandalone() : undefined),
     leave: () => {
       this.legacy?.stopStandalone();
       this.legacy = undefined;
+      this.sessionSetup.settle();
+      this.sse?.detach();
+      this.sse = undefined;
+    },
+    openSse: async (signal) => {
+      const host = { url: this.url, headers: new Headers(this.staticHeaders), fetch: this.fetchImpl, timers: this.timers, maxEventChars: this.maxEventChars, handlers: this.handlers, closeSignal: this.closeController.signal };
+      const onClosed = (): void => {
+        // The SSE stream ended: this transport is done, and `close()` will return early, so
+        // release the stack's sockets (its own keep-alive agent) here.
+        this.state = 'closed';
+        this.stack.close();
+      };
+      this.sse = await openSseFallback({ ...host, authorize: (attempt, failure, s) => this.authorization(attempt, failure, s), onClosed }, signal);
     },
   };
 
@@ -225,6 +268,7 @@ export class StreamableHttpTransport implements Transport {
    * mirrored into headers. Legacy wire: `notifications/cancelled`, then the stream is closed.
    */
   get capabilities(): TransportCapabilities {
+    if (this.sse !== undefined) return this.sse.capabilities;
     return this.legacy === undefined ? MODERN_CAPABILITIES : LEGACY_CAPABILITIES;
   }
 
@@ -247,14 +291,17 @@ export class StreamableHttpTransport implements Transport {
     parsed.hash = '';
     this.url = parsed.href;
     this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
-    try {
-      this.staticHeaders = new Headers(options.headers ?? {});
-    } catch (error) {
-      throw new InvalidArgumentError('headers', Object.keys(options.headers ?? {}), `not valid HTTP headers: ${error instanceof Error ? error.message : String(error)}`);
+    const given = options.headers ?? {};
+    const checked = typeof given === 'object' && given !== null ? normalizeHeaders(given) : { headers: {}, invalid: '(not an object)' };
+    if (checked.invalid !== undefined) {
+      throw new InvalidArgumentError('headers', Object.keys(given), `not valid HTTP headers: ${JSON.stringify(checked.invalid)} has an invalid name or value`);
     }
-    this.staticAuthorization = this.staticHeaders.get('authorization') ?? undefined;
+    this.staticHeaders = Object.freeze(checked.headers);
+    this.postHeaders = Object.freeze({ ...this.staticHeaders, ...POST_HEADERS });
+    this.staticAuthorization = this.staticHeaders['authorization'];
     if (this.staticAuthorization !== undefined) this.noteCredential(this.staticAuthorization);
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.stack = this.createStack(options);
     this.authProvider = options.authProvider;
     this.retryPolicy = resolveRetryPolicy(options.retry);
     this.timers = options.timers ?? systemTimers;
@@ -263,6 +310,15 @@ export class StreamableHttpTransport implements Transport {
     if (!Number.isInteger(redirects) || redirects < 0) throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
     this.maxRedirects = redirects;
     this.legacyOptions = resolveLegacyHttpOptions(options.legacy);
+  }
+
+  /**
+   * The HTTP stack requests go through: `fetch` (the option, else the global). The
+   * `mcp-live/node` subclass returns a `node:http` one unless `options.fetch` is given.
+   * @internal
+   */
+  protected createStack(options: StreamableHttpTransportOptions): HttpStack {
+    return fetchStack(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
   }
 
   /**
@@ -305,6 +361,7 @@ export class StreamableHttpTransport implements Transport {
    * allows retrying it after a connection reset or a 502/503/504.
    */
   send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
+    if (this.sse !== undefined && this.state === 'open') return this.sse.send(message, options);
     if (this.state !== 'open') {
       const reason = this.state === 'new' ? 'transport not started' : 'transport closed';
       return Promise.reject(new ConnectionClosedError(`cannot send: ${reason}`, { reason }));
@@ -318,7 +375,8 @@ export class StreamableHttpTransport implements Transport {
     if (isResponse || typeof message.method !== 'string') {
       return Promise.reject(new InvalidArgumentError('message', message, 'Streamable HTTP carries only requests and notifications from the client'));
     }
-    let headers: Headers;
+    if (this.sessionSetup.active && this.legacy !== undefined && message.method !== 'initialize') return this.sendAfterSetup(message, options);
+    let headers: Record<string, string>;
     try {
       headers = this.protocolHeaders(message.method, message.params, options.headers);
     } catch (error) {
@@ -340,87 +398,159 @@ export class StreamableHttpTransport implements Transport {
     if (this.state === 'closed') return;
     const wasOpen = this.state === 'open';
     this.state = 'closed';
-    this.closeController.abort(new ConnectionClosedError('HTTP transport closed', { reason: 'closed by client' }));
+    const reason = new ConnectionClosedError('HTTP transport closed', { reason: 'closed by client' });
+    this.closeController.abort(reason);
+    for (const controller of this.linked) controller.abort(reason);
+    this.linked.clear();
+    this.stack.abortAll(reason);
     const handlers = this.handlers;
     this.handlers = undefined;
     if (wasOpen) handlers?.onClose({ reason: 'closed by client', initiatedByClient: true });
-    await this.legacy?.terminate();
+    try {
+      await this.legacy?.terminate();
+    } finally {
+      this.stack.close();
+    }
+  }
+
+  /**
+   * Legacy wire: sends `message` once the session being set up is negotiated, with its id. A
+   * failed set-up rejects a request with the set-up's error, and reports it for a notification.
+   */
+  private async sendAfterSetup(message: Extract<JsonRpcMessage, { method: string }>, options: TransportSendOptions): Promise<void> {
+    const id = 'id' in message ? (message.id as RequestId | undefined) : undefined;
+    try {
+      await this.sessionSetup.wait([options.signal, this.closeController.signal]);
+    } catch (error) {
+      const final = this.finalError(error, message.method, id, options.signal);
+      if (id !== undefined || this.closeController.signal.aborted || options.signal?.aborted === true) throw final;
+      this.emitError(final);
+      return;
+    }
+    return this.send(message, options);
   }
 
   /** Accept, Content-Type, the static headers, and the legacy session headers. */
-  private legacyHeaders(): Headers {
-    const headers = new Headers(this.staticHeaders);
-    headers.set('Accept', ACCEPT);
-    headers.set('Content-Type', 'application/json');
+  private legacyHeaders(): Record<string, string> {
+    const headers = { ...this.postHeaders };
     this.legacy?.applyHeaders(headers);
     return headers;
   }
 
-  private protocolHeaders(method: string, params: JsonObject | undefined, extra: Readonly<Record<string, string>> | undefined): Headers {
+  private protocolHeaders(method: string, params: JsonObject | undefined, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
     if (this.legacy !== undefined) {
       // The legacy envelope: no Mcp-Method, Mcp-Name or Mcp-Param-* headers (spec 2025-11-25).
       return this.legacyHeaders();
     }
-    const headers = new Headers(this.staticHeaders);
-    if (extra !== undefined) {
-      for (const [name, value] of Object.entries(extra)) {
-        try {
-          headers.set(name, value);
-        } catch {
-          throw new InvalidArgumentError(`headers[${JSON.stringify(name)}]`, value, 'not a valid HTTP header name and value');
-        }
+    let headers: Record<string, string>;
+    if (extra === undefined) headers = { ...this.postHeaders };
+    else {
+      const checked = normalizeHeaders(extra, { ...this.staticHeaders });
+      if (checked.invalid !== undefined) {
+        throw new InvalidArgumentError(`headers[${JSON.stringify(checked.invalid)}]`, extra[checked.invalid], 'not a valid HTTP header name and value');
       }
+      headers = Object.assign(checked.headers, POST_HEADERS);
     }
-    headers.set('Accept', ACCEPT);
-    headers.set('Content-Type', 'application/json');
     const meta = params?.['_meta'];
     const version = isObject(meta) ? meta[MetaKey.protocolVersion] : undefined;
     if (typeof version === 'string') {
       if (!isPlainHeaderValue(version) || version === '') throw new InvalidArgumentError('_meta.protocolVersion', version, 'cannot be sent as the MCP-Protocol-Version header');
-      headers.set('MCP-Protocol-Version', version);
+      headers['mcp-protocol-version'] = version;
     }
     if (!isPlainHeaderValue(method) || method === '') throw new InvalidArgumentError('method', method, 'cannot be sent as the Mcp-Method header (visible ASCII only)');
-    headers.set('Mcp-Method', method);
+    headers['mcp-method'] = method;
     const name = NAMED_METHODS.has(method) ? params?.['name'] : method === 'resources/read' ? params?.['uri'] : undefined;
-    if (typeof name === 'string') headers.set('Mcp-Name', encodeHeaderValue(name));
+    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     return headers;
   }
 
-  /** One POST of a message, retried by the transport's policy while its failures are transient. */
-  private postWithRetry(method: string, body: string, headers: Headers, idempotent: boolean, signal: AbortSignal): Promise<Response> {
-    return withRetry(() => this.fetchWithAuth('POST', method, body, headers, signal), {
-      policy: this.retryPolicy,
-      signal,
-      timers: this.timers,
-      classify: (error) => classify(error, idempotent),
-    });
-  }
-
-  private async exchangeRequest(method: string, id: RequestId, body: string, headers: Headers, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
-    const linked = linkSignals(callSignal, this.closeController.signal);
+  /**
+   * One POST of a message, retried by the transport's policy while its failures are transient.
+   * The first try runs outside p-retry (most POSTs succeed at once); p-retry takes over after a
+   * retryable failure, with that failure as its first attempt.
+   */
+  private async postWithRetry(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, signal: AbortSignal | undefined): Promise<HttpStackResponse> {
+    let firstFailure: unknown;
     try {
-      const response = await this.postWithRetry(method, body, headers, idempotent, linked.signal);
-      this.legacy?.captureSession(method, response);
-      await this.consumeResponse(response, method, id, linked.signal, headers.get('mcp-session-id'));
+      return await this.exchangeWithAuth('POST', method, body, headers, signal);
     } catch (error) {
-      throw this.finalError(error, method, id, callSignal);
+      if (this.retryPolicy.retries === 0 || this.isAborted(signal) || !classify(error, idempotent).retry) throw error;
+      firstFailure = error;
+    }
+    let replayed = false;
+    const link = this.link(signal);
+    try {
+      return await withRetry(
+        () => {
+          if (!replayed) {
+            replayed = true;
+            return Promise.reject(firstFailure);
+          }
+          return this.exchangeWithAuth('POST', method, body, headers, signal);
+        },
+        { policy: this.retryPolicy, signal: link.signal, timers: this.timers, classify: (error) => classify(error, idempotent) },
+      );
     } finally {
-      linked.dispose();
+      link.dispose();
     }
   }
 
-  private async exchangeNotification(method: string, body: string, headers: Headers, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
-    const linked = linkSignals(callSignal, this.closeController.signal);
+  /**
+   * True when the exchange of `signal` is over: `signal` aborted, or the transport closed.
+   * Exchanges carry the caller's signal only; `close()` aborts them through the stack.
+   */
+  private isAborted(signal: AbortSignal | undefined): boolean {
+    return signal?.aborted === true || this.closeController.signal.aborted;
+  }
+
+  /** Why the exchange of `signal` was aborted (see {@link isAborted}). */
+  private abortReason(signal: AbortSignal | undefined): unknown {
+    return signal?.aborted === true ? signal.reason : this.closeController.signal.reason;
+  }
+
+  /**
+   * One AbortSignal that aborts with `signal` and with `close()`, for the slow paths that need a
+   * signal object (auth provider, retry waits, resumption). `dispose()` detaches it. Creating
+   * one costs more than the rest of a request, so the hot path never does.
+   */
+  private link(signal: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
+    if (signal === undefined || this.closeController.signal.aborted) return { signal: signal ?? this.closeController.signal, dispose: () => {} };
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    this.linked.add(controller);
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        this.linked.delete(controller);
+        signal.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  private async exchangeRequest(method: string, id: RequestId, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, signal: AbortSignal | undefined): Promise<void> {
     try {
-      const response = await this.postWithRetry(method, body, headers, idempotent, linked.signal);
+      const response = await this.postWithRetry(method, body, headers, idempotent, signal);
+      this.legacy?.captureSession(method, response);
+      await this.consumeResponse(response, method, id, signal, headers['mcp-session-id']);
+    } catch (error) {
+      throw this.finalError(error, method, id, signal);
+    }
+  }
+
+  private async exchangeNotification(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
+    const signal = callSignal;
+    try {
+      const response = await this.postWithRetry(method, body, headers, idempotent, signal);
       if (response.status >= 200 && response.status < 300) {
         // Accepted: 202, 200 or 204, with or without a body. Never parsed.
-        await discard(response);
+        response.discard();
         return;
       }
-      const expired = this.legacy?.sessionExpired(method, response.status, headers.get('mcp-session-id'));
+      const expired = this.legacy?.sessionExpired(method, response.status, headers['mcp-session-id']);
       if (expired !== undefined) {
-        await discard(response);
+        response.discard();
         this.emitError(expired);
         return;
       }
@@ -432,8 +562,6 @@ export class StreamableHttpTransport implements Transport {
       if (this.closeController.signal.aborted || callSignal?.aborted === true) throw final;
       if (final instanceof InvalidArgumentError) throw final;
       this.emitError(final);
-    } finally {
-      linked.dispose();
     }
   }
 
@@ -443,34 +571,51 @@ export class StreamableHttpTransport implements Transport {
    * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
    * `retryAfterMs`) or {@link NetworkFailure}.
    */
-  private async fetchWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Headers, signal: AbortSignal): Promise<Response> {
-    let authorization = await this.authorization(1, undefined, signal);
+  private async exchangeWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, signal: AbortSignal | undefined): Promise<HttpStackResponse> {
+    if (this.authProvider === undefined) return this.exchangeOnce(httpMethod, method, body, headers, signal, undefined);
+    const link = this.link(signal);
+    try {
+      return await this.exchangeOnce(httpMethod, method, body, headers, signal, link.signal);
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /** {@link exchangeWithAuth} with `authSignal`, the signal handed to the auth provider (present when there is one). */
+  private async exchangeOnce(
+    httpMethod: 'POST' | 'GET' | 'DELETE',
+    method: string,
+    body: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal | undefined,
+    authSignal: AbortSignal | undefined,
+  ): Promise<HttpStackResponse> {
+    // Without a provider the static Authorization (if any) is already in `headers`.
+    let authorization = authSignal === undefined ? this.staticAuthorization : await this.authorization(1, undefined, authSignal);
     let retriedAuth = false;
     let url = this.url;
     for (let redirects = 0; ; ) {
-      const requestHeaders = new Headers(headers);
-      if (authorization !== undefined) {
-        try {
-          requestHeaders.set('Authorization', authorization);
-        } catch {
-          throw new InvalidArgumentError('authorization', '(hidden)', 'the Authorization value from authProvider is not a valid HTTP header value');
-        }
+      let requestHeaders = headers;
+      if (authorization !== undefined && authorization !== headers['authorization']) {
+        const value = checkHeaderValue(authorization);
+        if (value === undefined) throw new InvalidArgumentError('authorization', '(hidden)', 'the Authorization value from authProvider is not a valid HTTP header value');
+        requestHeaders = { ...headers, authorization: value };
       }
-      let response: Response;
+      let response: HttpStackResponse;
       try {
-        response = await this.fetchImpl(url, { method: httpMethod, headers: requestHeaders, signal, redirect: 'manual', ...(body !== undefined && { body }) });
+        response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, signal });
       } catch (error) {
-        if (signal.aborted) throw signal.reason;
+        if (this.isAborted(signal)) throw this.abortReason(signal);
         throw networkFailure(error);
       }
       const status = response.status;
       if (status === 401 || status === 403) {
-        const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'));
+        const challenges = parseWwwAuthenticate(response.header('www-authenticate') ?? null);
         const bearer = bearerChallenge(challenges);
         const failure: HttpAuthFailure = status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
-        if (this.authProvider !== undefined && !retriedAuth && failure !== 'forbidden') {
-          await discard(response);
-          const next = await this.authorization(2, { status, failure, challenges, bearer, rejected: authorization }, signal);
+        if (authSignal !== undefined && !retriedAuth && failure !== 'forbidden') {
+          response.discard();
+          const next = await this.authorization(2, { status, failure, challenges, bearer, rejected: authorization }, authSignal);
           retriedAuth = true;
           if (next !== undefined && next !== authorization) {
             authorization = next;
@@ -479,10 +624,10 @@ export class StreamableHttpTransport implements Transport {
           throw new HttpAuthError({ ...this.errorData(response, method, '', 'status'), failure, challenges, bearer, retriedWithNewCredential: false });
         }
         const text = await readStart(response, ERROR_BODY_BYTES);
-        if (this.authProvider !== undefined && retriedAuth && failure !== 'forbidden') {
+        if (this.authProvider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
           // The retried credential was refused too: the provider may explain why with an error of
           // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
-          await this.authProvider({ url: this.url, attempt: 3, signal, failure: { status, failure, challenges, bearer, rejected: authorization } });
+          await this.authProvider({ url: this.url, attempt: 3, signal: authSignal, failure: { status, failure, challenges, bearer, rejected: authorization } });
         }
         throw new HttpAuthError({
           ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
@@ -493,8 +638,8 @@ export class StreamableHttpTransport implements Transport {
         });
       }
       if (status === 0 || (status >= 300 && status < 400)) {
-        const location = response.headers.get('location') ?? undefined;
-        await discard(response);
+        const location = response.header('location');
+        response.discard();
         const target = location === undefined ? undefined : safeUrl(location, url);
         if ((status === 307 || status === 308) && target !== undefined && target.origin === new URL(url).origin && redirects < this.maxRedirects) {
           redirects++;
@@ -505,7 +650,7 @@ export class StreamableHttpTransport implements Transport {
       }
       if (TRANSIENT_STATUSES.has(status)) {
         const text = await readStart(response, ERROR_BODY_BYTES);
-        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+        const retryAfterMs = parseRetryAfter(response.header('retry-after'));
         throw new HttpError({ ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))), ...(retryAfterMs !== undefined && { retryAfterMs }) });
       }
       return response;
@@ -513,13 +658,16 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Reads the final response of a request and hands its messages up. */
-  private async consumeResponse(response: Response, method: string, id: RequestId, signal: AbortSignal, sentSessionId: string | null): Promise<void> {
+  private async consumeResponse(response: HttpStackResponse, method: string, id: RequestId, signal: AbortSignal | undefined, sentSessionId: string | undefined): Promise<void> {
     const status = response.status;
-    const type = mediaType(response.headers.get('content-type'));
+    const type = mediaType(response.header('content-type'));
     if (status < 200 || status >= 300) {
-      const expired = this.legacy?.sessionExpired(method, status, sentSessionId);
+      const legacy = this.legacy;
+      const expired = legacy?.sessionExpired(method, status, sentSessionId);
       if (expired !== undefined) {
-        await discard(response);
+        response.discard();
+        // The session is gone: hold other messages back until the owner negotiated a new one.
+        if (legacy === this.legacy && legacy?.sessionId === undefined) this.sessionSetup.begin();
         throw expired;
       }
       const text = await readStart(response, ERROR_BODY_BYTES);
@@ -540,12 +688,16 @@ export class StreamableHttpTransport implements Transport {
       try {
         text = await response.text();
       } catch (error) {
-        if (signal.aborted) throw signal.reason;
+        if (this.isAborted(signal)) throw this.abortReason(signal);
         throw new StreamBrokenError({ method, requestId: id, phase: 'mid-stream', reason: 'the response body failed before it was complete', eventsReceived: 0, outcome: 'unknown' }, error);
       }
-      if (text.trim() === '') throw new HttpError(this.errorData(response, method, '', 'empty-body'));
-      const parsed = parseJson(text);
-      if (parsed === undefined) throw new ProtocolError('response body is not JSON', { method, value: bodyExcerpt(text) }, ErrorCode.ParseError);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        if (text.trim() === '') throw new HttpError(this.errorData(response, method, '', 'empty-body'));
+        throw new ProtocolError('response body is not JSON', { method, value: bodyExcerpt(text) }, ErrorCode.ParseError);
+      }
       if (!this.deliver(parsed, id, status)) throw new ProtocolError('response body is not the JSON-RPC response to this request', { method, value: parsed });
       return;
     }
@@ -553,12 +705,17 @@ export class StreamableHttpTransport implements Transport {
     throw new HttpError(this.errorData(response, method, text, text === '' ? 'empty-body' : 'content-type'));
   }
 
-  private async readEventStream(response: Response, method: string, id: RequestId, signal: AbortSignal): Promise<void> {
+  private async readEventStream(response: HttpStackResponse, method: string, id: RequestId, signal: AbortSignal | undefined): Promise<void> {
     const pumped = await this.pump(response, method, id, signal);
     if (pumped.responded) return;
     // Legacy wire: a stream that gave an event id can be resumed with GET + Last-Event-ID.
     if (this.legacy !== undefined && pumped.lastEventId !== undefined) {
-      await this.legacy.resume(method, id, pumped, signal);
+      const link = this.link(signal);
+      try {
+        await this.legacy.resume(method, id, pumped, link.signal);
+      } finally {
+        link.dispose();
+      }
       return;
     }
     const failed = pumped.failure !== undefined;
@@ -573,9 +730,9 @@ export class StreamableHttpTransport implements Transport {
    * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
    * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
    */
-  private async pump(response: Response, method: string, relatedId: RequestId | undefined, signal: AbortSignal): Promise<PumpResult> {
-    const body = response.body;
-    if (body === null) throw new HttpError(this.errorData(response, method, '', 'empty-body'));
+  private async pump(response: HttpStackResponse, method: string, relatedId: RequestId | undefined, signal: AbortSignal | undefined): Promise<PumpResult> {
+    // Statuses that never have a body (the Fetch standard's null-body statuses among 2xx).
+    if (response.status === 204 || response.status === 205) throw new HttpError(this.errorData(response, method, '', 'empty-body'));
     const reader = new SseReader({ maxEventChars: this.maxEventChars });
     let events = 0;
     const result = (responded: boolean, failure?: unknown): PumpResult => ({
@@ -586,7 +743,7 @@ export class StreamableHttpTransport implements Transport {
       ...(failure !== undefined && { failure }),
     });
     try {
-      for await (const event of reader.read(body)) {
+      for await (const event of reader.readChunks(response.chunks())) {
         events++;
         // `ping`, `keepalive` and other event types carry nothing for JSON-RPC.
         if (event.type !== 'message') continue;
@@ -602,11 +759,11 @@ export class StreamableHttpTransport implements Transport {
         if (this.deliver(value, relatedId, response.status)) return result(true);
       }
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
+      if (this.isAborted(signal)) throw this.abortReason(signal);
       if (McpError.is(error)) throw error;
       return result(false, error);
     }
-    if (signal.aborted) throw signal.reason;
+    if (this.isAborted(signal)) throw this.abortReason(signal);
     // Priming events carry no data, so they are not counted above; their id still makes the stream resumable.
     if (events === 0 && reader.lastEventId !== undefined) events = 1;
     return result(false);
@@ -636,23 +793,27 @@ export class StreamableHttpTransport implements Transport {
     return {
       get: (lastEventId, signal) => {
         const headers = this.legacyHeaders();
-        headers.set('Accept', 'text/event-stream');
-        headers.delete('Content-Type');
-        if (lastEventId !== undefined) headers.set('Last-Event-ID', lastEventId);
+        headers['accept'] = 'text/event-stream';
+        delete headers['content-type'];
+        if (lastEventId !== undefined) {
+          const value = checkHeaderValue(lastEventId);
+          if (value === undefined) return Promise.reject(new ProtocolError('the SSE event id cannot be sent as Last-Event-ID', { method: 'GET', value: lastEventId }));
+          headers['last-event-id'] = value;
+        }
         // `signal` already follows the transport's close (standalone stream, or a request's exchange).
-        return this.fetchWithAuth('GET', 'GET', undefined, headers, signal).catch((error: unknown) => {
+        return this.exchangeWithAuth('GET', 'GET', undefined, headers, signal).catch((error: unknown) => {
           throw this.finalError(error, 'GET', undefined, signal);
         });
       },
       delete: (signal) => {
         const headers = this.legacyHeaders();
-        headers.delete('Content-Type');
-        return this.fetchWithAuth('DELETE', 'DELETE', undefined, headers, signal);
+        delete headers['content-type'];
+        return this.exchangeWithAuth('DELETE', 'DELETE', undefined, headers, signal);
       },
       pump: (response, method, relatedId, signal) => this.pump(response, method, relatedId, signal),
       httpError: async (response, method) => {
         const text = await readStart(response, ERROR_BODY_BYTES);
-        const type = mediaType(response.headers.get('content-type'));
+        const type = mediaType(response.header('content-type'));
         const ok = response.status >= 200 && response.status < 300;
         return new HttpError(this.errorData(response, method, text, ok ? (text === '' ? 'empty-body' : 'content-type') : 'status', type === 'application/json' ? jsonRpcError(parseJson(text)) : undefined));
       },
@@ -660,12 +821,12 @@ export class StreamableHttpTransport implements Transport {
     };
   }
 
-  private errorData(response: Response, method: string, text: string, problem: HttpErrorData['problem'], rpcError?: JsonRpcErrorObject): HttpErrorData {
+  private errorData(response: HttpStackResponse, method: string, text: string, problem: HttpErrorData['problem'], rpcError?: JsonRpcErrorObject): HttpErrorData {
     return {
       status: response.status,
       method,
       url: this.serverIdentity,
-      contentType: response.headers.get('content-type') ?? undefined,
+      contentType: response.header('content-type'),
       bodyExcerpt: bodyExcerpt(text),
       problem,
       ...(rpcError !== undefined && { rpcError }),

@@ -101,6 +101,19 @@ export interface LegacyWireControl {
   ready(): Promise<void> | void;
   /** The first handshake failed: back to the 2026-07-28 envelope, with no legacy state kept. */
   leave(): void;
+  /**
+   * A handshake that renews an expired session (after `enter()`, without `leave()`) failed with
+   * `error`: messages the transport held back for the new session reject with that same error.
+   */
+  failed?(error: unknown): void;
+  /**
+   * HTTP only, after `enter()`: switches to the deprecated HTTP+SSE transport (2024-11-05) at
+   * the same URL (`GET`, then the `endpoint` event; `src/transport/legacySse.ts`). Resolves once
+   * the endpoint is known; from then on every message goes over it, until `leave()`. Rejects
+   * like `LegacySseTransport.start()` (`SseEndpointError`, `HttpError`, `HttpAuthError`,
+   * `TimeoutError`, `ConnectionClosedError`; `CancelledError` when `signal` aborts).
+   */
+  openSse?(signal: AbortSignal | undefined): Promise<void>;
 }
 
 /** Per-message options for {@link Transport.send}. */
@@ -139,6 +152,7 @@ export interface TransportSendOptions {
  *   `handlers.onClose` has been called.
  */
 export interface Transport {
+  /** What the transport can do (per-request streams, resumption...); fixed for its lifetime. */
   readonly capabilities: TransportCapabilities;
   /**
    * Who the server is, as the client knows it (command line, URL): never what the server says
@@ -153,7 +167,10 @@ export interface Transport {
   authContext?(): string | undefined;
   /** Present when the legacy wire needs the transport's help (Streamable HTTP); see {@link LegacyWireControl}. */
   readonly legacyWire?: LegacyWireControl | undefined;
+  /** Opens the connection; called once. Rejects when it cannot be made (spawn failure, refused socket). */
   start(handlers: TransportHandlers): Promise<void>;
+  /** Hands one message to the peer, in call order. Rejects once the transport is closed. */
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;
+  /** Ends the connection (and any child process); idempotent; resolves after `handlers.onClose`. */
   close(): Promise<void>;
 }

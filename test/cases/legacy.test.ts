@@ -105,17 +105,18 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
     expect(list?.headers['mcp-method']).toBeUndefined();
   });
 
-  it('B45 H3, when initialize fails too: a clear EraDetectionError naming both answers', async () => {
-    const fake = track(await HttpFake.start((_r, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<pre>Cannot POST /mcp</pre>')));
+  it('B45 H3, when initialize fails too: a clear EraDetectionError naming every answer (the HTTP+SSE GET included)', async () => {
+    const fake = track(await HttpFake.start((r, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end(`<pre>Cannot ${r.method} /mcp</pre>`)));
     const client = httpClient(fake.url);
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'EraDetectionError', code: -32015 });
     expect((error as { data: unknown }).data).toMatchObject({
       probe: { method: 'server/discover', error: 'HttpError', status: 404 },
       fallback: { method: 'initialize', error: 'HttpError', status: 404 },
+      sse: { method: 'GET', error: 'HttpError', status: 404 },
     });
-    expect((error as Error).message).toContain('HTTP+SSE');
-    expect(fake.requests.map((r) => r.json?.method)).toEqual(['server/discover', 'initialize']);
+    expect((error as Error).message).toContain('the HTTP+SSE fallback failed (GET: HTTP 404');
+    expect(fake.requests.map((r) => `${r.method} ${r.json?.method ?? ''}`.trim())).toEqual(['POST server/discover', 'POST initialize', 'GET']);
     expect(client.state).toBe('closed');
   });
 

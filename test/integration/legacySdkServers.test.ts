@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import type { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import { HTTP_PATHS } from '../fakes/httpPaths.js';
 import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
@@ -76,7 +77,7 @@ describe('a v1-SDK server over stdio', () => {
   });
 });
 
-describe('a v1-SDK server over Streamable HTTP with sessions (127.0.0.1)', () => {
+describe.each(HTTP_PATHS)('a v1-SDK server over Streamable HTTP with sessions (127.0.0.1), $path path', ({ Transport: StreamableHttpTransport }) => {
   let server: LoopbackServer;
   let v1: McpClient;
   beforeAll(async () => {
@@ -135,7 +136,7 @@ describe('the v2 example server (dual-era) over stdio', () => {
   });
 });
 
-describe('the v2 example server (dual-era) over Streamable HTTP', () => {
+describe.each(HTTP_PATHS)('the v2 example server (dual-era) over Streamable HTTP, $path path', ({ Transport: StreamableHttpTransport }) => {
   let server: HttpServerProcess;
   beforeAll(async () => {
     server = await startExampleHttpServer();

@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import type { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import { HTTP_PATHS } from '../fakes/httpPaths.js';
 import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, nodeStdio, spawnLoopbackServer, type LoopbackServer } from '../fakes/publishedServers.js';
 
@@ -76,7 +77,7 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
   });
 });
 
-describe('@modelcontextprotocol/server-everything over Streamable HTTP (127.0.0.1)', () => {
+describe.each(HTTP_PATHS)('@modelcontextprotocol/server-everything over Streamable HTTP (127.0.0.1), $path path', ({ Transport: StreamableHttpTransport }) => {
   let server: LoopbackServer;
   let everything: McpClient;
   let transport: StreamableHttpTransport;
