@@ -1,3 +1,9 @@
+/**
+ * The runtime-neutral entry: `McpClient`, the Streamable HTTP, WebSocket and in-memory
+ * transports, the response cache, errors and the MCP 2026-07-28 types.
+ *
+ * @module mcp-live
+ */
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export { McpClient, type ClientState, type PageParams, type ListMethod, type ListItemTypes, type WalkOptions } from './client/client.js';
@@ -58,15 +64,20 @@ export {
   isRpcError,
   isCancelledError,
   isTimeoutError,
+  type TimeoutErrorData,
+  type ConnectionClosedErrorData,
+  type ProtocolErrorData,
 } from './errors/errors.js';
 export { ErrorCode, type ErrorCodeName } from './errors/codes.js';
 // Dual-era: 2025-11-25 fallback (spec: basic/versioning, Backward Compatibility; docs/legacy.md)
-export { LEGACY_PROTOCOL_VERSIONS, DEFAULT_PROBE_TIMEOUT_MS, type Era, type EraSetting, type EraMemory } from './legacy/era.js';
+export { LEGACY_PROTOCOL_VERSIONS, DEFAULT_PROBE_TIMEOUT_MS, type Era, type EraSetting, type EraMemory, type EraVerdict } from './legacy/era.js';
+export { LegacySseTransport, SseEndpointError, type LegacySseTransportOptions, type SseEndpointErrorData, type SseEndpointProblem } from './transport/legacySse.js';
 export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
-export { MemoryCacheStore, type CacheStore, type CacheEntry, type MaybePromise } from './cache/cacheStore.js';
-export { CacheMissError, isCacheMissError } from './cache/errors.js';
+export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore, type CacheEntry } from './cache/cacheStore.js';
+export type { MaybePromise } from './util/maybePromise.js';
+export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/errors.js';
 export type { ListWalk, ListWalkRequest, ListWalkSummary } from './cache/listWalk.js';
 export type {
   CacheMode,
@@ -76,7 +87,12 @@ export type {
   CacheSource,
   SkipReason,
   InvalidateTarget,
+  CacheRequest,
+  Loader,
+  LoadOutcome,
+  CacheableMethod,
 } from './cache/types.js';
+export { CACHEABLE_METHODS } from './cache/types.js';
 export type { AuthContext, AuthContextSource } from './cache/authContext.js';
 // Pagination (spec: server/utilities/pagination)
 export { PaginationError, PaginationLimitError, isPaginationError, type PaginationErrorData, type PaginationFailure } from './pagination/errors.js';
@@ -89,8 +105,16 @@ export type {
   UrlElicitationHandler,
   SamplingHandler,
   RootsHandler,
+  FormElicitParams,
+  UrlElicitParams,
 } from './inputRequired/inputHandlers.js';
-export { InputRequiredRoundsError, InputRequestFailedError } from './inputRequired/errors.js';
+export {
+  InputRequiredRoundsError,
+  InputRequestFailedError,
+  type InputRequiredRoundsErrorData,
+  type InputRequestFailedErrorData,
+  type InputRequestFailureReason,
+} from './inputRequired/errors.js';
 export { inputRetryFor, type InputRetry } from './inputRequired/retry.js';
 // Subscriptions and live lists (spec: basic/patterns/subscriptions)
 export type {
@@ -108,7 +132,7 @@ export type {
   LiveListKind,
   LiveListOptions,
 } from './subscriptions/types.js';
-export { DEFAULT_REOPEN_POLICY, type ReopenPolicy } from './subscriptions/reopenPolicy.js';
+export { DEFAULT_REOPEN_POLICY, type ReopenPolicy, type ResolvedReopenPolicy } from './subscriptions/reopenPolicy.js';
 export {
   SubscriptionClosedError,
   UnmatchedNotificationError,
@@ -118,6 +142,22 @@ export {
 } from './subscriptions/errors.js';
 export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
+// Observability: OpenTelemetry spans and the debug log (docs/observability.md)
+export {
+  TelemetryAttribute,
+  type TelemetryOptions,
+  type OpenTelemetryApi,
+  type TelemetryTracer,
+  type TelemetrySpan,
+  type TelemetrySpanOptions,
+  type TelemetryPropagator,
+  type TelemetrySetter,
+  type TelemetryContext,
+  type TelemetryAttributeValue,
+} from './observability/telemetry.js';
+export { DEBUG_ENV_VAR, type DebugEntry, type DebugEntryType, type DebugOption, type DebugSink } from './observability/debug.js';
+export { debugFetch } from './observability/debugFetch.js';
+export type { CacheOutcomeName } from './observability/observer.js';
 export type { Progress } from './jsonrpc/session.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';
 export type {
@@ -127,6 +167,8 @@ export type {
   JsonRpcRequest,
   JsonRpcNotification,
   JsonRpcResponse,
+  JsonRpcResultResponse,
+  JsonRpcErrorResponse,
   JsonRpcErrorObject,
 } from './jsonrpc/messages.js';
 export * from './types/protocol.js';

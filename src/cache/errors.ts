@@ -21,7 +21,8 @@ export interface CacheMissData {
 /**
  * Cache mode `only-if-cached` found no entry, fresh or stale, for the request (spec:
  * server/utilities/caching). Nothing was sent to the server. Local code -32005
- * ({@link CACHE_MISS_CODE}); `data` is {@link CacheMissData}. The auth context never appears in it.
+ * (`ErrorCode.CacheMiss`); `data` is `{ method: string; uri?: string; cursor?: string | null }`:
+ * the request that found nothing. The auth context never appears in it.
  */
 export class CacheMissError extends LocalError {
   override name = 'CacheMissError';

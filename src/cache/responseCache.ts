@@ -98,7 +98,8 @@ const noop = (): void => {};
  * Response cache of one client (one server), implementing spec section server/utilities/caching.
  *
  * - **Keys**: method + `uri`/cursor + server identity + protocol version + partition
- *   (`cacheKey.ts`). Cacheable methods: {@link CACHEABLE_METHODS}.
+ *   (`cacheKey.ts`). Cacheable methods: `server/discover`, the four list methods and
+ *   `resources/read`.
  * - **Freshness**: `now < receivedAt + ttlMs` on the injected monotonic clock; `ttlMs` missing,
  *   non-numeric, `NaN` or negative is 0; capped at `maxTtlMs`. No timers: freshness is checked
  *   when a result is needed.
@@ -236,7 +237,7 @@ export class ResponseCache {
    * same `hit` event. It allocates nothing (unless an `onEvent` listener is set).
    *
    * @param param the `uri` of `resources/read`, the cursor of a list page (`null` for the
-   *   first page), `null` for `server/discover` (see {@link keyParam}).
+   *   first page), `null` for `server/discover`.
    * @returns the stored result (frozen and shared: do not mutate it), or `undefined`.
    */
   peekFresh(method: string, param: string | null, protocolVersion: string): JsonObject | undefined {

@@ -33,6 +33,8 @@ export interface GlobalOptions {
   timeoutMs: number | undefined;
   /** Copy the stdio server's stderr to ours. */
   verbose: boolean;
+  /** Write the debug log (wire messages, cache outcomes, HTTP exchanges; credentials redacted) to stderr. */
+  debug: boolean;
 }
 
 export type Invocation =
@@ -68,6 +70,8 @@ options:
   --cwd <dir>                      working directory of a stdio server
   --timeout <ms>                   idle timeout per request (default 60000; progress restarts it)
   -v, --verbose                    show the stdio server's stderr
+  --debug                          log wire messages and decisions to stderr, credentials redacted
+                                   (also when MCP_LIVE_DEBUG=1)
   -h, --help                       this help
   -V, --version                    the mcp-live version
 
@@ -81,6 +85,7 @@ const OPTIONS = {
   cwd: { type: 'string' },
   timeout: { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
+  debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -118,7 +123,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     timeoutMs = Number(values.timeout);
     if (!/^\d+$/.test(values.timeout) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of milliseconds, not ${JSON.stringify(values.timeout)}`);
   }
-  return { kind: 'run', command, server, options: { json: values.json ?? false, timeoutMs, verbose: values.verbose ?? false } };
+  return { kind: 'run', command, server, options: { json: values.json ?? false, timeoutMs, verbose: values.verbose ?? false, debug: values.debug ?? false } };
 }
 
 function parseCommand(name: string, operands: string[]): Command {

@@ -3,7 +3,8 @@
  * code. Everything it touches of its process comes in through {@link CliIo}, so tests run it
  * in-process; src/cli/bin.ts binds it to the real process.
  */
-import { McpClient, StreamableHttpTransport, type Transport } from '../index.js';
+import { McpClient, StreamableHttpTransport, debugFetch, type DebugSink, type Transport } from '../index.js';
+import { debugFromEnvironment } from '../observability/debug.js';
 import { StdioTransport, WebSocketTransport } from '../node.js';
 import { parseCommandLine, USAGE, UsageError, type GlobalOptions, type ServerSpec } from './args.js';
 import { runCommand } from './commands.js';
@@ -38,8 +39,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
   const { command, server, options } = invocation;
   const interactive = io.stdin?.isTTY === true;
+  // The debug log goes to stderr, never stdout (which may carry --json output).
+  const debug: DebugSink | undefined = options.debug || debugFromEnvironment() ? (entry) => void io.stderr.write(`${styleFor(io.stderr).dim(`[debug] ${entry.message}`)}\n`) : undefined;
   const client = new McpClient({
-    transport: createTransport(server, options, io),
+    transport: createTransport(server, options, io, debug),
+    debug: debug ?? false,
     clientInfo: { name: 'mcp-live-cli', version: VERSION },
     ...(interactive && io.stdin !== undefined && { handlers: { elicitation: { form: terminalElicitation(io.stdin, io.stderr) } } }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
@@ -58,7 +62,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-function createTransport(server: ServerSpec, options: GlobalOptions, io: CliIo): Transport {
+function createTransport(server: ServerSpec, options: GlobalOptions, io: CliIo, debug: DebugSink | undefined): Transport {
   switch (server.kind) {
     case 'stdio':
       return new StdioTransport({
@@ -69,7 +73,7 @@ function createTransport(server: ServerSpec, options: GlobalOptions, io: CliIo):
         stderr: options.verbose ? (chunk) => void io.stderr.write(chunk) : 'pipe',
       });
     case 'http':
-      return new StreamableHttpTransport(server.url, { headers: server.headers });
+      return new StreamableHttpTransport(server.url, { headers: server.headers, ...(debug !== undefined && { fetch: debugFetch(debug) }) });
     case 'websocket':
       return new WebSocketTransport(server.url, { headers: server.headers });
   }

@@ -12,6 +12,7 @@ import { resultKind } from './results.js';
 import { ToolHeaderRegistry } from '../transport/mcpParamHeaders.js';
 import { isSessionExpiredError } from '../transport/legacyHttp.js';
 import type { Era } from '../legacy/era.js';
+import type { CallScope } from '../observability/observer.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -27,6 +28,8 @@ export interface CallOutcome {
 export interface CallInternals {
   /** See `SessionRequestOptions.cancellable`. */
   cancellable?: boolean | undefined;
+  /** The public call this request belongs to, when telemetry or the debug log is on. */
+  scope?: CallScope | undefined;
 }
 
 /**
@@ -126,7 +129,10 @@ export class Caller {
       clock: this.options.clock,
       timers: this.options.timers,
       maxRounds: options.maxInputRounds ?? this.options.maxInputRounds,
-      retry: (fields, context) => this.send(method, withInputRetry(params, fields), options, context.signal, context.remainingMs ?? totalMs, onLog),
+      retry: (fields, context) => {
+        internals?.scope?.round(context.round);
+        return this.send(method, withInputRetry(params, fields), options, context.signal, context.remainingMs ?? totalMs, onLog, internals?.scope === undefined ? undefined : { scope: internals.scope });
+      },
       fulfil: (requests, context) => fulfilInputRequests(this.options.handlers, requests, { requestMethod: method, signal: context.signal }),
     });
     return { result, storable: false };
@@ -146,6 +152,7 @@ export class Caller {
     const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
     // A tools/call may run twice after a broken stream only when the tool says it is harmless.
     const idempotent = options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
+    const scope = internals?.scope;
     const sessionOptions: SessionRequestOptions = {
       signal,
       idempotent,
@@ -157,13 +164,15 @@ export class Caller {
       onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
       ...(internals?.cancellable !== undefined && { cancellable: internals.cancellable }),
     };
+    if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
     try {
-      return await this.session.request(method, this.withMeta(params, options, sessionOptions), sessionOptions);
+      return await this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
     } catch (error) {
       if (isSessionExpiredError(error) && this.renewSession !== undefined) {
         // Legacy HTTP (spec 2025-11-25, Session Management): one new session, one more try.
+        this.options.debug?.({ type: 'reconnect', message: `${method}: the HTTP session expired; starting a new one and sending again` });
         await this.renewSession();
-        return this.session.request(method, this.withMeta(params, options, sessionOptions), sessionOptions);
+        return this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
       }
       if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
         throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method, error.httpStatus);
@@ -173,12 +182,14 @@ export class Caller {
   }
 
   /**
-   * `params` with a fresh `_meta`: the wire's base keys, the caller's keys and (modern) the log
-   * level. A legacy request with nothing to put there and no progress token to ask for has none.
+   * `params` with a fresh `_meta`: the wire's base keys, the caller's keys, (modern) the log
+   * level, and the call's trace context when it is traced. A legacy request with nothing to put
+   * there and no progress token to ask for has none.
    */
-  private withMeta(params: JsonObject, options: CallOptions, sessionOptions: SessionRequestOptions): JsonObject {
+  private withMeta(params: JsonObject, options: CallOptions, sessionOptions: SessionRequestOptions, scope: CallScope | undefined): JsonObject {
     const meta: JsonObject = { ...this.baseMeta };
     if (options.meta !== undefined) Object.assign(meta, options.meta);
+    scope?.inject(meta);
     if (this.eraValue === 'legacy') {
       const wantsProgress = sessionOptions.onProgress !== undefined || sessionOptions.resetTimeoutOnProgress || Object.hasOwn(meta, MetaKey.progressToken);
       if (!wantsProgress && Object.keys(meta).length === 0) return params;

@@ -36,6 +36,7 @@ import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeO
 import type { SubscriptionFilter } from '../types/protocol.js';
 import type { Era, EraVerdict } from '../legacy/era.js';
 import { EraBinding } from '../legacy/eraBinding.js';
+import { Observer, type CallScope, type CallTarget } from '../observability/observer.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
@@ -92,6 +93,8 @@ export class McpClient {
   private readonly outputValidators: ToolOutputValidators;
   private readonly subscriptionManager: SubscriptionManager;
   private readonly binding: EraBinding;
+  /** Spans and debug lines; undefined unless `telemetry` or `debug` is on. */
+  private readonly observer: Observer | undefined;
   private stateValue: ClientState = 'new';
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
@@ -102,7 +105,11 @@ export class McpClient {
     const authContext = cache === false ? undefined : (cache.authContext ?? (transport.authContext === undefined ? undefined : () => transport.authContext?.()));
     this.responseCache =
       cache === false ? undefined : new ResponseCache({ ...cache, ...(authContext !== undefined && { authContext }), serverIdentity: transport.serverIdentity, clock, onError });
+    const { telemetry, debug } = this.options;
+    this.observer =
+      telemetry === undefined && debug === undefined ? undefined : new Observer({ telemetry, debug, serverIdentity: transport.serverIdentity, serverInfo: () => this.serverInfo, clock, onError });
     this.session = new JsonRpcSession({
+      ...this.observer?.sessionHooks(),
       transport: this.options.transport,
       timers: this.options.timers,
       onNotification: (notification) => this.handleNotification(notification),
@@ -233,6 +240,7 @@ export class McpClient {
       await this.session.start();
       const result = await this.binding.negotiate(options);
       if (this.stateValue === 'connecting') this.stateValue = 'connected';
+      this.observer?.connected(this.binding.era, this.binding.protocolVersion);
       return result;
     } catch (error) {
       await this.close();
@@ -289,7 +297,10 @@ export class McpClient {
       const cache = this.responseCache;
       if (cache !== undefined && typeof uri === 'string' && uri !== '') {
         const hit = cache.peekFresh('resources/read', uri, this.caller.protocolVersion);
-        if (hit !== undefined) return Promise.resolve(hit as ReadResourceResult);
+        if (hit !== undefined) {
+          if (this.observer !== undefined) this.observer.start('resources/read', { uri }, this.caller.protocolVersion).servedFromCache(hit);
+          return Promise.resolve(hit as ReadResourceResult);
+        }
       }
     }
     return this.readResourceFromServer(uri, options ?? {});
@@ -310,11 +321,13 @@ export class McpClient {
    * `prompts/get` with string arguments (spec: server/prompts).
    * @throws ProtocolError (-32600) if the result has no `messages` array.
    */
-  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a prompt name');
-    const { result } = await this.caller.call('prompts/get', { name, arguments: args }, options);
-    requireArray('prompts/get', result, 'messages');
-    return result as GetPromptResult;
+  getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    if (typeof name !== 'string' || name === '') return Promise.reject(new InvalidArgumentError('name', name, 'expected a prompt name'));
+    return this.traced('prompts/get', { name }, async (internals) => {
+      const { result } = await this.caller.call('prompts/get', { name, arguments: args }, options, internals);
+      requireArray('prompts/get', result, 'messages');
+      return result as GetPromptResult;
+    });
   }
 
   /**
@@ -325,29 +338,31 @@ export class McpClient {
    *   and the result's `structuredContent` is missing or breaks it (`data.result` keeps the
    *   result as received; spec: server/tools, Output Schema).
    */
-  async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a tool name');
-    if (!isObject(args)) throw new InvalidArgumentError('arguments', args, 'expected an object');
-    let result: JsonObject;
-    try {
-      ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options));
-    } catch (error) {
-      // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
-      // definition. Learn the tools again, once, and retry once.
-      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || this.caller.toolHeaders === undefined) throw error;
-      await this.listAllTools({ ...options, cacheMode: 'reload' });
-      ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options));
-    }
-    requireArray('tools/call', result, 'content');
-    this.outputValidators.check(name, result);
-    return result as CallToolResult;
+  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
+    if (typeof name !== 'string' || name === '') return Promise.reject(new InvalidArgumentError('name', name, 'expected a tool name'));
+    if (!isObject(args)) return Promise.reject(new InvalidArgumentError('arguments', args, 'expected an object'));
+    return this.traced('tools/call', { name }, async (internals) => {
+      let result: JsonObject;
+      try {
+        ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
+      } catch (error) {
+        // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
+        // definition. Learn the tools again, once, and retry once.
+        if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || this.caller.toolHeaders === undefined) throw error;
+        await this.listAllTools({ ...options, cacheMode: 'reload' });
+        ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
+      }
+      requireArray('tools/call', result, 'content');
+      this.outputValidators.check(name, result);
+      return result as CallToolResult;
+    });
   }
 
   /**
    * `completion/complete`: suggestions for one argument of a prompt or resource template
    * (spec: server/utilities/completion). `context.arguments` gives already-chosen values.
    */
-  async complete(
+  complete(
     ref: PromptReference | ResourceTemplateReference,
     argument: { name: string; value: string },
     context?: { arguments?: Record<string, string> },
@@ -355,18 +370,20 @@ export class McpClient {
   ): Promise<CompleteResult> {
     const params: JsonObject = { ref, argument };
     if (context !== undefined) params['context'] = context;
-    const { result } = await this.caller.call('completion/complete', params, options);
-    const completion = requireObject('completion/complete', result, 'completion');
-    requireArray('completion/complete', completion, 'values');
-    return result as CompleteResult;
+    return this.traced('completion/complete', {}, async (internals) => {
+      const { result } = await this.caller.call('completion/complete', params, options, internals);
+      const completion = requireObject('completion/complete', result, 'completion');
+      requireArray('completion/complete', completion, 'values');
+      return result as CompleteResult;
+    });
   }
 
   /**
    * Sends any request and returns its complete result, with the protocol `_meta` added. For
    * methods this class has no verb for yet; prefer the verbs, which check their results.
    */
-  async request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
-    return (await this.caller.call(method, params, options)).result;
+  request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
+    return this.traced(method, targetOf(params), async (internals) => (await this.caller.call(method, params, options, internals)).result);
   }
 
   /**
@@ -380,8 +397,15 @@ export class McpClient {
    */
   async *pages<M extends ListMethod>(method: M, options: WalkOptions = {}): AsyncGenerator<Page<ListItemTypes[M]>, void, undefined> {
     const walk = this.listWalk(method, options);
-    yield* walkPages(walk.fetchPage, walk.paginate);
-    await walk.commit();
+    try {
+      yield* walkPages(walk.fetchPage, walk.paginate);
+      await walk.commit();
+    } catch (error) {
+      walk.scope?.fail(error);
+      throw error;
+    } finally {
+      walk.scope?.succeed();
+    }
   }
 
   /** Every tool, fetched page by page as they are consumed (`tools/list`). Errors as {@link pages}. */
@@ -466,27 +490,48 @@ export class McpClient {
 
   private async *itemsOf<M extends ListMethod>(method: M, options: WalkOptions): AsyncGenerator<ListItemTypes[M], void, undefined> {
     const walk = this.listWalk(method, options);
-    yield* walkItems(walk.fetchPage, walk.paginate);
-    await walk.commit();
+    try {
+      yield* walkItems(walk.fetchPage, walk.paginate);
+      await walk.commit();
+    } catch (error) {
+      walk.scope?.fail(error);
+      throw error;
+    } finally {
+      walk.scope?.succeed();
+    }
   }
 
   private async listAllOf<M extends ListMethod>(method: M, options: WalkOptions): Promise<ListAllResult<ListItemTypes[M]>> {
     const walk = this.listWalk(method, options);
-    const all = await listAll(walk.fetchPage, walk.paginate);
-    await walk.commit();
-    return all;
+    const run = async (): Promise<ListAllResult<ListItemTypes[M]>> => {
+      const all = await listAll(walk.fetchPage, walk.paginate);
+      await walk.commit();
+      return all;
+    };
+    return walk.scope === undefined ? run() : walk.scope.settle(run());
   }
 
   /** The hooks of one list walk: each page through the cache's walk, restarts dropping its pages. */
-  private listWalk<M extends ListMethod>(method: M, options: WalkOptions): { fetchPage: FetchPage<ListItemTypes[M]>; paginate: PaginateOptions; commit(): Promise<unknown> } {
-    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) => this.loadPage(method, cursor, { ...options, signal });
+  private listWalk<M extends ListMethod>(method: M, options: WalkOptions): { fetchPage: FetchPage<ListItemTypes[M]>; paginate: PaginateOptions; commit(): Promise<unknown>; scope: CallScope | undefined } {
     const cacheWalk = this.responseCache?.walkList({ method, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode });
+    const scope = this.observer?.start(method, {}, this.caller.protocolVersion, true);
+    const internals = scope === undefined ? undefined : { scope };
+    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) => this.loadPage(method, cursor, { ...options, signal }, internals);
     const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
       if (this.stateValue === 'closed') throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
-      const result = cacheWalk === undefined ? (await load(cursor)(signal)).result : (await cacheWalk.page(cursor, load(cursor), signal)).result;
+      let result: JsonObject;
+      if (cacheWalk === undefined) {
+        ({ result } = await load(cursor)(signal));
+        scope?.page(undefined);
+      } else {
+        const outcome = await cacheWalk.page(cursor, load(cursor), signal);
+        result = outcome.result;
+        scope?.page(outcome.source);
+      }
       return pageFromResult<ListItemTypes[M]>(method, result);
     };
     return {
+      scope,
       fetchPage,
       paginate: {
         method,
@@ -499,9 +544,9 @@ export class McpClient {
   }
 
   /** Sends one list page request and checks it (malformed items reported and dropped). */
-  private async loadPage(method: ListMethod, cursor: string | undefined, options: CallOptions): Promise<{ result: JsonObject; storable: boolean }> {
+  private async loadPage(method: ListMethod, cursor: string | undefined, options: CallOptions, internals?: CallInternals): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
-    const outcome = await this.caller.call(method, params, options);
+    const outcome = await this.caller.call(method, params, options, internals);
     return { result: this.binding.freshness(this.checkPage(method, outcome.result)), storable: outcome.storable };
   }
 
@@ -509,8 +554,15 @@ export class McpClient {
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
    * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
    */
-  private async cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals?: CallInternals): Promise<JsonObject> {
+  private cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals?: CallInternals): Promise<JsonObject> {
+    if (this.observer === undefined) return this.fromCache(method, params, key, options, check, internals);
+    const scope = this.observer.start(method, key.uri === undefined ? {} : { uri: key.uri }, this.caller.protocolVersion, true);
+    return scope.settle(this.fromCache(method, params, key, options, check, { ...internals, scope }));
+  }
+
+  private async fromCache(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals: CallInternals | undefined): Promise<JsonObject> {
     const cache = this.responseCache;
+    if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
     if (cache === undefined) return check(method, (await this.caller.call(method, params, options, internals)).result);
     // A closed client answers nothing, not even from the cache.
     if (this.stateValue === 'closed') throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
@@ -521,7 +573,18 @@ export class McpClient {
         return { result: this.binding.freshness(check(method, loaded.result)), storable: loaded.storable };
       },
     );
+    if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
     return outcome.result;
+  }
+
+  /**
+   * Runs one uncached call, in a scope of its own when observed. Unobserved, it is `run(undefined)`
+   * (the public verbs are not `async` themselves, so this adds no promise of its own).
+   */
+  private traced<T extends JsonObject>(method: string, target: CallTarget, run: (internals: CallInternals | undefined) => Promise<T>): Promise<T> {
+    if (this.observer === undefined) return run(undefined);
+    const scope = this.observer.start(method, target, this.caller.protocolVersion);
+    return scope.settle(run({ scope }));
   }
 
   private async listPage(method: ListMethod, params: PageParams, options: CallOptions): Promise<JsonObject> {
@@ -559,6 +622,13 @@ export class McpClient {
     if (this.subscriptionManager.handleNotification(notification)) return;
     this.options.onNotification?.(notification);
   }
+}
+
+/** What a `request()` is about, for its span: `params.name` or `params.uri`. */
+function targetOf(params: unknown): CallTarget {
+  if (!isObject(params)) return {};
+  if (typeof params['name'] === 'string') return { name: params['name'] };
+  return typeof params['uri'] === 'string' ? { uri: params['uri'] } : {};
 }
 
 function checkDiscover(method: string, result: JsonObject): JsonObject {

@@ -10,6 +10,8 @@ import type { ResponseCacheOptions } from '../cache/responseCache.js';
 import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../legacy/era.js';
+import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
+import { resolveDebug, type DebugEntry, type DebugOption, type DebugSink } from '../observability/debug.js';
 
 /** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */
 export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError'>;
@@ -77,8 +79,8 @@ export interface ClientOptions {
   probeTimeoutMs?: number | undefined;
   /**
    * Where era verdicts are remembered, per `transport.serverIdentity`; share one (a
-   * `Map<string, Era>` will do) between clients so a reconnect to a known server skips the
-   * probe. A remembered verdict that fails is forgotten and the server probed again.
+   * `Map<string, EraVerdict>` will do) between clients so a reconnect to a known server skips
+   * the probe (and, for `legacy-sse`, goes straight to the HTTP+SSE transport). A remembered verdict that fails is forgotten and the server probed again.
    * @default a new empty memory per client (nothing is remembered across clients)
    */
   eraMemory?: EraMemory | undefined;
@@ -116,6 +118,25 @@ export interface ClientOptions {
   clock?: Clock | undefined;
   /** Timer functions. @default the globals, looked up per call (fake-timer friendly) */
   timers?: Timers | undefined;
+  /**
+   * OpenTelemetry tracing: pass `{ api }` with the `@opentelemetry/api` module (an optional
+   * peer dependency; the client never loads it itself). Each public call gets a CLIENT span
+   * named as the OpenTelemetry conventions for MCP say (`tools/call add`, `resources/read`),
+   * with the method, the server, the cache outcome, `input_required` rounds and pages; its
+   * trace context goes into the `_meta` of every request the call sends, under `traceparent`,
+   * `tracestate` and `baggage` (spec 2026-07-28: basic, `_meta`). Details: docs/observability.md.
+   * @default off (no span, no `_meta` keys, no per-call work)
+   */
+  telemetry?: TelemetryOptions | undefined;
+  /**
+   * The debug log: wire messages and the client's decisions (cache outcome, `input_required`
+   * rounds, reconnects, era detection), with credentials redacted. `true` writes to
+   * `console.debug`; a function receives each {@link DebugEntry}; `false` turns it off even
+   * when the environment asks for it.
+   * @default off, unless the environment variable `MCP_LIVE_DEBUG` is `1` or `true` (read
+   *   through `globalThis.process?.env`), which means `true`
+   */
+  debug?: DebugOption | undefined;
 }
 
 /** {@link ClientOptions} with every default filled in. */
@@ -143,6 +164,9 @@ export interface ResolvedClientOptions {
   onError: (error: Error) => void;
   clock: Clock;
   timers: Timers;
+  telemetry: ResolvedTelemetry | undefined;
+  /** The debug sink (it never throws), or `undefined` when the log is off. */
+  debug: DebugSink | undefined;
 }
 
 /** Fills defaults and checks values. Throws `InvalidArgumentError` (code -32602) on a bad option. */
@@ -179,6 +203,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   }
   const legacyTtlMs = options.legacyTtlMs ?? 0;
   if (typeof legacyTtlMs !== 'number' || !Number.isFinite(legacyTtlMs) || legacyTtlMs < 0) throw new InvalidArgumentError('legacyTtlMs', legacyTtlMs, 'expected a finite number of ms >= 0');
+  const onError = options.onError ?? (() => {});
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_ROUNDS;
   if (!Number.isInteger(maxInputRounds) || maxInputRounds < 0) throw new InvalidArgumentError('maxInputRounds', maxInputRounds, 'expected an integer >= 0');
   return {
@@ -202,9 +227,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
     onLog: options.onLog,
     onNotification: options.onNotification,
-    onError: options.onError ?? (() => {}),
+    onError,
     clock: options.clock ?? systemClock,
     timers: options.timers ?? systemTimers,
+    telemetry: resolveTelemetry(options.telemetry),
+    debug: resolveDebug(options.debug, onError),
   };
 }
 

@@ -11,7 +11,15 @@ import type { ResourceContents } from '../types/protocol.js';
  */
 export type ContentsView =
   | { kind: 'text'; uri: string; mimeType: string | undefined; text: string }
-  | { kind: 'blob'; uri: string; mimeType: string | undefined; bytes(): Uint8Array; text(): string }
+  | {
+      kind: 'blob';
+      uri: string;
+      mimeType: string | undefined;
+      /** Decodes `blob` to bytes (already checked as strict base64, so it does not throw). */
+      bytes(): Uint8Array;
+      /** Decodes `blob`, then the bytes as UTF-8; throws `TypeError` when they are not valid UTF-8. */
+      text(): string;
+    }
   | { kind: 'invalid'; uri: string | undefined; reason: string };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -17,7 +17,10 @@ export const ErrorCode = {
   InvalidParams: -32602,
   /** JSON-RPC: internal error. */
   InternalError: -32603,
-  /** MCP 2026-07-28: an HTTP header does not match the body (`HeaderMismatchError`). */
+  /**
+   * MCP 2026-07-28: an HTTP header does not match the body (an `RpcError`; `callTool` lists the
+   * tools again and retries once before throwing it).
+   */
   HeaderMismatch: -32020,
   /** MCP 2026-07-28: the server needs a client capability that was not declared; `data.requiredCapabilities`. */
   MissingRequiredClientCapability: -32021,
@@ -81,4 +84,5 @@ export const ErrorCode = {
   AuthorizationRequired: -32019,
 } as const;
 
+/** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */
 export type ErrorCodeName = keyof typeof ErrorCode;

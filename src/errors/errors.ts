@@ -81,6 +81,38 @@ export class LocalError extends McpError {
   }
 }
 
+/** `data` of {@link TimeoutError}. */
+export interface TimeoutErrorData {
+  /** The request's method. */
+  method: string;
+  /** The deadline that ran out, in ms. */
+  timeoutMs: number;
+  /** `idle`: no response or progress within `timeoutMs`; `total`: `maxTotalTimeoutMs` ran out. */
+  kind: 'idle' | 'total';
+}
+
+/** `data` of {@link ConnectionClosedError}: why the transport closed. */
+export interface ConnectionClosedErrorData {
+  /** A short reason, e.g. `closed by client`, `process exited`. */
+  reason: string;
+  /** stdio: the server process's exit code, when it exited. */
+  exitCode?: number | null | undefined;
+  /** stdio: the signal that ended the server process, when one did. */
+  signal?: string | null | undefined;
+  /** stdio: the last lines the server wrote to stderr (bounded). */
+  stderrTail?: string | undefined;
+}
+
+/** `data` of {@link ProtocolError}. */
+export interface ProtocolErrorData {
+  /** The request's method, when the violation belongs to one. */
+  method?: string | undefined;
+  /** What is wrong, in words. */
+  reason: string;
+  /** The offending value as received. */
+  value: unknown;
+}
+
 /**
  * The request outlived its deadline (code -32001). `data` is
  * `{ method: string; timeoutMs: number; kind: 'idle' | 'total' }`: `idle` when no response or
@@ -88,7 +120,8 @@ export class LocalError extends McpError {
  */
 export class TimeoutError extends LocalError {
   override name = 'TimeoutError';
-  constructor(data: { method: string; timeoutMs: number; kind: 'idle' | 'total' }) {
+  declare readonly data: TimeoutErrorData;
+  constructor(data: TimeoutErrorData) {
     super(ErrorCode.RequestTimeout, `${data.method} timed out after ${data.timeoutMs} ms`, { data });
   }
 }
@@ -99,6 +132,7 @@ export class TimeoutError extends LocalError {
  */
 export class CancelledError extends LocalError {
   override name = 'CancelledError';
+  declare readonly data: { method: string };
   constructor(method: string, reason: unknown) {
     super(ErrorCode.RequestCancelled, `${method} was cancelled`, { data: { method }, cause: reason });
   }
@@ -110,7 +144,8 @@ export class CancelledError extends LocalError {
  */
 export class ConnectionClosedError extends LocalError {
   override name = 'ConnectionClosedError';
-  constructor(message: string, data: { reason: string; exitCode?: number | null | undefined; signal?: string | null | undefined; stderrTail?: string | undefined }, cause?: unknown) {
+  declare readonly data: ConnectionClosedErrorData;
+  constructor(message: string, data: ConnectionClosedErrorData, cause?: unknown) {
     super(ErrorCode.ConnectionClosed, message, { data, cause });
   }
 }
@@ -122,6 +157,7 @@ export class ConnectionClosedError extends LocalError {
  */
 export class ProtocolError extends LocalError {
   override name = 'ProtocolError';
+  declare readonly data: ProtocolErrorData;
   constructor(reason: string, data: { method?: string | undefined; value: unknown }, code: number = ErrorCode.InvalidRequest) {
     super(code, data.method === undefined ? reason : `${data.method}: ${reason}`, { data: { ...data, reason } });
   }
@@ -133,6 +169,7 @@ export class ProtocolError extends LocalError {
  */
 export class VersionNegotiationError extends LocalError {
   override name = 'VersionNegotiationError';
+  declare readonly data: { clientSupported: string[]; serverSupported: string[] };
   constructor(data: { clientSupported: string[]; serverSupported: string[] }, cause?: unknown) {
     super(
       ErrorCode.UnsupportedProtocolVersion,
@@ -148,6 +185,7 @@ export class VersionNegotiationError extends LocalError {
  */
 export class InvalidArgumentError extends LocalError {
   override name = 'InvalidArgumentError';
+  declare readonly data: { name: string; value: unknown };
   constructor(name: string, value: unknown, reason: string) {
     super(ErrorCode.InvalidParams, `invalid ${name}: ${reason}`, { data: { name, value } });
   }
@@ -176,6 +214,8 @@ export function isTimeoutError(value: unknown): value is TimeoutError {
  */
 export class InputRequiredError extends LocalError {
   override name = 'InputRequiredError';
+  /** `result` is the `input_required` result exactly as received. */
+  declare readonly data: { method: string; result: unknown };
   constructor(method: string, result: unknown) {
     super(ErrorCode.InputRequired, `${method}: the server needs input the client did not provide`, { data: { method, result } });
   }

@@ -19,7 +19,8 @@ export interface InputRequiredRoundsErrorData {
  * driver's `maxRounds`, default 10) the result was still not complete, so mcp-live stopped
  * instead of looping (spec: basic/patterns/mrtr, Server Requirements 8: servers may ask again
  * on every attempt; the client bounds it). Local code -32006; `data` is
- * {@link InputRequiredRoundsErrorData}.
+ * `{ method: string; rounds: number; lastResult: JsonObject }`: the request being retried, the
+ * retries sent, and the last `input_required` result as received.
  */
 export class InputRequiredRoundsError extends LocalError {
   override name = 'InputRequiredRoundsError';
@@ -72,8 +73,10 @@ export interface InputRequestFailedErrorData {
  * spec says a client that fails to sample or list roots "does not need to replay the initial
  * call with an error message, as the server is not waiting for a response" (spec:
  * client/sampling and client/roots, Error Handling); mcp-live applies the same rule to
- * elicitation. Local code -32007; `data` is {@link InputRequestFailedErrorData}; `cause` is the
- * handler's error for `reason: "handler_error"`.
+ * elicitation. Local code -32007; `data` is
+ * `{ requestMethod: string; key: string; method: string; reason: 'unsupported' | 'handler_error' | 'invalid_result' }`:
+ * the request being retried, the key and method of the failing entry of `inputRequests`, and why;
+ * `cause` is the handler's error for `reason: "handler_error"`.
  */
 export class InputRequestFailedError extends LocalError {
   override name = 'InputRequestFailedError';

@@ -55,7 +55,7 @@ export type RootsHandler = (params: JsonObject, context: InputHandlerContext) =>
 
 /**
  * The host's answers to server input requests (spec: basic/patterns/mrtr). The capabilities a
- * client declares are derived from exactly what is registered here ({@link capabilitiesFor}),
+ * client declares are derived from exactly what is registered here,
  * so a server is never told the client can do something it cannot.
  *
  * ```ts

@@ -55,7 +55,7 @@ export function readInputRequired(method: string, result: JsonObject): InputRequ
  * result only (absent here means absent in the retry), and `inputResponses` holding exactly the
  * keys of its `inputRequests`, in the server's order (extra keys in `inputResponses` are left
  * out). For manual mode: answer the requests yourself, then pass the returned value to the
- * call's retry option, or merge it with {@link withInputRetry}.
+ * call's `inputRetry` option.
  *
  * ```ts
  * const retry = inputRetryFor('tools/call', result, { login: { action: 'accept', content: { name: 'me' } } });

@@ -10,6 +10,7 @@ export type RequestId = string | number;
 /** Any JSON object. */
 export type JsonObject = { [key: string]: unknown };
 
+/** A JSON-RPC 2.0 request: expects a response with the same `id` (JSON-RPC 2.0 §4). */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
@@ -17,12 +18,14 @@ export interface JsonRpcRequest {
   params?: JsonObject | undefined;
 }
 
+/** A JSON-RPC 2.0 notification: no `id`, never answered (JSON-RPC 2.0 §4.1). */
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
   params?: JsonObject | undefined;
 }
 
+/** A successful JSON-RPC 2.0 response (JSON-RPC 2.0 §5). */
 export interface JsonRpcResultResponse {
   jsonrpc: '2.0';
   id: RequestId;
@@ -36,6 +39,7 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
+/** A failed JSON-RPC 2.0 response (JSON-RPC 2.0 §5.1). */
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
   /** `null` when the peer could not tell which request failed (for example a parse error). */
@@ -43,7 +47,9 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/** A JSON-RPC 2.0 response: a result or an error, never both. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+/** Any JSON-RPC 2.0 message a transport carries. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 function isObject(value: unknown): value is JsonObject {

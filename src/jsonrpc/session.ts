@@ -15,12 +15,13 @@ import {
   isRequestId,
   type JsonObject,
   type JsonRpcErrorObject,
+  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
 } from './messages.js';
 
-/** One `notifications/progress` update, as handed to {@link SessionRequestOptions.onProgress}. */
+/** One `notifications/progress` update, as handed to the `onProgress` call option. */
 export interface Progress {
   /** Progress so far; increases with each update. */
   progress: number;
@@ -98,6 +99,13 @@ export interface SessionOptions {
   answerInboundRequests?: boolean;
   /** Handlers for server-to-client requests, by method, when {@link answerInboundRequests} is on. */
   inboundRequestHandlers?: ReadonlyMap<string, InboundRequestHandler>;
+  /**
+   * Sees every message handed to the transport (`send`) and every value it delivers
+   * (`receive`, before any check), for the debug log. It must not throw or mutate them.
+   */
+  onWire?: ((direction: 'send' | 'receive', message: unknown) => void) | undefined;
+  /** Told when a request is re-issued under a new id after its response stream broke. */
+  onReissue?: ((method: string, oldId: RequestId, newId: RequestId) => void) | undefined;
 }
 
 /** Session state: `new` until started, `open` while messages flow, `closed` for good. */
@@ -181,7 +189,10 @@ export class JsonRpcSession {
     this.stateValue = 'open';
     try {
       await this.transport.start({
-        onMessage: (message, context) => this.handleMessage(message, context),
+        onMessage: (message, context) => {
+          this.options.onWire?.('receive', message);
+          this.handleMessage(message, context);
+        },
         onError: (error) => this.options.onError(error),
         onClose: (info) => this.handleClose(info),
       });
@@ -274,7 +285,7 @@ export class JsonRpcSession {
             ...(entry.options.transportHeaders !== undefined && { headers: entry.options.transportHeaders }),
             ...(entry.options.idempotent !== undefined && { idempotent: entry.options.idempotent }),
           };
-    this.transport.send(entry.message, sendOptions).catch((error: unknown) => {
+    this.write(entry.message, sendOptions).catch((error: unknown) => {
       if (this.pending.get(id) !== entry) return;
       if (isStreamBrokenError(error) && error.data.phase === 'mid-stream' && entry.reissuesLeft > 0 && this.stateValue === 'open') {
         entry.reissuesLeft--;
@@ -298,6 +309,7 @@ export class JsonRpcSession {
       if (isObject(meta) && meta['progressToken'] === oldId) params = { ...params, _meta: { ...meta, progressToken: newId } };
     }
     entry.id = newId;
+    this.options.onReissue?.(entry.method, oldId, newId);
     entry.message = params === undefined ? { jsonrpc: '2.0', id: newId, method: entry.method } : { jsonrpc: '2.0', id: newId, method: entry.method, params };
     if (entry.sendController !== undefined) entry.sendController = new AbortController();
     this.pending.set(newId, entry);
@@ -348,7 +360,13 @@ export class JsonRpcSession {
   notify(method: string, params?: JsonObject): Promise<void> {
     if (this.stateValue !== 'open') return Promise.reject(this.closedError(method));
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.transport.send(message);
+    return this.write(message);
+  }
+
+  /** Hands one message to the transport (through the `onWire` hook when set). */
+  private write(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+    this.options.onWire?.('send', message);
+    return this.transport.send(message, options);
   }
 
   /**
@@ -403,8 +421,7 @@ export class JsonRpcSession {
       entry.sendController.abort(reason);
       return;
     }
-    this.transport
-      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } })
+    this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } })
       .catch((error: unknown) => this.options.onError(asError(error)));
     entry.sendController?.abort(reason);
   }
@@ -542,7 +559,7 @@ export class JsonRpcSession {
       answered = true;
       this.inboundControllers.delete(id);
       if ('error' in reply) return this.respondError(id, reply.error);
-      return this.transport.send({ jsonrpc: '2.0', id, result: reply.result }).catch((error: unknown) => {
+      return this.write({ jsonrpc: '2.0', id, result: reply.result }).catch((error: unknown) => {
         if (this.stateValue === 'open') this.options.onError(asError(error));
       });
     };
@@ -569,7 +586,7 @@ export class JsonRpcSession {
 
   private respondError(id: RequestId, error: JsonRpcErrorObject): Promise<void> {
     if (this.stateValue !== 'open') return Promise.resolve();
-    return this.transport.send({ jsonrpc: '2.0', id, error }).catch((sendError: unknown) => {
+    return this.write({ jsonrpc: '2.0', id, error }).catch((sendError: unknown) => {
       if (this.stateValue === 'open') this.options.onError(asError(sendError));
     });
   }

@@ -32,7 +32,7 @@ export interface PaginationErrorData {
 
 /**
  * A list walk that could not finish (spec 2026-07-28: server/utilities/pagination). Local code
- * -32004 ({@link PAGINATION_FAILED}); `data` is {@link PaginationErrorData}. Raised directly for
+ * -32004 (`ErrorCode.PaginationFailed`); `data` is {@link PaginationErrorData}. Raised directly for
  * `reason: 'invalid-cursor'`, with `cause` set to the second `RpcError` (-32602) the server sent;
  * the first one was handed to `onRestart`. Cap and loop failures use the subclass
  * {@link PaginationLimitError}.

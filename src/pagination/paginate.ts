@@ -150,7 +150,7 @@ export function items<T>(fetchPage: FetchPage<T>, options: PaginateOptions): Asy
   })();
 }
 
-/** What {@link listAll} returns: every item in order, the number of pages and each page's result. */
+/** What a whole-list walk (`McpClient.listAll*`) returns: every item in order, the number of pages and each page's result. */
 export interface ListAllResult<T> {
   items: T[];
   /** Pages in the final list (after a restart, only those fetched since). */

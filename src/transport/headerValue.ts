@@ -23,7 +23,8 @@ export function isPlainHeaderValue(value: string): boolean {
 
 /**
  * The header form of `value` for `Mcp-Name` and `Mcp-Param-{Name}`: the value itself when it is
- * plain ({@link isPlainHeaderValue}), else `=?base64?{Base64 of its UTF-8 bytes}?=`.
+ * plain (visible ASCII and inner spaces only, and not shaped like the sentinel), else
+ * `=?base64?{Base64 of its UTF-8 bytes}?=`.
  * The empty string stays empty. Never throws.
  *
  * @example encodeHeaderValue('Hello, 世界') === '=?base64?SGVsbG8sIOS4lueVjA==?='

@@ -33,8 +33,7 @@ export interface SpawnPlanOptions {
   /**
    * Windows only: finds the file `command` names (PATH + PATHEXT lookup), e.g. `npx` →
    * `C:\Program Files\nodejs\npx.cmd`. Without it, or when it returns `undefined`, a command
-   * without an extension is run through `cmd.exe`, which does the lookup itself. See
-   * {@link resolveWindowsCommand}.
+   * without an extension is run through `cmd.exe`, which does the lookup itself.
    */
   resolveCommand?: ((command: string, env: Readonly<Record<string, string>>, cwd: string | undefined) => string | undefined) | undefined;
 }
@@ -152,7 +151,9 @@ function getEnv(env: Readonly<Record<string, string | undefined>>, name: string,
  *   `a&b` cannot start a second command. A command without an extension that `resolveCommand`
  *   cannot resolve also goes through `cmd.exe` (escaped as for a batch file, the safe choice).
  *   `spawn("npx", ..., { shell: false })` is never planned: it fails with ENOENT on Windows.
- * - Environment: see {@link buildChildEnv}.
+ * - Environment: a safe default set of variables copied from the parent (values shaped like
+ *   exported shell functions skipped) plus `env`, whose values win; on Windows names compare
+ *   case-insensitively.
  *
  * @throws InvalidArgumentError (code -32602) when `command` is empty, when the command or an
  *   argument contains a NUL character, or (Windows, through `cmd.exe`) a line break or NUL,

@@ -141,7 +141,8 @@ function decodeTail(bytes: Buffer): string {
  *   `handlers.onClose` is never called.
  * - Every stdout line that is JSON goes to `onMessage` (any JSON value: the session checks it is
  *   JSON-RPC); every other line goes to `onError` as a {@link ProtocolError} (code -32700,
- *   `data.value` is the {@link FramingProblem}); the transport stays open.
+ *   `data.value` is `{ kind: 'invalid-json' | 'line-too-long'; excerpt; byteLength; ... }`); the
+ *   transport stays open.
  * - `onClose` is called exactly once, after the child has exited and its stdout/stderr have
  *   been read to the end (at most 500 ms after exit, in case a grandchild holds the pipes), with
  *   `{ reason, initiatedByClient, exitCode, signal, stderrTail }`. A child that closes its

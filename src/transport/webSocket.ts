@@ -18,16 +18,27 @@ import { WebSocketCloseError, webSocketCloseKind } from './transportErrors.js';
  * and the `send(data, callback)` completion callback.
  */
 export interface WebSocketLike {
+  /** 0 connecting, 1 open, 2 closing, 3 closed (the WHATWG values). */
   readonly readyState: number;
+  /** The subprotocol the server picked in the handshake (`""` before it opens). */
   readonly protocol: string;
+  /** Called once the handshake completes. */
   onopen: ((event: unknown) => void) | null;
+  /** Called per message; `data` is a string for text frames. */
   onmessage: ((event: { data: unknown }) => void) | null;
+  /** Called on a socket error; a close event follows. */
   onerror: ((event: { error?: unknown; message?: unknown }) => void) | null;
+  /** Called once with the close code (RFC 6455 §7.4) and reason. */
   onclose: ((event: { code: number; reason: string }) => void) | null;
+  /** Sends one text frame; `ws` calls `callback` once it is written or failed. */
   send(data: string, callback?: (error?: Error) => void): void;
+  /** Starts the closing handshake with an optional code (1000 or 3000-4999) and reason. */
   close(code?: number, reason?: string): void;
+  /** `ws` only: sends a ping frame (heartbeat). */
   ping?(): void;
+  /** `ws` only: drops the connection without a closing handshake. */
   terminate?(): void;
+  /** `ws` only: listens for pong frames (heartbeat). */
   on?(event: 'pong', listener: () => void): unknown;
 }
 

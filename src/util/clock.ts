@@ -11,8 +11,14 @@ export interface Clock {
 /** Opaque timer handle returned by {@link Timers.setTimeout}. */
 export type TimerHandle = unknown;
 
+/**
+ * Timer functions the client schedules timeouts, backoff and TTL checks with. The default wraps
+ * the globals, looked up at each call, so `vi.useFakeTimers()` works.
+ */
 export interface Timers {
+  /** Runs `callback` once after `ms` milliseconds; returns a handle for `clearTimeout`. */
   setTimeout(callback: () => void, ms: number): TimerHandle;
+  /** Cancels a timer; a handle that already fired or was cleared is ignored. */
   clearTimeout(handle: TimerHandle): void;
 }
 
