@@ -71,7 +71,7 @@ describe('mcp-live as a process', () => {
     expect(result.stdout).toMatch(/^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions \[demo:\/\/note\]\n$/);
   });
 
-  // dist/ exists after `npx tsup` / `npm run build`; `npm test` alone builds only build/examples.
+  // dist/ exists after `npm run build`, and `npm test` builds it first (pretest) when missing or stale.
   it.runIf(existsSync(DIST_CLI))('dist/cli.js (package bin) starts with a shebang and runs', async () => {
     expect(readFileSync(DIST_CLI, 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env node');
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
