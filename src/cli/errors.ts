@@ -1,7 +1,7 @@
 /**
  * Errors as the CLI shows them (name, code, message, data) and the exit code each one gets.
  */
-import { McpError, isCancelledError } from '../index.js';
+import { ErrorCode, McpError, isCancelledError } from '../index.js';
 import { UsageError } from './args.js';
 
 export const EXIT_OK = 0;
@@ -33,8 +33,11 @@ export function errorJson(error: unknown): ErrorJson {
   return { name: 'Error', message: String(error) };
 }
 
-/** `RpcError -32602 (tools/call): message`, then `data:` on its own lines. */
-export function describeError(error: unknown): string {
+/**
+ * `RpcError -32602 (tools/call): message`, then `data:` on its own lines, then a hint when the
+ * server asked for input the CLI could not give because stdin is not a terminal.
+ */
+export function describeError(error: unknown, context: { interactive?: boolean } = {}): string {
   const json = errorJson(error);
   const code = json.code === undefined ? '' : ` ${json.code}`;
   const method = json.method === undefined ? '' : ` (${json.method})`;
@@ -48,6 +51,10 @@ export function describeError(error: unknown): string {
     } else {
       text += `\n  data: ${JSON.stringify(json.data)}`;
     }
+  }
+  const askedForInput = json.code === ErrorCode.MissingRequiredClientCapability || json.code === ErrorCode.InputRequired;
+  if (askedForInput && context.interactive === false) {
+    text += '\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions';
   }
   return text;
 }

@@ -55,7 +55,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     const code = exitCodeFor(error, io.signal);
     if (options.json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) }, null, 2)}\n`);
-    else io.stderr.write(`mcp-live: ${code === 130 ? 'interrupted: ' : ''}${describeError(error)}\n`);
+    else io.stderr.write(`mcp-live: ${code === 130 ? 'interrupted: ' : ''}${describeError(error, { interactive })}\n`);
     return code;
   } finally {
     await client.close().catch(() => {});

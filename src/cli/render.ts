@@ -92,6 +92,7 @@ export function serverIdentityLines(client: McpClient, style: Style): string[] {
     `  protocol:   ${client.protocolVersion} (server supports ${(discovery?.supportedVersions ?? []).join(', ')})`,
     `  offers:     ${Object.keys(discovery?.capabilities ?? {}).join(', ')}`,
   ];
-  if (client.instructions !== undefined) lines.push(`  instructions: ${style.dim(client.instructions)}`);
+  // Multi-line instructions keep the block's indentation on every line.
+  if (client.instructions !== undefined) lines.push(`  instructions: ${style.dim(client.instructions.trimEnd().replace(/\n/g, '\n                '))}`);
   return lines;
 }

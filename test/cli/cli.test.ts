@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, VERSION, type CliIo } from '../../src/cli/main.js';
+import { serverIdentityLines, styleFor } from '../../src/cli/render.js';
 import { McpClient } from '../../src/client/client.js';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
@@ -133,6 +134,15 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(stdout).toContain('filed by Ada (priority high)');
   });
 
+  it('call without a terminal: the server cannot ask, and the error says how to answer', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    stdin.end();
+    const { code, stderr } = await run(['call', 'create_ticket', '{"title":"Printer on fire"}', ...STDIO], { stdin });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^mcp-live: RpcError -32021 \(tools\/call\): /);
+    expect(stderr).toContain('\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions\n');
+  });
+
   it('complete a prompt argument and a resource-template variable', async () => {
     const prompt = await run(['complete', 'prompt:greet', 'name', 'a', ...STDIO]);
     expect(prompt.code).toBe(0);
@@ -240,5 +250,18 @@ describe('mcp-live watch (in-process, Streamable HTTP)', () => {
     expect(await done).toBe(0);
     expect(stdout.text).toMatch(/^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged\n/);
     expect(stdout.text).toMatch(/\n\d\d:\d\d:\d\d resourcesListChanged\n/);
+  });
+});
+
+describe('rendering', () => {
+  it('multi-line server instructions stay inside the indented block', () => {
+    const client = {
+      serverInfo: { name: 'srv', version: '1.0.0' },
+      serverDiscovery: { supportedVersions: ['2025-11-25'], capabilities: { tools: {} } },
+      serverIdentity: 'node server.js',
+      protocolVersion: '2025-11-25',
+      instructions: 'First line.\nSecond line.\n',
+    } as unknown as McpClient;
+    expect(serverIdentityLines(client, styleFor({ isTTY: false })).at(-1)).toBe('  instructions: First line.\n                Second line.');
   });
 });
