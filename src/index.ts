@@ -45,6 +45,7 @@ export type {
   TransportCloseInfo,
   TransportHandlers,
   TransportSendOptions,
+  CancelHandle,
   MessageContext,
   LegacyWireControl,
 } from './transport/transport.js';

@@ -99,22 +99,42 @@ export class Caller {
    * the call (or client) is in manual mode, where it throws `InputRequiredError` (-32003).
    * `params` is never mutated.
    */
-  async call(method: string, params: JsonObject, options: CallOptions, internals?: CallInternals): Promise<CallOutcome> {
+  call(method: string, params: JsonObject, options: CallOptions, internals?: CallInternals): Promise<CallOutcome> {
+    // Plain promise chains, not async frames: this is every uncached request's path.
     const onLog = options.logLevel !== undefined ? options.onLog : undefined;
-    if (onLog !== undefined) this.logListeners.add(onLog);
-    try {
-      return await this.callRounds(method, params, options, onLog, internals);
-    } finally {
-      if (onLog !== undefined) this.logListeners.delete(onLog);
-    }
+    if (onLog === undefined) return this.callRounds(method, params, options, undefined, internals);
+    this.logListeners.add(onLog);
+    return this.callRounds(method, params, options, onLog, internals).finally(() => this.logListeners.delete(onLog));
   }
 
-  private async callRounds(method: string, params: JsonObject, options: CallOptions, onLog: ((message: LoggingMessage) => void) | undefined, internals: CallInternals | undefined): Promise<CallOutcome> {
+  private callRounds(method: string, params: JsonObject, options: CallOptions, onLog: ((message: LoggingMessage) => void) | undefined, internals: CallInternals | undefined): Promise<CallOutcome> {
     const totalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs;
-    const deadline = this.options.clock.now() + totalMs;
     const manualRetry = options.inputRetry;
-    const first = await this.send(method, manualRetry === undefined ? params : withInputRetry(params, manualRetry), options, options.signal, totalMs, onLog, internals);
-    if (resultKind(method, first) === 'complete') return { result: first, storable: manualRetry === undefined };
+    let deadline: number;
+    let sentParams: JsonObject;
+    try {
+      deadline = this.options.clock.now() + totalMs;
+      sentParams = manualRetry === undefined ? params : withInputRetry(params, manualRetry);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send(method, sentParams, options, options.signal, totalMs, onLog, internals).then((first) => {
+      if (resultKind(method, first) === 'complete') return { result: first, storable: manualRetry === undefined };
+      return this.inputRounds(method, params, options, first, deadline, totalMs, onLog, internals);
+    });
+  }
+
+  /** The rounds after a first result that was not complete: `input_required` answered until it is. */
+  private async inputRounds(
+    method: string,
+    params: JsonObject,
+    options: CallOptions,
+    first: JsonObject,
+    deadline: number,
+    totalMs: number,
+    onLog: ((message: LoggingMessage) => void) | undefined,
+    internals: CallInternals | undefined,
+  ): Promise<CallOutcome> {
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw new ProtocolError('input_required is not allowed for this method', { method, value: first });
     }
@@ -139,7 +159,7 @@ export class Caller {
   }
 
   /** One attempt: a new JSON-RPC id and a fresh `_meta`. */
-  private async send(
+  private send(
     method: string,
     params: JsonObject,
     options: CallOptions,
@@ -149,36 +169,47 @@ export class Caller {
     internals?: CallInternals,
   ): Promise<JsonObject> {
     const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
-    const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
-    // A tools/call may run twice after a broken stream only when the tool says it is harmless.
-    const idempotent = options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
     const scope = internals?.scope;
-    const sessionOptions: SessionRequestOptions = {
-      signal,
-      idempotent,
-      ...(transportHeaders !== undefined && { transportHeaders }),
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      maxTotalTimeoutMs: Math.max(1, totalMs),
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,
-      onProgress: options.onProgress,
-      onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
-      ...(internals?.cancellable !== undefined && { cancellable: internals.cancellable }),
-    };
-    if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
+    let sessionOptions: SessionRequestOptions;
+    let request: Promise<JsonObject>;
     try {
-      return await this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
+      const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
+      // A tools/call may run twice after a broken stream only when the tool says it is harmless.
+      const idempotent = options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
+      sessionOptions = {
+        signal,
+        idempotent,
+        timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
+        maxTotalTimeoutMs: Math.max(1, totalMs),
+        resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,
+        onProgress: options.onProgress,
+        onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
+      };
+      if (transportHeaders !== undefined) sessionOptions.transportHeaders = transportHeaders;
+      if (internals?.cancellable !== undefined) sessionOptions.cancellable = internals.cancellable;
+      if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
+      request = this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
     } catch (error) {
-      if (isSessionExpiredError(error) && this.renewSession !== undefined) {
-        // Legacy HTTP (spec 2025-11-25, Session Management): one new session, one more try.
-        this.options.debug?.({ type: 'reconnect', message: `${method}: the HTTP session expired; starting a new one and sending again` });
-        await this.renewSession();
-        return this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
-      }
-      if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
-        throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method, error.httpStatus);
-      }
-      throw error;
+      return Promise.reject(error);
     }
+    return request.catch((error: unknown) => this.failedAttempt(error, method, params, options, sessionOptions, scope));
+  }
+
+  /**
+   * What a failed attempt becomes. Legacy HTTP (spec 2025-11-25, Session Management): after
+   * `SessionExpiredError`, one new session and one more try. An unwrapped -32004 becomes
+   * `UnsupportedProtocolVersionError`; anything else is thrown as it is.
+   */
+  private async failedAttempt(error: unknown, method: string, params: JsonObject, options: CallOptions, sessionOptions: SessionRequestOptions, scope: CallScope | undefined): Promise<JsonObject> {
+    if (isSessionExpiredError(error) && this.renewSession !== undefined) {
+      this.options.debug?.({ type: 'reconnect', message: `${method}: the HTTP session expired; starting a new one and sending again` });
+      await this.renewSession();
+      return this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
+    }
+    if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
+      throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method, error.httpStatus);
+    }
+    throw error;
   }
 
   /**

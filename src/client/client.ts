@@ -112,6 +112,7 @@ export class McpClient {
       ...this.observer?.sessionHooks(),
       transport: this.options.transport,
       timers: this.options.timers,
+      clock,
       onNotification: (notification) => this.handleNotification(notification),
       onError: this.options.onError,
       onClose: (info) => {

@@ -7,7 +7,8 @@ import {
   TimeoutError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { TimerHandle, Timers } from '../util/clock.js';
+import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { CancelSource } from '../transport/cancelHandle.js';
 import type { MessageContext, Transport, TransportCloseInfo, TransportSendOptions } from '../transport/transport.js';
 import { isStreamBrokenError } from '../transport/transportErrors.js';
 import {
@@ -85,6 +86,13 @@ export type InboundRequestHandler = (params: JsonObject | undefined, signal: Abo
 export interface SessionOptions {
   transport: Transport;
   timers: Timers;
+  /**
+   * The clock request deadlines are measured on (ms). Give the one that matches `timers`: the
+   * session keeps one timer for all its requests and, when it fires, reads the clock to tell
+   * which deadlines passed (a progress notification only moves a deadline). @default
+   * {@link systemClock} (`performance.now()`, looked up at each call)
+   */
+  clock?: Clock | undefined;
   /** Notifications other than progress (and other than those routed to a request). */
   onNotification(notification: JsonRpcNotification): void;
   /** Non-fatal problems: malformed messages, responses for unknown ids, failed notifications. */
@@ -120,18 +128,26 @@ interface PendingRequest {
   readonly options: SessionRequestOptions;
   resolve(result: JsonObject): void;
   reject(error: Error): void;
-  idleTimer: TimerHandle | undefined;
-  totalTimer: TimerHandle | undefined;
+  /** Clock time (ms) at which the idle timeout ends; progress moves it when `resetTimeoutOnProgress`. */
+  idleDeadline: number;
+  /** Clock time (ms) at which the total timeout ends; `Infinity` when the idle one always comes first. */
+  totalDeadline: number;
+  /**
+   * True while the deadlines count: from the send until the request settles or
+   * {@link JsonRpcSession.disarmTimeouts} clears them for good.
+   */
+  timed: boolean;
   abortListener: (() => void) | undefined;
-  sendController: AbortController | undefined;
-  /** True when aborting {@link sendController} is the whole cancellation (no `notifications/cancelled`). */
+  /** The cancellation of the current send; renewed when the request is re-issued. */
+  sendCancel: CancelSource | undefined;
+  /** True when aborting {@link sendCancel} is the whole cancellation (no `notifications/cancelled`). */
   abortOnly: boolean;
   progressToken: string | number;
-  /** Set by {@link JsonRpcSession.disarmTimeouts}: no timer is armed again for this request. */
-  timeoutsDisarmed: boolean;
 }
 
 const RECENTLY_CANCELLED_LIMIT = 1024;
+/** Longest delay given to one `setTimeout` (2^31 - 1 ms): a later deadline is re-armed when it fires. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A JSON-RPC 2.0 client session over one {@link Transport}: allocates ids, keeps the pending
@@ -142,6 +158,7 @@ const RECENTLY_CANCELLED_LIMIT = 1024;
 export class JsonRpcSession {
   private readonly transport: Transport;
   private readonly timers: Timers;
+  private readonly clock: Clock;
   private readonly options: SessionOptions;
   private readonly pending = new Map<RequestId, PendingRequest>();
   /** Caller-chosen progress tokens that differ from the request id. */
@@ -153,11 +170,21 @@ export class JsonRpcSession {
   private closePromise: Promise<void> | undefined;
   private readonly inboundControllers = new Map<RequestId, AbortController>();
   private inboundHandlers: ReadonlyMap<string, InboundRequestHandler> | undefined;
+  /**
+   * The one timer of the session: armed for the earliest deadline of the pending requests (or
+   * later: it only moves earlier when a request needs it to), cleared when no request is timed.
+   */
+  private deadlineTimer: TimerHandle | undefined;
+  /** The clock time {@link deadlineTimer} fires at. */
+  private deadlineTimerAt = 0;
+  /** Pending requests whose deadlines count ({@link PendingRequest.timed}). */
+  private timedCount = 0;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.transport = options.transport;
     this.timers = options.timers;
+    this.clock = options.clock ?? systemClock;
     if (options.answerInboundRequests === true) this.inboundHandlers = options.inboundRequestHandlers ?? new Map();
   }
 
@@ -235,13 +262,13 @@ export class JsonRpcSession {
         options,
         resolve,
         reject,
-        idleTimer: undefined,
-        totalTimer: undefined,
+        idleDeadline: 0,
+        totalDeadline: 0,
+        timed: false,
         abortListener: undefined,
-        sendController: capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true ? new AbortController() : undefined,
+        sendCancel: capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true ? new CancelSource() : undefined,
         abortOnly: capabilities.cancelsByAbortingSend,
         progressToken,
-        timeoutsDisarmed: false,
       };
       this.pending.set(id, entry);
       if (progressToken !== id) this.customProgressTokens.set(progressToken, entry);
@@ -258,10 +285,13 @@ export class JsonRpcSession {
         }
       }
 
-      entry.idleTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'idle'), options.timeoutMs);
-      if (options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress) {
-        entry.totalTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'total'), options.maxTotalTimeoutMs);
-      }
+      const now = this.clock.now();
+      entry.idleDeadline = now + options.timeoutMs;
+      // Without progress resets, a total limit no longer than the idle one never comes first.
+      entry.totalDeadline = options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress ? now + options.maxTotalTimeoutMs : Infinity;
+      entry.timed = true;
+      this.timedCount++;
+      this.armDeadlineTimer(Math.min(entry.idleDeadline, entry.totalDeadline), now);
       if (signal !== undefined) {
         entry.abortListener = () => {
           this.settle(entry, new CancelledError(method, signal.reason));
@@ -277,14 +307,14 @@ export class JsonRpcSession {
   /** Hands a request to the transport; a stream broken mid-response may re-issue it. */
   private dispatch(entry: PendingRequest): void {
     const id = entry.id;
-    const sendOptions: TransportSendOptions | undefined =
-      entry.sendController === undefined && entry.options.transportHeaders === undefined && entry.options.idempotent === undefined
-        ? undefined
-        : {
-            ...(entry.sendController !== undefined && { signal: entry.sendController.signal }),
-            ...(entry.options.transportHeaders !== undefined && { headers: entry.options.transportHeaders }),
-            ...(entry.options.idempotent !== undefined && { idempotent: entry.options.idempotent }),
-          };
+    const { transportHeaders, idempotent } = entry.options;
+    let sendOptions: TransportSendOptions | undefined;
+    if (entry.sendCancel !== undefined) sendOptions = new CancellableSendOptions(entry.sendCancel, transportHeaders, idempotent);
+    else if (transportHeaders !== undefined || idempotent !== undefined) {
+      sendOptions = {};
+      if (transportHeaders !== undefined) sendOptions.headers = transportHeaders;
+      if (idempotent !== undefined) sendOptions.idempotent = idempotent;
+    }
     this.write(entry.message, sendOptions).catch((error: unknown) => {
       if (this.pending.get(id) !== entry) return;
       if (isStreamBrokenError(error) && error.data.phase === 'mid-stream' && entry.reissuesLeft > 0 && this.stateValue === 'open') {
@@ -296,7 +326,7 @@ export class JsonRpcSession {
     });
   }
 
-  /** Sends the same request again under a new id; timers and the caller's signal carry over. */
+  /** Sends the same request again under a new id; deadlines and the caller's signal carry over. */
   private reissue(entry: PendingRequest): void {
     const oldId = entry.id;
     const newId = this.nextId++;
@@ -311,7 +341,7 @@ export class JsonRpcSession {
     entry.id = newId;
     this.options.onReissue?.(entry.method, oldId, newId);
     entry.message = params === undefined ? { jsonrpc: '2.0', id: newId, method: entry.method } : { jsonrpc: '2.0', id: newId, method: entry.method, params };
-    if (entry.sendController !== undefined) entry.sendController = new AbortController();
+    if (entry.sendCancel !== undefined) entry.sendCancel = new CancelSource();
     this.pending.set(newId, entry);
     if (entry.options.onRequestId !== undefined) {
       try {
@@ -324,9 +354,9 @@ export class JsonRpcSession {
   }
 
   /**
-   * Clears the idle and total timers of a pending request for good: it stays pending until its
+   * Ends the idle and total timeouts of a pending request for good: it stays pending until its
    * response, an abort of its signal, {@link abandon}, or the transport closing. Progress no
-   * longer re-arms them. For long-lived requests once they are established: a
+   * longer moves them. For long-lived requests once they are established: a
    * `subscriptions/listen` after its acknowledgment (spec: basic/patterns/subscriptions), whose
    * timeout covers only the wait for the ack.
    * @returns false when `id` is not pending.
@@ -334,11 +364,7 @@ export class JsonRpcSession {
   disarmTimeouts(id: RequestId): boolean {
     const entry = this.pending.get(id);
     if (entry === undefined) return false;
-    entry.timeoutsDisarmed = true;
-    if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
-    if (entry.totalTimer !== undefined) this.timers.clearTimeout(entry.totalTimer);
-    entry.idleTimer = undefined;
-    entry.totalTimer = undefined;
+    this.untime(entry);
     return true;
   }
 
@@ -394,6 +420,64 @@ export class JsonRpcSession {
     return new ConnectionClosedError(`${method}: connection closed (${info.reason})`, closeData(info), info.cause);
   }
 
+  /**
+   * Makes sure the session timer fires by clock time `at` (ms): arms it, or moves it earlier.
+   * A timer already due earlier stays: when it fires, it re-arms for what is left.
+   */
+  private armDeadlineTimer(at: number, now: number): void {
+    // No deadline (timeouts of Infinity): nothing to wait for.
+    if (at === Infinity) return;
+    if (this.deadlineTimer !== undefined) {
+      if (this.deadlineTimerAt <= at) return;
+      this.timers.clearTimeout(this.deadlineTimer);
+    }
+    let delay = at - now;
+    if (!(delay > 0)) {
+      // Due already (or not a number of ms: then it times out at once, as setTimeout would).
+      delay = 0;
+      at = now;
+    } else if (delay > MAX_TIMER_MS) {
+      // Beyond what setTimeout can wait: fire at the limit and look again then.
+      delay = MAX_TIMER_MS;
+      at = now + delay;
+    }
+    this.deadlineTimerAt = at;
+    this.deadlineTimer = this.timers.setTimeout(this.onDeadlineTimer, delay);
+  }
+
+  /**
+   * The session timer fired: times out every request whose deadline passed (an idle deadline
+   * first when both did) and re-arms for the earliest deadline left. A timer is never early by
+   * the session's count: the clock is read as at least the time it was armed for.
+   */
+  private readonly onDeadlineTimer = (): void => {
+    this.deadlineTimer = undefined;
+    const now = Math.max(this.clock.now(), this.deadlineTimerAt);
+    let next = Infinity;
+    let expired: PendingRequest[] | undefined;
+    for (const entry of this.pending.values()) {
+      if (!entry.timed) continue;
+      const due = Math.min(entry.idleDeadline, entry.totalDeadline);
+      if (!(due > now)) (expired ??= []).push(entry);
+      else if (due < next) next = due;
+    }
+    if (expired !== undefined) {
+      for (const entry of expired) this.onTimeout(entry, entry.totalDeadline < entry.idleDeadline ? 'total' : 'idle');
+    }
+    if (next !== Infinity && this.timedCount > 0) this.armDeadlineTimer(next, now);
+  };
+
+  /** The request's deadlines stop counting; the session timer is cleared once none does. */
+  private untime(entry: PendingRequest): void {
+    if (!entry.timed) return;
+    entry.timed = false;
+    this.timedCount--;
+    if (this.timedCount === 0 && this.deadlineTimer !== undefined) {
+      this.timers.clearTimeout(this.deadlineTimer);
+      this.deadlineTimer = undefined;
+    }
+  }
+
   private onTimeout(entry: PendingRequest, kind: 'idle' | 'total'): void {
     if (this.pending.get(entry.id) !== entry) return;
     const timeoutMs = kind === 'idle' ? entry.options.timeoutMs : entry.options.maxTotalTimeoutMs;
@@ -401,13 +485,12 @@ export class JsonRpcSession {
     this.cancel(entry, 'Request timed out');
   }
 
-  /** Removes a pending request, clears its timers and listener, and rejects or resolves it. */
+  /** Removes a pending request, ends its deadlines and listener, and rejects or resolves it. */
   private settle(entry: PendingRequest, outcome: Error | JsonObject): void {
     if (this.pending.get(entry.id) !== entry) return;
     this.pending.delete(entry.id);
     if (entry.progressToken !== entry.id) this.customProgressTokens.delete(entry.progressToken);
-    if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
-    if (entry.totalTimer !== undefined) this.timers.clearTimeout(entry.totalTimer);
+    this.untime(entry);
     if (entry.abortListener !== undefined) entry.options.signal?.removeEventListener('abort', entry.abortListener);
     if (outcome instanceof Error) entry.reject(outcome);
     else entry.resolve(outcome);
@@ -417,14 +500,17 @@ export class JsonRpcSession {
   private cancel(entry: PendingRequest, reason: string): void {
     this.rememberCancelled(entry.id);
     if (entry.options.cancellable === false || this.stateValue !== 'open') return;
-    if (entry.abortOnly && entry.sendController !== undefined) {
-      entry.sendController.abort(reason);
+    if (entry.abortOnly && entry.sendCancel !== undefined) {
+      entry.sendCancel.abort(reason, this.reportListenerError);
       return;
     }
     this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } })
       .catch((error: unknown) => this.options.onError(asError(error)));
-    entry.sendController?.abort(reason);
+    entry.sendCancel?.abort(reason, this.reportListenerError);
   }
+
+  /** A transport's cancel listener threw. */
+  private readonly reportListenerError = (error: unknown): void => this.options.onError(asError(error));
 
   private rememberCancelled(id: RequestId): void {
     if (this.recentlyCancelled.size >= RECENTLY_CANCELLED_LIMIT) {
@@ -514,10 +600,8 @@ export class JsonRpcSession {
     const entry = this.customProgressTokens.get(token) ?? this.pending.get(token);
     if (entry === undefined || entry.progressToken !== token) return;
     const options = entry.options;
-    if (options.resetTimeoutOnProgress && !entry.timeoutsDisarmed) {
-      if (entry.idleTimer !== undefined) this.timers.clearTimeout(entry.idleTimer);
-      entry.idleTimer = this.timers.setTimeout(() => this.onTimeout(entry, 'idle'), options.timeoutMs);
-    }
+    // Only the deadline moves: the session timer, due earlier, finds it later and re-arms.
+    if (options.resetTimeoutOnProgress && entry.timed) entry.idleDeadline = this.clock.now() + options.timeoutMs;
     if (options.onProgress !== undefined) {
       const total = params?.['total'];
       const text = params?.['message'];
@@ -601,6 +685,23 @@ export class JsonRpcSession {
       this.settle(entry, new ConnectionClosedError(`${entry.method}: connection closed (${info.reason})`, closeData(info), info.cause));
     }
     this.options.onClose?.(info);
+  }
+}
+
+/**
+ * The send options of a request the session cancels by aborting its send. `signal` is a getter
+ * on the prototype, so the `AbortSignal` exists only if a transport reads it (an object literal
+ * with a getter would cost more per request than the rest of `dispatch`).
+ */
+class CancellableSendOptions implements TransportSendOptions {
+  constructor(
+    readonly cancel: CancelSource,
+    readonly headers: Readonly<Record<string, string>> | undefined,
+    readonly idempotent: boolean | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
   }
 }
 

@@ -5,6 +5,7 @@
  * `node:http`/`node:https` (`nodeHttpStack.ts`, behind `mcp-live/node`).
  */
 import { isHeaderToken } from './headerValue.js';
+import type { CancelHandle } from './transport.js';
 
 /** The subset of `fetch` the transport calls. `init.headers` is a plain object with lower-case names. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -18,8 +19,12 @@ export interface HttpStackRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The body (JSON text), sent as UTF-8 with a `Content-Length`. */
   readonly body?: string | undefined;
-  /** Aborting it ends the exchange at once, before or during the response body. */
-  readonly signal?: AbortSignal | undefined;
+  /**
+   * Aborting it ends the exchange at once, before or during the response body. A handle, not an
+   * `AbortSignal`: the `node:http` stack destroys the request from its listener and never makes
+   * a signal.
+   */
+  readonly cancel?: CancelHandle | undefined;
 }
 
 /** One HTTP response whose status and headers arrived; the body is read at most once. */
@@ -42,13 +47,13 @@ export interface HttpStackResponse {
 export interface HttpStack {
   /**
    * Sends one request; resolves once the response status and headers arrived (redirects are
-   * never followed). Rejects with the abort reason when `request.signal` aborts, or with the
+   * never followed). Rejects with the abort reason when `request.cancel` aborts, or with the
    * network failure, its system code (`ECONNREFUSED`, `ECONNRESET`...) at `code` or `cause.code`.
    */
   send(request: HttpStackRequest): Promise<HttpStackResponse>;
   /**
    * Aborts every exchange in flight (waiting for its response, or with a body not yet read to
-   * the end) with `reason`, as if its signal had aborted. Later requests are not affected.
+   * the end) with `reason`, as if its `cancel` had aborted. Later requests are not affected.
    */
   abortAll(reason: unknown): void;
   /** Frees what the stack holds (idle keep-alive connections). Requests in flight are not touched. */
@@ -62,14 +67,14 @@ export function fetchStack(fetchImpl: FetchLike): HttpStack {
     async send(request) {
       // fetch takes one signal: one per request that follows the caller's and abortAll().
       const controller = new AbortController();
-      const given = request.signal;
+      const given = request.cancel;
       const onAbort = (): void => controller.abort(given?.reason);
       if (given?.aborted === true) onAbort();
-      else given?.addEventListener('abort', onAbort, { once: true });
+      else given?.onAbort(onAbort);
       inflight.add(controller);
       const release = (): void => {
         inflight.delete(controller);
-        given?.removeEventListener('abort', onAbort);
+        given?.offAbort(onAbort);
       };
       const init: RequestInit = { method: request.method, headers: request.headers as Record<string, string>, signal: controller.signal, redirect: 'manual' };
       if (request.body !== undefined) init.body = request.body;

@@ -57,6 +57,8 @@ interface Target {
   readonly hostname: string;
   readonly port: number | undefined;
   readonly path: string;
+  /** The `Host` header: host name (bracketed for IPv6) and the port when not the scheme's default. */
+  readonly host: string;
 }
 
 /** One exchange in flight: how to abort it. */
@@ -102,13 +104,20 @@ class NodeHttpStack implements HttpStack {
     if (this.target?.url === url) return this.target;
     const parsed = new URL(url);
     const hostname = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
-    this.target = { url, secure: parsed.protocol === 'https:', hostname, port: parsed.port === '' ? undefined : Number(parsed.port), path: `${parsed.pathname}${parsed.search}` };
+    this.target = {
+      url,
+      secure: parsed.protocol === 'https:',
+      hostname,
+      port: parsed.port === '' ? undefined : Number(parsed.port),
+      path: `${parsed.pathname}${parsed.search}`,
+      host: parsed.host,
+    };
     return this.target;
   }
 
   private exchange(modules: NodeModules, request: HttpStackRequest): Promise<HttpStackResponse> {
-    const signal = request.signal;
-    if (signal?.aborted === true) return Promise.reject(signal.reason);
+    const cancel = request.cancel;
+    if (cancel?.aborted === true) return Promise.reject(cancel.reason);
     const target = this.targetOf(request.url);
     return new Promise<HttpStackResponse>((resolve, reject) => {
       let response: NodeStackResponse | undefined;
@@ -122,10 +131,11 @@ class NodeHttpStack implements HttpStack {
           }
         },
       };
-      const onAbort = (): void => inflight.abort(signal?.reason);
+      // A cancelled send destroys the request (or its response) from here: no AbortSignal involved.
+      const onAbort = (): void => inflight.abort(cancel?.reason);
       const finish = (): void => {
         this.inflight.delete(inflight);
-        signal?.removeEventListener('abort', onAbort);
+        cancel?.offAbort(onAbort);
       };
       const req = (target.secure ? modules.https : modules.http)(
         {
@@ -134,7 +144,7 @@ class NodeHttpStack implements HttpStack {
           port: target.port,
           path: target.path,
           method: request.method,
-          headers: request.headers,
+          headers: headerLines(request, target),
         },
         (res) => {
           response = new NodeStackResponse(res, finish);
@@ -147,10 +157,24 @@ class NodeHttpStack implements HttpStack {
         reject(error);
       });
       this.inflight.add(inflight);
-      signal?.addEventListener('abort', onAbort);
+      cancel?.onAbort(onAbort);
       req.end(request.body);
     });
   }
+}
+
+/**
+ * The request's headers as a flat `[name, value, ...]` list, with `host` and `content-length`
+ * added: `node:http` then writes them as they are, instead of storing and checking each one
+ * again (the transport already checked them: lower-case names, valid values).
+ */
+function headerLines(request: HttpStackRequest, target: Target): string[] {
+  const headers = request.headers;
+  const lines: string[] = [];
+  for (const name in headers) if (name !== 'content-length') lines.push(name, headers[name] as string);
+  if (headers['host'] === undefined) lines.push('host', target.host);
+  if (request.body !== undefined) lines.push('content-length', String(Buffer.byteLength(request.body)));
+  return lines;
 }
 
 class NodeStackResponse implements HttpStackResponse {
@@ -163,7 +187,8 @@ class NodeStackResponse implements HttpStackResponse {
     done: () => void,
   ) {
     this.status = res.statusCode ?? 0;
-    res.once('close', done);
+    // `on`, not `once`: 'close' comes once, and a response is never reused.
+    res.on('close', done);
   }
 
   header(name: string): string | undefined {
@@ -197,9 +222,10 @@ class NodeStackResponse implements HttpStackResponse {
         if (first === undefined) first = chunk;
         else (rest ??= [first]).push(chunk);
       });
-      res.once('end', () => resolve(rest !== undefined ? Buffer.concat(rest).toString('utf8') : first === undefined ? '' : first.toString('utf8')));
-      res.once('error', (error) => reject(this.failure(error)));
-      res.once('close', () => {
+      // Each event comes at most once and settling twice is harmless: plain `on` listeners.
+      res.on('end', () => resolve(rest !== undefined ? Buffer.concat(rest).toString('utf8') : first === undefined ? '' : first.toString('utf8')));
+      res.on('error', (error) => reject(this.failure(error)));
+      res.on('close', () => {
         if (!res.complete || this.aborted) reject(this.failure(prematureClose()));
       });
     });

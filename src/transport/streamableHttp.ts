@@ -14,7 +14,8 @@ import { checkHeaderValue, fetchStack, normalizeHeaders, readStart, type FetchLi
 import { credentialId, fetchErrorCode, jsonRpcError, mediaType, parseJson, safeUrl } from './httpUtil.js';
 import { parseRetryAfter, resolveRetryPolicy, withRetry, type ResolvedRetryPolicy, type RetryDecision, type RetryPolicy } from './reconnect.js';
 import { SseReader } from './sseReader.js';
-import type { LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
+import type { CancelHandle, LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
+import { cancelHandleOf, sendCancelOf } from './cancelHandle.js';
 import { openSseFallback, type LegacySseTransport } from './legacySse.js';
 import { LegacyHttpChannel, resolveLegacyHttpOptions, SessionSetup, type LegacyHttpOptions, type LegacyHttpPort, type PumpResult, type ResolvedLegacyHttpOptions } from './legacyHttp.js';
 import {
@@ -174,8 +175,9 @@ class NetworkFailure extends Error {
  * JSON-RPC error body (400 -32020/-32021/-32022/-32602, 404 -32601...) is delivered the same
  * way, as the response. The stream is closed once the response arrived.
  *
- * Cancellation ({@link capabilities}.cancelsByAbortingSend): aborting a request's send signal
- * aborts its HTTP request, which closes its response stream; no `notifications/cancelled` is sent.
+ * Cancellation ({@link capabilities}.cancelsByAbortingSend): aborting a request's send
+ * (`TransportSendOptions.cancel`, else `signal`) aborts its HTTP request, which closes its
+ * response stream; no `notifications/cancelled` is sent.
  *
  * No GET is ever sent on the 2026-07-28 wire, and no body-idle timeout is applied: a
  * `subscriptions/listen` stream stays open as long as the server keeps it (Node's fetch drops a
@@ -356,7 +358,8 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * POSTs one message; see the class documentation for what resolves and what rejects.
-   * `options.signal` aborts the exchange (the cancellation of a request); `options.headers`
+   * `options.cancel` (else `options.signal`) aborts the exchange (the cancellation of a
+   * request); `options.headers`
    * adds headers to this POST; `options.idempotent` (default: every method but `tools/call`)
    * allows retrying it after a connection reset or a 502/503/504.
    */
@@ -367,10 +370,11 @@ export class StreamableHttpTransport implements Transport {
       return Promise.reject(new ConnectionClosedError(`cannot send: ${reason}`, { reason }));
     }
     const isResponse = !('method' in message);
+    const cancel = sendCancelOf(options);
     if (isResponse && this.legacy !== undefined) {
       // Legacy wire: the answer to a server request is POSTed and acknowledged like a notification.
       const headers = this.legacyHeaders();
-      return this.exchangeNotification('(response)', JSON.stringify(message), headers, true, options.signal);
+      return this.exchangeNotification('(response)', JSON.stringify(message), headers, true, cancel);
     }
     if (isResponse || typeof message.method !== 'string') {
       return Promise.reject(new InvalidArgumentError('message', message, 'Streamable HTTP carries only requests and notifications from the client'));
@@ -385,9 +389,9 @@ export class StreamableHttpTransport implements Transport {
     const body = JSON.stringify(message);
     const idempotent = options.idempotent ?? message.method !== 'tools/call';
     if ('id' in message && message.id !== undefined) {
-      return this.exchangeRequest(message.method, message.id, body, headers, idempotent, options.signal);
+      return this.exchangeRequest(message.method, message.id, body, headers, idempotent, cancel);
     }
-    return this.exchangeNotification(message.method, body, headers, idempotent, options.signal);
+    return this.exchangeNotification(message.method, body, headers, idempotent, cancel);
   }
 
   /**
@@ -419,13 +423,17 @@ export class StreamableHttpTransport implements Transport {
    */
   private async sendAfterSetup(message: Extract<JsonRpcMessage, { method: string }>, options: TransportSendOptions): Promise<void> {
     const id = 'id' in message ? (message.id as RequestId | undefined) : undefined;
+    const cancel = sendCancelOf(options);
+    const link = this.link(cancel);
     try {
-      await this.sessionSetup.wait([options.signal, this.closeController.signal]);
+      await this.sessionSetup.wait([link.signal]);
     } catch (error) {
-      const final = this.finalError(error, message.method, id, options.signal);
-      if (id !== undefined || this.closeController.signal.aborted || options.signal?.aborted === true) throw final;
+      const final = this.finalError(error, message.method, id, cancel);
+      if (id !== undefined || this.closeController.signal.aborted || cancel?.aborted === true) throw final;
       this.emitError(final);
       return;
+    } finally {
+      link.dispose();
     }
     return this.send(message, options);
   }
@@ -469,16 +477,18 @@ export class StreamableHttpTransport implements Transport {
    * The first try runs outside p-retry (most POSTs succeed at once); p-retry takes over after a
    * retryable failure, with that failure as its first attempt.
    */
-  private async postWithRetry(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, signal: AbortSignal | undefined): Promise<HttpStackResponse> {
-    let firstFailure: unknown;
-    try {
-      return await this.exchangeWithAuth('POST', method, body, headers, signal);
-    } catch (error) {
-      if (this.retryPolicy.retries === 0 || this.isAborted(signal) || !classify(error, idempotent).retry) throw error;
-      firstFailure = error;
-    }
+  private postWithRetry(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
+    // A promise chain, not an async frame: every POST takes this path.
+    return this.exchangeWithAuth('POST', method, body, headers, cancel).catch((error: unknown) => {
+      if (this.retryPolicy.retries === 0 || this.isAborted(cancel) || !classify(error, idempotent).retry) throw error;
+      return this.retryPost(method, body, headers, idempotent, cancel, error);
+    });
+  }
+
+  /** {@link postWithRetry} after a first failure that the policy retries. */
+  private async retryPost(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined, firstFailure: unknown): Promise<HttpStackResponse> {
     let replayed = false;
-    const link = this.link(signal);
+    const link = this.link(cancel);
     try {
       return await withRetry(
         () => {
@@ -486,7 +496,7 @@ export class StreamableHttpTransport implements Transport {
             replayed = true;
             return Promise.reject(firstFailure);
           }
-          return this.exchangeWithAuth('POST', method, body, headers, signal);
+          return this.exchangeWithAuth('POST', method, body, headers, cancel);
         },
         { policy: this.retryPolicy, signal: link.signal, timers: this.timers, classify: (error) => classify(error, idempotent) },
       );
@@ -496,53 +506,52 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * True when the exchange of `signal` is over: `signal` aborted, or the transport closed.
-   * Exchanges carry the caller's signal only; `close()` aborts them through the stack.
+   * True when the exchange of `cancel` is over: `cancel` aborted, or the transport closed.
+   * Exchanges carry the caller's cancellation only; `close()` aborts them through the stack.
    */
-  private isAborted(signal: AbortSignal | undefined): boolean {
-    return signal?.aborted === true || this.closeController.signal.aborted;
+  private isAborted(cancel: CancelHandle | undefined): boolean {
+    return cancel?.aborted === true || this.closeController.signal.aborted;
   }
 
-  /** Why the exchange of `signal` was aborted (see {@link isAborted}). */
-  private abortReason(signal: AbortSignal | undefined): unknown {
-    return signal?.aborted === true ? signal.reason : this.closeController.signal.reason;
+  /** Why the exchange of `cancel` was aborted (see {@link isAborted}). */
+  private abortReason(cancel: CancelHandle | undefined): unknown {
+    return cancel?.aborted === true ? cancel.reason : this.closeController.signal.reason;
   }
 
   /**
-   * One AbortSignal that aborts with `signal` and with `close()`, for the slow paths that need a
-   * signal object (auth provider, retry waits, resumption). `dispose()` detaches it. Creating
-   * one costs more than the rest of a request, so the hot path never does.
+   * One AbortSignal that aborts with `cancel` and with `close()`, for the slow paths that need a
+   * signal object (auth provider, retry waits, resumption, a legacy session set-up). `dispose()`
+   * detaches it. Creating one costs more than the rest of a request, so the hot path never does.
    */
-  private link(signal: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
-    if (signal === undefined || this.closeController.signal.aborted) return { signal: signal ?? this.closeController.signal, dispose: () => {} };
+  private link(cancel: CancelHandle | undefined): { signal: AbortSignal; dispose(): void } {
+    if (cancel === undefined || this.closeController.signal.aborted) return { signal: this.closeController.signal, dispose: () => {} };
     const controller = new AbortController();
-    const onAbort = (): void => controller.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (): void => controller.abort(cancel.reason);
+    if (cancel.aborted) onAbort();
+    else cancel.onAbort(onAbort);
     this.linked.add(controller);
     return {
       signal: controller.signal,
       dispose: () => {
         this.linked.delete(controller);
-        signal.removeEventListener('abort', onAbort);
+        cancel.offAbort(onAbort);
       },
     };
   }
 
-  private async exchangeRequest(method: string, id: RequestId, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, signal: AbortSignal | undefined): Promise<void> {
+  private async exchangeRequest(method: string, id: RequestId, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined): Promise<void> {
     try {
-      const response = await this.postWithRetry(method, body, headers, idempotent, signal);
+      const response = await this.postWithRetry(method, body, headers, idempotent, cancel);
       this.legacy?.captureSession(method, response);
-      await this.consumeResponse(response, method, id, signal, headers['mcp-session-id']);
+      await this.consumeResponse(response, method, id, cancel, headers['mcp-session-id']);
     } catch (error) {
-      throw this.finalError(error, method, id, signal);
+      throw this.finalError(error, method, id, cancel);
     }
   }
 
-  private async exchangeNotification(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, callSignal: AbortSignal | undefined): Promise<void> {
-    const signal = callSignal;
+  private async exchangeNotification(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined): Promise<void> {
     try {
-      const response = await this.postWithRetry(method, body, headers, idempotent, signal);
+      const response = await this.postWithRetry(method, body, headers, idempotent, cancel);
       if (response.status >= 200 && response.status < 300) {
         // Accepted: 202, 200 or 204, with or without a body. Never parsed.
         response.discard();
@@ -558,8 +567,8 @@ export class StreamableHttpTransport implements Transport {
       const parsed = parseJson(text);
       this.emitError(new HttpError(this.errorData(response, method, text, 'status', jsonRpcError(parsed))));
     } catch (error) {
-      const final = this.finalError(error, method, undefined, callSignal);
-      if (this.closeController.signal.aborted || callSignal?.aborted === true) throw final;
+      const final = this.finalError(error, method, undefined, cancel);
+      if (this.closeController.signal.aborted || cancel?.aborted === true) throw final;
       if (final instanceof InvalidArgumentError) throw final;
       this.emitError(final);
     }
@@ -571,11 +580,16 @@ export class StreamableHttpTransport implements Transport {
    * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
    * `retryAfterMs`) or {@link NetworkFailure}.
    */
-  private async exchangeWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, signal: AbortSignal | undefined): Promise<HttpStackResponse> {
-    if (this.authProvider === undefined) return this.exchangeOnce(httpMethod, method, body, headers, signal, undefined);
-    const link = this.link(signal);
+  private exchangeWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
+    if (this.authProvider === undefined) return this.exchangeOnce(httpMethod, method, body, headers, cancel, undefined);
+    return this.exchangeWithProvider(httpMethod, method, body, headers, cancel);
+  }
+
+  /** {@link exchangeWithAuth} with an `authProvider`: it gets a signal that follows `cancel` and `close()`. */
+  private async exchangeWithProvider(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
+    const link = this.link(cancel);
     try {
-      return await this.exchangeOnce(httpMethod, method, body, headers, signal, link.signal);
+      return await this.exchangeOnce(httpMethod, method, body, headers, cancel, link.signal);
     } finally {
       link.dispose();
     }
@@ -587,7 +601,7 @@ export class StreamableHttpTransport implements Transport {
     method: string,
     body: string | undefined,
     headers: Readonly<Record<string, string>>,
-    signal: AbortSignal | undefined,
+    cancel: CancelHandle | undefined,
     authSignal: AbortSignal | undefined,
   ): Promise<HttpStackResponse> {
     // Without a provider the static Authorization (if any) is already in `headers`.
@@ -603,9 +617,9 @@ export class StreamableHttpTransport implements Transport {
       }
       let response: HttpStackResponse;
       try {
-        response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, signal });
+        response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, cancel });
       } catch (error) {
-        if (this.isAborted(signal)) throw this.abortReason(signal);
+        if (this.isAborted(cancel)) throw this.abortReason(cancel);
         throw networkFailure(error);
       }
       const status = response.status;
@@ -658,7 +672,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Reads the final response of a request and hands its messages up. */
-  private async consumeResponse(response: HttpStackResponse, method: string, id: RequestId, signal: AbortSignal | undefined, sentSessionId: string | undefined): Promise<void> {
+  private async consumeResponse(response: HttpStackResponse, method: string, id: RequestId, cancel: CancelHandle | undefined, sentSessionId: string | undefined): Promise<void> {
     const status = response.status;
     const type = mediaType(response.header('content-type'));
     if (status < 200 || status >= 300) {
@@ -680,7 +694,7 @@ export class StreamableHttpTransport implements Transport {
       throw new HttpError(this.errorData(response, method, text, 'status', jsonRpcError(parsed)));
     }
     if (type === 'text/event-stream') {
-      await this.readEventStream(response, method, id, signal);
+      await this.readEventStream(response, method, id, cancel);
       return;
     }
     if (type === 'application/json') {
@@ -688,7 +702,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         text = await response.text();
       } catch (error) {
-        if (this.isAborted(signal)) throw this.abortReason(signal);
+        if (this.isAborted(cancel)) throw this.abortReason(cancel);
         throw new StreamBrokenError({ method, requestId: id, phase: 'mid-stream', reason: 'the response body failed before it was complete', eventsReceived: 0, outcome: 'unknown' }, error);
       }
       let parsed: unknown;
@@ -705,12 +719,12 @@ export class StreamableHttpTransport implements Transport {
     throw new HttpError(this.errorData(response, method, text, text === '' ? 'empty-body' : 'content-type'));
   }
 
-  private async readEventStream(response: HttpStackResponse, method: string, id: RequestId, signal: AbortSignal | undefined): Promise<void> {
-    const pumped = await this.pump(response, method, id, signal);
+  private async readEventStream(response: HttpStackResponse, method: string, id: RequestId, cancel: CancelHandle | undefined): Promise<void> {
+    const pumped = await this.pump(response, method, id, cancel);
     if (pumped.responded) return;
     // Legacy wire: a stream that gave an event id can be resumed with GET + Last-Event-ID.
     if (this.legacy !== undefined && pumped.lastEventId !== undefined) {
-      const link = this.link(signal);
+      const link = this.link(cancel);
       try {
         await this.legacy.resume(method, id, pumped, link.signal);
       } finally {
@@ -730,7 +744,7 @@ export class StreamableHttpTransport implements Transport {
    * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
    * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
    */
-  private async pump(response: HttpStackResponse, method: string, relatedId: RequestId | undefined, signal: AbortSignal | undefined): Promise<PumpResult> {
+  private async pump(response: HttpStackResponse, method: string, relatedId: RequestId | undefined, cancel: CancelHandle | undefined): Promise<PumpResult> {
     // Statuses that never have a body (the Fetch standard's null-body statuses among 2xx).
     if (response.status === 204 || response.status === 205) throw new HttpError(this.errorData(response, method, '', 'empty-body'));
     const reader = new SseReader({ maxEventChars: this.maxEventChars });
@@ -759,11 +773,11 @@ export class StreamableHttpTransport implements Transport {
         if (this.deliver(value, relatedId, response.status)) return result(true);
       }
     } catch (error) {
-      if (this.isAborted(signal)) throw this.abortReason(signal);
+      if (this.isAborted(cancel)) throw this.abortReason(cancel);
       if (McpError.is(error)) throw error;
       return result(false, error);
     }
-    if (this.isAborted(signal)) throw this.abortReason(signal);
+    if (this.isAborted(cancel)) throw this.abortReason(cancel);
     // Priming events carry no data, so they are not counted above; their id still makes the stream resumable.
     if (events === 0 && reader.lastEventId !== undefined) events = 1;
     return result(false);
@@ -801,16 +815,17 @@ export class StreamableHttpTransport implements Transport {
           headers['last-event-id'] = value;
         }
         // `signal` already follows the transport's close (standalone stream, or a request's exchange).
-        return this.exchangeWithAuth('GET', 'GET', undefined, headers, signal).catch((error: unknown) => {
-          throw this.finalError(error, 'GET', undefined, signal);
+        const cancel = cancelHandleOf(signal);
+        return this.exchangeWithAuth('GET', 'GET', undefined, headers, cancel).catch((error: unknown) => {
+          throw this.finalError(error, 'GET', undefined, cancel);
         });
       },
       delete: (signal) => {
         const headers = this.legacyHeaders();
         delete headers['content-type'];
-        return this.exchangeWithAuth('DELETE', 'DELETE', undefined, headers, signal);
+        return this.exchangeWithAuth('DELETE', 'DELETE', undefined, headers, cancelHandleOf(signal));
       },
-      pump: (response, method, relatedId, signal) => this.pump(response, method, relatedId, signal),
+      pump: (response, method, relatedId, signal) => this.pump(response, method, relatedId, cancelHandleOf(signal)),
       httpError: async (response, method) => {
         const text = await readStart(response, ERROR_BODY_BYTES);
         const type = mediaType(response.header('content-type'));
@@ -834,11 +849,11 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Maps a failed exchange to the error `send()` rejects with. */
-  private finalError(error: unknown, method: string, id: RequestId | undefined, callSignal: AbortSignal | undefined): Error {
+  private finalError(error: unknown, method: string, id: RequestId | undefined, cancel: CancelHandle | undefined): Error {
     if (this.closeController.signal.aborted) {
       return new ConnectionClosedError(`${method}: connection closed (closed by client)`, { reason: 'closed by client' }, McpError.is(error) ? undefined : error);
     }
-    if (callSignal?.aborted === true) return new CancelledError(method, callSignal.reason);
+    if (cancel?.aborted === true) return new CancelledError(method, cancel.reason);
     if (error instanceof NetworkFailure) {
       if (error.connectPhase || id === undefined) {
         const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;

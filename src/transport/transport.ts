@@ -54,9 +54,10 @@ export interface TransportCloseInfo {
  */
 export interface TransportCapabilities {
   /**
-   * True when aborting {@link TransportSendOptions.signal} of a request's `send` is itself the
-   * cancellation (Streamable HTTP: closing that request's response stream). False when the
-   * session must send `notifications/cancelled` (stdio, WebSocket, in-memory).
+   * True when aborting the send of a request ({@link TransportSendOptions.cancel}, or
+   * {@link TransportSendOptions.signal}) is itself the cancellation (Streamable HTTP: closing
+   * that request's response stream). False when the session must send
+   * `notifications/cancelled` (stdio, WebSocket, in-memory).
    */
   readonly cancelsByAbortingSend: boolean;
   /**
@@ -66,10 +67,10 @@ export interface TransportCapabilities {
    */
   readonly mirrorsToolParamHeaders?: boolean | undefined;
   /**
-   * True when the session should also abort a request's send signal after it sent
-   * `notifications/cancelled` (legacy Streamable HTTP: the notification is the cancellation,
-   * and closing the response stream frees the connection). Ignored when
-   * {@link cancelsByAbortingSend} is true. @default false
+   * True when the session should also abort a request's send ({@link TransportSendOptions.cancel}
+   * and `signal`) after it sent `notifications/cancelled` (legacy Streamable HTTP: the
+   * notification is the cancellation, and closing the response stream frees the connection).
+   * Ignored when {@link cancelsByAbortingSend} is true. @default false
    */
   readonly closesStreamOnCancel?: boolean | undefined;
   /**
@@ -116,13 +117,52 @@ export interface LegacyWireControl {
   openSse?(signal: AbortSignal | undefined): Promise<void>;
 }
 
-/** Per-message options for {@link Transport.send}. */
+/**
+ * The cancellation of one {@link Transport.send}, with the semantics of an `AbortSignal` but
+ * without its cost (creating an `AbortSignal` takes several microseconds on Node 20, a sizeable
+ * share of a whole request over HTTP). `aborted` turns true once, with `reason`; each listener
+ * registered before that is called once, synchronously, with no argument. A listener registered
+ * after it is never called, so check `aborted` first, as with a signal.
+ */
+export interface CancelHandle {
+  /** True once the send is cancelled. */
+  readonly aborted: boolean;
+  /** Why it was cancelled (the session passes a string: `"Request timed out"`, the caller's reason...); `undefined` before. */
+  readonly reason: unknown;
+  /** Calls `listener` once when the send is cancelled. Registering the same function twice calls it twice. */
+  onAbort(listener: () => void): void;
+  /** Removes one registration of `listener`; unknown listeners are ignored. */
+  offAbort(listener: () => void): void;
+}
+
+/**
+ * Per-message options for {@link Transport.send}.
+ *
+ * Cancellation comes in two forms that describe the same thing: {@link signal} and the cheaper
+ * {@link cancel}. For transports whose capabilities say that cancelling a request aborts its send
+ * ({@link TransportCapabilities.cancelsByAbortingSend}, {@link TransportCapabilities.closesStreamOnCancel}),
+ * the session passes both, and `signal` is made on its first read: a transport that reads only
+ * `cancel` never pays for an `AbortSignal`. Transports written against `signal` alone keep
+ * working unchanged. Other callers of `send()` may pass either; a transport should use `cancel`
+ * when present and fall back to `signal`.
+ */
 export interface TransportSendOptions {
   /**
    * Aborted when the request this message belongs to is cancelled or timed out. Transports
-   * with a per-request stream close it; others may ignore it once the bytes are written.
+   * with a per-request stream close it; others may ignore it once the bytes are written. When
+   * {@link cancel} is present too, this is the same cancellation, created on first read by a
+   * getter on the options object's prototype: a spread copy (`{ ...options }`) keeps `cancel`
+   * but not `signal`, so a wrapper that forwards a copy to a transport reading only `signal`
+   * must copy it by name (`{ ...options, signal: options.signal }`).
    */
   signal?: AbortSignal | undefined;
+  /**
+   * The same cancellation as {@link signal}, as a {@link CancelHandle}: cheaper to make, and
+   * what `StreamableHttpTransport` reads (its `node:http` path destroys the request from the
+   * handle's listener). The session passes one with every send it may cancel by aborting (spec
+   * 2026-07-28: basic/patterns/cancellation, basic/transports/streamable-http).
+   */
+  cancel?: CancelHandle | undefined;
   /** The id of the request this message answers or belongs to, when it is not itself a request. */
   relatedRequestId?: RequestId | undefined;
   /**
