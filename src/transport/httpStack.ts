@@ -5,6 +5,7 @@
  * `node:http`/`node:https` (`nodeHttpStack.ts`, behind `mcp-live/node`).
  */
 import { isHeaderToken } from './headerValue.js';
+import { decodeStart } from './httpUtil.js';
 import type { CancelHandle } from './transport.js';
 
 /** The subset of `fetch` the transport calls. `init.headers` is a plain object with lower-case names. */
@@ -188,13 +189,5 @@ export async function readStart(response: HttpStackResponse, maxBytes: number): 
   } catch {
     // Keep what arrived.
   }
-  const bytes = new Uint8Array(Math.min(total, maxBytes));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const take = Math.min(chunk.byteLength, bytes.byteLength - offset);
-    bytes.set(chunk.subarray(0, take), offset);
-    offset += take;
-    if (offset >= bytes.byteLength) break;
-  }
-  return new TextDecoder('utf-8').decode(bytes);
+  return decodeStart(chunks, total, maxBytes);
 }

@@ -4,6 +4,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { InvalidArgumentError } from '../errors/errors.js';
 import { isObject, type JsonRpcErrorObject } from '../jsonrpc/messages.js';
 
 /** The Node/undici error code behind a fetch failure (`error.cause.code`, or an AggregateError's), e.g. `"ECONNREFUSED"`. */
@@ -90,6 +91,34 @@ export async function readStart(response: Response, maxBytes: number): Promise<s
     if (!done) reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+  return decodeStart(chunks, total, maxBytes);
+}
+
+/**
+ * An HTTP(S) endpoint URL as given to a transport constructor, without its fragment.
+ * @throws InvalidArgumentError (-32602) for a URL that does not parse, is not `http:`/`https:`,
+ *   or holds credentials (they would not be sent; headers or an auth provider carry them).
+ */
+export function parseEndpointUrl(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidArgumentError('url', String(url), 'expected an absolute http: or https: URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError('url', parsed.protocol, 'expected an http: or https: URL');
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new InvalidArgumentError('url', `${parsed.origin}${parsed.pathname}`, 'credentials in the URL are not sent; use headers or authProvider');
+  }
+  parsed.hash = '';
+  return parsed;
+}
+
+/**
+ * The first `maxBytes` of `chunks` (`total` bytes in all) as UTF-8 text; a character cut at the
+ * limit becomes U+FFFD. For short excerpts of error bodies.
+ */
+export function decodeStart(chunks: readonly Uint8Array[], total: number, maxBytes: number): string {
   const bytes = new Uint8Array(Math.min(total, maxBytes));
   let offset = 0;
   for (const chunk of chunks) {

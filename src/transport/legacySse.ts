@@ -9,7 +9,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, LocalError, McpError, ProtocolError, TimeoutError } from '../errors/errors.js';
 import { isObject, type JsonRpcMessage, type RequestId } from '../jsonrpc/messages.js';
 import { systemTimers, type Timers } from '../util/clock.js';
-import { credentialId, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseJson, readStart, safeUrl } from './httpUtil.js';
+import { credentialId, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseEndpointUrl, parseJson, readStart, safeUrl } from './httpUtil.js';
 import { SseReader, type SseEvent } from './sseReader.js';
 import type { AuthFailureInfo, AuthProvider, FetchLike } from './streamableHttp.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers, TransportSendOptions } from './transport.js';
@@ -193,17 +193,7 @@ export class LegacySseTransport implements Transport {
    *   credentials; static headers that are not valid HTTP; a bad timeout or redirect count.
    */
   constructor(url: string | URL, options: LegacySseTransportOptions = {}) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new InvalidArgumentError('url', String(url), 'expected an absolute http: or https: URL');
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError('url', parsed.protocol, 'expected an http: or https: URL');
-    if (parsed.username !== '' || parsed.password !== '') {
-      throw new InvalidArgumentError('url', `${parsed.origin}${parsed.pathname}`, 'credentials in the URL are not sent; use headers or authProvider');
-    }
-    parsed.hash = '';
+    const parsed = parseEndpointUrl(url);
     this.url = parsed;
     this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
     try {

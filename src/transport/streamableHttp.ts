@@ -11,7 +11,7 @@ import { MetaKey } from '../types/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
 import { checkHeaderValue, fetchStack, normalizeHeaders, readStart, type FetchLike, type HttpStack, type HttpStackResponse } from './httpStack.js';
-import { credentialId, fetchErrorCode, jsonRpcError, mediaType, parseJson, safeUrl } from './httpUtil.js';
+import { credentialId, fetchErrorCode, jsonRpcError, mediaType, parseEndpointUrl, parseJson, safeUrl } from './httpUtil.js';
 import { parseRetryAfter, resolveRetryPolicy, withRetry, type ResolvedRetryPolicy, type RetryDecision, type RetryPolicy } from './reconnect.js';
 import { SseReader } from './sseReader.js';
 import type { CancelHandle, LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
@@ -280,17 +280,7 @@ export class StreamableHttpTransport implements Transport {
    *   or holds credentials; for static headers that are not valid HTTP; for a bad retry policy.
    */
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new InvalidArgumentError('url', String(url), 'expected an absolute http: or https: URL');
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError('url', parsed.protocol, 'expected an http: or https: URL');
-    if (parsed.username !== '' || parsed.password !== '') {
-      throw new InvalidArgumentError('url', `${parsed.origin}${parsed.pathname}`, 'credentials in the URL are not sent; use headers or authProvider');
-    }
-    parsed.hash = '';
+    const parsed = parseEndpointUrl(url);
     this.url = parsed.href;
     this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
     const given = options.headers ?? {};
