@@ -4,7 +4,7 @@ import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/
 import { JsonRpcSession } from '../jsonrpc/session.js';
 import { ResponseCache } from '../cache/responseCache.js';
 import type { CacheStats } from '../cache/types.js';
-import { items as walkItems, listAll, pageFromResult, pages as walkPages, type FetchPage, type ListAllResult, type Page, type PaginateOptions } from '../pagination/paginate.js';
+import { listAll, pageFromResult, pages as walkPages, type FetchPage, type ListAllResult, type Page, type PaginateOptions } from '../pagination/paginate.js';
 import {
   MetaKey,
   type Prompt,
@@ -490,16 +490,7 @@ export class McpClient {
   }
 
   private async *itemsOf<M extends ListMethod>(method: M, options: WalkOptions): AsyncGenerator<ListItemTypes[M], void, undefined> {
-    const walk = this.listWalk(method, options);
-    try {
-      yield* walkItems(walk.fetchPage, walk.paginate);
-      await walk.commit();
-    } catch (error) {
-      walk.scope?.fail(error);
-      throw error;
-    } finally {
-      walk.scope?.succeed();
-    }
+    for await (const page of this.pages(method, options)) yield* page.items;
   }
 
   private async listAllOf<M extends ListMethod>(method: M, options: WalkOptions): Promise<ListAllResult<ListItemTypes[M]>> {

@@ -9,7 +9,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, LocalError, McpError, ProtocolError, TimeoutError } from '../errors/errors.js';
 import { isObject, type JsonRpcMessage, type RequestId } from '../jsonrpc/messages.js';
 import { systemTimers, type Timers } from '../util/clock.js';
-import { credentialId, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseEndpointUrl, parseJson, readStart, safeUrl } from './httpUtil.js';
+import { AuthorizationSource, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseEndpointUrl, parseJson, readStart, safeUrl } from './httpUtil.js';
 import { SseReader, type SseEvent } from './sseReader.js';
 import type { AuthFailureInfo, AuthProvider, FetchLike } from './streamableHttp.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers, TransportSendOptions } from './transport.js';
@@ -172,9 +172,9 @@ export class LegacySseTransport implements Transport {
 
   private readonly url: URL;
   private readonly staticHeaders: Headers;
-  private readonly staticAuthorization: string | undefined;
+  /** The `Authorization` of each try (static header or `authProvider`) and the credential id. */
+  private readonly auth: AuthorizationSource;
   private readonly fetchImpl: FetchLike;
-  private readonly authProvider: AuthProvider | undefined;
   private readonly timers: Timers;
   private readonly endpointTimeoutMs: number;
   private readonly maxEventChars: number | undefined;
@@ -184,7 +184,6 @@ export class LegacySseTransport implements Transport {
   /** Aborted when the transport closes, for whatever reason: ends the stream and every POST. */
   private readonly lifetime = new AbortController();
   private endpointUrl: URL | undefined;
-  private credential: { readonly value: string; readonly id: string } | undefined;
   private onClosedHook: (() => void) | undefined;
 
   /**
@@ -201,10 +200,8 @@ export class LegacySseTransport implements Transport {
     } catch (error) {
       throw new InvalidArgumentError('headers', options.headers, `not valid HTTP headers: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.staticAuthorization = this.staticHeaders.get('authorization') ?? undefined;
-    if (this.staticAuthorization !== undefined) this.noteCredential(this.staticAuthorization);
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.authProvider = options.authProvider;
+    this.auth = new AuthorizationSource(this.url.href, this.staticHeaders.get('authorization') ?? undefined, options.authProvider);
     this.timers = options.timers ?? systemTimers;
     const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) throw new InvalidArgumentError('endpointTimeoutMs', timeout, 'expected a finite number of ms > 0');
@@ -222,7 +219,7 @@ export class LegacySseTransport implements Transport {
 
   /** An opaque id of the credential last sent (`"credential:<32 hex>"`), as for `StreamableHttpTransport`. */
   authContext(): string | undefined {
-    return this.credential?.id;
+    return this.auth.id;
   }
 
   /**
@@ -403,7 +400,7 @@ export class LegacySseTransport implements Transport {
    * {@link HttpError} (redirect), {@link NetworkFailure}, or the abort reason.
    */
   private async exchange(httpMethod: 'GET' | 'POST', method: string, target: string, body: string | undefined, headers: Headers, signal: AbortSignal): Promise<{ response: Response; url: string }> {
-    let authorization = await this.authorization(1, undefined, signal);
+    let authorization = await this.auth.value(1, undefined, signal);
     let retriedAuth = false;
     let url = target;
     for (let redirects = 0; ; ) {
@@ -428,9 +425,9 @@ export class LegacySseTransport implements Transport {
         const bearer = bearerChallenge(challenges);
         const failure: HttpAuthFailure = status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
         const info: AuthFailureInfo = { status, failure, challenges, bearer, rejected: authorization };
-        if (this.authProvider !== undefined && !retriedAuth && failure !== 'forbidden') {
+        if (this.auth.provider !== undefined && !retriedAuth && failure !== 'forbidden') {
           await discard(response);
-          const next = await this.authorization(2, info, signal);
+          const next = await this.auth.value(2, info, signal);
           retriedAuth = true;
           if (next !== undefined && next !== authorization) {
             authorization = next;
@@ -440,7 +437,7 @@ export class LegacySseTransport implements Transport {
         }
         const text = await readStart(response, ERROR_BODY_BYTES);
         // The retried credential was refused too: the provider may explain why with an error of its own.
-        if (this.authProvider !== undefined && retriedAuth && failure !== 'forbidden') await this.authProvider({ url: this.url.href, attempt: 3, signal, failure: info });
+        if (this.auth.provider !== undefined && retriedAuth && failure !== 'forbidden') await this.auth.provider({ url: this.url.href, attempt: 3, signal, failure: info });
         throw new HttpAuthError({ ...this.errorData(response, method, text, 'status'), failure, challenges, bearer, retriedWithNewCredential: retriedAuth });
       }
       if (status === 0 || (status >= 300 && status < 400)) {
@@ -524,21 +521,6 @@ export class LegacySseTransport implements Transport {
     };
   }
 
-  /** The `Authorization` value of one try (provider first, then the static header). */
-  private async authorization(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined> {
-    let value = this.staticAuthorization;
-    if (this.authProvider !== undefined) {
-      const provided = await this.authProvider({ url: this.url.href, attempt, signal, ...(failure !== undefined && { failure }) });
-      if (provided !== undefined && typeof provided !== 'string') throw new InvalidArgumentError('authProvider()', typeof provided, 'expected a string or undefined');
-      if (provided !== undefined && provided !== '') value = provided;
-    }
-    if (value !== undefined) this.noteCredential(value);
-    return value;
-  }
-
-  private noteCredential(value: string): void {
-    if (this.credential?.value !== value) this.credential = { value, id: credentialId(value) };
-  }
 
   private emitError(error: Error): void {
     try {

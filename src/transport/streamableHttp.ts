@@ -11,7 +11,7 @@ import { MetaKey } from '../types/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
 import { checkHeaderValue, fetchStack, normalizeHeaders, readStart, type FetchLike, type HttpStack, type HttpStackResponse } from './httpStack.js';
-import { credentialId, fetchErrorCode, jsonRpcError, mediaType, parseEndpointUrl, parseJson, safeUrl } from './httpUtil.js';
+import { AuthorizationSource, fetchErrorCode, jsonRpcError, mediaType, parseEndpointUrl, parseJson, safeUrl } from './httpUtil.js';
 import { parseRetryAfter, resolveRetryPolicy, withRetry, type ResolvedRetryPolicy, type RetryDecision, type RetryPolicy } from './reconnect.js';
 import { SseReader } from './sseReader.js';
 import type { CancelHandle, LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
@@ -210,11 +210,11 @@ export class StreamableHttpTransport implements Transport {
   private readonly staticHeaders: Readonly<Record<string, string>>;
   /** The static headers under those of every POST (`accept`, `content-type`). */
   private readonly postHeaders: Readonly<Record<string, string>>;
-  private readonly staticAuthorization: string | undefined;
+  /** The `Authorization` of each try (static header or `authProvider`) and the credential id. */
+  private readonly auth: AuthorizationSource;
   /** The fetch of the options (or the global): the deprecated HTTP+SSE fallback always uses it. */
   private readonly fetchImpl: FetchLike;
   private readonly stack: HttpStack;
-  private readonly authProvider: AuthProvider | undefined;
   private readonly retryPolicy: ResolvedRetryPolicy;
   private readonly timers: Timers;
   private readonly maxEventChars: number | undefined;
@@ -226,7 +226,6 @@ export class StreamableHttpTransport implements Transport {
   private readonly linked = new Set<AbortController>();
   /** Legacy wire: holds messages back while a new session is set up. */
   private readonly sessionSetup = new SessionSetup();
-  private credential: { readonly value: string; readonly id: string } | undefined;
   private readonly legacyOptions: ResolvedLegacyHttpOptions;
   /** Set once the client falls back to the legacy wire. */
   private legacy: LegacyHttpChannel | undefined;
@@ -261,7 +260,7 @@ export class StreamableHttpTransport implements Transport {
         this.state = 'closed';
         this.stack.close();
       };
-      this.sse = await openSseFallback({ ...host, authorize: (attempt, failure, s) => this.authorization(attempt, failure, s), onClosed }, signal);
+      this.sse = await openSseFallback({ ...host, authorize: (attempt, failure, s) => this.auth.value(attempt, failure, s), onClosed }, signal);
     },
   };
 
@@ -290,11 +289,9 @@ export class StreamableHttpTransport implements Transport {
     }
     this.staticHeaders = Object.freeze(checked.headers);
     this.postHeaders = Object.freeze({ ...this.staticHeaders, ...POST_HEADERS });
-    this.staticAuthorization = this.staticHeaders['authorization'];
-    if (this.staticAuthorization !== undefined) this.noteCredential(this.staticAuthorization);
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.stack = this.createStack(options);
-    this.authProvider = options.authProvider;
+    this.auth = new AuthorizationSource(this.url, this.staticHeaders['authorization'], options.authProvider);
     this.retryPolicy = resolveRetryPolicy(options.retry);
     this.timers = options.timers ?? systemTimers;
     this.maxEventChars = options.maxEventChars;
@@ -322,7 +319,7 @@ export class StreamableHttpTransport implements Transport {
    * stays `undefined`.
    */
   authContext(): string | undefined {
-    return this.credential?.id;
+    return this.auth.id;
   }
 
   /**
@@ -331,8 +328,8 @@ export class StreamableHttpTransport implements Transport {
    * Rejects with whatever the provider rejects with.
    */
   async resolveAuthContext(signal?: AbortSignal): Promise<string | undefined> {
-    const value = await this.authorization(1, undefined, signal ?? this.closeController.signal);
-    return value === undefined ? undefined : this.credential?.id;
+    const value = await this.auth.value(1, undefined, signal ?? this.closeController.signal);
+    return value === undefined ? undefined : this.auth.id;
   }
 
   /**
@@ -571,7 +568,7 @@ export class StreamableHttpTransport implements Transport {
    * `retryAfterMs`) or {@link NetworkFailure}.
    */
   private exchangeWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
-    if (this.authProvider === undefined) return this.exchangeOnce(httpMethod, method, body, headers, cancel, undefined);
+    if (this.auth.provider === undefined) return this.exchangeOnce(httpMethod, method, body, headers, cancel, undefined);
     return this.exchangeWithProvider(httpMethod, method, body, headers, cancel);
   }
 
@@ -595,7 +592,7 @@ export class StreamableHttpTransport implements Transport {
     authSignal: AbortSignal | undefined,
   ): Promise<HttpStackResponse> {
     // Without a provider the static Authorization (if any) is already in `headers`.
-    let authorization = authSignal === undefined ? this.staticAuthorization : await this.authorization(1, undefined, authSignal);
+    let authorization = authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
     let retriedAuth = false;
     let url = this.url;
     for (let redirects = 0; ; ) {
@@ -619,7 +616,7 @@ export class StreamableHttpTransport implements Transport {
         const failure: HttpAuthFailure = status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
         if (authSignal !== undefined && !retriedAuth && failure !== 'forbidden') {
           response.discard();
-          const next = await this.authorization(2, { status, failure, challenges, bearer, rejected: authorization }, authSignal);
+          const next = await this.auth.value(2, { status, failure, challenges, bearer, rejected: authorization }, authSignal);
           retriedAuth = true;
           if (next !== undefined && next !== authorization) {
             authorization = next;
@@ -628,10 +625,10 @@ export class StreamableHttpTransport implements Transport {
           throw new HttpAuthError({ ...this.errorData(response, method, '', 'status'), failure, challenges, bearer, retriedWithNewCredential: false });
         }
         const text = await readStart(response, ERROR_BODY_BYTES);
-        if (this.authProvider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
+        if (this.auth.provider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
           // The retried credential was refused too: the provider may explain why with an error of
           // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
-          await this.authProvider({ url: this.url, attempt: 3, signal: authSignal, failure: { status, failure, challenges, bearer, rejected: authorization } });
+          await this.auth.provider({ url: this.url, attempt: 3, signal: authSignal, failure: { status, failure, challenges, bearer, rejected: authorization } });
         }
         throw new HttpAuthError({
           ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
@@ -857,21 +854,6 @@ export class StreamableHttpTransport implements Transport {
     return error instanceof Error ? error : new Error(String(error));
   }
 
-  /** The `Authorization` value of one try (provider first, then the static header). */
-  private async authorization(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined> {
-    let value = this.staticAuthorization;
-    if (this.authProvider !== undefined) {
-      const provided = await this.authProvider({ url: this.url, attempt, signal, ...(failure !== undefined && { failure }) });
-      if (provided !== undefined && typeof provided !== 'string') throw new InvalidArgumentError('authProvider()', typeof provided, 'expected a string or undefined');
-      if (provided !== undefined && provided !== '') value = provided;
-    }
-    if (value !== undefined) this.noteCredential(value);
-    return value;
-  }
-
-  private noteCredential(value: string): void {
-    if (this.credential?.value !== value) this.credential = { value, id: credentialId(value) };
-  }
 
   private emitError(error: Error): void {
     const handlers = this.handlers;
