@@ -10,5 +10,13 @@ export default defineConfig({
   target: 'node20',
   outDir: 'build/examples',
   clean: true,
-  external: ['@modelcontextprotocol/server', 'zod', 'ws', 'eventsource-parser', 'lru-cache', 'p-retry', '@noble/hashes'],
+  external: [
+    '@modelcontextprotocol/server',
+    'zod',
+    'ws',
+    'eventsource-parser',
+    'lru-cache',
+    'p-retry',
+    '@noble/hashes',
+  ],
 });

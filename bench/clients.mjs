@@ -28,7 +28,8 @@ export const SERVER_PATHS = {
 /** The environment bench servers run with: enough for node, plus the spawn log. */
 function serverEnv(spawnLog) {
   const env = {};
-  for (const key of ['PATH', 'HOME', 'SYSTEMROOT', 'TMPDIR']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  for (const key of ['PATH', 'HOME', 'SYSTEMROOT', 'TMPDIR'])
+    if (process.env[key] !== undefined) env[key] = process.env[key];
   if (spawnLog !== undefined) env.BENCH_SPAWN_LOG = spawnLog;
   return env;
 }
@@ -37,7 +38,11 @@ function serverEnv(spawnLog) {
  * Opens one connected client of `kind` to a new server process of `server` kind.
  * `cacheEntries`: room in the client's response cache (W6 sets it).
  */
-export async function openClient(kind, server, { spawnLog, cacheEntries = 20_000, floorCache = 'shared', http = false } = {}) {
+export async function openClient(
+  kind,
+  server,
+  { spawnLog, cacheEntries = 20_000, floorCache = 'shared', http = false } = {},
+) {
   if (http) return openHttpClient(kind, server, { spawnLog });
   const command = process.execPath;
   const args = [SERVER_PATHS[server]];
@@ -64,7 +69,10 @@ async function openLive({ command, args, env, cacheEntries }) {
     transport: new StdioTransport({ command, args, env, stderr: 'inherit' }),
     clientInfo: { name: 'bench-mcp-live', version: '1.0.0' },
     // The default store holds 5,000 entries; the heap workload caches 10,000 reads.
-    cache: { store: new MemoryCacheStore({ maxEntries: cacheEntries, maxBytes: 1024 * 1024 * 1024 }), sharedStore: false },
+    cache: {
+      store: new MemoryCacheStore({ maxEntries: cacheEntries, maxBytes: 1024 * 1024 * 1024 }),
+      sharedStore: false,
+    },
   });
   await client.connect();
   return {
@@ -132,7 +140,10 @@ async function openFloor({ command, args, env, floorCache, cacheEntries }) {
  * HTTP. close() closes the client, then ends the server (its stdin).
  */
 export async function openHttpClient(kind, server, { spawnLog } = {}) {
-  const child = spawn(process.execPath, [SERVER_PATHS[server], '--http'], { stdio: ['pipe', 'pipe', 'inherit'], env: serverEnv(spawnLog) });
+  const child = spawn(process.execPath, [SERVER_PATHS[server], '--http'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: serverEnv(spawnLog),
+  });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${server} --http did not print its URL in 30 s`)), 30_000);
@@ -182,20 +193,38 @@ async function openHttpAdapter(kind, url) {
     // 'mcp-live': what a Node user gets from mcp-live/node (node:http); '(fetch)': the root entry's class.
     const { McpClient } = await import(distUrl('index.js'));
     const { StreamableHttpTransport } = await import(distUrl(kind === 'mcp-live' ? 'node.js' : 'index.js'));
-    const client = new McpClient({ transport: new StreamableHttpTransport(url), clientInfo: { name: 'bench-mcp-live', version: '1.0.0' } });
+    const client = new McpClient({
+      transport: new StreamableHttpTransport(url),
+      clientInfo: { name: 'bench-mcp-live', version: '1.0.0' },
+    });
     await client.connect();
-    return { call: () => client.callTool('echo', ECHO_ARGS), listTools: () => client.listTools(), close: () => client.close() };
+    return {
+      call: () => client.callTool('echo', ECHO_ARGS),
+      listTools: () => client.listTools(),
+      close: () => client.close(),
+    };
   }
   if (kind === 'official') {
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const client = new Client({ name: 'bench-official', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'bench-official', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    return { call: () => client.callTool({ name: 'echo', arguments: ECHO_ARGS }), listTools: () => client.listTools(), close: () => client.close() };
+    return {
+      call: () => client.callTool({ name: 'echo', arguments: ECHO_ARGS }),
+      listTools: () => client.listTools(),
+      close: () => client.close(),
+    };
   }
   if (kind === 'floor') {
     const client = new FloorHttpClient({ url });
     await client.connect();
-    return { call: () => client.callTool('echo', ECHO_ARGS), listTools: () => client.listTools(), close: () => client.close() };
+    return {
+      call: () => client.callTool('echo', ECHO_ARGS),
+      listTools: () => client.listTools(),
+      close: () => client.close(),
+    };
   }
   throw new Error(`unknown client ${kind}`);
 }

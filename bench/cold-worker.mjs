@@ -12,6 +12,8 @@ const { tools } = await client.listTools();
 const sinceProcessStartMs = performance.now();
 const cpu = process.cpuUsage();
 if (tools.length !== 1) throw new Error(`expected 1 tool, got ${tools.length}`);
-process.stdout.write(`${JSON.stringify({ client: kind, server, sinceProcessStartMs, cpuUs: cpu.user + cpu.system })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ client: kind, server, sinceProcessStartMs, cpuUs: cpu.user + cpu.system })}\n`,
+);
 await client.close();
 process.exit(0);

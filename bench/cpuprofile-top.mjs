@@ -12,10 +12,12 @@ const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 const self = new Map();
 const deltas = profile.timeDeltas;
-for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
+for (let i = 0; i < profile.samples.length; i++)
+  self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
 const label = (node) => {
   const f = node.callFrame;
-  const where = f.url === '' ? '' : ` ${f.url.replace(/^.*\/(dist|node_modules|bench|results)\//, '$1/')}:${f.lineNumber + 1}`;
+  const where =
+    f.url === '' ? '' : ` ${f.url.replace(/^.*\/(dist|node_modules|bench|results)\//, '$1/')}:${f.lineNumber + 1}`;
   return `${f.functionName || '(anonymous)'}${where}`;
 };
 const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -34,8 +36,12 @@ for (const [id, us] of self) {
 }
 const show = (title, map) => {
   console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
-  const rows = [...map].filter(([l]) => filter === undefined || l.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, Number(n));
-  for (const [l, us] of rows) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${l}`);
+  const rows = [...map]
+    .filter(([l]) => filter === undefined || l.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(n));
+  for (const [l, us] of rows)
+    console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${l}`);
 };
 show('self time', selfBy);
 show('inclusive time', inclBy);

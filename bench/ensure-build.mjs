@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package-lock.json'];
-const OUTPUTS = ['index', 'node'].flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `${entry}${ext}`)).concat('cli.js');
+const OUTPUTS = ['index', 'node']
+  .flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `${entry}${ext}`))
+  .concat('cli.js');
 
 const newest = (path) => {
   if (!existsSync(path)) return 0;
@@ -35,11 +37,16 @@ const oldestOutput = () => {
   return min;
 };
 
-const stale = process.argv.includes('--always') || oldestOutput() < Math.max(...INPUTS.map((name) => newest(join(root, name))));
+const stale =
+  process.argv.includes('--always') || oldestOutput() < Math.max(...INPUTS.map((name) => newest(join(root, name))));
 if (stale) {
   console.error('ensure-build: dist/ is missing or older than src/; building it (npm run build)');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], shell: process.platform === 'win32' });
+  const r = spawnSync(npm, ['run', 'build', '--silent'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    shell: process.platform === 'win32',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 } else {
   console.error('ensure-build: dist/ is up to date with src/');

@@ -38,20 +38,23 @@ export class FloorHttpClient {
     };
     if (typeof params.name === 'string') headers['Mcp-Name'] = params.name;
     return new Promise((resolve, reject) => {
-      const req = httpRequest({ agent: this.agent, host: this.host, port: this.port, path: this.path, method: 'POST', headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => {
-          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
-          const message = JSON.parse(text);
-          if (message.error !== undefined) reject(Object.assign(new Error(message.error.message), message.error));
-          else resolve(message.result);
-        });
-        res.on('error', reject);
-      });
+      const req = httpRequest(
+        { agent: this.agent, host: this.host, port: this.port, path: this.path, method: 'POST', headers },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => {
+            text += chunk;
+          });
+          res.on('end', () => {
+            if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+            const message = JSON.parse(text);
+            if (message.error !== undefined) reject(Object.assign(new Error(message.error.message), message.error));
+            else resolve(message.result);
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

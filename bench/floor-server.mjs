@@ -31,10 +31,21 @@ export const ECHO_TEXT = 'hello';
 await recordSpawn();
 
 const meta = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };
-const complete = (result, hint) => (hint === undefined ? { ...result, resultType: 'complete', _meta: meta } : { ...result, resultType: 'complete', ...hint, _meta: meta });
+const complete = (result, hint) =>
+  hint === undefined
+    ? { ...result, resultType: 'complete', _meta: meta }
+    : { ...result, resultType: 'complete', ...hint, _meta: meta };
 const head = (result) => `{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":`;
 
-const DISCOVER = head(complete({ supportedVersions: [PROTOCOL_VERSION], capabilities: { tools: { listChanged: true }, resources: { listChanged: true } } }, DISCOVER_HINT));
+const DISCOVER = head(
+  complete(
+    {
+      supportedVersions: [PROTOCOL_VERSION],
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+    },
+    DISCOVER_HINT,
+  ),
+);
 const TOOLS = head(complete({ tools: [ECHO_TOOL] }, TOOLS_HINT));
 const CALL = head(complete({ content: [{ type: 'text', text: ECHO_TEXT }] }));
 const PAGES = new Map();
@@ -43,7 +54,9 @@ for (let offset = 0; offset < RESOURCE_COUNT; offset += PAGE_SIZE) {
 }
 // resources/read: the result with a placeholder uri, split around it.
 const PLACEHOLDER = '\u0001URI\u0001';
-const READ_PARTS = head(complete({ contents: [{ uri: PLACEHOLDER, mimeType: 'text/plain', text: resourceText(PLACEHOLDER) }] }, READ_HINT)).split(JSON.stringify(PLACEHOLDER).slice(1, -1));
+const READ_PARTS = head(
+  complete({ contents: [{ uri: PLACEHOLDER, mimeType: 'text/plain', text: resourceText(PLACEHOLDER) }] }, READ_HINT),
+).split(JSON.stringify(PLACEHOLDER).slice(1, -1));
 
 /** The string value of `"key":"…"` in `line` (no escapes in bench values), or undefined. */
 function stringField(line, key) {

@@ -46,6 +46,8 @@ await Promise.all(
 await settle();
 const after = process.memoryUsage().heapUsed;
 const delta = after - before;
-process.stdout.write(`${JSON.stringify({ client: kind, bound, floorCache, reads: READS, heapDeltaBytes: delta, bytesPerRead: delta / READS })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ client: kind, bound, floorCache, reads: READS, heapDeltaBytes: delta, bytesPerRead: delta / READS })}\n`,
+);
 await client.close();
 process.exit(0);

@@ -42,7 +42,9 @@ export const rotate = (list, n) => list.map((_, i) => list[(i + n) % list.length
 export function machine() {
   let cpu = cpus()[0]?.model ?? 'unknown';
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line !== undefined) cpu = line.split(':')[1].trim();
   } catch {
     // not Linux: os.cpus() it is

@@ -25,7 +25,11 @@ if (workload === 'connect') {
       break;
     case 'http-inflight': {
       let left = 10_000;
-      await Promise.all(Array.from({ length: 32 }, async () => { while (left-- > 0) await c.call(); }));
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (left-- > 0) await c.call();
+        }),
+      );
       break;
     }
     case 'call':
@@ -33,7 +37,11 @@ if (workload === 'connect') {
       break;
     case 'inflight': {
       let left = 100_000;
-      await Promise.all(Array.from({ length: 32 }, async () => { while (left-- > 0) await c.call(); }));
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (left-- > 0) await c.call();
+        }),
+      );
       break;
     }
     case 'listall':
@@ -52,4 +60,6 @@ if (workload === 'connect') {
   await c.close();
 }
 const cpu = process.cpuUsage();
-console.error(`${workload} ${kind}: ${(performance.now() - t0).toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms cpu (process total)`);
+console.error(
+  `${workload} ${kind}: ${(performance.now() - t0).toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms cpu (process total)`,
+);

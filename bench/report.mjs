@@ -23,7 +23,11 @@ const fmtRatio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? 
 const fmtRate = (us) => {
   if (!Number.isFinite(us) || us <= 0) return 'n/a';
   const perSec = 1e6 / us;
-  return perSec >= 10_000 ? `${(perSec / 1000).toFixed(0)}k/s` : perSec >= 1000 ? `${(perSec / 1000).toFixed(1)}k/s` : `${perSec.toFixed(perSec >= 10 ? 0 : 1)}/s`;
+  return perSec >= 10_000
+    ? `${(perSec / 1000).toFixed(0)}k/s`
+    : perSec >= 1000
+      ? `${(perSec / 1000).toFixed(1)}k/s`
+      : `${perSec.toFixed(perSec >= 10 ? 0 : 1)}/s`;
 };
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 
@@ -67,16 +71,24 @@ export function renderMarkdown(results) {
   const m = results.machine;
   const out = [];
   const end = m.loadavgAtEnd === undefined ? '' : `, at the end ${m.loadavgAtEnd.join(' / ')}`;
-  out.push(`Measured ${m.date.slice(0, 10)} (${results.mode} run, ${results.elapsedSeconds ?? '?'} s) on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; load average (1/5/15 min) at the start ${m.loadavgAtStart.join(' / ')}${end}.`);
+  out.push(
+    `Measured ${m.date.slice(0, 10)} (${results.mode} run, ${results.elapsedSeconds ?? '?'} s) on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; load average (1/5/15 min) at the start ${m.loadavgAtStart.join(' / ')}${end}.`,
+  );
   if (results.versions !== undefined) {
-    out.push(`Versions: ${Object.entries(results.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
+    out.push(
+      `Versions: ${Object.entries(results.versions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
+    );
   }
   out.push('');
   const reps = Object.values(results.workloads)[0]?.servers;
   const anyReps = reps === undefined ? results.config.reps : Object.values(reps)[0].reps;
   out.push(`### Client CPU per operation (median of ${anyReps} samples; lower is better)`);
   out.push('');
-  out.push('User + system CPU of the client process (`process.cpuUsage()`), divided by the operations in the sample. Servers run in their own processes and are not counted. Ratios are paired: the ratio of the two clients within each repetition, median over repetitions.');
+  out.push(
+    'User + system CPU of the client process (`process.cpuUsage()`), divided by the operations in the sample. Servers run in their own processes and are not counted. Ratios are paired: the ratio of the two clients within each repetition, median over repetitions.',
+  );
   out.push('');
   out.push(perOpTable(results, 'cpuUsPerOp'));
   out.push('');
@@ -86,19 +98,27 @@ export function renderMarkdown(results) {
   out.push('');
   if (results.heap !== undefined) {
     const h = results.heap;
-    out.push(`### W6 heap per cached ~1 KiB read (fresh process per sample, median of ${Object.values(h.clients)[0].samples.length})`);
+    out.push(
+      `### W6 heap per cached ~1 KiB read (fresh process per sample, median of ${Object.values(h.clients)[0].samples.length})`,
+    );
     out.push('');
     out.push(`| Client | bytes per cached read (all ${h.reads.toLocaleString('en-US')} kept) | ÷ floor |`);
     out.push('|---|---:|---:|');
     const floor = h.clients.floor?.bytesPerRead;
-    for (const [name, v] of Object.entries(h.clients)) out.push(`| ${name} | ${v.bytesPerRead.toFixed(0)} B (${kb(v.bytesPerRead)}) | ${fmtRatio(v.bytesPerRead, floor)} |`);
+    for (const [name, v] of Object.entries(h.clients))
+      out.push(
+        `| ${name} | ${v.bytesPerRead.toFixed(0)} B (${kb(v.bytesPerRead)}) | ${fmtRatio(v.bytesPerRead, floor)} |`,
+      );
     out.push('');
     if (h.bounded !== undefined) {
-      out.push(`Cache bounded to ${h.bounded.bound.toLocaleString('en-US')} entries: heap left behind per uri read beyond the bound, (heap after ${h.reads.toLocaleString('en-US')} distinct reads − heap after ${h.bounded.bound.toLocaleString('en-US')}) / ${(h.reads - h.bounded.bound).toLocaleString('en-US')}. The floor client (a Map trimmed to the bound) shows what the engine itself leaves.`);
+      out.push(
+        `Cache bounded to ${h.bounded.bound.toLocaleString('en-US')} entries: heap left behind per uri read beyond the bound, (heap after ${h.reads.toLocaleString('en-US')} distinct reads − heap after ${h.bounded.bound.toLocaleString('en-US')}) / ${(h.reads - h.bounded.bound).toLocaleString('en-US')}. The floor client (a Map trimmed to the bound) shows what the engine itself leaves.`,
+      );
       out.push('');
       out.push('| Client | bytes left per uri beyond the bound |');
       out.push('|---|---:|');
-      for (const [name, v] of Object.entries(h.bounded.clients)) out.push(`| ${name} | ${v.bytesPerExtraUri.toFixed(0)} B |`);
+      for (const [name, v] of Object.entries(h.bounded.clients))
+        out.push(`| ${name} | ${v.bytesPerExtraUri.toFixed(0)} B |`);
       out.push('');
     }
   }
@@ -106,7 +126,9 @@ export function renderMarkdown(results) {
     const c = results.coldStart;
     out.push(`### W7 cold start: new process → spawn server → connect → first tools/list (median of ${c.reps})`);
     out.push('');
-    out.push('Wall time is measured by the parent from `spawn()` of the client process to the line it prints after tools/list; CPU is the client process\'s own (Node bootstrap and module loading included).');
+    out.push(
+      "Wall time is measured by the parent from `spawn()` of the client process to the line it prints after tools/list; CPU is the client process's own (Node bootstrap and module loading included).",
+    );
     out.push('');
     out.push('| Server | Client | wall | ÷ floor | client CPU | ÷ floor | server spawns |');
     out.push('|---|---|---:|---:|---:|---:|---:|');
@@ -117,14 +139,18 @@ export function renderMarkdown(results) {
         const p = c.paired?.[server]?.[name];
         const wallRatio = p === undefined ? fmtRatio(v.wallMs, clients.floor.wallMs) : `${p.wallVsFloor.toFixed(2)}x`;
         const cpuRatio = p === undefined ? fmtRatio(v.cpuMs, clients.floor.cpuMs) : `${p.cpuVsFloor.toFixed(2)}x`;
-        out.push(`| ${server} | ${name} | ${v.wallMs.toFixed(0)} ms | ${wallRatio} | ${v.cpuMs.toFixed(0)} ms | ${cpuRatio} | ${v.serverSpawns} |`);
+        out.push(
+          `| ${server} | ${name} | ${v.wallMs.toFixed(0)} ms | ${wallRatio} | ${v.cpuMs.toFixed(0)} ms | ${cpuRatio} | ${v.serverSpawns} |`,
+        );
       }
     }
     out.push('');
   }
   if (results.bundle !== undefined) {
     const b = results.bundle;
-    out.push(`### W8 browser bundle (esbuild ${b.esbuild}: --bundle --minify --format=esm --platform=browser; gzip -9; 1 KB = 1,000 B)`);
+    out.push(
+      `### W8 browser bundle (esbuild ${b.esbuild}: --bundle --minify --format=esm --platform=browser; gzip -9; 1 KB = 1,000 B)`,
+    );
     out.push('');
     out.push('| Entry | minified | gzip |');
     out.push('|---|---:|---:|');
@@ -136,7 +162,9 @@ export function renderMarkdown(results) {
   if (results.workloads.W5 !== undefined || results.workloads.W5i !== undefined) {
     out.push('### W5 (Streamable HTTP on 127.0.0.1)');
     out.push('');
-    out.push('W5 and W5i rows above: W1 and W2 over Streamable HTTP. Servers: `server.mjs --http` (official, `createMcpHandler` with JSON responses, behind node:http) and `floor-server.mjs --http` (node:http answering precomputed bytes). The floor client is node:http with a keep-alive Agent (`floor-http-client.mjs`). The mcp-live column is `StreamableHttpTransport` from `mcp-live/node` (node:http, keep-alive agent); the table below adds the root entry\'s class, on the global `fetch`.');
+    out.push(
+      "W5 and W5i rows above: W1 and W2 over Streamable HTTP. Servers: `server.mjs --http` (official, `createMcpHandler` with JSON responses, behind node:http) and `floor-server.mjs --http` (node:http answering precomputed bytes). The floor client is node:http with a keep-alive Agent (`floor-http-client.mjs`). The mcp-live column is `StreamableHttpTransport` from `mcp-live/node` (node:http, keep-alive agent); the table below adds the root entry's class, on the global `fetch`.",
+    );
     out.push('');
     const extra = 'mcp-live (fetch)';
     const rows = [];
@@ -146,11 +174,15 @@ export function renderMarkdown(results) {
         if (v === undefined) continue;
         const r = (key) => (s.paired?.[extra]?.[key] === undefined ? 'n/a' : `${s.paired[extra][key].toFixed(2)}x`);
         const nodePath = s.clients['mcp-live']?.cpuUsPerOp;
-        rows.push(`| ${id} | ${server} | ${fmtUs(v.cpuUsPerOp)} | ${r('cpuUsVsFloor')} | ${fmtUs(nodePath)} | ${fmtRatio(v.cpuUsPerOp, nodePath)} | ${fmtUs(v.wallUsPerOp)} (${fmtRate(v.wallUsPerOp)}) |`);
+        rows.push(
+          `| ${id} | ${server} | ${fmtUs(v.cpuUsPerOp)} | ${r('cpuUsVsFloor')} | ${fmtUs(nodePath)} | ${fmtRatio(v.cpuUsPerOp, nodePath)} | ${fmtUs(v.wallUsPerOp)} (${fmtRate(v.wallUsPerOp)}) |`,
+        );
       }
     }
     if (rows.length > 0) {
-      out.push('| Workload | Server | mcp-live (fetch) client CPU/call | ÷ floor (paired) | mcp-live (node:http) | fetch ÷ node:http | fetch wall/call (rate) |');
+      out.push(
+        '| Workload | Server | mcp-live (fetch) client CPU/call | ÷ floor (paired) | mcp-live (node:http) | fetch ÷ node:http | fetch wall/call (rate) |',
+      );
       out.push('|---|---|---:|---:|---:|---:|---:|');
       out.push(...rows);
       out.push('');
@@ -163,7 +195,9 @@ export function renderMarkdown(results) {
     out.push('|---|---|---:|:---:|');
     for (const t of results.targets) {
       const measured = t.measured === null ? 'n/a' : `${t.measured} ${t.detail}`;
-      out.push(`| ${t.id} ${t.what} | ${t.target} | ${measured} | ${t.met === null ? '—' : t.met ? 'yes' : '**no**'} |`);
+      out.push(
+        `| ${t.id} ${t.what} | ${t.target} | ${measured} | ${t.met === null ? '—' : t.met ? 'yes' : '**no**'} |`,
+      );
     }
     out.push('');
   }
@@ -176,13 +210,49 @@ export function evaluateTargets(results) {
   const cpu = (id, client, server = 'floor') => results.workloads[id]?.servers[server]?.clients[client]?.cpuUsPerOp;
   const vsFloor = (id) => results.workloads[id]?.servers.floor?.paired['mcp-live']?.cpuUsVsFloor;
   const list = [];
-  const add = (id, what, target, measured, met, detail) => list.push({ id, what, target, measured: measured === undefined ? null : roundTo(measured, 3), met: measured === undefined ? null : met(measured), detail });
-  add('W1', 'stdio sequential, client CPU/op vs floor client', '<= 1.2x floor', vsFloor('W1'), (r) => r <= 1.2, 'x floor');
+  const add = (id, what, target, measured, met, detail) =>
+    list.push({
+      id,
+      what,
+      target,
+      measured: measured === undefined ? null : roundTo(measured, 3),
+      met: measured === undefined ? null : met(measured),
+      detail,
+    });
+  add(
+    'W1',
+    'stdio sequential, client CPU/op vs floor client',
+    '<= 1.2x floor',
+    vsFloor('W1'),
+    (r) => r <= 1.2,
+    'x floor',
+  );
   add('W2', '32 in flight, client CPU/op vs floor client', '<= 2x floor', vsFloor('W2'), (r) => r <= 2, 'x floor');
-  add('W5', 'Streamable HTTP sequential, client CPU/op vs node:http floor client', '<= 1.3x floor', vsFloor('W5'), (r) => r <= 1.3, 'x floor');
-  add('W3', 'listAll 10,000, client CPU/listing vs floor client', '<= 1.3x floor', vsFloor('W3'), (r) => r <= 1.3, 'x floor');
+  add(
+    'W5',
+    'Streamable HTTP sequential, client CPU/op vs node:http floor client',
+    '<= 1.3x floor',
+    vsFloor('W5'),
+    (r) => r <= 1.3,
+    'x floor',
+  );
+  add(
+    'W3',
+    'listAll 10,000, client CPU/listing vs floor client',
+    '<= 1.3x floor',
+    vsFloor('W3'),
+    (r) => r <= 1.3,
+    'x floor',
+  );
   const floorHit = cpu('W4', 'floor', 'none');
-  add('W4', 'cache hit, client CPU/hit', '<= 0.25 us (the issue measured the floor at 0.13 us: about 1.9x floor)', cpu('W4', 'mcp-live', 'none'), (v) => v <= 0.25, `us (floor here: ${floorHit === undefined ? 'n/a' : roundTo(floorHit, 3)} us, so ${floorHit === undefined ? 'n/a' : roundTo(cpu('W4', 'mcp-live', 'none') / floorHit, 2)}x floor)`);
+  add(
+    'W4',
+    'cache hit, client CPU/hit',
+    '<= 0.25 us (the issue measured the floor at 0.13 us: about 1.9x floor)',
+    cpu('W4', 'mcp-live', 'none'),
+    (v) => v <= 0.25,
+    `us (floor here: ${floorHit === undefined ? 'n/a' : roundTo(floorHit, 3)} us, so ${floorHit === undefined ? 'n/a' : roundTo(cpu('W4', 'mcp-live', 'none') / floorHit, 2)}x floor)`,
+  );
   const heap = results.heap?.clients['mcp-live']?.bytesPerRead;
   add('W6', 'heap per cached 1 KiB read', '<= 1.6 KB (1,600 B)', heap, (v) => v <= 1600, 'bytes');
   const extra = results.heap?.bounded?.clients;
@@ -195,11 +265,25 @@ export function evaluateTargets(results) {
     'bytes',
   );
   const cold = results.coldStart?.servers.floor;
-  add('W7', 'cold start to first tools/list (wall) vs floor client', '<= 1.25x floor', results.coldStart?.paired.floor?.['mcp-live']?.wallVsFloor, (r) => r <= 1.25, 'x floor');
+  add(
+    'W7',
+    'cold start to first tools/list (wall) vs floor client',
+    '<= 1.25x floor',
+    results.coldStart?.paired.floor?.['mcp-live']?.wallVsFloor,
+    (r) => r <= 1.25,
+    'x floor',
+  );
   add('W7s', 'server spawns per stdio connect', '1', cold?.['mcp-live']?.serverSpawns, (v) => v === 1, 'spawns');
   const http = results.bundle?.entries.find((e) => e.http === true);
   const live = http ?? results.bundle?.entries.find((e) => e.id.startsWith('mcp-live root'));
-  add('W8', 'browser HTTP entry, gzip', '<= 40 KB (40,000 B)', live?.gzipBytes, (v) => v <= 40_000, http === undefined ? 'bytes (root entry: no HTTP transport yet)' : 'bytes (McpClient + StreamableHttpTransport)');
+  add(
+    'W8',
+    'browser HTTP entry, gzip',
+    '<= 40 KB (40,000 B)',
+    live?.gzipBytes,
+    (v) => v <= 40_000,
+    http === undefined ? 'bytes (root entry: no HTTP transport yet)' : 'bytes (McpClient + StreamableHttpTransport)',
+  );
   return list;
 }
 
@@ -217,7 +301,8 @@ export function updateDocs(file, markdown) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const file = args.find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('./results/latest.json', import.meta.url));
+  const file =
+    args.find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('./results/latest.json', import.meta.url));
   const results = JSON.parse(readFileSync(file, 'utf8'));
   results.targets = evaluateTargets(results); // criteria as of this script
   const markdown = renderMarkdown(results);

@@ -236,7 +236,12 @@ async function runGroup(results, selected, http) {
           }
         }
         const entry = (results.workloads[w.id] ??= { title: w.title, unit: w.unit, servers: {} });
-        entry.servers[w.serverless ? 'none' : server] = { opsPerSample: ops, reps: CONFIG.reps, clients: summarize(samples), paired: pairedRatios(samples) };
+        entry.servers[w.serverless ? 'none' : server] = {
+          opsPerSample: ops,
+          reps: CONFIG.reps,
+          clients: summarize(samples),
+          paired: pairedRatios(samples),
+        };
         log(`   ${w.id} ${w.title} [${server}] (${elapsed()}): ${line(samples)}`);
       }
     } finally {
@@ -275,7 +280,7 @@ function pairedRatios(samples) {
       for (const [name, s] of Object.entries(samples)) {
         if (name === base) continue;
         const ratios = s[field].map((v, i) => v / b[i]);
-        ((out[name] ??= {})[`${field}Vs${base === 'floor' ? 'Floor' : 'Official'}`] = round(median(ratios), 3));
+        (out[name] ??= {})[`${field}Vs${base === 'floor' ? 'Floor' : 'Official'}`] = round(median(ratios), 3);
       }
     }
   }
@@ -293,7 +298,9 @@ function runChild(flags, script, args) {
     const t0 = performance.now();
     let firstLineAt;
     let out = '';
-    const child = spawn(process.execPath, [...flags, join(here, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, join(here, script), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       if (firstLineAt === undefined && chunk.includes('\n')) firstLineAt = performance.now();
@@ -304,7 +311,11 @@ function runChild(flags, script, args) {
     child.on('exit', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`${script} ${args.join(' ')} exited with ${code}`));
-      const lines = out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const lines = out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       resolve({ lines, firstLineMs: firstLineAt === undefined ? NaN : firstLineAt - t0 });
     });
   });
@@ -316,7 +327,9 @@ async function runHeap(results) {
   const reads = String(CONFIG.heapReads);
   const variants = [
     ...CLIENTS.map((client) => ({ name: client, args: [client, '--reads', reads] })),
-    ...(CONFIG.heapFreshCopy ? [{ name: 'floor (fresh copy)', args: ['floor', '--reads', reads, '--floor-cache', 'copy'] }] : []),
+    ...(CONFIG.heapFreshCopy
+      ? [{ name: 'floor (fresh copy)', args: ['floor', '--reads', reads, '--floor-cache', 'copy'] }]
+      : []),
   ];
   // Per-uri leftovers outside the cache: with the cache bounded to B entries, read N distinct
   // uris, then (another process) only B: (heap(N) - heap(B)) / (N - B) is what each uri beyond
@@ -340,7 +353,10 @@ async function runHeap(results) {
       ((boundedDelta[v.name] ??= {})[v.reads] ??= []).push(lines[0].heapDeltaBytes);
     }
   }
-  const per = (s) => Object.fromEntries(Object.entries(s).map(([n, v]) => [n, { bytesPerRead: round(median(v), 1), samples: v.map((x) => round(x, 1)) }]));
+  const per = (s) =>
+    Object.fromEntries(
+      Object.entries(s).map(([n, v]) => [n, { bytesPerRead: round(median(v), 1), samples: v.map((x) => round(x, 1)) }]),
+    );
   results.heap = {
     title: `heap per cached ~1 KiB read (heapUsed delta / ${CONFIG.heapReads})`,
     reads: CONFIG.heapReads,
@@ -354,7 +370,10 @@ async function runHeap(results) {
         Object.entries(boundedDelta).map(([n, d]) => [
           n,
           {
-            bytesPerExtraUri: round((median(d[CONFIG.heapReads]) - median(d[CONFIG.heapBound])) / (CONFIG.heapReads - CONFIG.heapBound), 1),
+            bytesPerExtraUri: round(
+              (median(d[CONFIG.heapReads]) - median(d[CONFIG.heapBound])) / (CONFIG.heapReads - CONFIG.heapBound),
+              1,
+            ),
             heapDeltaBytes: { [CONFIG.heapReads]: d[CONFIG.heapReads], [CONFIG.heapBound]: d[CONFIG.heapBound] },
           },
         ]),
@@ -362,7 +381,8 @@ async function runHeap(results) {
     };
   }
   for (const [n, v] of Object.entries(results.heap.clients)) log(`   ${n}: ${v.bytesPerRead} B/read`);
-  for (const [n, v] of Object.entries(results.heap.bounded?.clients ?? {})) log(`   ${n} (bound ${CONFIG.heapBound}): ${v.bytesPerExtraUri} B left per uri beyond the bound`);
+  for (const [n, v] of Object.entries(results.heap.bounded?.clients ?? {}))
+    log(`   ${n} (bound ${CONFIG.heapBound}): ${v.bytesPerExtraUri} B left per uri beyond the bound`);
 }
 
 async function runCold(results) {
@@ -376,14 +396,17 @@ async function runCold(results) {
     for (const server of SERVERS) {
       const samples = Object.fromEntries(CLIENTS.map((c) => [c, { wallMs: [], cpuMs: [], spawns: [] }]));
       // One untimed start per client first: disk cache and code cache warm for everyone.
-      if (CONFIG.coldWarmup) for (const client of CLIENTS) await runChild([], 'cold-worker.mjs', [client, server, join(dir, 'warm.log')]);
+      if (CONFIG.coldWarmup)
+        for (const client of CLIENTS) await runChild([], 'cold-worker.mjs', [client, server, join(dir, 'warm.log')]);
       for (let rep = 0; rep < CONFIG.coldReps; rep++) {
         for (const client of rotate(CLIENTS, rep)) {
           const spawnLog = join(dir, `${client}-${server}-${rep}.log`);
           const { lines, firstLineMs } = await runChild([], 'cold-worker.mjs', [client, server, spawnLog]);
           samples[client].wallMs.push(firstLineMs);
           samples[client].cpuMs.push(lines[0].cpuUs / 1000);
-          samples[client].spawns.push(existsSync(spawnLog) ? readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).length : 0);
+          samples[client].spawns.push(
+            existsSync(spawnLog) ? readFileSync(spawnLog, 'utf8').trim().split('\n').filter(Boolean).length : 0,
+          );
         }
       }
       const pairedCold = {};
@@ -404,11 +427,19 @@ async function runCold(results) {
             serverSpawns: Math.max(...s.spawns),
             wallMsRange: spread(s.wallMs).map((v) => round(v, 1)),
             cpuMsRange: spread(s.cpuMs).map((v) => round(v, 1)),
-            samples: { wallMs: s.wallMs.map((v) => round(v, 1)), cpuMs: s.cpuMs.map((v) => round(v, 1)), spawns: s.spawns },
+            samples: {
+              wallMs: s.wallMs.map((v) => round(v, 1)),
+              cpuMs: s.cpuMs.map((v) => round(v, 1)),
+              spawns: s.spawns,
+            },
           },
         ]),
       );
-      log(`   [${server}] ${Object.entries(out[server]).map(([c, v]) => `${c} ${v.wallMs}ms wall ${v.cpuMs}ms cpu ${v.serverSpawns} spawn(s)`).join(' | ')}`);
+      log(
+        `   [${server}] ${Object.entries(out[server])
+          .map(([c, v]) => `${c} ${v.wallMs}ms wall ${v.cpuMs}ms cpu ${v.serverSpawns} spawn(s)`)
+          .join(' | ')}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -422,7 +453,10 @@ async function runCold(results) {
 }
 
 /** A dist file as esbuild (run in the repo root) imports it: from the snapshot when there is one. */
-const distImport = (file) => (process.env.BENCH_DIST === undefined ? `./dist/${file}` : `./${relative(root, join(process.env.BENCH_DIST, file)).split('\\').join('/')}`);
+const distImport = (file) =>
+  process.env.BENCH_DIST === undefined
+    ? `./dist/${file}`
+    : `./${relative(root, join(process.env.BENCH_DIST, file)).split('\\').join('/')}`;
 
 function runBundle(results) {
   if (!wants('W8')) return;
@@ -433,12 +467,31 @@ function runBundle(results) {
   const exportBlock = rootText.slice(rootText.lastIndexOf('export {'));
   const hasHttp = /\bStreamableHttpTransport\b/.test(exportBlock);
   const entries = [
-    { id: 'mcp-live root entry (dist/index.js, everything)', client: 'mcp-live', code: `export * from ${JSON.stringify(distImport('index.js'))};` },
-    { id: 'mcp-live McpClient only', client: 'mcp-live', code: `export { McpClient } from ${JSON.stringify(distImport('index.js'))};` },
+    {
+      id: 'mcp-live root entry (dist/index.js, everything)',
+      client: 'mcp-live',
+      code: `export * from ${JSON.stringify(distImport('index.js'))};`,
+    },
+    {
+      id: 'mcp-live McpClient only',
+      client: 'mcp-live',
+      code: `export { McpClient } from ${JSON.stringify(distImport('index.js'))};`,
+    },
     ...(hasHttp
-      ? [{ id: 'mcp-live browser HTTP client (McpClient + StreamableHttpTransport)', client: 'mcp-live', http: true, code: `export { McpClient, StreamableHttpTransport } from ${JSON.stringify(distImport('index.js'))};` }]
+      ? [
+          {
+            id: 'mcp-live browser HTTP client (McpClient + StreamableHttpTransport)',
+            client: 'mcp-live',
+            http: true,
+            code: `export { McpClient, StreamableHttpTransport } from ${JSON.stringify(distImport('index.js'))};`,
+          },
+        ]
       : []),
-    { id: 'official root entry (everything)', client: 'official', code: "export * from '@modelcontextprotocol/client';" },
+    {
+      id: 'official root entry (everything)',
+      client: 'official',
+      code: "export * from '@modelcontextprotocol/client';",
+    },
     {
       id: 'official browser HTTP client (Client + StreamableHTTPClientTransport)',
       client: 'official',
@@ -447,7 +500,11 @@ function runBundle(results) {
   ];
   const out = [];
   for (const e of entries) {
-    const r = spawnSync(esbuild, ['--bundle', '--minify', '--format=esm', '--platform=browser', '--log-level=error'], { cwd: root, input: e.code, maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(esbuild, ['--bundle', '--minify', '--format=esm', '--platform=browser', '--log-level=error'], {
+      cwd: root,
+      input: e.code,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     if (r.status !== 0) throw new Error(`esbuild failed for ${e.id}: ${r.stderr}`);
     out.push({ ...e, minifiedBytes: r.stdout.length, gzipBytes: gzipSync(r.stdout, { level: 9 }).length });
   }
@@ -458,7 +515,7 @@ function runBundle(results) {
     entries: out,
     hasHttpTransport: hasHttp,
     caveat: hasHttp
-      ? 'mcp-live\'s Streamable HTTP transport was in the working tree (not yet released) when this ran: the numbers move with it.'
+      ? "mcp-live's Streamable HTTP transport was in the working tree (not yet released) when this ran: the numbers move with it."
       : 'mcp-live has no HTTP transport in dist yet, so its row is the root entry, which holds no transport but the in-memory one; the official rows include Streamable HTTP. Re-measure once mcp-live ships its HTTP transport.',
   };
   for (const e of out) log(`   ${e.id}: ${e.minifiedBytes} B min, ${e.gzipBytes} B gzip`);
@@ -471,7 +528,8 @@ const results = {
   config: CONFIG,
   clients: {
     'mcp-live': 'mcp-live (this repo, dist/ build), default options; cache store sized for 20,000 entries',
-    official: '@modelcontextprotocol/client 2.4.0: versionNegotiation { mode: { pin: "2026-07-28" } }, response cache on (InMemoryResponseCacheStore, maxEntries 20,000), listMaxPages 0',
+    official:
+      '@modelcontextprotocol/client 2.4.0: versionNegotiation { mode: { pin: "2026-07-28" } }, response cache on (InMemoryResponseCacheStore, maxEntries 20,000), listMaxPages 0',
     floor: 'hand-written JSON-RPC over child stdio, no validation, mandatory _meta keys sent (bench/floor-client.mjs)',
     'floor (fresh copy)': 'the floor client whose cache keeps JSON text and parses a fresh copy per hit',
   },
@@ -483,11 +541,13 @@ const results = {
     clients: {
       'mcp-live': 'McpClient over StreamableHttpTransport (fetch), default options',
       official: 'Client over StreamableHTTPClientTransport, versionNegotiation { mode: { pin: "2026-07-28" } }',
-      floor: 'bench/floor-http-client.mjs: node:http POST with a keep-alive Agent, protocol headers and _meta keys, JSON responses only, no validation',
+      floor:
+        'bench/floor-http-client.mjs: node:http POST with a keep-alive Agent, protocol headers and _meta keys, JSON responses only, no validation',
     },
     servers: {
       official: 'bench/server.mjs --http: createMcpHandler (responseMode "json") behind node:http on 127.0.0.1',
-      floor: 'bench/floor-server.mjs --http: node:http on 127.0.0.1, precomputed bytes with the id spliced in, Content-Type application/json',
+      floor:
+        'bench/floor-server.mjs --http: node:http on 127.0.0.1, precomputed bytes with the id spliced in, Content-Type application/json',
     },
   },
   workloads: {},
@@ -511,7 +571,10 @@ if (!existsSync(join(root, 'dist', 'index.js'))) {
 // node_modules as dist/ itself.
 const snapshot = join(here, 'results', 'dist.tmp');
 rmSync(snapshot, { recursive: true, force: true });
-cpSync(join(root, 'dist'), snapshot, { recursive: true, filter: (src) => !src.endsWith('.map') && !src.endsWith('.d.ts') && !src.endsWith('.d.cts') });
+cpSync(join(root, 'dist'), snapshot, {
+  recursive: true,
+  filter: (src) => !src.endsWith('.map') && !src.endsWith('.d.ts') && !src.endsWith('.d.cts'),
+});
 process.env.BENCH_DIST = snapshot;
 if (typeof globalThis.gc !== 'function') log('bench: note: run with --expose-gc for a GC before each sample');
 results.versions = versions();
@@ -530,7 +593,8 @@ mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', outFile), `${JSON.stringify(results, null, 2)}\n`);
 const markdown = renderMarkdown(results);
 process.stdout.write(`${markdown}\n`);
-if (!QUICK && ONLY === undefined && !argv.includes('--no-docs')) updateDocs(join(root, 'docs', 'performance.md'), markdown);
+if (!QUICK && ONLY === undefined && !argv.includes('--no-docs'))
+  updateDocs(join(root, 'docs', 'performance.md'), markdown);
 rmSync(snapshot, { recursive: true, force: true });
 log(`bench: done in ${results.elapsedSeconds}s; wrote bench/results/${outFile}`);
 clearTimeout(watchdog);

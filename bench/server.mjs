@@ -49,7 +49,8 @@ function createServer() {
   });
   server.server.setRequestHandler('resources/read', (request) => {
     const uri = request.params.uri;
-    if (!uri.startsWith('bench://r/')) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Resource not found', { uri });
+    if (!uri.startsWith('bench://r/'))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Resource not found', { uri });
     return { contents: [{ uri, mimeType: 'text/plain', text: resourceText(uri) }] };
   });
   return server;
@@ -75,12 +76,24 @@ function serveHttp() {
     for await (const chunk of req) chunks.push(chunk);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || name === 'host' || name === 'connection' || name === 'content-length' || name === 'keep-alive' || name === 'transfer-encoding') continue;
+      if (
+        value === undefined ||
+        name === 'host' ||
+        name === 'connection' ||
+        name === 'content-length' ||
+        name === 'keep-alive' ||
+        name === 'transfer-encoding'
+      )
+        continue;
       for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
     }
     const method = req.method ?? 'GET';
     const response = await handler.fetch(
-      new Request(`${origin}${req.url}`, { method, headers, ...(method !== 'GET' && method !== 'HEAD' && { body: Buffer.concat(chunks) }) }),
+      new Request(`${origin}${req.url}`, {
+        method,
+        headers,
+        ...(method !== 'GET' && method !== 'HEAD' && { body: Buffer.concat(chunks) }),
+      }),
     );
     const out = {};
     response.headers.forEach((value, name) => {

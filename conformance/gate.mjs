@@ -31,10 +31,13 @@ function loadYaml(file) {
 /** The scored and not-scored client scenarios of a revision, from the suite's frozen set. */
 export function requirements(revision) {
   const file = join(SUITE, 'requirements', `${revision}.yaml`);
-  if (!existsSync(file)) throw new Error(`no requirements file ${file}; install the harness: npm ci --prefix conformance`);
+  if (!existsSync(file))
+    throw new Error(`no requirements file ${file}; install the harness: npm ci --prefix conformance`);
   const doc = loadYaml(file);
   const scored = Array.isArray(doc.client) ? doc.client.map(String) : [];
-  const notScored = (Array.isArray(doc.not_scored) ? doc.not_scored : []).filter((e) => e.leg === 'client').map((e) => ({ scenario: String(e.scenario), reason: String(e.reason) }));
+  const notScored = (Array.isArray(doc.not_scored) ? doc.not_scored : [])
+    .filter((e) => e.leg === 'client')
+    .map((e) => ({ scenario: String(e.scenario), reason: String(e.reason) }));
   return { scored, notScored };
 }
 
@@ -45,7 +48,8 @@ export function loadBaseline(file = join(here, 'baseline.yml')) {
   for (const [revision, entries] of Object.entries(doc)) {
     baseline[revision] = {};
     for (const [scenario, reason] of Object.entries(entries ?? {})) {
-      if (typeof reason !== 'string' || reason.trim() === '') throw new Error(`baseline.yml: ${revision} / ${scenario} needs a reason`);
+      if (typeof reason !== 'string' || reason.trim() === '')
+        throw new Error(`baseline.yml: ${revision} / ${scenario} needs a reason`);
       baseline[revision][scenario] = reason.trim();
     }
   }
@@ -76,7 +80,12 @@ export function readResults(dir) {
         checks = [{ id: 'checks-json-unreadable', status: 'FAILURE', errorMessage: String(error) }];
       }
       const stderrFile = join(path, 'stderr.txt');
-      results.set(scenario, { stamp, path, checks: Array.isArray(checks) ? checks : [], stderr: existsSync(stderrFile) ? readFileSync(stderrFile, 'utf8') : '' });
+      results.set(scenario, {
+        stamp,
+        path,
+        checks: Array.isArray(checks) ? checks : [],
+        stderr: existsSync(stderrFile) ? readFileSync(stderrFile, 'utf8') : '',
+      });
     }
   };
   walk(dir);
@@ -112,12 +121,19 @@ const COMPLETED = /^\[driver [^\]]*\] done$/m;
  * is right): a client that died half-way can leave only passing checks behind.
  */
 export function judge(scenario, result) {
-  if (result === undefined) return { pass: false, counts: count([]), why: 'no result saved (the run did not reach it)' };
+  if (result === undefined)
+    return { pass: false, counts: count([]), why: 'no result saved (the run did not reach it)' };
   const counts = count(result.checks);
   const bad = result.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
-  if (bad.length > 0) return { pass: false, counts, why: bad.map((c) => `${c.status} ${c.id}${c.errorMessage ? `: ${oneLine(c.errorMessage)}` : ''}`).join('\n') };
+  if (bad.length > 0)
+    return {
+      pass: false,
+      counts,
+      why: bad.map((c) => `${c.status} ${c.id}${c.errorMessage ? `: ${oneLine(c.errorMessage)}` : ''}`).join('\n'),
+    };
   if (counts.SUCCESS === 0) return { pass: false, counts, why: 'no SUCCESS check (nothing was exercised)' };
-  if (!REFUSAL_SCENARIOS.has(scenario) && !COMPLETED.test(result.stderr)) return { pass: false, counts, why: 'the driver did not complete its steps (see its stderr)' };
+  if (!REFUSAL_SCENARIOS.has(scenario) && !COMPLETED.test(result.stderr))
+    return { pass: false, counts, why: 'the driver did not complete its steps (see its stderr)' };
   return { pass: true, counts, why: '' };
 }
 
@@ -153,16 +169,25 @@ export function gateRevision(revision, resultsDir, baseline) {
     else {
       verdict = 'FAIL';
       const tail = results.get(scenario)?.stderr.trim().split('\n').slice(-6).join('\n      ') ?? '';
-      problems.push(`${revision} ${scenario}: ${judged.why.split('\n').join('\n      ')}${tail ? `\n    client stderr (tail):\n      ${tail}` : ''}`);
+      problems.push(
+        `${revision} ${scenario}: ${judged.why.split('\n').join('\n      ')}${tail ? `\n    client stderr (tail):\n      ${tail}` : ''}`,
+      );
     }
     rows.push({ scenario, scored: true, verdict, judged, reason });
   }
   for (const scenario of Object.keys(expected)) {
-    if (!scored.includes(scenario)) problems.push(`${revision} ${scenario}: listed in baseline.yml but not a scored client scenario at ${revision}`);
+    if (!scored.includes(scenario))
+      problems.push(`${revision} ${scenario}: listed in baseline.yml but not a scored client scenario at ${revision}`);
   }
   for (const { scenario, reason: why } of notScored) {
     const judged = judge(scenario, results.get(scenario));
-    rows.push({ scenario, scored: false, verdict: judged.pass ? 'pass' : 'fail', judged, reason: `not scored: ${why}` });
+    rows.push({
+      scenario,
+      scored: false,
+      verdict: judged.pass ? 'pass' : 'fail',
+      judged,
+      reason: `not scored: ${why}`,
+    });
   }
   return { ok: problems.length === 0, rows, problems };
 }
@@ -174,7 +199,12 @@ export function gate(revisions = REVISIONS, resultsDir = join(here, 'results'), 
     if (!REVISIONS.includes(revision)) throw new Error(`baseline.yml: unknown revision ${revision}`);
   }
   let ok = true;
-  const summary = ['# Conformance results', '', `Gate: every scored client scenario needs at least one SUCCESS, no FAILURE and no WARNING, unless conformance/baseline.yml lists it.`, ''];
+  const summary = [
+    '# Conformance results',
+    '',
+    `Gate: every scored client scenario needs at least one SUCCESS, no FAILURE and no WARNING, unless conformance/baseline.yml lists it.`,
+    '',
+  ];
   for (const revision of revisions) {
     const { ok: revisionOk, rows, problems } = gateRevision(revision, resultsDir, baseline);
     ok &&= revisionOk;
@@ -185,22 +215,38 @@ export function gate(revisions = REVISIONS, resultsDir = join(here, 'results'), 
     const expectedCount = scoredRows.filter((r) => r.verdict === 'expected failure').length;
     const heading = `${revision}: ${passed}/${scoredRows.length} scored client scenarios pass, ${expectedCount} expected failures (baseline), gate ${revisionOk ? 'PASSED' : 'FAILED'}`;
     console.log(`\n=== conformance gate ${heading}`);
-    summary.push(`## ${revision}`, '', heading, '', '| scenario | scored | result | verdict | baseline reason |', '| --- | --- | --- | --- | --- |');
+    summary.push(
+      `## ${revision}`,
+      '',
+      heading,
+      '',
+      '| scenario | scored | result | verdict | baseline reason |',
+      '| --- | --- | --- | --- | --- |',
+    );
     for (const row of rows) {
       const note = row.scored ? (row.reason ?? '') : row.reason;
-      console.log(`  ${row.verdict.padEnd(16)} ${row.scenario.padEnd(40)} ${cell(row.judged)}${row.scored && row.reason ? `  [${row.reason}]` : ''}${row.scored ? '' : '  (not scored)'}`);
-      summary.push(`| ${row.scenario} | ${row.scored ? 'yes' : 'no'} | ${cell(row.judged)} | ${row.verdict} | ${note} |`);
+      console.log(
+        `  ${row.verdict.padEnd(16)} ${row.scenario.padEnd(40)} ${cell(row.judged)}${row.scored && row.reason ? `  [${row.reason}]` : ''}${row.scored ? '' : '  (not scored)'}`,
+      );
+      summary.push(
+        `| ${row.scenario} | ${row.scored ? 'yes' : 'no'} | ${cell(row.judged)} | ${row.verdict} | ${note} |`,
+      );
     }
     summary.push('');
     const flaky = rows.filter((r) => r.verdict === 'pass (retry)').map((r) => r.scenario);
-    if (flaky.length > 0) console.log(`\n  Passed only when run again on their own (flaky in the parallel run; see ${revision}.log): ${flaky.join(', ')}`);
+    if (flaky.length > 0)
+      console.log(
+        `\n  Passed only when run again on their own (flaky in the parallel run; see ${revision}.log): ${flaky.join(', ')}`,
+      );
     if (problems.length > 0) {
       console.log(`\n  Problems at ${revision}:`);
       for (const problem of problems) console.log(`  - ${problem}`);
     }
   }
   writeFileSync(join(resultsDir, 'summary.md'), `${summary.join('\n')}\n`);
-  console.log(`\nconformance gate: ${ok ? 'PASSED' : 'FAILED'} (table: ${relative(process.cwd(), join(resultsDir, 'summary.md'))})`);
+  console.log(
+    `\nconformance gate: ${ok ? 'PASSED' : 'FAILED'} (table: ${relative(process.cwd(), join(resultsDir, 'summary.md'))})`,
+  );
   return ok;
 }
 

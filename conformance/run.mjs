@@ -30,12 +30,18 @@ function fail(message) {
 
 /** The harness folder's install matches its package.json, else `npm ci` it (needs the registry). */
 function ensureHarness() {
-  const pinned = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')).devDependencies['@modelcontextprotocol/conformance'];
+  const pinned = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')).devDependencies[
+    '@modelcontextprotocol/conformance'
+  ];
   const installed = existsSync(suitePackage) ? JSON.parse(readFileSync(suitePackage, 'utf8')).version : undefined;
   if (installed === pinned) return;
-  console.log(`conformance: installing the harness (${installed === undefined ? 'not installed' : `found ${installed}`}, want ${pinned})`);
+  console.log(
+    `conformance: installing the harness (${installed === undefined ? 'not installed' : `found ${installed}`}, want ${pinned})`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: 'inherit' });
+  const result = spawnSync(npm, ['ci', '--prefix', here, '--no-audit', '--no-fund', '--loglevel=error'], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) fail('npm ci --prefix conformance failed');
 }
 
@@ -45,7 +51,9 @@ function suiteNode() {
   const probe = spawnSync(node, ['--version'], { encoding: 'utf8' });
   const major = Number(/^v(\d+)\./.exec(probe.stdout ?? '')?.[1]);
   if (probe.status !== 0 || !(major >= 22)) {
-    fail(`the suite needs Node >= 22; ${node} ${probe.error ? `cannot run (${probe.error.message})` : `is ${String(probe.stdout).trim() || 'unusable'}`}. Set CONFORMANCE_NODE to a Node 22 binary.`);
+    fail(
+      `the suite needs Node >= 22; ${node} ${probe.error ? `cannot run (${probe.error.message})` : `is ${String(probe.stdout).trim() || 'unusable'}`}. Set CONFORMANCE_NODE to a Node 22 binary.`,
+    );
   }
   return node;
 }
@@ -60,13 +68,25 @@ function runSuite(node, revision, scenario) {
   const logFile = join(resultsRoot, `${revision}.log`);
   // The suite splits --command on spaces and appends the server URL as the last argument.
   const command = `${process.execPath} ${driver}`;
-  const selection = scenario === undefined ? ['--requirements', revision] : ['--scenario', scenario, '--spec-version', revision];
-  const args = [join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'), 'client', '--command', command, ...selection, '-o', out];
+  const selection =
+    scenario === undefined ? ['--requirements', revision] : ['--scenario', scenario, '--spec-version', revision];
+  const args = [
+    join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
+    'client',
+    '--command',
+    command,
+    ...selection,
+    '-o',
+    out,
+  ];
   const started = performance.now();
   return new Promise((resolve) => {
     const log = createWriteStream(logFile, { flags: scenario === undefined ? 'w' : 'a' });
     if (scenario !== undefined) log.write(`\n=== retry: ${scenario} on its own\n`);
-    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(node, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     child.on('close', (code, signal) => {
@@ -78,10 +98,12 @@ function runSuite(node, revision, scenario) {
 
 async function main() {
   const revisions = process.argv.slice(2);
-  for (const revision of revisions) if (!REVISIONS.includes(revision)) fail(`unknown revision ${revision}; expected ${REVISIONS.join(' or ')}`);
+  for (const revision of revisions)
+    if (!REVISIONS.includes(revision)) fail(`unknown revision ${revision}; expected ${REVISIONS.join(' or ')}`);
   const selected = revisions.length > 0 ? revisions : REVISIONS;
   if (!existsSync(driver)) fail(`${driver} is missing; build it with npm run build:conformance`);
-  if (/\s/.test(driver) || /\s/.test(process.execPath)) fail('the suite splits --command on spaces: move the checkout (or Node) to a path without spaces');
+  if (/\s/.test(driver) || /\s/.test(process.execPath))
+    fail('the suite splits --command on spaces: move the checkout (or Node) to a path without spaces');
   ensureHarness();
   const node = suiteNode();
   mkdirSync(resultsRoot, { recursive: true });
@@ -90,11 +112,15 @@ async function main() {
     const { code, seconds, logFile } = await runSuite(node, revision);
     // The suite's exit code counts only FAILUREs of scored scenarios, baselined ones included;
     // the gate below decides. It is shown for the record.
-    console.log(`conformance: --requirements ${revision} ran in ${seconds.toFixed(1)} s (suite exit ${code}; log ${logFile.slice(root.length + 1)})`);
+    console.log(
+      `conformance: --requirements ${revision} ran in ${seconds.toFixed(1)} s (suite exit ${code}; log ${logFile.slice(root.length + 1)})`,
+    );
     // All scenarios run in parallel, which on a small or busy machine can starve the suite's
     // mock servers (timeouts, keep-alive connections reset). A scored scenario that failed
     // unexpectedly gets one more run on its own; the gate reads the newest result and names it.
-    const failed = gateRevision(revision, resultsRoot, loadBaseline()).rows.filter((r) => r.scored && r.verdict === 'FAIL').map((r) => r.scenario);
+    const failed = gateRevision(revision, resultsRoot, loadBaseline())
+      .rows.filter((r) => r.scored && r.verdict === 'FAIL')
+      .map((r) => r.scenario);
     retried[revision] = failed;
     for (const scenario of failed) {
       const again = await runSuite(node, revision, scenario);

@@ -19,7 +19,16 @@ import {
   type Transport,
 } from '../src/index.js';
 import { StdioTransport } from '../src/node.js';
-import { columns, describeContent, describeEvent, describeFilter, describePrompt, describeTool, serverIdentityLines, styleFor } from '../src/cli/render.js';
+import {
+  columns,
+  describeContent,
+  describeEvent,
+  describeFilter,
+  describePrompt,
+  describeTool,
+  serverIdentityLines,
+  styleFor,
+} from '../src/cli/render.js';
 import { spawnHttpServer, type HttpServerProcess } from './httpServerProcess.js';
 
 const style = styleFor(process.stdout);
@@ -35,7 +44,10 @@ function serverCommand(argv: string[]): { command: string; args: string[] } {
 }
 
 /** Resolves with the next event of `source` that `match` accepts. */
-function nextEvent<E>(source: { on(listener: (event: E) => void): () => void }, match: (event: E) => boolean): Promise<E> {
+function nextEvent<E>(
+  source: { on(listener: (event: E) => void): () => void },
+  match: (event: E) => boolean,
+): Promise<E> {
   return new Promise((resolve) => {
     const off = source.on((event) => {
       if (!match(event)) return;
@@ -118,7 +130,9 @@ async function demo(transport: Transport): Promise<void> {
     const hitsBefore = client.cacheStats().hits;
     const again = await client.listAllResources();
     const pageHits = client.cacheStats().hits - hitsBefore;
-    console.log(dim(`  walked again: ${again.items.length} resources; ${pageHits} of ${again.pages} pages served from the cache`));
+    console.log(
+      dim(`  walked again: ${again.items.length} resources; ${pageHits} of ${again.pages} pages served from the cache`),
+    );
     for await (const t of client.resourceTemplates()) console.log(`  template ${t.uriTemplate}${dim(` — ${t.name}`)}`);
 
     heading('Read demo://readme');
@@ -155,7 +169,9 @@ async function demo(transport: Transport): Promise<void> {
 
     heading('Tool calls');
     const sum = await client.callTool('add', { a: 2, b: 40 });
-    console.log(`  add(2, 40) → ${sum.content.map(describeContent).join(' ')}  structured: ${JSON.stringify(sum.structuredContent)}`);
+    console.log(
+      `  add(2, 40) → ${sum.content.map(describeContent).join(' ')}  structured: ${JSON.stringify(sum.structuredContent)}`,
+    );
     const link = await client.callTool('get_item_link', { n: 7 });
     console.log(`  get_item_link(7) → ${link.content.map(describeContent).join(' | ')}`);
     const slow = await client.callTool(
@@ -171,19 +187,25 @@ async function demo(transport: Transport): Promise<void> {
 
     heading('Cache');
     const stats = client.cacheStats();
-    console.log(`  hits ${stats.hits}, misses ${stats.misses}, stores ${stats.stores}, stale serves ${stats.staleServes}`);
+    console.log(
+      `  hits ${stats.hits}, misses ${stats.misses}, stores ${stats.stores}, stale serves ${stats.staleServes}`,
+    );
 
     heading('Subscriptions (subscriptions/listen) and a live prompt list');
     const subscription = await client.subscribe(
       { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['demo://note'] },
       { onEvent: (event) => console.log(dim(`    event: ${describeEvent(event)}`)) },
     );
-    console.log(`  subscription ${String(subscription.subscriptionId)} acknowledged: ${describeFilter(subscription.honoured)}`);
+    console.log(
+      `  subscription ${String(subscription.subscriptionId)} acknowledged: ${describeFilter(subscription.honoured)}`,
+    );
     console.log(`  not honoured: ${describeFilter(subscription.notHonoured)}`);
     const prompts = await client.live('prompts', {
       onEvent: (event) => {
-        if (event.type === 'updated' && event.changed) console.log(`  live prompts (v${event.version}): ${event.items.map((p) => p.name).join(', ')}`);
-        if (event.type === 'refreshFailed') console.log(`  live prompts: refresh failed (${event.error.message}); keeping ${event.items.length}`);
+        if (event.type === 'updated' && event.changed)
+          console.log(`  live prompts (v${event.version}): ${event.items.map((p) => p.name).join(', ')}`);
+        if (event.type === 'refreshFailed')
+          console.log(`  live prompts: refresh failed (${event.error.message}); keeping ${event.items.length}`);
       },
     });
     console.log(dim(`  (the live list is ${prompts.watching ? 'watching prompts/list_changed' : 'not watched'})`));
@@ -196,7 +218,9 @@ async function demo(transport: Transport): Promise<void> {
     const noteUpdated = nextEvent<SubscriptionEvent>(subscription, (e) => e.type === 'resourceUpdated');
     await client.callTool('update_note', { text: 'Edited by the demo.' });
     await noteUpdated;
-    console.log(`  demo://note after update_note: ${noteText(await client.readResource('demo://note'))} ${dim('(the cached read was dropped)')}`);
+    console.log(
+      `  demo://note after update_note: ${noteText(await client.readResource('demo://note'))} ${dim('(the cached read was dropped)')}`,
+    );
 
     const added = nextEvent(prompts, (e) => e.type === 'updated' && e.items.some((p) => p.name === 'standup'));
     await client.callTool('add_prompt', { name: 'standup', text: 'Summarize yesterday for {topic}.' });

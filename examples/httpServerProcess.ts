@@ -23,7 +23,10 @@ const STDERR_TAIL_CHARS = 4096;
  * Rejects (with the child killed) when the child fails to start, exits first, or takes longer
  * than `timeoutMs`.
  */
-export function spawnHttpServer(serverScript: string, options: { timeoutMs?: number } = {}): Promise<HttpServerProcess> {
+export function spawnHttpServer(
+  serverScript: string,
+  options: { timeoutMs?: number } = {},
+): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [serverScript, '--http', '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -58,8 +61,12 @@ export function spawnHttpServer(serverScript: string, options: { timeoutMs?: num
       resolve({ url: match[1] as string, child, stderrTail: () => stderr, stop });
     };
     const onError = (error: Error): void => fail(`could not start: ${error.message}`);
-    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => fail(`exited before listening (code ${code}, signal ${signal})`);
-    const timer = setTimeout(() => fail(`printed no MCP_URL line within ${options.timeoutMs ?? 10_000} ms`), options.timeoutMs ?? 10_000);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      fail(`exited before listening (code ${code}, signal ${signal})`);
+    const timer = setTimeout(
+      () => fail(`printed no MCP_URL line within ${options.timeoutMs ?? 10_000} ms`),
+      options.timeoutMs ?? 10_000,
+    );
     function cleanup(): void {
       clearTimeout(timer);
       lines.off('line', onLine);

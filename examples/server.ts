@@ -18,12 +18,12 @@ import { fstatSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-    createMcpHandler,
-    hostHeaderValidationResponse,
-    localhostAllowedHostnames,
-    localhostAllowedOrigins,
-    originValidationResponse,
-    type McpHttpHandler
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createExampleServerFactory, createExampleState, SERVER_NAME, SERVER_VERSION } from './serverFactory.js';
@@ -33,148 +33,151 @@ const MCP_PATH = '/mcp';
 const USAGE = 'usage: server.js [--http <port>]';
 
 function log(message: string): void {
-    process.stderr.write(`[${SERVER_NAME}] ${message}\n`);
+  process.stderr.write(`[${SERVER_NAME}] ${message}\n`);
 }
 
 /** The port after `--http`, or undefined for stdio. Exits with the usage on anything else. */
 function parseArgs(argv: string[]): number | undefined {
-    if (argv.length === 0) return undefined;
-    const port = Number(argv[1]);
-    if (argv[0] === '--http' && argv.length === 2 && /^\d+$/.test(argv[1] ?? '') && port <= 65_535) return port;
-    process.stderr.write(`${USAGE}\n`);
-    process.exit(2);
+  if (argv.length === 0) return undefined;
+  const port = Number(argv[1]);
+  if (argv[0] === '--http' && argv.length === 2 && /^\d+$/.test(argv[1] ?? '') && port <= 65_535) return port;
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
 }
 
 function serveOverStdio(): void {
-    // One connection per process, so one state per process is one state per connection.
-    serveStdio(createExampleServerFactory(createExampleState()), {
-        onerror: error => log(`error: ${error.message}`)
-    });
-    log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on stdio`);
+  // One connection per process, so one state per process is one state per connection.
+  serveStdio(createExampleServerFactory(createExampleState()), {
+    onerror: (error) => log(`error: ${error.message}`),
+  });
+  log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on stdio`);
 }
 
 async function serveOverHttp(port: number): Promise<void> {
-    // createMcpHandler builds an instance per request: the state is the process's, and change
-    // notifications go through handler.notify to the open subscriptions/listen streams.
-    const state = createExampleState();
-    const handler: McpHttpHandler = createMcpHandler(createExampleServerFactory(state, { notifier: () => handler.notify }), {
-        onerror: error => log(`error: ${error.message}`)
+  // createMcpHandler builds an instance per request: the state is the process's, and change
+  // notifications go through handler.notify to the open subscriptions/listen streams.
+  const state = createExampleState();
+  const handler: McpHttpHandler = createMcpHandler(
+    createExampleServerFactory(state, { notifier: () => handler.notify }),
+    {
+      onerror: (error) => log(`error: ${error.message}`),
+    },
+  );
+  const httpServer = createServer((req, res) => {
+    serveRequest(handler, req, res).catch((error: unknown) => {
+      log(`error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end();
     });
-    const httpServer = createServer((req, res) => {
-        serveRequest(handler, req, res).catch((error: unknown) => {
-            log(`error: ${error instanceof Error ? error.message : String(error)}`);
-            if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
-            res.end();
-        });
-    });
+  });
 
-    await new Promise<void>((resolve, reject) => {
-        httpServer.once('error', reject);
-        httpServer.listen(port, HOST, () => {
-            httpServer.off('error', reject);
-            resolve();
-        });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, HOST, () => {
+      httpServer.off('error', reject);
+      resolve();
     });
-    const url = `http://${HOST}:${(httpServer.address() as AddressInfo).port}${MCP_PATH}`;
-    process.stdout.write(`MCP_URL=${url}\n`);
-    log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on ${url}`);
+  });
+  const url = `http://${HOST}:${(httpServer.address() as AddressInfo).port}${MCP_PATH}`;
+  process.stdout.write(`MCP_URL=${url}\n`);
+  log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on ${url}`);
 
-    let stopping = false;
-    const stop = (why: string): void => {
-        if (stopping) return;
-        stopping = true;
-        log(`${why}: shutting down`);
-        // A hung close must not keep the process alive.
-        setTimeout(() => process.exit(0), 2000).unref();
-        void (async () => {
-            await handler.close().catch(() => {});
-            httpServer.closeAllConnections(); // open listen streams
-            await new Promise<void>(resolve => httpServer.close(() => resolve()));
-            process.exit(0);
-        })();
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-    if (stdinIsPipe()) {
-        process.stdin.on('end', () => stop('stdin closed')).on('error', () => stop('stdin failed'));
-        process.stdin.resume(); // read and drop: only the end matters
-    }
+  let stopping = false;
+  const stop = (why: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}: shutting down`);
+    // A hung close must not keep the process alive.
+    setTimeout(() => process.exit(0), 2000).unref();
+    void (async () => {
+      await handler.close().catch(() => {});
+      httpServer.closeAllConnections(); // open listen streams
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      process.exit(0);
+    })();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  if (stdinIsPipe()) {
+    process.stdin.on('end', () => stop('stdin closed')).on('error', () => stop('stdin failed'));
+    process.stdin.resume(); // read and drop: only the end matters
+  }
 }
 
 /** True when stdin is a pipe or socket (a parent's end of it), not a terminal, /dev/null or a file. */
 function stdinIsPipe(): boolean {
-    try {
-        const stat = fstatSync(0);
-        return stat.isFIFO() || stat.isSocket();
-    } catch {
-        return false;
-    }
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 /** Node's IncomingMessage → web Request → the MCP handler → web Response → ServerResponse. */
 async function serveRequest(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://${HOST}`);
-    if (url.pathname !== MCP_PATH) {
-        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n');
-        return;
-    }
+  const url = new URL(req.url ?? '/', `http://${HOST}`);
+  if (url.pathname !== MCP_PATH) {
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n');
+    return;
+  }
 
-    // Aborted when the client goes away before the response is complete (e.g. it cancels a
-    // request, or closes a subscriptions/listen stream).
-    const abort = new AbortController();
-    res.on('close', () => {
-        if (!res.writableFinished) abort.abort();
-    });
+  // Aborted when the client goes away before the response is complete (e.g. it cancels a
+  // request, or closes a subscriptions/listen stream).
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
 
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-        if (value === undefined || name === 'connection' || name === 'keep-alive' || name === 'transfer-encoding') continue;
-        for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-    }
-    const method = req.method ?? 'GET';
-    let body: Buffer<ArrayBuffer> | undefined;
-    if (method !== 'GET' && method !== 'HEAD') {
-        const chunks: Buffer[] = [];
-        for await (const chunk of req) chunks.push(chunk as Buffer);
-        body = Buffer.concat(chunks);
-    }
-    const request = new Request(url, { method, headers, signal: abort.signal, ...(body !== undefined && { body }) });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'connection' || name === 'keep-alive' || name === 'transfer-encoding') continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const method = req.method ?? 'GET';
+  let body: Buffer<ArrayBuffer> | undefined;
+  if (method !== 'GET' && method !== 'HEAD') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    body = Buffer.concat(chunks);
+  }
+  const request = new Request(url, { method, headers, signal: abort.signal, ...(body !== undefined && { body }) });
 
-    const response =
-        hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-        originValidationResponse(request, localhostAllowedOrigins()) ??
-        (await handler.fetch(request));
+  const response =
+    hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
+    originValidationResponse(request, localhostAllowedOrigins()) ??
+    (await handler.fetch(request));
 
-    const outHeaders: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-        outHeaders[name] = value;
-    });
-    res.writeHead(response.status, outHeaders);
-    if (response.body === null) {
-        res.end();
-        return;
-    }
-    res.flushHeaders(); // an SSE stream may stay silent for a while
-    const reader = response.body.getReader();
-    abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
-    try {
-        for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            if (!res.write(value)) await once(res, 'drain', { signal: abort.signal });
-        }
-    } catch {
-        // The client went away mid-stream.
-    }
+  const outHeaders: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
+  res.writeHead(response.status, outHeaders);
+  if (response.body === null) {
     res.end();
+    return;
+  }
+  res.flushHeaders(); // an SSE stream may stay silent for a while
+  const reader = response.body.getReader();
+  abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await once(res, 'drain', { signal: abort.signal });
+    }
+  } catch {
+    // The client went away mid-stream.
+  }
+  res.end();
 }
 
 const port = parseArgs(process.argv.slice(2));
 if (port === undefined) {
-    serveOverStdio();
+  serveOverStdio();
 } else {
-    serveOverHttp(port).catch((error: unknown) => {
-        log(`cannot serve on ${HOST}:${port}: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-    });
+  serveOverHttp(port).catch((error: unknown) => {
+    log(`cannot serve on ${HOST}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
 }

@@ -6,7 +6,14 @@
  */
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
-export { McpClient, type ClientState, type PageParams, type ListMethod, type ListItemTypes, type WalkOptions } from './client/client.js';
+export {
+  McpClient,
+  type ClientState,
+  type PageParams,
+  type ListMethod,
+  type ListItemTypes,
+  type WalkOptions,
+} from './client/client.js';
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
 export type { CallOptions } from './client/callOptions.js';
 export { InMemoryTransport } from './transport/inMemory.js';
@@ -18,7 +25,12 @@ export {
   type AuthFailureInfo,
   type FetchLike,
 } from './transport/streamableHttp.js';
-export { WebSocketTransport, type WebSocketTransportOptions, type WebSocketConstructor, type WebSocketLike } from './transport/webSocket.js';
+export {
+  WebSocketTransport,
+  type WebSocketTransportOptions,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './transport/webSocket.js';
 export {
   HttpError,
   HttpAuthError,
@@ -35,10 +47,20 @@ export {
   type WebSocketCloseErrorData,
   type WebSocketCloseKind,
 } from './transport/transportErrors.js';
-export { parseWwwAuthenticate, bearerChallenge, type AuthChallenge, type BearerChallenge } from './transport/wwwAuthenticate.js';
+export {
+  parseWwwAuthenticate,
+  bearerChallenge,
+  type AuthChallenge,
+  type BearerChallenge,
+} from './transport/wwwAuthenticate.js';
 export { encodeHeaderValue } from './transport/headerValue.js';
 export type { RetryPolicy } from './transport/reconnect.js';
-export { SessionExpiredError, isSessionExpiredError, type SessionExpiredErrorData, type LegacyHttpOptions } from './transport/legacyHttp.js';
+export {
+  SessionExpiredError,
+  isSessionExpiredError,
+  type SessionExpiredErrorData,
+  type LegacyHttpOptions,
+} from './transport/legacyHttp.js';
 export type {
   Transport,
   TransportCapabilities,
@@ -71,12 +93,30 @@ export {
 } from './errors/errors.js';
 export { ErrorCode, type ErrorCodeName } from './errors/codes.js';
 // Dual-era: 2025-11-25 fallback (spec: basic/versioning, Backward Compatibility; docs/legacy.md)
-export { LEGACY_PROTOCOL_VERSIONS, DEFAULT_PROBE_TIMEOUT_MS, type Era, type EraSetting, type EraMemory, type EraVerdict } from './legacy/era.js';
-export { LegacySseTransport, SseEndpointError, type LegacySseTransportOptions, type SseEndpointErrorData, type SseEndpointProblem } from './transport/legacySse.js';
+export {
+  LEGACY_PROTOCOL_VERSIONS,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type Era,
+  type EraSetting,
+  type EraMemory,
+  type EraVerdict,
+} from './legacy/era.js';
+export {
+  LegacySseTransport,
+  SseEndpointError,
+  type LegacySseTransportOptions,
+  type SseEndpointErrorData,
+  type SseEndpointProblem,
+} from './transport/legacySse.js';
 export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
-export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore, type CacheEntry } from './cache/cacheStore.js';
+export {
+  MemoryCacheStore,
+  type MemoryCacheStoreOptions,
+  type CacheStore,
+  type CacheEntry,
+} from './cache/cacheStore.js';
 export type { MaybePromise } from './util/maybePromise.js';
 export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/errors.js';
 export type { ListWalk, ListWalkRequest, ListWalkSummary } from './cache/listWalk.js';
@@ -96,7 +136,13 @@ export type {
 export { CACHEABLE_METHODS } from './cache/types.js';
 export type { AuthContext, AuthContextSource } from './cache/authContext.js';
 // Pagination (spec: server/utilities/pagination)
-export { PaginationError, PaginationLimitError, isPaginationError, type PaginationErrorData, type PaginationFailure } from './pagination/errors.js';
+export {
+  PaginationError,
+  PaginationLimitError,
+  isPaginationError,
+  type PaginationErrorData,
+  type PaginationFailure,
+} from './pagination/errors.js';
 export type { Page, ListAllResult } from './pagination/paginate.js';
 // input_required (spec: basic/patterns/mrtr)
 export type {
@@ -156,7 +202,13 @@ export {
   type TelemetryContext,
   type TelemetryAttributeValue,
 } from './observability/telemetry.js';
-export { DEBUG_ENV_VAR, type DebugEntry, type DebugEntryType, type DebugOption, type DebugSink } from './observability/debug.js';
+export {
+  DEBUG_ENV_VAR,
+  type DebugEntry,
+  type DebugEntryType,
+  type DebugOption,
+  type DebugSink,
+} from './observability/debug.js';
 export { debugFetch } from './observability/debugFetch.js';
 export type { CacheOutcomeName } from './observability/observer.js';
 export type { Progress } from './jsonrpc/session.js';
@@ -174,7 +226,12 @@ export type {
 } from './jsonrpc/messages.js';
 export * from './types/protocol.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
-export { createOAuthProvider, type OAuthProvider, type OAuthProviderOptions, type WallClock } from './auth/oauthProvider.js';
+export {
+  createOAuthProvider,
+  type OAuthProvider,
+  type OAuthProviderOptions,
+  type WallClock,
+} from './auth/oauthProvider.js';
 export { createHeadlessRedirectHandler, type HeadlessRedirectOptions } from './auth/redirectHandler.js';
 export { clientIdMetadataDocument } from './auth/registration.js';
 export { MemoryCredentialStore, type CredentialStore } from './auth/credentialStore.js';

@@ -7,7 +7,13 @@
 // Node-only entry (`mcp-live/node`): transports that need Node APIs (child processes, sockets).
 // Adding an export here adds public API. Everything runtime-neutral lives in ./index.ts.
 export { StdioTransport, STDERR_TAIL_BYTES, type StdioTransportOptions } from './transport/stdio.js';
-export { planSpawn, type SpawnConfig, type SpawnPlan, type SpawnPlanOptions, type PlannedSpawnOptions } from './transport/spawnPlan.js';
+export {
+  planSpawn,
+  type SpawnConfig,
+  type SpawnPlan,
+  type SpawnPlanOptions,
+  type PlannedSpawnOptions,
+} from './transport/spawnPlan.js';
 // Streamable HTTP on node:http/node:https with a keep-alive agent (the root export uses fetch).
 export { StreamableHttpTransport, type NodeStreamableHttpTransportOptions } from './transport/streamableHttpNode.js';
 export type { NodeHttpOptions } from './transport/nodeHttpStack.js';

@@ -33,13 +33,20 @@ export function secureEndpoint(value: unknown, what: string, http: HttpContext, 
     throw new OAuthError(`${what} is not a URL`, { failure: 'metadata-invalid', issuer, actual: String(value) });
   }
   if (url.protocol !== 'https:' && !insecureAllowed(url, http)) {
-    throw new OAuthError(`${what} must use https: ${url.origin}${url.pathname}`, { failure: 'insecure-endpoint', issuer, url: `${url.origin}${url.pathname}` });
+    throw new OAuthError(`${what} must use https: ${url.origin}${url.pathname}`, {
+      failure: 'insecure-endpoint',
+      issuer,
+      url: `${url.origin}${url.pathname}`,
+    });
   }
   return url;
 }
 
 /** The options object of an `oauth4webapi` request to `endpoint`. */
-export function oauthRequestOptions(http: HttpContext, endpoint: URL): oauth.HttpRequestOptions<'GET' | 'POST', URLSearchParams | string | undefined> {
+export function oauthRequestOptions(
+  http: HttpContext,
+  endpoint: URL,
+): oauth.HttpRequestOptions<'GET' | 'POST', URLSearchParams | string | undefined> {
   return {
     signal: http.signal,
     [oauth.customFetch]: (url, init) => http.fetch(url, init as RequestInit),
@@ -56,7 +63,11 @@ export async function getMetadata(url: string, http: HttpContext): Promise<Respo
     return await http.fetch(url, { method: 'GET', headers: { Accept: 'application/json' }, signal: http.signal });
   } catch (error) {
     if (http.signal.aborted) throw http.signal.reason;
-    throw new OAuthError(`cannot reach ${url}: ${error instanceof Error ? error.message : String(error)}`, { failure: 'network-error', url }, error);
+    throw new OAuthError(
+      `cannot reach ${url}: ${error instanceof Error ? error.message : String(error)}`,
+      { failure: 'network-error', url },
+      error,
+    );
   }
 }
 
@@ -64,7 +75,9 @@ export async function getMetadata(url: string, http: HttpContext): Promise<Respo
 export async function readJsonObject(response: Response): Promise<Record<string, unknown> | undefined> {
   try {
     const value: unknown = await response.json();
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     await discard(response);
     return undefined;
@@ -75,35 +88,53 @@ export async function readJsonObject(response: Response): Promise<Record<string,
  * Maps an error thrown by an `oauth4webapi` call (or the fetch under it) to {@link OAuthError}
  * with `failure`; an abort of `http.signal` is rethrown as its reason, an `OAuthError` as is.
  */
-export function toOAuthError(error: unknown, failure: OAuthFailure, step: string, http: HttpContext, issuer: string | undefined): unknown {
+export function toOAuthError(
+  error: unknown,
+  failure: OAuthFailure,
+  step: string,
+  http: HttpContext,
+  issuer: string | undefined,
+): unknown {
   if (http.signal.aborted) return http.signal.reason;
   if (error instanceof OAuthError) return error;
   if (error instanceof oauth.ResponseBodyError) {
-    return new OAuthError(`${step}: the server answered ${error.error}${error.error_description === undefined ? '' : ` (${error.error_description})`}`, {
-      failure,
-      issuer,
-      status: error.status,
-      error: error.error,
-      errorDescription: error.error_description,
-    }, error);
+    return new OAuthError(
+      `${step}: the server answered ${error.error}${error.error_description === undefined ? '' : ` (${error.error_description})`}`,
+      {
+        failure,
+        issuer,
+        status: error.status,
+        error: error.error,
+        errorDescription: error.error_description,
+      },
+      error,
+    );
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
     const first = error.cause[0];
     const code = first?.parameters.error;
-    return new OAuthError(`${step}: the server refused the client authentication${code === undefined ? '' : ` (${code})`}`, {
-      failure,
-      issuer,
-      status: error.status,
-      error: code,
-      errorDescription: first?.parameters.error_description,
-    }, error);
+    return new OAuthError(
+      `${step}: the server refused the client authentication${code === undefined ? '' : ` (${code})`}`,
+      {
+        failure,
+        issuer,
+        status: error.status,
+        error: code,
+        errorDescription: first?.parameters.error_description,
+      },
+      error,
+    );
   }
   if (error instanceof oauth.UnsupportedOperationError && failure === 'token-request-failed') {
     return new OAuthError(`${step}: ${error.message}`, { failure: 'unsupported-token-type', issuer }, error);
   }
   if (error instanceof oauth.OperationProcessingError) {
     const status = error.cause instanceof Response ? error.cause.status : undefined;
-    return new OAuthError(`${step}: ${error.message}`, { failure, issuer, ...(status !== undefined && { status }) }, error);
+    return new OAuthError(
+      `${step}: ${error.message}`,
+      { failure, issuer, ...(status !== undefined && { status }) },
+      error,
+    );
   }
   if (error instanceof TypeError && !String((error as { code?: unknown }).code ?? '').startsWith('ERR_INVALID_ARG')) {
     // fetch rejects with a TypeError when the request could not be made.

@@ -50,7 +50,10 @@ export interface AuthorizationRequestInput {
  * requested. Query parameters already in the endpoint URL are kept.
  * @throws OAuthError `metadata-invalid` (no authorization endpoint) or `insecure-endpoint`.
  */
-export async function startAuthorization(input: AuthorizationRequestInput, http: HttpContext): Promise<PendingAuthorization> {
+export async function startAuthorization(
+  input: AuthorizationRequestInput,
+  http: HttpContext,
+): Promise<PendingAuthorization> {
   const url = secureEndpoint(input.as.authorization_endpoint, 'authorization_endpoint', http, input.as.issuer);
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
@@ -63,7 +66,16 @@ export async function startAuthorization(input: AuthorizationRequestInput, http:
   params.set('state', state);
   params.set('resource', input.resource);
   if (input.scopes.length > 0) params.set('scope', input.scopes.join(' '));
-  return { authorizationUrl: url, state, codeVerifier, redirectUri: input.redirectUri, resource: input.resource, scopes: [...input.scopes], as: input.as, client: input.client };
+  return {
+    authorizationUrl: url,
+    state,
+    codeVerifier,
+    redirectUri: input.redirectUri,
+    resource: input.resource,
+    scopes: [...input.scopes],
+    as: input.as,
+    client: input.client,
+  };
 }
 
 /**
@@ -79,7 +91,11 @@ export async function startAuthorization(input: AuthorizationRequestInput, http:
  *   (with the server's `error`; never acted on before `iss` matched), `token-request-failed`,
  *   `unsupported-token-type`, `network-error`; the signal's reason when aborted.
  */
-export async function redeemAuthorizationResponse(pending: PendingAuthorization, callback: URL, http: HttpContext): Promise<oauth.TokenEndpointResponse> {
+export async function redeemAuthorizationResponse(
+  pending: PendingAuthorization,
+  callback: URL,
+  http: HttpContext,
+): Promise<oauth.TokenEndpointResponse> {
   const { as } = pending;
   const client: oauth.Client = { client_id: pending.client.clientId };
   let validated: URLSearchParams;
@@ -90,10 +106,18 @@ export async function redeemAuthorizationResponse(pending: PendingAuthorization,
   }
   const endpoint = secureEndpoint(as.token_endpoint, 'token_endpoint', http, as.issuer);
   try {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(pending.client), validated, pending.redirectUri, pending.codeVerifier, {
-      ...oauthRequestOptions(http, endpoint),
-      additionalParameters: { resource: pending.resource },
-    });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      clientAuthentication(pending.client),
+      validated,
+      pending.redirectUri,
+      pending.codeVerifier,
+      {
+        ...oauthRequestOptions(http, endpoint),
+        additionalParameters: { resource: pending.resource },
+      },
+    );
     return bearerOnly(await oauth.processAuthorizationCodeResponse(as, client, response), as.issuer);
   } catch (error) {
     throw toOAuthError(error, 'token-request-failed', `token request to ${as.issuer}`, http, as.issuer);
@@ -107,7 +131,13 @@ export async function redeemAuthorizationResponse(pending: PendingAuthorization,
  *   `invalid_grant`, when it refused), `unsupported-token-type`, `network-error`,
  *   `insecure-endpoint`; the signal's reason when aborted.
  */
-export async function refreshAccessToken(as: oauth.AuthorizationServer, identity: ClientIdentity, refreshToken: string, resource: string, http: HttpContext): Promise<oauth.TokenEndpointResponse> {
+export async function refreshAccessToken(
+  as: oauth.AuthorizationServer,
+  identity: ClientIdentity,
+  refreshToken: string,
+  resource: string,
+  http: HttpContext,
+): Promise<oauth.TokenEndpointResponse> {
   const client: oauth.Client = { client_id: identity.clientId };
   const endpoint = secureEndpoint(as.token_endpoint, 'token_endpoint', http, as.issuer);
   try {
@@ -123,7 +153,10 @@ export async function refreshAccessToken(as: oauth.AuthorizationServer, identity
 
 function bearerOnly(response: oauth.TokenEndpointResponse, issuer: string): oauth.TokenEndpointResponse {
   if (response.token_type !== 'bearer') {
-    throw new OAuthError(`the token endpoint of ${issuer} issued a ${response.token_type} token; only Bearer tokens are supported`, { failure: 'unsupported-token-type', issuer, actual: response.token_type });
+    throw new OAuthError(
+      `the token endpoint of ${issuer} issued a ${response.token_type} token; only Bearer tokens are supported`,
+      { failure: 'unsupported-token-type', issuer, actual: response.token_type },
+    );
   }
   return response;
 }
@@ -134,12 +167,16 @@ function authorizationResponseError(error: unknown, params: URLSearchParams, pen
   if (error instanceof oauth.AuthorizationResponseError) {
     const code = params.get('error') ?? undefined;
     const description = params.get('error_description') ?? undefined;
-    return new OAuthError(`the authorization server refused the authorization: ${code ?? 'error'}${description === undefined ? '' : ` (${description})`}`, {
-      failure: 'authorization-denied',
-      issuer,
-      error: code,
-      errorDescription: description,
-    }, error);
+    return new OAuthError(
+      `the authorization server refused the authorization: ${code ?? 'error'}${description === undefined ? '' : ` (${description})`}`,
+      {
+        failure: 'authorization-denied',
+        issuer,
+        error: code,
+        errorDescription: description,
+      },
+      error,
+    );
   }
   if (!(error instanceof oauth.OperationProcessingError)) return error;
   const iss = params.get('iss');
@@ -160,5 +197,9 @@ function authorizationResponseError(error: unknown, params: URLSearchParams, pen
     failure = 'state-mismatch';
     message = 'the authorization response does not carry the state that was sent: the code was not redeemed';
   }
-  return new OAuthError(message, { failure, issuer, ...(expected !== undefined && { expected }), ...(actual !== undefined && { actual }) }, error);
+  return new OAuthError(
+    message,
+    { failure, issuer, ...(expected !== undefined && { expected }), ...(actual !== undefined && { actual }) },
+    error,
+  );
 }

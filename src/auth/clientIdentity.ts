@@ -43,17 +43,26 @@ export class ClientIdentities {
    * Resolves `undefined` when none applies.
    * @throws OAuthError from the registration (`registration-failed`, `network-error`...).
    */
-  async resolve(as: oauth.AuthorizationServer, http: HttpContext, register: boolean): Promise<ClientIdentity | undefined> {
+  async resolve(
+    as: oauth.AuthorizationServer,
+    http: HttpContext,
+    register: boolean,
+  ): Promise<ClientIdentity | undefined> {
     const issuer = as.issuer;
     const { config } = this;
     for (const client of config.preRegistered) {
-      const matches = client.issuer !== undefined ? client.issuer === issuer : this.boundIssuer === undefined || this.boundIssuer === issuer;
+      const matches =
+        client.issuer !== undefined
+          ? client.issuer === issuer
+          : this.boundIssuer === undefined || this.boundIssuer === issuer;
       if (!matches) continue;
       if (client.issuer === undefined) this.boundIssuer = issuer;
       return {
         clientId: client.clientId,
         clientSecret: client.clientSecret,
-        method: client.tokenEndpointAuthMethod ?? chooseAuthMethod(as.token_endpoint_auth_methods_supported, client.clientSecret !== undefined),
+        method:
+          client.tokenEndpointAuthMethod ??
+          chooseAuthMethod(as.token_endpoint_auth_methods_supported, client.clientSecret !== undefined),
         source: 'pre-registered',
       };
     }
@@ -71,7 +80,13 @@ export class ClientIdentities {
     }
     if (!register || as.registration_endpoint === undefined) return undefined;
     const client = await this.registrations.join(issuer, http.signal, async (signal) => {
-      const registered = await registerClient(as, config.clientMetadata, config.redirectUrl, { ...http, signal }, config.now());
+      const registered = await registerClient(
+        as,
+        config.clientMetadata,
+        config.redirectUrl,
+        { ...http, signal },
+        config.now(),
+      );
       await config.store.setClient(issuer, registered);
       return registered;
     });
@@ -80,7 +95,8 @@ export class ClientIdentities {
 
   /** The first issuer of `servers` that a pre-registered client is pinned to. */
   pinnedIssuerIn(servers: readonly string[]): string | undefined {
-    for (const client of this.config.preRegistered) if (client.issuer !== undefined && servers.includes(client.issuer)) return client.issuer;
+    for (const client of this.config.preRegistered)
+      if (client.issuer !== undefined && servers.includes(client.issuer)) return client.issuer;
     return undefined;
   }
 }

@@ -49,7 +49,8 @@ export function resourceMetadataUrls(serverUrl: URL, advertised: string | undefi
       // An unusable header value: fall back to the well-known URLs.
     }
   }
-  if (serverUrl.pathname !== '/' && serverUrl.pathname !== '') urls.push(`${serverUrl.origin}${PRM_WELL_KNOWN}${serverUrl.pathname}`);
+  if (serverUrl.pathname !== '/' && serverUrl.pathname !== '')
+    urls.push(`${serverUrl.origin}${PRM_WELL_KNOWN}${serverUrl.pathname}`);
   urls.push(`${serverUrl.origin}${PRM_WELL_KNOWN}`);
   return [...new Set(urls)];
 }
@@ -81,7 +82,11 @@ export function resourceCoversServer(resource: string, serverUrl: URL): boolean 
  *   `authorization_servers`), `resource-mismatch` (see {@link resourceCoversServer}),
  *   `network-error`; the signal's reason when aborted.
  */
-export async function discoverResourceMetadata(serverUrl: URL, advertised: string | undefined, http: HttpContext): Promise<ResourceMetadata> {
+export async function discoverResourceMetadata(
+  serverUrl: URL,
+  advertised: string | undefined,
+  http: HttpContext,
+): Promise<ResourceMetadata> {
   const tried: Array<{ url: string; status: number | undefined }> = [];
   for (const url of resourceMetadataUrls(serverUrl, advertised)) {
     const response = await getMetadata(url, http);
@@ -97,30 +102,52 @@ export async function discoverResourceMetadata(serverUrl: URL, advertised: strin
     }
     return resourceMetadataFrom(document, url, serverUrl);
   }
-  throw new OAuthError(`no protected resource metadata for ${serverUrl.origin}${serverUrl.pathname}`, { failure: 'metadata-not-found', tried });
+  throw new OAuthError(`no protected resource metadata for ${serverUrl.origin}${serverUrl.pathname}`, {
+    failure: 'metadata-not-found',
+    tried,
+  });
 }
 
-function resourceMetadataFrom(document: Record<string, unknown>, metadataUrl: string, serverUrl: URL): ResourceMetadata {
+function resourceMetadataFrom(
+  document: Record<string, unknown>,
+  metadataUrl: string,
+  serverUrl: URL,
+): ResourceMetadata {
   const servers = document['authorization_servers'];
-  if (!Array.isArray(servers) || servers.length === 0 || !servers.every((s): s is string => typeof s === 'string' && s !== '')) {
-    throw new OAuthError(`protected resource metadata at ${metadataUrl} lists no authorization_servers`, { failure: 'metadata-invalid', url: metadataUrl });
+  if (
+    !Array.isArray(servers) ||
+    servers.length === 0 ||
+    !servers.every((s): s is string => typeof s === 'string' && s !== '')
+  ) {
+    throw new OAuthError(`protected resource metadata at ${metadataUrl} lists no authorization_servers`, {
+      failure: 'metadata-invalid',
+      url: metadataUrl,
+    });
   }
   const declared = document['resource'];
   if (declared !== undefined && typeof declared !== 'string') {
-    throw new OAuthError(`protected resource metadata at ${metadataUrl} has a resource that is not a string`, { failure: 'metadata-invalid', url: metadataUrl });
+    throw new OAuthError(`protected resource metadata at ${metadataUrl} has a resource that is not a string`, {
+      failure: 'metadata-invalid',
+      url: metadataUrl,
+    });
   }
   const serverIdentity = serverUrl.pathname === '/' ? serverUrl.origin : `${serverUrl.origin}${serverUrl.pathname}`;
   const resource = declared ?? serverIdentity;
   if (!resourceCoversServer(resource, serverUrl)) {
-    throw new OAuthError(`protected resource metadata is for ${resource}, not for ${serverIdentity}: refusing to authorize`, {
-      failure: 'resource-mismatch',
-      url: metadataUrl,
-      expected: serverIdentity,
-      actual: resource,
-    });
+    throw new OAuthError(
+      `protected resource metadata is for ${resource}, not for ${serverIdentity}: refusing to authorize`,
+      {
+        failure: 'resource-mismatch',
+        url: metadataUrl,
+        expected: serverIdentity,
+        actual: resource,
+      },
+    );
   }
   const scopes = document['scopes_supported'];
-  const scopesSupported = Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string' && s !== '') : undefined;
+  const scopesSupported = Array.isArray(scopes)
+    ? scopes.filter((s): s is string => typeof s === 'string' && s !== '')
+    : undefined;
   return { metadataUrl, resource, authorizationServers: servers, scopesSupported };
 }
 
@@ -135,7 +162,11 @@ function resourceMetadataFrom(document: Record<string, unknown>, metadataUrl: st
 export function authorizationServerMetadataUrls(issuer: URL): string[] {
   const path = issuer.pathname.replace(/\/+$/, '');
   if (path === '') return [`${issuer.origin}${OAUTH_WELL_KNOWN}`, `${issuer.origin}${OIDC_WELL_KNOWN}`];
-  return [`${issuer.origin}${OAUTH_WELL_KNOWN}${path}`, `${issuer.origin}${OIDC_WELL_KNOWN}${path}`, `${issuer.origin}${path}${OIDC_WELL_KNOWN}`];
+  return [
+    `${issuer.origin}${OAUTH_WELL_KNOWN}${path}`,
+    `${issuer.origin}${OIDC_WELL_KNOWN}${path}`,
+    `${issuer.origin}${path}${OIDC_WELL_KNOWN}`,
+  ];
 }
 
 /**
@@ -147,10 +178,16 @@ export function authorizationServerMetadataUrls(issuer: URL): string[] {
  * @throws OAuthError `metadata-not-found`, `metadata-invalid`, `issuer-mismatch`,
  *   `pkce-unsupported`, `insecure-endpoint`, `network-error`; the signal's reason when aborted.
  */
-export async function discoverAuthorizationServer(issuer: string, http: HttpContext): Promise<oauth.AuthorizationServer> {
+export async function discoverAuthorizationServer(
+  issuer: string,
+  http: HttpContext,
+): Promise<oauth.AuthorizationServer> {
   const issuerUrl = secureEndpoint(issuer, 'authorization server issuer', http, issuer);
   if (issuerUrl.search !== '' || issuerUrl.hash !== '' || issuer.includes('#')) {
-    throw new OAuthError(`authorization server issuer ${issuer} has a query or fragment`, { failure: 'metadata-invalid', issuer });
+    throw new OAuthError(`authorization server issuer ${issuer} has a query or fragment`, {
+      failure: 'metadata-invalid',
+      issuer,
+    });
   }
   const tried: Array<{ url: string; status: number | undefined }> = [];
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
@@ -165,32 +202,47 @@ export async function discoverAuthorizationServer(issuer: string, http: HttpCont
       metadata = await oauth.processDiscoveryResponse(issuerUrl, response);
     } catch (error) {
       if (http.signal.aborted) throw http.signal.reason;
-      const mismatch = error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON;
-      throw new OAuthError(`authorization server metadata at ${url}: ${error instanceof Error ? error.message : String(error)}`, {
-        failure: mismatch ? 'issuer-mismatch' : 'metadata-invalid',
-        issuer,
-        url,
-        ...(mismatch && { expected: issuer }),
-      }, error);
+      const mismatch =
+        error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON;
+      throw new OAuthError(
+        `authorization server metadata at ${url}: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          failure: mismatch ? 'issuer-mismatch' : 'metadata-invalid',
+          issuer,
+          url,
+          ...(mismatch && { expected: issuer }),
+        },
+        error,
+      );
     }
     if (metadata.issuer !== issuer) {
-      throw new OAuthError(`authorization server metadata at ${url} is for issuer ${metadata.issuer}, not ${issuer}: not used`, {
-        failure: 'issuer-mismatch',
-        issuer,
-        url,
-        expected: issuer,
-        actual: metadata.issuer,
-      });
+      throw new OAuthError(
+        `authorization server metadata at ${url} is for issuer ${metadata.issuer}, not ${issuer}: not used`,
+        {
+          failure: 'issuer-mismatch',
+          issuer,
+          url,
+          expected: issuer,
+          actual: metadata.issuer,
+        },
+      );
     }
     const methods = metadata.code_challenge_methods_supported;
     if (!Array.isArray(methods) || !methods.includes('S256')) {
-      throw new OAuthError(`authorization server ${issuer} does not support PKCE with S256 (code_challenge_methods_supported): refusing to proceed`, {
-        failure: 'pkce-unsupported',
-        issuer,
-        url,
-      });
+      throw new OAuthError(
+        `authorization server ${issuer} does not support PKCE with S256 (code_challenge_methods_supported): refusing to proceed`,
+        {
+          failure: 'pkce-unsupported',
+          issuer,
+          url,
+        },
+      );
     }
     return metadata;
   }
-  throw new OAuthError(`no authorization server metadata for ${issuer}`, { failure: 'metadata-not-found', issuer, tried });
+  throw new OAuthError(`no authorization server metadata for ${issuer}`, {
+    failure: 'metadata-not-found',
+    issuer,
+    tried,
+  });
 }

@@ -173,7 +173,11 @@ export class AuthorizationRequiredError extends LocalError {
 
   constructor(data: AuthorizationRequiredErrorData) {
     const scopes = data.scopes.length === 0 ? '' : ` for scope "${data.scopes.join(' ')}"`;
-    super(AuthErrorCode.AuthorizationRequired, `authorization required${scopes} at ${data.issuer}: open data.authorizationUrl in a browser`, { data });
+    super(
+      AuthErrorCode.AuthorizationRequired,
+      `authorization required${scopes} at ${data.issuer}: open data.authorizationUrl in a browser`,
+      { data },
+    );
   }
 }
 
@@ -193,7 +197,8 @@ export function isAuthorizationRequiredError(value: unknown): value is Authoriza
 }
 
 function insufficientScopeMessage(data: InsufficientScopeErrorData): string {
-  const required = data.requiredScopes.length === 0 ? 'a scope it did not name' : `scope "${data.requiredScopes.join(' ')}"`;
+  const required =
+    data.requiredScopes.length === 0 ? 'a scope it did not name' : `scope "${data.requiredScopes.join(' ')}"`;
   const why =
     data.reason === 'already-granted'
       ? 'the authorization already includes it, so the server does not permit this operation for this user'

@@ -106,7 +106,10 @@ export interface OAuthProvider {
    * `scopes_supported`). No request timeout applies, unlike a flow started by a request.
    * @throws as the provider does.
    */
-  authorize(options?: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined }): Promise<void>;
+  authorize(options?: {
+    signal?: AbortSignal | undefined;
+    scope?: string | readonly string[] | undefined;
+  }): Promise<void>;
   /**
    * Finishes a flow that stopped with `AuthorizationRequiredError`: `callbackUrl` is the URL
    * the browser was redirected to. Its `iss` and `state` are checked as usual.
@@ -159,8 +162,10 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   const provider = (info: AuthRequestInfo): Promise<string | undefined> => session.authorization(info);
   return Object.assign(provider, {
     serverUrl: session.serverKey,
-    authorize: (opts?: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined }) => session.authorize(opts),
-    completeAuthorization: (callbackUrl: string | URL, opts?: { signal?: AbortSignal | undefined }) => session.complete(callbackUrl, opts?.signal),
+    authorize: (opts?: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined }) =>
+      session.authorize(opts),
+    completeAuthorization: (callbackUrl: string | URL, opts?: { signal?: AbortSignal | undefined }) =>
+      session.complete(callbackUrl, opts?.signal),
     getTokens: () => session.currentTokens(),
     signOut: () => session.signOut(),
   });
@@ -192,11 +197,18 @@ export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAut
   const serverUrl = parseHttpUrl(options.serverUrl, 'serverUrl');
   serverUrl.hash = '';
   if (options.clientIdMetadataUrl !== undefined) checkMetadataDocumentUrl(options.clientIdMetadataUrl);
-  if (typeof options.clientMetadata?.client_name !== 'string') throw new InvalidArgumentError('clientMetadata', options.clientMetadata, 'expected an object with a client_name');
+  if (typeof options.clientMetadata?.client_name !== 'string')
+    throw new InvalidArgumentError('clientMetadata', options.clientMetadata, 'expected an object with a client_name');
   const pre = options.preRegistered;
-  const preRegistered = pre === undefined ? [] : Array.isArray(pre) ? [...(pre as readonly PreRegisteredClient[])] : [pre as PreRegisteredClient];
+  const preRegistered =
+    pre === undefined
+      ? []
+      : Array.isArray(pre)
+        ? [...(pre as readonly PreRegisteredClient[])]
+        : [pre as PreRegisteredClient];
   for (const client of preRegistered) {
-    if (typeof client.clientId !== 'string' || client.clientId === '') throw new InvalidArgumentError('preRegistered.clientId', client.clientId, 'expected a non-empty string');
+    if (typeof client.clientId !== 'string' || client.clientId === '')
+      throw new InvalidArgumentError('preRegistered.clientId', client.clientId, 'expected a non-empty string');
   }
   return {
     serverUrl,
@@ -223,8 +235,10 @@ function parseHttpUrl(value: string | URL, name: string): URL {
   } catch {
     throw new InvalidArgumentError(name, String(value), 'expected an absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(name, url.protocol, 'expected an http: or https: URL');
-  if (url.username !== '' || url.password !== '') throw new InvalidArgumentError(name, `${url.origin}${url.pathname}`, 'credentials in the URL are not allowed');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError(name, url.protocol, 'expected an http: or https: URL');
+  if (url.username !== '' || url.password !== '')
+    throw new InvalidArgumentError(name, `${url.origin}${url.pathname}`, 'credentials in the URL are not allowed');
   return url;
 }
 
@@ -238,7 +252,8 @@ function checkRedirectUrl(value: string | URL): string {
     throw new InvalidArgumentError('redirectUrl', text, 'expected an absolute URL');
   }
   if (url.hash !== '') throw new InvalidArgumentError('redirectUrl', text, 'must not have a fragment');
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw new InvalidArgumentError('redirectUrl', text, 'must use https: unless on a loopback host');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+    throw new InvalidArgumentError('redirectUrl', text, 'must use https: unless on a loopback host');
   return text;
 }
 

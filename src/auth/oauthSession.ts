@@ -7,7 +7,12 @@ import type * as oauth from 'oauth4webapi';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { linkSignals } from '../transport/httpUtil.js';
 import type { AuthFailureInfo, AuthRequestInfo } from '../transport/streamableHttp.js';
-import { redeemAuthorizationResponse, refreshAccessToken, startAuthorization, type PendingAuthorization } from './authorizationCode.js';
+import {
+  redeemAuthorizationResponse,
+  refreshAccessToken,
+  startAuthorization,
+  type PendingAuthorization,
+} from './authorizationCode.js';
 import { ClientIdentities, noClientIdentity } from './clientIdentity.js';
 import { discoverAuthorizationServer, discoverResourceMetadata, type ResourceMetadata } from './discovery.js';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError, isOAuthError } from './errors.js';
@@ -74,7 +79,9 @@ export class OAuthSession {
     return undefined;
   }
 
-  async authorize(opts: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined } = {}): Promise<void> {
+  async authorize(
+    opts: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined } = {},
+  ): Promise<void> {
     const linked = linkSignals(opts.signal);
     try {
       await this.load();
@@ -100,7 +107,10 @@ export class OAuthSession {
       const url = parseCallback(callbackUrl);
       const state = url.searchParams.get('state');
       const pending = state === null ? undefined : this.pending.get(state);
-      if (pending === undefined) throw new OAuthError('no pending authorization has the state of this callback', { failure: 'invalid-callback' });
+      if (pending === undefined)
+        throw new OAuthError('no pending authorization has the state of this callback', {
+          failure: 'invalid-callback',
+        });
       await this.redeem(pending, url, this.http(linked.signal));
     } finally {
       linked.dispose();
@@ -127,7 +137,12 @@ export class OAuthSession {
     if (tokens === undefined) return undefined;
     const as = this.servers.get(tokens.issuer);
     const refreshToken = tokens.refreshToken;
-    if (as !== undefined && refreshToken !== undefined && refreshToken !== this.refusedRefreshToken && this.expiring(tokens)) {
+    if (
+      as !== undefined &&
+      refreshToken !== undefined &&
+      refreshToken !== this.refusedRefreshToken &&
+      this.expiring(tokens)
+    ) {
       try {
         const refreshed = await this.earlyRefreshes.join(bearer(tokens), signal, async (flightSignal) => {
           const result = await this.refresh(tokens, refreshToken, as, this.http(flightSignal));
@@ -161,13 +176,25 @@ export class OAuthSession {
     const issuer = found.as.issuer;
     const resource = found.resource.resource;
     const stored = await this.options.store.getTokens(this.serverKey);
-    if (stored !== undefined && bearer(stored) !== failure.rejected && stored.issuer === issuer && stored.resource === resource && !this.expiring(stored)) {
+    if (
+      stored !== undefined &&
+      bearer(stored) !== failure.rejected &&
+      stored.issuer === issuer &&
+      stored.resource === resource &&
+      !this.expiring(stored)
+    ) {
       this.tokens = stored;
       return stored;
     }
     const current = this.tokens;
     const refreshToken = current?.refreshToken;
-    if (current !== undefined && refreshToken !== undefined && refreshToken !== this.refusedRefreshToken && current.issuer === issuer && current.resource === resource) {
+    if (
+      current !== undefined &&
+      refreshToken !== undefined &&
+      refreshToken !== this.refusedRefreshToken &&
+      current.issuer === issuer &&
+      current.resource === resource
+    ) {
       const refreshed = await this.refresh(current, refreshToken, found.as, http);
       if (refreshed !== undefined) return refreshed;
     }
@@ -192,17 +219,37 @@ export class OAuthSession {
    * the refresh token (another process sharing the store may have rotated it: then its tokens).
    * Other failures reject and leave every credential in place.
    */
-  private async refresh(current: StoredTokens, refreshToken: string, as: oauth.AuthorizationServer, http: HttpContext): Promise<StoredTokens | undefined> {
+  private async refresh(
+    current: StoredTokens,
+    refreshToken: string,
+    as: oauth.AuthorizationServer,
+    http: HttpContext,
+  ): Promise<StoredTokens | undefined> {
     const identity = await this.identities.resolve(as, http, false);
-    if (identity === undefined || (current.clientId !== undefined && identity.clientId !== current.clientId)) return undefined;
+    if (identity === undefined || (current.clientId !== undefined && identity.clientId !== current.clientId))
+      return undefined;
     try {
       const response = await refreshAccessToken(as, identity, refreshToken, current.resource, http);
-      return await this.save(this.tokensFrom(response, { issuer: as.issuer, resource: current.resource, clientId: identity.clientId, requested: parseScopes(current.scope), previous: current }));
+      return await this.save(
+        this.tokensFrom(response, {
+          issuer: as.issuer,
+          resource: current.resource,
+          clientId: identity.clientId,
+          requested: parseScopes(current.scope),
+          previous: current,
+        }),
+      );
     } catch (error) {
-      if (!(isOAuthError(error) && error.data.failure === 'token-request-failed' && error.data.error !== undefined)) throw error;
+      if (!(isOAuthError(error) && error.data.failure === 'token-request-failed' && error.data.error !== undefined))
+        throw error;
       this.refusedRefreshToken = refreshToken;
       const stored = await this.options.store.getTokens(this.serverKey);
-      if (stored !== undefined && stored.accessToken !== current.accessToken && stored.issuer === as.issuer && stored.resource === current.resource) {
+      if (
+        stored !== undefined &&
+        stored.accessToken !== current.accessToken &&
+        stored.issuer === as.issuer &&
+        stored.resource === current.resource
+      ) {
         this.tokens = stored;
         return stored;
       }
@@ -221,7 +268,8 @@ export class OAuthSession {
       const granted = parseScopes(current.scope);
       if (key !== failure.rejected && (challenged.length === 0 || coversScopes(granted, challenged))) return key;
       if (challenged.length === 0) throw this.insufficientScope(failure, challenged, granted, 'no-scope-in-challenge');
-      if (key === failure.rejected && coversScopes(granted, challenged)) throw this.insufficientScope(failure, challenged, granted, 'already-granted');
+      if (key === failure.rejected && coversScopes(granted, challenged))
+        throw this.insufficientScope(failure, challenged, granted, 'already-granted');
       const running = this.stepUpTargets.get(key);
       if (running !== undefined && !coversScopes(running, challenged)) {
         // A step-up from this token is under way for other scopes: wait, then step up from its result.
@@ -241,7 +289,12 @@ export class OAuthSession {
     }
   }
 
-  private async stepUp(current: StoredTokens, failure: AuthFailureInfo, challenged: string[], signal: AbortSignal): Promise<StoredTokens> {
+  private async stepUp(
+    current: StoredTokens,
+    failure: AuthFailureInfo,
+    challenged: string[],
+    signal: AbortSignal,
+  ): Promise<StoredTokens> {
     const http = this.http(signal);
     const found = await this.discover(failure.bearer?.resourceMetadata, http);
     const granted = parseScopes(current.scope);
@@ -249,7 +302,8 @@ export class OAuthSession {
     const countKey = scopeKey(challenged);
     return this.authorizeWith(found, scopes, http, () => {
       const made = this.stepUpCounts.get(countKey) ?? 0;
-      if (made >= this.options.maxStepUps) return this.insufficientScope(failure, challenged, granted, 'retry-limit', made);
+      if (made >= this.options.maxStepUps)
+        return this.insufficientScope(failure, challenged, granted, 'retry-limit', made);
       this.stepUpCounts.set(countKey, made + 1);
       return undefined;
     });
@@ -260,12 +314,32 @@ export class OAuthSession {
     const granted = parseScopes(this.tokens?.scope);
     if (failure.failure === 'insufficient_scope') {
       const challenged = parseScopes(failure.bearer?.scope);
-      throw this.insufficientScope(failure, challenged, granted, challenged.length === 0 ? 'no-scope-in-challenge' : coversScopes(granted, challenged) ? 'already-granted' : 'retry-limit');
+      throw this.insufficientScope(
+        failure,
+        challenged,
+        granted,
+        challenged.length === 0
+          ? 'no-scope-in-challenge'
+          : coversScopes(granted, challenged)
+            ? 'already-granted'
+            : 'retry-limit',
+      );
     }
-    throw new OAuthError('the server refused the token it was just issued', { failure: 'retry-limit', issuer: this.tokens?.issuer, status: failure.status, error: failure.bearer?.error });
+    throw new OAuthError('the server refused the token it was just issued', {
+      failure: 'retry-limit',
+      issuer: this.tokens?.issuer,
+      status: failure.status,
+      error: failure.bearer?.error,
+    });
   }
 
-  private insufficientScope(failure: AuthFailureInfo, required: string[], granted: string[], reason: 'already-granted' | 'no-scope-in-challenge' | 'retry-limit', attempts?: number): InsufficientScopeError {
+  private insufficientScope(
+    failure: AuthFailureInfo,
+    required: string[],
+    granted: string[],
+    reason: 'already-granted' | 'no-scope-in-challenge' | 'retry-limit',
+    attempts?: number,
+  ): InsufficientScopeError {
     return new InsufficientScopeError({
       requiredScopes: required,
       grantedScopes: granted,
@@ -280,12 +354,26 @@ export class OAuthSession {
    * Runs the authorization code flow for `scopes` with the discovered authorization server.
    * `admit` may veto the attempt by returning an error (the step-up attempt limit).
    */
-  private async authorizeWith(found: Discovered, scopes: string[], http: HttpContext, admit: () => Error | undefined): Promise<StoredTokens> {
+  private async authorizeWith(
+    found: Discovered,
+    scopes: string[],
+    http: HttpContext,
+    admit: () => Error | undefined,
+  ): Promise<StoredTokens> {
     const identity = await this.identities.resolve(found.as, http, true);
     if (identity === undefined) throw noClientIdentity(found.as);
     const refused = admit();
     if (refused !== undefined) throw refused;
-    const pending = await startAuthorization({ as: found.as, client: identity, redirectUri: this.options.redirectUrl, resource: found.resource.resource, scopes }, http);
+    const pending = await startAuthorization(
+      {
+        as: found.as,
+        client: identity,
+        redirectUri: this.options.redirectUrl,
+        resource: found.resource.resource,
+        scopes,
+      },
+      http,
+    );
     this.remember(pending);
     const handler = this.options.redirectHandler;
     if (handler === undefined) throw this.authorizationRequired(pending, 'no-redirect-handler');
@@ -302,7 +390,10 @@ export class OAuthSession {
     return this.redeem(pending, parseCallback(callback), http);
   }
 
-  private authorizationRequired(pending: PendingAuthorization, reason: 'no-redirect-handler' | 'declined'): AuthorizationRequiredError {
+  private authorizationRequired(
+    pending: PendingAuthorization,
+    reason: 'no-redirect-handler' | 'declined',
+  ): AuthorizationRequiredError {
     return new AuthorizationRequiredError({
       authorizationUrl: pending.authorizationUrl.href,
       scopes: [...pending.scopes],
@@ -316,11 +407,23 @@ export class OAuthSession {
   private async redeem(pending: PendingAuthorization, callback: URL, http: HttpContext): Promise<StoredTokens> {
     const expected = new URL(pending.redirectUri);
     if (callback.origin !== expected.origin || callback.pathname !== expected.pathname) {
-      throw new OAuthError('the redirect handler returned a URL that is not the redirect URL', { failure: 'invalid-callback', expected: `${expected.origin}${expected.pathname}`, actual: `${callback.origin}${callback.pathname}` });
+      throw new OAuthError('the redirect handler returned a URL that is not the redirect URL', {
+        failure: 'invalid-callback',
+        expected: `${expected.origin}${expected.pathname}`,
+        actual: `${callback.origin}${callback.pathname}`,
+      });
     }
     this.pending.delete(pending.state);
     const response = await redeemAuthorizationResponse(pending, callback, http);
-    return this.save(this.tokensFrom(response, { issuer: pending.as.issuer, resource: pending.resource, clientId: pending.client.clientId, requested: [...pending.scopes], previous: undefined }));
+    return this.save(
+      this.tokensFrom(response, {
+        issuer: pending.as.issuer,
+        resource: pending.resource,
+        clientId: pending.client.clientId,
+        requested: [...pending.scopes],
+        previous: undefined,
+      }),
+    );
   }
 
   /** Protected resource metadata (fresh: it is how a change of authorization server shows), then the chosen server's metadata (cached). */
@@ -346,10 +449,17 @@ export class OAuthSession {
 
   private tokensFrom(
     response: oauth.TokenEndpointResponse,
-    context: { issuer: string; resource: string; clientId: string; requested: string[]; previous: StoredTokens | undefined },
+    context: {
+      issuer: string;
+      resource: string;
+      clientId: string;
+      requested: string[];
+      previous: StoredTokens | undefined;
+    },
   ): StoredTokens {
     const now = this.options.clock.now();
-    const scope = response.scope ?? (context.requested.length > 0 ? context.requested.join(' ') : context.previous?.scope);
+    const scope =
+      response.scope ?? (context.requested.length > 0 ? context.requested.join(' ') : context.previous?.scope);
     const refreshToken = response.refresh_token ?? context.previous?.refreshToken;
     return {
       issuer: context.issuer,
@@ -406,7 +516,11 @@ export class OAuthSession {
       throw new InvalidArgumentError('url', url, 'not a URL');
     }
     if (`${parsed.origin}${parsed.pathname}` !== this.serverKey) {
-      throw new InvalidArgumentError('url', `${parsed.origin}${parsed.pathname}`, `this OAuth provider serves ${this.serverKey} only; its tokens are not sent elsewhere`);
+      throw new InvalidArgumentError(
+        'url',
+        `${parsed.origin}${parsed.pathname}`,
+        `this OAuth provider serves ${this.serverKey} only; its tokens are not sent elsewhere`,
+      );
     }
     this.checkedUrl = url;
   }

@@ -39,7 +39,11 @@ export function createHeadlessRedirectHandler(options: HeadlessRedirectOptions =
       response = await fetchImpl(authorizationUrl.href, { method: 'GET', redirect: 'manual', signal });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new OAuthError(`cannot reach the authorization endpoint: ${error instanceof Error ? error.message : String(error)}`, { failure: 'network-error', url: `${authorizationUrl.origin}${authorizationUrl.pathname}` }, error);
+      throw new OAuthError(
+        `cannot reach the authorization endpoint: ${error instanceof Error ? error.message : String(error)}`,
+        { failure: 'network-error', url: `${authorizationUrl.origin}${authorizationUrl.pathname}` },
+        error,
+      );
     }
     await discard(response);
     const location = response.headers.get('location');

@@ -20,7 +20,11 @@ export interface ClientIdentity {
   readonly source: 'pre-registered' | 'metadata-document' | 'dynamic';
 }
 
-const METHODS: ReadonlySet<string> = new Set<TokenEndpointAuthMethod>(['client_secret_basic', 'client_secret_post', 'none']);
+const METHODS: ReadonlySet<string> = new Set<TokenEndpointAuthMethod>([
+  'client_secret_basic',
+  'client_secret_post',
+  'none',
+]);
 
 /**
  * The token endpoint authentication for a client with or without a secret, given the server's
@@ -28,7 +32,10 @@ const METHODS: ReadonlySet<string> = new Set<TokenEndpointAuthMethod>(['client_s
  * with a secret, `client_secret_basic` unless only `client_secret_post` is listed; without,
  * `none`.
  */
-export function chooseAuthMethod(supported: readonly string[] | undefined, hasSecret: boolean): TokenEndpointAuthMethod {
+export function chooseAuthMethod(
+  supported: readonly string[] | undefined,
+  hasSecret: boolean,
+): TokenEndpointAuthMethod {
   if (!hasSecret) return 'none';
   if (supported === undefined || supported.includes('client_secret_basic')) return 'client_secret_basic';
   if (supported.includes('client_secret_post')) return 'client_secret_post';
@@ -86,7 +93,12 @@ function formEncode(value: string): string {
 
 /** The identity of a stored registration. */
 export function identityOf(client: StoredClient): ClientIdentity {
-  return { clientId: client.clientId, clientSecret: client.clientSecret, method: client.tokenEndpointAuthMethod, source: 'dynamic' };
+  return {
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    method: client.tokenEndpointAuthMethod,
+    source: 'dynamic',
+  };
 }
 
 /**
@@ -100,7 +112,13 @@ export function identityOf(client: StoredClient): ClientIdentity {
  * @throws OAuthError `registration-failed` (with the server's `error` / `error_description`),
  *   `insecure-endpoint`, `network-error`.
  */
-export async function registerClient(as: oauth.AuthorizationServer, metadata: OAuthClientMetadata, redirectUrl: string, http: HttpContext, now: number): Promise<StoredClient> {
+export async function registerClient(
+  as: oauth.AuthorizationServer,
+  metadata: OAuthClientMetadata,
+  redirectUrl: string,
+  http: HttpContext,
+  now: number,
+): Promise<StoredClient> {
   const endpoint = secureEndpoint(as.registration_endpoint, 'registration_endpoint', http, as.issuer);
   const supported = as.token_endpoint_auth_methods_supported;
   const requestedMethod = metadata.token_endpoint_auth_method ?? registrationAuthMethod(supported);
@@ -113,40 +131,64 @@ export async function registerClient(as: oauth.AuthorizationServer, metadata: OA
   body['application_type'] = metadata.application_type ?? applicationTypeFor(redirectUrl);
   let response: Response;
   try {
-    response = await oauth.dynamicClientRegistrationRequest(as, body as oauth.OmitSymbolProperties<oauth.Client>, oauthRequestOptions(http, endpoint));
+    response = await oauth.dynamicClientRegistrationRequest(
+      as,
+      body as oauth.OmitSymbolProperties<oauth.Client>,
+      oauthRequestOptions(http, endpoint),
+    );
   } catch (error) {
     if (http.signal.aborted) throw http.signal.reason;
-    throw new OAuthError(`client registration at ${as.issuer} failed: ${error instanceof Error ? error.message : String(error)}`, { failure: 'network-error', issuer: as.issuer }, error);
+    throw new OAuthError(
+      `client registration at ${as.issuer} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { failure: 'network-error', issuer: as.issuer },
+      error,
+    );
   }
   const document = await readJsonObject(response);
   if (response.status !== 200 && response.status !== 201) {
     const error = typeof document?.['error'] === 'string' ? document['error'] : undefined;
     const description = typeof document?.['error_description'] === 'string' ? document['error_description'] : undefined;
-    throw new OAuthError(`client registration at ${as.issuer} was refused: HTTP ${response.status}${error === undefined ? '' : ` ${error}`}${description === undefined ? '' : ` (${description})`}`, {
-      failure: 'registration-failed',
-      issuer: as.issuer,
-      status: response.status,
-      error,
-      errorDescription: description,
-    });
+    throw new OAuthError(
+      `client registration at ${as.issuer} was refused: HTTP ${response.status}${error === undefined ? '' : ` ${error}`}${description === undefined ? '' : ` (${description})`}`,
+      {
+        failure: 'registration-failed',
+        issuer: as.issuer,
+        status: response.status,
+        error,
+        errorDescription: description,
+      },
+    );
   }
   const clientId = document?.['client_id'];
   if (typeof clientId !== 'string' || clientId === '') {
-    throw new OAuthError(`client registration at ${as.issuer} returned no client_id`, { failure: 'registration-failed', issuer: as.issuer, status: response.status });
-  }
-  const secret = typeof document?.['client_secret'] === 'string' && document['client_secret'] !== '' ? document['client_secret'] : undefined;
-  const expires = document?.['client_secret_expires_at'];
-  const granted = document?.['token_endpoint_auth_method'];
-  let method: TokenEndpointAuthMethod = typeof granted === 'string' && METHODS.has(granted) ? (granted as TokenEndpointAuthMethod) : requestedMethod;
-  if (method !== 'none' && secret === undefined) method = 'none';
-  if (typeof granted === 'string' && !METHODS.has(granted)) {
-    throw new OAuthError(`client registration at ${as.issuer} chose token_endpoint_auth_method ${granted}, which this client does not support`, {
+    throw new OAuthError(`client registration at ${as.issuer} returned no client_id`, {
       failure: 'registration-failed',
       issuer: as.issuer,
-      actual: granted,
+      status: response.status,
     });
   }
-  const redirectUris = Array.isArray(document?.['redirect_uris']) ? (document['redirect_uris'] as unknown[]).filter((u): u is string => typeof u === 'string') : (body['redirect_uris'] as string[]);
+  const secret =
+    typeof document?.['client_secret'] === 'string' && document['client_secret'] !== ''
+      ? document['client_secret']
+      : undefined;
+  const expires = document?.['client_secret_expires_at'];
+  const granted = document?.['token_endpoint_auth_method'];
+  let method: TokenEndpointAuthMethod =
+    typeof granted === 'string' && METHODS.has(granted) ? (granted as TokenEndpointAuthMethod) : requestedMethod;
+  if (method !== 'none' && secret === undefined) method = 'none';
+  if (typeof granted === 'string' && !METHODS.has(granted)) {
+    throw new OAuthError(
+      `client registration at ${as.issuer} chose token_endpoint_auth_method ${granted}, which this client does not support`,
+      {
+        failure: 'registration-failed',
+        issuer: as.issuer,
+        actual: granted,
+      },
+    );
+  }
+  const redirectUris = Array.isArray(document?.['redirect_uris'])
+    ? (document['redirect_uris'] as unknown[]).filter((u): u is string => typeof u === 'string')
+    : (body['redirect_uris'] as string[]);
   return {
     issuer: as.issuer,
     clientId,
@@ -168,7 +210,11 @@ export async function registerClient(as: oauth.AuthorizationServer, metadata: OA
  * @example
  * clientIdMetadataDocument('https://app.example.com/oauth/client.json', { client_name: 'My App' }, 'http://127.0.0.1:8765/callback');
  */
-export function clientIdMetadataDocument(clientIdMetadataUrl: string, metadata: OAuthClientMetadata, redirectUrl: string): Record<string, unknown> {
+export function clientIdMetadataDocument(
+  clientIdMetadataUrl: string,
+  metadata: OAuthClientMetadata,
+  redirectUrl: string,
+): Record<string, unknown> {
   const document: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(metadata)) if (value !== undefined) document[key] = value;
   return {

@@ -62,11 +62,20 @@ export function selectInitialScopes(input: InitialScopeInput): string[] {
  * The scopes of a step-up: what the refused token had plus what the challenge asks for (spec:
  * "Step-Up Authorization Flow", step 2), with `offline_access` as for a first authorization.
  */
-export function selectStepUpScopes(granted: readonly string[], challenged: readonly string[], serverScopes: readonly string[] | undefined, offlineAccess: boolean): string[] {
+export function selectStepUpScopes(
+  granted: readonly string[],
+  challenged: readonly string[],
+  serverScopes: readonly string[] | undefined,
+  offlineAccess: boolean,
+): string[] {
   return withOfflineAccess(unionScopes(granted, challenged), serverScopes, offlineAccess);
 }
 
-function withOfflineAccess(scopes: string[], serverScopes: readonly string[] | undefined, offlineAccess: boolean): string[] {
+function withOfflineAccess(
+  scopes: string[],
+  serverScopes: readonly string[] | undefined,
+  offlineAccess: boolean,
+): string[] {
   if (!offlineAccess || scopes.length === 0 || scopes.includes(OFFLINE_ACCESS)) return scopes;
   return serverScopes?.includes(OFFLINE_ACCESS) === true ? [...scopes, OFFLINE_ACCESS] : scopes;
 }

@@ -70,11 +70,20 @@ export class AuthPartitioner {
     if (typeof context === 'string') {
       kind = 'id';
       value = context;
-    } else if (typeof context === 'object' && context !== null && typeof context.credential === 'string' && context.credential !== '') {
+    } else if (
+      typeof context === 'object' &&
+      context !== null &&
+      typeof context.credential === 'string' &&
+      context.credential !== ''
+    ) {
       kind = 'credential';
       value = context.credential;
     } else {
-      throw new InvalidArgumentError('authContext', typeof context, 'expected a non-empty string or { credential: string }');
+      throw new InvalidArgumentError(
+        'authContext',
+        typeof context,
+        'expected a non-empty string or { credential: string }',
+      );
     }
     if (kind === this.lastKind && value === this.lastValue) return this.lastPartition;
     const tag = `private:${sha256Hex(`mcp-live/cache/${kind}\u0000${value}`).slice(0, 32)}`;

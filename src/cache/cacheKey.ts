@@ -60,7 +60,14 @@ export function quoteJson(s: string): string {
 
 /** The canonical key of a request (see the module comment). Same text as {@link CacheKeyBuilder.key}. */
 export function cacheKey(parts: CacheKeyParts): string {
-  return JSON.stringify([KEY_NAMESPACE, parts.serverTag, parts.method, parts.param, parts.protocolVersion, parts.partition]);
+  return JSON.stringify([
+    KEY_NAMESPACE,
+    parts.serverTag,
+    parts.method,
+    parts.param,
+    parts.protocolVersion,
+    parts.partition,
+  ]);
 }
 
 /**
@@ -76,7 +83,13 @@ export function parseCacheKey(key: string): CacheKeyParts | undefined {
   }
   if (!Array.isArray(value) || value.length !== 6 || value[0] !== KEY_NAMESPACE) return undefined;
   const [, tag, method, param, protocolVersion, partition] = value as unknown[];
-  if (typeof tag !== 'string' || typeof method !== 'string' || typeof protocolVersion !== 'string' || typeof partition !== 'string') return undefined;
+  if (
+    typeof tag !== 'string' ||
+    typeof method !== 'string' ||
+    typeof protocolVersion !== 'string' ||
+    typeof partition !== 'string'
+  )
+    return undefined;
   if (param !== null && typeof param !== 'string') return undefined;
   return { serverTag: tag, method, param, protocolVersion, partition };
 }
@@ -92,7 +105,10 @@ export function keyPrefix(tag: string, method?: string): string {
 }
 
 /** The `param` element for a request: see {@link CacheKeyParts.param}. */
-export function keyParam(method: string, request: { uri?: string | undefined; cursor?: string | undefined }): string | null {
+export function keyParam(
+  method: string,
+  request: { uri?: string | undefined; cursor?: string | undefined },
+): string | null {
   if (method === 'resources/read') return request.uri ?? null;
   return request.cursor ?? null;
 }
@@ -165,14 +181,29 @@ export class CacheKeyBuilder {
   /** The full key, as one flat string. */
   key(method: string, param: string | null, protocolVersion: string, partition: string): string {
     // Array#join writes one sequential string; `+` would make a rope.
-    return [this.head, this.methodPiece(method), param === null ? 'null' : quoteJson(param), ',', this.tail(protocolVersion, partition)].join('');
+    return [
+      this.head,
+      this.methodPiece(method),
+      param === null ? 'null' : quoteJson(param),
+      ',',
+      this.tail(protocolVersion, partition),
+    ].join('');
   }
 
   /** The public, private and dedupe keys of a request. */
-  requestKeys(method: string, param: string | null, protocolVersion: string, privateTag: string | undefined, dedupeTag: string): RequestKeys {
+  requestKeys(
+    method: string,
+    param: string | null,
+    protocolVersion: string,
+    privateTag: string | undefined,
+    dedupeTag: string,
+  ): RequestKeys {
     const publicKey = this.key(method, param, protocolVersion, PUBLIC_PARTITION);
     const privateKey = privateTag === undefined ? undefined : this.key(method, param, protocolVersion, privateTag);
-    const dedupeKey = privateKey !== undefined && privateTag === dedupeTag ? privateKey : this.key(method, param, protocolVersion, dedupeTag);
+    const dedupeKey =
+      privateKey !== undefined && privateTag === dedupeTag
+        ? privateKey
+        : this.key(method, param, protocolVersion, dedupeTag);
     return { protocolVersion, privateTag, publicKey, privateKey, dedupeKey };
   }
 }

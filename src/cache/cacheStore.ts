@@ -156,6 +156,7 @@ export class MemoryCacheStore implements CacheStore {
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError(name, value, 'expected a positive integer');
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new InvalidArgumentError(name, value, 'expected a positive integer');
   return value;
 }

@@ -29,7 +29,12 @@ export class CacheMissError extends LocalError {
   declare readonly data: CacheMissData;
 
   constructor(data: CacheMissData) {
-    const what = data.uri !== undefined ? ` ${data.uri}` : data.cursor !== undefined ? ` (cursor ${JSON.stringify(data.cursor)})` : '';
+    const what =
+      data.uri !== undefined
+        ? ` ${data.uri}`
+        : data.cursor !== undefined
+          ? ` (cursor ${JSON.stringify(data.cursor)})`
+          : '';
     super(CACHE_MISS_CODE, `${data.method}${what}: not in the cache (cache mode only-if-cached)`, { data });
   }
 }

@@ -12,7 +12,15 @@ import type { CacheEntry } from './cacheStore.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { CacheMissError } from './errors.js';
 import { combinePages, isFresh } from './freshness.js';
-import { isListMethod, type CacheMode, type CacheOutcome, type CacheSource, type ListMethod, type Loader, type SkipReason } from './types.js';
+import {
+  isListMethod,
+  type CacheMode,
+  type CacheOutcome,
+  type CacheSource,
+  type ListMethod,
+  type Loader,
+  type SkipReason,
+} from './types.js';
 
 /** What {@link ListWalk.commit} returns: the hints of the whole list. */
 export interface ListWalkSummary {
@@ -139,7 +147,13 @@ export class ListWalk {
     if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
     const keys = this.hooks.keys();
     const param = cursor ?? null;
-    const requestKeys = keys.requestKeys(this.method, param, this.protocolVersion, this.partition.privateTag, this.partition.dedupeTag);
+    const requestKeys = keys.requestKeys(
+      this.method,
+      param,
+      this.protocolVersion,
+      this.partition.privateTag,
+      this.partition.dedupeTag,
+    );
     const ctx: Ctx = { method: this.method, param, keys: requestKeys, partition: this.partition, mode: this.mode };
     let found: Found | undefined;
     if (this.mode !== 'no-store' && this.mode !== 'reload' && this.mode !== 'no-cache') {
@@ -151,7 +165,13 @@ export class ListWalk {
           return this.remember(ctx, outcomeOf(found.entry, 'cache'), found.entry.bytes, false, undefined);
         }
         if (this.mode === 'force-cache' || this.mode === 'only-if-cached') {
-          return this.remember(ctx, this.hooks.serveStale(ctx, found, now, 'mode'), found.entry.bytes, false, undefined);
+          return this.remember(
+            ctx,
+            this.hooks.serveStale(ctx, found, now, 'mode'),
+            found.entry.bytes,
+            false,
+            undefined,
+          );
         }
       } else if (this.mode === 'only-if-cached') {
         this.hooks.miss(ctx, 'absent', false);
@@ -160,7 +180,8 @@ export class ListWalk {
     }
     let settled: Settled;
     try {
-      const reason = this.mode === 'reload' || this.mode === 'no-cache' ? 'mode' : found !== undefined ? 'stale' : 'absent';
+      const reason =
+        this.mode === 'reload' || this.mode === 'no-cache' ? 'mode' : found !== undefined ? 'stale' : 'absent';
       settled = await this.hooks.load(ctx, load, signal, reason);
     } catch (error) {
       const fallback = this.hooks.staleIfError(ctx, found, error);
@@ -199,7 +220,13 @@ export class ListWalk {
     return this.committed;
   }
 
-  private remember(ctx: Ctx, outcome: CacheOutcome, bytes: number | undefined, fromNetwork: boolean, unstorable: SkipReason | undefined): CacheOutcome {
+  private remember(
+    ctx: Ctx,
+    outcome: CacheOutcome,
+    bytes: number | undefined,
+    fromNetwork: boolean,
+    unstorable: SkipReason | undefined,
+  ): CacheOutcome {
     this.seen.push({
       ctx,
       value: outcome.result,
@@ -220,7 +247,8 @@ export class ListWalk {
       const publicPages = pages.filter((p) => p.scope === 'public').length;
       this.hooks.mismatch(this.method, publicPages, pages.length - publicPages);
     }
-    const invalidated = (): boolean => this.hooks.generation(this.method, this.partition.dedupeTag) !== this.startGeneration;
+    const invalidated = (): boolean =>
+      this.hooks.generation(this.method, this.partition.dedupeTag) !== this.startGeneration;
     let stored = 0;
     for (const page of pages) {
       if (page.unstorable !== undefined) {
@@ -254,11 +282,20 @@ export class ListWalk {
 
 /** @internal The outcome of serving `entry`. */
 export function outcomeOf(entry: CacheEntry, source: CacheSource): CacheOutcome {
-  return { result: entry.value as JsonObject, source, scope: entry.scope, ttlMs: entry.ttlMs, receivedAt: entry.receivedAt };
+  return {
+    result: entry.value as JsonObject,
+    source,
+    scope: entry.scope,
+    ttlMs: entry.ttlMs,
+    receivedAt: entry.receivedAt,
+  };
 }
 
 /** @internal `data` of a CacheMissError for a request. */
-export function missData(method: string, param: string | null): { method: string; uri?: string; cursor?: string | null } {
+export function missData(
+  method: string,
+  param: string | null,
+): { method: string; uri?: string; cursor?: string | null } {
   if (method === 'resources/read') return param === null ? { method } : { method, uri: param };
   if (isListMethod(method)) return { method, cursor: param };
   return { method };

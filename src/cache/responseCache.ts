@@ -9,12 +9,29 @@ import { isObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
-import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, parseCacheKey, quoteJson, type CacheKeyParts } from './cacheKey.js';
+import {
+  CacheKeyBuilder,
+  PUBLIC_PARTITION,
+  keyParam,
+  keyPrefix,
+  parseCacheKey,
+  quoteJson,
+  type CacheKeyParts,
+} from './cacheKey.js';
 import { HitIndex } from './hitIndex.js';
 import { MemoryCacheStore, type CacheEntry, type CacheStore } from './cacheStore.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { CacheMissError } from './errors.js';
-import { ListWalk, missData, outcomeOf, type Ctx, type Found, type ListWalkRequest, type Settled, type WalkHooks } from './listWalk.js';
+import {
+  ListWalk,
+  missData,
+  outcomeOf,
+  type Ctx,
+  type Found,
+  type ListWalkRequest,
+  type Settled,
+  type WalkHooks,
+} from './listWalk.js';
 import {
   LIST_METHODS,
   isCacheableMethod,
@@ -135,7 +152,14 @@ export class ResponseCache {
   private readonly sieMs: number;
   private readonly onEvent: ((event: CacheEvent) => void) | undefined;
   private readonly onError: (error: Error) => void;
-  private readonly counters: CacheStats = { hits: 0, misses: 0, staleServes: 0, evictions: 0, stores: 0, invalidations: 0 };
+  private readonly counters: CacheStats = {
+    hits: 0,
+    misses: 0,
+    staleServes: 0,
+    evictions: 0,
+    stores: 0,
+    invalidations: 0,
+  };
   private readonly inflight = new Map<string, InFlight>();
   private readonly active = new Set<InFlight>();
   /** Scope of the last entry stored per method: which partition to look in first. */
@@ -155,16 +179,19 @@ export class ResponseCache {
    *   option is negative or not a number.
    */
   constructor(options: ResponseCacheOptions) {
-    if (typeof options?.serverIdentity !== 'string') throw new InvalidArgumentError('serverIdentity', options?.serverIdentity, 'expected a string');
+    if (typeof options?.serverIdentity !== 'string')
+      throw new InvalidArgumentError('serverIdentity', options?.serverIdentity, 'expected a string');
     this.serverIdentity = options.serverIdentity;
     this.store = options.store ?? new MemoryCacheStore();
     this.keys = new CacheKeyBuilder(options.serverIdentity);
-    this.index = this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
+    this.index =
+      this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
     this.exactIndex = options.store === undefined;
     this.clock = options.clock ?? systemClock;
     this.partitioner = new AuthPartitioner(options.authContext, options.sharedStore ?? options.store !== undefined);
     this.maxTtlMs = duration('maxTtlMs', options.maxTtlMs, DEFAULT_MAX_TTL_MS);
-    if (this.maxTtlMs === 0) throw new InvalidArgumentError('maxTtlMs', 0, 'expected a positive number of milliseconds');
+    if (this.maxTtlMs === 0)
+      throw new InvalidArgumentError('maxTtlMs', 0, 'expected a positive number of milliseconds');
     this.swrMs = duration('staleWhileRevalidateMs', options.staleWhileRevalidateMs, 0);
     this.sieMs = duration('staleIfErrorMs', options.staleIfErrorMs, 0);
     this.onEvent = options.onEvent;
@@ -203,7 +230,13 @@ export class ResponseCache {
     if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
     const mode = request.mode ?? 'default';
     if (!isCacheableMethod(method) || mode === 'no-store') {
-      return this.loadDirect(method, keyParam(method, request), load, signal, isCacheableMethod(method) ? 'no-store' : 'not-cacheable');
+      return this.loadDirect(
+        method,
+        keyParam(method, request),
+        load,
+        signal,
+        isCacheableMethod(method) ? 'no-store' : 'not-cacheable',
+      );
     }
     let partition: AuthPartition;
     try {
@@ -256,7 +289,12 @@ export class ResponseCache {
    * when the index cannot answer for sure (then the full lookup decides). Mirrors
    * {@link lookup} + {@link decide}: the first probe (by scope hint) that has an entry decides.
    */
-  private peekEntry(method: string, param: string | null, protocolVersion: string, partition: AuthPartition): CacheEntry | undefined {
+  private peekEntry(
+    method: string,
+    param: string | null,
+    protocolVersion: string,
+    partition: AuthPartition,
+  ): CacheEntry | undefined {
     const index = this.index as HitIndex;
     const privateTag = partition.privateTag;
     let key: string | undefined;
@@ -313,7 +351,8 @@ export class ResponseCache {
    *   auth context function returns an invalid value.
    */
   walkList(request: ListWalkRequest): ListWalk {
-    if (!isListMethod(request.method)) throw new InvalidArgumentError('method', request.method, `expected one of ${LIST_METHODS.join(', ')}`);
+    if (!isListMethod(request.method))
+      throw new InvalidArgumentError('method', request.method, `expected one of ${LIST_METHODS.join(', ')}`);
     const partition = this.partitioner.current();
     return new ListWalk(this.walkHooks, request.method, request.protocolVersion, request.mode ?? 'default', partition);
   }
@@ -362,7 +401,8 @@ export class ResponseCache {
    * @throws InvalidArgumentError (-32602) when `method` is not a list method.
    */
   invalidateList(method: ListMethod, options: { authContext?: 'all' | 'current' | undefined } = {}): Promise<number> {
-    if (!isListMethod(method)) return Promise.reject(new InvalidArgumentError('method', method, `expected one of ${LIST_METHODS.join(', ')}`));
+    if (!isListMethod(method))
+      return Promise.reject(new InvalidArgumentError('method', method, `expected one of ${LIST_METHODS.join(', ')}`));
     const which = options.authContext ?? 'all';
     if (which === 'all') {
       return this.invalidate(
@@ -469,17 +509,24 @@ export class ResponseCache {
     return entry === undefined ? undefined : { key, entry };
   }
 
-  private decide(ctx: Ctx, found: Found | undefined, load: Loader, signal: AbortSignal | undefined): Promise<CacheOutcome> {
+  private decide(
+    ctx: Ctx,
+    found: Found | undefined,
+    load: Loader,
+    signal: AbortSignal | undefined,
+  ): Promise<CacheOutcome> {
     const mode = ctx.mode;
     if (found !== undefined) {
       const entry = found.entry;
       const now = this.clock.now();
       if (isFresh(entry, now)) {
         this.counters.hits++;
-        if (this.onEvent !== undefined) this.emit({ type: 'hit', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(entry, now) });
+        if (this.onEvent !== undefined)
+          this.emit({ type: 'hit', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(entry, now) });
         return Promise.resolve(outcomeOf(entry, 'cache'));
       }
-      if (mode === 'force-cache' || mode === 'only-if-cached') return Promise.resolve(this.serveStale(ctx, found, now, 'mode'));
+      if (mode === 'force-cache' || mode === 'only-if-cached')
+        return Promise.resolve(this.serveStale(ctx, found, now, 'mode'));
       if (isWithinStaleWindow(entry, now, this.swrMs)) {
         const served = this.serveStale(ctx, found, now, 'revalidate');
         this.revalidate(ctx, load);
@@ -489,7 +536,8 @@ export class ResponseCache {
     }
     if (mode === 'only-if-cached') {
       this.counters.misses++;
-      if (this.onEvent !== undefined) this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason: 'absent', joined: false });
+      if (this.onEvent !== undefined)
+        this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason: 'absent', joined: false });
       return Promise.reject(new CacheMissError(missData(ctx.method, ctx.param)));
     }
     return this.viaNetwork(ctx, undefined, 'absent', load, signal);
@@ -497,31 +545,59 @@ export class ResponseCache {
 
   private serveStale(ctx: Ctx, found: Found, now: number, reason: 'revalidate' | 'error' | 'mode'): CacheOutcome {
     this.counters.staleServes++;
-    if (this.onEvent !== undefined) this.emit({ type: 'stale', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(found.entry, now), reason });
+    if (this.onEvent !== undefined)
+      this.emit({
+        type: 'stale',
+        method: ctx.method,
+        param: ctx.param,
+        key: found.key,
+        ageMs: ageMs(found.entry, now),
+        reason,
+      });
     return outcomeOf(found.entry, 'stale');
   }
 
   // ---- load path ----------------------------------------------------------------------------
 
   /** Not cached at all: `no-store` or a method outside the cacheable set. */
-  private async loadDirect(method: string, param: string | null, load: Loader, signal: AbortSignal | undefined, reason: SkipReason): Promise<CacheOutcome> {
+  private async loadDirect(
+    method: string,
+    param: string | null,
+    load: Loader,
+    signal: AbortSignal | undefined,
+    reason: SkipReason,
+  ): Promise<CacheOutcome> {
     const outcome = checkOutcome(await load(signal));
     const result = outcome.result;
     if (this.onEvent !== undefined) this.emit({ type: 'skip', method, param, reason });
-    return { result, source: 'network', scope: normalizeScope(result['cacheScope']), ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs), receivedAt: this.clock.now() };
+    return {
+      result,
+      source: 'network',
+      scope: normalizeScope(result['cacheScope']),
+      ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs),
+      receivedAt: this.clock.now(),
+    };
   }
 
-  private viaNetwork(ctx: Ctx, found: Found | undefined, reason: 'absent' | 'stale' | 'mode', load: Loader, signal: AbortSignal | undefined): Promise<CacheOutcome> {
+  private viaNetwork(
+    ctx: Ctx,
+    found: Found | undefined,
+    reason: 'absent' | 'stale' | 'mode',
+    load: Loader,
+    signal: AbortSignal | undefined,
+  ): Promise<CacheOutcome> {
     const dedupeKey = ctx.keys.dedupeKey;
     let record = this.inflight.get(dedupeKey);
     this.counters.misses++;
-    if (this.onEvent !== undefined) this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined: record !== undefined });
+    if (this.onEvent !== undefined)
+      this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined: record !== undefined });
     record ??= this.startLoad(ctx, dedupeKey, load, false, false);
     const shared = record;
     const waited = this.wait(shared, signal, ctx.method).then((settled) => settled.outcome);
     if (ctx.mode !== 'default' || found === undefined || this.sieMs <= 0) return waited;
     return waited.catch((error: unknown) => {
-      if (shared.invalidated || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)) throw error;
+      if (shared.invalidated || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs))
+        throw error;
       const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
       outcome.error = error;
       return outcome;
@@ -568,7 +644,11 @@ export class ResponseCache {
     const outcome: CacheOutcome = { result, source: 'network', scope, ttlMs, receivedAt };
     const bytes = typeof loaded.bytes === 'number' && loaded.bytes >= 0 ? loaded.bytes : undefined;
     const unstorable: SkipReason | undefined =
-      result['resultType'] === 'input_required' ? 'input-required' : loaded.storable !== true ? 'not-storable' : undefined;
+      result['resultType'] === 'input_required'
+        ? 'input-required'
+        : loaded.storable !== true
+          ? 'not-storable'
+          : undefined;
     const settled: Settled = { outcome, unstorable, bytes };
     if (record.deferStore) return settled;
     if (unstorable !== undefined) {
@@ -590,12 +670,19 @@ export class ResponseCache {
     invalidated: () => boolean,
   ): Promise<boolean> {
     const { publicKey, privateKey } = ctx.keys;
-    if (entry.scope === 'private' && privateKey === undefined) return this.skip(ctx.method, ctx.param, 'private-without-auth-context');
+    if (entry.scope === 'private' && privateKey === undefined)
+      return this.skip(ctx.method, ctx.param, 'private-without-auth-context');
     if (invalidated()) return this.skip(ctx.method, ctx.param, 'invalidated');
     const measured = fromNetwork ? deepFreezeAndMeasure(entry.value) : 0;
     const bytes = entry.bytes ?? measured;
     const key = entry.scope === 'public' ? publicKey : (privateKey as string);
-    const stored: CacheEntry = { value: entry.value, receivedAt: entry.receivedAt, ttlMs: entry.ttlMs, scope: entry.scope, bytes };
+    const stored: CacheEntry = {
+      value: entry.value,
+      receivedAt: entry.receivedAt,
+      ttlMs: entry.ttlMs,
+      scope: entry.scope,
+      bytes,
+    };
     let accepted: boolean | void;
     try {
       const pending = this.store.set(key, stored);
@@ -613,7 +700,16 @@ export class ResponseCache {
     index?.add(ctx.method, ctx.keys.protocolVersion, partition, ctx.param, key);
     this.counters.stores++;
     if (this.scopeHint.get(ctx.method) !== entry.scope) this.scopeHint.set(ctx.method, entry.scope);
-    if (this.onEvent !== undefined) this.emit({ type: 'store', method: ctx.method, param: ctx.param, key, scope: entry.scope, ttlMs: entry.ttlMs, bytes });
+    if (this.onEvent !== undefined)
+      this.emit({
+        type: 'store',
+        method: ctx.method,
+        param: ctx.param,
+        key,
+        scope: entry.scope,
+        ttlMs: entry.ttlMs,
+        bytes,
+      });
     if (entry.scope === 'public' && privateKey !== undefined) {
       // A newer public answer supersedes this auth context's older private one.
       index?.remove(ctx.method, ctx.keys.protocolVersion, ctx.keys.privateTag as string, ctx.param);
@@ -671,7 +767,11 @@ export class ResponseCache {
   // ---- walks --------------------------------------------------------------------------------
 
   private generation(method: string, dedupeTag: string): number {
-    return this.generationAll + (this.generationByMethod.get(method) ?? 0) + (this.generationByPartition.get(`${method}\u0000${dedupeTag}`) ?? 0);
+    return (
+      this.generationAll +
+      (this.generationByMethod.get(method) ?? 0) +
+      (this.generationByPartition.get(`${method}\u0000${dedupeTag}`) ?? 0)
+    );
   }
 
   private bump(map: Map<string, number>, key: string): void {
@@ -686,7 +786,14 @@ export class ResponseCache {
     lookup: (ctx) => this.lookup(ctx),
     hit: (ctx, found, now) => {
       this.counters.hits++;
-      if (this.onEvent !== undefined) this.emit({ type: 'hit', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(found.entry, now) });
+      if (this.onEvent !== undefined)
+        this.emit({
+          type: 'hit',
+          method: ctx.method,
+          param: ctx.param,
+          key: found.key,
+          ageMs: ageMs(found.entry, now),
+        });
     },
     serveStale: (ctx, found, now, reason) => this.serveStale(ctx, found, now, reason),
     miss: (ctx, reason, joined) => {
@@ -699,7 +806,13 @@ export class ResponseCache {
           const outcome = checkOutcome(loaded);
           const result = outcome.result;
           return {
-            outcome: { result, source: 'network', scope: normalizeScope(result['cacheScope']), ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs), receivedAt: this.clock.now() },
+            outcome: {
+              result,
+              source: 'network',
+              scope: normalizeScope(result['cacheScope']),
+              ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs),
+              receivedAt: this.clock.now(),
+            },
             unstorable: 'no-store',
             bytes: undefined,
           } satisfies Settled;
@@ -713,7 +826,13 @@ export class ResponseCache {
       return this.wait(record, signal, ctx.method);
     },
     staleIfError: (ctx, found, error) => {
-      if (ctx.mode !== 'default' || found === undefined || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)) return undefined;
+      if (
+        ctx.mode !== 'default' ||
+        found === undefined ||
+        !staleable(error) ||
+        !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)
+      )
+        return undefined;
       const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
       outcome.error = error;
       return outcome;
@@ -820,12 +939,14 @@ function staleable(error: unknown): boolean {
 }
 
 function checkOutcome(outcome: LoadOutcome): LoadOutcome {
-  if (!isObject(outcome) || !isObject(outcome.result)) throw new TypeError('ResponseCache: load must resolve to { result: object, storable: boolean }');
+  if (!isObject(outcome) || !isObject(outcome.result))
+    throw new TypeError('ResponseCache: load must resolve to { result: object, storable: boolean }');
   return outcome;
 }
 
 function duration(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw new InvalidArgumentError(name, value, 'expected a number of milliseconds >= 0');
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+    throw new InvalidArgumentError(name, value, 'expected a number of milliseconds >= 0');
   return value;
 }

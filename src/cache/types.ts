@@ -5,7 +5,14 @@ import type { JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
 
 /** The methods whose results carry caching hints and may be cached (spec: server/utilities/caching). */
-export const CACHEABLE_METHODS = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'] as const;
+export const CACHEABLE_METHODS = [
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+] as const;
 /** One of {@link CACHEABLE_METHODS}. */
 export type CacheableMethod = (typeof CACHEABLE_METHODS)[number];
 /** The paginated cacheable methods. */
@@ -140,8 +147,23 @@ export type InvalidateTarget =
 export type CacheEvent =
   | { type: 'hit'; method: string; param: string | null; key: string; ageMs: number }
   | { type: 'miss'; method: string; param: string | null; reason: 'absent' | 'stale' | 'mode'; joined: boolean }
-  | { type: 'stale'; method: string; param: string | null; key: string; ageMs: number; reason: 'revalidate' | 'error' | 'mode' }
-  | { type: 'store'; method: string; param: string | null; key: string; scope: CacheScope; ttlMs: number; bytes: number }
+  | {
+      type: 'stale';
+      method: string;
+      param: string | null;
+      key: string;
+      ageMs: number;
+      reason: 'revalidate' | 'error' | 'mode';
+    }
+  | {
+      type: 'store';
+      method: string;
+      param: string | null;
+      key: string;
+      scope: CacheScope;
+      ttlMs: number;
+      bytes: number;
+    }
   | { type: 'evict'; key: string }
   | { type: 'invalidate'; target: InvalidateTarget; removed: number }
   | { type: 'skip'; method: string; param: string | null; reason: SkipReason }

@@ -24,7 +24,13 @@ export type Command =
   | { name: 'read'; uri: string }
   | { name: 'get-prompt'; prompt: string; args: Record<string, string> }
   | { name: 'call'; tool: string; args: Record<string, unknown> }
-  | { name: 'complete'; ref: PromptReference | ResourceTemplateReference; argument: string; value: string; context: Record<string, string> }
+  | {
+      name: 'complete';
+      ref: PromptReference | ResourceTemplateReference;
+      argument: string;
+      value: string;
+      context: Record<string, string>;
+    }
   | { name: 'watch'; uris: string[] };
 
 export interface GlobalOptions {
@@ -121,15 +127,23 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     timeoutMs = Number(values.timeout);
-    if (!/^\d+$/.test(values.timeout) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of milliseconds, not ${JSON.stringify(values.timeout)}`);
+    if (!/^\d+$/.test(values.timeout) || timeoutMs <= 0)
+      throw new UsageError(`--timeout wants a positive number of milliseconds, not ${JSON.stringify(values.timeout)}`);
   }
-  return { kind: 'run', command, server, options: { json: values.json ?? false, timeoutMs, verbose: values.verbose ?? false, debug: values.debug ?? false } };
+  return {
+    kind: 'run',
+    command,
+    server,
+    options: { json: values.json ?? false, timeoutMs, verbose: values.verbose ?? false, debug: values.debug ?? false },
+  };
 }
 
 function parseCommand(name: string, operands: string[]): Command {
   const arity = (min: number, max: number, shape: string): void => {
     if (operands.length >= min && operands.length <= max) return;
-    throw new UsageError(shape === '' ? `${name} takes no operands (got ${operands.join(' ')})` : `${name} wants ${shape}`);
+    throw new UsageError(
+      shape === '' ? `${name} takes no operands (got ${operands.join(' ')})` : `${name} wants ${shape}`,
+    );
   };
   switch (name) {
     case 'inspect':
@@ -138,7 +152,8 @@ function parseCommand(name: string, operands: string[]): Command {
     case 'list': {
       arity(1, 1, 'tools|prompts|resources|templates');
       const kind = operands[0] as string;
-      if (!LIST_KINDS.includes(kind)) throw new UsageError(`list what? ${JSON.stringify(kind)} is not one of tools, prompts, resources, templates`);
+      if (!LIST_KINDS.includes(kind))
+        throw new UsageError(`list what? ${JSON.stringify(kind)} is not one of tools, prompts, resources, templates`);
       return { name, kind: kind as ListKind };
     }
     case 'read':
@@ -154,7 +169,13 @@ function parseCommand(name: string, operands: string[]): Command {
     case 'complete': {
       arity(3, Infinity, '<prompt:name|template:uri> <argument> <value> [key=value ...]');
       const [ref, argument, value] = operands as [string, string, string];
-      return { name, ref: completionRef(ref), argument, value, context: keyValues(operands.slice(3), 'context argument') };
+      return {
+        name,
+        ref: completionRef(ref),
+        argument,
+        value,
+        context: keyValues(operands.slice(3), 'context argument'),
+      };
     }
     case 'watch':
       return { name, uris: operands };
@@ -169,9 +190,13 @@ export function completionRef(text: string): PromptReference | ResourceTemplateR
   if (prefixed !== null) {
     const [, kind, value] = prefixed as unknown as [string, string, string];
     if (value === '') throw new UsageError(`empty reference in ${JSON.stringify(text)}`);
-    return kind === 'prompt' || kind === 'ref/prompt' ? { type: 'ref/prompt', name: value } : { type: 'ref/resource', uri: value };
+    return kind === 'prompt' || kind === 'ref/prompt'
+      ? { type: 'ref/prompt', name: value }
+      : { type: 'ref/resource', uri: value };
   }
-  return text.includes('://') || text.includes('{') ? { type: 'ref/resource', uri: text } : { type: 'ref/prompt', name: text };
+  return text.includes('://') || text.includes('{')
+    ? { type: 'ref/resource', uri: text }
+    : { type: 'ref/prompt', name: text };
 }
 
 function keyValues(pairs: string[], what: string): Record<string, string> {
@@ -189,28 +214,44 @@ function jsonObject(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`tool arguments are not JSON (${error instanceof Error ? error.message : String(error)}): ${text}`);
+    throw new UsageError(
+      `tool arguments are not JSON (${error instanceof Error ? error.message : String(error)}): ${text}`,
+    );
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`tool arguments must be a JSON object, not ${text}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`tool arguments must be a JSON object, not ${text}`);
   return value as Record<string, unknown>;
 }
 
 function parseServer(
-  values: { url?: string | undefined; header?: string[] | undefined; env?: string[] | undefined; cwd?: string | undefined },
+  values: {
+    url?: string | undefined;
+    header?: string[] | undefined;
+    env?: string[] | undefined;
+    cwd?: string | undefined;
+  },
   serverArgv: string[],
   sawTerminator: boolean,
 ): ServerSpec {
-  if (values.url !== undefined && sawTerminator) throw new UsageError('give the server either as --url <url> or after --, not both');
+  if (values.url !== undefined && sawTerminator)
+    throw new UsageError('give the server either as --url <url> or after --, not both');
   if (values.url !== undefined) {
-    if (values.env !== undefined || values.cwd !== undefined) throw new UsageError('--env and --cwd are for a stdio server (after --), not --url');
+    if (values.env !== undefined || values.cwd !== undefined)
+      throw new UsageError('--env and --cwd are for a stdio server (after --), not --url');
     let url: URL;
     try {
       url = new URL(values.url);
     } catch {
       throw new UsageError(`--url ${JSON.stringify(values.url)} is not a URL`);
     }
-    const kind = url.protocol === 'http:' || url.protocol === 'https:' ? 'http' : url.protocol === 'ws:' || url.protocol === 'wss:' ? 'websocket' : undefined;
-    if (kind === undefined) throw new UsageError(`--url must be http(s):// (Streamable HTTP) or ws(s):// (WebSocket), not ${url.protocol}//`);
+    const kind =
+      url.protocol === 'http:' || url.protocol === 'https:'
+        ? 'http'
+        : url.protocol === 'ws:' || url.protocol === 'wss:'
+          ? 'websocket'
+          : undefined;
+    if (kind === undefined)
+      throw new UsageError(`--url must be http(s):// (Streamable HTTP) or ws(s):// (WebSocket), not ${url.protocol}//`);
     const headers: Record<string, string> = {};
     for (const header of values.header ?? []) {
       const at = header.indexOf(':');
@@ -222,7 +263,9 @@ function parseServer(
   if (values.header !== undefined) throw new UsageError('--header is for a server given with --url');
   const [command, ...args] = serverArgv;
   if (command === undefined) {
-    throw new UsageError(sawTerminator ? 'no server command after --' : 'which server? give --url <url>, or a command after --');
+    throw new UsageError(
+      sawTerminator ? 'no server command after --' : 'which server? give --url <url>, or a command after --',
+    );
   }
   return { kind: 'stdio', command, args, env: keyValues(values.env ?? [], '--env'), cwd: values.cwd };
 }

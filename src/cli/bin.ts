@@ -19,14 +19,21 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 process.on('SIGTERM', onSignal);
 
-main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signal: controller.signal }).then(
+main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  signal: controller.signal,
+}).then(
   (code) => {
     process.exitCode = code;
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   },
   (error: unknown) => {
-    process.stderr.write(`mcp-live: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `mcp-live: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   },
 );

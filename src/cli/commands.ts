@@ -15,7 +15,16 @@ import {
 import type { Command, GlobalOptions, ListKind } from './args.js';
 import { EXIT_ERROR, EXIT_OK, errorJson } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
-import { describeContent, describeEvent, describeFilter, describePrompt, describeTool, serverIdentityLines, styleFor, type Style } from './render.js';
+import {
+  describeContent,
+  describeEvent,
+  describeFilter,
+  describePrompt,
+  describeTool,
+  serverIdentityLines,
+  styleFor,
+  type Style,
+} from './render.js';
 
 export interface CommandContext {
   client: McpClient;
@@ -45,7 +54,8 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
 }
 
 const line = (ctx: CommandContext, text = ''): void => void ctx.io.stdout.write(`${text}\n`);
-const printJson = (ctx: CommandContext, value: unknown): void => void ctx.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+const printJson = (ctx: CommandContext, value: unknown): void =>
+  void ctx.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 // ---------------------------------------------------------------------------------------------
 // Lists
@@ -62,7 +72,11 @@ const KINDS: Record<ListKind, KindInfo> = {
   tools: { method: 'tools/list', key: 'tools', id: (item) => (item as Tool).name },
   prompts: { method: 'prompts/list', key: 'prompts', id: (item) => (item as Prompt).name },
   resources: { method: 'resources/list', key: 'resources', id: (item) => (item as Resource).uri },
-  templates: { method: 'resources/templates/list', key: 'resourceTemplates', id: (item) => (item as ResourceTemplate).uriTemplate },
+  templates: {
+    method: 'resources/templates/list',
+    key: 'resourceTemplates',
+    id: (item) => (item as ResourceTemplate).uriTemplate,
+  },
 };
 
 /**
@@ -80,7 +94,9 @@ async function walk(ctx: CommandContext, kind: ListKind): Promise<{ items: unkno
     for await (const page of ctx.client.pages(method, { signal: ctx.io.signal })) {
       pages++;
       for (const item of page.items as unknown[]) byId.set(id(item), item);
-      progress.update(`${method}: ${byId.size} ${kind} in ${pages} page${pages === 1 ? '' : 's'}${page.nextCursor === undefined ? '' : ', more to come'}`);
+      progress.update(
+        `${method}: ${byId.size} ${kind} in ${pages} page${pages === 1 ? '' : 's'}${page.nextCursor === undefined ? '' : ', more to come'}`,
+      );
     }
   } finally {
     progress.clear();
@@ -106,14 +122,19 @@ async function list(ctx: CommandContext, kind: ListKind): Promise<number> {
       const resources = items as Resource[];
       const width = Math.min(60, Math.max(0, ...resources.map((r) => r.uri.length)));
       const nameWidth = Math.min(40, Math.max(0, ...resources.map((r) => r.name.length)));
-      for (const r of resources) line(ctx, `${r.uri.padEnd(width)}  ${r.name.padEnd(nameWidth)}  ${style.dim(r.mimeType ?? '')}`.trimEnd());
+      for (const r of resources)
+        line(ctx, `${r.uri.padEnd(width)}  ${r.name.padEnd(nameWidth)}  ${style.dim(r.mimeType ?? '')}`.trimEnd());
       break;
     }
     case 'templates':
-      for (const t of items as ResourceTemplate[]) line(ctx, `${t.uriTemplate}  ${t.name}${t.description ? style.dim(` — ${t.description}`) : ''}`);
+      for (const t of items as ResourceTemplate[])
+        line(ctx, `${t.uriTemplate}  ${t.name}${t.description ? style.dim(` — ${t.description}`) : ''}`);
       break;
   }
-  if (ctx.io.stderr.isTTY) ctx.io.stderr.write(`${styleFor(ctx.io.stderr).dim(`${items.length} ${kind} in ${pages} page${pages === 1 ? '' : 's'}`)}\n`);
+  if (ctx.io.stderr.isTTY)
+    ctx.io.stderr.write(
+      `${styleFor(ctx.io.stderr).dim(`${items.length} ${kind} in ${pages} page${pages === 1 ? '' : 's'}`)}\n`,
+    );
   return EXIT_OK;
 }
 
@@ -159,7 +180,10 @@ async function inspect(ctx: CommandContext): Promise<number> {
   line(ctx, `  capabilities: ${style.dim(JSON.stringify(capabilities))}`);
   line(ctx, style.bold('Counts'));
   const show = (label: string, value: { items: number; pages: number } | null): void =>
-    line(ctx, `  ${label.padEnd(11)} ${value === null ? style.dim('not offered') : `${value.items}${value.pages > 1 ? style.dim(` (${value.pages} pages)`) : ''}`}`);
+    line(
+      ctx,
+      `  ${label.padEnd(11)} ${value === null ? style.dim('not offered') : `${value.items}${value.pages > 1 ? style.dim(` (${value.pages} pages)`) : ''}`}`,
+    );
   show('tools:', counts.tools);
   show('prompts:', counts.prompts);
   show('resources:', counts.resources);
@@ -182,7 +206,11 @@ async function read(ctx: CommandContext, uri: string): Promise<number> {
     const view = viewContents(item);
     if (several) line(ctx, ctx.style.dim(`── ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}`));
     if (view.kind === 'text') ctx.io.stdout.write(view.text.endsWith('\n') ? view.text : `${view.text}\n`);
-    else if (view.kind === 'blob') line(ctx, `${view.bytes().length} bytes of ${view.mimeType ?? 'binary data'} ${ctx.style.dim('(--json shows the base64)')}`);
+    else if (view.kind === 'blob')
+      line(
+        ctx,
+        `${view.bytes().length} bytes of ${view.mimeType ?? 'binary data'} ${ctx.style.dim('(--json shows the base64)')}`,
+      );
     else line(ctx, `invalid contents: ${view.reason}`);
   }
   return EXIT_OK;
@@ -205,7 +233,10 @@ async function call(ctx: CommandContext, tool: string, args: Record<string, unkn
   try {
     result = await ctx.client.callTool(tool, args as Parameters<McpClient['callTool']>[1], {
       signal: ctx.io.signal,
-      onProgress: (p) => progress.update(`${tool}: ${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`),
+      onProgress: (p) =>
+        progress.update(
+          `${tool}: ${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`,
+        ),
     });
   } finally {
     progress.clear();
@@ -213,7 +244,8 @@ async function call(ctx: CommandContext, tool: string, args: Record<string, unkn
   if (ctx.options.json) printJson(ctx, result);
   else {
     for (const block of result.content) line(ctx, describeContent(block));
-    if (result.structuredContent !== undefined) line(ctx, `${ctx.style.dim('structured:')} ${JSON.stringify(result.structuredContent)}`);
+    if (result.structuredContent !== undefined)
+      line(ctx, `${ctx.style.dim('structured:')} ${JSON.stringify(result.structuredContent)}`);
   }
   if (result.isError === true) {
     ctx.io.stderr.write(`mcp-live: the tool ${JSON.stringify(tool)} reported an error (isError: true)\n`);
@@ -224,7 +256,9 @@ async function call(ctx: CommandContext, tool: string, args: Record<string, unkn
 
 async function complete(ctx: CommandContext, command: Extract<Command, { name: 'complete' }>): Promise<number> {
   const context = Object.keys(command.context).length > 0 ? { arguments: command.context } : undefined;
-  const result = await ctx.client.complete(command.ref, { name: command.argument, value: command.value }, context, { signal: ctx.io.signal });
+  const result = await ctx.client.complete(command.ref, { name: command.argument, value: command.value }, context, {
+    signal: ctx.io.signal,
+  });
   if (ctx.options.json) {
     printJson(ctx, result);
     return EXIT_OK;
@@ -232,7 +266,9 @@ async function complete(ctx: CommandContext, command: Extract<Command, { name: '
   const { values, total, hasMore } = result.completion;
   for (const value of values) line(ctx, value);
   if (hasMore === true || (total !== undefined && total > values.length)) {
-    ctx.io.stderr.write(`${styleFor(ctx.io.stderr).dim(`(${values.length}${total === undefined ? '' : ` of ${total}`}; more available)`)}\n`);
+    ctx.io.stderr.write(
+      `${styleFor(ctx.io.stderr).dim(`(${values.length}${total === undefined ? '' : ` of ${total}`}; more available)`)}\n`,
+    );
   }
   return EXIT_OK;
 }
@@ -256,22 +292,35 @@ async function watch(ctx: CommandContext, uris: string[]): Promise<number> {
     else line(ctx, `${timestamp()} ${describeEvent(event)}`);
   };
   const subscription = await client.subscribe(
-    { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, ...(uris.length > 0 && { resourceSubscriptions: uris }) },
+    {
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      ...(uris.length > 0 && { resourceSubscriptions: uris }),
+    },
     { signal: io.signal, onEvent },
   );
   if (subscription.subscriptionId === undefined) {
     await subscription.close();
-    throw new Error(`the server can deliver none of the changes asked for (not honoured: ${describeFilter(subscription.notHonoured)})`);
+    throw new Error(
+      `the server can deliver none of the changes asked for (not honoured: ${describeFilter(subscription.notHonoured)})`,
+    );
   }
   if (ctx.options.json) {
-    io.stdout.write(`${eventJson({ type: 'subscribed', subscriptionId: subscription.subscriptionId, honoured: subscription.honoured, notHonoured: subscription.notHonoured })}\n`);
+    io.stdout.write(
+      `${eventJson({ type: 'subscribed', subscriptionId: subscription.subscriptionId, honoured: subscription.honoured, notHonoured: subscription.notHonoured })}\n`,
+    );
   } else {
     line(ctx, `${timestamp()} watching ${describeFilter(subscription.honoured)}`);
-    if (Object.keys(subscription.notHonoured).length > 0) line(ctx, style.dim(`  not honoured: ${describeFilter(subscription.notHonoured)}`));
+    if (Object.keys(subscription.notHonoured).length > 0)
+      line(ctx, style.dim(`  not honoured: ${describeFilter(subscription.notHonoured)}`));
     if (io.stderr.isTTY) io.stderr.write(`${styleFor(io.stderr).dim('(Ctrl-C to stop)')}\n`);
   }
   const closed = await subscription.closed;
-  if (ctx.options.json) io.stdout.write(`${eventJson({ type: 'closed', reason: closed.reason, reopens: closed.reopens, ...(closed.error !== undefined && { error: closed.error }) })}\n`);
+  if (ctx.options.json)
+    io.stdout.write(
+      `${eventJson({ type: 'closed', reason: closed.reason, reopens: closed.reopens, ...(closed.error !== undefined && { error: closed.error }) })}\n`,
+    );
   // `closed`: our signal aborted (Ctrl-C); anything else ended the watch without being asked.
   if (closed.reason === 'closed') return EXIT_OK;
   const why = `the subscription ended: ${closed.reason}${closed.error ? ` (${closed.error.message})` : ''}`;

@@ -45,14 +45,20 @@ export function describeError(error: unknown, context: { interactive?: boolean }
   if (json.data !== undefined) {
     const data = json.data as { stderrTail?: unknown } | null;
     // A stdio server's last words read better as text than as one escaped JSON string.
-    if (typeof data === 'object' && data !== null && typeof data.stderrTail === 'string' && data.stderrTail.trim() !== '') {
+    if (
+      typeof data === 'object' &&
+      data !== null &&
+      typeof data.stderrTail === 'string' &&
+      data.stderrTail.trim() !== ''
+    ) {
       const { stderrTail, ...rest } = data as Record<string, unknown>;
       text += `\n  data: ${JSON.stringify(rest)}\n  server stderr (last lines):\n${(stderrTail as string).trimEnd().replace(/^/gm, '    ')}`;
     } else {
       text += `\n  data: ${JSON.stringify(json.data)}`;
     }
   }
-  const askedForInput = json.code === ErrorCode.MissingRequiredClientCapability || json.code === ErrorCode.InputRequired;
+  const askedForInput =
+    json.code === ErrorCode.MissingRequiredClientCapability || json.code === ErrorCode.InputRequired;
   if (askedForInput && context.interactive === false) {
     text += '\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions';
   }

@@ -25,7 +25,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     invocation = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`mcp-live: ${error.message}\n${USAGE.slice(0, USAGE.indexOf('\n'))}\n(mcp-live --help for the commands and options)\n`);
+    io.stderr.write(
+      `mcp-live: ${error.message}\n${USAGE.slice(0, USAGE.indexOf('\n'))}\n(mcp-live --help for the commands and options)\n`,
+    );
     return EXIT_USAGE;
   }
   if (invocation.kind === 'help') {
@@ -40,12 +42,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const { command, server, options } = invocation;
   const interactive = io.stdin?.isTTY === true;
   // The debug log goes to stderr, never stdout (which may carry --json output).
-  const debug: DebugSink | undefined = options.debug || debugFromEnvironment() ? (entry) => void io.stderr.write(`${styleFor(io.stderr).dim(`[debug] ${entry.message}`)}\n`) : undefined;
+  const debug: DebugSink | undefined =
+    options.debug || debugFromEnvironment()
+      ? (entry) => void io.stderr.write(`${styleFor(io.stderr).dim(`[debug] ${entry.message}`)}\n`)
+      : undefined;
   const client = new McpClient({
     transport: createTransport(server, options, io, debug),
     debug: debug ?? false,
     clientInfo: { name: 'mcp-live-cli', version: VERSION },
-    ...(interactive && io.stdin !== undefined && { handlers: { elicitation: { form: terminalElicitation(io.stdin, io.stderr) } } }),
+    ...(interactive &&
+      io.stdin !== undefined && { handlers: { elicitation: { form: terminalElicitation(io.stdin, io.stderr) } } }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     onError: (error) => void io.stderr.write(`${styleFor(io.stderr).dim(`mcp-live: warning: ${error.message}`)}\n`),
   });
@@ -62,7 +68,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-function createTransport(server: ServerSpec, options: GlobalOptions, io: CliIo, debug: DebugSink | undefined): Transport {
+function createTransport(
+  server: ServerSpec,
+  options: GlobalOptions,
+  io: CliIo,
+  debug: DebugSink | undefined,
+): Transport {
   switch (server.kind) {
     case 'stdio':
       return new StdioTransport({
@@ -73,7 +84,10 @@ function createTransport(server: ServerSpec, options: GlobalOptions, io: CliIo, 
         stderr: options.verbose ? (chunk) => void io.stderr.write(chunk) : 'pipe',
       });
     case 'http':
-      return new StreamableHttpTransport(server.url, { headers: server.headers, ...(debug !== undefined && { fetch: debugFetch(debug) }) });
+      return new StreamableHttpTransport(server.url, {
+        headers: server.headers,
+        ...(debug !== undefined && { fetch: debugFetch(debug) }),
+      });
     case 'websocket':
       return new WebSocketTransport(server.url, { headers: server.headers });
   }

@@ -38,14 +38,23 @@ export function describeContent(block: ContentBlock): string {
 export function columns(values: string[], width: number, perRow: number): string {
   const rows: string[] = [];
   for (let i = 0; i < values.length; i += perRow) {
-    rows.push('  ' + values.slice(i, i + perRow).map((v) => v.padEnd(width)).join(' ').trimEnd());
+    rows.push(
+      '  ' +
+        values
+          .slice(i, i + perRow)
+          .map((v) => v.padEnd(width))
+          .join(' ')
+          .trimEnd(),
+    );
   }
   return rows.join('\n');
 }
 
 /** `toolsListChanged, resourceSubscriptions [a, b]`, or `(none)`. */
 export function describeFilter(filter: SubscriptionFilter): string {
-  const parts = Object.entries(filter).map(([key, value]) => (Array.isArray(value) ? `${key} [${value.join(', ')}]` : key));
+  const parts = Object.entries(filter).map(([key, value]) =>
+    Array.isArray(value) ? `${key} [${value.join(', ')}]` : key,
+  );
   return parts.length === 0 ? '(none)' : parts.join(', ');
 }
 
@@ -72,7 +81,8 @@ export function describePrompt(prompt: Prompt, style: Style): string {
 /** `add(a, b) — description`: the parameters are the input schema's properties, optional ones marked `?`. */
 export function describeTool(tool: Tool, style: Style): string {
   const schema = tool.inputSchema as { properties?: unknown; required?: unknown };
-  const properties = typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
+  const properties =
+    typeof schema.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
   const required = new Set(Array.isArray(schema.required) ? (schema.required as unknown[]) : []);
   const params = properties.map((name) => (required.has(name) ? name : `${name}?`)).join(', ');
   return `${tool.name}(${params})${tool.description ? style.dim(` — ${tool.description}`) : ''}`;
@@ -93,6 +103,7 @@ export function serverIdentityLines(client: McpClient, style: Style): string[] {
     `  offers:     ${Object.keys(discovery?.capabilities ?? {}).join(', ')}`,
   ];
   // Multi-line instructions keep the block's indentation on every line.
-  if (client.instructions !== undefined) lines.push(`  instructions: ${style.dim(client.instructions.trimEnd().replace(/\n/g, '\n                '))}`);
+  if (client.instructions !== undefined)
+    lines.push(`  instructions: ${style.dim(client.instructions.trimEnd().replace(/\n/g, '\n                '))}`);
   return lines;
 }

@@ -61,7 +61,8 @@ export class Caller {
   ) {
     this.version = options.protocolVersions[0] as string;
     this.baseMeta = this.makeBaseMeta();
-    this.headerRegistry = options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
+    this.headerRegistry =
+      options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
   }
 
   /**
@@ -107,7 +108,13 @@ export class Caller {
     return this.callRounds(method, params, options, onLog, internals).finally(() => this.logListeners.delete(onLog));
   }
 
-  private callRounds(method: string, params: JsonObject, options: CallOptions, onLog: ((message: LoggingMessage) => void) | undefined, internals: CallInternals | undefined): Promise<CallOutcome> {
+  private callRounds(
+    method: string,
+    params: JsonObject,
+    options: CallOptions,
+    onLog: ((message: LoggingMessage) => void) | undefined,
+    internals: CallInternals | undefined,
+  ): Promise<CallOutcome> {
     const totalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs;
     const manualRetry = options.inputRetry;
     let deadline: number;
@@ -151,9 +158,18 @@ export class Caller {
       maxRounds: options.maxInputRounds ?? this.options.maxInputRounds,
       retry: (fields, context) => {
         internals?.scope?.round(context.round);
-        return this.send(method, withInputRetry(params, fields), options, context.signal, context.remainingMs ?? totalMs, onLog, internals?.scope === undefined ? undefined : { scope: internals.scope });
+        return this.send(
+          method,
+          withInputRetry(params, fields),
+          options,
+          context.signal,
+          context.remainingMs ?? totalMs,
+          onLog,
+          internals?.scope === undefined ? undefined : { scope: internals.scope },
+        );
       },
-      fulfil: (requests, context) => fulfilInputRequests(this.options.handlers, requests, { requestMethod: method, signal: context.signal }),
+      fulfil: (requests, context) =>
+        fulfilInputRequests(this.options.handlers, requests, { requestMethod: method, signal: context.signal }),
     });
     return { result, storable: false };
   }
@@ -175,7 +191,8 @@ export class Caller {
     try {
       const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
       // A tools/call may run twice after a broken stream only when the tool says it is harmless.
-      const idempotent = options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
+      const idempotent =
+        options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
       sessionOptions = {
         signal,
         idempotent,
@@ -200,14 +217,32 @@ export class Caller {
    * `SessionExpiredError`, one new session and one more try. An unwrapped -32004 becomes
    * `UnsupportedProtocolVersionError`; anything else is thrown as it is.
    */
-  private async failedAttempt(error: unknown, method: string, params: JsonObject, options: CallOptions, sessionOptions: SessionRequestOptions, scope: CallScope | undefined): Promise<JsonObject> {
+  private async failedAttempt(
+    error: unknown,
+    method: string,
+    params: JsonObject,
+    options: CallOptions,
+    sessionOptions: SessionRequestOptions,
+    scope: CallScope | undefined,
+  ): Promise<JsonObject> {
     if (isSessionExpiredError(error) && this.renewSession !== undefined) {
-      this.options.debug?.({ type: 'reconnect', message: `${method}: the HTTP session expired; starting a new one and sending again` });
+      this.options.debug?.({
+        type: 'reconnect',
+        message: `${method}: the HTTP session expired; starting a new one and sending again`,
+      });
       await this.renewSession();
       return this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
     }
-    if (error instanceof RpcError && error.code === ErrorCode.UnsupportedProtocolVersion && !(error instanceof UnsupportedProtocolVersionError)) {
-      throw new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, method, error.httpStatus);
+    if (
+      error instanceof RpcError &&
+      error.code === ErrorCode.UnsupportedProtocolVersion &&
+      !(error instanceof UnsupportedProtocolVersionError)
+    ) {
+      throw new UnsupportedProtocolVersionError(
+        { code: error.code, message: error.message, data: error.data },
+        method,
+        error.httpStatus,
+      );
     }
     throw error;
   }
@@ -217,12 +252,20 @@ export class Caller {
    * level, and the call's trace context when it is traced. A legacy request with nothing to put
    * there and no progress token to ask for has none.
    */
-  private withMeta(params: JsonObject, options: CallOptions, sessionOptions: SessionRequestOptions, scope: CallScope | undefined): JsonObject {
+  private withMeta(
+    params: JsonObject,
+    options: CallOptions,
+    sessionOptions: SessionRequestOptions,
+    scope: CallScope | undefined,
+  ): JsonObject {
     const meta: JsonObject = { ...this.baseMeta };
     if (options.meta !== undefined) Object.assign(meta, options.meta);
     scope?.inject(meta);
     if (this.eraValue === 'legacy') {
-      const wantsProgress = sessionOptions.onProgress !== undefined || sessionOptions.resetTimeoutOnProgress || Object.hasOwn(meta, MetaKey.progressToken);
+      const wantsProgress =
+        sessionOptions.onProgress !== undefined ||
+        sessionOptions.resetTimeoutOnProgress ||
+        Object.hasOwn(meta, MetaKey.progressToken);
       if (!wantsProgress && Object.keys(meta).length === 0) return params;
     } else if (options.logLevel !== undefined) {
       meta[MetaKey.logLevel] = options.logLevel;
@@ -242,11 +285,19 @@ export class Caller {
     for (const listener of this.logListeners) this.deliverLog(notification, listener);
   }
 
-  private deliverLog(notification: JsonRpcNotification, listener: ((message: LoggingMessage) => void) | undefined): void {
+  private deliverLog(
+    notification: JsonRpcNotification,
+    listener: ((message: LoggingMessage) => void) | undefined,
+  ): void {
     if (listener === undefined) return;
     const params = notification.params;
     if (!isObject(params) || typeof params['level'] !== 'string' || !('data' in params)) {
-      this.options.onError(new ProtocolError('malformed notifications/message; ignored', { method: notification.method, value: notification }));
+      this.options.onError(
+        new ProtocolError('malformed notifications/message; ignored', {
+          method: notification.method,
+          value: notification,
+        }),
+      );
       return;
     }
     try {

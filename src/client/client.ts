@@ -1,10 +1,24 @@
-import { ConnectionClosedError, InvalidArgumentError, ProtocolError, ResourceNotFoundError, RpcError } from '../errors/errors.js';
+import {
+  ConnectionClosedError,
+  InvalidArgumentError,
+  ProtocolError,
+  ResourceNotFoundError,
+  RpcError,
+} from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
 import { JsonRpcSession } from '../jsonrpc/session.js';
 import { ResponseCache } from '../cache/responseCache.js';
 import type { CacheStats } from '../cache/types.js';
-import { listAll, pageFromResult, pages as walkPages, type FetchPage, type ListAllResult, type Page, type PaginateOptions } from '../pagination/paginate.js';
+import {
+  listAll,
+  pageFromResult,
+  pages as walkPages,
+  type FetchPage,
+  type ListAllResult,
+  type Page,
+  type PaginateOptions,
+} from '../pagination/paginate.js';
 import {
   MetaKey,
   type Prompt,
@@ -32,7 +46,14 @@ import { Caller, type CallInternals } from './caller.js';
 import { ToolOutputValidators } from './outputValidation.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
-import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from '../subscriptions/types.js';
+import type {
+  LiveList,
+  LiveListItems,
+  LiveListKind,
+  LiveListOptions,
+  SubscribeOptions,
+  Subscription,
+} from '../subscriptions/types.js';
 import type { SubscriptionFilter } from '../types/protocol.js';
 import type { Era, EraVerdict } from '../legacy/era.js';
 import { EraBinding } from '../legacy/eraBinding.js';
@@ -102,12 +123,32 @@ export class McpClient {
     this.options = resolveClientOptions(options);
     const { cache, transport, clock, onError } = this.options;
     // Without a declared auth context, private entries follow the credential the transport sends.
-    const authContext = cache === false ? undefined : (cache.authContext ?? (transport.authContext === undefined ? undefined : () => transport.authContext?.()));
+    const authContext =
+      cache === false
+        ? undefined
+        : (cache.authContext ?? (transport.authContext === undefined ? undefined : () => transport.authContext?.()));
     this.responseCache =
-      cache === false ? undefined : new ResponseCache({ ...cache, ...(authContext !== undefined && { authContext }), serverIdentity: transport.serverIdentity, clock, onError });
+      cache === false
+        ? undefined
+        : new ResponseCache({
+            ...cache,
+            ...(authContext !== undefined && { authContext }),
+            serverIdentity: transport.serverIdentity,
+            clock,
+            onError,
+          });
     const { telemetry, debug } = this.options;
     this.observer =
-      telemetry === undefined && debug === undefined ? undefined : new Observer({ telemetry, debug, serverIdentity: transport.serverIdentity, serverInfo: () => this.serverInfo, clock, onError });
+      telemetry === undefined && debug === undefined
+        ? undefined
+        : new Observer({
+            telemetry,
+            debug,
+            serverIdentity: transport.serverIdentity,
+            serverInfo: () => this.serverInfo,
+            clock,
+            onError,
+          });
     this.session = new JsonRpcSession({
       ...this.observer?.sessionHooks(),
       transport: this.options.transport,
@@ -117,7 +158,14 @@ export class McpClient {
       onError: this.options.onError,
       onClose: (info) => {
         this.stateValue = 'closed';
-        this.subscriptionManager.closeAll('transport-closed', new ConnectionClosedError(`connection closed (${info.reason})`, { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail }, info.cause));
+        this.subscriptionManager.closeAll(
+          'transport-closed',
+          new ConnectionClosedError(
+            `connection closed (${info.reason})`,
+            { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
+            info.cause,
+          ),
+        );
       },
     });
     this.caller = new Caller(this.session, this.options);
@@ -216,7 +264,9 @@ export class McpClient {
 
   /** Cache counters: hits, misses, staleServes, evictions, stores, invalidations. All 0 without a cache. */
   cacheStats(): CacheStats {
-    return this.responseCache?.stats() ?? { hits: 0, misses: 0, staleServes: 0, evictions: 0, stores: 0, invalidations: 0 };
+    return (
+      this.responseCache?.stats() ?? { hits: 0, misses: 0, staleServes: 0, evictions: 0, stores: 0, invalidations: 0 }
+    );
   }
 
   /**
@@ -235,7 +285,10 @@ export class McpClient {
    *   connect closes the transport.
    */
   async connect(options: CallOptions = {}): Promise<DiscoverResult> {
-    if (this.stateValue !== 'new') throw new ConnectionClosedError(`connect: client is ${this.stateValue}`, { reason: `client is ${this.stateValue}` });
+    if (this.stateValue !== 'new')
+      throw new ConnectionClosedError(`connect: client is ${this.stateValue}`, {
+        reason: `client is ${this.stateValue}`,
+      });
     this.stateValue = 'connecting';
     try {
       await this.session.start();
@@ -281,7 +334,10 @@ export class McpClient {
   }
 
   /** One page of `resources/templates/list` (spec: server/resources, Resource Templates). */
-  async listResourceTemplates(params: PageParams = {}, options: CallOptions = {}): Promise<ListResourceTemplatesResult> {
+  async listResourceTemplates(
+    params: PageParams = {},
+    options: CallOptions = {},
+  ): Promise<ListResourceTemplatesResult> {
     return (await this.listPage('resources/templates/list', params, options)) as ListResourceTemplatesResult;
   }
 
@@ -294,12 +350,16 @@ export class McpClient {
    */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     // A fresh cache hit needs no request object, no loader and no async frame.
-    if (this.stateValue === 'connected' && (options === undefined || (options.cacheMode === undefined && options.signal === undefined))) {
+    if (
+      this.stateValue === 'connected' &&
+      (options === undefined || (options.cacheMode === undefined && options.signal === undefined))
+    ) {
       const cache = this.responseCache;
       if (cache !== undefined && typeof uri === 'string' && uri !== '') {
         const hit = cache.peekFresh('resources/read', uri, this.caller.protocolVersion);
         if (hit !== undefined) {
-          if (this.observer !== undefined) this.observer.start('resources/read', { uri }, this.caller.protocolVersion).servedFromCache(hit);
+          if (this.observer !== undefined)
+            this.observer.start('resources/read', { uri }, this.caller.protocolVersion).servedFromCache(hit);
           return Promise.resolve(hit as ReadResourceResult);
         }
       }
@@ -308,7 +368,8 @@ export class McpClient {
   }
 
   private async readResourceFromServer(uri: string, options: CallOptions): Promise<ReadResourceResult> {
-    if (typeof uri !== 'string' || uri === '') throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
+    if (typeof uri !== 'string' || uri === '')
+      throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
     try {
       return (await this.cached('resources/read', { uri }, { uri }, options, checkRead)) as ReadResourceResult;
     } catch (error) {
@@ -323,7 +384,8 @@ export class McpClient {
    * @throws ProtocolError (-32600) if the result has no `messages` array.
    */
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    if (typeof name !== 'string' || name === '') return Promise.reject(new InvalidArgumentError('name', name, 'expected a prompt name'));
+    if (typeof name !== 'string' || name === '')
+      return Promise.reject(new InvalidArgumentError('name', name, 'expected a prompt name'));
     return this.traced('prompts/get', { name }, async (internals) => {
       const { result } = await this.caller.call('prompts/get', { name, arguments: args }, options, internals);
       requireArray('prompts/get', result, 'messages');
@@ -340,7 +402,8 @@ export class McpClient {
    *   result as received; spec: server/tools, Output Schema).
    */
   callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    if (typeof name !== 'string' || name === '') return Promise.reject(new InvalidArgumentError('name', name, 'expected a tool name'));
+    if (typeof name !== 'string' || name === '')
+      return Promise.reject(new InvalidArgumentError('name', name, 'expected a tool name'));
     if (!isObject(args)) return Promise.reject(new InvalidArgumentError('arguments', args, 'expected an object'));
     return this.traced('tools/call', { name }, async (internals) => {
       let result: JsonObject;
@@ -349,7 +412,12 @@ export class McpClient {
       } catch (error) {
         // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
         // definition. Learn the tools again, once, and retry once.
-        if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || this.caller.toolHeaders === undefined) throw error;
+        if (
+          !(error instanceof RpcError) ||
+          error.code !== ErrorCode.HeaderMismatch ||
+          this.caller.toolHeaders === undefined
+        )
+          throw error;
         await this.listAllTools({ ...options, cacheMode: 'reload' });
         ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
       }
@@ -384,7 +452,11 @@ export class McpClient {
    * methods this class has no verb for yet; prefer the verbs, which check their results.
    */
   request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
-    return this.traced(method, targetOf(params), async (internals) => (await this.caller.call(method, params, options, internals)).result);
+    return this.traced(
+      method,
+      targetOf(params),
+      async (internals) => (await this.caller.call(method, params, options, internals)).result,
+    );
   }
 
   /**
@@ -396,7 +468,10 @@ export class McpClient {
    *   (-32004, `data.reason: "invalid-cursor"`) when a cursor is rejected again after one restart
    *   from page one; CancelledError (-32800) on abort; any error of a page request.
    */
-  async *pages<M extends ListMethod>(method: M, options: WalkOptions = {}): AsyncGenerator<Page<ListItemTypes[M]>, void, undefined> {
+  async *pages<M extends ListMethod>(
+    method: M,
+    options: WalkOptions = {},
+  ): AsyncGenerator<Page<ListItemTypes[M]>, void, undefined> {
     const walk = this.listWalk(method, options);
     try {
       yield* walkPages(walk.fetchPage, walk.paginate);
@@ -473,7 +548,10 @@ export class McpClient {
    * list, flagged stale. See {@link LiveList}.
    * @throws as {@link subscribe}, and as {@link pages} for the first load; nothing stays open then.
    */
-  live<K extends LiveListKind>(kind: K, options: LiveListOptions<LiveListItems[K]> = {}): Promise<LiveList<LiveListItems[K]>> {
+  live<K extends LiveListKind>(
+    kind: K,
+    options: LiveListOptions<LiveListItems[K]> = {},
+  ): Promise<LiveList<LiveListItems[K]>> {
     return this.subscriptionManager.live(kind, options);
   }
 
@@ -489,11 +567,17 @@ export class McpClient {
     await this.session.close();
   }
 
-  private async *itemsOf<M extends ListMethod>(method: M, options: WalkOptions): AsyncGenerator<ListItemTypes[M], void, undefined> {
+  private async *itemsOf<M extends ListMethod>(
+    method: M,
+    options: WalkOptions,
+  ): AsyncGenerator<ListItemTypes[M], void, undefined> {
     for await (const page of this.pages(method, options)) yield* page.items;
   }
 
-  private async listAllOf<M extends ListMethod>(method: M, options: WalkOptions): Promise<ListAllResult<ListItemTypes[M]>> {
+  private async listAllOf<M extends ListMethod>(
+    method: M,
+    options: WalkOptions,
+  ): Promise<ListAllResult<ListItemTypes[M]>> {
     const walk = this.listWalk(method, options);
     const run = async (): Promise<ListAllResult<ListItemTypes[M]>> => {
       const all = await listAll(walk.fetchPage, walk.paginate);
@@ -504,13 +588,27 @@ export class McpClient {
   }
 
   /** The hooks of one list walk: each page through the cache's walk, restarts dropping its pages. */
-  private listWalk<M extends ListMethod>(method: M, options: WalkOptions): { fetchPage: FetchPage<ListItemTypes[M]>; paginate: PaginateOptions; commit(): Promise<unknown>; scope: CallScope | undefined } {
-    const cacheWalk = this.responseCache?.walkList({ method, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode });
+  private listWalk<M extends ListMethod>(
+    method: M,
+    options: WalkOptions,
+  ): {
+    fetchPage: FetchPage<ListItemTypes[M]>;
+    paginate: PaginateOptions;
+    commit(): Promise<unknown>;
+    scope: CallScope | undefined;
+  } {
+    const cacheWalk = this.responseCache?.walkList({
+      method,
+      protocolVersion: this.caller.protocolVersion,
+      mode: options.cacheMode,
+    });
     const scope = this.observer?.start(method, {}, this.caller.protocolVersion, true);
     const internals = scope === undefined ? undefined : { scope };
-    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) => this.loadPage(method, cursor, { ...options, signal }, internals);
+    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) =>
+      this.loadPage(method, cursor, { ...options, signal }, internals);
     const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
-      if (this.stateValue === 'closed') throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
+      if (this.stateValue === 'closed')
+        throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
       let result: JsonObject;
       if (cacheWalk === undefined) {
         ({ result } = await load(cursor)(signal));
@@ -536,7 +634,12 @@ export class McpClient {
   }
 
   /** Sends one list page request and checks it (malformed items reported and dropped). */
-  private async loadPage(method: ListMethod, cursor: string | undefined, options: CallOptions, internals?: CallInternals): Promise<{ result: JsonObject; storable: boolean }> {
+  private async loadPage(
+    method: ListMethod,
+    cursor: string | undefined,
+    options: CallOptions,
+    internals?: CallInternals,
+  ): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
     const outcome = await this.caller.call(method, params, options, internals);
     return { result: this.binding.freshness(this.checkPage(method, outcome.result)), storable: outcome.storable };
@@ -546,18 +649,38 @@ export class McpClient {
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
    * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
    */
-  private cached(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals?: CallInternals): Promise<JsonObject> {
+  private cached(
+    method: string,
+    params: JsonObject,
+    key: { uri?: string; cursor?: string },
+    options: CallOptions,
+    check: (method: string, result: JsonObject) => JsonObject,
+    internals?: CallInternals,
+  ): Promise<JsonObject> {
     if (this.observer === undefined) return this.fromCache(method, params, key, options, check, internals);
-    const scope = this.observer.start(method, key.uri === undefined ? {} : { uri: key.uri }, this.caller.protocolVersion, true);
+    const scope = this.observer.start(
+      method,
+      key.uri === undefined ? {} : { uri: key.uri },
+      this.caller.protocolVersion,
+      true,
+    );
     return scope.settle(this.fromCache(method, params, key, options, check, { ...internals, scope }));
   }
 
-  private async fromCache(method: string, params: JsonObject, key: { uri?: string; cursor?: string }, options: CallOptions, check: (method: string, result: JsonObject) => JsonObject, internals: CallInternals | undefined): Promise<JsonObject> {
+  private async fromCache(
+    method: string,
+    params: JsonObject,
+    key: { uri?: string; cursor?: string },
+    options: CallOptions,
+    check: (method: string, result: JsonObject) => JsonObject,
+    internals: CallInternals | undefined,
+  ): Promise<JsonObject> {
     const cache = this.responseCache;
     if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
     if (cache === undefined) return check(method, (await this.caller.call(method, params, options, internals)).result);
     // A closed client answers nothing, not even from the cache.
-    if (this.stateValue === 'closed') throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
+    if (this.stateValue === 'closed')
+      throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
     const outcome = await cache.fetch(
       { method, ...key, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode, signal: options.signal },
       async (signal) => {
@@ -573,7 +696,11 @@ export class McpClient {
    * Runs one uncached call, in a scope of its own when observed. Unobserved, it is `run(undefined)`
    * (the public verbs are not `async` themselves, so this adds no promise of its own).
    */
-  private traced<T extends JsonObject>(method: string, target: CallTarget, run: (internals: CallInternals | undefined) => Promise<T>): Promise<T> {
+  private traced<T extends JsonObject>(
+    method: string,
+    target: CallTarget,
+    run: (internals: CallInternals | undefined) => Promise<T>,
+  ): Promise<T> {
     if (this.observer === undefined) return run(undefined);
     const scope = this.observer.start(method, target, this.caller.protocolVersion);
     return scope.settle(run({ scope }));
@@ -581,9 +708,12 @@ export class McpClient {
 
   private async listPage(method: ListMethod, params: PageParams, options: CallOptions): Promise<JsonObject> {
     const cursor = params.cursor;
-    if (cursor !== undefined && typeof cursor !== 'string') throw new InvalidArgumentError('cursor', cursor, 'expected a string');
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw new InvalidArgumentError('cursor', cursor, 'expected a string');
     const wire: JsonObject = cursor === undefined ? {} : { cursor };
-    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) => this.checkPage(m as ListMethod, result));
+    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) =>
+      this.checkPage(m as ListMethod, result),
+    );
   }
 
   /**
@@ -600,7 +730,9 @@ export class McpClient {
     const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
     if (rejected.length === 0) return page;
     for (const { tool, reason } of rejected) {
-      this.options.onError(new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }));
+      this.options.onError(
+        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
+      );
     }
     return { ...page, tools };
   }
@@ -644,5 +776,7 @@ function asNotFound(error: unknown, uri: string): unknown {
   const notFound =
     error.code === ErrorCode.ResourceNotFoundLegacy ||
     (error.code === ErrorCode.InvalidParams && (typeof data?.uri === 'string' || /not found/i.test(error.message)));
-  return notFound ? new ResourceNotFoundError({ code: error.code, message: error.message, data: error.data }, uri) : error;
+  return notFound
+    ? new ResourceNotFoundError({ code: error.code, message: error.message, data: error.data }, uri)
+    : error;
 }

@@ -171,7 +171,8 @@ export interface ResolvedClientOptions {
 
 /** Fills defaults and checks values. Throws `InvalidArgumentError` (code -32602) on a bad option. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', options, 'expected an object');
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', options, 'expected an object');
   const { transport, clientInfo } = options;
   if (typeof transport !== 'object' || transport === null || typeof transport.send !== 'function') {
     throw new InvalidArgumentError('transport', transport, 'expected a Transport');
@@ -180,32 +181,56 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     throw new InvalidArgumentError('clientInfo', clientInfo, 'expected { name: string, version: string }');
   }
   const protocolVersions = options.protocolVersions ?? MODERN_PROTOCOL_VERSIONS;
-  if (protocolVersions.length === 0) throw new InvalidArgumentError('protocolVersions', protocolVersions, 'must name at least one version');
+  if (protocolVersions.length === 0)
+    throw new InvalidArgumentError('protocolVersions', protocolVersions, 'must name at least one version');
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 60_000);
   checkInputHandlers(options.handlers);
   const declared = options.capabilities ?? {};
   if (options.handlers !== undefined) {
     for (const key of ['elicitation', 'sampling', 'roots'] as const) {
-      if (declared[key] !== undefined) throw new InvalidArgumentError(`capabilities.${key}`, declared[key], 'is derived from handlers; do not declare it too');
+      if (declared[key] !== undefined)
+        throw new InvalidArgumentError(
+          `capabilities.${key}`,
+          declared[key],
+          'is derived from handlers; do not declare it too',
+        );
     }
   }
   const inputRequired = options.inputRequired ?? 'auto';
-  if (inputRequired !== 'auto' && inputRequired !== 'manual') throw new InvalidArgumentError('inputRequired', inputRequired, 'expected "auto" or "manual"');
+  if (inputRequired !== 'auto' && inputRequired !== 'manual')
+    throw new InvalidArgumentError('inputRequired', inputRequired, 'expected "auto" or "manual"');
   const era = options.era ?? 'auto';
-  if (era !== 'auto' && era !== 'modern' && era !== 'legacy') throw new InvalidArgumentError('era', era, 'expected "auto", "modern" or "legacy"');
+  if (era !== 'auto' && era !== 'modern' && era !== 'legacy')
+    throw new InvalidArgumentError('era', era, 'expected "auto", "modern" or "legacy"');
   const legacyProtocolVersions = options.legacyProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
-  if (!Array.isArray(legacyProtocolVersions) || legacyProtocolVersions.length === 0 || !legacyProtocolVersions.every((v) => typeof v === 'string' && v !== '')) {
-    throw new InvalidArgumentError('legacyProtocolVersions', legacyProtocolVersions, 'expected a non-empty array of version strings');
+  if (
+    !Array.isArray(legacyProtocolVersions) ||
+    legacyProtocolVersions.length === 0 ||
+    !legacyProtocolVersions.every((v) => typeof v === 'string' && v !== '')
+  ) {
+    throw new InvalidArgumentError(
+      'legacyProtocolVersions',
+      legacyProtocolVersions,
+      'expected a non-empty array of version strings',
+    );
   }
   const eraMemory = options.eraMemory ?? new Map();
-  if (typeof eraMemory !== 'object' || eraMemory === null || typeof eraMemory.get !== 'function' || typeof eraMemory.set !== 'function' || typeof eraMemory.delete !== 'function') {
+  if (
+    typeof eraMemory !== 'object' ||
+    eraMemory === null ||
+    typeof eraMemory.get !== 'function' ||
+    typeof eraMemory.set !== 'function' ||
+    typeof eraMemory.delete !== 'function'
+  ) {
     throw new InvalidArgumentError('eraMemory', eraMemory, 'expected { get, set, delete } (a Map will do)');
   }
   const legacyTtlMs = options.legacyTtlMs ?? 0;
-  if (typeof legacyTtlMs !== 'number' || !Number.isFinite(legacyTtlMs) || legacyTtlMs < 0) throw new InvalidArgumentError('legacyTtlMs', legacyTtlMs, 'expected a finite number of ms >= 0');
+  if (typeof legacyTtlMs !== 'number' || !Number.isFinite(legacyTtlMs) || legacyTtlMs < 0)
+    throw new InvalidArgumentError('legacyTtlMs', legacyTtlMs, 'expected a finite number of ms >= 0');
   const onError = options.onError ?? (() => {});
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_ROUNDS;
-  if (!Number.isInteger(maxInputRounds) || maxInputRounds < 0) throw new InvalidArgumentError('maxInputRounds', maxInputRounds, 'expected an integer >= 0');
+  if (!Number.isInteger(maxInputRounds) || maxInputRounds < 0)
+    throw new InvalidArgumentError('maxInputRounds', maxInputRounds, 'expected an integer >= 0');
   return {
     transport,
     clientInfo,
@@ -238,6 +263,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
 /** Checks a duration option in ms. Throws `InvalidArgumentError` unless it is a positive number. */
 export function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0)) throw new InvalidArgumentError(name, value, 'expected a positive number of milliseconds');
+  if (typeof value !== 'number' || !(value > 0))
+    throw new InvalidArgumentError(name, value, 'expected a positive number of milliseconds');
   return value;
 }

@@ -23,7 +23,9 @@ export interface ToolOutputValidationErrorData {
 export class ToolOutputValidationError extends LocalError {
   override name = 'ToolOutputValidationError';
   constructor(data: ToolOutputValidationErrorData) {
-    super(ErrorCode.ToolOutputInvalid, `${data.tool}: structuredContent does not match the tool's outputSchema`, { data });
+    super(ErrorCode.ToolOutputInvalid, `${data.tool}: structuredContent does not match the tool's outputSchema`, {
+      data,
+    });
   }
 }
 
@@ -85,7 +87,12 @@ export class ToolOutputValidators {
       return validator;
     } catch (error) {
       this.compiled.set(tool, null);
-      this.report(new ProtocolError(`tool ${JSON.stringify(tool)}: outputSchema cannot be compiled; its output is not checked (${String(error)})`, { method: 'tools/list', value: schema }));
+      this.report(
+        new ProtocolError(
+          `tool ${JSON.stringify(tool)}: outputSchema cannot be compiled; its output is not checked (${String(error)})`,
+          { method: 'tools/list', value: schema },
+        ),
+      );
       return undefined;
     }
   }

@@ -48,7 +48,9 @@ export function viewContents(item: ResourceContents | Record<string, unknown>): 
   if (!hasText && !hasBlob) return { kind: 'invalid', uri, reason: 'has neither text nor blob' };
   if (hasText) {
     const text = record['text'];
-    return typeof text === 'string' ? { kind: 'text', uri, mimeType, text } : { kind: 'invalid', uri, reason: 'text is not a string' };
+    return typeof text === 'string'
+      ? { kind: 'text', uri, mimeType, text }
+      : { kind: 'invalid', uri, reason: 'text is not a string' };
   }
   const blob = record['blob'];
   if (typeof blob !== 'string') return { kind: 'invalid', uri, reason: 'blob is not a string' };

@@ -39,16 +39,23 @@ export function requireObject(method: string, result: JsonObject, key: string): 
 export function readNextCursor(method: string, result: JsonObject): string | undefined {
   const cursor = result['nextCursor'];
   if (cursor === undefined || cursor === null) return undefined;
-  if (typeof cursor !== 'string') throw new ProtocolError('result.nextCursor must be a string', { method, value: result });
+  if (typeof cursor !== 'string')
+    throw new ProtocolError('result.nextCursor must be a string', { method, value: result });
   return cursor;
 }
 
 /** Item checks per list method: the fields an item needs to be usable. */
 const itemChecks: Record<string, { key: string; check: (item: JsonObject) => boolean }> = {
   'tools/list': { key: 'tools', check: (t) => typeof t['name'] === 'string' && isObject(t['inputSchema']) },
-  'prompts/list': { key: 'prompts', check: (p) => typeof p['name'] === 'string' && (p['arguments'] === undefined || Array.isArray(p['arguments'])) },
+  'prompts/list': {
+    key: 'prompts',
+    check: (p) => typeof p['name'] === 'string' && (p['arguments'] === undefined || Array.isArray(p['arguments'])),
+  },
   'resources/list': { key: 'resources', check: (r) => typeof r['uri'] === 'string' && typeof r['name'] === 'string' },
-  'resources/templates/list': { key: 'resourceTemplates', check: (r) => typeof r['uriTemplate'] === 'string' && typeof r['name'] === 'string' },
+  'resources/templates/list': {
+    key: 'resourceTemplates',
+    check: (r) => typeof r['uriTemplate'] === 'string' && typeof r['name'] === 'string',
+  },
 };
 
 /** The array key of a list method's result, e.g. `tools` for `tools/list`. */

@@ -158,7 +158,11 @@ export class ConnectionClosedError extends LocalError {
 export class ProtocolError extends LocalError {
   override name = 'ProtocolError';
   declare readonly data: ProtocolErrorData;
-  constructor(reason: string, data: { method?: string | undefined; value: unknown }, code: number = ErrorCode.InvalidRequest) {
+  constructor(
+    reason: string,
+    data: { method?: string | undefined; value: unknown },
+    code: number = ErrorCode.InvalidRequest,
+  ) {
     super(code, data.method === undefined ? reason : `${data.method}: ${reason}`, { data: { ...data, reason } });
   }
 }
@@ -217,6 +221,8 @@ export class InputRequiredError extends LocalError {
   /** `result` is the `input_required` result exactly as received. */
   declare readonly data: { method: string; result: unknown };
   constructor(method: string, result: unknown) {
-    super(ErrorCode.InputRequired, `${method}: the server needs input the client did not provide`, { data: { method, result } });
+    super(ErrorCode.InputRequired, `${method}: the server needs input the client did not provide`, {
+      data: { method, result },
+    });
   }
 }

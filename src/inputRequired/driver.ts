@@ -31,7 +31,12 @@ export interface PausePolicy {
 }
 
 /** The default {@link PausePolicy}: 0, 100, 200, 400, 800, 1600, 2000, 2000… ms. */
-export const DEFAULT_PAUSE: Readonly<PausePolicy> = Object.freeze({ immediateFirst: true, initialMs: 100, factor: 2, maxMs: 2000 });
+export const DEFAULT_PAUSE: Readonly<PausePolicy> = Object.freeze({
+  immediateFirst: true,
+  initialMs: 100,
+  factor: 2,
+  maxMs: 2000,
+});
 
 /** What the `retry` hook gets besides the fields to add. */
 export interface RetryContext {
@@ -67,7 +72,10 @@ export interface DriveInputRequiredOptions {
    * Answers every entry of `inputRequests`, resolving with one response per key (extra keys are
    * dropped; a missing key fails the call). Usually `fulfilInputRequests` over the host's handlers.
    */
-  fulfil: (inputRequests: Record<string, InputRequest>, context: FulfilContext) => Promise<Record<string, InputResponse>>;
+  fulfil: (
+    inputRequests: Record<string, InputRequest>,
+    context: FulfilContext,
+  ) => Promise<Record<string, InputResponse>>;
   /** The most retries to send; `0` means fail on the first `input_required`. @default 10 */
   maxRounds?: number | undefined;
   /** Cancels the whole call: every pause, handler and retry. */
@@ -110,7 +118,8 @@ export interface DriveInputRequiredOptions {
 export async function driveInputRequired(options: DriveInputRequiredOptions): Promise<JsonObject> {
   const { method, retry, fulfil } = options;
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  if (!Number.isInteger(maxRounds) || maxRounds < 0) throw new InvalidArgumentError('maxRounds', maxRounds, 'expected a non-negative integer');
+  if (!Number.isInteger(maxRounds) || maxRounds < 0)
+    throw new InvalidArgumentError('maxRounds', maxRounds, 'expected a non-negative integer');
   const pause = resolvePause(options.pause);
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
@@ -170,12 +179,14 @@ export function pauseBeforeRetry(n: number, policy: PausePolicy = DEFAULT_PAUSE)
 function resolvePause(pause: Partial<PausePolicy> | undefined): PausePolicy {
   const policy: PausePolicy = { ...DEFAULT_PAUSE };
   if (pause === undefined) return policy;
-  if (!isObject(pause)) throw new InvalidArgumentError('pause', pause, 'expected { immediateFirst?, initialMs?, factor?, maxMs? }');
+  if (!isObject(pause))
+    throw new InvalidArgumentError('pause', pause, 'expected { immediateFirst?, initialMs?, factor?, maxMs? }');
   if (pause.immediateFirst !== undefined) policy.immediateFirst = pause.immediateFirst;
   const number = (name: 'initialMs' | 'factor' | 'maxMs', min: number) => {
     const value = pause[name];
     if (value === undefined) return;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new InvalidArgumentError(`pause.${name}`, value, `expected a finite number ≥ ${min}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
+      throw new InvalidArgumentError(`pause.${name}`, value, `expected a finite number ≥ ${min}`);
     policy[name] = value;
   };
   number('initialMs', 0);
@@ -185,9 +196,16 @@ function resolvePause(pause: Partial<PausePolicy> | undefined): PausePolicy {
 }
 
 /** The call's own signal: follows the caller's signal and fires at the deadline. */
-function linkCall(method: string, outer: AbortSignal | undefined, deadline: DriveInputRequiredOptions['deadline'], clock: Clock, timers: Timers) {
+function linkCall(
+  method: string,
+  outer: AbortSignal | undefined,
+  deadline: DriveInputRequiredOptions['deadline'],
+  clock: Clock,
+  timers: Timers,
+) {
   const controller = new AbortController();
-  const timeoutError = (): McpError => new TimeoutError({ method, timeoutMs: deadline?.totalTimeoutMs ?? 0, kind: 'total' });
+  const timeoutError = (): McpError =>
+    new TimeoutError({ method, timeoutMs: deadline?.totalTimeoutMs ?? 0, kind: 'total' });
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener('abort', onAbort, { once: true });

@@ -27,7 +27,9 @@ export class InputRequiredRoundsError extends LocalError {
   declare readonly data: InputRequiredRoundsErrorData;
 
   constructor(data: InputRequiredRoundsErrorData) {
-    super(ErrorCode.InputRequiredRoundsExceeded, `${data.method}: still input_required after ${data.rounds} retries`, { data });
+    super(ErrorCode.InputRequiredRoundsExceeded, `${data.method}: still input_required after ${data.rounds} retries`, {
+      data,
+    });
   }
 
   /** The number of retries sent before giving up. */

@@ -18,7 +18,6 @@ export type FormElicitParams = Extract<ElicitRequestParams, { requestedSchema: u
 /** URL-mode `elicitation/create` params (`mode: "url"`). */
 export type UrlElicitParams = Extract<ElicitRequestParams, { mode: 'url' }>;
 
-
 /** What every input handler receives besides the request params. */
 export interface InputHandlerContext {
   /**
@@ -38,17 +37,26 @@ export interface InputHandlerContext {
  * `{ action: "accept", content }` with values matching `params.requestedSchema`, or
  * `{ action: "decline" }` (the user said no) or `{ action: "cancel" }` (the user dismissed it).
  */
-export type FormElicitationHandler = (params: FormElicitParams, context: InputHandlerContext) => MaybePromise<ElicitResult>;
+export type FormElicitationHandler = (
+  params: FormElicitParams,
+  context: InputHandlerContext,
+) => MaybePromise<ElicitResult>;
 
 /**
  * Answers a URL-mode `elicitation/create` (spec: client/elicitation, URL Mode). Show the full
  * URL, ask consent, open it outside the client, then return `{ action: "accept" }` (consent
  * given, not "done"), `"decline"` or `"cancel"`. `content` is never sent in URL mode.
  */
-export type UrlElicitationHandler = (params: UrlElicitParams, context: InputHandlerContext) => MaybePromise<ElicitResult>;
+export type UrlElicitationHandler = (
+  params: UrlElicitParams,
+  context: InputHandlerContext,
+) => MaybePromise<ElicitResult>;
 
 /** Answers `sampling/createMessage` with a CreateMessageResult (spec: client/sampling). */
-export type SamplingHandler = (params: CreateMessageRequestParams, context: InputHandlerContext) => MaybePromise<CreateMessageResult>;
+export type SamplingHandler = (
+  params: CreateMessageRequestParams,
+  context: InputHandlerContext,
+) => MaybePromise<CreateMessageResult>;
 
 /** Answers `roots/list` with a ListRootsResult of `file://` roots (spec: client/roots). */
 export type RootsHandler = (params: JsonObject, context: InputHandlerContext) => MaybePromise<ListRootsResult>;
@@ -67,20 +75,24 @@ export type RootsHandler = (params: JsonObject, context: InputHandlerContext) =>
  */
 export interface InputHandlers {
   /** `elicitation/create`, per mode. Each registered mode is declared; none declared means no `elicitation` key. */
-  elicitation?: {
-    /** Form mode (also requests without `mode`). Declares `elicitation.form`. */
-    form?: FormElicitationHandler | undefined;
-    /** URL mode. Declares `elicitation.url`. */
-    url?: UrlElicitationHandler | undefined;
-  } | undefined;
+  elicitation?:
+    | {
+        /** Form mode (also requests without `mode`). Declares `elicitation.form`. */
+        form?: FormElicitationHandler | undefined;
+        /** URL mode. Declares `elicitation.url`. */
+        url?: UrlElicitationHandler | undefined;
+      }
+    | undefined;
   /** `sampling/createMessage` (deprecated feature in 2026-07-28, still supported). Declares `sampling`. */
-  sampling?: {
-    createMessage: SamplingHandler;
-    /** The handler accepts `tools` / `toolChoice`: declares `sampling.tools`. @default false */
-    tools?: boolean | undefined;
-    /** The handler honours `includeContext` other than `"none"`: declares `sampling.context`. @default false */
-    context?: boolean | undefined;
-  } | undefined;
+  sampling?:
+    | {
+        createMessage: SamplingHandler;
+        /** The handler accepts `tools` / `toolChoice`: declares `sampling.tools`. @default false */
+        tools?: boolean | undefined;
+        /** The handler honours `includeContext` other than `"none"`: declares `sampling.context`. @default false */
+        context?: boolean | undefined;
+      }
+    | undefined;
   /** `roots/list` (deprecated feature in 2026-07-28, still supported). Declares `roots`. */
   roots?: { list: RootsHandler } | undefined;
 }
@@ -135,7 +147,8 @@ export function checkInputHandlers(handlers: InputHandlers | undefined): void {
     fn('handlers.elicitation.form', handlers.elicitation.form, true);
     fn('handlers.elicitation.url', handlers.elicitation.url, true);
   }
-  if (group('handlers.sampling', handlers.sampling, '{ createMessage, tools?, context? }')) fn('handlers.sampling.createMessage', handlers.sampling.createMessage, false);
+  if (group('handlers.sampling', handlers.sampling, '{ createMessage, tools?, context? }'))
+    fn('handlers.sampling.createMessage', handlers.sampling.createMessage, false);
   if (group('handlers.roots', handlers.roots, '{ list }')) fn('handlers.roots.list', handlers.roots.list, false);
 }
 
@@ -188,8 +201,14 @@ export async function fulfilInputRequests(
     const answers = await new Promise<InputResponse[]>((resolve, reject) => {
       // The caller's abort wins over whatever the handlers do afterwards; a failed handler
       // aborts its siblings (reason: that failure) and rejects at once.
-      round.signal.addEventListener('abort', () => reject(signal?.aborted ? abortError(requestMethod, signal) : round.signal.reason), { once: true });
-      Promise.all(plans.map((plan, index) => plan({ signal: round.signal, key: keys[index] as string, requestMethod }))).then(resolve, (error: unknown) => {
+      round.signal.addEventListener(
+        'abort',
+        () => reject(signal?.aborted ? abortError(requestMethod, signal) : round.signal.reason),
+        { once: true },
+      );
+      Promise.all(
+        plans.map((plan, index) => plan({ signal: round.signal, key: keys[index] as string, requestMethod })),
+      ).then(resolve, (error: unknown) => {
         reject(error);
         round.abort(error);
       });
@@ -220,8 +239,18 @@ export interface AnswerOptions {
  * handler is not called), `InputRequestFailedError` (-32007) with `reason` `unsupported` (not
  * called), `handler_error` or `invalid_result`.
  */
-export async function answerInputRequest(handlers: InputHandlers | undefined, method: string, params: JsonObject | undefined, options: AnswerOptions): Promise<InputResponse> {
-  const plan = planInputRequest(handlers, options.requestMethod, options.key, params === undefined ? { method } : { method, params });
+export async function answerInputRequest(
+  handlers: InputHandlers | undefined,
+  method: string,
+  params: JsonObject | undefined,
+  options: AnswerOptions,
+): Promise<InputResponse> {
+  const plan = planInputRequest(
+    handlers,
+    options.requestMethod,
+    options.key,
+    params === undefined ? { method } : { method, params },
+  );
   return plan({ signal: options.signal, key: options.key, requestMethod: options.requestMethod });
 }
 
@@ -239,25 +268,41 @@ type Plan = (context: InputHandlerContext) => Promise<InputResponse>;
 const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
 
 /** Validates one entry and binds it to its handler; throws instead of returning a plan it cannot run. */
-function planInputRequest(handlers: InputHandlers | undefined, requestMethod: string, key: string, entry: unknown): Plan {
+function planInputRequest(
+  handlers: InputHandlers | undefined,
+  requestMethod: string,
+  key: string,
+  entry: unknown,
+): Plan {
   const malformed = (reason: string): ProtocolError =>
     new ProtocolError(`inputRequests[${JSON.stringify(key)}]: ${reason}`, { method: requestMethod, value: entry });
   if (!isObject(entry)) throw malformed('expected an input request object');
   const method = entry['method'];
   if (typeof method !== 'string' || !INPUT_METHODS.includes(method)) {
-    throw malformed(`unknown input request method ${JSON.stringify(method)}; expected one of ${INPUT_METHODS.join(', ')}`);
+    throw malformed(
+      `unknown input request method ${JSON.stringify(method)}; expected one of ${INPUT_METHODS.join(', ')}`,
+    );
   }
   const params = entry['params'];
   if (params !== undefined && !isObject(params)) throw malformed('params must be an object');
   const fail = (reason: InputRequestFailureReason, detail: string, cause?: unknown) =>
     new InputRequestFailedError({ requestMethod, key, method, reason }, detail, cause);
-  const call = <P, R>(handler: (params: P, context: InputHandlerContext) => MaybePromise<R>, handlerParams: P, check: (value: unknown) => InputResponse): Plan =>
+  const call =
+    <P, R>(
+      handler: (params: P, context: InputHandlerContext) => MaybePromise<R>,
+      handlerParams: P,
+      check: (value: unknown) => InputResponse,
+    ): Plan =>
     async (context) => {
       let value: unknown;
       try {
         value = await handler(handlerParams, context);
       } catch (error) {
-        throw fail('handler_error', `the handler failed: ${error instanceof Error ? error.message : String(error)}`, error);
+        throw fail(
+          'handler_error',
+          `the handler failed: ${error instanceof Error ? error.message : String(error)}`,
+          error,
+        );
       }
       return check(value);
     };
@@ -273,13 +318,15 @@ function planInputRequest(handlers: InputHandlers | undefined, requestMethod: st
           throw malformed('params.requestedSchema must be an object schema with properties');
         }
         const handler = handlers?.elicitation?.form;
-        if (handler === undefined) throw fail('unsupported', 'form-mode elicitation is not handled (elicitation.form not declared)');
+        if (handler === undefined)
+          throw fail('unsupported', 'form-mode elicitation is not handled (elicitation.form not declared)');
         return call(handler, params as FormElicitParams, (value) => checkElicitResult(value, schema, fail));
       }
       if (mode === 'url') {
         if (typeof params['url'] !== 'string') throw malformed('params.url must be a string');
         const handler = handlers?.elicitation?.url;
-        if (handler === undefined) throw fail('unsupported', 'URL-mode elicitation is not handled (elicitation.url not declared)');
+        if (handler === undefined)
+          throw fail('unsupported', 'URL-mode elicitation is not handled (elicitation.url not declared)');
         return call(handler, params as UrlElicitParams, (value) => checkElicitResult(value, undefined, fail));
       }
       throw fail('unsupported', `elicitation mode ${JSON.stringify(mode)} is not supported`);
@@ -293,7 +340,9 @@ function planInputRequest(handlers: InputHandlers | undefined, requestMethod: st
       if ((params['tools'] !== undefined || params['toolChoice'] !== undefined) && sampling.tools !== true) {
         throw fail('unsupported', 'tools/toolChoice sent but sampling.tools is not declared');
       }
-      return call(sampling.createMessage, params as unknown as CreateMessageRequestParams, (value) => checkCreateMessageResult(value, fail));
+      return call(sampling.createMessage, params as unknown as CreateMessageRequestParams, (value) =>
+        checkCreateMessageResult(value, fail),
+      );
     }
     default: {
       const roots = handlers?.roots;
@@ -317,7 +366,8 @@ const ACTIONS = ['accept', 'decline', 'cancel'];
 function checkElicitResult(value: unknown, schema: JsonObject | undefined, fail: Fail): ElicitResult {
   if (!isObject(value)) return invalid(fail, value, 'expected an ElicitResult object');
   const action = value['action'];
-  if (typeof action !== 'string' || !ACTIONS.includes(action)) return invalid(fail, value, `action must be one of ${ACTIONS.join(', ')}`);
+  if (typeof action !== 'string' || !ACTIONS.includes(action))
+    return invalid(fail, value, `action must be one of ${ACTIONS.join(', ')}`);
   const result: JsonObject = { action };
   if (schema !== undefined && action === 'accept') {
     const given = value['content'] ?? {};
@@ -351,7 +401,8 @@ function formContentProblem(schema: JsonObject, content: JsonObject): string | u
   const properties = schema['properties'] as JsonObject;
   const required = Array.isArray(schema['required']) ? schema['required'] : [];
   for (const name of required) {
-    if (typeof name === 'string' && !Object.hasOwn(content, name)) return `content is missing required field ${JSON.stringify(name)}`;
+    if (typeof name === 'string' && !Object.hasOwn(content, name))
+      return `content is missing required field ${JSON.stringify(name)}`;
   }
   for (const [name, fieldValue] of Object.entries(content)) {
     const problem = fieldProblem(name, Object.hasOwn(properties, name) ? properties[name] : undefined, fieldValue);
@@ -379,9 +430,11 @@ function fieldProblem(name: string, property: unknown, fieldValue: unknown): str
 
 function checkCreateMessageResult(value: unknown, fail: Fail): CreateMessageResult {
   if (!isObject(value)) return invalid(fail, value, 'expected a CreateMessageResult object');
-  if (value['role'] !== 'user' && value['role'] !== 'assistant') return invalid(fail, value, 'role must be "user" or "assistant"');
+  if (value['role'] !== 'user' && value['role'] !== 'assistant')
+    return invalid(fail, value, 'role must be "user" or "assistant"');
   if (typeof value['model'] !== 'string') return invalid(fail, value, 'model must be a string');
-  if (!isObject(value['content']) && !Array.isArray(value['content'])) return invalid(fail, value, 'content must be a content block or an array of them');
+  if (!isObject(value['content']) && !Array.isArray(value['content']))
+    return invalid(fail, value, 'content must be a content block or an array of them');
   return value as unknown as CreateMessageResult;
 }
 
@@ -391,7 +444,8 @@ function checkListRootsResult(value: unknown, fail: Fail): ListRootsResult {
     if (!isObject(root) || typeof root['uri'] !== 'string' || !root['uri'].startsWith('file://')) {
       return invalid(fail, value, 'every root needs a file:// uri');
     }
-    if (root['name'] !== undefined && typeof root['name'] !== 'string') return invalid(fail, value, 'root.name must be a string');
+    if (root['name'] !== undefined && typeof root['name'] !== 'string')
+      return invalid(fail, value, 'root.name must be a string');
   }
   return value as unknown as ListRootsResult;
 }

@@ -36,12 +36,14 @@ export function readInputRequired(method: string, result: JsonObject): InputRequ
   const parts: InputRequiredParts = {};
   const requests = result['inputRequests'];
   if (requests !== undefined) {
-    if (!isObject(requests)) throw new ProtocolError('result.inputRequests must be an object', { method, value: result });
+    if (!isObject(requests))
+      throw new ProtocolError('result.inputRequests must be an object', { method, value: result });
     if (Object.keys(requests).length > 0) parts.inputRequests = requests as Record<string, InputRequest>;
   }
   const state = result['requestState'];
   if (state !== undefined) {
-    if (typeof state !== 'string') throw new ProtocolError('result.requestState must be a string', { method, value: result });
+    if (typeof state !== 'string')
+      throw new ProtocolError('result.requestState must be a string', { method, value: result });
     parts.requestState = state;
   }
   if (parts.inputRequests === undefined && parts.requestState === undefined) {
@@ -68,8 +70,13 @@ export function readInputRequired(method: string, result: JsonObject): InputRequ
  *   InvalidArgumentError (-32602) when `inputResponses` is not an object;
  *   InputRequestFailedError (-32007, `reason: "invalid_result"`) when a requested key has no response.
  */
-export function inputRetryFor(method: string, result: JsonObject, inputResponses?: Record<string, InputResponse>): InputRetry {
-  if (inputResponses !== undefined && !isObject(inputResponses)) throw new InvalidArgumentError('inputResponses', inputResponses, 'expected an object keyed like inputRequests');
+export function inputRetryFor(
+  method: string,
+  result: JsonObject,
+  inputResponses?: Record<string, InputResponse>,
+): InputRetry {
+  if (inputResponses !== undefined && !isObject(inputResponses))
+    throw new InvalidArgumentError('inputResponses', inputResponses, 'expected an object keyed like inputRequests');
   const parts = readInputRequired(method, result);
   const retry: InputRetry = {};
   if (parts.inputRequests !== undefined) {
@@ -77,7 +84,10 @@ export function inputRetryFor(method: string, result: JsonObject, inputResponses
     for (const [key, request] of Object.entries(parts.inputRequests)) {
       if (inputResponses === undefined || !Object.hasOwn(inputResponses, key) || inputResponses[key] === undefined) {
         const inputMethod = isObject(request) && typeof request['method'] === 'string' ? request['method'] : 'unknown';
-        throw new InputRequestFailedError({ requestMethod: method, key, method: inputMethod, reason: 'invalid_result' }, 'no response was given for this key');
+        throw new InputRequestFailedError(
+          { requestMethod: method, key, method: inputMethod, reason: 'invalid_result' },
+          'no response was given for this key',
+        );
       }
       setOwn(responses, key, inputResponses[key]);
     }

@@ -81,7 +81,11 @@ export interface SessionRequestOptions {
  * `signal` aborts when the server cancels the request or the connection closes; `id` is the
  * request's JSON-RPC id.
  */
-export type InboundRequestHandler = (params: JsonObject | undefined, signal: AbortSignal, id: RequestId) => Promise<JsonObject> | JsonObject;
+export type InboundRequestHandler = (
+  params: JsonObject | undefined,
+  signal: AbortSignal,
+  id: RequestId,
+) => Promise<JsonObject> | JsonObject;
 
 export interface SessionOptions {
   transport: Transport;
@@ -251,7 +255,8 @@ export class JsonRpcSession {
       else if (options.onProgress !== undefined || options.resetTimeoutOnProgress) meta['progressToken'] = id;
     }
 
-    const message: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    const message: JsonRpcRequest =
+      params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
     const capabilities = this.transport.capabilities;
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: PendingRequest = {
@@ -266,7 +271,10 @@ export class JsonRpcSession {
         totalDeadline: 0,
         timed: false,
         abortListener: undefined,
-        sendCancel: capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true ? new CancelSource() : undefined,
+        sendCancel:
+          capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true
+            ? new CancelSource()
+            : undefined,
         abortOnly: capabilities.cancelsByAbortingSend,
         progressToken,
       };
@@ -288,7 +296,10 @@ export class JsonRpcSession {
       const now = this.clock.now();
       entry.idleDeadline = now + options.timeoutMs;
       // Without progress resets, a total limit no longer than the idle one never comes first.
-      entry.totalDeadline = options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress ? now + options.maxTotalTimeoutMs : Infinity;
+      entry.totalDeadline =
+        options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress
+          ? now + options.maxTotalTimeoutMs
+          : Infinity;
       entry.timed = true;
       this.timedCount++;
       this.armDeadlineTimer(Math.min(entry.idleDeadline, entry.totalDeadline), now);
@@ -309,7 +320,8 @@ export class JsonRpcSession {
     const id = entry.id;
     const { transportHeaders, idempotent } = entry.options;
     let sendOptions: TransportSendOptions | undefined;
-    if (entry.sendCancel !== undefined) sendOptions = new CancellableSendOptions(entry.sendCancel, transportHeaders, idempotent);
+    if (entry.sendCancel !== undefined)
+      sendOptions = new CancellableSendOptions(entry.sendCancel, transportHeaders, idempotent);
     else if (transportHeaders !== undefined || idempotent !== undefined) {
       sendOptions = {};
       if (transportHeaders !== undefined) sendOptions.headers = transportHeaders;
@@ -317,12 +329,22 @@ export class JsonRpcSession {
     }
     this.write(entry.message, sendOptions).catch((error: unknown) => {
       if (this.pending.get(id) !== entry) return;
-      if (isStreamBrokenError(error) && error.data.phase === 'mid-stream' && entry.reissuesLeft > 0 && this.stateValue === 'open') {
+      if (
+        isStreamBrokenError(error) &&
+        error.data.phase === 'mid-stream' &&
+        entry.reissuesLeft > 0 &&
+        this.stateValue === 'open'
+      ) {
         entry.reissuesLeft--;
         this.reissue(entry);
         return;
       }
-      this.settle(entry, McpError.is(error) ? error : new ConnectionClosedError(`${entry.method}: send failed`, { reason: 'send failed' }, error));
+      this.settle(
+        entry,
+        McpError.is(error)
+          ? error
+          : new ConnectionClosedError(`${entry.method}: send failed`, { reason: 'send failed' }, error),
+      );
     });
   }
 
@@ -336,11 +358,15 @@ export class JsonRpcSession {
     if (entry.progressToken === oldId) {
       entry.progressToken = newId;
       const meta = params?.['_meta'];
-      if (isObject(meta) && meta['progressToken'] === oldId) params = { ...params, _meta: { ...meta, progressToken: newId } };
+      if (isObject(meta) && meta['progressToken'] === oldId)
+        params = { ...params, _meta: { ...meta, progressToken: newId } };
     }
     entry.id = newId;
     this.options.onReissue?.(entry.method, oldId, newId);
-    entry.message = params === undefined ? { jsonrpc: '2.0', id: newId, method: entry.method } : { jsonrpc: '2.0', id: newId, method: entry.method, params };
+    entry.message =
+      params === undefined
+        ? { jsonrpc: '2.0', id: newId, method: entry.method }
+        : { jsonrpc: '2.0', id: newId, method: entry.method, params };
     if (entry.sendCancel !== undefined) entry.sendCancel = new CancelSource();
     this.pending.set(newId, entry);
     if (entry.options.onRequestId !== undefined) {
@@ -385,7 +411,8 @@ export class JsonRpcSession {
   /** Sends a notification. Rejects with {@link ConnectionClosedError} when the session is closed. */
   notify(method: string, params?: JsonObject): Promise<void> {
     if (this.stateValue !== 'open') return Promise.reject(this.closedError(method));
-    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     return this.write(message);
   }
 
@@ -504,8 +531,9 @@ export class JsonRpcSession {
       entry.sendCancel.abort(reason, this.reportListenerError);
       return;
     }
-    this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } })
-      .catch((error: unknown) => this.options.onError(asError(error)));
+    this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.id, reason } }).catch(
+      (error: unknown) => this.options.onError(asError(error)),
+    );
     entry.sendCancel?.abort(reason, this.reportListenerError);
   }
 
@@ -535,7 +563,9 @@ export class JsonRpcSession {
       this.handleResponse(message, context);
       return;
     }
-    this.options.onError(new ProtocolError('JSON-RPC message is neither request, notification nor response; ignored', { value: message }));
+    this.options.onError(
+      new ProtocolError('JSON-RPC message is neither request, notification nor response; ignored', { value: message }),
+    );
   }
 
   private handleResponse(message: JsonObject, context: MessageContext | undefined): void {
@@ -594,7 +624,12 @@ export class JsonRpcSession {
     const token = params?.['progressToken'];
     const progress = params?.['progress'];
     if ((typeof token !== 'string' && typeof token !== 'number') || typeof progress !== 'number') {
-      this.options.onError(new ProtocolError('malformed progress notification; ignored', { method: notification.method, value: notification }));
+      this.options.onError(
+        new ProtocolError('malformed progress notification; ignored', {
+          method: notification.method,
+          value: notification,
+        }),
+      );
       return;
     }
     const entry = this.customProgressTokens.get(token) ?? this.pending.get(token);
@@ -626,7 +661,12 @@ export class JsonRpcSession {
     if (method === 'notifications/cancelled') return;
     const handlers = this.inboundHandlers;
     if (handlers === undefined) {
-      this.options.onError(new ProtocolError('server sent a request, which this protocol version does not allow; ignored', { method, value: message }));
+      this.options.onError(
+        new ProtocolError('server sent a request, which this protocol version does not allow; ignored', {
+          method,
+          value: message,
+        }),
+      );
       return;
     }
     const handler = handlers.get(method);
@@ -652,7 +692,10 @@ export class JsonRpcSession {
       .then(() => handler(isObject(params) ? params : undefined, controller.signal, id))
       .then(
         (result) => {
-          if (!isObject(result)) return answer({ error: { code: ErrorCode.InternalError, message: `${method}: the handler returned no result object` } });
+          if (!isObject(result))
+            return answer({
+              error: { code: ErrorCode.InternalError, message: `${method}: the handler returned no result object` },
+            });
           return answer({ result });
         },
         (error: unknown) => {
@@ -682,7 +725,10 @@ export class JsonRpcSession {
     for (const controller of this.inboundControllers.values()) controller.abort();
     this.inboundControllers.clear();
     for (const entry of [...this.pending.values()]) {
-      this.settle(entry, new ConnectionClosedError(`${entry.method}: connection closed (${info.reason})`, closeData(info), info.cause));
+      this.settle(
+        entry,
+        new ConnectionClosedError(`${entry.method}: connection closed (${info.reason})`, closeData(info), info.cause),
+      );
     }
     this.options.onClose?.(info);
   }
@@ -705,7 +751,12 @@ class CancellableSendOptions implements TransportSendOptions {
   }
 }
 
-function closeData(info: TransportCloseInfo): { reason: string; exitCode?: number | null; signal?: string | null; stderrTail?: string } {
+function closeData(info: TransportCloseInfo): {
+  reason: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  stderrTail?: string;
+} {
   return {
     reason: info.reason,
     ...(info.exitCode !== undefined && { exitCode: info.exitCode }),

@@ -28,12 +28,24 @@
  *      connected. A server remembered as `legacy-sse` goes straight to HTTP+SSE; if that
  *      fails (other than fatally), the verdict is forgotten and the server probed.
  */
-import { UnsupportedProtocolVersionError, VersionNegotiationError, isRpcError, isTimeoutError } from '../errors/errors.js';
+import {
+  UnsupportedProtocolVersionError,
+  VersionNegotiationError,
+  isRpcError,
+  isTimeoutError,
+} from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { DiscoverResult } from '../types/protocol.js';
 import type { EraMemory, EraSetting, EraVerdict } from './era.js';
 import { EraDetectionError } from './errors.js';
-import { classifyProbeFailure, isFatalConnectError, isMalformedAnswer, isSseFallbackCue, probeError, stepFailure } from './eraProbe.js';
+import {
+  classifyProbeFailure,
+  isFatalConnectError,
+  isMalformedAnswer,
+  isSseFallbackCue,
+  probeError,
+  stepFailure,
+} from './eraProbe.js';
 import type { LegacyHandshake } from './handshake.js';
 
 /** What the connector asks the client to do. */
@@ -71,7 +83,12 @@ export interface EraSettings {
 /** Where the connector landed. */
 export type EraOutcome =
   | { era: 'modern'; protocolVersion: string; discovery: DiscoverResult }
-  | { era: 'legacy'; protocolVersion: string; handshake: LegacyHandshake; /** Reached over the HTTP+SSE fallback. */ viaSse?: true | undefined };
+  | {
+      era: 'legacy';
+      protocolVersion: string;
+      handshake: LegacyHandshake;
+      /** Reached over the HTTP+SSE fallback. */ viaSse?: true | undefined;
+    };
 
 /** The verdict `eraMemory` keeps for an outcome. */
 export function verdictOf(outcome: EraOutcome): EraVerdict {
@@ -91,7 +108,8 @@ export async function negotiateEra(settings: EraSettings, hooks: EraHooks): Prom
   const remembered = settings.memory.get(settings.serverIdentity);
   if (remembered === 'legacy' || remembered === 'legacy-sse') {
     try {
-      if (remembered === 'legacy-sse' && hooks.initializeOverSse !== undefined) return sseOutcome(await hooks.initializeOverSse());
+      if (remembered === 'legacy-sse' && hooks.initializeOverSse !== undefined)
+        return sseOutcome(await hooks.initializeOverSse());
       return legacyOutcome(await hooks.initialize());
     } catch (error) {
       if (isFatalConnectError(error)) throw error;
@@ -111,12 +129,22 @@ async function forcedLegacy(settings: EraSettings, hooks: EraHooks): Promise<Era
     if (hooks.initializeOverSse === undefined || !isSseFallbackCue(error)) throw error;
     const sse = await trySse(hooks.initializeOverSse);
     if ('outcome' in sse) return sse.outcome;
-    throw new EraDetectionError({ serverIdentity: settings.serverIdentity, probe: undefined, fallback: stepFailure('initialize', error), sse: stepFailure('initialize', sse.error) }, sse.error);
+    throw new EraDetectionError(
+      {
+        serverIdentity: settings.serverIdentity,
+        probe: undefined,
+        fallback: stepFailure('initialize', error),
+        sse: stepFailure('initialize', sse.error),
+      },
+      sse.error,
+    );
   }
 }
 
 /** The HTTP+SSE handshake; a failure that is not fatal is returned, not thrown. */
-async function trySse(initializeOverSse: () => Promise<LegacyHandshake>): Promise<{ outcome: EraOutcome } | { error: unknown }> {
+async function trySse(
+  initializeOverSse: () => Promise<LegacyHandshake>,
+): Promise<{ outcome: EraOutcome } | { error: unknown }> {
   try {
     return { outcome: sseOutcome(await initializeOverSse()) };
   } catch (error) {
@@ -146,20 +174,33 @@ async function negotiateAfterModernError(settings: EraSettings, hooks: EraHooks,
   const theirs = supportedOf(error);
   const modern = settings.modernVersions.find((v) => theirs.includes(v));
   if (modern !== undefined) return negotiateModern(settings, hooks, await hooks.discover(modern, undefined), modern);
-  if (settings.era !== 'modern' && settings.legacyVersions.some((v) => theirs.includes(v))) return legacyOutcome(await hooks.initialize());
-  throw new VersionNegotiationError({ clientSupported: [...settings.modernVersions], serverSupported: theirs }, asUnsupported(error));
+  if (settings.era !== 'modern' && settings.legacyVersions.some((v) => theirs.includes(v)))
+    return legacyOutcome(await hooks.initialize());
+  throw new VersionNegotiationError(
+    { clientSupported: [...settings.modernVersions], serverSupported: theirs },
+    asUnsupported(error),
+  );
 }
 
 /**
  * The modern path once a DiscoverResult arrived for `asked`: a result that does not list
  * `asked` switches to the first shared version (the result already says what the server has).
  */
-async function negotiateModern(settings: EraSettings, hooks: EraHooks, discovery: DiscoverResult, asked: string): Promise<EraOutcome> {
+async function negotiateModern(
+  settings: EraSettings,
+  hooks: EraHooks,
+  discovery: DiscoverResult,
+  asked: string,
+): Promise<EraOutcome> {
   if (discovery.supportedVersions.includes(asked)) return { era: 'modern', protocolVersion: asked, discovery };
   const pick = settings.modernVersions.find((v) => discovery.supportedVersions.includes(v));
   if (pick === undefined) {
-    if (settings.era !== 'modern' && settings.legacyVersions.some((v) => discovery.supportedVersions.includes(v))) return legacyOutcome(await hooks.initialize());
-    throw new VersionNegotiationError({ clientSupported: [...settings.modernVersions], serverSupported: discovery.supportedVersions });
+    if (settings.era !== 'modern' && settings.legacyVersions.some((v) => discovery.supportedVersions.includes(v)))
+      return legacyOutcome(await hooks.initialize());
+    throw new VersionNegotiationError({
+      clientSupported: [...settings.modernVersions],
+      serverSupported: discovery.supportedVersions,
+    });
   }
   return { era: 'modern', protocolVersion: pick, discovery };
 }
@@ -168,7 +209,12 @@ async function negotiateModern(settings: EraSettings, hooks: EraHooks, discovery
  * The probe says legacy: `initialize`; then, over HTTP after a 400/404/405, HTTP+SSE. See the
  * module comment for the slow-modern-server retry.
  */
-async function fallBack(settings: EraSettings, hooks: EraHooks, probe: unknown, probeTimedOut: boolean): Promise<EraOutcome> {
+async function fallBack(
+  settings: EraSettings,
+  hooks: EraHooks,
+  probe: unknown,
+  probeTimedOut: boolean,
+): Promise<EraOutcome> {
   let error: unknown;
   try {
     return legacyOutcome(await hooks.initialize());
@@ -225,8 +271,16 @@ function supportedOf(error: { data: unknown }): string[] {
   return Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function asUnsupported(error: { code: number; message: string; data: unknown; method?: string }): UnsupportedProtocolVersionError {
+function asUnsupported(error: {
+  code: number;
+  message: string;
+  data: unknown;
+  method?: string;
+}): UnsupportedProtocolVersionError {
   return error instanceof UnsupportedProtocolVersionError
     ? error
-    : new UnsupportedProtocolVersionError({ code: error.code, message: error.message, data: error.data }, error.method ?? 'server/discover');
+    : new UnsupportedProtocolVersionError(
+        { code: error.code, message: error.message, data: error.data },
+        error.method ?? 'server/discover',
+      );
 }

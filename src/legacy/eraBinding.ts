@@ -51,18 +51,30 @@ export class EraBinding {
     // Over HTTP every request is answered (and may run an authorization flow): no short probe there.
     const probe = transport.capabilities.answersEveryRequest === true ? undefined : probeTimeoutMs;
     const outcome = await negotiateEra(
-      { era, memory: eraMemory, serverIdentity: transport.serverIdentity, modernVersions: protocolVersions, legacyVersions: legacyProtocolVersions, probeTimeoutMs: probe },
+      {
+        era,
+        memory: eraMemory,
+        serverIdentity: transport.serverIdentity,
+        modernVersions: protocolVersions,
+        legacyVersions: legacyProtocolVersions,
+        probeTimeoutMs: probe,
+      },
       {
         discover: (version, probeMs) => {
           this.deps.caller.useWire('modern', version);
-          const timeouts = probeMs === undefined ? {} : { timeoutMs: Math.min(probeMs, options.timeoutMs ?? probeMs), maxTotalTimeoutMs: probeMs };
+          const timeouts =
+            probeMs === undefined
+              ? {}
+              : { timeoutMs: Math.min(probeMs, options.timeoutMs ?? probeMs), maxTotalTimeoutMs: probeMs };
           // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
-          const internals = probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
+          const internals =
+            probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
           return this.deps.discover({ ...options, ...timeouts, cacheMode: options.cacheMode ?? 'no-cache' }, internals);
         },
         initialize: () => this.connectLegacy(options.signal, false),
         // Only HTTP transports can fall back to the deprecated HTTP+SSE transport.
-        initializeOverSse: transport.legacyWire?.openSse === undefined ? undefined : () => this.connectLegacy(options.signal, true),
+        initializeOverSse:
+          transport.legacyWire?.openSse === undefined ? undefined : () => this.connectLegacy(options.signal, true),
       },
     );
     this.adopt(outcome);
@@ -70,7 +82,12 @@ export class EraBinding {
   }
 
   private async connectLegacy(signal: AbortSignal | undefined, overSse: boolean): Promise<LegacyHandshake> {
-    const link = new LegacyLink({ ...this.deps.options, versions: this.deps.options.legacyProtocolVersions, session: this.deps.session, onRenewed: (handshake) => this.renewed(handshake) });
+    const link = new LegacyLink({
+      ...this.deps.options,
+      versions: this.deps.options.legacyProtocolVersions,
+      session: this.deps.session,
+      onRenewed: (handshake) => this.renewed(handshake),
+    });
     const handshake = await link.connect(signal, overSse);
     this.legacy = link;
     return handshake;
@@ -107,6 +124,8 @@ export class EraBinding {
     this.protocolVersion = handshake.protocolVersion;
     this.deps.caller.useWire('legacy', handshake.protocolVersion);
     this.discovery = discoveryFromHandshake(handshake);
-    this.deps.subscriptions.resubscribeLegacy().catch((error: unknown) => this.deps.options.onError(error instanceof Error ? error : new Error(String(error))));
+    this.deps.subscriptions
+      .resubscribeLegacy()
+      .catch((error: unknown) => this.deps.options.onError(error instanceof Error ? error : new Error(String(error))));
   }
 }

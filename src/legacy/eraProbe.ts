@@ -24,7 +24,11 @@ import type { EraStepFailure } from './errors.js';
 export type ProbeVerdict = 'modern' | 'legacy' | 'fatal';
 
 /** Modern JSON-RPC error codes that only a 2026-07-28 server sends. */
-const MODERN_CODES: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion]);
+const MODERN_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
 
 /** Local errors that end the connect attempt instead of leading to a fallback. */
 const FATAL_LOCAL_CODES: ReadonlySet<number> = new Set([
@@ -41,7 +45,8 @@ const FATAL_LOCAL_CODES: ReadonlySet<number> = new Set([
  */
 export function probeError(error: unknown, method: string): unknown {
   if (!McpError.is(error) || !error.local || error.code !== TransportErrorCode.Http) return error;
-  const data = error.data as { status?: unknown; rpcError?: { code: number; message: string; data?: unknown } } | undefined;
+  const data = error.data as
+    { status?: unknown; rpcError?: { code: number; message: string; data?: unknown } } | undefined;
   if (data?.rpcError === undefined || !MODERN_CODES.has(data.rpcError.code)) return error;
   return new RpcError(data.rpcError, method, typeof data.status === 'number' ? data.status : undefined);
 }
@@ -103,5 +108,9 @@ export function stepFailure(method: string, error: unknown): EraStepFailure {
 
 /** True for an answer that is not a DiscoverResult: a malformed result or body (`ProtocolError`, -32600 / -32700). */
 export function isMalformedAnswer(error: unknown): boolean {
-  return McpError.is(error) && error.local && (error.code === ErrorCode.InvalidRequest || error.code === ErrorCode.ParseError);
+  return (
+    McpError.is(error) &&
+    error.local &&
+    (error.code === ErrorCode.InvalidRequest || error.code === ErrorCode.ParseError)
+  );
 }

@@ -52,7 +52,11 @@ export class EraDetectionError extends LocalError {
       `initialize failed (${describe(data.fallback)})`,
       data.sse === undefined ? undefined : `the HTTP+SSE fallback failed (${data.sse.method}: ${describe(data.sse)})`,
     ].filter((step): step is string => step !== undefined);
-    super(ErrorCode.EraDetectionFailed, `${data.serverIdentity}: not an MCP server this client can speak to: ${steps.join('; ')}`, { data, cause });
+    super(
+      ErrorCode.EraDetectionFailed,
+      `${data.serverIdentity}: not an MCP server this client can speak to: ${steps.join('; ')}`,
+      { data, cause },
+    );
   }
 }
 

@@ -5,7 +5,13 @@
  */
 import { ProtocolError, VersionNegotiationError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import { MetaKey, type ClientCapabilities, type DiscoverResult, type Implementation, type ServerCapabilities } from '../types/protocol.js';
+import {
+  MetaKey,
+  type ClientCapabilities,
+  type DiscoverResult,
+  type Implementation,
+  type ServerCapabilities,
+} from '../types/protocol.js';
 
 /** What `initialize` told the client, in the shape it keeps for both eras. */
 export interface LegacyHandshake {
@@ -26,8 +32,16 @@ export interface LegacyHandshake {
  * client info. The capabilities are the ones declared on the modern wire, derived from the same
  * handlers, so a client without an elicitation handler declares no `elicitation` in either era.
  */
-export function initializeParams(version: string, capabilities: ClientCapabilities, clientInfo: Implementation): JsonObject {
-  return { protocolVersion: version, capabilities: { ...capabilities } as JsonObject, clientInfo: { ...clientInfo } as unknown as JsonObject };
+export function initializeParams(
+  version: string,
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation,
+): JsonObject {
+  return {
+    protocolVersion: version,
+    capabilities: { ...capabilities } as JsonObject,
+    clientInfo: { ...clientInfo } as unknown as JsonObject,
+  };
 }
 
 /**
@@ -40,12 +54,15 @@ export function readInitializeResult(result: JsonObject, ours: readonly string[]
   const version = result['protocolVersion'];
   const capabilities = result['capabilities'];
   const serverInfo = result['serverInfo'];
-  if (typeof version !== 'string') throw new ProtocolError('result has no protocolVersion string', { method: 'initialize', value: result });
-  if (!isObject(capabilities)) throw new ProtocolError('result has no capabilities object', { method: 'initialize', value: result });
+  if (typeof version !== 'string')
+    throw new ProtocolError('result has no protocolVersion string', { method: 'initialize', value: result });
+  if (!isObject(capabilities))
+    throw new ProtocolError('result has no capabilities object', { method: 'initialize', value: result });
   if (!isObject(serverInfo) || typeof serverInfo['name'] !== 'string') {
     throw new ProtocolError('result has no serverInfo with a name', { method: 'initialize', value: result });
   }
-  if (!ours.includes(version)) throw new VersionNegotiationError({ clientSupported: [...ours], serverSupported: [version] });
+  if (!ours.includes(version))
+    throw new VersionNegotiationError({ clientSupported: [...ours], serverSupported: [version] });
   const instructions = result['instructions'];
   return {
     protocolVersion: version,

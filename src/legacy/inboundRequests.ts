@@ -24,7 +24,8 @@ import { answerInputRequest, type InputHandlers } from '../inputRequired/inputHa
 
 /** The server-to-client methods a legacy server may send, and whether `handlers` declares each. */
 const DECLARED: Readonly<Record<string, (handlers: InputHandlers | undefined) => boolean>> = {
-  'elicitation/create': (handlers) => handlers?.elicitation?.form !== undefined || handlers?.elicitation?.url !== undefined,
+  'elicitation/create': (handlers) =>
+    handlers?.elicitation?.form !== undefined || handlers?.elicitation?.url !== undefined,
   'sampling/createMessage': (handlers) => handlers?.sampling !== undefined,
   'roots/list': (handlers) => handlers?.roots !== undefined,
 };
@@ -40,10 +41,20 @@ export function legacyInboundHandlers(handlers: InputHandlers | undefined): Map<
   return map;
 }
 
-async function answer(handlers: InputHandlers | undefined, method: string, params: JsonObject | undefined, signal: AbortSignal, id: RequestId | undefined): Promise<JsonObject> {
+async function answer(
+  handlers: InputHandlers | undefined,
+  method: string,
+  params: JsonObject | undefined,
+  signal: AbortSignal,
+  id: RequestId | undefined,
+): Promise<JsonObject> {
   try {
     const key = id === undefined ? method : String(id);
-    return (await answerInputRequest(handlers, method, params, { signal, key, requestMethod: method })) as unknown as JsonObject;
+    return (await answerInputRequest(handlers, method, params, {
+      signal,
+      key,
+      requestMethod: method,
+    })) as unknown as JsonObject;
   } catch (error) {
     throw wireError(error);
   }
@@ -51,11 +62,17 @@ async function answer(handlers: InputHandlers | undefined, method: string, param
 
 /** The JSON-RPC error a failed answer becomes: -32602 for what the client cannot take, -32603 for handler failures. */
 function wireError(error: unknown): McpError {
-  if (error instanceof ProtocolError) return new LocalError(ErrorCode.InvalidParams, `Invalid params: ${(error.data as { reason: string }).reason}`);
+  if (error instanceof ProtocolError)
+    return new LocalError(ErrorCode.InvalidParams, `Invalid params: ${(error.data as { reason: string }).reason}`);
   if (error instanceof InputRequestFailedError) {
     const detail = error.message.replace(/^.*?\(\S+\): /, '');
-    if (error.data.reason === 'unsupported') return new LocalError(ErrorCode.InvalidParams, `Invalid params: ${detail}`);
+    if (error.data.reason === 'unsupported')
+      return new LocalError(ErrorCode.InvalidParams, `Invalid params: ${detail}`);
     return new LocalError(ErrorCode.InternalError, `Internal error: ${detail}`, { cause: error.cause });
   }
-  return new LocalError(ErrorCode.InternalError, `Internal error: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new LocalError(
+    ErrorCode.InternalError,
+    `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }

@@ -52,7 +52,12 @@ export class LegacyLink {
    */
   async connect(signal: AbortSignal | undefined, overSse = false): Promise<LegacyHandshake> {
     const { session, transport } = this.options;
-    if (overSse && transport.legacyWire?.openSse === undefined) throw new InvalidArgumentError('transport', transport.serverIdentity, 'has no HTTP+SSE fallback (LegacyWireControl.openSse)');
+    if (overSse && transport.legacyWire?.openSse === undefined)
+      throw new InvalidArgumentError(
+        'transport',
+        transport.serverIdentity,
+        'has no HTTP+SSE fallback (LegacyWireControl.openSse)',
+      );
     transport.legacyWire?.enter();
     session.setInboundRequestHandlers(legacyInboundHandlers(this.options.handlers));
     try {
@@ -94,13 +99,17 @@ export class LegacyLink {
 
   private async handshake(signal: AbortSignal | undefined): Promise<LegacyHandshake> {
     const { session, transport, versions, timeoutMs } = this.options;
-    const result = await session.request('initialize', initializeParams(versions[0] as string, this.options.capabilities, this.options.clientInfo), {
-      signal,
-      timeoutMs,
-      maxTotalTimeoutMs: timeoutMs,
-      resetTimeoutOnProgress: false,
-      cancellable: false,
-    });
+    const result = await session.request(
+      'initialize',
+      initializeParams(versions[0] as string, this.options.capabilities, this.options.clientInfo),
+      {
+        signal,
+        timeoutMs,
+        maxTotalTimeoutMs: timeoutMs,
+        resetTimeoutOnProgress: false,
+        cancellable: false,
+      },
+    );
     const handshake = readInitializeResult(result, versions);
     transport.legacyWire?.negotiated(handshake.protocolVersion);
     await session.notify('notifications/initialized');

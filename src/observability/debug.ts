@@ -86,12 +86,17 @@ export function isSecretKey(key: string): boolean {
 const BEARER = /\b(Bearer|Basic|DPoP)\s+(?![A-Za-z0-9_-]+=")[A-Za-z0-9._~+/-]+=*/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi;
 /** `name=value` for credential names: query parameters (`key`, `code`, `sig` only there) and loose text. */
-const SECRET_QUERY = /((?:[?&](?:key|code|sig|signature)|\b(?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password))=)[^&#\s"',;]+/gi;
+const SECRET_QUERY =
+  /((?:[?&](?:key|code|sig|signature)|\b(?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password))=)[^&#\s"',;]+/gi;
 const SECRET_FLAG = /(--?(?:token|api[-_]?key|secret|password|client[-_]?secret|auth)(?:=|\s+))(\S+)/gi;
 
 /** `text` with bearer tokens, URL user info, credential query values and `--token x` style arguments replaced. */
 export function redactText(text: string): string {
-  return text.replace(BEARER, `$1 ${REDACTED}`).replace(URL_USERINFO, `$1${REDACTED}@`).replace(SECRET_QUERY, `$1${REDACTED}`).replace(SECRET_FLAG, `$1${REDACTED}`);
+  return text
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(URL_USERINFO, `$1${REDACTED}@`)
+    .replace(SECRET_QUERY, `$1${REDACTED}`)
+    .replace(SECRET_FLAG, `$1${REDACTED}`);
 }
 
 /**

@@ -36,7 +36,11 @@ export function debugFetch(sink: DebugSink = consoleDebugSink, fetch?: FetchLike
       response = await (fetch ?? globalThis.fetch)(url, init);
     } catch (error) {
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      safely(sink, { type: 'http', message: `${request} failed: ${redactText(reason)}`, data: { method, url: target, headers, error: redactText(reason) } });
+      safely(sink, {
+        type: 'http',
+        message: `${request} failed: ${redactText(reason)}`,
+        data: { method, url: target, headers, error: redactText(reason) },
+      });
       throw error;
     }
     const kept: Record<string, string> = {};
@@ -45,7 +49,11 @@ export function debugFetch(sink: DebugSink = consoleDebugSink, fetch?: FetchLike
       if (value !== null) kept[name] = redactText(value);
     }
     const type = kept['content-type'] === undefined ? '' : ` ${kept['content-type']}`;
-    safely(sink, { type: 'http', message: `${request} → ${response.status}${type}`, data: { method, url: target, headers, status: response.status, responseHeaders: kept } });
+    safely(sink, {
+      type: 'http',
+      message: `${request} → ${response.status}${type}`,
+      data: { method, url: target, headers, status: response.status, responseHeaders: kept },
+    });
     return response;
   };
 }

@@ -68,13 +68,22 @@ export class Observer {
    * `viaCache` marks calls the response cache answers (a failed one then reads as a `miss`).
    */
   start(method: string, target: CallTarget, protocolVersion: string, viaCache = false): CallScope {
-    const label = target.name !== undefined ? `${method} ${target.name}` : target.uri !== undefined ? `${method} ${target.uri}` : method;
+    const label =
+      target.name !== undefined
+        ? `${method} ${target.name}`
+        : target.uri !== undefined
+          ? `${method} ${target.uri}`
+          : method;
     const telemetry = this.options.telemetry;
     let span: TelemetrySpan | undefined;
     let context: TelemetryContext | undefined;
     if (telemetry !== undefined) {
       try {
-        const attributes: Record<string, TelemetryAttributeValue> = { [A.methodName]: method, [A.protocolVersion]: protocolVersion, ...this.network };
+        const attributes: Record<string, TelemetryAttributeValue> = {
+          [A.methodName]: method,
+          [A.protocolVersion]: protocolVersion,
+          ...this.network,
+        };
         const tool = method === 'tools/call';
         const named = target.name !== undefined && (tool || method === 'prompts/get');
         if (named) attributes[tool ? A.toolName : A.promptName] = target.name as string;
@@ -84,7 +93,11 @@ export class Observer {
         if (typeof info?.name === 'string') attributes[A.serverName] = info.name;
         if (typeof info?.version === 'string') attributes[A.serverVersion] = info.version;
         // `{method} {tool or prompt}`; a URI only on request (high cardinality).
-        const name = named ? `${method} ${target.name}` : target.uri !== undefined && telemetry.resourceUriInSpanName ? `${method} ${target.uri}` : method;
+        const name = named
+          ? `${method} ${target.name}`
+          : target.uri !== undefined && telemetry.resourceUriInSpanName
+            ? `${method} ${target.uri}`
+            : method;
         const parent = telemetry.api.context.active();
         span = telemetry.tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes }, parent);
         context = telemetry.api.trace.setSpan(parent, span);
@@ -107,17 +120,29 @@ export class Observer {
     return {
       onWire: (direction, message) => {
         const copy = redact(message);
-        debug({ type: 'wire', message: `${direction === 'send' ? '→' : '←'} ${logLine(copy)}`, data: { direction, message: copy } });
+        debug({
+          type: 'wire',
+          message: `${direction === 'send' ? '→' : '←'} ${logLine(copy)}`,
+          data: { direction, message: copy },
+        });
       },
       onReissue: (method, oldId, newId) => {
-        debug({ type: 'reconnect', message: `${method}: response stream broke; re-sent request ${JSON.stringify(oldId)} as ${JSON.stringify(newId)}`, data: { method, oldId, newId } });
+        debug({
+          type: 'reconnect',
+          message: `${method}: response stream broke; re-sent request ${JSON.stringify(oldId)} as ${JSON.stringify(newId)}`,
+          data: { method, oldId, newId },
+        });
       },
     };
   }
 
   /** Logs what `connect()` settled on. */
   connected(era: string | undefined, protocolVersion: string | undefined): void {
-    this.log('era', `connected to ${redactText(this.options.serverIdentity)}: ${era ?? '?'} wire, protocol ${protocolVersion ?? '?'}`, { era, protocolVersion });
+    this.log(
+      'era',
+      `connected to ${redactText(this.options.serverIdentity)}: ${era ?? '?'} wire, protocol ${protocolVersion ?? '?'}`,
+      { era, protocolVersion },
+    );
   }
 
   /** @internal */
@@ -195,7 +220,10 @@ export class CallScope {
     const outcome: CacheOutcomeName = source === undefined ? 'bypass' : OUTCOME_OF[source];
     // The walk reads as a hit only when every page was one; any server page makes it a miss.
     if (rank(outcome) > rank(this.outcome)) this.outcome = outcome;
-    this.observer.log('cache', `${this.label}: page ${this.pageCount}: cache ${outcome}`, { page: this.pageCount, outcome });
+    this.observer.log('cache', `${this.label}: page ${this.pageCount}: cache ${outcome}`, {
+      page: this.pageCount,
+      outcome,
+    });
   }
 
   /** An `input_required` round: its answers are about to be sent (1 for the first retry). */
@@ -239,7 +267,11 @@ export class CallScope {
       }
     }
     this.finish();
-    this.observer.log('call', `${this.label}: ${toolError ? 'tool error' : 'ok'}${this.summary()}`, { ok: true, ms: this.elapsed(), ...this.counts() });
+    this.observer.log('call', `${this.label}: ${toolError ? 'tool error' : 'ok'}${this.summary()}`, {
+      ok: true,
+      ms: this.elapsed(),
+      ...this.counts(),
+    });
   }
 
   /**
@@ -263,13 +295,21 @@ export class CallScope {
         if (code !== undefined) span.setAttribute(A.errorCode, code);
         if (response && code !== undefined) span.setAttribute(A.responseStatusCode, String(code));
         span.setStatus({ code: SPAN_STATUS_ERROR, message });
-        span.recordException(error instanceof Error && error.stack !== undefined ? { name, message, stack: redactText(error.stack) } : { name, message });
+        span.recordException(
+          error instanceof Error && error.stack !== undefined
+            ? { name, message, stack: redactText(error.stack) }
+            : { name, message },
+        );
       } catch (failure) {
         this.observer.reportError(failure);
       }
     }
     this.finish();
-    this.observer.log('call', `${this.label}: failed: ${name}${code === undefined ? '' : ` ${code}`}: ${message}${this.summary()}`, { ok: false, ms: this.elapsed(), error: name, ...(code !== undefined && { code }), ...this.counts() });
+    this.observer.log(
+      'call',
+      `${this.label}: failed: ${name}${code === undefined ? '' : ` ${code}`}: ${message}${this.summary()}`,
+      { ok: false, ms: this.elapsed(), error: name, ...(code !== undefined && { code }), ...this.counts() },
+    );
   }
 
   private finish(): void {
@@ -302,7 +342,10 @@ export class CallScope {
   }
 
   private counts(): Record<string, number> {
-    return { ...(this.roundCount > 0 && { rounds: this.roundCount }), ...(this.pageCount > 0 && { pages: this.pageCount }) };
+    return {
+      ...(this.roundCount > 0 && { rounds: this.roundCount }),
+      ...(this.pageCount > 0 && { pages: this.pageCount }),
+    };
   }
 
   private summary(): string {

@@ -163,7 +163,8 @@ export const metaSetter: TelemetrySetter = {
 /** Checks `ClientOptions.telemetry`. @throws InvalidArgumentError (-32602) when it lacks what the client uses. */
 export function resolveTelemetry(options: TelemetryOptions | undefined): ResolvedTelemetry | undefined {
   if (options === undefined) return undefined;
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('telemetry', options, 'expected { api } with the @opentelemetry/api module');
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('telemetry', options, 'expected { api } with the @opentelemetry/api module');
   const api = options.api as Partial<OpenTelemetryApi> | undefined;
   if (
     typeof api !== 'object' ||
@@ -173,13 +174,24 @@ export function resolveTelemetry(options: TelemetryOptions | undefined): Resolve
     typeof api.context?.active !== 'function' ||
     typeof api.propagation?.inject !== 'function'
   ) {
-    throw new InvalidArgumentError('telemetry.api', typeof api, 'expected the @opentelemetry/api module (trace, context, propagation)');
+    throw new InvalidArgumentError(
+      'telemetry.api',
+      typeof api,
+      'expected the @opentelemetry/api module (trace, context, propagation)',
+    );
   }
   const tracer = options.tracer ?? api.trace.getTracer('mcp-live');
-  if (typeof tracer?.startSpan !== 'function') throw new InvalidArgumentError('telemetry.tracer', typeof tracer, 'expected a Tracer');
+  if (typeof tracer?.startSpan !== 'function')
+    throw new InvalidArgumentError('telemetry.tracer', typeof tracer, 'expected a Tracer');
   const propagator = options.propagator ?? api.propagation;
-  if (typeof propagator?.inject !== 'function') throw new InvalidArgumentError('telemetry.propagator', typeof propagator, 'expected a TextMapPropagator');
-  return { api: api as OpenTelemetryApi, tracer, propagator, resourceUriInSpanName: options.resourceUriInSpanName === true };
+  if (typeof propagator?.inject !== 'function')
+    throw new InvalidArgumentError('telemetry.propagator', typeof propagator, 'expected a TextMapPropagator');
+  return {
+    api: api as OpenTelemetryApi,
+    tracer,
+    propagator,
+    resourceUriInSpanName: options.resourceUriInSpanName === true,
+  };
 }
 
 /** Where the server is, as span attributes, read from `Transport.serverIdentity` (never a stdio command line). */

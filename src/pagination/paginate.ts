@@ -103,7 +103,8 @@ async function* walk<T>(
       await onRestart?.(error);
       cursor = undefined;
       previous = undefined;
-      if (fetches >= maxPages) throw new PaginationLimitError({ method, pages: fetches, maxPages, reason: 'max-pages' });
+      if (fetches >= maxPages)
+        throw new PaginationLimitError({ method, pages: fetches, maxPages, reason: 'max-pages' });
       continue;
     }
     // `null` is not in the type, but a hook that passes the wire value through must still end here.

@@ -43,7 +43,11 @@ export interface UnmatchedNotificationData {
 export class UnmatchedNotificationError extends LocalError {
   override name = 'UnmatchedNotificationError';
   constructor(data: UnmatchedNotificationData) {
-    super(ErrorCode.UnmatchedNotification, `${data.method} for no open subscription (subscriptionId ${JSON.stringify(data.subscriptionId) ?? 'absent'}); not delivered`, { data });
+    super(
+      ErrorCode.UnmatchedNotification,
+      `${data.method} for no open subscription (subscriptionId ${JSON.stringify(data.subscriptionId) ?? 'absent'}); not delivered`,
+      { data },
+    );
   }
 }
 

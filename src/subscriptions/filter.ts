@@ -33,7 +33,11 @@ export function checkFilter(filter: unknown): SubscriptionFilter {
   const uris = filter['resourceSubscriptions'];
   if (uris !== undefined) {
     if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string' && uri !== '')) {
-      throw new InvalidArgumentError('filter.resourceSubscriptions', uris, 'expected an array of non-empty URI strings');
+      throw new InvalidArgumentError(
+        'filter.resourceSubscriptions',
+        uris,
+        'expected an array of non-empty URI strings',
+      );
     }
     if (uris.length > 0) out.resourceSubscriptions = [...new Set(uris as string[])];
   }
@@ -43,7 +47,12 @@ export function checkFilter(filter: unknown): SubscriptionFilter {
 
 /** True when the filter asks for nothing. */
 export function isEmptyFilter(filter: SubscriptionFilter): boolean {
-  return filter.toolsListChanged !== true && filter.promptsListChanged !== true && filter.resourcesListChanged !== true && (filter.resourceSubscriptions?.length ?? 0) === 0;
+  return (
+    filter.toolsListChanged !== true &&
+    filter.promptsListChanged !== true &&
+    filter.resourcesListChanged !== true &&
+    (filter.resourceSubscriptions?.length ?? 0) === 0
+  );
 }
 
 /**
@@ -51,7 +60,10 @@ export function isEmptyFilter(filter: SubscriptionFilter): boolean {
  * (`tools.listChanged`, `prompts.listChanged`, `resources.listChanged`, `resources.subscribe`,
  * spec: server/tools, server/prompts, server/resources) and the rest.
  */
-export function narrowToCapabilities(filter: SubscriptionFilter, capabilities: ServerCapabilities | undefined): { deliverable: SubscriptionFilter; unsupported: SubscriptionFilter } {
+export function narrowToCapabilities(
+  filter: SubscriptionFilter,
+  capabilities: ServerCapabilities | undefined,
+): { deliverable: SubscriptionFilter; unsupported: SubscriptionFilter } {
   const can: Record<FilterFlag, boolean> = {
     toolsListChanged: capabilities?.tools?.listChanged === true,
     promptsListChanged: capabilities?.prompts?.listChanged === true,

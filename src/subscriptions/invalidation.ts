@@ -23,16 +23,30 @@ import type { SubscriptionChangeType, SubscriptionEvent } from './types.js';
 export type Invalidation = { kind: 'list'; method: ListMethod } | { kind: 'uri'; uri: string };
 
 /** The three list-change notifications. */
-export type ListChangedMethod = 'notifications/tools/list_changed' | 'notifications/prompts/list_changed' | 'notifications/resources/list_changed';
+export type ListChangedMethod =
+  'notifications/tools/list_changed' | 'notifications/prompts/list_changed' | 'notifications/resources/list_changed';
 
 /** The four notifications a listen stream carries. */
 export type ChangeNotificationMethod = ListChangedMethod | 'notifications/resources/updated';
 
 /** Per list-change notification: the lists it drops, its event type and the filter flag that asks for it. */
-export const LIST_CHANGED: Readonly<Record<ListChangedMethod, { readonly lists: readonly ListMethod[]; readonly event: SubscriptionChangeType; readonly flag: FilterFlag }>> = Object.freeze({
+export const LIST_CHANGED: Readonly<
+  Record<
+    ListChangedMethod,
+    { readonly lists: readonly ListMethod[]; readonly event: SubscriptionChangeType; readonly flag: FilterFlag }
+  >
+> = Object.freeze({
   'notifications/tools/list_changed': { lists: ['tools/list'], event: 'toolsListChanged', flag: 'toolsListChanged' },
-  'notifications/prompts/list_changed': { lists: ['prompts/list'], event: 'promptsListChanged', flag: 'promptsListChanged' },
-  'notifications/resources/list_changed': { lists: ['resources/list', 'resources/templates/list'], event: 'resourcesListChanged', flag: 'resourcesListChanged' },
+  'notifications/prompts/list_changed': {
+    lists: ['prompts/list'],
+    event: 'promptsListChanged',
+    flag: 'promptsListChanged',
+  },
+  'notifications/resources/list_changed': {
+    lists: ['resources/list', 'resources/templates/list'],
+    event: 'resourcesListChanged',
+    flag: 'resourcesListChanged',
+  },
 });
 
 /** The notification that `notifications/resources/updated` is. */
@@ -48,11 +62,18 @@ export function isChangeNotification(method: string): method is ChangeNotificati
  * `undefined` for a `notifications/resources/updated` without a string `uri` (malformed) and for
  * any other method.
  */
-export function interpretChange(method: string, params: JsonObject | undefined): { invalidations: Invalidation[]; event: SubscriptionEvent; flag: FilterFlag | 'resourceSubscriptions' } | undefined {
+export function interpretChange(
+  method: string,
+  params: JsonObject | undefined,
+): { invalidations: Invalidation[]; event: SubscriptionEvent; flag: FilterFlag | 'resourceSubscriptions' } | undefined {
   if (method === RESOURCE_UPDATED) {
     const uri = isObject(params) ? params['uri'] : undefined;
     if (typeof uri !== 'string' || uri === '') return undefined;
-    return { invalidations: [{ kind: 'uri', uri }], event: { type: 'resourceUpdated', uri }, flag: 'resourceSubscriptions' };
+    return {
+      invalidations: [{ kind: 'uri', uri }],
+      event: { type: 'resourceUpdated', uri },
+      flag: 'resourceSubscriptions',
+    };
   }
   if (!Object.hasOwn(LIST_CHANGED, method)) return undefined;
   const entry = LIST_CHANGED[method as ListChangedMethod];

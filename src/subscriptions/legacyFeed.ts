@@ -25,7 +25,14 @@ import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.j
 import { EventStream } from './eventStream.js';
 import { filterMinus, filterUnion, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
-import type { SubscribeOptions, Subscription, SubscriptionClosed, SubscriptionEndReason, SubscriptionEvent, SubscriptionState } from './types.js';
+import type {
+  SubscribeOptions,
+  Subscription,
+  SubscriptionClosed,
+  SubscriptionEndReason,
+  SubscriptionEvent,
+  SubscriptionState,
+} from './types.js';
 
 /** What the legacy feed needs from the client. */
 export interface LegacyFeedHost {
@@ -67,9 +74,17 @@ export class LegacyFeed {
     if (signal?.aborted) throw new CancelledError('resources/subscribe', signal.reason);
     if (!host.connected()) throw new ConnectionClosedError('subscribe: not connected', { reason: 'not connected' });
     const timeoutMs = options.timeoutMs ?? this.deps.timeoutMs;
-    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+      throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
     const { deliverable, unsupported } = narrowToCapabilities(wanted, host.capabilities());
-    const subscription = new LegacySubscription(this, wanted, deliverable, unsupported, options.onEvent, this.deps.onError);
+    const subscription = new LegacySubscription(
+      this,
+      wanted,
+      deliverable,
+      unsupported,
+      options.onEvent,
+      this.deps.onError,
+    );
     const claimed: string[] = [];
     try {
       for (const uri of deliverable.resourceSubscriptions ?? []) {
@@ -122,7 +137,8 @@ export class LegacyFeed {
 
   /** Closes every subscription (client closed, or the connection dropped). */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
-    for (const subscription of [...this.subscriptions]) subscription.finish(reason, error, reason === 'transport-closed');
+    for (const subscription of [...this.subscriptions])
+      subscription.finish(reason, error, reason === 'transport-closed');
   }
 
   /** @internal A subscription closed: release its uris. */
@@ -159,7 +175,8 @@ export class LegacyFeed {
     claim.holders--;
     if (claim.holders > 0) return;
     this.claims.delete(uri);
-    if (tellServer && this.deps.host.connected()) this.deps.host.unsubscribe(uri).catch((error: unknown) => this.report(error));
+    if (tellServer && this.deps.host.connected())
+      this.deps.host.unsubscribe(uri).catch((error: unknown) => this.report(error));
   }
 
   private report(error: unknown): void {
@@ -197,7 +214,12 @@ class LegacySubscription implements Subscription {
     });
     this.events = new EventStream<SubscriptionEvent>({
       onError,
-      keyOf: (event) => (event.type === 'resourceUpdated' ? `resourceUpdated ${event.uri}` : event.type.endsWith('Changed') ? event.type : undefined),
+      keyOf: (event) =>
+        event.type === 'resourceUpdated'
+          ? `resourceUpdated ${event.uri}`
+          : event.type.endsWith('Changed')
+            ? event.type
+            : undefined,
     });
     if (onEvent !== undefined) this.events.on(onEvent);
   }
@@ -259,7 +281,12 @@ class LegacySubscription implements Subscription {
   resync(): void {
     if (this.stateValue === 'closed') return;
     this.resyncs++;
-    this.events.emit({ type: 'resync', reopens: this.resyncs, honoured: this.honouredValue, notHonoured: this.notHonoured });
+    this.events.emit({
+      type: 'resync',
+      reopens: this.resyncs,
+      honoured: this.honouredValue,
+      notHonoured: this.notHonoured,
+    });
   }
 
   finish(reason: SubscriptionEndReason, error?: Error, lost = false): void {

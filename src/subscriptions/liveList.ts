@@ -41,7 +41,10 @@ export const MAX_DISCARDED_REFRESHES = 2;
 /** @internal What a live list needs from the client. */
 export interface LiveListDeps {
   /** Walks the whole list (every page, through the cache). */
-  walk(method: ListMethod, options: { signal: AbortSignal; timeoutMs?: number | undefined; maxPages?: number | undefined }): Promise<readonly unknown[]>;
+  walk(
+    method: ListMethod,
+    options: { signal: AbortSignal; timeoutMs?: number | undefined; maxPages?: number | undefined },
+  ): Promise<readonly unknown[]>;
   subscribe(filter: SubscriptionFilter, options: SubscribeOptions): Promise<Subscription>;
   timers: Timers;
   random: () => number;
@@ -151,11 +154,14 @@ export class LiveListImpl<T> implements LiveList<T> {
     const watch = WATCH[this.kind];
     let sub: Subscription;
     try {
-      sub = await this.deps.subscribe({ [watch.flag]: true }, {
-        timeoutMs: this.settings.timeoutMs,
-        signal: this.lifetime.signal,
-        onEvent: (event) => this.onSubscriptionEvent(event),
-      });
+      sub = await this.deps.subscribe(
+        { [watch.flag]: true },
+        {
+          timeoutMs: this.settings.timeoutMs,
+          signal: this.lifetime.signal,
+          onEvent: (event) => this.onSubscriptionEvent(event),
+        },
+      );
     } catch (error) {
       this.finish({ reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), reopens: 0 });
       if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
@@ -165,7 +171,9 @@ export class LiveListImpl<T> implements LiveList<T> {
     void sub.closed.then((info) => this.finish(info));
     if (this.isClosed) {
       await sub.close();
-      throw signal?.aborted === true ? new CancelledError(this.method, signal.reason) : new SubscriptionClosedError(`live ${this.kind} closed while starting`, { reason: 'closed' });
+      throw signal?.aborted === true
+        ? new CancelledError(this.method, signal.reason)
+        : new SubscriptionClosedError(`live ${this.kind} closed while starting`, { reason: 'closed' });
     }
     const first = this.nextOutcome();
     this.runRefresh();
@@ -179,7 +187,8 @@ export class LiveListImpl<T> implements LiveList<T> {
   }
 
   refresh(): Promise<readonly T[]> {
-    if (this.isClosed) return Promise.reject(new SubscriptionClosedError(`live ${this.kind} is closed`, { reason: 'closed' }));
+    if (this.isClosed)
+      return Promise.reject(new SubscriptionClosedError(`live ${this.kind} is closed`, { reason: 'closed' }));
     const outcome = this.nextOutcome();
     if (this.running !== undefined) this.dirty = true;
     else this.runRefresh();
@@ -240,7 +249,11 @@ export class LiveListImpl<T> implements LiveList<T> {
   private async refreshOnce(): Promise<void> {
     let items: readonly unknown[];
     try {
-      items = await this.deps.walk(this.method, { signal: this.lifetime.signal, timeoutMs: this.settings.timeoutMs, maxPages: this.settings.maxPages });
+      items = await this.deps.walk(this.method, {
+        signal: this.lifetime.signal,
+        timeoutMs: this.settings.timeoutMs,
+        maxPages: this.settings.maxPages,
+      });
     } catch (caught) {
       if (this.isClosed) return;
       const error = caught instanceof Error ? caught : new Error(String(caught));
@@ -254,7 +267,12 @@ export class LiveListImpl<T> implements LiveList<T> {
         this.schedule(retryInMs, 'retry');
       }
       this.settleWaiters((waiter) => waiter.reject(error));
-      this.events.emit({ type: 'refreshFailed', error, items: this.itemsValue, ...(retryInMs !== undefined && { retryInMs }) });
+      this.events.emit({
+        type: 'refreshFailed',
+        error,
+        items: this.itemsValue,
+        ...(retryInMs !== undefined && { retryInMs }),
+      });
       return;
     }
     if (this.isClosed) return;
@@ -289,7 +307,9 @@ export class LiveListImpl<T> implements LiveList<T> {
   private finish(info: SubscriptionClosed): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.lifetime.abort(new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason }));
+    this.lifetime.abort(
+      new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason }),
+    );
     this.clearTimer();
     if (this.onHostAbort !== undefined) this.settings.signal?.removeEventListener('abort', this.onHostAbort);
     const error = new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason });

@@ -11,7 +11,12 @@ export interface ResolvedSubscriptionOptions {
 }
 
 /** The default backoff of live-list retries after a failed refresh. */
-export const DEFAULT_LIVE_RETRY: Backoff = Object.freeze({ minDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: true });
+export const DEFAULT_LIVE_RETRY: Backoff = Object.freeze({
+  minDelayMs: 1000,
+  maxDelayMs: 60_000,
+  factor: 2,
+  jitter: true,
+});
 
 /** The default `liveDebounceMs`, in ms. */
 export const DEFAULT_LIVE_DEBOUNCE_MS = 50;
@@ -21,20 +26,36 @@ export const DEFAULT_LIVE_DEBOUNCE_MS = 50;
  * @throws InvalidArgumentError (-32602) for a bad reopen policy, a negative or non-finite
  *   `liveDebounceMs`, a bad `liveRetry`, or a `random` that is not a function.
  */
-export function resolveSubscriptionOptions(options: SubscriptionClientOptions | undefined): ResolvedSubscriptionOptions {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new InvalidArgumentError('subscriptions', options, 'expected an object');
+export function resolveSubscriptionOptions(
+  options: SubscriptionClientOptions | undefined,
+): ResolvedSubscriptionOptions {
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw new InvalidArgumentError('subscriptions', options, 'expected an object');
   const reopen = resolveReopenPolicy(options?.reopen);
   const liveDebounceMs = options?.liveDebounceMs ?? DEFAULT_LIVE_DEBOUNCE_MS;
   if (typeof liveDebounceMs !== 'number' || !Number.isFinite(liveDebounceMs) || liveDebounceMs < 0) {
-    throw new InvalidArgumentError('subscriptions.liveDebounceMs', liveDebounceMs, 'expected a finite number of ms >= 0');
+    throw new InvalidArgumentError(
+      'subscriptions.liveDebounceMs',
+      liveDebounceMs,
+      'expected a finite number of ms >= 0',
+    );
   }
-  const retry = resolveReopenPolicy({ ...DEFAULT_LIVE_RETRY, ...definedOnly(options?.liveRetry ?? {}) }) as ResolvedReopenPolicy;
+  const retry = resolveReopenPolicy({
+    ...DEFAULT_LIVE_RETRY,
+    ...definedOnly(options?.liveRetry ?? {}),
+  }) as ResolvedReopenPolicy;
   const random = options?.random ?? Math.random;
-  if (typeof random !== 'function') throw new InvalidArgumentError('subscriptions.random', random, 'expected a function returning [0, 1)');
+  if (typeof random !== 'function')
+    throw new InvalidArgumentError('subscriptions.random', random, 'expected a function returning [0, 1)');
   return {
     reopen,
     liveDebounceMs,
-    liveRetry: Object.freeze({ minDelayMs: retry.minDelayMs, maxDelayMs: retry.maxDelayMs, factor: retry.factor, jitter: retry.jitter }),
+    liveRetry: Object.freeze({
+      minDelayMs: retry.minDelayMs,
+      maxDelayMs: retry.maxDelayMs,
+      factor: retry.factor,
+      jitter: retry.jitter,
+    }),
     random,
   };
 }

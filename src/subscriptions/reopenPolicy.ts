@@ -54,22 +54,30 @@ export const DEFAULT_REOPEN_POLICY: ResolvedReopenPolicy = Object.freeze({
  * @throws InvalidArgumentError (-32602) for a negative or non-finite time, a `factor` below 1,
  *   or a count that is not an integer ≥ 0.
  */
-export function resolveReopenPolicy(policy: ReopenPolicy | false | undefined, base: ResolvedReopenPolicy = DEFAULT_REOPEN_POLICY): ResolvedReopenPolicy | false {
+export function resolveReopenPolicy(
+  policy: ReopenPolicy | false | undefined,
+  base: ResolvedReopenPolicy = DEFAULT_REOPEN_POLICY,
+): ResolvedReopenPolicy | false {
   if (policy === false) return false;
-  if (policy !== undefined && (typeof policy !== 'object' || policy === null)) throw new InvalidArgumentError('reopen', policy, 'expected a ReopenPolicy object or false');
+  if (policy !== undefined && (typeof policy !== 'object' || policy === null))
+    throw new InvalidArgumentError('reopen', policy, 'expected a ReopenPolicy object or false');
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(policy ?? {})) if (value !== undefined) merged[key] = value;
   const resolved = merged as ResolvedReopenPolicy;
   for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'windowMs', 'coolDownMs'] as const) {
     const value = resolved[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`reopen.${key}`, value, 'expected a finite number of ms >= 0');
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new InvalidArgumentError(`reopen.${key}`, value, 'expected a finite number of ms >= 0');
   }
   for (const key of ['maxQuickRetries', 'maxReopensPerWindow'] as const) {
     const value = resolved[key];
-    if (!Number.isInteger(value) || value < 0) throw new InvalidArgumentError(`reopen.${key}`, value, 'expected an integer >= 0');
+    if (!Number.isInteger(value) || value < 0)
+      throw new InvalidArgumentError(`reopen.${key}`, value, 'expected an integer >= 0');
   }
-  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1) throw new InvalidArgumentError('reopen.factor', resolved.factor, 'expected a finite number >= 1');
-  if (typeof resolved.jitter !== 'boolean') throw new InvalidArgumentError('reopen.jitter', resolved.jitter, 'expected a boolean');
+  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1)
+    throw new InvalidArgumentError('reopen.factor', resolved.factor, 'expected a finite number >= 1');
+  if (typeof resolved.jitter !== 'boolean')
+    throw new InvalidArgumentError('reopen.jitter', resolved.jitter, 'expected a boolean');
   return Object.freeze({ ...resolved });
 }
 

@@ -40,8 +40,14 @@ export function sessionListenHost(source: ListenHostSource): SubscriptionHost {
  * `io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities`, and `…/clientInfo` unless
  * `sendClientInfo` is off. A fresh object each call.
  */
-export function protocolMeta(version: string, options: Pick<ResolvedClientOptions, 'capabilities' | 'clientInfo' | 'sendClientInfo'>): JsonObject {
-  const meta: JsonObject = { [MetaKey.protocolVersion]: version, [MetaKey.clientCapabilities]: options.capabilities as JsonObject };
+export function protocolMeta(
+  version: string,
+  options: Pick<ResolvedClientOptions, 'capabilities' | 'clientInfo' | 'sendClientInfo'>,
+): JsonObject {
+  const meta: JsonObject = {
+    [MetaKey.protocolVersion]: version,
+    [MetaKey.clientCapabilities]: options.capabilities as JsonObject,
+  };
   if (options.sendClientInfo) meta[MetaKey.clientInfo] = options.clientInfo as unknown as JsonObject;
   return meta;
 }

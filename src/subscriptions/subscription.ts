@@ -5,7 +5,14 @@
  * budget when it ends without the host asking. Routing of incoming notifications to it is the
  * manager's job (`subscriptionManager.ts`).
  */
-import { CancelledError, ConnectionClosedError, McpError, isCancelledError, isRpcError, isTimeoutError } from '../errors/errors.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  McpError,
+  isCancelledError,
+  isRpcError,
+  isTimeoutError,
+} from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
@@ -16,7 +23,13 @@ import { EventStream } from './eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
 import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from './reopenPolicy.js';
-import type { Subscription, SubscriptionClosed, SubscriptionEndReason, SubscriptionEvent, SubscriptionState } from './types.js';
+import type {
+  Subscription,
+  SubscriptionClosed,
+  SubscriptionEndReason,
+  SubscriptionEvent,
+  SubscriptionState,
+} from './types.js';
 
 const METHOD = 'subscriptions/listen';
 
@@ -29,7 +42,10 @@ export interface SubscriptionHost {
    * after `timeoutMs` without a response, `CancelledError` when `signal` aborts, after which
    * the server is told, `ConnectionClosedError`).
    */
-  listen(filter: SubscriptionFilter, options: { signal: AbortSignal; timeoutMs: number; onRequestId(id: RequestId): void }): Promise<JsonObject>;
+  listen(
+    filter: SubscriptionFilter,
+    options: { signal: AbortSignal; timeoutMs: number; onRequestId(id: RequestId): void },
+  ): Promise<JsonObject>;
   /** Clears the timeouts of the pending listen `id` for good (its ack arrived). */
   disarmTimeouts(id: RequestId): void;
   /** Settles the pending listen `id` with `error` without a word to the server (the server ended it). */
@@ -115,10 +131,12 @@ class ListenAttempt implements ListenRoute {
 /** Classifies how a listen request ended from its rejection. */
 export function endOf(error: unknown): ListenEnd {
   const asError = error instanceof Error ? error : new Error(String(error));
-  if (isSubscriptionClosedError(error)) return { reason: (error.data as { reason: SubscriptionEndReason }).reason, error: asError };
+  if (isSubscriptionClosedError(error))
+    return { reason: (error.data as { reason: SubscriptionEndReason }).reason, error: asError };
   if (isCancelledError(error)) return { reason: 'closed', error: asError };
   if (isTimeoutError(error)) return { reason: 'ack-timeout', error: asError };
-  if (McpError.is(error) && error.local && error.code === ErrorCode.ConnectionClosed) return { reason: 'transport-closed', error: asError };
+  if (McpError.is(error) && error.local && error.code === ErrorCode.ConnectionClosed)
+    return { reason: 'transport-closed', error: asError };
   if (isRpcError(error)) return { reason: 'server-error', error: asError };
   return { reason: 'failed', error: asError };
 }
@@ -129,7 +147,12 @@ export function endOf(error: unknown): ListenEnd {
  * Never after the host's abort, a closed connection, or a local bug (`TypeError`).
  */
 export function isRetryableReopenFailure(error: unknown): boolean {
-  if (isRpcError(error)) return error.code !== ErrorCode.MethodNotFound && error.code !== ErrorCode.InvalidParams && error.code !== ErrorCode.InvalidRequest;
+  if (isRpcError(error))
+    return (
+      error.code !== ErrorCode.MethodNotFound &&
+      error.code !== ErrorCode.InvalidParams &&
+      error.code !== ErrorCode.InvalidRequest
+    );
   if (isTimeoutError(error) || isSubscriptionClosedError(error)) return true;
   return false;
 }
@@ -137,7 +160,12 @@ export function isRetryableReopenFailure(error: unknown): boolean {
 /** The error of an opening cut short by the client: the connection's, or `SubscriptionClosedError`. */
 function closedWhileOpening(end: ListenEnd, cause: unknown): Error {
   if (end.reason === 'transport-closed' && end.error !== undefined) return end.error;
-  if (end.reason === 'client-closed') return new ConnectionClosedError(`${METHOD}: connection closed (closed by client)`, { reason: 'closed by client' }, cause);
+  if (end.reason === 'client-closed')
+    return new ConnectionClosedError(
+      `${METHOD}: connection closed (closed by client)`,
+      { reason: 'closed by client' },
+      cause,
+    );
   return new SubscriptionClosedError(`${METHOD} closed while opening (${end.reason})`, { reason: end.reason }, cause);
 }
 
@@ -168,7 +196,12 @@ export class ManagedSubscription implements Subscription {
     });
     this.events = new EventStream<SubscriptionEvent>({
       onError: deps.onError,
-      keyOf: (event) => (event.type === 'resourceUpdated' ? `resourceUpdated ${event.uri}` : event.type.endsWith('Changed') ? event.type : undefined),
+      keyOf: (event) =>
+        event.type === 'resourceUpdated'
+          ? `resourceUpdated ${event.uri}`
+          : event.type.endsWith('Changed')
+            ? event.type
+            : undefined,
     });
     if (settings.onEvent !== undefined) this.events.on(settings.onEvent);
     const signal = settings.signal;
@@ -249,7 +282,8 @@ export class ManagedSubscription implements Subscription {
     if (this.stateValue === 'closed') return;
     this.stateValue = 'closed';
     this.closedInfo = end;
-    const reason = abortReason ?? new SubscriptionClosedError(`subscription closed (${end.reason})`, { reason: end.reason });
+    const reason =
+      abortReason ?? new SubscriptionClosedError(`subscription closed (${end.reason})`, { reason: end.reason });
     this.lifetime.abort(reason);
     const attempt = this.current;
     this.current = undefined;
@@ -258,7 +292,11 @@ export class ManagedSubscription implements Subscription {
     if (this.onHostAbort !== undefined) this.settings.signal?.removeEventListener('abort', this.onHostAbort);
     this.deps.release(this);
     this.events.end();
-    this.resolveClosed({ reason: end.reason, ...(end.error !== undefined && { error: end.error }), reopens: this.reopenCount });
+    this.resolveClosed({
+      reason: end.reason,
+      ...(end.error !== undefined && { error: end.error }),
+      reopens: this.reopenCount,
+    });
   }
 
   /** @internal The client closed, or its transport dropped (announced with `subscriptionLost` when the stream was up). */
@@ -273,7 +311,10 @@ export class ManagedSubscription implements Subscription {
   /** Delivers one change event routed here by the manager (after the cache was invalidated). */
   deliver(event: SubscriptionEvent, flag: FilterFlag | 'resourceSubscriptions'): boolean {
     if (this.stateValue === 'closed') return false;
-    const asked = flag === 'resourceSubscriptions' ? (this.requested.resourceSubscriptions?.length ?? 0) > 0 : this.requested[flag] === true;
+    const asked =
+      flag === 'resourceSubscriptions'
+        ? (this.requested.resourceSubscriptions?.length ?? 0) > 0
+        : this.requested[flag] === true;
     if (!asked) return false;
     this.events.emit(event);
     return true;
@@ -292,7 +333,13 @@ export class ManagedSubscription implements Subscription {
   onServerCancelled(attempt: ListenAttempt, reason: string | undefined): void {
     if (attempt.id === undefined) return;
     const id = attempt.id;
-    this.deps.host.abandon(id, new SubscriptionClosedError(`the server cancelled ${METHOD}${reason === undefined ? '' : `: ${reason}`}`, { reason: 'server-cancelled', subscriptionId: id }));
+    this.deps.host.abandon(
+      id,
+      new SubscriptionClosedError(`the server cancelled ${METHOD}${reason === undefined ? '' : `: ${reason}`}`, {
+        reason: 'server-cancelled',
+        subscriptionId: id,
+      }),
+    );
   }
 
   /** Sends one listen request; resolves at its ack, rejects if it ends (or fails) first. */
@@ -345,7 +392,11 @@ export class ManagedSubscription implements Subscription {
   /** An acknowledged stream ended without the host asking: reopen it, or close for good. */
   private streamLost(end: ListenEnd, ackedAt: number): void {
     const policy = this.settings.reopen;
-    const final = policy === false || end.reason === 'transport-closed' || !this.deps.host.connected() || isEmptyFilter(this.honouredValue);
+    const final =
+      policy === false ||
+      end.reason === 'transport-closed' ||
+      !this.deps.host.connected() ||
+      isEmptyFilter(this.honouredValue);
     if (final) {
       this.events.emit({ type: 'subscriptionLost', reason: end.reason, error: end.error, willReopen: false });
       this.finish(end);
@@ -354,7 +405,13 @@ export class ManagedSubscription implements Subscription {
     this.budget ??= new ReopenBudget(policy, this.deps.random);
     const decision = this.budget.streamEnded(ackedAt, this.deps.clock.now());
     this.stateValue = 'reopening';
-    this.events.emit({ type: 'subscriptionLost', reason: end.reason, error: end.error, willReopen: true, retryInMs: decision.delayMs });
+    this.events.emit({
+      type: 'subscriptionLost',
+      reason: end.reason,
+      error: end.error,
+      willReopen: true,
+      retryInMs: decision.delayMs,
+    });
     void this.reopen(decision.delayMs, this.budget);
   }
 
@@ -367,10 +424,17 @@ export class ManagedSubscription implements Subscription {
         clock: this.deps.clock,
         timers: this.deps.timers,
         signal,
-        retryable: (error) => this.deps.host.connected() && (isRetryableReopenFailure(error) || endOf(error).reason === 'transport-closed'),
+        retryable: (error) =>
+          this.deps.host.connected() && (isRetryableReopenFailure(error) || endOf(error).reason === 'transport-closed'),
         onRetry: (error, decision) => {
           const end = this.connectedEnd(endOf(error));
-          this.events.emit({ type: 'subscriptionLost', reason: end.reason, error: end.error, willReopen: true, retryInMs: decision.delayMs });
+          this.events.emit({
+            type: 'subscriptionLost',
+            reason: end.reason,
+            error: end.error,
+            willReopen: true,
+            retryInMs: decision.delayMs,
+          });
         },
       });
       this.reopenCount++;
@@ -379,7 +443,12 @@ export class ManagedSubscription implements Subscription {
       await this.deps.invalidate(invalidationsForFilter(this.requested));
       if (this.stateValue === 'closed' || this.current !== attempt) return;
       this.stateValue = 'open';
-      this.events.emit({ type: 'resync', reopens: this.reopenCount, honoured: this.honouredValue, notHonoured: this.notHonoured });
+      this.events.emit({
+        type: 'resync',
+        reopens: this.reopenCount,
+        honoured: this.honouredValue,
+        notHonoured: this.notHonoured,
+      });
     } catch (error) {
       if (this.stateValue === 'closed') return;
       const end = endOf(error);

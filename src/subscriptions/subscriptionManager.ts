@@ -14,7 +14,13 @@
  *   quietly. Nothing is ever sent back for a notification.
  */
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../jsonrpc/messages.js';
+import {
+  isObject,
+  isRequestId,
+  type JsonObject,
+  type JsonRpcNotification,
+  type RequestId,
+} from '../jsonrpc/messages.js';
 import type { ResponseCache } from '../cache/responseCache.js';
 import { MetaKey, type SubscriptionFilter } from '../types/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
@@ -25,7 +31,14 @@ import { LiveListImpl, type LiveListDeps } from './liveList.js';
 import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
 import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
 import { LegacyFeed, type LegacyFeedHost } from './legacyFeed.js';
-import type { LiveList, LiveListItems, LiveListKind, LiveListOptions, SubscribeOptions, Subscription } from './types.js';
+import type {
+  LiveList,
+  LiveListItems,
+  LiveListKind,
+  LiveListOptions,
+  SubscribeOptions,
+  Subscription,
+} from './types.js';
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 const CANCELLED = 'notifications/cancelled';
@@ -102,7 +115,12 @@ export class SubscriptionManager {
    * without a subscription id are delivered to every subscription that asked for their type.
    */
   useLegacyFeed(host: LegacyFeedHost): void {
-    this.legacy = new LegacyFeed({ host, onError: (error) => this.report(error), invalidate: (invalidations) => this.invalidate(invalidations), timeoutMs: this.options.timeoutMs });
+    this.legacy = new LegacyFeed({
+      host,
+      onError: (error) => this.report(error),
+      invalidate: (invalidations) => this.invalidate(invalidations),
+      timeoutMs: this.options.timeoutMs,
+    });
   }
 
   /** After a new legacy session: see `LegacyFeed.resubscribe`. */
@@ -121,22 +139,39 @@ export class SubscriptionManager {
     if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
     const signal = options.signal;
     if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
-    if (!this.options.host.connected()) throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
+    if (!this.options.host.connected())
+      throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
-    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
-    const reopen = options.reopen === undefined ? this.options.reopen : resolveReopenPolicy(options.reopen, this.options.reopen === false ? undefined : this.options.reopen);
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+      throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
+    const reopen =
+      options.reopen === undefined
+        ? this.options.reopen
+        : resolveReopenPolicy(options.reopen, this.options.reopen === false ? undefined : this.options.reopen);
     const { deliverable, unsupported } = narrowToCapabilities(wanted, this.options.host.capabilities());
-    const subscription = new ManagedSubscription(this.deps, { requested: deliverable, unsupported, timeoutMs, reopen, signal, onEvent: options.onEvent });
+    const subscription = new ManagedSubscription(this.deps, {
+      requested: deliverable,
+      unsupported,
+      timeoutMs,
+      reopen,
+      signal,
+      onEvent: options.onEvent,
+    });
     this.subscriptions.add(subscription);
     await subscription.open();
     return subscription;
   }
 
   /** See `McpClient.live`. */
-  async live<K extends LiveListKind>(kind: K, options: LiveListOptions<LiveListItems[K]> = {}): Promise<LiveList<LiveListItems[K]>> {
-    if (!Object.hasOwn(LIVE_KINDS, kind)) throw new InvalidArgumentError('kind', kind, 'expected "tools", "prompts", "resources" or "resourceTemplates"');
+  async live<K extends LiveListKind>(
+    kind: K,
+    options: LiveListOptions<LiveListItems[K]> = {},
+  ): Promise<LiveList<LiveListItems[K]>> {
+    if (!Object.hasOwn(LIVE_KINDS, kind))
+      throw new InvalidArgumentError('kind', kind, 'expected "tools", "prompts", "resources" or "resourceTemplates"');
     const debounceMs = options.debounceMs ?? this.options.liveDebounceMs;
-    if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) throw new InvalidArgumentError('debounceMs', debounceMs, 'expected a finite number of ms >= 0');
+    if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0)
+      throw new InvalidArgumentError('debounceMs', debounceMs, 'expected a finite number of ms >= 0');
     const list = new LiveListImpl<LiveListItems[K]>(
       kind,
       {
@@ -147,7 +182,13 @@ export class SubscriptionManager {
         onError: this.options.onError,
         retry: this.options.liveRetry,
       },
-      { debounceMs, timeoutMs: options.timeoutMs, maxPages: options.maxPages, signal: options.signal, onEvent: options.onEvent },
+      {
+        debounceMs,
+        timeoutMs: options.timeoutMs,
+        maxPages: options.maxPages,
+        signal: options.signal,
+        onEvent: options.onEvent,
+      },
     );
     await list.start();
     return list;
@@ -164,7 +205,8 @@ export class SubscriptionManager {
       const id = subscriptionIdOf(params);
       const route = isRequestId(id) ? this.routes.get(id) : undefined;
       if (route !== undefined) route.acknowledged(params?.['notifications']);
-      else if (!(isRequestId(id) && this.recentlyEnded.has(id))) this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
+      else if (!(isRequestId(id) && this.recentlyEnded.has(id)))
+        this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
       return true;
     }
     if (method === CANCELLED) {
@@ -193,7 +235,13 @@ export class SubscriptionManager {
     const route = isRequestId(id) ? this.routes.get(id) : undefined;
     if (route === undefined) {
       if (!(isRequestId(id) && this.recentlyEnded.has(id))) {
-        this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: change.invalidations.map(describeInvalidation) }));
+        this.report(
+          new UnmatchedNotificationError({
+            method,
+            subscriptionId: id,
+            invalidated: change.invalidations.map(describeInvalidation),
+          }),
+        );
       }
       return true;
     }
@@ -202,7 +250,13 @@ export class SubscriptionManager {
       .then(() => invalidated)
       .then(() => {
         if (!target.deliver(change.event, change.flag)) {
-          if (target.state !== 'closed') this.report(new ProtocolError('notification of a type this subscription did not ask for; not delivered', { method, value: notification }));
+          if (target.state !== 'closed')
+            this.report(
+              new ProtocolError('notification of a type this subscription did not ask for; not delivered', {
+                method,
+                value: notification,
+              }),
+            );
         }
       });
     return true;
@@ -224,7 +278,12 @@ export class SubscriptionManager {
     const pending: Promise<unknown>[] = [];
     for (const invalidation of invalidations) {
       try {
-        pending.push((invalidation.kind === 'list' ? cache.invalidateList(invalidation.method) : cache.invalidateUri(invalidation.uri)).catch((error: unknown) => this.report(error)));
+        pending.push(
+          (invalidation.kind === 'list'
+            ? cache.invalidateList(invalidation.method)
+            : cache.invalidateUri(invalidation.uri)
+          ).catch((error: unknown) => this.report(error)),
+        );
       } catch (error) {
         this.report(error);
       }
@@ -241,7 +300,12 @@ export class SubscriptionManager {
   }
 }
 
-const LIVE_KINDS: Readonly<Record<LiveListKind, true>> = { tools: true, prompts: true, resources: true, resourceTemplates: true };
+const LIVE_KINDS: Readonly<Record<LiveListKind, true>> = {
+  tools: true,
+  prompts: true,
+  resources: true,
+  resourceTemplates: true,
+};
 
 function subscriptionIdOf(params: JsonObject | undefined): unknown {
   const meta = params?.['_meta'];

@@ -73,7 +73,8 @@ export type SubscriptionEvent =
   | { type: 'resync'; reopens: number; honoured: SubscriptionFilter; notHonoured: SubscriptionFilter };
 
 /** The `type` of a change event: the ones a listen stream carries. */
-export type SubscriptionChangeType = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceUpdated';
+export type SubscriptionChangeType =
+  'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged' | 'resourceUpdated';
 
 /** Options of `McpClient.subscribe()`. */
 export interface SubscribeOptions {

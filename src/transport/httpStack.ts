@@ -77,7 +77,12 @@ export function fetchStack(fetchImpl: FetchLike): HttpStack {
         inflight.delete(controller);
         given?.offAbort(onAbort);
       };
-      const init: RequestInit = { method: request.method, headers: request.headers as Record<string, string>, signal: controller.signal, redirect: 'manual' };
+      const init: RequestInit = {
+        method: request.method,
+        headers: request.headers as Record<string, string>,
+        signal: controller.signal,
+        redirect: 'manual',
+      };
       if (request.body !== undefined) init.body = request.body;
       try {
         return new FetchStackResponse(await fetchImpl(request.url, init), controller.signal, release);
@@ -166,7 +171,10 @@ export function checkHeaderValue(value: string): string | undefined {
  * Checks and lower-cases a set of headers; a later name wins over an earlier one that differs only
  * in case. Returns the offending name when a name or value is not valid HTTP.
  */
-export function normalizeHeaders(headers: Readonly<Record<string, string>>, into: Record<string, string> = {}): { headers: Record<string, string>; invalid?: string } {
+export function normalizeHeaders(
+  headers: Readonly<Record<string, string>>,
+  into: Record<string, string> = {},
+): { headers: Record<string, string>; invalid?: string } {
   for (const name in headers) {
     if (!Object.hasOwn(headers, name)) continue;
     const value = checkHeaderValue(headers[name] as string);

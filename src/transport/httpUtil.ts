@@ -107,9 +107,14 @@ export function parseEndpointUrl(url: string | URL): URL {
   } catch {
     throw new InvalidArgumentError('url', String(url), 'expected an absolute http: or https: URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidArgumentError('url', parsed.protocol, 'expected an http: or https: URL');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InvalidArgumentError('url', parsed.protocol, 'expected an http: or https: URL');
   if (parsed.username !== '' || parsed.password !== '') {
-    throw new InvalidArgumentError('url', `${parsed.origin}${parsed.pathname}`, 'credentials in the URL are not sent; use headers or authProvider');
+    throw new InvalidArgumentError(
+      'url',
+      `${parsed.origin}${parsed.pathname}`,
+      'credentials in the URL are not sent; use headers or authProvider',
+    );
   }
   parsed.hash = '';
   return parsed;
@@ -192,8 +197,14 @@ export class AuthorizationSource {
   async value(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined> {
     let value = this.staticValue;
     if (this.provider !== undefined) {
-      const provided = await this.provider({ url: this.url, attempt, signal, ...(failure !== undefined && { failure }) });
-      if (provided !== undefined && typeof provided !== 'string') throw new InvalidArgumentError('authProvider()', typeof provided, 'expected a string or undefined');
+      const provided = await this.provider({
+        url: this.url,
+        attempt,
+        signal,
+        ...(failure !== undefined && { failure }),
+      });
+      if (provided !== undefined && typeof provided !== 'string')
+        throw new InvalidArgumentError('authProvider()', typeof provided, 'expected a string or undefined');
       if (provided !== undefined && provided !== '') value = provided;
     }
     if (value !== undefined) this.note(value);

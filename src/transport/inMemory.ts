@@ -25,7 +25,9 @@ export class InMemoryTransport implements Transport {
    * Creates two linked ends. Give one to `McpClient` and the other to the server (or to a test).
    * @param serverIdentity identifies the server end for cache partitioning. @default "memory:"+n
    */
-  static createLinkedPair(serverIdentity = `memory:${crypto.randomUUID()}`): [client: InMemoryTransport, server: InMemoryTransport] {
+  static createLinkedPair(
+    serverIdentity = `memory:${crypto.randomUUID()}`,
+  ): [client: InMemoryTransport, server: InMemoryTransport] {
     const a = new InMemoryTransport(serverIdentity);
     const b = new InMemoryTransport(serverIdentity);
     a.peer = b;
@@ -75,4 +77,3 @@ export class InMemoryTransport implements Transport {
     this.handlers?.onClose(info);
   }
 }
-

@@ -42,7 +42,9 @@ export interface LegacyHttpOptions {
 }
 
 /** {@link LegacyHttpOptions} with every default filled in. */
-export type ResolvedLegacyHttpOptions = { readonly [K in keyof LegacyHttpOptions]-?: NonNullable<LegacyHttpOptions[K]> };
+export type ResolvedLegacyHttpOptions = {
+  readonly [K in keyof LegacyHttpOptions]-?: NonNullable<LegacyHttpOptions[K]>;
+};
 
 /**
  * Fills the defaults of `options` and checks them.
@@ -63,13 +65,16 @@ export function resolveLegacyHttpOptions(options: LegacyHttpOptions | undefined)
   for (const key of ['standaloneMaxAttempts', 'maxResumptions'] as const) {
     const value = resolved[key];
     const min = key === 'standaloneMaxAttempts' ? 1 : 0;
-    if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError(`legacy.${key}`, value, `expected an integer >= ${min}`);
+    if (!Number.isInteger(value) || value < min)
+      throw new InvalidArgumentError(`legacy.${key}`, value, `expected an integer >= ${min}`);
   }
   for (const key of ['standaloneRetryDelayMs', 'defaultRetryMs', 'deleteTimeoutMs'] as const) {
     const value = resolved[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`legacy.${key}`, value, 'expected a finite number of ms >= 0');
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new InvalidArgumentError(`legacy.${key}`, value, 'expected a finite number of ms >= 0');
   }
-  if (typeof resolved.random !== 'function') throw new InvalidArgumentError('legacy.random', resolved.random, 'expected a function');
+  if (typeof resolved.random !== 'function')
+    throw new InvalidArgumentError('legacy.random', resolved.random, 'expected a function');
   return Object.freeze(resolved);
 }
 
@@ -130,7 +135,12 @@ export interface LegacyHttpPort {
    * Reads an SSE body, handing each JSON-RPC message up (with `relatedRequestId` when given),
    * until it ends or the response to `relatedRequestId` arrived.
    */
-  pump(response: HttpStackResponse, method: string, relatedRequestId: RequestId | undefined, signal: AbortSignal): Promise<PumpResult>;
+  pump(
+    response: HttpStackResponse,
+    method: string,
+    relatedRequestId: RequestId | undefined,
+    signal: AbortSignal,
+  ): Promise<PumpResult>;
   /** Sends `DELETE` with the legacy headers; resolves with the response. */
   delete(signal: AbortSignal): Promise<HttpStackResponse>;
   /** The `HttpError` for a response that is not the SSE stream asked for. */
@@ -171,7 +181,12 @@ export class LegacyHttpChannel {
     const value = response.header('mcp-session-id');
     if (value === undefined) return;
     if (!/^[\x21-\x7e]+$/.test(value)) {
-      this.port.emitError(new LocalError(ErrorCode.InvalidRequest, 'the server sent an Mcp-Session-Id with characters outside 0x21-0x7E; ignored'));
+      this.port.emitError(
+        new LocalError(
+          ErrorCode.InvalidRequest,
+          'the server sent an Mcp-Session-Id with characters outside 0x21-0x7E; ignored',
+        ),
+      );
       return;
     }
     this.sessionId = value;
@@ -237,7 +252,14 @@ export class LegacyHttpChannel {
       if (pumped.lastEventId === undefined || pumped.lastEventId === lastEventId) break;
       lastEventId = pumped.lastEventId;
     }
-    throw new StreamBrokenError({ method, requestId, phase: 'mid-stream', reason: 'the response stream ended before the response, and resuming it did not deliver it', eventsReceived: events, outcome: 'unknown' });
+    throw new StreamBrokenError({
+      method,
+      requestId,
+      phase: 'mid-stream',
+      reason: 'the response stream ended before the response, and resuming it did not deliver it',
+      eventsReceived: events,
+      outcome: 'unknown',
+    });
   }
 
   /**
@@ -326,7 +348,11 @@ export class LegacyHttpChannel {
 
 /** A 2xx `text/event-stream` response. */
 function isEventStream(response: HttpStackResponse): boolean {
-  return response.status >= 200 && response.status < 300 && mediaType(response.header('content-type')) === 'text/event-stream';
+  return (
+    response.status >= 200 &&
+    response.status < 300 &&
+    mediaType(response.header('content-type')) === 'text/event-stream'
+  );
 }
 
 /**

@@ -6,14 +6,46 @@
  * Compatibility; docs/legacy.md). Runtime-neutral: `fetch`, Web Streams, `eventsource-parser`.
  */
 import { ErrorCode } from '../errors/codes.js';
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, LocalError, McpError, ProtocolError, TimeoutError } from '../errors/errors.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  LocalError,
+  McpError,
+  ProtocolError,
+  TimeoutError,
+} from '../errors/errors.js';
 import { isObject, type JsonRpcMessage, type RequestId } from '../jsonrpc/messages.js';
 import { systemTimers, type Timers } from '../util/clock.js';
-import { AuthorizationSource, discard, fetchErrorCode, jsonRpcError, linkSignals, mediaType, parseEndpointUrl, parseJson, readStart, safeUrl } from './httpUtil.js';
+import {
+  AuthorizationSource,
+  discard,
+  fetchErrorCode,
+  jsonRpcError,
+  linkSignals,
+  mediaType,
+  parseEndpointUrl,
+  parseJson,
+  readStart,
+  safeUrl,
+} from './httpUtil.js';
 import { SseReader, type SseEvent } from './sseReader.js';
 import type { AuthFailureInfo, AuthProvider, FetchLike } from './streamableHttp.js';
-import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers, TransportSendOptions } from './transport.js';
-import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpAuthFailure, type HttpErrorData } from './transportErrors.js';
+import type {
+  Transport,
+  TransportCapabilities,
+  TransportCloseInfo,
+  TransportHandlers,
+  TransportSendOptions,
+} from './transport.js';
+import {
+  bodyExcerpt,
+  HttpAuthError,
+  HttpError,
+  StreamBrokenError,
+  type HttpAuthFailure,
+  type HttpErrorData,
+} from './transportErrors.js';
 import { bearerChallenge, parseWwwAuthenticate } from './wwwAuthenticate.js';
 
 /** Options for {@link LegacySseTransport}. Every field is optional. */
@@ -105,9 +137,13 @@ export interface SseFallbackHost {
  * `StreamableHttpTransport` whose client fell back to it (`LegacyWireControl.openSse`).
  * Resolves once the `endpoint` event arrived; rejects like {@link LegacySseTransport.start}.
  */
-export async function openSseFallback(host: SseFallbackHost, signal: AbortSignal | undefined): Promise<LegacySseTransport> {
+export async function openSseFallback(
+  host: SseFallbackHost,
+  signal: AbortSignal | undefined,
+): Promise<LegacySseTransport> {
   const handlers = host.handlers;
-  if (handlers === undefined || host.closeSignal.aborted) throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });
+  if (handlers === undefined || host.closeSignal.aborted)
+    throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });
   const transport = new LegacySseTransport(host.url, {
     headers: host.headers,
     fetch: host.fetch,
@@ -120,9 +156,20 @@ export async function openSseFallback(host: SseFallbackHost, signal: AbortSignal
 }
 
 /** What the transport can do: cancellation is `notifications/cancelled`; replies come on the stream. */
-const CAPABILITIES: TransportCapabilities = Object.freeze({ cancelsByAbortingSend: false, mirrorsToolParamHeaders: false, answersEveryRequest: false });
+const CAPABILITIES: TransportCapabilities = Object.freeze({
+  cancelsByAbortingSend: false,
+  mirrorsToolParamHeaders: false,
+  answersEveryRequest: false,
+});
 /** Failures that happen before a byte of the request left. */
-const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 /** Bytes of an error body read for its excerpt. */
 const ERROR_BODY_BYTES = 64 * 1024;
 const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
@@ -198,17 +245,27 @@ export class LegacySseTransport implements Transport {
     try {
       this.staticHeaders = new Headers(options.headers ?? {});
     } catch (error) {
-      throw new InvalidArgumentError('headers', options.headers, `not valid HTTP headers: ${error instanceof Error ? error.message : String(error)}`);
+      throw new InvalidArgumentError(
+        'headers',
+        options.headers,
+        `not valid HTTP headers: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.auth = new AuthorizationSource(this.url.href, this.staticHeaders.get('authorization') ?? undefined, options.authProvider);
+    this.auth = new AuthorizationSource(
+      this.url.href,
+      this.staticHeaders.get('authorization') ?? undefined,
+      options.authProvider,
+    );
     this.timers = options.timers ?? systemTimers;
     const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
-    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) throw new InvalidArgumentError('endpointTimeoutMs', timeout, 'expected a finite number of ms > 0');
+    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
+      throw new InvalidArgumentError('endpointTimeoutMs', timeout, 'expected a finite number of ms > 0');
     this.endpointTimeoutMs = timeout;
     this.maxEventChars = options.maxEventChars;
     const redirects = options.maxRedirects ?? 3;
-    if (!Number.isInteger(redirects) || redirects < 0) throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
+    if (!Number.isInteger(redirects) || redirects < 0)
+      throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
     this.maxRedirects = redirects;
   }
 
@@ -234,19 +291,30 @@ export class LegacySseTransport implements Transport {
    * @internal `start()` with the caller's `signal` (its abort rejects with `CancelledError`,
    * -32800) and, for a fallback inside another transport, that transport's close.
    */
-  async open(handlers: TransportHandlers, signal: AbortSignal | undefined, host: { closeSignal: AbortSignal; onClosed(): void } | undefined): Promise<void> {
-    if (this.state === 'closed') throw new ConnectionClosedError('GET: the HTTP+SSE transport was closed before it started', { reason: 'closed by client' });
+  async open(
+    handlers: TransportHandlers,
+    signal: AbortSignal | undefined,
+    host: { closeSignal: AbortSignal; onClosed(): void } | undefined,
+  ): Promise<void> {
+    if (this.state === 'closed')
+      throw new ConnectionClosedError('GET: the HTTP+SSE transport was closed before it started', {
+        reason: 'closed by client',
+      });
     if (this.state !== 'new') throw new LocalError(ErrorCode.InternalError, 'LegacySseTransport.start() called twice');
     this.state = 'opening';
     this.handlers = handlers;
     if (host !== undefined) {
       this.onClosedHook = () => host.onClosed();
       if (host.closeSignal.aborted) this.detach();
-      else host.closeSignal.addEventListener('abort', () => this.detach(), { once: true, signal: this.lifetime.signal });
+      else
+        host.closeSignal.addEventListener('abort', () => this.detach(), { once: true, signal: this.lifetime.signal });
     }
     const linked = linkSignals(signal, this.lifetime.signal);
     const timeout = new AbortController();
-    const timer = this.timers.setTimeout(() => timeout.abort(new TimeoutError({ method: 'GET', timeoutMs: this.endpointTimeoutMs, kind: 'total' })), this.endpointTimeoutMs);
+    const timer = this.timers.setTimeout(
+      () => timeout.abort(new TimeoutError({ method: 'GET', timeoutMs: this.endpointTimeoutMs, kind: 'total' })),
+      this.endpointTimeoutMs,
+    );
     // The stream outlives this call, so it follows the transport's lifetime only; the caller's
     // signal and the timeout cut the wait for the endpoint event.
     const opening = linkSignals(linked.signal, timeout.signal);
@@ -257,12 +325,21 @@ export class LegacySseTransport implements Transport {
     const cutOpening = () => stream.abort(opening.signal.reason);
     opening.signal.addEventListener('abort', cutOpening, { once: true });
     try {
-      const { response, url } = await this.exchange('GET', 'GET', this.url.href, undefined, this.getHeaders(), stream.signal);
+      const { response, url } = await this.exchange(
+        'GET',
+        'GET',
+        this.url.href,
+        undefined,
+        this.getHeaders(),
+        stream.signal,
+      );
       const type = mediaType(response.headers.get('content-type'));
       if (response.status < 200 || response.status >= 300 || type !== 'text/event-stream' || response.body === null) {
         const text = await readStart(response, ERROR_BODY_BYTES);
         const ok = response.status >= 200 && response.status < 300;
-        throw new HttpError(this.errorData(response, 'GET', text, ok ? (text === '' ? 'empty-body' : 'content-type') : 'status'));
+        throw new HttpError(
+          this.errorData(response, 'GET', text, ok ? (text === '' ? 'empty-body' : 'content-type') : 'status'),
+        );
       }
       events = new SseReader({ maxEventChars: this.maxEventChars }).read(response.body);
       const first = await events.next();
@@ -301,7 +378,11 @@ export class LegacySseTransport implements Transport {
     try {
       body = JSON.stringify(message);
     } catch (error) {
-      throw new InvalidArgumentError('message', method, `cannot be encoded as JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw new InvalidArgumentError(
+        'message',
+        method,
+        `cannot be encoded as JSON: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const headers = new Headers(this.staticHeaders);
     headers.set('Content-Type', 'application/json');
@@ -314,12 +395,28 @@ export class LegacySseTransport implements Transport {
         return;
       }
       const text = await readStart(response, ERROR_BODY_BYTES);
-      const refused = new HttpError(this.errorData(response, method, text, 'status', mediaType(response.headers.get('content-type')) === 'application/json' ? jsonRpcError(parseJson(text)) : undefined));
+      const refused = new HttpError(
+        this.errorData(
+          response,
+          method,
+          text,
+          'status',
+          mediaType(response.headers.get('content-type')) === 'application/json'
+            ? jsonRpcError(parseJson(text))
+            : undefined,
+        ),
+      );
       if (id === undefined) this.emitError(refused);
       else throw refused;
     } catch (error) {
       const final = this.sendError(error, method, id, options.signal);
-      if (id !== undefined || this.state !== 'open' || options.signal?.aborted === true || final instanceof InvalidArgumentError) throw final;
+      if (
+        id !== undefined ||
+        this.state !== 'open' ||
+        options.signal?.aborted === true ||
+        final instanceof InvalidArgumentError
+      )
+        throw final;
       this.emitError(final);
     } finally {
       linked.dispose();
@@ -347,7 +444,10 @@ export class LegacySseTransport implements Transport {
     try {
       for await (const event of events) {
         if (event.type === 'message') this.deliver(event.data);
-        else if (event.type === 'endpoint') this.emitError(new ProtocolError('a second endpoint event was ignored', { method: 'GET', value: event.data }));
+        else if (event.type === 'endpoint')
+          this.emitError(
+            new ProtocolError('a second endpoint event was ignored', { method: 'GET', value: event.data }),
+          );
         // Other event types (ping, keepalive...) carry nothing for JSON-RPC.
       }
     } catch (error) {
@@ -361,7 +461,13 @@ export class LegacySseTransport implements Transport {
   private deliver(data: string): void {
     const value = parseJson(data);
     if (value === undefined) {
-      this.emitError(new ProtocolError('SSE event data is not JSON; skipped', { method: 'GET', value: bodyExcerpt(data) }, ErrorCode.ParseError));
+      this.emitError(
+        new ProtocolError(
+          'SSE event data is not JSON; skipped',
+          { method: 'GET', value: bodyExcerpt(data) },
+          ErrorCode.ParseError,
+        ),
+      );
       return;
     }
     if (!isObject(value) || value['jsonrpc'] !== '2.0') {
@@ -378,18 +484,40 @@ export class LegacySseTransport implements Transport {
   /** The endpoint of the first event, resolved against `base` (the URL that answered the GET). */
   private readEndpoint(first: SseEvent | undefined, base: string): URL {
     const url = this.serverIdentity;
-    if (first === undefined) throw new SseEndpointError('the SSE stream ended before the endpoint event', { url, problem: 'missing', value: undefined });
+    if (first === undefined)
+      throw new SseEndpointError('the SSE stream ended before the endpoint event', {
+        url,
+        problem: 'missing',
+        value: undefined,
+      });
     if (first.type !== 'endpoint') {
-      throw new SseEndpointError(`the first SSE event is "${first.type}", not "endpoint"`, { url, problem: 'not-first', value: { type: first.type, data: bodyExcerpt(first.data) } });
+      throw new SseEndpointError(`the first SSE event is "${first.type}", not "endpoint"`, {
+        url,
+        problem: 'not-first',
+        value: { type: first.type, data: bodyExcerpt(first.data) },
+      });
     }
     const raw = first.data;
     const resolved = safeUrl(raw.trim(), base);
-    if (resolved === undefined || (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') || resolved.username !== '' || resolved.password !== '') {
-      throw new SseEndpointError('the endpoint event does not hold an http(s) URI without credentials', { url, problem: 'invalid', value: raw, ...(resolved !== undefined && { resolved: resolved.origin + resolved.pathname }) });
+    if (
+      resolved === undefined ||
+      (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') ||
+      resolved.username !== '' ||
+      resolved.password !== ''
+    ) {
+      throw new SseEndpointError('the endpoint event does not hold an http(s) URI without credentials', {
+        url,
+        problem: 'invalid',
+        value: raw,
+        ...(resolved !== undefined && { resolved: resolved.origin + resolved.pathname }),
+      });
     }
     resolved.hash = '';
     if (resolved.origin !== this.url.origin) {
-      throw new SseEndpointError(`the endpoint ${resolved.origin} is not on the origin of the SSE stream (${this.url.origin}); refused`, { url, problem: 'cross-origin', value: raw, resolved: resolved.href });
+      throw new SseEndpointError(
+        `the endpoint ${resolved.origin} is not on the origin of the SSE stream (${this.url.origin}); refused`,
+        { url, problem: 'cross-origin', value: raw, resolved: resolved.href },
+      );
     }
     return resolved;
   }
@@ -399,22 +527,39 @@ export class LegacySseTransport implements Transport {
    * that is not 401/403/3xx, and the URL that answered; throws {@link HttpAuthError},
    * {@link HttpError} (redirect), {@link NetworkFailure}, or the abort reason.
    */
-  private async exchange(httpMethod: 'GET' | 'POST', method: string, target: string, body: string | undefined, headers: Headers, signal: AbortSignal): Promise<{ response: Response; url: string }> {
+  private async exchange(
+    httpMethod: 'GET' | 'POST',
+    method: string,
+    target: string,
+    body: string | undefined,
+    headers: Headers,
+    signal: AbortSignal,
+  ): Promise<{ response: Response; url: string }> {
     let authorization = await this.auth.value(1, undefined, signal);
     let retriedAuth = false;
     let url = target;
-    for (let redirects = 0; ; ) {
+    for (let redirects = 0; ;) {
       const requestHeaders = new Headers(headers);
       if (authorization !== undefined) {
         try {
           requestHeaders.set('Authorization', authorization);
         } catch {
-          throw new InvalidArgumentError('authorization', '(hidden)', 'the Authorization value from authProvider is not a valid HTTP header value');
+          throw new InvalidArgumentError(
+            'authorization',
+            '(hidden)',
+            'the Authorization value from authProvider is not a valid HTTP header value',
+          );
         }
       }
       let response: Response;
       try {
-        response = await this.fetchImpl(url, { method: httpMethod, headers: requestHeaders, signal, redirect: 'manual', ...(body !== undefined && { body }) });
+        response = await this.fetchImpl(url, {
+          method: httpMethod,
+          headers: requestHeaders,
+          signal,
+          redirect: 'manual',
+          ...(body !== undefined && { body }),
+        });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         throw new NetworkFailure(error);
@@ -423,7 +568,8 @@ export class LegacySseTransport implements Transport {
       if (status === 401 || status === 403) {
         const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'));
         const bearer = bearerChallenge(challenges);
-        const failure: HttpAuthFailure = status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
+        const failure: HttpAuthFailure =
+          status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
         const info: AuthFailureInfo = { status, failure, challenges, bearer, rejected: authorization };
         if (this.auth.provider !== undefined && !retriedAuth && failure !== 'forbidden') {
           await discard(response);
@@ -433,24 +579,43 @@ export class LegacySseTransport implements Transport {
             authorization = next;
             continue;
           }
-          throw new HttpAuthError({ ...this.errorData(response, method, '', 'status'), failure, challenges, bearer, retriedWithNewCredential: false });
+          throw new HttpAuthError({
+            ...this.errorData(response, method, '', 'status'),
+            failure,
+            challenges,
+            bearer,
+            retriedWithNewCredential: false,
+          });
         }
         const text = await readStart(response, ERROR_BODY_BYTES);
         // The retried credential was refused too: the provider may explain why with an error of its own.
-        if (this.auth.provider !== undefined && retriedAuth && failure !== 'forbidden') await this.auth.provider({ url: this.url.href, attempt: 3, signal, failure: info });
-        throw new HttpAuthError({ ...this.errorData(response, method, text, 'status'), failure, challenges, bearer, retriedWithNewCredential: retriedAuth });
+        if (this.auth.provider !== undefined && retriedAuth && failure !== 'forbidden')
+          await this.auth.provider({ url: this.url.href, attempt: 3, signal, failure: info });
+        throw new HttpAuthError({
+          ...this.errorData(response, method, text, 'status'),
+          failure,
+          challenges,
+          bearer,
+          retriedWithNewCredential: retriedAuth,
+        });
       }
       if (status === 0 || (status >= 300 && status < 400)) {
         const location = response.headers.get('location') ?? undefined;
         await discard(response);
         const next = location === undefined ? undefined : safeUrl(location, url);
-        const followable = status === 307 || status === 308 || (httpMethod === 'GET' && (status === 301 || status === 302 || status === 303));
+        const followable =
+          status === 307 ||
+          status === 308 ||
+          (httpMethod === 'GET' && (status === 301 || status === 302 || status === 303));
         if (followable && next !== undefined && next.origin === this.url.origin && redirects < this.maxRedirects) {
           redirects++;
           url = next.href;
           continue;
         }
-        throw new HttpError({ ...this.errorData(response, method, '', 'redirect'), ...(location !== undefined && { location }) });
+        throw new HttpError({
+          ...this.errorData(response, method, '', 'redirect'),
+          ...(location !== undefined && { location }),
+        });
       }
       return { response, url };
     }
@@ -463,8 +628,14 @@ export class LegacySseTransport implements Transport {
   }
 
   /** The error `start()` rejects with. */
-  private openError(error: unknown, callerSignal: AbortSignal | undefined, timeoutSignal: AbortSignal, openingSignal: AbortSignal): Error {
-    if (this.lifetime.signal.aborted) return new ConnectionClosedError('GET: connection closed (closed by client)', { reason: 'closed by client' });
+  private openError(
+    error: unknown,
+    callerSignal: AbortSignal | undefined,
+    timeoutSignal: AbortSignal,
+    openingSignal: AbortSignal,
+  ): Error {
+    if (this.lifetime.signal.aborted)
+      return new ConnectionClosedError('GET: connection closed (closed by client)', { reason: 'closed by client' });
     if (callerSignal?.aborted === true) return new CancelledError('GET', callerSignal.reason);
     if (timeoutSignal.aborted && openingSignal.aborted) return timeoutSignal.reason as TimeoutError;
     if (error instanceof NetworkFailure) {
@@ -473,12 +644,25 @@ export class LegacySseTransport implements Transport {
     }
     if (McpError.is(error)) return error;
     // The body failed while the endpoint event was awaited.
-    return new SseEndpointError('the SSE stream failed before the endpoint event', { url: this.serverIdentity, problem: 'missing', value: error instanceof Error ? error.message : String(error) });
+    return new SseEndpointError('the SSE stream failed before the endpoint event', {
+      url: this.serverIdentity,
+      problem: 'missing',
+      value: error instanceof Error ? error.message : String(error),
+    });
   }
 
   /** The error a failed POST becomes. */
-  private sendError(error: unknown, method: string, id: RequestId | undefined, callSignal: AbortSignal | undefined): Error {
-    if (this.state !== 'open') return new ConnectionClosedError(`${method}: connection closed (${this.state === 'closed' ? 'the HTTP+SSE transport closed' : 'not open'})`, { reason: 'transport closed' });
+  private sendError(
+    error: unknown,
+    method: string,
+    id: RequestId | undefined,
+    callSignal: AbortSignal | undefined,
+  ): Error {
+    if (this.state !== 'open')
+      return new ConnectionClosedError(
+        `${method}: connection closed (${this.state === 'closed' ? 'the HTTP+SSE transport closed' : 'not open'})`,
+        { reason: 'transport closed' },
+      );
     if (callSignal?.aborted === true) return new CancelledError(method, callSignal.reason);
     if (error instanceof NetworkFailure) {
       if (error.connectPhase || id === undefined) {
@@ -486,7 +670,14 @@ export class LegacySseTransport implements Transport {
         return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
       }
       return new StreamBrokenError(
-        { method, requestId: id, phase: 'before-response', reason: `the connection failed before the POST was accepted${error.code === undefined ? '' : ` (${error.code})`}`, eventsReceived: 0, outcome: 'unknown' },
+        {
+          method,
+          requestId: id,
+          phase: 'before-response',
+          reason: `the connection failed before the POST was accepted${error.code === undefined ? '' : ` (${error.code})`}`,
+          eventsReceived: 0,
+          outcome: 'unknown',
+        },
         error.cause,
       );
     }
@@ -497,7 +688,9 @@ export class LegacySseTransport implements Transport {
   private shutDown(info: TransportCloseInfo | undefined): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    this.lifetime.abort(new ConnectionClosedError('HTTP+SSE transport closed', { reason: info?.reason ?? 'closed by client' }));
+    this.lifetime.abort(
+      new ConnectionClosedError('HTTP+SSE transport closed', { reason: info?.reason ?? 'closed by client' }),
+    );
     const handlers = this.handlers;
     this.handlers = undefined;
     if (info === undefined) return;
@@ -509,7 +702,13 @@ export class LegacySseTransport implements Transport {
     this.onClosedHook?.();
   }
 
-  private errorData(response: Response, method: string, text: string, problem: HttpErrorData['problem'], rpcError?: HttpErrorData['rpcError']): HttpErrorData {
+  private errorData(
+    response: Response,
+    method: string,
+    text: string,
+    problem: HttpErrorData['problem'],
+    rpcError?: HttpErrorData['rpcError'],
+  ): HttpErrorData {
     return {
       status: response.status,
       method,
@@ -520,7 +719,6 @@ export class LegacySseTransport implements Transport {
       ...(rpcError !== undefined && { rpcError }),
     };
   }
-
 
   private emitError(error: Error): void {
     try {

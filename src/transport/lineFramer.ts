@@ -63,7 +63,11 @@ const makeDecoder = (): Decode => {
   const B = (globalThis as { Buffer?: typeof Buffer }).Buffer;
   if (B !== undefined) {
     return (bytes, start, end) =>
-      (B.isBuffer(bytes) ? bytes : B.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8', start, end);
+      (B.isBuffer(bytes) ? bytes : B.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString(
+        'utf8',
+        start,
+        end,
+      );
   }
   const decoder = new TextDecoder('utf-8');
   return (bytes, start, end) => decoder.decode(bytes.subarray(start, end));
@@ -295,7 +299,11 @@ export function serializeMessage(message: JsonRpcMessage): string {
   try {
     json = JSON.stringify(message);
   } catch (error) {
-    throw new InvalidArgumentError('message', message, `not serializable as JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new InvalidArgumentError(
+      'message',
+      message,
+      `not serializable as JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return `${json}\n`;
 }

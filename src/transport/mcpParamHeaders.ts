@@ -69,10 +69,14 @@ function has(object: Record<string, unknown>, key: string): boolean {
  * @returns the map (possibly empty), or `{ error }` with a sentence saying which property broke
  *   which rule. Never throws, whatever `tool` holds.
  */
-export function extractParamHeaderMap(tool: { readonly name?: unknown; readonly inputSchema?: unknown }): ParamHeaderMap | ParamHeaderMapError {
+export function extractParamHeaderMap(tool: {
+  readonly name?: unknown;
+  readonly inputSchema?: unknown;
+}): ParamHeaderMap | ParamHeaderMapError {
   const schema = tool.inputSchema;
   if (!isObject(schema)) return [];
-  if (has(schema, X_MCP_HEADER)) return { error: `"${X_MCP_HEADER}" on the inputSchema root; it must annotate a parameter` };
+  if (has(schema, X_MCP_HEADER))
+    return { error: `"${X_MCP_HEADER}" on the inputSchema root; it must annotate a parameter` };
   const found: ParamHeader[] = [];
   const seen = new Map<string, string>();
   const error = walkReachable(schema, [], found, seen);
@@ -80,7 +84,12 @@ export function extractParamHeaderMap(tool: { readonly name?: unknown; readonly 
 }
 
 /** Walks a statically reachable schema: its `properties` are reachable, everything else is not. */
-function walkReachable(schema: Record<string, unknown>, path: string[], found: ParamHeader[], seen: Map<string, string>): string | undefined {
+function walkReachable(
+  schema: Record<string, unknown>,
+  path: string[],
+  found: ParamHeader[],
+  seen: Map<string, string>,
+): string | undefined {
   const unreachable = findUnreachableAnnotation(schema, path);
   if (unreachable !== undefined) return unreachable;
   const properties = schema['properties'];
@@ -101,7 +110,11 @@ function walkReachable(schema: Record<string, unknown>, path: string[], found: P
   return undefined;
 }
 
-function checkAnnotation(property: Record<string, unknown>, path: string[], seen: Map<string, string>): string | undefined {
+function checkAnnotation(
+  property: Record<string, unknown>,
+  path: string[],
+  seen: Map<string, string>,
+): string | undefined {
   const where = describePath(path);
   const name = property[X_MCP_HEADER];
   if (typeof name !== 'string') return `"${X_MCP_HEADER}" on ${where} is not a string`;
@@ -111,7 +124,8 @@ function checkAnnotation(property: Record<string, unknown>, path: string[], seen
   }
   const lower = name.toLowerCase();
   const previous = seen.get(lower);
-  if (previous !== undefined) return `"${X_MCP_HEADER}" value ${JSON.stringify(name)} on ${where} duplicates the one on ${previous} (compared case-insensitively)`;
+  if (previous !== undefined)
+    return `"${X_MCP_HEADER}" value ${JSON.stringify(name)} on ${where} duplicates the one on ${previous} (compared case-insensitively)`;
   seen.set(lower, where);
   const kind = primitiveKind(property['type']);
   if (kind === undefined) {
@@ -124,7 +138,8 @@ function primitiveKind(type: unknown): Primitive | undefined {
   if (typeof type === 'string') return PRIMITIVES.has(type) ? (type as Primitive) : undefined;
   if (Array.isArray(type)) {
     const nonNull = type.filter((t) => t !== 'null');
-    if (nonNull.length === 1 && typeof nonNull[0] === 'string' && PRIMITIVES.has(nonNull[0])) return nonNull[0] as Primitive;
+    if (nonNull.length === 1 && typeof nonNull[0] === 'string' && PRIMITIVES.has(nonNull[0]))
+      return nonNull[0] as Primitive;
   }
   return undefined;
 }

@@ -33,7 +33,12 @@ let loading: Promise<NodeModules> | undefined;
 
 function loadModules(): Promise<NodeModules> {
   loading ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => {
-    loaded = { http: http.request, https: https.request, HttpAgent: http.Agent, HttpsAgent: https.Agent as unknown as NodeModules['HttpsAgent'] };
+    loaded = {
+      http: http.request,
+      https: https.request,
+      HttpAgent: http.Agent,
+      HttpsAgent: https.Agent as unknown as NodeModules['HttpsAgent'],
+    };
     return loaded;
   });
   return loading;
@@ -223,7 +228,11 @@ class NodeStackResponse implements HttpStackResponse {
         else (rest ??= [first]).push(chunk);
       });
       // Each event comes at most once and settling twice is harmless: plain `on` listeners.
-      res.on('end', () => resolve(rest !== undefined ? Buffer.concat(rest).toString('utf8') : first === undefined ? '' : first.toString('utf8')));
+      res.on('end', () =>
+        resolve(
+          rest !== undefined ? Buffer.concat(rest).toString('utf8') : first === undefined ? '' : first.toString('utf8'),
+        ),
+      );
       res.on('error', (error) => reject(this.failure(error)));
       res.on('close', () => {
         if (!res.complete || this.aborted) reject(this.failure(prematureClose()));
@@ -245,5 +254,7 @@ class NodeStackResponse implements HttpStackResponse {
 }
 
 function prematureClose(): Error {
-  return Object.assign(new Error('the connection closed before the response body was complete'), { code: 'ECONNRESET' });
+  return Object.assign(new Error('the connection closed before the response body was complete'), {
+    code: 'ECONNRESET',
+  });
 }

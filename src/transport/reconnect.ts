@@ -50,10 +50,12 @@ export const NO_RETRY_POLICY: ResolvedRetryPolicy = Object.freeze({ ...DEFAULT_R
 export function resolveRetryPolicy(policy: RetryPolicy | false | undefined): ResolvedRetryPolicy {
   if (policy === false) return NO_RETRY_POLICY;
   const resolved = { ...DEFAULT_RETRY_POLICY, ...definedOnly(policy ?? {}) };
-  if (!Number.isInteger(resolved.retries) || resolved.retries < 0) throw new InvalidArgumentError('retry.retries', resolved.retries, 'expected an integer >= 0');
+  if (!Number.isInteger(resolved.retries) || resolved.retries < 0)
+    throw new InvalidArgumentError('retry.retries', resolved.retries, 'expected an integer >= 0');
   for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
     const value = resolved[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`retry.${key}`, value, 'expected a finite number of ms >= 0');
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new InvalidArgumentError(`retry.${key}`, value, 'expected a finite number of ms >= 0');
   }
   if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1) {
     throw new InvalidArgumentError('retry.factor', resolved.factor, 'expected a finite number >= 1');

@@ -35,7 +35,9 @@ export interface SpawnPlanOptions {
    * `C:\Program Files\nodejs\npx.cmd`. Without it, or when it returns `undefined`, a command
    * without an extension is run through `cmd.exe`, which does the lookup itself.
    */
-  resolveCommand?: ((command: string, env: Readonly<Record<string, string>>, cwd: string | undefined) => string | undefined) | undefined;
+  resolveCommand?:
+    | ((command: string, env: Readonly<Record<string, string>>, cwd: string | undefined) => string | undefined)
+    | undefined;
 }
 
 /** The `child_process.spawn` options a plan sets. Assignable to `SpawnOptions`. */

@@ -90,7 +90,11 @@ export class SseReader {
     const decoder = new TextDecoder('utf-8');
     const check = (): void => {
       if (overflow !== undefined) {
-        throw new ProtocolError(`SSE event longer than ${this.maxEventChars} characters`, { value: overflow.message }, ErrorCode.ParseError);
+        throw new ProtocolError(
+          `SSE event longer than ${this.maxEventChars} characters`,
+          { value: overflow.message },
+          ErrorCode.ParseError,
+        );
       }
     };
     for await (const chunk of chunks) {

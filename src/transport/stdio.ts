@@ -201,7 +201,8 @@ export class StdioTransport implements Transport {
     this.options = { ...options, args: [...(options.args ?? [])] };
     this.closeTimeoutMs = timeout;
     const identity = JSON.stringify([options.command, ...(options.args ?? [])]);
-    this.serverIdentity = options.cwd === undefined ? `stdio:${identity}` : `stdio:${identity} cwd=${JSON.stringify(options.cwd)}`;
+    this.serverIdentity =
+      options.cwd === undefined ? `stdio:${identity}` : `stdio:${identity} cwd=${JSON.stringify(options.cwd)}`;
   }
 
   /** Process id of the running child (also after it exited); `undefined` before it started. */
@@ -272,7 +273,9 @@ export class StdioTransport implements Transport {
         this.rejectStart = undefined;
         if (this.closePromise !== undefined) {
           // close() was called while starting: start fails, the child is shut down.
-          reject(new ConnectionClosedError('stdio transport was closed while starting', { reason: 'closed by client' }));
+          reject(
+            new ConnectionClosedError('stdio transport was closed while starting', { reason: 'closed by client' }),
+          );
           this.handlers = undefined; // start() failed: no onClose.
           this.state = 'open';
           this.beginShutdown();
@@ -439,12 +442,16 @@ export class StdioTransport implements Transport {
       if (this.initiatedByClient) {
         this.signalGroup('SIGTERM');
       }
-      this.timer(Math.min(this.closeTimeoutMs, MAX_EXIT_GRACE_MS), () => {
-        this.signalGroup(this.initiatedByClient ? 'SIGKILL' : 'SIGTERM');
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        this.finish();
-      }, true);
+      this.timer(
+        Math.min(this.closeTimeoutMs, MAX_EXIT_GRACE_MS),
+        () => {
+          this.signalGroup(this.initiatedByClient ? 'SIGKILL' : 'SIGTERM');
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          this.finish();
+        },
+        true,
+      );
     });
     child.on('close', (code, signal) => {
       if (!this.exited) {
@@ -649,7 +656,11 @@ export class StdioTransport implements Transport {
       return 'closed by client';
     }
     const exit =
-      this.exitCode !== null ? `process exited with code ${this.exitCode}` : this.exitSignal !== null ? `process killed by signal ${this.exitSignal}` : undefined;
+      this.exitCode !== null
+        ? `process exited with code ${this.exitCode}`
+        : this.exitSignal !== null
+          ? `process killed by signal ${this.exitSignal}`
+          : undefined;
     if (this.peerReason !== undefined && (this.signalled || exit === undefined)) {
       // We had to stop it: the peer's misbehaviour is the reason, the exit a detail.
       return exit === undefined ? this.peerReason : `${this.peerReason}; ${exit}`;
@@ -667,7 +678,12 @@ export class StdioTransport implements Transport {
   }
 
   private closedError(action: string, cause?: unknown): ConnectionClosedError {
-    const reason = this.state === 'new' || this.state === 'starting' ? 'transport not started' : this.state === 'closed' ? 'transport closed' : 'transport closing';
+    const reason =
+      this.state === 'new' || this.state === 'starting'
+        ? 'transport not started'
+        : this.state === 'closed'
+          ? 'transport closed'
+          : 'transport closing';
     const data = {
       reason,
       exitCode: this.exited ? this.exitCode : undefined,

@@ -5,19 +5,70 @@
  * through an {@link HttpStack}, `fetch` here; `mcp-live/node` plugs in `node:http`.
  */
 import { ErrorCode } from '../errors/codes.js';
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, LocalError, McpError, ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from '../jsonrpc/messages.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  LocalError,
+  McpError,
+  ProtocolError,
+} from '../errors/errors.js';
+import {
+  isObject,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type RequestId,
+} from '../jsonrpc/messages.js';
 import { MetaKey } from '../types/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
-import { checkHeaderValue, fetchStack, normalizeHeaders, readStart, type FetchLike, type HttpStack, type HttpStackResponse } from './httpStack.js';
-import { AuthorizationSource, fetchErrorCode, jsonRpcError, mediaType, parseEndpointUrl, parseJson, safeUrl } from './httpUtil.js';
-import { parseRetryAfter, resolveRetryPolicy, withRetry, type ResolvedRetryPolicy, type RetryDecision, type RetryPolicy } from './reconnect.js';
+import {
+  checkHeaderValue,
+  fetchStack,
+  normalizeHeaders,
+  readStart,
+  type FetchLike,
+  type HttpStack,
+  type HttpStackResponse,
+} from './httpStack.js';
+import {
+  AuthorizationSource,
+  fetchErrorCode,
+  jsonRpcError,
+  mediaType,
+  parseEndpointUrl,
+  parseJson,
+  safeUrl,
+} from './httpUtil.js';
+import {
+  parseRetryAfter,
+  resolveRetryPolicy,
+  withRetry,
+  type ResolvedRetryPolicy,
+  type RetryDecision,
+  type RetryPolicy,
+} from './reconnect.js';
 import { SseReader } from './sseReader.js';
-import type { CancelHandle, LegacyWireControl, Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from './transport.js';
+import type {
+  CancelHandle,
+  LegacyWireControl,
+  Transport,
+  TransportCapabilities,
+  TransportHandlers,
+  TransportSendOptions,
+} from './transport.js';
 import { cancelHandleOf, sendCancelOf } from './cancelHandle.js';
 import { openSseFallback, type LegacySseTransport } from './legacySse.js';
-import { LegacyHttpChannel, resolveLegacyHttpOptions, SessionSetup, type LegacyHttpOptions, type LegacyHttpPort, type PumpResult, type ResolvedLegacyHttpOptions } from './legacyHttp.js';
+import {
+  LegacyHttpChannel,
+  resolveLegacyHttpOptions,
+  SessionSetup,
+  type LegacyHttpOptions,
+  type LegacyHttpPort,
+  type PumpResult,
+  type ResolvedLegacyHttpOptions,
+} from './legacyHttp.js';
 import {
   bodyExcerpt,
   HttpAuthError,
@@ -112,7 +163,10 @@ export interface StreamableHttpTransportOptions {
 
 const ACCEPT = 'application/json, text/event-stream';
 /** Headers of every POST, under the protocol ones. */
-const POST_HEADERS: Readonly<Record<string, string>> = Object.freeze({ accept: ACCEPT, 'content-type': 'application/json' });
+const POST_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  accept: ACCEPT,
+  'content-type': 'application/json',
+});
 /** Statuses retried as transient (with `Retry-After`). */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 /** Failures that happen before a byte of the request left: safe to retry for every method. */
@@ -127,8 +181,17 @@ const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
 /** Bytes of an error body read for its excerpt or its JSON-RPC error. */
 const ERROR_BODY_BYTES = 64 * 1024;
 /** What the transport can do, per era. */
-const MODERN_CAPABILITIES: TransportCapabilities = Object.freeze({ cancelsByAbortingSend: true, mirrorsToolParamHeaders: true, answersEveryRequest: true });
-const LEGACY_CAPABILITIES: TransportCapabilities = Object.freeze({ cancelsByAbortingSend: false, mirrorsToolParamHeaders: false, closesStreamOnCancel: true, answersEveryRequest: true });
+const MODERN_CAPABILITIES: TransportCapabilities = Object.freeze({
+  cancelsByAbortingSend: true,
+  mirrorsToolParamHeaders: true,
+  answersEveryRequest: true,
+});
+const LEGACY_CAPABILITIES: TransportCapabilities = Object.freeze({
+  cancelsByAbortingSend: false,
+  mirrorsToolParamHeaders: false,
+  closesStreamOnCancel: true,
+  answersEveryRequest: true,
+});
 /** Methods whose `Mcp-Name` header comes from `params.name`. */
 const NAMED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get']);
 
@@ -236,7 +299,12 @@ export class StreamableHttpTransport implements Transport {
   readonly legacyWire: LegacyWireControl = {
     enter: () => {
       this.legacy?.stopStandalone();
-      this.legacy = new LegacyHttpChannel(this.legacyPort(), this.legacyOptions, this.timers, this.closeController.signal);
+      this.legacy = new LegacyHttpChannel(
+        this.legacyPort(),
+        this.legacyOptions,
+        this.timers,
+        this.closeController.signal,
+      );
       this.sessionSetup.begin();
     },
     negotiated: (protocolVersion) => {
@@ -253,14 +321,25 @@ export class StreamableHttpTransport implements Transport {
       this.sse = undefined;
     },
     openSse: async (signal) => {
-      const host = { url: this.url, headers: new Headers(this.staticHeaders), fetch: this.fetchImpl, timers: this.timers, maxEventChars: this.maxEventChars, handlers: this.handlers, closeSignal: this.closeController.signal };
+      const host = {
+        url: this.url,
+        headers: new Headers(this.staticHeaders),
+        fetch: this.fetchImpl,
+        timers: this.timers,
+        maxEventChars: this.maxEventChars,
+        handlers: this.handlers,
+        closeSignal: this.closeController.signal,
+      };
       const onClosed = (): void => {
         // The SSE stream ended: this transport is done, and `close()` will return early, so
         // release the stack's sockets (its own keep-alive agent) here.
         this.state = 'closed';
         this.stack.close();
       };
-      this.sse = await openSseFallback({ ...host, authorize: (attempt, failure, s) => this.auth.value(attempt, failure, s), onClosed }, signal);
+      this.sse = await openSseFallback(
+        { ...host, authorize: (attempt, failure, s) => this.auth.value(attempt, failure, s), onClosed },
+        signal,
+      );
     },
   };
 
@@ -283,9 +362,16 @@ export class StreamableHttpTransport implements Transport {
     this.url = parsed.href;
     this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
     const given = options.headers ?? {};
-    const checked = typeof given === 'object' && given !== null ? normalizeHeaders(given) : { headers: {}, invalid: '(not an object)' };
+    const checked =
+      typeof given === 'object' && given !== null
+        ? normalizeHeaders(given)
+        : { headers: {}, invalid: '(not an object)' };
     if (checked.invalid !== undefined) {
-      throw new InvalidArgumentError('headers', Object.keys(given), `not valid HTTP headers: ${JSON.stringify(checked.invalid)} has an invalid name or value`);
+      throw new InvalidArgumentError(
+        'headers',
+        Object.keys(given),
+        `not valid HTTP headers: ${JSON.stringify(checked.invalid)} has an invalid name or value`,
+      );
     }
     this.staticHeaders = Object.freeze(checked.headers);
     this.postHeaders = Object.freeze({ ...this.staticHeaders, ...POST_HEADERS });
@@ -296,7 +382,8 @@ export class StreamableHttpTransport implements Transport {
     this.timers = options.timers ?? systemTimers;
     this.maxEventChars = options.maxEventChars;
     const redirects = options.maxRedirects ?? 3;
-    if (!Number.isInteger(redirects) || redirects < 0) throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
+    if (!Number.isInteger(redirects) || redirects < 0)
+      throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
     this.maxRedirects = redirects;
     this.legacyOptions = resolveLegacyHttpOptions(options.legacy);
   }
@@ -337,8 +424,10 @@ export class StreamableHttpTransport implements Transport {
    * @throws ConnectionClosedError (code -32000) after `close()`; LocalError (-32603) when called twice.
    */
   async start(handlers: TransportHandlers): Promise<void> {
-    if (this.state === 'closed') throw new ConnectionClosedError('HTTP transport was closed before it started', { reason: 'closed by client' });
-    if (this.state !== 'new') throw new LocalError(ErrorCode.InternalError, 'StreamableHttpTransport.start() called twice');
+    if (this.state === 'closed')
+      throw new ConnectionClosedError('HTTP transport was closed before it started', { reason: 'closed by client' });
+    if (this.state !== 'new')
+      throw new LocalError(ErrorCode.InternalError, 'StreamableHttpTransport.start() called twice');
     this.handlers = handlers;
     this.state = 'open';
   }
@@ -364,9 +453,16 @@ export class StreamableHttpTransport implements Transport {
       return this.exchangeNotification('(response)', JSON.stringify(message), headers, true, cancel);
     }
     if (isResponse || typeof message.method !== 'string') {
-      return Promise.reject(new InvalidArgumentError('message', message, 'Streamable HTTP carries only requests and notifications from the client'));
+      return Promise.reject(
+        new InvalidArgumentError(
+          'message',
+          message,
+          'Streamable HTTP carries only requests and notifications from the client',
+        ),
+      );
     }
-    if (this.sessionSetup.active && this.legacy !== undefined && message.method !== 'initialize') return this.sendAfterSetup(message, options);
+    if (this.sessionSetup.active && this.legacy !== undefined && message.method !== 'initialize')
+      return this.sendAfterSetup(message, options);
     let headers: Record<string, string>;
     try {
       headers = this.protocolHeaders(message.method, message.params, options.headers);
@@ -408,7 +504,10 @@ export class StreamableHttpTransport implements Transport {
    * Legacy wire: sends `message` once the session being set up is negotiated, with its id. A
    * failed set-up rejects a request with the set-up's error, and reports it for a notification.
    */
-  private async sendAfterSetup(message: Extract<JsonRpcMessage, { method: string }>, options: TransportSendOptions): Promise<void> {
+  private async sendAfterSetup(
+    message: Extract<JsonRpcMessage, { method: string }>,
+    options: TransportSendOptions,
+  ): Promise<void> {
     const id = 'id' in message ? (message.id as RequestId | undefined) : undefined;
     const cancel = sendCancelOf(options);
     const link = this.link(cancel);
@@ -432,7 +531,11 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
-  private protocolHeaders(method: string, params: JsonObject | undefined, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  private protocolHeaders(
+    method: string,
+    params: JsonObject | undefined,
+    extra: Readonly<Record<string, string>> | undefined,
+  ): Record<string, string> {
     if (this.legacy !== undefined) {
       // The legacy envelope: no Mcp-Method, Mcp-Name or Mcp-Param-* headers (spec 2025-11-25).
       return this.legacyHeaders();
@@ -442,19 +545,33 @@ export class StreamableHttpTransport implements Transport {
     else {
       const checked = normalizeHeaders(extra, { ...this.staticHeaders });
       if (checked.invalid !== undefined) {
-        throw new InvalidArgumentError(`headers[${JSON.stringify(checked.invalid)}]`, extra[checked.invalid], 'not a valid HTTP header name and value');
+        throw new InvalidArgumentError(
+          `headers[${JSON.stringify(checked.invalid)}]`,
+          extra[checked.invalid],
+          'not a valid HTTP header name and value',
+        );
       }
       headers = Object.assign(checked.headers, POST_HEADERS);
     }
     const meta = params?.['_meta'];
     const version = isObject(meta) ? meta[MetaKey.protocolVersion] : undefined;
     if (typeof version === 'string') {
-      if (!isPlainHeaderValue(version) || version === '') throw new InvalidArgumentError('_meta.protocolVersion', version, 'cannot be sent as the MCP-Protocol-Version header');
+      if (!isPlainHeaderValue(version) || version === '')
+        throw new InvalidArgumentError(
+          '_meta.protocolVersion',
+          version,
+          'cannot be sent as the MCP-Protocol-Version header',
+        );
       headers['mcp-protocol-version'] = version;
     }
-    if (!isPlainHeaderValue(method) || method === '') throw new InvalidArgumentError('method', method, 'cannot be sent as the Mcp-Method header (visible ASCII only)');
+    if (!isPlainHeaderValue(method) || method === '')
+      throw new InvalidArgumentError('method', method, 'cannot be sent as the Mcp-Method header (visible ASCII only)');
     headers['mcp-method'] = method;
-    const name = NAMED_METHODS.has(method) ? params?.['name'] : method === 'resources/read' ? params?.['uri'] : undefined;
+    const name = NAMED_METHODS.has(method)
+      ? params?.['name']
+      : method === 'resources/read'
+        ? params?.['uri']
+        : undefined;
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     return headers;
   }
@@ -464,7 +581,13 @@ export class StreamableHttpTransport implements Transport {
    * The first try runs outside p-retry (most POSTs succeed at once); p-retry takes over after a
    * retryable failure, with that failure as its first attempt.
    */
-  private postWithRetry(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
+  private postWithRetry(
+    method: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    idempotent: boolean,
+    cancel: CancelHandle | undefined,
+  ): Promise<HttpStackResponse> {
     // A promise chain, not an async frame: every POST takes this path.
     return this.exchangeWithAuth('POST', method, body, headers, cancel).catch((error: unknown) => {
       if (this.retryPolicy.retries === 0 || this.isAborted(cancel) || !classify(error, idempotent).retry) throw error;
@@ -473,7 +596,14 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** {@link postWithRetry} after a first failure that the policy retries. */
-  private async retryPost(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined, firstFailure: unknown): Promise<HttpStackResponse> {
+  private async retryPost(
+    method: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    idempotent: boolean,
+    cancel: CancelHandle | undefined,
+    firstFailure: unknown,
+  ): Promise<HttpStackResponse> {
     let replayed = false;
     const link = this.link(cancel);
     try {
@@ -485,7 +615,12 @@ export class StreamableHttpTransport implements Transport {
           }
           return this.exchangeWithAuth('POST', method, body, headers, cancel);
         },
-        { policy: this.retryPolicy, signal: link.signal, timers: this.timers, classify: (error) => classify(error, idempotent) },
+        {
+          policy: this.retryPolicy,
+          signal: link.signal,
+          timers: this.timers,
+          classify: (error) => classify(error, idempotent),
+        },
       );
     } finally {
       link.dispose();
@@ -511,7 +646,8 @@ export class StreamableHttpTransport implements Transport {
    * detaches it. Creating one costs more than the rest of a request, so the hot path never does.
    */
   private link(cancel: CancelHandle | undefined): { signal: AbortSignal; dispose(): void } {
-    if (cancel === undefined || this.closeController.signal.aborted) return { signal: this.closeController.signal, dispose: () => {} };
+    if (cancel === undefined || this.closeController.signal.aborted)
+      return { signal: this.closeController.signal, dispose: () => {} };
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(cancel.reason);
     if (cancel.aborted) onAbort();
@@ -526,7 +662,14 @@ export class StreamableHttpTransport implements Transport {
     };
   }
 
-  private async exchangeRequest(method: string, id: RequestId, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined): Promise<void> {
+  private async exchangeRequest(
+    method: string,
+    id: RequestId,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    idempotent: boolean,
+    cancel: CancelHandle | undefined,
+  ): Promise<void> {
     try {
       const response = await this.postWithRetry(method, body, headers, idempotent, cancel);
       this.legacy?.captureSession(method, response);
@@ -536,7 +679,13 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private async exchangeNotification(method: string, body: string, headers: Readonly<Record<string, string>>, idempotent: boolean, cancel: CancelHandle | undefined): Promise<void> {
+  private async exchangeNotification(
+    method: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    idempotent: boolean,
+    cancel: CancelHandle | undefined,
+  ): Promise<void> {
     try {
       const response = await this.postWithRetry(method, body, headers, idempotent, cancel);
       if (response.status >= 200 && response.status < 300) {
@@ -567,13 +716,26 @@ export class StreamableHttpTransport implements Transport {
    * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
    * `retryAfterMs`) or {@link NetworkFailure}.
    */
-  private exchangeWithAuth(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
-    if (this.auth.provider === undefined) return this.exchangeOnce(httpMethod, method, body, headers, cancel, undefined);
+  private exchangeWithAuth(
+    httpMethod: 'POST' | 'GET' | 'DELETE',
+    method: string,
+    body: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    cancel: CancelHandle | undefined,
+  ): Promise<HttpStackResponse> {
+    if (this.auth.provider === undefined)
+      return this.exchangeOnce(httpMethod, method, body, headers, cancel, undefined);
     return this.exchangeWithProvider(httpMethod, method, body, headers, cancel);
   }
 
   /** {@link exchangeWithAuth} with an `authProvider`: it gets a signal that follows `cancel` and `close()`. */
-  private async exchangeWithProvider(httpMethod: 'POST' | 'GET' | 'DELETE', method: string, body: string | undefined, headers: Readonly<Record<string, string>>, cancel: CancelHandle | undefined): Promise<HttpStackResponse> {
+  private async exchangeWithProvider(
+    httpMethod: 'POST' | 'GET' | 'DELETE',
+    method: string,
+    body: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    cancel: CancelHandle | undefined,
+  ): Promise<HttpStackResponse> {
     const link = this.link(cancel);
     try {
       return await this.exchangeOnce(httpMethod, method, body, headers, cancel, link.signal);
@@ -592,14 +754,20 @@ export class StreamableHttpTransport implements Transport {
     authSignal: AbortSignal | undefined,
   ): Promise<HttpStackResponse> {
     // Without a provider the static Authorization (if any) is already in `headers`.
-    let authorization = authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
+    let authorization =
+      authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
     let retriedAuth = false;
     let url = this.url;
-    for (let redirects = 0; ; ) {
+    for (let redirects = 0; ;) {
       let requestHeaders = headers;
       if (authorization !== undefined && authorization !== headers['authorization']) {
         const value = checkHeaderValue(authorization);
-        if (value === undefined) throw new InvalidArgumentError('authorization', '(hidden)', 'the Authorization value from authProvider is not a valid HTTP header value');
+        if (value === undefined)
+          throw new InvalidArgumentError(
+            'authorization',
+            '(hidden)',
+            'the Authorization value from authProvider is not a valid HTTP header value',
+          );
         requestHeaders = { ...headers, authorization: value };
       }
       let response: HttpStackResponse;
@@ -613,22 +781,38 @@ export class StreamableHttpTransport implements Transport {
       if (status === 401 || status === 403) {
         const challenges = parseWwwAuthenticate(response.header('www-authenticate') ?? null);
         const bearer = bearerChallenge(challenges);
-        const failure: HttpAuthFailure = status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
+        const failure: HttpAuthFailure =
+          status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
         if (authSignal !== undefined && !retriedAuth && failure !== 'forbidden') {
           response.discard();
-          const next = await this.auth.value(2, { status, failure, challenges, bearer, rejected: authorization }, authSignal);
+          const next = await this.auth.value(
+            2,
+            { status, failure, challenges, bearer, rejected: authorization },
+            authSignal,
+          );
           retriedAuth = true;
           if (next !== undefined && next !== authorization) {
             authorization = next;
             continue;
           }
-          throw new HttpAuthError({ ...this.errorData(response, method, '', 'status'), failure, challenges, bearer, retriedWithNewCredential: false });
+          throw new HttpAuthError({
+            ...this.errorData(response, method, '', 'status'),
+            failure,
+            challenges,
+            bearer,
+            retriedWithNewCredential: false,
+          });
         }
         const text = await readStart(response, ERROR_BODY_BYTES);
         if (this.auth.provider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
           // The retried credential was refused too: the provider may explain why with an error of
           // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
-          await this.auth.provider({ url: this.url, attempt: 3, signal: authSignal, failure: { status, failure, challenges, bearer, rejected: authorization } });
+          await this.auth.provider({
+            url: this.url,
+            attempt: 3,
+            signal: authSignal,
+            failure: { status, failure, challenges, bearer, rejected: authorization },
+          });
         }
         throw new HttpAuthError({
           ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
@@ -642,24 +826,41 @@ export class StreamableHttpTransport implements Transport {
         const location = response.header('location');
         response.discard();
         const target = location === undefined ? undefined : safeUrl(location, url);
-        if ((status === 307 || status === 308) && target !== undefined && target.origin === new URL(url).origin && redirects < this.maxRedirects) {
+        if (
+          (status === 307 || status === 308) &&
+          target !== undefined &&
+          target.origin === new URL(url).origin &&
+          redirects < this.maxRedirects
+        ) {
           redirects++;
           url = target.href;
           continue;
         }
-        throw new HttpError({ ...this.errorData(response, method, '', 'redirect'), ...(location !== undefined && { location }) });
+        throw new HttpError({
+          ...this.errorData(response, method, '', 'redirect'),
+          ...(location !== undefined && { location }),
+        });
       }
       if (TRANSIENT_STATUSES.has(status)) {
         const text = await readStart(response, ERROR_BODY_BYTES);
         const retryAfterMs = parseRetryAfter(response.header('retry-after'));
-        throw new HttpError({ ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))), ...(retryAfterMs !== undefined && { retryAfterMs }) });
+        throw new HttpError({
+          ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
+          ...(retryAfterMs !== undefined && { retryAfterMs }),
+        });
       }
       return response;
     }
   }
 
   /** Reads the final response of a request and hands its messages up. */
-  private async consumeResponse(response: HttpStackResponse, method: string, id: RequestId, cancel: CancelHandle | undefined, sentSessionId: string | undefined): Promise<void> {
+  private async consumeResponse(
+    response: HttpStackResponse,
+    method: string,
+    id: RequestId,
+    cancel: CancelHandle | undefined,
+    sentSessionId: string | undefined,
+  ): Promise<void> {
     const status = response.status;
     const type = mediaType(response.header('content-type'));
     if (status < 200 || status >= 300) {
@@ -690,23 +891,46 @@ export class StreamableHttpTransport implements Transport {
         text = await response.text();
       } catch (error) {
         if (this.isAborted(cancel)) throw this.abortReason(cancel);
-        throw new StreamBrokenError({ method, requestId: id, phase: 'mid-stream', reason: 'the response body failed before it was complete', eventsReceived: 0, outcome: 'unknown' }, error);
+        throw new StreamBrokenError(
+          {
+            method,
+            requestId: id,
+            phase: 'mid-stream',
+            reason: 'the response body failed before it was complete',
+            eventsReceived: 0,
+            outcome: 'unknown',
+          },
+          error,
+        );
       }
       let parsed: unknown;
       try {
         parsed = JSON.parse(text) as unknown;
       } catch {
         if (text.trim() === '') throw new HttpError(this.errorData(response, method, '', 'empty-body'));
-        throw new ProtocolError('response body is not JSON', { method, value: bodyExcerpt(text) }, ErrorCode.ParseError);
+        throw new ProtocolError(
+          'response body is not JSON',
+          { method, value: bodyExcerpt(text) },
+          ErrorCode.ParseError,
+        );
       }
-      if (!this.deliver(parsed, id, status)) throw new ProtocolError('response body is not the JSON-RPC response to this request', { method, value: parsed });
+      if (!this.deliver(parsed, id, status))
+        throw new ProtocolError('response body is not the JSON-RPC response to this request', {
+          method,
+          value: parsed,
+        });
       return;
     }
     const text = await readStart(response, ERROR_BODY_BYTES);
     throw new HttpError(this.errorData(response, method, text, text === '' ? 'empty-body' : 'content-type'));
   }
 
-  private async readEventStream(response: HttpStackResponse, method: string, id: RequestId, cancel: CancelHandle | undefined): Promise<void> {
+  private async readEventStream(
+    response: HttpStackResponse,
+    method: string,
+    id: RequestId,
+    cancel: CancelHandle | undefined,
+  ): Promise<void> {
     const pumped = await this.pump(response, method, id, cancel);
     if (pumped.responded) return;
     // Legacy wire: a stream that gave an event id can be resumed with GET + Last-Event-ID.
@@ -721,7 +945,16 @@ export class StreamableHttpTransport implements Transport {
     }
     const failed = pumped.failure !== undefined;
     throw new StreamBrokenError(
-      { method, requestId: id, phase: 'mid-stream', reason: failed ? 'the response stream failed before the response' : 'the response stream ended before the response', eventsReceived: pumped.events, outcome: 'unknown' },
+      {
+        method,
+        requestId: id,
+        phase: 'mid-stream',
+        reason: failed
+          ? 'the response stream failed before the response'
+          : 'the response stream ended before the response',
+        eventsReceived: pumped.events,
+        outcome: 'unknown',
+      },
       pumped.failure,
     );
   }
@@ -731,9 +964,15 @@ export class StreamableHttpTransport implements Transport {
    * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
    * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
    */
-  private async pump(response: HttpStackResponse, method: string, relatedId: RequestId | undefined, cancel: CancelHandle | undefined): Promise<PumpResult> {
+  private async pump(
+    response: HttpStackResponse,
+    method: string,
+    relatedId: RequestId | undefined,
+    cancel: CancelHandle | undefined,
+  ): Promise<PumpResult> {
     // Statuses that never have a body (the Fetch standard's null-body statuses among 2xx).
-    if (response.status === 204 || response.status === 205) throw new HttpError(this.errorData(response, method, '', 'empty-body'));
+    if (response.status === 204 || response.status === 205)
+      throw new HttpError(this.errorData(response, method, '', 'empty-body'));
     const reader = new SseReader({ maxEventChars: this.maxEventChars });
     let events = 0;
     const result = (responded: boolean, failure?: unknown): PumpResult => ({
@@ -750,7 +989,13 @@ export class StreamableHttpTransport implements Transport {
         if (event.type !== 'message') continue;
         const value = parseJson(event.data);
         if (value === undefined) {
-          this.emitError(new ProtocolError('SSE event data is not JSON; skipped', { method, value: bodyExcerpt(event.data) }, ErrorCode.ParseError));
+          this.emitError(
+            new ProtocolError(
+              'SSE event data is not JSON; skipped',
+              { method, value: bodyExcerpt(event.data) },
+              ErrorCode.ParseError,
+            ),
+          );
           continue;
         }
         if (!isObject(value) || value['jsonrpc'] !== '2.0') {
@@ -781,12 +1026,25 @@ export class StreamableHttpTransport implements Transport {
     try {
       // The status travels only with refusals (4xx): that is where era detection needs it.
       const status = httpStatus >= 200 && httpStatus < 300 ? undefined : httpStatus;
-      handlers.onMessage(value, id === undefined ? (status === undefined ? undefined : { httpStatus: status }) : status === undefined ? { relatedRequestId: id } : { relatedRequestId: id, httpStatus: status });
+      handlers.onMessage(
+        value,
+        id === undefined
+          ? status === undefined
+            ? undefined
+            : { httpStatus: status }
+          : status === undefined
+            ? { relatedRequestId: id }
+            : { relatedRequestId: id, httpStatus: status },
+      );
     } catch (error) {
       this.emitError(error instanceof Error ? error : new Error(String(error)));
     }
     if (id === undefined) return false;
-    return isObject(value) && ('result' in value || 'error' in value) && (value['id'] === id || value['id'] === null || value['id'] === undefined);
+    return (
+      isObject(value) &&
+      ('result' in value || 'error' in value) &&
+      (value['id'] === id || value['id'] === null || value['id'] === undefined)
+    );
   }
 
   /** What the legacy channel borrows: GET/DELETE with auth, the SSE reader, error reporting. */
@@ -798,7 +1056,13 @@ export class StreamableHttpTransport implements Transport {
         delete headers['content-type'];
         if (lastEventId !== undefined) {
           const value = checkHeaderValue(lastEventId);
-          if (value === undefined) return Promise.reject(new ProtocolError('the SSE event id cannot be sent as Last-Event-ID', { method: 'GET', value: lastEventId }));
+          if (value === undefined)
+            return Promise.reject(
+              new ProtocolError('the SSE event id cannot be sent as Last-Event-ID', {
+                method: 'GET',
+                value: lastEventId,
+              }),
+            );
           headers['last-event-id'] = value;
         }
         // `signal` already follows the transport's close (standalone stream, or a request's exchange).
@@ -817,13 +1081,27 @@ export class StreamableHttpTransport implements Transport {
         const text = await readStart(response, ERROR_BODY_BYTES);
         const type = mediaType(response.header('content-type'));
         const ok = response.status >= 200 && response.status < 300;
-        return new HttpError(this.errorData(response, method, text, ok ? (text === '' ? 'empty-body' : 'content-type') : 'status', type === 'application/json' ? jsonRpcError(parseJson(text)) : undefined));
+        return new HttpError(
+          this.errorData(
+            response,
+            method,
+            text,
+            ok ? (text === '' ? 'empty-body' : 'content-type') : 'status',
+            type === 'application/json' ? jsonRpcError(parseJson(text)) : undefined,
+          ),
+        );
       },
       emitError: (error) => this.emitError(error),
     };
   }
 
-  private errorData(response: HttpStackResponse, method: string, text: string, problem: HttpErrorData['problem'], rpcError?: JsonRpcErrorObject): HttpErrorData {
+  private errorData(
+    response: HttpStackResponse,
+    method: string,
+    text: string,
+    problem: HttpErrorData['problem'],
+    rpcError?: JsonRpcErrorObject,
+  ): HttpErrorData {
     return {
       status: response.status,
       method,
@@ -836,9 +1114,18 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Maps a failed exchange to the error `send()` rejects with. */
-  private finalError(error: unknown, method: string, id: RequestId | undefined, cancel: CancelHandle | undefined): Error {
+  private finalError(
+    error: unknown,
+    method: string,
+    id: RequestId | undefined,
+    cancel: CancelHandle | undefined,
+  ): Error {
     if (this.closeController.signal.aborted) {
-      return new ConnectionClosedError(`${method}: connection closed (closed by client)`, { reason: 'closed by client' }, McpError.is(error) ? undefined : error);
+      return new ConnectionClosedError(
+        `${method}: connection closed (closed by client)`,
+        { reason: 'closed by client' },
+        McpError.is(error) ? undefined : error,
+      );
     }
     if (cancel?.aborted === true) return new CancelledError(method, cancel.reason);
     if (error instanceof NetworkFailure) {
@@ -847,13 +1134,19 @@ export class StreamableHttpTransport implements Transport {
         return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
       }
       return new StreamBrokenError(
-        { method, requestId: id, phase: 'before-response', reason: `the connection failed before a response${error.code === undefined ? '' : ` (${error.code})`}`, eventsReceived: 0, outcome: 'unknown' },
+        {
+          method,
+          requestId: id,
+          phase: 'before-response',
+          reason: `the connection failed before a response${error.code === undefined ? '' : ` (${error.code})`}`,
+          eventsReceived: 0,
+          outcome: 'unknown',
+        },
         error.cause,
       );
     }
     return error instanceof Error ? error : new Error(String(error));
   }
-
 
   private emitError(error: Error): void {
     const handlers = this.handlers;
@@ -868,7 +1161,12 @@ export class StreamableHttpTransport implements Transport {
 
 function classify(error: unknown, idempotent: boolean): RetryDecision {
   if (error instanceof NetworkFailure) return { retry: error.connectPhase || idempotent };
-  if (error instanceof HttpError && !(error instanceof HttpAuthError) && TRANSIENT_STATUSES.has(error.data.status) && error.data.problem === 'status') {
+  if (
+    error instanceof HttpError &&
+    !(error instanceof HttpAuthError) &&
+    TRANSIENT_STATUSES.has(error.data.status) &&
+    error.data.problem === 'status'
+  ) {
     return { retry: idempotent || error.data.status === 429, delayMs: error.data.retryAfterMs };
   }
   return { retry: false };

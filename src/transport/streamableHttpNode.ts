@@ -4,7 +4,10 @@
  */
 import type { HttpStack } from './httpStack.js';
 import { nodeHttpStack, type NodeHttpOptions } from './nodeHttpStack.js';
-import { StreamableHttpTransport as StreamableHttpTransportBase, type StreamableHttpTransportOptions } from './streamableHttp.js';
+import {
+  StreamableHttpTransport as StreamableHttpTransportBase,
+  type StreamableHttpTransportOptions,
+} from './streamableHttp.js';
 
 /** Options of the `mcp-live/node` {@link StreamableHttpTransport}: the base options plus `agent`. */
 export interface NodeStreamableHttpTransportOptions extends StreamableHttpTransportOptions, NodeHttpOptions {}

@@ -57,7 +57,10 @@ export class HttpError extends LocalError {
   declare readonly data: HttpErrorData;
 
   constructor(data: HttpErrorData, options: { code?: number; message?: string; cause?: unknown } = {}) {
-    super(options.code ?? TransportErrorCode.Http, options.message ?? httpMessage(data), { data, cause: options.cause });
+    super(options.code ?? TransportErrorCode.Http, options.message ?? httpMessage(data), {
+      data,
+      cause: options.cause,
+    });
   }
 
   /** The HTTP status. */
@@ -192,9 +195,13 @@ export class WebSocketCloseError extends LocalError {
 
   constructor(code: number, reason: string, local: boolean) {
     const kind = webSocketCloseKind(code);
-    super(TransportErrorCode.WebSocketClosed, `WebSocket closed: ${code} ${kind}${reason === '' ? '' : ` (${reason})`}`, {
-      data: { code, reason, kind, local, retryable: RETRYABLE_CLOSE_CODES.has(code) },
-    });
+    super(
+      TransportErrorCode.WebSocketClosed,
+      `WebSocket closed: ${code} ${kind}${reason === '' ? '' : ` (${reason})`}`,
+      {
+        data: { code, reason, kind, local, retryable: RETRYABLE_CLOSE_CODES.has(code) },
+      },
+    );
   }
 }
 
@@ -224,7 +231,11 @@ export function webSocketCloseKind(code: number): WebSocketCloseKind {
 
 /** True for an {@link HttpError} (including {@link HttpAuthError}), whichever package copy made it. */
 export function isHttpError(value: unknown): value is HttpError {
-  return McpError.is(value) && value.local && (value.code === TransportErrorCode.Http || value.code === TransportErrorCode.HttpAuth);
+  return (
+    McpError.is(value) &&
+    value.local &&
+    (value.code === TransportErrorCode.Http || value.code === TransportErrorCode.HttpAuth)
+  );
 }
 
 /** True for an {@link HttpAuthError}, whichever package copy made it. */

@@ -43,7 +43,11 @@ export interface WebSocketLike {
 }
 
 /** A WebSocket constructor: `new (url, protocols, options?)`. The third argument is for `ws`. */
-export type WebSocketConstructor = new (url: string, protocols: string[], options?: Record<string, unknown>) => WebSocketLike;
+export type WebSocketConstructor = new (
+  url: string,
+  protocols: string[],
+  options?: Record<string, unknown>,
+) => WebSocketLike;
 
 /** Options for {@link WebSocketTransport}. Every field is optional. */
 export interface WebSocketTransportOptions {
@@ -142,7 +146,8 @@ export class WebSocketTransport implements Transport {
     }
     if (parsed.protocol === 'http:') parsed.protocol = 'ws:';
     else if (parsed.protocol === 'https:') parsed.protocol = 'wss:';
-    if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') throw new InvalidArgumentError('url', parsed.protocol, 'expected a ws: or wss: URL');
+    if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:')
+      throw new InvalidArgumentError('url', parsed.protocol, 'expected a ws: or wss: URL');
     parsed.hash = '';
     this.url = parsed.href;
     this.serverIdentity = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
@@ -164,14 +169,20 @@ export class WebSocketTransport implements Transport {
     if (this.state !== 'new') {
       return Promise.reject(
         this.state === 'closed'
-          ? new ConnectionClosedError('WebSocket transport was closed before it started', { reason: 'closed by client' })
+          ? new ConnectionClosedError('WebSocket transport was closed before it started', {
+              reason: 'closed by client',
+            })
           : new LocalError(ErrorCode.InternalError, 'WebSocketTransport.start() called twice'),
       );
     }
     const Ctor = this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (Ctor === undefined) {
       this.state = 'closed';
-      return Promise.reject(new ConnectionClosedError('no WebSocket implementation: pass options.WebSocket (or use mcp-live/node)', { reason: 'no WebSocket' }));
+      return Promise.reject(
+        new ConnectionClosedError('no WebSocket implementation: pass options.WebSocket (or use mcp-live/node)', {
+          reason: 'no WebSocket',
+        }),
+      );
     }
     this.handlers = handlers;
     this.state = 'connecting';
@@ -179,7 +190,10 @@ export class WebSocketTransport implements Transport {
       this.rejectStart = reject;
       let socket: WebSocketLike;
       try {
-        const extra = { ...this.options.socketOptions, ...(this.options.headers !== undefined && { headers: { ...this.options.headers } }) };
+        const extra = {
+          ...this.options.socketOptions,
+          ...(this.options.headers !== undefined && { headers: { ...this.options.headers } }),
+        };
         socket = new Ctor(this.url, this.protocols, extra);
       } catch (error) {
         this.failStart(error);
@@ -195,7 +209,9 @@ export class WebSocketTransport implements Transport {
         if (this.state !== 'connecting') return;
         this.clearTimer('connectTimer');
         if (!this.protocols.includes(socket.protocol)) {
-          this.lastSocketError = new Error(`server chose subprotocol ${JSON.stringify(socket.protocol)}, expected one of ${this.protocols.join(', ')}`);
+          this.lastSocketError = new Error(
+            `server chose subprotocol ${JSON.stringify(socket.protocol)}, expected one of ${this.protocols.join(', ')}`,
+          );
           this.drop(socket);
           this.failStart(this.lastSocketError);
           return;
@@ -208,7 +224,10 @@ export class WebSocketTransport implements Transport {
       };
       socket.onmessage = (event) => this.onFrame(event.data);
       socket.onerror = (event) => {
-        this.lastSocketError = event.error instanceof Error ? event.error : new Error(typeof event.message === 'string' && event.message !== '' ? event.message : 'WebSocket error');
+        this.lastSocketError =
+          event.error instanceof Error
+            ? event.error
+            : new Error(typeof event.message === 'string' && event.message !== '' ? event.message : 'WebSocket error');
       };
       socket.onclose = (event) => this.onSocketClose(event.code, event.reason);
     });
@@ -222,7 +241,12 @@ export class WebSocketTransport implements Transport {
   send(message: JsonRpcMessage): Promise<void> {
     const socket = this.socket;
     if (this.state !== 'open' || socket === undefined || socket.readyState !== OPEN) {
-      return Promise.reject(new ConnectionClosedError(`cannot send: ${this.state === 'new' || this.state === 'connecting' ? 'transport not started' : 'transport closed'}`, { reason: 'transport closed' }));
+      return Promise.reject(
+        new ConnectionClosedError(
+          `cannot send: ${this.state === 'new' || this.state === 'connecting' ? 'transport not started' : 'transport closed'}`,
+          { reason: 'transport closed' },
+        ),
+      );
     }
     const data = JSON.stringify(message);
     if (typeof socket.ping !== 'function') {
@@ -230,13 +254,16 @@ export class WebSocketTransport implements Transport {
         socket.send(data);
         return Promise.resolve();
       } catch (error) {
-        return Promise.reject(new ConnectionClosedError('cannot send: WebSocket write failed', { reason: 'write failed' }, error));
+        return Promise.reject(
+          new ConnectionClosedError('cannot send: WebSocket write failed', { reason: 'write failed' }, error),
+        );
       }
     }
     return new Promise<void>((resolve, reject) => {
       try {
         socket.send(data, (error) => {
-          if (error) reject(new ConnectionClosedError(`cannot send: ${error.message}`, { reason: 'write failed' }, error));
+          if (error)
+            reject(new ConnectionClosedError(`cannot send: ${error.message}`, { reason: 'write failed' }, error));
           else resolve();
         });
       } catch (error) {
@@ -288,8 +315,12 @@ export class WebSocketTransport implements Transport {
     if (this.state !== 'open' && this.state !== 'closing') return;
     this.alive();
     if (typeof data !== 'string') {
-      const size = (data as { byteLength?: unknown; size?: unknown } | null)?.byteLength ?? (data as { size?: unknown } | null)?.size;
-      this.emitError(new ProtocolError('binary WebSocket frame ignored (MCP messages are text frames)', { value: { bytes: size } }));
+      const size =
+        (data as { byteLength?: unknown; size?: unknown } | null)?.byteLength ??
+        (data as { size?: unknown } | null)?.size;
+      this.emitError(
+        new ProtocolError('binary WebSocket frame ignored (MCP messages are text frames)', { value: { bytes: size } }),
+      );
       return;
     }
     let value: unknown;
@@ -297,7 +328,13 @@ export class WebSocketTransport implements Transport {
       value = JSON.parse(data);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      this.emitError(new ProtocolError(`WebSocket text frame is not JSON (${detail})`, { value: data.length > 200 ? `${data.slice(0, 199)}…` : data }, ErrorCode.ParseError));
+      this.emitError(
+        new ProtocolError(
+          `WebSocket text frame is not JSON (${detail})`,
+          { value: data.length > 200 ? `${data.slice(0, 199)}…` : data },
+          ErrorCode.ParseError,
+        ),
+      );
       return;
     }
     try {
@@ -376,7 +413,13 @@ export class WebSocketTransport implements Transport {
     this.detach();
     this.handlers = undefined;
     const detail = cause instanceof Error ? cause.message : String(cause);
-    reject?.(new ConnectionClosedError(`cannot open WebSocket to ${this.serverIdentity}: ${detail}`, { reason: `WebSocket handshake failed: ${detail}` }, cause));
+    reject?.(
+      new ConnectionClosedError(
+        `cannot open WebSocket to ${this.serverIdentity}: ${detail}`,
+        { reason: `WebSocket handshake failed: ${detail}` },
+        cause,
+      ),
+    );
     this.resolveClose?.();
   }
 
@@ -430,7 +473,11 @@ export class WebSocketTransport implements Transport {
 function duration(name: string, value: number | undefined, fallback: number, zeroAllowed: boolean): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0)) {
-    throw new InvalidArgumentError(name, value, zeroAllowed ? 'expected a finite number of ms >= 0' : 'expected a positive finite number of ms');
+    throw new InvalidArgumentError(
+      name,
+      value,
+      zeroAllowed ? 'expected a finite number of ms >= 0' : 'expected a positive finite number of ms',
+    );
   }
   return value;
 }

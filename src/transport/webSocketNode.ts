@@ -7,7 +7,12 @@
  */
 import { ConnectionClosedError } from '../errors/errors.js';
 import type { TransportHandlers } from './transport.js';
-import { WebSocketTransport as WebSocketTransportBase, type WebSocketConstructor, type WebSocketLike, type WebSocketTransportOptions } from './webSocket.js';
+import {
+  WebSocketTransport as WebSocketTransportBase,
+  type WebSocketConstructor,
+  type WebSocketLike,
+  type WebSocketTransportOptions,
+} from './webSocket.js';
 
 let wsConstructor: WebSocketConstructor | undefined;
 let wsLoading: Promise<WebSocketConstructor> | undefined;
@@ -16,7 +21,8 @@ let wsLoading: Promise<WebSocketConstructor> | undefined;
 function loadWs(): Promise<WebSocketConstructor> {
   wsLoading ??= import('ws').then(
     (module) => {
-      const ctor = ((module as { default?: unknown }).default ?? (module as { WebSocket?: unknown }).WebSocket) as WebSocketConstructor;
+      const ctor = ((module as { default?: unknown }).default ??
+        (module as { WebSocket?: unknown }).WebSocket) as WebSocketConstructor;
       wsConstructor = ctor;
       return ctor;
     },

@@ -194,15 +194,39 @@ export interface BlobResourceContents {
 export type ResourceContents = TextResourceContents | BlobResourceContents;
 
 /** Plain text content in a tool result, prompt message or sampling message. */
-export interface TextContent { type: 'text'; text: string; annotations?: Annotations; _meta?: JsonObject }
+export interface TextContent {
+  type: 'text';
+  text: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
 /** An image: `data` is base64 of the bytes, `mimeType` e.g. `"image/png"`. */
-export interface ImageContent { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
 /** Audio: `data` is base64 of the bytes, `mimeType` e.g. `"audio/wav"`. */
-export interface AudioContent { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
 /** A pointer to a resource the client may read with `resources/read`; not its contents. */
-export interface ResourceLink extends Omit<Resource, never> { type: 'resource_link' }
+export interface ResourceLink extends Omit<Resource, never> {
+  type: 'resource_link';
+}
 /** A resource's contents embedded in a tool result or prompt message. */
-export interface EmbeddedResource { type: 'resource'; resource: ResourceContents; annotations?: Annotations; _meta?: JsonObject }
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
 /** One item of `CallToolResult.content` or of a prompt message; switch on `type`. */
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
@@ -220,13 +244,21 @@ export interface DiscoverResult extends ResultBase, CacheHints {
 }
 
 /** One page of `tools/list`. */
-export interface ListToolsResult extends PaginatedResultBase, CacheHints { tools: Tool[] }
+export interface ListToolsResult extends PaginatedResultBase, CacheHints {
+  tools: Tool[];
+}
 /** One page of `prompts/list`. */
-export interface ListPromptsResult extends PaginatedResultBase, CacheHints { prompts: Prompt[] }
+export interface ListPromptsResult extends PaginatedResultBase, CacheHints {
+  prompts: Prompt[];
+}
 /** One page of `resources/list`. */
-export interface ListResourcesResult extends PaginatedResultBase, CacheHints { resources: Resource[] }
+export interface ListResourcesResult extends PaginatedResultBase, CacheHints {
+  resources: Resource[];
+}
 /** One page of `resources/templates/list`. */
-export interface ListResourceTemplatesResult extends PaginatedResultBase, CacheHints { resourceTemplates: ResourceTemplate[] }
+export interface ListResourceTemplatesResult extends PaginatedResultBase, CacheHints {
+  resourceTemplates: ResourceTemplate[];
+}
 
 /** The `resources/read` result. */
 export interface ReadResourceResult extends ResultBase, CacheHints {
@@ -251,9 +283,16 @@ export interface GetPromptResult extends ResultBase {
 }
 
 /** The `ref` of a `completion/complete` for a prompt argument. */
-export interface PromptReference { type: 'ref/prompt'; name: string; title?: string }
+export interface PromptReference {
+  type: 'ref/prompt';
+  name: string;
+  title?: string;
+}
 /** The `ref` of a `completion/complete` for a resource template variable. */
-export interface ResourceTemplateReference { type: 'ref/resource'; uri: string }
+export interface ResourceTemplateReference {
+  type: 'ref/resource';
+  uri: string;
+}
 
 /** The `completion/complete` result: up to 100 `values`; `total` and `hasMore` when there are more. */
 export interface CompleteResult extends ResultBase {
@@ -271,7 +310,11 @@ export type InputRequest =
  * for values matching `requestedSchema`; url mode sends the user to `url` (spec: client/elicitation).
  */
 export type ElicitRequestParams =
-  | { mode?: 'form'; message: string; requestedSchema: JsonObject & { type: 'object'; properties: JsonObject; required?: string[] } }
+  | {
+      mode?: 'form';
+      message: string;
+      requestedSchema: JsonObject & { type: 'object'; properties: JsonObject; required?: string[] };
+    }
   | { mode: 'url'; message: string; url: string; elicitationId?: string };
 
 /** The answer to an elicitation: `content` only with `action: "accept"` (form mode). */

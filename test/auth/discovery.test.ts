@@ -14,9 +14,18 @@ import {
 } from '../../src/auth/discovery.js';
 import { OAuthError } from '../../src/auth/errors.js';
 import type { HttpContext } from '../../src/auth/types.js';
-import { FakeAuthorizationServer, FakeProtectedMcpServer, type FakeAuthorizationServerOptions, type FakeProtectedMcpServerOptions } from '../fakes/authServer.js';
+import {
+  FakeAuthorizationServer,
+  FakeProtectedMcpServer,
+  type FakeAuthorizationServerOptions,
+  type FakeProtectedMcpServerOptions,
+} from '../fakes/authServer.js';
 
-const http: HttpContext = { fetch: (url, init) => fetch(url, init), allowInsecureHttp: false, signal: new AbortController().signal };
+const http: HttpContext = {
+  fetch: (url, init) => fetch(url, init),
+  allowInsecureHttp: false,
+  signal: new AbortController().signal,
+};
 
 describe('protected resource metadata URLs', () => {
   it('tries the advertised URL, then the path-based, then the root well-known URL', () => {
@@ -28,7 +37,9 @@ describe('protected resource metadata URLs', () => {
   });
 
   it('has only the root URL for a server at the root, and ignores an unusable advertised value', () => {
-    expect(resourceMetadataUrls(new URL('https://h.example'), 'javascript:alert(1)')).toEqual(['https://h.example/.well-known/oauth-protected-resource']);
+    expect(resourceMetadataUrls(new URL('https://h.example'), 'javascript:alert(1)')).toEqual([
+      'https://h.example/.well-known/oauth-protected-resource',
+    ]);
   });
 });
 
@@ -81,7 +92,11 @@ describe('discovery against fakes', () => {
     return as;
   }
   async function resourceServer(options: Partial<FakeProtectedMcpServerOptions>): Promise<FakeProtectedMcpServer> {
-    const rs = await FakeProtectedMcpServer.start({ authorizationServers: () => ['https://as.example'], verify: () => undefined, ...options });
+    const rs = await FakeProtectedMcpServer.start({
+      authorizationServers: () => ['https://as.example'],
+      verify: () => undefined,
+      ...options,
+    });
     closers.push(() => rs.close());
     return rs;
   }
@@ -89,14 +104,22 @@ describe('discovery against fakes', () => {
   it('path-based metadata: read at the path-based URL, the root never asked', async () => {
     const rs = await resourceServer({});
     const found = await discoverResourceMetadata(new URL(rs.url), undefined, http);
-    expect(found).toEqual({ metadataUrl: `${rs.origin}/.well-known/oauth-protected-resource/mcp`, resource: rs.url, authorizationServers: ['https://as.example'], scopesSupported: undefined });
+    expect(found).toEqual({
+      metadataUrl: `${rs.origin}/.well-known/oauth-protected-resource/mcp`,
+      resource: rs.url,
+      authorizationServers: ['https://as.example'],
+      scopesSupported: undefined,
+    });
     expect(rs.prmRequests).toEqual(['/.well-known/oauth-protected-resource/mcp']);
   });
 
   it('root metadata: path-based 404 first, then the root; resource kept byte for byte (no trailing slash)', async () => {
     const rs = await resourceServer({ prm: 'root', scopesSupported: ['mcp:basic'] });
     const found = await discoverResourceMetadata(new URL(rs.url), undefined, http);
-    expect(rs.prmRequests).toEqual(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']);
+    expect(rs.prmRequests).toEqual([
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]);
     expect(found.resource).toBe(rs.origin);
     expect(found.resource.endsWith('/')).toBe(false);
     expect(found.scopesSupported).toEqual(['mcp:basic']);
@@ -113,13 +136,19 @@ describe('discovery against fakes', () => {
     const rs = await resourceServer({ prmResource: 'https://evil.example.com/mcp' });
     const error = await discoverResourceMetadata(new URL(rs.url), undefined, http).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
-    expect((error as OAuthError).data).toMatchObject({ failure: 'resource-mismatch', expected: rs.url, actual: 'https://evil.example.com/mcp' });
+    expect((error as OAuthError).data).toMatchObject({
+      failure: 'resource-mismatch',
+      expected: rs.url,
+      actual: 'https://evil.example.com/mcp',
+    });
     expect(rs.prmRequests).toEqual(['/.well-known/oauth-protected-resource/mcp']);
   });
 
   it('reports every URL tried when none has metadata', async () => {
     const rs = await resourceServer({ prm: '/elsewhere' });
-    const error = (await discoverResourceMetadata(new URL(rs.url), undefined, http).catch((e: unknown) => e)) as OAuthError;
+    const error = (await discoverResourceMetadata(new URL(rs.url), undefined, http).catch(
+      (e: unknown) => e,
+    )) as OAuthError;
     expect(error.data.failure).toBe('metadata-not-found');
     expect(error.data.tried).toEqual([
       { url: `${rs.origin}/.well-known/oauth-protected-resource/mcp`, status: 404 },
@@ -140,7 +169,14 @@ describe('discovery against fakes', () => {
   it.each([
     ['oauth', ['/.well-known/oauth-authorization-server/tenant1']],
     ['oidc', ['/.well-known/oauth-authorization-server/tenant1', '/.well-known/openid-configuration/tenant1']],
-    ['oidc-append', ['/.well-known/oauth-authorization-server/tenant1', '/.well-known/openid-configuration/tenant1', '/tenant1/.well-known/openid-configuration']],
+    [
+      'oidc-append',
+      [
+        '/.well-known/oauth-authorization-server/tenant1',
+        '/.well-known/openid-configuration/tenant1',
+        '/tenant1/.well-known/openid-configuration',
+      ],
+    ],
   ] as const)('issuer with a path, metadata at the %s URL; the root URL is never asked', async (metadataAt, paths) => {
     const as = await authServer({ issuerPath: '/tenant1', metadataAt });
     const metadata = await discoverAuthorizationServer(as.issuer, http);
@@ -171,7 +207,9 @@ describe('discovery against fakes', () => {
   });
 
   it('refuses a plain-http authorization server off loopback unless allowed', async () => {
-    const error = (await discoverAuthorizationServer('http://auth.example.com', http).catch((e: unknown) => e)) as OAuthError;
+    const error = (await discoverAuthorizationServer('http://auth.example.com', http).catch(
+      (e: unknown) => e,
+    )) as OAuthError;
     expect(error).toBeInstanceOf(OAuthError);
     expect(error.data.failure).toBe('insecure-endpoint');
   });

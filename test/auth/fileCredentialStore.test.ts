@@ -6,8 +6,22 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/auth/fileCredentialStore.js';
 import type { StoredClient, StoredTokens } from '../../src/auth/types.js';
 
-const tokens: StoredTokens = { issuer: 'https://as.example', resource: 'https://mcp.example/mcp', accessToken: 'at', refreshToken: 'rt', expiresAt: 2_000_000, obtainedAt: 1_000_000 };
-const client: StoredClient = { issuer: 'https://as.example', clientId: 'c1', clientSecret: 's1', tokenEndpointAuthMethod: 'client_secret_basic', redirectUris: ['http://localhost/cb'], registeredAt: 1 };
+const tokens: StoredTokens = {
+  issuer: 'https://as.example',
+  resource: 'https://mcp.example/mcp',
+  accessToken: 'at',
+  refreshToken: 'rt',
+  expiresAt: 2_000_000,
+  obtainedAt: 1_000_000,
+};
+const client: StoredClient = {
+  issuer: 'https://as.example',
+  clientId: 'c1',
+  clientSecret: 's1',
+  tokenEndpointAuthMethod: 'client_secret_basic',
+  redirectUris: ['http://localhost/cb'],
+  registeredAt: 1,
+};
 
 describe('FileCredentialStore', () => {
   let dir: string;
@@ -27,13 +41,21 @@ describe('FileCredentialStore', () => {
     expect(await store.getTokens('https://mcp.example/mcp')).toEqual(tokens);
     expect(await store.getClient('https://as.example')).toEqual(client);
     if (process.platform !== 'win32') expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ version: 1, tokens: { 'https://mcp.example/mcp': tokens }, clients: { 'https://as.example': client } });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({
+      version: 1,
+      tokens: { 'https://mcp.example/mcp': tokens },
+      clients: { 'https://as.example': client },
+    });
   });
 
   it('keeps concurrent writes of one process, and another instance reads them', async () => {
     const path = join(dir, 'credentials.json');
     const store = new FileCredentialStore(path);
-    await Promise.all([store.setTokens('a', tokens), store.setTokens('b', { ...tokens, accessToken: 'at-b' }), store.setClient('https://as.example', client)]);
+    await Promise.all([
+      store.setTokens('a', tokens),
+      store.setTokens('b', { ...tokens, accessToken: 'at-b' }),
+      store.setClient('https://as.example', client),
+    ]);
     const other = new FileCredentialStore(path);
     expect((await other.getTokens('a'))?.accessToken).toBe('at');
     expect((await other.getTokens('b'))?.accessToken).toBe('at-b');

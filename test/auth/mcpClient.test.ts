@@ -16,7 +16,10 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-function clientFor(rs: FakeProtectedMcpServer, oauth: OAuthProvider): { client: McpClient; transport: StreamableHttpTransport } {
+function clientFor(
+  rs: FakeProtectedMcpServer,
+  oauth: OAuthProvider,
+): { client: McpClient; transport: StreamableHttpTransport } {
   const transport = new StreamableHttpTransport(rs.url, { authProvider: oauth });
   const client = new McpClient({ transport, clientInfo: { name: 'mcp-live-auth-e2e', version: '0.0.0' } });
   closers.push(() => client.close());
@@ -25,7 +28,10 @@ function clientFor(rs: FakeProtectedMcpServer, oauth: OAuthProvider): { client: 
 
 describe('McpClient with the OAuth provider', () => {
   it('connects through the 401, lists and calls tools with the token; the cache partition follows the token', async () => {
-    const { as, rs, close } = await startAuthPair({ scopesSupported: ['mcp:basic', 'offline_access'] }, { challengeScope: 'mcp:basic' });
+    const { as, rs, close } = await startAuthPair(
+      { scopesSupported: ['mcp:basic', 'offline_access'] },
+      { challengeScope: 'mcp:basic' },
+    );
     closers.push(close);
     const oauth = createOAuthProvider({
       serverUrl: rs.url,
@@ -57,7 +63,13 @@ describe('McpClient with the OAuth provider', () => {
   });
 
   it('steps up inside callTool and carries on with the wider token', async () => {
-    const { as, rs, close } = await startAuthPair({}, { challengeScope: 'mcp:basic', requiredScopes: (_m, p) => (p?.name === 'write_file' ? ['mcp:basic', 'mcp:write'] : ['mcp:basic']) });
+    const { as, rs, close } = await startAuthPair(
+      {},
+      {
+        challengeScope: 'mcp:basic',
+        requiredScopes: (_m, p) => (p?.name === 'write_file' ? ['mcp:basic', 'mcp:write'] : ['mcp:basic']),
+      },
+    );
     closers.push(close);
     const oauth = createOAuthProvider({
       serverUrl: rs.url,

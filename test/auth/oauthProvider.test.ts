@@ -31,7 +31,10 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function pair(asOptions: FakeAuthorizationServerOptions = {}, rsOptions: Partial<FakeProtectedMcpServerOptions> = {}) {
+async function pair(
+  asOptions: FakeAuthorizationServerOptions = {},
+  rsOptions: Partial<FakeProtectedMcpServerOptions> = {},
+) {
   const started = await startAuthPair(asOptions, rsOptions);
   closers.push(started.close);
   return started;
@@ -105,7 +108,11 @@ describe('authorization code flow', () => {
     expect(stored).toMatchObject({ issuer: as.issuer, resource: rs.url, clientId: 'client-1' });
     expect(stored.refreshToken).toMatch(/^rt-/);
     expect(rs.authorizations).toEqual([undefined, `Bearer ${stored.accessToken}`]);
-    expect(store.getClient(as.issuer)).toMatchObject({ clientId: 'client-1', tokenEndpointAuthMethod: 'none', redirectUris: [REDIRECT] });
+    expect(store.getClient(as.issuer)).toMatchObject({
+      clientId: 'client-1',
+      tokenEndpointAuthMethod: 'none',
+      redirectUris: [REDIRECT],
+    });
   });
 
   it('a second request carries the token at once: no discovery, no new flow', async () => {
@@ -131,10 +138,25 @@ describe('authorization code flow', () => {
 
   it.each([
     ['the challenge scope first', { challengeScope: 'mcp:basic', scopesSupported: ['mcp:profile'] }, {}, 'mcp:basic'],
-    ['all of scopes_supported without a challenge scope', { scopesSupported: ['mcp:basic', 'mcp:read', 'mcp:write'] }, {}, 'mcp:basic mcp:read mcp:write'],
+    [
+      'all of scopes_supported without a challenge scope',
+      { scopesSupported: ['mcp:basic', 'mcp:read', 'mcp:write'] },
+      {},
+      'mcp:basic mcp:read mcp:write',
+    ],
     ['no scope parameter when neither names one', {}, {}, null],
-    ['offline_access when the authorization server lists it', { scopesSupported: ['mcp:basic'] }, { scopesSupported: ['mcp:basic', 'offline_access'] }, 'mcp:basic offline_access'],
-    ['no offline_access when it does not', { scopesSupported: ['mcp:basic', 'mcp:read'] }, { scopesSupported: ['mcp:basic', 'mcp:read'] }, 'mcp:basic mcp:read'],
+    [
+      'offline_access when the authorization server lists it',
+      { scopesSupported: ['mcp:basic'] },
+      { scopesSupported: ['mcp:basic', 'offline_access'] },
+      'mcp:basic offline_access',
+    ],
+    [
+      'no offline_access when it does not',
+      { scopesSupported: ['mcp:basic', 'mcp:read'] },
+      { scopesSupported: ['mcp:basic', 'mcp:read'] },
+      'mcp:basic mcp:read',
+    ],
   ] as const)('scope selection: %s', async (_label, rsOptions, asOptions, expected) => {
     const { as, rs } = await pair(asOptions, rsOptions);
     await call(rs, provider(rs));
@@ -154,14 +176,20 @@ describe('discovery variants', () => {
     const { as, rs } = await pair({ metadataAt: 'oidc' }, { advertisePrm: false });
     await call(rs, provider(rs));
     expect(rs.prmRequests).toEqual(['/.well-known/oauth-protected-resource/mcp']);
-    expect(as.metadataRequests).toEqual(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
+    expect(as.metadataRequests).toEqual([
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]);
     expect(as.tokenRequests).toHaveLength(1);
   });
 
   it('var2: root metadata after the path-based 404; issuer with a path; resource is the bare origin, byte for byte', async () => {
     const { as, rs } = await pair({ issuerPath: '/tenant1' }, { prm: 'root', advertisePrm: false });
     await call(rs, provider(rs));
-    expect(rs.prmRequests).toEqual(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']);
+    expect(rs.prmRequests).toEqual([
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]);
     expect(as.metadataRequests).toEqual(['/.well-known/oauth-authorization-server/tenant1']);
     expect(as.authorizations[0]!.get('resource')).toBe(rs.origin);
     expect(as.tokenRequests[0]!.params.get('resource')).toBe(rs.origin);
@@ -169,10 +197,17 @@ describe('discovery variants', () => {
   });
 
   it('var3: custom metadata path from the header; issuer path appended for OpenID Connect', async () => {
-    const { as, rs } = await pair({ issuerPath: '/tenant1', metadataAt: 'oidc-append' }, { prm: '/custom/metadata/location.json' });
+    const { as, rs } = await pair(
+      { issuerPath: '/tenant1', metadataAt: 'oidc-append' },
+      { prm: '/custom/metadata/location.json' },
+    );
     await call(rs, provider(rs));
     expect(rs.prmRequests).toEqual(['/custom/metadata/location.json']);
-    expect(as.metadataRequests).toEqual(['/.well-known/oauth-authorization-server/tenant1', '/.well-known/openid-configuration/tenant1', '/tenant1/.well-known/openid-configuration']);
+    expect(as.metadataRequests).toEqual([
+      '/.well-known/oauth-authorization-server/tenant1',
+      '/.well-known/openid-configuration/tenant1',
+      '/tenant1/.well-known/openid-configuration',
+    ]);
     expect(as.authorizations[0]!.get('resource')).toBe(rs.url);
   });
 
@@ -180,7 +215,11 @@ describe('discovery variants', () => {
     const { as, rs } = await pair({}, { prmResource: 'https://evil.example.com/mcp' });
     const error = await call(rs, provider(rs)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
-    expect((error as OAuthError).data).toMatchObject({ failure: 'resource-mismatch', actual: 'https://evil.example.com/mcp', expected: rs.url });
+    expect((error as OAuthError).data).toMatchObject({
+      failure: 'resource-mismatch',
+      actual: 'https://evil.example.com/mcp',
+      expected: rs.url,
+    });
     expect(rs.prmRequests).toEqual(['/.well-known/oauth-protected-resource/mcp']);
     expect(as.metadataRequests).toEqual([]);
     expect(as.registrations).toEqual([]);
@@ -219,17 +258,27 @@ describe('client identity', () => {
 
   it('pre-registered: used first, with the exact credentials in a Basic header', async () => {
     const pre = { clientId: 'pre-registered-client', clientSecret: 'pre-registered-secret' };
-    const { as, rs } = await pair({ registration: false, cimd: true, tokenEndpointAuthMethods: ['client_secret_basic'], preRegistered: { ...pre, method: 'client_secret_basic' } });
+    const { as, rs } = await pair({
+      registration: false,
+      cimd: true,
+      tokenEndpointAuthMethods: ['client_secret_basic'],
+      preRegistered: { ...pre, method: 'client_secret_basic' },
+    });
     await call(rs, provider(rs, { preRegistered: pre, clientIdMetadataUrl: CIMD_URL }));
     expect(as.authorizations[0]!.get('client_id')).toBe('pre-registered-client');
     const basic = as.tokenRequests[0]!.authorization!;
-    expect(Buffer.from(basic.slice('Basic '.length), 'base64').toString('utf8')).toBe('pre-registered-client:pre-registered-secret');
+    expect(Buffer.from(basic.slice('Basic '.length), 'base64').toString('utf8')).toBe(
+      'pre-registered-client:pre-registered-secret',
+    );
     expect(as.tokenRequests[0]!.params.has('client_secret')).toBe(false);
   });
 
   it('pre-registered credentials pinned to another issuer are never shown to this one', async () => {
     const { as, rs } = await pair({ registration: false });
-    const error = (await call(rs, provider(rs, { preRegistered: { clientId: 'other-client', clientSecret: 's', issuer: 'https://other.example' } })).catch((e: unknown) => e)) as OAuthError;
+    const error = (await call(
+      rs,
+      provider(rs, { preRegistered: { clientId: 'other-client', clientSecret: 's', issuer: 'https://other.example' } }),
+    ).catch((e: unknown) => e)) as OAuthError;
     expect(error).toBeInstanceOf(OAuthError);
     expect(error.data.failure).toBe('no-client-identity');
     expect(as.authorizations).toEqual([]);
@@ -253,15 +302,35 @@ describe('client identity', () => {
       redirectUrl = req.redirectUrl;
       return undefined;
     };
-    await call(rs, provider(rs, { redirectUrl: 'https://app.example.com/oauth/callback', redirectHandler: handler })).catch(() => undefined);
-    expect(as.registrations[0]).toMatchObject({ application_type: 'web', redirect_uris: ['https://app.example.com/oauth/callback'] });
+    await call(
+      rs,
+      provider(rs, { redirectUrl: 'https://app.example.com/oauth/callback', redirectHandler: handler }),
+    ).catch(() => undefined);
+    expect(as.registrations[0]).toMatchObject({
+      application_type: 'web',
+      redirect_uris: ['https://app.example.com/oauth/callback'],
+    });
     expect(redirectUrl).toBe('https://app.example.com/oauth/callback');
   });
 
   it.each([
-    ['client_secret_basic', (r: { authorization: string | undefined; params: URLSearchParams }) => r.authorization?.startsWith('Basic ') === true && !r.params.has('client_secret')],
-    ['client_secret_post', (r: { authorization: string | undefined; params: URLSearchParams }) => r.authorization === undefined && r.params.get('client_secret') === 'secret-1' && r.params.get('client_id') === 'client-1'],
-    ['none', (r: { authorization: string | undefined; params: URLSearchParams }) => r.authorization === undefined && !r.params.has('client_secret') && r.params.get('client_id') === 'client-1'],
+    [
+      'client_secret_basic',
+      (r: { authorization: string | undefined; params: URLSearchParams }) =>
+        r.authorization?.startsWith('Basic ') === true && !r.params.has('client_secret'),
+    ],
+    [
+      'client_secret_post',
+      (r: { authorization: string | undefined; params: URLSearchParams }) =>
+        r.authorization === undefined &&
+        r.params.get('client_secret') === 'secret-1' &&
+        r.params.get('client_id') === 'client-1',
+    ],
+    [
+      'none',
+      (r: { authorization: string | undefined; params: URLSearchParams }) =>
+        r.authorization === undefined && !r.params.has('client_secret') && r.params.get('client_id') === 'client-1',
+    ],
   ] as const)('token endpoint authentication %s', async (method, shape) => {
     const { as, rs } = await pair({ tokenEndpointAuthMethods: [method], registrationMethod: method });
     await call(rs, provider(rs));
@@ -290,15 +359,22 @@ describe('authorization response checks (RFC 9207, state)', () => {
     ['advertised but missing', { issParameterSupported: true, issInRedirect: 'none' }, 'iss-missing'],
     ['advertised, wrong issuer', { issParameterSupported: true, issInRedirect: 'wrong' }, 'iss-mismatch'],
     ['not advertised, wrong issuer present', { issParameterSupported: null, issInRedirect: 'wrong' }, 'iss-mismatch'],
-    ['issuer plus a trailing slash (no normalization)', { issParameterSupported: true, issInRedirect: 'normalized' }, 'iss-mismatch'],
-  ] as const)('%s: the authorization endpoint is reached, the code is never redeemed', async (_label, asOptions, failure) => {
-    const { as, rs } = await pair(asOptions);
-    const error = (await call(rs, provider(rs)).catch((e: unknown) => e)) as OAuthError;
-    expect(error).toBeInstanceOf(OAuthError);
-    expect(error.data.failure).toBe(failure);
-    expect(as.authorizations).toHaveLength(1);
-    expect(as.tokenRequests).toEqual([]);
-  });
+    [
+      'issuer plus a trailing slash (no normalization)',
+      { issParameterSupported: true, issInRedirect: 'normalized' },
+      'iss-mismatch',
+    ],
+  ] as const)(
+    '%s: the authorization endpoint is reached, the code is never redeemed',
+    async (_label, asOptions, failure) => {
+      const { as, rs } = await pair(asOptions);
+      const error = (await call(rs, provider(rs)).catch((e: unknown) => e)) as OAuthError;
+      expect(error).toBeInstanceOf(OAuthError);
+      expect(error.data.failure).toBe(failure);
+      expect(as.authorizations).toHaveLength(1);
+      expect(as.tokenRequests).toEqual([]);
+    },
+  );
 
   it('a callback with another state is refused before the code is redeemed', async () => {
     const { as, rs } = await pair();
@@ -324,15 +400,21 @@ describe('authorization response checks (RFC 9207, state)', () => {
 
   it('an error response with the right iss is reported as denied, with the server code', async () => {
     const { as, rs } = await pair();
-    const denied: RedirectHandler = async (req) => `${REDIRECT}?error=access_denied&error_description=no&state=${req.state}&iss=${encodeURIComponent(req.issuer)}`;
+    const denied: RedirectHandler = async (req) =>
+      `${REDIRECT}?error=access_denied&error_description=no&state=${req.state}&iss=${encodeURIComponent(req.issuer)}`;
     const error = (await call(rs, provider(rs, { redirectHandler: denied })).catch((e: unknown) => e)) as OAuthError;
-    expect(error.data).toMatchObject({ failure: 'authorization-denied', error: 'access_denied', errorDescription: 'no' });
+    expect(error.data).toMatchObject({
+      failure: 'authorization-denied',
+      error: 'access_denied',
+      errorDescription: 'no',
+    });
     expect(as.tokenRequests).toEqual([]);
   });
 
   it('an error response with a wrong iss is not acted on: no error code is reported', async () => {
     const { rs } = await pair();
-    const forged: RedirectHandler = async (req) => `${REDIRECT}?error=access_denied&error_description=phish&state=${req.state}&iss=https%3A%2F%2Fevil.example.com`;
+    const forged: RedirectHandler = async (req) =>
+      `${REDIRECT}?error=access_denied&error_description=phish&state=${req.state}&iss=https%3A%2F%2Fevil.example.com`;
     const error = (await call(rs, provider(rs, { redirectHandler: forged })).catch((e: unknown) => e)) as OAuthError;
     expect(error.data.failure).toBe('iss-mismatch');
     expect(error.data.error).toBeUndefined();
@@ -347,23 +429,39 @@ describe('no redirect handler', () => {
     const error = (await call(rs, oauth).catch((e: unknown) => e)) as AuthorizationRequiredError;
     expect(error).toBeInstanceOf(AuthorizationRequiredError);
     expect(error.code).toBe(-32019);
-    expect(error.data).toMatchObject({ reason: 'no-redirect-handler', scopes: ['mcp:basic'], issuer: as.issuer, resource: rs.url });
+    expect(error.data).toMatchObject({
+      reason: 'no-redirect-handler',
+      scopes: ['mcp:basic'],
+      issuer: as.issuer,
+      resource: rs.url,
+    });
     const url = new URL(error.data.authorizationUrl);
     expect(url.searchParams.get('scope')).toBe('mcp:basic');
     expect(as.authorizations).toEqual([]);
 
     // The user authorizes in a browser; the host hands the redirect back.
-    const callback = await createHeadlessRedirectHandler()({ authorizationUrl: url, redirectUrl: REDIRECT, state: url.searchParams.get('state')!, scopes: [], issuer: as.issuer, signal: new AbortController().signal });
+    const callback = await createHeadlessRedirectHandler()({
+      authorizationUrl: url,
+      redirectUrl: REDIRECT,
+      state: url.searchParams.get('state')!,
+      scopes: [],
+      issuer: as.issuer,
+      signal: new AbortController().signal,
+    });
     await oauth.completeAuthorization(callback!);
     expect(as.tokenRequests).toHaveLength(1);
     const result = await call(rs, oauth);
     expect(result.content[0].text).toBe('called read_file');
-    await expect(oauth.completeAuthorization(callback!)).rejects.toMatchObject({ data: { failure: 'invalid-callback' } });
+    await expect(oauth.completeAuthorization(callback!)).rejects.toMatchObject({
+      data: { failure: 'invalid-callback' },
+    });
   });
 
   it('a handler that declines gives the same error with reason declined', async () => {
     const { rs } = await pair();
-    const error = (await call(rs, provider(rs, { redirectHandler: async () => undefined })).catch((e: unknown) => e)) as AuthorizationRequiredError;
+    const error = (await call(rs, provider(rs, { redirectHandler: async () => undefined })).catch(
+      (e: unknown) => e,
+    )) as AuthorizationRequiredError;
     expect(error).toBeInstanceOf(AuthorizationRequiredError);
     expect(error.data.reason).toBe('declined');
   });
@@ -379,7 +477,11 @@ describe('authorization server migration', () => {
       verify: (token) => current.tokens.get(token),
       challengeScope: 'mcp:basic',
     });
-    closers.push(() => as1.close(), () => as2.close(), () => rs.close());
+    closers.push(
+      () => as1.close(),
+      () => as2.close(),
+      () => rs.close(),
+    );
     const store = new MemoryCredentialStore();
     const oauth = provider(rs, { store });
     await call(rs, oauth);
@@ -389,7 +491,10 @@ describe('authorization server migration', () => {
     await call(rs, oauth);
 
     expect(as2.registrations).toHaveLength(1);
-    const as2ClientIds = [...as2.authorizations.map((a) => a.get('client_id')), ...as2.tokenRequests.map((r) => r.params.get('client_id'))];
+    const as2ClientIds = [
+      ...as2.authorizations.map((a) => a.get('client_id')),
+      ...as2.tokenRequests.map((r) => r.params.get('client_id')),
+    ];
     expect(as2ClientIds).not.toContain(firstClient);
     expect(as2ClientIds.every((id) => id === 'client-1')).toBe(true);
     expect(rs.prmRequests).toHaveLength(2);
@@ -403,17 +508,27 @@ describe('provider guards', () => {
   it('refuses a transport for another URL: its tokens are never sent elsewhere', async () => {
     const { rs } = await pair();
     const oauth = provider(rs);
-    await expect(oauth({ url: `${rs.origin}/other`, attempt: 1, signal: new AbortController().signal })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(
+      oauth({ url: `${rs.origin}/other`, attempt: 1, signal: new AbortController().signal }),
+    ).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 
   it('validates its options', () => {
     const base = { serverUrl: 'https://mcp.example/mcp', clientMetadata: { client_name: 'x' }, redirectUrl: REDIRECT };
-    expect(() => createOAuthProvider({ ...base, redirectUrl: 'http://app.example.com/cb' })).toThrow(InvalidArgumentError);
-    expect(() => createOAuthProvider({ ...base, clientIdMetadataUrl: 'http://x.example/c.json' })).toThrow(InvalidArgumentError);
-    expect(() => createOAuthProvider({ ...base, clientIdMetadataUrl: 'https://x.example/' })).toThrow(InvalidArgumentError);
+    expect(() => createOAuthProvider({ ...base, redirectUrl: 'http://app.example.com/cb' })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => createOAuthProvider({ ...base, clientIdMetadataUrl: 'http://x.example/c.json' })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => createOAuthProvider({ ...base, clientIdMetadataUrl: 'https://x.example/' })).toThrow(
+      InvalidArgumentError,
+    );
     expect(() => createOAuthProvider({ ...base, serverUrl: 'ftp://x' })).toThrow(InvalidArgumentError);
     expect(() => createOAuthProvider({ ...base, maxStepUps: 0 })).toThrow(InvalidArgumentError);
-    expect(createOAuthProvider({ ...base, redirectUrl: 'com.example.app:/callback' }).serverUrl).toBe('https://mcp.example/mcp');
+    expect(createOAuthProvider({ ...base, redirectUrl: 'com.example.app:/callback' }).serverUrl).toBe(
+      'https://mcp.example/mcp',
+    );
   });
 
   it('signOut() forgets the tokens here and in the store; the next request authorizes again', async () => {

@@ -1,11 +1,19 @@
 /** Client identity helpers (spec: basic/authorization/client-registration; RFC 6749 §2.3.1). */
 import * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
-import { applicationTypeFor, chooseAuthMethod, clientAuthentication, clientIdMetadataDocument, registrationAuthMethod } from '../../src/auth/registration.js';
+import {
+  applicationTypeFor,
+  chooseAuthMethod,
+  clientAuthentication,
+  clientIdMetadataDocument,
+  registrationAuthMethod,
+} from '../../src/auth/registration.js';
 
 const as: oauth.AuthorizationServer = { issuer: 'https://as.example' };
 
-async function authenticate(identity: Parameters<typeof clientAuthentication>[0]): Promise<{ body: URLSearchParams; headers: Headers }> {
+async function authenticate(
+  identity: Parameters<typeof clientAuthentication>[0],
+): Promise<{ body: URLSearchParams; headers: Headers }> {
   const body = new URLSearchParams();
   const headers = new Headers();
   await clientAuthentication(identity)(as, { client_id: identity.clientId }, body, headers);
@@ -14,18 +22,35 @@ async function authenticate(identity: Parameters<typeof clientAuthentication>[0]
 
 describe('token endpoint authentication', () => {
   it('client_secret_basic: Base64 of form-encoded id:secret, letters, digits and -._* left as they are', async () => {
-    const { body, headers } = await authenticate({ clientId: 'pre-registered-client', clientSecret: 'pre-registered-secret', method: 'client_secret_basic', source: 'pre-registered' });
-    expect(Buffer.from(headers.get('authorization')!.slice(6), 'base64').toString()).toBe('pre-registered-client:pre-registered-secret');
+    const { body, headers } = await authenticate({
+      clientId: 'pre-registered-client',
+      clientSecret: 'pre-registered-secret',
+      method: 'client_secret_basic',
+      source: 'pre-registered',
+    });
+    expect(Buffer.from(headers.get('authorization')!.slice(6), 'base64').toString()).toBe(
+      'pre-registered-client:pre-registered-secret',
+    );
     expect([...body.keys()]).toEqual([]);
   });
 
   it('client_secret_basic: reserved characters are form-encoded (RFC 6749 §2.3.1)', async () => {
-    const { headers } = await authenticate({ clientId: 'a:b c', clientSecret: 's/é', method: 'client_secret_basic', source: 'dynamic' });
+    const { headers } = await authenticate({
+      clientId: 'a:b c',
+      clientSecret: 's/é',
+      method: 'client_secret_basic',
+      source: 'dynamic',
+    });
     expect(Buffer.from(headers.get('authorization')!.slice(6), 'base64').toString()).toBe('a%3Ab+c:s%2F%C3%A9');
   });
 
   it('client_secret_post puts id and secret in the body; none only the id', async () => {
-    const post = await authenticate({ clientId: 'id', clientSecret: 'sec', method: 'client_secret_post', source: 'dynamic' });
+    const post = await authenticate({
+      clientId: 'id',
+      clientSecret: 'sec',
+      method: 'client_secret_post',
+      source: 'dynamic',
+    });
     expect(Object.fromEntries(post.body)).toEqual({ client_id: 'id', client_secret: 'sec' });
     expect(post.headers.has('authorization')).toBe(false);
     const none = await authenticate({ clientId: 'id', method: 'none', source: 'dynamic' });
@@ -59,7 +84,13 @@ describe('choosing methods', () => {
 
 describe('clientIdMetadataDocument', () => {
   it('sets client_id to the document URL and the fields the provider relies on', () => {
-    expect(clientIdMetadataDocument('https://app.example.com/client.json', { client_name: 'App', logo_uri: 'https://app.example.com/logo.png', client_uri: undefined }, 'http://127.0.0.1:8765/cb')).toEqual({
+    expect(
+      clientIdMetadataDocument(
+        'https://app.example.com/client.json',
+        { client_name: 'App', logo_uri: 'https://app.example.com/logo.png', client_uri: undefined },
+        'http://127.0.0.1:8765/cb',
+      ),
+    ).toEqual({
       client_id: 'https://app.example.com/client.json',
       client_name: 'App',
       logo_uri: 'https://app.example.com/logo.png',

@@ -1,6 +1,13 @@
 /** Scope arithmetic of the authorization flow (spec: basic/authorization, scope selection and step-up). */
 import { describe, expect, it } from 'vitest';
-import { coversScopes, parseScopes, scopeKey, selectInitialScopes, selectStepUpScopes, unionScopes } from '../../src/auth/scopes.js';
+import {
+  coversScopes,
+  parseScopes,
+  scopeKey,
+  selectInitialScopes,
+  selectStepUpScopes,
+  unionScopes,
+} from '../../src/auth/scopes.js';
 
 describe('scope helpers', () => {
   it('parses space-separated scopes without empties or duplicates, keeping order', () => {
@@ -24,28 +31,55 @@ describe('selectInitialScopes', () => {
   const base = { extra: [], serverScopes: undefined, offlineAccess: true };
 
   it('prefers the challenge, then the resource scopes_supported, else asks for none', () => {
-    expect(selectInitialScopes({ ...base, challenged: ['mcp:basic'], resourceScopes: ['mcp:profile'] })).toEqual(['mcp:basic']);
-    expect(selectInitialScopes({ ...base, challenged: [], resourceScopes: ['mcp:basic', 'mcp:read', 'mcp:write'] })).toEqual(['mcp:basic', 'mcp:read', 'mcp:write']);
+    expect(selectInitialScopes({ ...base, challenged: ['mcp:basic'], resourceScopes: ['mcp:profile'] })).toEqual([
+      'mcp:basic',
+    ]);
+    expect(
+      selectInitialScopes({ ...base, challenged: [], resourceScopes: ['mcp:basic', 'mcp:read', 'mcp:write'] }),
+    ).toEqual(['mcp:basic', 'mcp:read', 'mcp:write']);
     expect(selectInitialScopes({ ...base, challenged: [], resourceScopes: undefined })).toEqual([]);
   });
 
   it('adds offline_access only when the authorization server lists it and something else is asked for', () => {
     const serverScopes = ['mcp:basic', 'offline_access'];
-    expect(selectInitialScopes({ ...base, challenged: [], resourceScopes: ['mcp:basic'], serverScopes })).toEqual(['mcp:basic', 'offline_access']);
-    expect(selectInitialScopes({ ...base, challenged: [], resourceScopes: ['mcp:basic'], serverScopes: ['mcp:basic'] })).toEqual(['mcp:basic']);
+    expect(selectInitialScopes({ ...base, challenged: [], resourceScopes: ['mcp:basic'], serverScopes })).toEqual([
+      'mcp:basic',
+      'offline_access',
+    ]);
+    expect(
+      selectInitialScopes({ ...base, challenged: [], resourceScopes: ['mcp:basic'], serverScopes: ['mcp:basic'] }),
+    ).toEqual(['mcp:basic']);
     expect(selectInitialScopes({ ...base, challenged: [], resourceScopes: undefined, serverScopes })).toEqual([]);
-    expect(selectInitialScopes({ ...base, offlineAccess: false, challenged: ['mcp:basic'], resourceScopes: undefined, serverScopes })).toEqual(['mcp:basic']);
+    expect(
+      selectInitialScopes({
+        ...base,
+        offlineAccess: false,
+        challenged: ['mcp:basic'],
+        resourceScopes: undefined,
+        serverScopes,
+      }),
+    ).toEqual(['mcp:basic']);
   });
 
   it('adds the host extra scopes', () => {
-    expect(selectInitialScopes({ ...base, extra: ['profile'], challenged: ['mcp:basic'], resourceScopes: undefined })).toEqual(['mcp:basic', 'profile']);
+    expect(
+      selectInitialScopes({ ...base, extra: ['profile'], challenged: ['mcp:basic'], resourceScopes: undefined }),
+    ).toEqual(['mcp:basic', 'profile']);
   });
 });
 
 describe('selectStepUpScopes', () => {
   it('asks for the union of granted and challenged scopes', () => {
     expect(selectStepUpScopes(['files:read'], ['files:write'], undefined, true)).toEqual(['files:read', 'files:write']);
-    expect(selectStepUpScopes(['files:read'], ['files:read', 'files:write'], ['offline_access'], true)).toEqual(['files:read', 'files:write', 'offline_access']);
-    expect(selectStepUpScopes(['mcp:basic', 'offline_access'], ['mcp:write'], ['offline_access'], true)).toEqual(['mcp:basic', 'offline_access', 'mcp:write']);
+    expect(selectStepUpScopes(['files:read'], ['files:read', 'files:write'], ['offline_access'], true)).toEqual([
+      'files:read',
+      'files:write',
+      'offline_access',
+    ]);
+    expect(selectStepUpScopes(['mcp:basic', 'offline_access'], ['mcp:write'], ['offline_access'], true)).toEqual([
+      'mcp:basic',
+      'offline_access',
+      'mcp:write',
+    ]);
   });
 });

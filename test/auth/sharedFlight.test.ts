@@ -64,7 +64,9 @@ describe('FlightGroup', () => {
     const failing = async (): Promise<string> => {
       throw new Error('boom');
     };
-    await expect(Promise.all([group.join('k', never, failing), group.join('k', never, failing)])).rejects.toThrow('boom');
+    await expect(Promise.all([group.join('k', never, failing), group.join('k', never, failing)])).rejects.toThrow(
+      'boom',
+    );
     const aborted = AbortSignal.abort(new Error('gone'));
     let ran = false;
     await expect(

@@ -1,11 +1,34 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuthPartitioner } from '../../src/cache/authContext.js';
-import { CacheKeyBuilder, KEY_NAMESPACE, cacheKey, keyParam, keyPrefix, parseCacheKey, quoteJson, serverTag } from '../../src/cache/cacheKey.js';
+import {
+  CacheKeyBuilder,
+  KEY_NAMESPACE,
+  cacheKey,
+  keyParam,
+  keyPrefix,
+  parseCacheKey,
+  quoteJson,
+  serverTag,
+} from '../../src/cache/cacheKey.js';
 import { sha256Hex } from '../../src/cache/sha256.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 
-const tricky = ['', 'plain', 'with "quotes"', 'back\\slash', 'new\nline', 'tab\t', '\u0000nul', 'emoji 😀', 'lone \ud800 surrogate', 'é', ',', '"]', 'a/b'];
+const tricky = [
+  '',
+  'plain',
+  'with "quotes"',
+  'back\\slash',
+  'new\nline',
+  'tab\t',
+  '\u0000nul',
+  'emoji 😀',
+  'lone \ud800 surrogate',
+  'é',
+  ',',
+  '"]',
+  'a/b',
+];
 
 describe('quoteJson', () => {
   it.each(tricky.map((s) => [s]))('equals JSON.stringify for %j', (s) => {
@@ -38,7 +61,11 @@ describe('cache keys', () => {
     const key = builder.key('resources/read', 'file:///a', 'v', 'public');
     expect(key).not.toContain('server.js');
     // Different identities (even ones that differ by one character) get different tags.
-    const tags = new Set(['stdio:node a.js', 'stdio:node b.js', 'stdio:node a.js ', 'https://h/mcp', 'https://h/mcp/', server].map(serverTag));
+    const tags = new Set(
+      ['stdio:node a.js', 'stdio:node b.js', 'stdio:node a.js ', 'https://h/mcp', 'https://h/mcp/', server].map(
+        serverTag,
+      ),
+    );
     expect(tags.size).toBe(6);
   });
 
@@ -49,9 +76,27 @@ describe('cache keys', () => {
     expect(keys).toEqual({
       protocolVersion: 'v',
       privateTag: 'private:p',
-      publicKey: cacheKey({ serverTag: tag, method: 'resources/read', param: 'file:///a', protocolVersion: 'v', partition: 'public' }),
-      privateKey: cacheKey({ serverTag: tag, method: 'resources/read', param: 'file:///a', protocolVersion: 'v', partition: 'private:p' }),
-      dedupeKey: cacheKey({ serverTag: tag, method: 'resources/read', param: 'file:///a', protocolVersion: 'v', partition: 'private:p' }),
+      publicKey: cacheKey({
+        serverTag: tag,
+        method: 'resources/read',
+        param: 'file:///a',
+        protocolVersion: 'v',
+        partition: 'public',
+      }),
+      privateKey: cacheKey({
+        serverTag: tag,
+        method: 'resources/read',
+        param: 'file:///a',
+        protocolVersion: 'v',
+        partition: 'private:p',
+      }),
+      dedupeKey: cacheKey({
+        serverTag: tag,
+        method: 'resources/read',
+        param: 'file:///a',
+        protocolVersion: 'v',
+        partition: 'private:p',
+      }),
     });
     const shared = builder.requestKeys('tools/list', null, 'v', undefined, 'anonymous');
     expect(shared.privateKey).toBeUndefined();

@@ -1,6 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, MemoryCacheStore, type CacheEntry } from '../../src/cache/cacheStore.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_ENTRIES,
+  MemoryCacheStore,
+  type CacheEntry,
+} from '../../src/cache/cacheStore.js';
 import { deepFreezeAndMeasure } from '../../src/cache/freeze.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 
@@ -79,7 +84,13 @@ describe('deepFreezeAndMeasure', () => {
   });
 
   it('estimates the JSON length of ASCII JSON within a few bytes', () => {
-    const value = { tools: [{ name: 'search', inputSchema: { type: 'object' } }], ttlMs: 600000, cacheScope: 'private', ok: true, none: null };
+    const value = {
+      tools: [{ name: 'search', inputSchema: { type: 'object' } }],
+      ttlMs: 600000,
+      cacheScope: 'private',
+      ok: true,
+      none: null,
+    };
     const exact = JSON.stringify(value).length;
     const estimate = deepFreezeAndMeasure(value);
     expect(Math.abs(estimate - exact)).toBeLessThanOrEqual(4);

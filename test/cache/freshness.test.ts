@@ -84,12 +84,22 @@ describe('combinePages', () => {
   });
 
   it('all public stays public; all private is no mismatch', () => {
-    expect(combinePages([{ receivedAt: 0, ttlMs: 10, scope: 'public' }, { receivedAt: 0, ttlMs: 20, scope: 'public' }])).toEqual({
+    expect(
+      combinePages([
+        { receivedAt: 0, ttlMs: 10, scope: 'public' },
+        { receivedAt: 0, ttlMs: 20, scope: 'public' },
+      ]),
+    ).toEqual({
       scope: 'public',
       scopeMismatch: false,
       freshUntil: 10,
     });
-    expect(combinePages([{ receivedAt: 0, ttlMs: 10, scope: 'private' }, { receivedAt: 0, ttlMs: 20, scope: 'private' }]).scopeMismatch).toBe(false);
+    expect(
+      combinePages([
+        { receivedAt: 0, ttlMs: 10, scope: 'private' },
+        { receivedAt: 0, ttlMs: 20, scope: 'private' },
+      ]).scopeMismatch,
+    ).toBe(false);
   });
 
   it('an empty list is private and never fresh', () => {

@@ -15,7 +15,12 @@ const SERVER = 'stdio:node server.js';
 function setup(options: Partial<ResponseCacheOptions> = {}) {
   let t = 1_000;
   const events: CacheEvent[] = [];
-  const cache = new ResponseCache({ serverIdentity: SERVER, clock: { now: () => t }, onEvent: (e) => events.push(e), ...options });
+  const cache = new ResponseCache({
+    serverIdentity: SERVER,
+    clock: { now: () => t },
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
   return {
     cache,
     events,
@@ -25,8 +30,15 @@ function setup(options: Partial<ResponseCacheOptions> = {}) {
   };
 }
 
-const answer = (result: JsonObject): Loader => async () => ({ result, storable: true });
-const doc = (uri: string, ttlMs: number, cacheScope: string): JsonObject => ({ resultType: 'complete', contents: [{ uri, text: uri }], ttlMs, cacheScope });
+const answer =
+  (result: JsonObject): Loader =>
+  async () => ({ result, storable: true });
+const doc = (uri: string, ttlMs: number, cacheScope: string): JsonObject => ({
+  resultType: 'complete',
+  contents: [{ uri, text: uri }],
+  ttlMs,
+  cacheScope,
+});
 const read = (uri: string, extra: object = {}) => ({ method: 'resources/read', uri, protocolVersion: V, ...extra });
 
 describe('ResponseCache.peekFresh', () => {
@@ -60,7 +72,10 @@ describe('ResponseCache.peekFresh', () => {
 
   it('keys on method, param and protocol version', async () => {
     const { cache } = setup();
-    await cache.fetch({ method: 'tools/list', protocolVersion: V }, answer({ resultType: 'complete', tools: [], ttlMs: 1_000, cacheScope: 'public' }));
+    await cache.fetch(
+      { method: 'tools/list', protocolVersion: V },
+      answer({ resultType: 'complete', tools: [], ttlMs: 1_000, cacheScope: 'public' }),
+    );
     expect(cache.peekFresh('tools/list', null, V)).toBeDefined();
     expect(cache.peekFresh('tools/list', '', V)).toBeUndefined();
     expect(cache.peekFresh('tools/list', null, '2025-11-25')).toBeUndefined();
@@ -190,7 +205,10 @@ describe('ResponseCache.peekFresh', () => {
   it('walk pages stored by commit are peekable as single pages', async () => {
     const { cache } = setup();
     const walk = cache.walkList({ method: 'tools/list', protocolVersion: V });
-    const page = await walk.page(undefined, answer({ resultType: 'complete', tools: [], ttlMs: 1_000, cacheScope: 'public' }));
+    const page = await walk.page(
+      undefined,
+      answer({ resultType: 'complete', tools: [], ttlMs: 1_000, cacheScope: 'public' }),
+    );
     await walk.commit();
     expect(cache.peekFresh('tools/list', null, V)).toBe(page.result);
   });

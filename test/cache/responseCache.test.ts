@@ -104,7 +104,11 @@ function describeEvent(e: CacheEvent): string {
 }
 
 const tools = (...names: string[]) => names.map((name) => ({ name, inputSchema: { type: 'object' } }));
-const listTools = (mode?: CacheMode) => ({ method: 'tools/list', protocolVersion: V, ...(mode !== undefined && { mode }) });
+const listTools = (mode?: CacheMode) => ({
+  method: 'tools/list',
+  protocolVersion: V,
+  ...(mode !== undefined && { mode }),
+});
 const read = (uri: string, mode?: CacheMode, signal?: AbortSignal) => ({
   method: 'resources/read',
   uri,
@@ -120,7 +124,12 @@ const contents = (uri: string, text: string, ttlMs: unknown = 60_000, cacheScope
 });
 
 describe('B14: private results are partitioned by principal and by server', () => {
-  const adminList = { resultType: 'complete', tools: tools('admin_reset', 'search'), ttlMs: 600_000, cacheScope: 'private' };
+  const adminList = {
+    resultType: 'complete',
+    tools: tools('admin_reset', 'search'),
+    ttlMs: 600_000,
+    cacheScope: 'private',
+  };
   const userList = { resultType: 'complete', tools: tools('search'), ttlMs: 600_000, cacheScope: 'private' };
   const prompts = { resultType: 'complete', prompts: [{ name: 'greet' }], ttlMs: 600_000, cacheScope: 'public' };
 
@@ -160,8 +169,18 @@ describe('B14: private results are partitioned by principal and by server', () =
   it('B14 the same principal on two servers never shares entries', async () => {
     const time = fakeClock();
     const shared = new MemoryCacheStore();
-    const one = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'subject-A' });
-    const two = new ResponseCache({ serverIdentity: 'stdio:node other.js', store: shared, clock: time.clock, authContext: 'subject-A' });
+    const one = new ResponseCache({
+      serverIdentity: SERVER,
+      store: shared,
+      clock: time.clock,
+      authContext: 'subject-A',
+    });
+    const two = new ResponseCache({
+      serverIdentity: 'stdio:node other.js',
+      store: shared,
+      clock: time.clock,
+      authContext: 'subject-A',
+    });
     const server = loader(() => structuredClone(adminList));
     const publicServer = loader(() => structuredClone(prompts));
     await one.fetch(listTools(), server.load);
@@ -172,13 +191,19 @@ describe('B14: private results are partitioned by principal and by server', () =
     expect(publicServer.calls).toBe(2);
   });
 
-  it('B14 the principal key is a stable id: a token refresh keeps A\'s entries, and no token or id is in any key or event', async () => {
+  it("B14 the principal key is a stable id: a token refresh keeps A's entries, and no token or id is in any key or event", async () => {
     const time = fakeClock();
     const shared = new MemoryCacheStore();
     const events: CacheEvent[] = [];
     let token = 'AT_A_first';
     const session = { subject: 'alice@example.com', token: () => token };
-    const a = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: () => session.subject, onEvent: (e) => events.push(e) });
+    const a = new ResponseCache({
+      serverIdentity: SERVER,
+      store: shared,
+      clock: time.clock,
+      authContext: () => session.subject,
+      onEvent: (e) => events.push(e),
+    });
     const server = loader(() => structuredClone(adminList));
     await a.fetch(listTools(), server.load);
     token = 'AT_A_refreshed';
@@ -194,7 +219,12 @@ describe('B14: private results are partitioned by principal and by server', () =
     const time = fakeClock();
     const shared = new MemoryCacheStore();
     let token = 'AT_A_first';
-    const a = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: () => ({ credential: token }) });
+    const a = new ResponseCache({
+      serverIdentity: SERVER,
+      store: shared,
+      clock: time.clock,
+      authContext: () => ({ credential: token }),
+    });
     const server = loader(() => structuredClone(adminList));
     await a.fetch(listTools(), server.load);
     expect(shared.keys('').join()).not.toContain('AT_A');
@@ -209,7 +239,12 @@ describe('B14: private results are partitioned by principal and by server', () =
     await cache.fetch(listTools(), server.load);
     await cache.fetch(listTools(), server.load);
     expect(server.calls).toBe(2);
-    expect(types()).toEqual(['miss:absent', 'skip:private-without-auth-context', 'miss:absent', 'skip:private-without-auth-context']);
+    expect(types()).toEqual([
+      'miss:absent',
+      'skip:private-without-auth-context',
+      'miss:absent',
+      'skip:private-without-auth-context',
+    ]);
     // public results are still cached
     const publicServer = loader(() => structuredClone(prompts));
     await cache.fetch({ method: 'prompts/list', protocolVersion: V }, publicServer.load);
@@ -222,7 +257,9 @@ describe('B14: private results are partitioned by principal and by server', () =
     await cache.fetch(listTools(), server.load);
     expect((await cache.fetch(listTools(), server.load)).source).toBe('cache');
     expect(types()).toEqual(['miss:absent', 'store:private:600000', 'hit']);
-    expect(cache.store.keys('') as string[]).toEqual([JSON.stringify([KEY_NAMESPACE, serverTag(SERVER), 'tools/list', null, V, 'private:anonymous'])]);
+    expect(cache.store.keys('') as string[]).toEqual([
+      JSON.stringify([KEY_NAMESPACE, serverTag(SERVER), 'tools/list', null, V, 'private:anonymous']),
+    ]);
   });
 
   it('B14 sharedStore: true forbids the anonymous partition even for the default store', async () => {
@@ -235,7 +272,8 @@ describe('B14: private results are partitioned by principal and by server', () =
 });
 
 describe('B16: TTL edge values, page combination, MRTR results', () => {
-  const list = (ttlMs: unknown, cacheScope: unknown = 'public') => (ttlMs === 'absent' ? { tools: tools('a') } : { resultType: 'complete', tools: tools('a'), ttlMs, cacheScope });
+  const list = (ttlMs: unknown, cacheScope: unknown = 'public') =>
+    ttlMs === 'absent' ? { tools: tools('a') } : { resultType: 'complete', tools: tools('a'), ttlMs, cacheScope };
 
   it.each([
     ['R1 ttlMs 0', list(0)],
@@ -287,8 +325,21 @@ describe('B16: TTL edge values, page combination, MRTR results', () => {
     };
 
     const one = await walkAll();
-    expect(one.summary).toEqual({ scope: 'private', scopeMismatch: true, freshUntil: time.now + 5_000, ttlMs: 5_000, pages: 2, stored: 2 });
-    expect(types()).toEqual(['miss:absent', 'miss:absent', 'scope-mismatch', 'store:private:5000', 'store:private:5000']);
+    expect(one.summary).toEqual({
+      scope: 'private',
+      scopeMismatch: true,
+      freshUntil: time.now + 5_000,
+      ttlMs: 5_000,
+      pages: 2,
+      stored: 2,
+    });
+    expect(types()).toEqual([
+      'miss:absent',
+      'miss:absent',
+      'scope-mismatch',
+      'store:private:5000',
+      'store:private:5000',
+    ]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(ProtocolError);
     expect(errors[0]).toMatchObject({ data: { method: 'tools/list', value: { publicPages: 1, privatePages: 1 } } });
@@ -305,20 +356,37 @@ describe('B16: TTL edge values, page combination, MRTR results', () => {
     expect(errors).toHaveLength(2); // once per walk that saw the disagreement
 
     // The public page 1 was stored as private: another principal does not get it.
-    const b = new ResponseCache({ serverIdentity: SERVER, store: cache.store, sharedStore: true, clock: time.clock, authContext: 'subject-B' });
+    const b = new ResponseCache({
+      serverIdentity: SERVER,
+      store: cache.store,
+      sharedStore: true,
+      clock: time.clock,
+      authContext: 'subject-B',
+    });
     expect((await b.fetch(listTools(), p1.load)).source).toBe('network');
   });
 
   it('R6 a walk whose pages agree stores each page with the list expiry and keeps the scope', async () => {
     const { cache, time, types } = setup();
-    const p1 = loader(() => ({ resultType: 'complete', tools: tools('a'), ttlMs: 300_000, cacheScope: 'public', nextCursor: '' }));
+    const p1 = loader(() => ({
+      resultType: 'complete',
+      tools: tools('a'),
+      ttlMs: 300_000,
+      cacheScope: 'public',
+      nextCursor: '',
+    }));
     const p2 = loader(() => ({ resultType: 'complete', tools: tools('b'), ttlMs: 5_000, cacheScope: 'public' }));
     const walk = cache.walkList({ method: 'tools/list', protocolVersion: V });
     await walk.page(undefined, p1.load);
     time.advance(100);
     await walk.page('', p2.load); // "" is a real cursor
     const summary = await walk.commit();
-    expect(summary).toMatchObject({ scope: 'public', scopeMismatch: false, freshUntil: 1_000 + 100 + 5_000, stored: 2 });
+    expect(summary).toMatchObject({
+      scope: 'public',
+      scopeMismatch: false,
+      freshUntil: 1_000 + 100 + 5_000,
+      stored: 2,
+    });
     expect(types()).toEqual(['miss:absent', 'miss:absent', 'store:public:5100', 'store:public:5000']);
     // commit is idempotent
     expect(await walk.commit()).toBe(summary);
@@ -326,7 +394,13 @@ describe('B16: TTL edge values, page combination, MRTR results', () => {
 
   it('R6 a walk that reuses cached pages shortens their expiry to the list expiry', async () => {
     const { cache, time, types, events } = setup();
-    const p1 = loader(() => ({ resultType: 'complete', tools: tools('a'), ttlMs: 300_000, cacheScope: 'public', nextCursor: 'p2' }));
+    const p1 = loader(() => ({
+      resultType: 'complete',
+      tools: tools('a'),
+      ttlMs: 300_000,
+      cacheScope: 'public',
+      nextCursor: 'p2',
+    }));
     const p2 = loader(() => ({ resultType: 'complete', tools: tools('b'), ttlMs: 5_000, cacheScope: 'public' }));
     await cache.fetch(listTools(), p1.load); // page 1 alone, stored with its own TTL
     events.length = 0;
@@ -341,27 +415,50 @@ describe('B16: TTL edge values, page combination, MRTR results', () => {
 
   it('R6 with a shared store and no principal, a mixed-scope list leaves no public page behind', async () => {
     const { cache, types } = setup({ store: new MemoryCacheStore() });
-    const p1 = loader(() => ({ resultType: 'complete', tools: tools('a'), ttlMs: 300_000, cacheScope: 'public', nextCursor: 'p2' }));
+    const p1 = loader(() => ({
+      resultType: 'complete',
+      tools: tools('a'),
+      ttlMs: 300_000,
+      cacheScope: 'public',
+      nextCursor: 'p2',
+    }));
     const p2 = loader(() => ({ resultType: 'complete', tools: tools('b'), ttlMs: 5_000, cacheScope: 'private' }));
     await cache.fetch(listTools(), p1.load); // page 1 alone: public, stored
     const walk = cache.walkList({ method: 'tools/list', protocolVersion: V });
     expect((await walk.page(undefined, p1.load)).source).toBe('cache');
     await walk.page('p2', p2.load);
     expect(await walk.commit()).toMatchObject({ scope: 'private', scopeMismatch: true, stored: 0 });
-    expect(types()).toEqual(['miss:absent', 'store:public:300000', 'hit', 'miss:absent', 'scope-mismatch', 'skip:private-without-auth-context', 'skip:private-without-auth-context']);
+    expect(types()).toEqual([
+      'miss:absent',
+      'store:public:300000',
+      'hit',
+      'miss:absent',
+      'scope-mismatch',
+      'skip:private-without-auth-context',
+      'skip:private-without-auth-context',
+    ]);
     expect(cache.store.keys('')).toEqual([]);
   });
 
   it('walk pages in mode no-store are never stored; only-if-cached names the missing cursor', async () => {
     const { cache, types } = setup();
-    const p1 = loader(() => ({ resultType: 'complete', tools: tools('a'), ttlMs: 300_000, cacheScope: 'public', nextCursor: 'p2' }));
+    const p1 = loader(() => ({
+      resultType: 'complete',
+      tools: tools('a'),
+      ttlMs: 300_000,
+      cacheScope: 'public',
+      nextCursor: 'p2',
+    }));
     const walk = cache.walkList({ method: 'tools/list', protocolVersion: V, mode: 'no-store' });
     await walk.page(undefined, p1.load);
     expect(await walk.commit()).toMatchObject({ pages: 1, stored: 0 });
     expect(types()).toEqual(['skip:no-store']);
     await expect(walk.page('p2', p1.load)).rejects.toThrow(/already committed/);
     const cachedOnly = cache.walkList({ method: 'tools/list', protocolVersion: V, mode: 'only-if-cached' });
-    await expect(cachedOnly.page('p2', p1.load)).rejects.toMatchObject({ code: -32005, data: { method: 'tools/list', cursor: 'p2' } });
+    await expect(cachedOnly.page('p2', p1.load)).rejects.toMatchObject({
+      code: -32005,
+      data: { method: 'tools/list', cursor: 'p2' },
+    });
     expect(p1.calls).toBe(1);
   });
 
@@ -419,7 +516,7 @@ describe('B16: TTL edge values, page combination, MRTR results', () => {
     expect(server.calls).toBe(2);
   });
 
-  it('freshness uses the monotonic clock: a wall-clock jump does not extend (or cut) an entry\'s life', async () => {
+  it("freshness uses the monotonic clock: a wall-clock jump does not extend (or cut) an entry's life", async () => {
     const { cache, time } = setup();
     const server = loader(() => ({ resultType: 'complete', tools: tools('a'), ttlMs: 60_000, cacheScope: 'public' }));
     await cache.fetch(listTools(), server.load);
@@ -449,7 +546,7 @@ describe('in-flight sharing', () => {
     expect(types()).toEqual(['miss:absent', 'miss:absent:joined', 'store:private:60000']);
   });
 
-  it("one caller aborting ends only its own wait; the load is aborted when every waiter has aborted", async () => {
+  it('one caller aborting ends only its own wait; the load is aborted when every waiter has aborted', async () => {
     const { cache } = setup();
     const gate = deferred<JsonObject>();
     const server = loader(() => gate.promise);
@@ -476,7 +573,9 @@ describe('in-flight sharing', () => {
     const server = loader(
       () =>
         new Promise<JsonObject>((_resolve, reject) => {
-          server.signals.at(-1)?.addEventListener('abort', () => reject(new CancelledError('resources/read', 'aborted')));
+          server.signals
+            .at(-1)
+            ?.addEventListener('abort', () => reject(new CancelledError('resources/read', 'aborted')));
         }),
     );
     const one = new AbortController();
@@ -498,7 +597,10 @@ describe('in-flight sharing', () => {
     const server = loader(() => contents('file:///a', 'x'));
     const controller = new AbortController();
     controller.abort('before');
-    await expect(cache.fetch(read('file:///a', 'default', controller.signal), server.load)).rejects.toMatchObject({ code: -32800, cause: 'before' });
+    await expect(cache.fetch(read('file:///a', 'default', controller.signal), server.load)).rejects.toMatchObject({
+      code: -32800,
+      cause: 'before',
+    });
     expect(server.calls).toBe(0);
   });
 
@@ -576,7 +678,8 @@ describe('generation guard and invalidation', () => {
     const shared = new MemoryCacheStore();
     const a = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'A' });
     const b = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'B' });
-    const page = (scope: string) => loader(() => ({ resultType: 'complete', tools: [], ttlMs: 60_000, cacheScope: scope }));
+    const page = (scope: string) =>
+      loader(() => ({ resultType: 'complete', tools: [], ttlMs: 60_000, cacheScope: scope }));
     await a.fetch(listTools(), page('private').load);
     await a.fetch({ ...listTools(), cursor: 'p2' }, page('private').load);
     await b.fetch(listTools(), page('private').load);
@@ -590,7 +693,8 @@ describe('generation guard and invalidation', () => {
     const shared = new MemoryCacheStore();
     const a = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'A' });
     const b = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'B' });
-    const page = (scope: string) => loader(() => ({ resultType: 'complete', tools: [], ttlMs: 60_000, cacheScope: scope }));
+    const page = (scope: string) =>
+      loader(() => ({ resultType: 'complete', tools: [], ttlMs: 60_000, cacheScope: scope }));
     await a.fetch(listTools(), page('private').load);
     await a.fetch({ ...listTools(), cursor: 'p2' }, page('public').load);
     await b.fetch(listTools(), page('private').load);
@@ -602,9 +706,17 @@ describe('generation guard and invalidation', () => {
     const time = fakeClock();
     const shared = new MemoryCacheStore();
     const one = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'A' });
-    const two = new ResponseCache({ serverIdentity: `${SERVER}/other`, store: shared, clock: time.clock, authContext: 'A' });
+    const two = new ResponseCache({
+      serverIdentity: `${SERVER}/other`,
+      store: shared,
+      clock: time.clock,
+      authContext: 'A',
+    });
     await one.fetch(read('file:///x'), loader(() => contents('file:///x', 'x')).load);
-    await one.fetch(listTools(), loader(() => ({ resultType: 'complete', tools: [], ttlMs: 60_000, cacheScope: 'public' })).load);
+    await one.fetch(
+      listTools(),
+      loader(() => ({ resultType: 'complete', tools: [], ttlMs: 60_000, cacheScope: 'public' })).load,
+    );
     await two.fetch(read('file:///x'), loader(() => contents('file:///x', 'x')).load);
     expect(await one.invalidateAll()).toBe(2);
     expect(shared.size).toBe(1);
@@ -612,14 +724,26 @@ describe('generation guard and invalidation', () => {
 
   it('a list walk invalidated mid-walk stores nothing; restart() starts clean after an invalid cursor', async () => {
     const { cache, types } = setup();
-    const p1 = loader(() => ({ resultType: 'complete', tools: tools('a'), ttlMs: 60_000, cacheScope: 'public', nextCursor: 'p2' }));
+    const p1 = loader(() => ({
+      resultType: 'complete',
+      tools: tools('a'),
+      ttlMs: 60_000,
+      cacheScope: 'public',
+      nextCursor: 'p2',
+    }));
     const p2 = loader(() => ({ resultType: 'complete', tools: tools('b'), ttlMs: 60_000, cacheScope: 'public' }));
     const walk = cache.walkList({ method: 'tools/list', protocolVersion: V });
     await walk.page(undefined, p1.load);
     await cache.invalidateList('tools/list');
     await walk.page('p2', p2.load);
     expect(await walk.commit()).toMatchObject({ stored: 0 });
-    expect(types()).toEqual(['miss:absent', 'invalidate:list:0', 'miss:absent', 'skip:invalidated', 'skip:invalidated']);
+    expect(types()).toEqual([
+      'miss:absent',
+      'invalidate:list:0',
+      'miss:absent',
+      'skip:invalidated',
+      'skip:invalidated',
+    ]);
 
     // R9-style restart: a cursor was rejected, so drop every page and walk again from page one
     await cache.fetch(listTools(), p1.load); // a cached page 1
@@ -679,7 +803,7 @@ describe('cache modes', () => {
     await Promise.all([x, y]);
   });
 
-  it('no-store passes the caller\'s own signal to the load', async () => {
+  it("no-store passes the caller's own signal to the load", async () => {
     const { cache, server } = await primed();
     const controller = new AbortController();
     await cache.fetch({ ...listTools('no-store'), signal: controller.signal }, server.load);
@@ -713,9 +837,15 @@ describe('cache modes', () => {
     const thrown = await cache.fetch(read('file:///none', 'only-if-cached'), server.load).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(CacheMissError);
     expect(isCacheMissError(thrown)).toBe(true);
-    expect(thrown).toMatchObject({ code: CACHE_MISS_CODE, local: true, data: { method: 'resources/read', uri: 'file:///none' } });
+    expect(thrown).toMatchObject({
+      code: CACHE_MISS_CODE,
+      local: true,
+      data: { method: 'resources/read', uri: 'file:///none' },
+    });
     expect(CACHE_MISS_CODE).toBe(-32005);
-    const page = await cache.fetch({ ...listTools('only-if-cached'), cursor: '' }, server.load).catch((e: unknown) => e);
+    const page = await cache
+      .fetch({ ...listTools('only-if-cached'), cursor: '' }, server.load)
+      .catch((e: unknown) => e);
     expect(page).toMatchObject({ data: { method: 'tools/list', cursor: '' } });
     expect(server.calls).toBe(1);
     expect(types()).toEqual(['hit', 'stale:mode', 'miss:absent', 'miss:absent']);
@@ -756,7 +886,14 @@ describe('stale-while-revalidate', () => {
     const c = await cache.fetch(listTools(), server.load);
     expect(c.source).toBe('cache');
     expect(c.result['tools']).toEqual(tools('v2'));
-    expect(types()).toEqual(['miss:absent', 'store:public:1000', 'stale:revalidate', 'stale:revalidate', 'store:public:1000', 'hit']);
+    expect(types()).toEqual([
+      'miss:absent',
+      'store:public:1000',
+      'stale:revalidate',
+      'stale:revalidate',
+      'store:public:1000',
+      'hit',
+    ]);
     expect(cache.stats()).toMatchObject({ hits: 1, staleServes: 2, misses: 1, stores: 2 });
   });
 
@@ -857,7 +994,10 @@ describe('stale-if-error', () => {
     const { cache, time } = await primed(60_000);
     time.advance(2_000);
     const controller = new AbortController();
-    const pending = cache.fetch({ ...listTools(), signal: controller.signal }, () => new Promise<LoadOutcome>(() => {}));
+    const pending = cache.fetch(
+      { ...listTools(), signal: controller.signal },
+      () => new Promise<LoadOutcome>(() => {}),
+    );
     controller.abort('stop');
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
   });
@@ -870,8 +1010,17 @@ function loaderOf(error: unknown): Loader {
 describe('bounds and evictions', () => {
   it('entry bound: the least recently used entry is evicted, with an evict event and counter', async () => {
     const { cache, types } = setup({ store: new MemoryCacheStore({ maxEntries: 2 }), authContext: 'A' });
-    for (const uri of ['file:///1', 'file:///2', 'file:///3']) await cache.fetch(read(uri), loader(() => contents(uri, 'x')).load);
-    expect(types()).toEqual(['miss:absent', 'store:private:60000', 'miss:absent', 'store:private:60000', 'miss:absent', 'evict', 'store:private:60000']);
+    for (const uri of ['file:///1', 'file:///2', 'file:///3'])
+      await cache.fetch(read(uri), loader(() => contents(uri, 'x')).load);
+    expect(types()).toEqual([
+      'miss:absent',
+      'store:private:60000',
+      'miss:absent',
+      'store:private:60000',
+      'miss:absent',
+      'evict',
+      'store:private:60000',
+    ]);
     expect(cache.stats().evictions).toBe(1);
     const evicted = (cache as unknown as { store: MemoryCacheStore }).store.keys('');
     expect(evicted.some((k) => k.includes('file:///1'))).toBe(false);
@@ -882,7 +1031,15 @@ describe('bounds and evictions', () => {
     await cache.fetch(read('file:///1'), loader(() => contents('file:///1', 'x'), { bytes: 60 }).load);
     await cache.fetch(read('file:///2'), loader(() => contents('file:///2', 'x'), { bytes: 60 }).load);
     await cache.fetch(read('file:///3'), loader(() => contents('file:///3', 'x'), { bytes: 101 }).load);
-    expect(types()).toEqual(['miss:absent', 'store:private:60000', 'miss:absent', 'evict', 'store:private:60000', 'miss:absent', 'skip:too-large']);
+    expect(types()).toEqual([
+      'miss:absent',
+      'store:private:60000',
+      'miss:absent',
+      'evict',
+      'store:private:60000',
+      'miss:absent',
+      'skip:too-large',
+    ]);
     expect(cache.stats()).toMatchObject({ evictions: 1, stores: 2 });
   });
 
@@ -898,8 +1055,19 @@ describe('bounds and evictions', () => {
     const time = fakeClock();
     const shared = new MemoryCacheStore({ maxEntries: 1 });
     const events: CacheEvent[] = [];
-    const one = new ResponseCache({ serverIdentity: SERVER, store: shared, clock: time.clock, authContext: 'A', onEvent: (e) => events.push(e) });
-    const two = new ResponseCache({ serverIdentity: 'stdio:other', store: shared, clock: time.clock, authContext: 'A' });
+    const one = new ResponseCache({
+      serverIdentity: SERVER,
+      store: shared,
+      clock: time.clock,
+      authContext: 'A',
+      onEvent: (e) => events.push(e),
+    });
+    const two = new ResponseCache({
+      serverIdentity: 'stdio:other',
+      store: shared,
+      clock: time.clock,
+      authContext: 'A',
+    });
     await two.fetch(read('file:///1'), loader(() => contents('file:///1', 'x')).load);
     await one.fetch(read('file:///1'), loader(() => contents('file:///1', 'x')).load);
     expect(events.map((e) => e.type)).toEqual(['miss', 'store']);

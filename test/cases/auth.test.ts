@@ -12,7 +12,12 @@ import type { StoredTokens } from '../../src/auth/types.js';
 import type { AuthRequestInfo } from '../../src/transport/streamableHttp.js';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
 import { HttpAuthError } from '../../src/transport/transportErrors.js';
-import { startAuthPair, type FakeAuthorizationServer, type FakeAuthorizationServerOptions, type FakeProtectedMcpServer } from '../fakes/authServer.js';
+import {
+  startAuthPair,
+  type FakeAuthorizationServer,
+  type FakeAuthorizationServerOptions,
+  type FakeProtectedMcpServer,
+} from '../fakes/authServer.js';
 import { request, startRecording } from '../fakes/httpHarness.js';
 
 const REDIRECT = 'http://localhost:3000/callback';
@@ -22,7 +27,10 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function pair(asOptions: FakeAuthorizationServerOptions = {}, rsOptions: Parameters<typeof startAuthPair>[1] = {}) {
+async function pair(
+  asOptions: FakeAuthorizationServerOptions = {},
+  rsOptions: Parameters<typeof startAuthPair>[1] = {},
+) {
   const started = await startAuthPair(asOptions, rsOptions);
   closers.push(started.close);
   return started;
@@ -53,9 +61,21 @@ async function transportFor(rs: FakeProtectedMcpServer, authProvider: OAuthProvi
 }
 
 /** Seeds a store as an earlier session left it: a registered public client and its tokens. */
-function seed(as: FakeAuthorizationServer, rs: FakeProtectedMcpServer, store: MemoryCredentialStore, scopes: string[], resource = rs.url): StoredTokens {
+function seed(
+  as: FakeAuthorizationServer,
+  rs: FakeProtectedMcpServer,
+  store: MemoryCredentialStore,
+  scopes: string[],
+  resource = rs.url,
+): StoredTokens {
   as.addClient('seeded-client', { method: 'none', redirectUris: [REDIRECT] });
-  store.setClient(as.issuer, { issuer: as.issuer, clientId: 'seeded-client', tokenEndpointAuthMethod: 'none', redirectUris: [REDIRECT], registeredAt: 0 });
+  store.setClient(as.issuer, {
+    issuer: as.issuer,
+    clientId: 'seeded-client',
+    tokenEndpointAuthMethod: 'none',
+    redirectUris: [REDIRECT],
+    registeredAt: 0,
+  });
   const issued = as.issue({ scopes, clientId: 'seeded-client', resource });
   const tokens: StoredTokens = {
     issuer: as.issuer,
@@ -114,7 +134,12 @@ describe('B42: concurrent 401s share a single refresh', () => {
 
     // A late 401 for a request sent with AT1 is retried with AT2: no second refresh, no discovery.
     const prmBefore = rs.prmRequests.length;
-    const late = await oauth({ url: rs.url, attempt: 2, failure: unauthorized(`Bearer ${at1.accessToken}`), signal: new AbortController().signal });
+    const late = await oauth({
+      url: rs.url,
+      attempt: 2,
+      failure: unauthorized(`Bearer ${at1.accessToken}`),
+      signal: new AbortController().signal,
+    });
     expect(late).toBe(at2);
     expect(as.tokenRequests).toHaveLength(1);
     expect(rs.prmRequests).toHaveLength(prmBefore);
@@ -141,7 +166,14 @@ describe('B42: concurrent 401s share a single refresh', () => {
     const at1 = seed(as, rs, store, []);
     as.revoke(at1.accessToken);
     // RT1 was already spent elsewhere: the server answers invalid_grant.
-    await fetch(`${as.issuer}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: at1.refreshToken!, client_id: 'seeded-client' }) });
+    await fetch(`${as.issuer}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: at1.refreshToken!,
+        client_id: 'seeded-client',
+      }),
+    });
     const beforeFlow: Array<StoredTokens | undefined> = [];
     const headless = createHeadlessRedirectHandler();
     const oauth = provider(rs, {
@@ -154,7 +186,9 @@ describe('B42: concurrent 401s share a single refresh', () => {
     const result = await (await transportFor(rs, oauth)).call(1, 'read_file');
     expect(result.content[0].text).toBe('called read_file');
     expect(as.grants('refresh_token')).toHaveLength(2); // ours, refused, after the one made elsewhere
-    expect(beforeFlow).toEqual([expect.objectContaining({ accessToken: at1.accessToken, refreshToken: at1.refreshToken })]);
+    expect(beforeFlow).toEqual([
+      expect.objectContaining({ accessToken: at1.accessToken, refreshToken: at1.refreshToken }),
+    ]);
     expect(store.deletes).toBe(0);
     expect(store.getTokens(rs.url)?.accessToken).not.toBe(at1.accessToken);
   });
@@ -192,26 +226,30 @@ describe('B42: concurrent 401s share a single refresh', () => {
 });
 
 describe('B44: 403 insufficient_scope step-up', () => {
-  const writeNeeds = (scopes: string[]) => (_method: string, params: any) => (params?.name === 'write_file' ? scopes : []);
+  const writeNeeds = (scopes: string[]) => (_method: string, params: any) =>
+    params?.name === 'write_file' ? scopes : [];
 
   it.each([
     ['challenge lists both scopes', ['files:read', 'files:write']],
     ['variant: challenge lists files:write only', ['files:write']],
-  ])('B44 %s: authorization code flow for the union of granted and challenged scopes, then one retry', async (_label, challenged) => {
-    const { as, rs } = await pair({}, { requiredScopes: writeNeeds(challenged) });
-    const store = new MemoryCredentialStore();
-    seed(as, rs, store, ['files:read']);
-    const oauth = provider(rs, { store });
-    const { call } = await transportFor(rs, oauth);
-    const result = await call(1, 'write_file');
-    expect(result.content[0].text).toBe('called write_file');
-    expect(as.authorizations).toHaveLength(1);
-    expect(as.authorizations[0]!.get('scope')!.split(' ').sort()).toEqual(['files:read', 'files:write']);
-    expect(as.grants('refresh_token')).toEqual([]);
-    expect(as.grants('authorization_code')).toHaveLength(1);
-    expect(rs.mcpRequests).toHaveLength(2);
-    expect((await oauth.getTokens())?.scope).toBe('files:read files:write');
-  });
+  ])(
+    'B44 %s: authorization code flow for the union of granted and challenged scopes, then one retry',
+    async (_label, challenged) => {
+      const { as, rs } = await pair({}, { requiredScopes: writeNeeds(challenged) });
+      const store = new MemoryCredentialStore();
+      seed(as, rs, store, ['files:read']);
+      const oauth = provider(rs, { store });
+      const { call } = await transportFor(rs, oauth);
+      const result = await call(1, 'write_file');
+      expect(result.content[0].text).toBe('called write_file');
+      expect(as.authorizations).toHaveLength(1);
+      expect(as.authorizations[0]!.get('scope')!.split(' ').sort()).toEqual(['files:read', 'files:write']);
+      expect(as.grants('refresh_token')).toEqual([]);
+      expect(as.grants('authorization_code')).toHaveLength(1);
+      expect(rs.mcpRequests).toHaveLength(2);
+      expect((await oauth.getTokens())?.scope).toBe('files:read files:write');
+    },
+  );
 
   it('B44: a second 403 for scopes already granted stops with InsufficientScopeError listing them; no loop', async () => {
     // The server never accepts writes, whatever the token holds.
@@ -232,7 +270,10 @@ describe('B44: 403 insufficient_scope step-up', () => {
     const first = await call(1, 'write_file').catch((e: unknown) => e);
     expect(first).toBeInstanceOf(InsufficientScopeError);
     expect((first as InsufficientScopeError).requiredScopes).toEqual(['files:write']);
-    expect((first as InsufficientScopeError).data).toMatchObject({ reason: 'already-granted', grantedScopes: ['files:read', 'files:write'] });
+    expect((first as InsufficientScopeError).data).toMatchObject({
+      reason: 'already-granted',
+      grantedScopes: ['files:read', 'files:write'],
+    });
     expect(as.authorizations).toHaveLength(1);
 
     // Call 2: the token holds files:write already, so no new authorization.
@@ -240,7 +281,11 @@ describe('B44: 403 insufficient_scope step-up', () => {
     expect(second).toBeInstanceOf(InsufficientScopeError);
     expect((second as InsufficientScopeError).code).toBe(-32018);
     expect((second as InsufficientScopeError).requiredScopes).toEqual(['files:write']);
-    expect((second as InsufficientScopeError).data).toMatchObject({ reason: 'already-granted', grantedScopes: ['files:read', 'files:write'], errorDescription: 'Additional permission required' });
+    expect((second as InsufficientScopeError).data).toMatchObject({
+      reason: 'already-granted',
+      grantedScopes: ['files:read', 'files:write'],
+      errorDescription: 'Additional permission required',
+    });
     expect(as.authorizations).toHaveLength(1);
     for (const error of [first, second]) expect(String((error as Error).message)).not.toMatch(/expired/i);
 
@@ -248,7 +293,13 @@ describe('B44: 403 insufficient_scope step-up', () => {
     const third = await oauth({
       url: rs.url,
       attempt: 3,
-      failure: { status: 403, failure: 'insufficient_scope', challenges: [], bearer: { error: 'insufficient_scope', scope: 'files:write' }, rejected: `Bearer ${(await oauth.getTokens())!.accessToken}` },
+      failure: {
+        status: 403,
+        failure: 'insufficient_scope',
+        challenges: [],
+        bearer: { error: 'insufficient_scope', scope: 'files:write' },
+        rejected: `Bearer ${(await oauth.getTokens())!.accessToken}`,
+      },
       signal: new AbortController().signal,
     }).catch((e: unknown) => e);
     expect(third).toBeInstanceOf(InsufficientScopeError);
@@ -256,7 +307,10 @@ describe('B44: 403 insufficient_scope step-up', () => {
   });
 
   it('B44: an authorization server that keeps withholding the scope: at most 2 step-ups (3 authorizations with the first) for one challenge', async () => {
-    const { as, rs } = await pair({ grant: (requested) => requested.filter((s) => s !== 'files:write') }, { requiredScopes: writeNeeds(['files:write']) });
+    const { as, rs } = await pair(
+      { grant: (requested) => requested.filter((s) => s !== 'files:write') },
+      { requiredScopes: writeNeeds(['files:write']) },
+    );
     const store = new MemoryCredentialStore();
     seed(as, rs, store, ['files:read']);
     const oauth = provider(rs, { store });
@@ -266,9 +320,14 @@ describe('B44: 403 insufficient_scope step-up', () => {
     // Every call ends in the typed error, in the call itself; the step-ups stop at the limit.
     for (const error of errors) {
       expect(error).toBeInstanceOf(InsufficientScopeError);
-      expect((error as InsufficientScopeError).data).toMatchObject({ reason: 'retry-limit', requiredScopes: ['files:write'] });
+      expect((error as InsufficientScopeError).data).toMatchObject({
+        reason: 'retry-limit',
+        requiredScopes: ['files:write'],
+      });
     }
-    expect(errors.slice(1).map((e) => (e as InsufficientScopeError).data)).toEqual(errors.slice(1).map(() => expect.objectContaining({ attempts: 2 })));
+    expect(errors.slice(1).map((e) => (e as InsufficientScopeError).data)).toEqual(
+      errors.slice(1).map(() => expect.objectContaining({ attempts: 2 })),
+    );
     expect(as.authorizations).toHaveLength(2);
   });
 
@@ -295,7 +354,11 @@ describe('B44: 403 insufficient_scope step-up', () => {
     const { as, rs } = await pair({}, { requiredScopes: writeNeeds(['files:write']) });
     const store = new MemoryCredentialStore();
     seed(as, rs, store, ['files:read']);
-    const error = await (await transportFor(rs, provider(rs, { store, redirectHandler: undefined }))).call(1, 'write_file').catch((e: unknown) => e);
+    const error = await (
+      await transportFor(rs, provider(rs, { store, redirectHandler: undefined }))
+    )
+      .call(1, 'write_file')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthorizationRequiredError);
     const data = (error as AuthorizationRequiredError).data;
     expect(data.scopes).toEqual(['files:read', 'files:write']);

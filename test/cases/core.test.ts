@@ -37,7 +37,9 @@ describe('B10: resources/read not-found codes', () => {
 
   it('B10 D (empty contents) is a successful read of an empty resource', async () => {
     const { client, server } = await connectedPair();
-    server.on('resources/read', () => ({ result: { resultType: 'complete', contents: [], ttlMs: 60000, cacheScope: 'private' } }));
+    server.on('resources/read', () => ({
+      result: { resultType: 'complete', contents: [], ttlMs: 60000, cacheScope: 'private' },
+    }));
     const result = await client.readResource(uri);
     expect(result.contents).toEqual([]);
     await client.close();
@@ -86,7 +88,11 @@ describe('B11: blob vs text, missing mimeType, bad base64', () => {
   });
 
   it('B11: an item with both text and blob, or neither, is an error for that item only', () => {
-    expect(viewContents({ uri: 'a', text: 'x', blob: 'eA==' })).toEqual({ kind: 'invalid', uri: 'a', reason: 'has both text and blob' });
+    expect(viewContents({ uri: 'a', text: 'x', blob: 'eA==' })).toEqual({
+      kind: 'invalid',
+      uri: 'a',
+      reason: 'has both text and blob',
+    });
     expect(viewContents({ uri: 'b' })).toEqual({ kind: 'invalid', uri: 'b', reason: 'has neither text nor blob' });
   });
 });
@@ -102,12 +108,17 @@ describe('B33: progress resets the timer without an onprogress callback', () => 
     );
     const request = await server.waitFor((m) => m['method'] === 'tools/call');
     const id = request['id'];
-    const progress = (n: number) => server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: n } });
+    const progress = (n: number) =>
+      server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: n } });
     return { client, server, call, id, progress, request };
   }
 
   it('B33 carries a progressToken next to the protocol keys and resolves at t=3000', async () => {
-    const { client, server, call, id, progress, request } = await slowCall({ timeoutMs: 1000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 10000 });
+    const { client, server, call, id, progress, request } = await slowCall({
+      timeoutMs: 1000,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeoutMs: 10000,
+    });
     expect(request['params']['_meta']).toMatchObject({
       progressToken: id,
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -121,7 +132,11 @@ describe('B33: progress resets the timer without an onprogress callback', () => 
     await vi.advanceTimersByTimeAsync(800);
     await progress(3);
     // A progress for an unknown token changes nothing.
-    await server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'other', progress: 9 } });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'other', progress: 9 },
+    });
     await vi.advanceTimersByTimeAsync(600);
     await server.send({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [] } });
     expect(await call).toEqual({ value: { resultType: 'complete', content: [] } });
@@ -129,7 +144,11 @@ describe('B33: progress resets the timer without an onprogress callback', () => 
   });
 
   it('B33 with maxTotalTimeout 2500 rejects at about 2500 with a local timeout and cancels', async () => {
-    const { client, server, call, id, progress } = await slowCall({ timeoutMs: 1000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 2500 });
+    const { client, server, call, id, progress } = await slowCall({
+      timeoutMs: 1000,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeoutMs: 2500,
+    });
     for (let i = 1; i <= 3; i++) {
       await vi.advanceTimersByTimeAsync(800);
       await progress(i);
@@ -142,7 +161,11 @@ describe('B33: progress resets the timer without an onprogress callback', () => 
     expect(outcome.error.local).toBe(true);
     expect(outcome.error.data).toEqual({ method: 'tools/call', timeoutMs: 2500, kind: 'total' });
     const cancelled = await server.waitFor((m) => m['method'] === 'notifications/cancelled');
-    expect(cancelled).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'Request timed out' } });
+    expect(cancelled).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'Request timed out' },
+    });
     await client.close();
   });
 
@@ -164,7 +187,11 @@ describe('B33: progress resets the timer without an onprogress callback', () => 
     const seen: unknown[] = [];
     const call = client.callTool('slow', {}, { onProgress: (p) => seen.push(p) });
     const request = await server.waitFor((m) => m['method'] === 'tools/call');
-    await server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: request['id'], progress: 1, total: 5, message: 'step 1/5' } });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: request['id'], progress: 1, total: 5, message: 'step 1/5' },
+    });
     await server.send({ jsonrpc: '2.0', id: request['id'], result: { content: [] } });
     await call;
     expect(seen).toEqual([{ progress: 1, total: 5, message: 'step 1/5' }]);
@@ -185,7 +212,11 @@ describe('B34: responses for unknown or null ids', () => {
     await server.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
     await server.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
     expect(onLog).toHaveBeenCalledWith({ level: 'info', data: 'x' });
-    await server.send({ jsonrpc: '2.0', id: request['id'], result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' } });
+    await server.send({
+      jsonrpc: '2.0',
+      id: request['id'],
+      result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' },
+    });
     await expect(list).resolves.toMatchObject({ tools: [] });
     expect(onError).toHaveBeenCalledTimes(3);
     for (const [error] of onError.mock.calls) expect(error).toBeInstanceOf(ProtocolError);
@@ -228,11 +259,19 @@ describe('B37: unknown notifications and inbound requests', () => {
     await server.send({ jsonrpc: '2.0', method: 'notifications/stderr', params: { content: 'warn' } });
     await server.send({ jsonrpc: '2.0', method: 'data', params: { content: { type: 'ready' } } });
     await server.send({ jsonrpc: '2.0', method: 'com.example/custom' });
-    await server.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', logger: 'db', data: { slow: true } } });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'warning', logger: 'db', data: { slow: true } },
+    });
     await Promise.resolve();
     expect(onError).not.toHaveBeenCalled();
     expect(onLog).toHaveBeenCalledWith({ level: 'warning', logger: 'db', data: { slow: true } });
-    expect(onNotification.mock.calls.map(([n]) => n.method)).toEqual(['notifications/stderr', 'data', 'com.example/custom']);
+    expect(onNotification.mock.calls.map(([n]) => n.method)).toEqual([
+      'notifications/stderr',
+      'data',
+      'com.example/custom',
+    ]);
     expect(server.received.length).toBe(before);
     await client.close();
   });
@@ -259,7 +298,11 @@ describe('B38: error.data survives to the caller', () => {
     const { client, server } = await connectedPair();
     for (const method of ['tools/call', 'resources/read', 'tools/list']) server.on(method, () => ({ error }));
     const call =
-      verb === 'callTool' ? client.callTool('t') : verb === 'readResource' ? client.readResource('file:///x') : client.listTools();
+      verb === 'callTool'
+        ? client.callTool('t')
+        : verb === 'readResource'
+          ? client.readResource('file:///x')
+          : client.listTools();
     const thrown = (await call.catch((e: unknown) => e)) as McpError;
     expect(thrown).toBeInstanceOf(RpcError);
     expect(thrown.code).toBe(error.code);

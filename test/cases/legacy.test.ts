@@ -37,7 +37,12 @@ function track<T extends { close(): Promise<void> }>(item: T): T {
 
 /** A client on the scripted legacy stdio child in `mode`. */
 function stdioClient(mode: string, options: Partial<ClientOptions> = {}, extra: string[] = []): McpClient {
-  const transport = new StdioTransport({ command: process.execPath, args: [LEGACY_STDIO, mode, ...extra], stderr: 'pipe', closeTimeoutMs: 1000 });
+  const transport = new StdioTransport({
+    command: process.execPath,
+    args: [LEGACY_STDIO, mode, ...extra],
+    stderr: 'pipe',
+    closeTimeoutMs: 1000,
+  });
   return track(new McpClient({ transport, clientInfo, probeTimeoutMs: 300, ...options }));
 }
 
@@ -47,8 +52,18 @@ async function received(client: McpClient): Promise<Wire[]> {
   return JSON.parse((result.content[0] as { text: string }).text) as Wire[];
 }
 
-function httpClient(url: string, options: Partial<ClientOptions> = {}, transport: ConstructorParameters<typeof StreamableHttpTransport>[1] = {}): McpClient {
-  return track(new McpClient({ transport: new StreamableHttpTransport(url, { retry: false, ...transport }), clientInfo, ...options }));
+function httpClient(
+  url: string,
+  options: Partial<ClientOptions> = {},
+  transport: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
+): McpClient {
+  return track(
+    new McpClient({
+      transport: new StreamableHttpTransport(url, { retry: false, ...transport }),
+      clientInfo,
+      ...options,
+    }),
+  );
 }
 
 async function legacyHttp(script: Parameters<typeof startLegacyHttpServer>[0]): Promise<LegacyHttpServer> {
@@ -61,25 +76,35 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
     ['S2 (-32602)', 's2'],
     ['S3 (-32600 Server not initialized)', 's3'],
     ['S4 (no reply; the short probe timeout)', 's4'],
-  ])('B45 %s over stdio: initialize 2025-11-25, then notifications/initialized, then legacy requests', async (_label, mode) => {
-    const client = stdioClient(mode);
-    await client.connect();
-    expect(client.era).toBe('legacy');
-    expect(client.protocolVersion).toBe('2025-11-25');
-    expect(client.serverInfo).toMatchObject({ name: `legacy-stdio-${mode}` });
-    const wire = await received(client);
-    expect(wire.map((m) => m['method'])).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/call']);
-    expect(wire[0]?.['params']?._meta?.['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
-    expect(wire[1]?.['params']).toEqual({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo });
-    // The probe is never cancelled on the wire: the server has not been initialized yet.
-    expect(wire.some((m) => m['method'] === 'notifications/cancelled')).toBe(false);
-    // Legacy requests carry no modern _meta keys.
-    const call = wire[3]?.['params'] as Wire;
-    expect(Object.keys(call['_meta'] ?? {}).filter((k) => k.startsWith('io.modelcontextprotocol/'))).toEqual([]);
-  });
+  ])(
+    'B45 %s over stdio: initialize 2025-11-25, then notifications/initialized, then legacy requests',
+    async (_label, mode) => {
+      const client = stdioClient(mode);
+      await client.connect();
+      expect(client.era).toBe('legacy');
+      expect(client.protocolVersion).toBe('2025-11-25');
+      expect(client.serverInfo).toMatchObject({ name: `legacy-stdio-${mode}` });
+      const wire = await received(client);
+      expect(wire.map((m) => m['method'])).toEqual([
+        'server/discover',
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+      ]);
+      expect(wire[0]?.['params']?._meta?.['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+      expect(wire[1]?.['params']).toEqual({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo });
+      // The probe is never cancelled on the wire: the server has not been initialized yet.
+      expect(wire.some((m) => m['method'] === 'notifications/cancelled')).toBe(false);
+      // Legacy requests carry no modern _meta keys.
+      const call = wire[3]?.['params'] as Wire;
+      expect(Object.keys(call['_meta'] ?? {}).filter((k) => k.startsWith('io.modelcontextprotocol/'))).toEqual([]);
+    },
+  );
 
-  const h2: Answer = (_r, res) => res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Unsupported MCP-Protocol-Version header');
-  const h3: Answer = (_r, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<pre>Cannot POST /mcp</pre>');
+  const h2: Answer = (_r, res) =>
+    res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Unsupported MCP-Protocol-Version header');
+  const h3: Answer = (_r, res) =>
+    res.writeHead(404, { 'Content-Type': 'text/html' }).end('<pre>Cannot POST /mcp</pre>');
   const h4: Answer = (_r, res) => res.writeHead(405).end();
   it.each([
     ['H1 (400, JSON-RPC -32000 Missing session ID)', H1],
@@ -106,7 +131,11 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
   });
 
   it('B45 H3, when initialize fails too: a clear EraDetectionError naming every answer (the HTTP+SSE GET included)', async () => {
-    const fake = track(await HttpFake.start((r, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end(`<pre>Cannot ${r.method} /mcp</pre>`)));
+    const fake = track(
+      await HttpFake.start((r, res) =>
+        res.writeHead(404, { 'Content-Type': 'text/html' }).end(`<pre>Cannot ${r.method} /mcp</pre>`),
+      ),
+    );
     const client = httpClient(fake.url);
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'EraDetectionError', code: -32015 });
@@ -116,7 +145,11 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
       sse: { method: 'GET', error: 'HttpError', status: 404 },
     });
     expect((error as Error).message).toContain('the HTTP+SSE fallback failed (GET: HTTP 404');
-    expect(fake.requests.map((r) => `${r.method} ${r.json?.method ?? ''}`.trim())).toEqual(['POST server/discover', 'POST initialize', 'GET']);
+    expect(fake.requests.map((r) => `${r.method} ${r.json?.method ?? ''}`.trim())).toEqual([
+      'POST server/discover',
+      'POST initialize',
+      'GET',
+    ]);
     expect(client.state).toBe('closed');
   });
 
@@ -124,10 +157,23 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
     const fake = track(
       await HttpFake.start((request, res) => {
         if (request.headers['mcp-protocol-version'] === '2027-01-01') {
-          sendJson(res, 400, { jsonrpc: '2.0', id: request.json.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2027-01-01' } } });
+          sendJson(res, 400, {
+            jsonrpc: '2.0',
+            id: request.json.id,
+            error: {
+              code: -32022,
+              message: 'Unsupported protocol version',
+              data: { supported: ['2026-07-28'], requested: '2027-01-01' },
+            },
+          });
           return;
         }
-        if (!answerDiscover(request, res)) sendJson(res, 404, { jsonrpc: '2.0', id: request.json?.id ?? null, error: { code: -32601, message: 'Method not found' } });
+        if (!answerDiscover(request, res))
+          sendJson(res, 404, {
+            jsonrpc: '2.0',
+            id: request.json?.id ?? null,
+            error: { code: -32601, message: 'Method not found' },
+          });
       }),
     );
     const client = httpClient(fake.url, { protocolVersions: ['2027-01-01', '2026-07-28'] });
@@ -141,7 +187,15 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
   });
 
   it('B45: -32601 that comes with HTTP 404 is a modern answer: thrown, no fallback', async () => {
-    const fake = track(await HttpFake.start((request, res) => sendJson(res, 404, { jsonrpc: '2.0', id: request.json?.id ?? null, error: { code: -32601, message: 'Method not found' } })));
+    const fake = track(
+      await HttpFake.start((request, res) =>
+        sendJson(res, 404, {
+          jsonrpc: '2.0',
+          id: request.json?.id ?? null,
+          error: { code: -32601, message: 'Method not found' },
+        }),
+      ),
+    );
     const client = httpClient(fake.url);
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'RpcError', code: -32601, httpStatus: 404 });
@@ -151,7 +205,11 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
   it('B45 M2 (401 with a Bearer challenge): HttpAuthError, no fallback', async () => {
     const fake = track(
       await HttpFake.start((_request, res) => {
-        res.writeHead(401, { 'WWW-Authenticate': 'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"' }).end();
+        res
+          .writeHead(401, {
+            'WWW-Authenticate': 'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"',
+          })
+          .end();
       }),
     );
     const client = httpClient(fake.url);
@@ -171,7 +229,11 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
     const second = stdioClient('s1', { eraMemory });
     await second.connect();
     expect(second.era).toBe('legacy');
-    expect((await received(second)).map((m) => m['method'])).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+    expect((await received(second)).map((m) => m['method'])).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+    ]);
   });
 
   it('B45: a remembered era that fails is forgotten and the server probed again', async () => {
@@ -261,7 +323,11 @@ describe('B27: the optional GET stream answered 405, 400 or 404', () => {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(1);
     expect(gets(server)).toHaveLength(1);
-    expect(gets(server)[0]?.headers).toMatchObject({ accept: 'text/event-stream', 'mcp-session-id': 'S1', 'mcp-protocol-version': '2025-11-25' });
+    expect(gets(server)[0]?.headers).toMatchObject({
+      accept: 'text/event-stream',
+      'mcp-session-id': 'S1',
+      'mcp-protocol-version': '2025-11-25',
+    });
     expect(timers.delays).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -275,7 +341,11 @@ describe('B27: the optional GET stream answered 405, 400 or 404', () => {
     const timers = instantTimers();
     const server = await legacyHttp({ get });
     const errors: Error[] = [];
-    const client = httpClient(server.url, { onError: (e) => errors.push(e) }, { timers, legacy: { random: () => 0.5 } });
+    const client = httpClient(
+      server.url,
+      { onError: (e) => errors.push(e) },
+      { timers, legacy: { random: () => 0.5 } },
+    );
     await client.connect();
     await vi.waitFor(() => expect(errors).toHaveLength(1));
     expect(gets(server)).toHaveLength(3);
@@ -291,10 +361,16 @@ describe('B27: the optional GET stream answered 405, 400 or 404', () => {
   });
 
   it('B27: in modern mode the client never sends GET', async () => {
-    const fake = track(await HttpFake.start((request, res) => {
-      if (answerDiscover(request, res)) return;
-      sendJson(res, 200, { jsonrpc: '2.0', id: request.json.id, result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' } });
-    }));
+    const fake = track(
+      await HttpFake.start((request, res) => {
+        if (answerDiscover(request, res)) return;
+        sendJson(res, 200, {
+          jsonrpc: '2.0',
+          id: request.json.id,
+          result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' },
+        });
+      }),
+    );
     const client = httpClient(fake.url);
     await client.connect();
     await client.listTools();
@@ -307,9 +383,15 @@ describe('B27: the optional GET stream answered 405, 400 or 404', () => {
 describe('B28 (legacy): acknowledging notifications/initialized', () => {
   const variants: Array<[string, (res: ServerResponse) => void]> = [
     ['A (202, no Content-Type, empty)', (res) => res.writeHead(202).end()],
-    ['B (200 application/json, Content-Length 0)', (res) => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '0' }).end()],
+    [
+      'B (200 application/json, Content-Length 0)',
+      (res) => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '0' }).end(),
+    ],
     ['C (204)', (res) => res.writeHead(204).end()],
-    ['D (202 text/plain "Accepted")', (res) => res.writeHead(202, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Accepted')],
+    [
+      'D (202 text/plain "Accepted")',
+      (res) => res.writeHead(202, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Accepted'),
+    ],
   ];
   it.each(variants)('B28 %s counts as success; the next tools/list goes ahead', async (_label, answer) => {
     const server = await legacyHttp({ initialized: (_r, res) => answer(res) });
@@ -321,7 +403,9 @@ describe('B28 (legacy): acknowledging notifications/initialized', () => {
   });
 
   it('B28 E (400 with a JSON-RPC error): reported through onError, no teardown', async () => {
-    const server = await legacyHttp({ initialized: (_r, res) => sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'bad' } }) });
+    const server = await legacyHttp({
+      initialized: (_r, res) => sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'bad' } }),
+    });
     const errors: Error[] = [];
     const client = httpClient(server.url, { onError: (e) => errors.push(e) });
     await client.connect();
@@ -329,7 +413,11 @@ describe('B28 (legacy): acknowledging notifications/initialized', () => {
     expect(client.state).toBe('connected');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(HttpError);
-    expect((errors[0] as HttpError).data).toMatchObject({ status: 400, method: 'notifications/initialized', rpcError: { code: -32600, message: 'bad' } });
+    expect((errors[0] as HttpError).data).toMatchObject({
+      status: 400,
+      method: 'notifications/initialized',
+      rpcError: { code: -32600, message: 'bad' },
+    });
   });
 });
 
@@ -359,7 +447,10 @@ describe('B09 (a): list_changed from a legacy server without listChanged', () =>
 });
 
 describe('B41: legacy server-to-client elicitation', () => {
-  async function ask(server: Awaited<ReturnType<typeof connectedLegacyPair>>['server'], params: Record<string, unknown>): Promise<Wire> {
+  async function ask(
+    server: Awaited<ReturnType<typeof connectedLegacyPair>>['server'],
+    params: Record<string, unknown>,
+  ): Promise<Wire> {
     await server.send({ jsonrpc: '2.0', id: 'e1', method: 'elicitation/create', params });
     return server.waitFor((m) => m['id'] === 'e1' && !('method' in m));
   }
@@ -385,7 +476,12 @@ describe('B41: legacy server-to-client elicitation', () => {
   });
 
   it.each([
-    ['c (the handler throws)', () => { throw new Error('boom'); }],
+    [
+      'c (the handler throws)',
+      () => {
+        throw new Error('boom');
+      },
+    ],
     ['d (the handler resolves undefined)', async () => undefined],
   ])('B41 %s: -32603, exactly one response', async (_label, handler) => {
     const { client, server } = await connectedLegacyPair({ handlers: { elicitation: { form: handler as never } } });

@@ -9,7 +9,11 @@ import { InputRequestFailedError } from '../../src/inputRequired/errors.js';
 import { PaginationLimitError } from '../../src/pagination/errors.js';
 import { ConnectionClosedError, ResourceNotFoundError } from '../../src/errors/errors.js';
 
-const META_KEYS = ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo'];
+const META_KEYS = [
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/clientCapabilities',
+  'io.modelcontextprotocol/clientInfo',
+];
 
 describe('B39: MRTR, the shape of each retry', () => {
   it('B39: new ids, full _meta, inputResponses and requestState exactly as the rules say', async () => {
@@ -25,7 +29,11 @@ describe('B39: MRTR, the shape of each retry', () => {
             inputRequests: {
               login: {
                 method: 'elicitation/create',
-                params: { mode: 'form', message: 'Your username?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+                params: {
+                  mode: 'form',
+                  message: 'Your username?',
+                  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+                },
               },
             },
             requestState: 'AbC+/==',
@@ -38,7 +46,14 @@ describe('B39: MRTR, the shape of each retry', () => {
           result: {
             resultType: 'input_required',
             inputRequests: {
-              confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } },
+              confirm: {
+                method: 'elicitation/create',
+                params: {
+                  mode: 'form',
+                  message: 'Sure?',
+                  requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+                },
+              },
             },
           },
         };
@@ -60,11 +75,15 @@ describe('B39: MRTR, the shape of each retry', () => {
       for (const key of META_KEYS) expect(call['params']['_meta']).toHaveProperty([key]);
     }
     expect(calls[0]!['params']).not.toHaveProperty('inputResponses');
-    expect(calls[1]!['params']['inputResponses']).toEqual({ login: { action: 'accept', content: { name: '<user-login>' } } });
+    expect(calls[1]!['params']['inputResponses']).toEqual({
+      login: { action: 'accept', content: { name: '<user-login>' } },
+    });
     expect(calls[1]!['params']['requestState']).toBe('AbC+/==');
     expect(calls[2]!['params']['requestState']).toBe('s2');
     expect(calls[2]!['params']).not.toHaveProperty('inputResponses');
-    expect(calls[3]!['params']['inputResponses']).toEqual({ confirm: { action: 'accept', content: { name: '<user-login>' } } });
+    expect(calls[3]!['params']['inputResponses']).toEqual({
+      confirm: { action: 'accept', content: { name: '<user-login>' } },
+    });
     expect(calls[3]!['params']).not.toHaveProperty('requestState');
     // The unrelated concurrent request carries neither.
     const [list] = server.requests('tools/list');
@@ -78,7 +97,8 @@ describe('B39: MRTR, the shape of each retry', () => {
 describe('B41: capabilities match the handlers', () => {
   it('B41 (a): with no elicitation handler no elicitation key is declared anywhere', async () => {
     const { client, server } = await connectedPair();
-    const caps = server.requests('server/discover')[0]!['params']['_meta']['io.modelcontextprotocol/clientCapabilities'];
+    const caps =
+      server.requests('server/discover')[0]!['params']['_meta']['io.modelcontextprotocol/clientCapabilities'];
     expect(caps).toEqual({});
     await client.close();
   });
@@ -86,11 +106,18 @@ describe('B41: capabilities match the handlers', () => {
   it('B41 (b): a URL-only handler declares {elicitation:{url:{}}} and a form request fails without calling it', async () => {
     const url = vi.fn(async () => ({ action: 'accept' as const }));
     const { client, server } = await connectedPair({ handlers: { elicitation: { url } } });
-    expect(server.requests('server/discover')[0]!['params']['_meta']['io.modelcontextprotocol/clientCapabilities']).toEqual({ elicitation: { url: {} } });
+    expect(
+      server.requests('server/discover')[0]!['params']['_meta']['io.modelcontextprotocol/clientCapabilities'],
+    ).toEqual({ elicitation: { url: {} } });
     server.on('tools/call', () => ({
       result: {
         resultType: 'input_required',
-        inputRequests: { q: { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } },
+        inputRequests: {
+          q: {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } },
+          },
+        },
       },
     }));
     const error = await client.callTool('t').catch((e: unknown) => e);
@@ -112,7 +139,12 @@ describe('B41: capabilities match the handlers', () => {
       server.on('tools/call', () => ({
         result: {
           resultType: 'input_required',
-          inputRequests: { e1: { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } },
+          inputRequests: {
+            e1: {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } },
+            },
+          },
         },
       }));
       await expect(client.callTool('t')).rejects.toBeInstanceOf(InputRequestFailedError);
@@ -128,8 +160,24 @@ describe('B01/B02 through the client', () => {
       const { client, server } = await connectedPair();
       server.on('tools/list', (req) =>
         req['params']['cursor'] === undefined
-          ? { result: { resultType: 'complete', tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: '', ttlMs: 0, cacheScope: 'private' } }
-          : { result: { resultType: 'complete', tools: [{ name: 'b', inputSchema: { type: 'object' } }], ...last, ttlMs: 0, cacheScope: 'private' } },
+          ? {
+              result: {
+                resultType: 'complete',
+                tools: [{ name: 'a', inputSchema: { type: 'object' } }],
+                nextCursor: '',
+                ttlMs: 0,
+                cacheScope: 'private',
+              },
+            }
+          : {
+              result: {
+                resultType: 'complete',
+                tools: [{ name: 'b', inputSchema: { type: 'object' } }],
+                ...last,
+                ttlMs: 0,
+                cacheScope: 'private',
+              },
+            },
       );
       const all = await client.listAllTools();
       expect(all.items.map((t) => t.name)).toEqual(['a', 'b']);
@@ -146,7 +194,10 @@ describe('B01/B02 through the client', () => {
     server.on('tools/list', () => ({
       result: {
         resultType: 'complete',
-        tools: [{ name: 'search', inputSchema: { type: 'object' } }, { name: 'fetch', inputSchema: { type: 'object' } }],
+        tools: [
+          { name: 'search', inputSchema: { type: 'object' } },
+          { name: 'fetch', inputSchema: { type: 'object' } },
+        ],
         nextCursor: 'p2',
         ttlMs: 60000,
         cacheScope: 'public',
@@ -166,7 +217,12 @@ describe('the cache through the client', () => {
   it('serves a second read of a fresh resource from the cache', async () => {
     const { client, server } = await connectedPair();
     server.on('resources/read', (req) => ({
-      result: { resultType: 'complete', contents: [{ uri: req['params']['uri'], text: 'hi' }], ttlMs: 60000, cacheScope: 'public' },
+      result: {
+        resultType: 'complete',
+        contents: [{ uri: req['params']['uri'], text: 'hi' }],
+        ttlMs: 60000,
+        cacheScope: 'public',
+      },
     }));
     const before = client.cacheStats();
     const first = await client.readResource('mem://a');
@@ -191,10 +247,22 @@ describe('the cache through the client', () => {
         ? {
             result: {
               resultType: 'input_required',
-              inputRequests: { ok: { method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } } },
+              inputRequests: {
+                ok: {
+                  method: 'elicitation/create',
+                  params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } },
+                },
+              },
             },
           }
-        : { result: { resultType: 'complete', contents: [{ uri: 'mem://r7', text: 'x' }], ttlMs: 600000, cacheScope: 'public' } },
+        : {
+            result: {
+              resultType: 'complete',
+              contents: [{ uri: 'mem://r7', text: 'x' }],
+              ttlMs: 600000,
+              cacheScope: 'public',
+            },
+          },
     );
     const before = client.cacheStats().stores;
     await client.readResource('mem://r7');
@@ -210,11 +278,20 @@ describe('the cache through the client', () => {
     server.on('resources/read', () =>
       gone
         ? { error: { code: -32602, message: 'Resource not found', data: { uri: 'file:///x' } } }
-        : { result: { resultType: 'complete', contents: [{ uri: 'file:///x', text: 'x' }], ttlMs: 60000, cacheScope: 'public' } },
+        : {
+            result: {
+              resultType: 'complete',
+              contents: [{ uri: 'file:///x', text: 'x' }],
+              ttlMs: 60000,
+              cacheScope: 'public',
+            },
+          },
     );
     await client.readResource('file:///x');
     gone = true;
-    await expect(client.readResource('file:///x', { cacheMode: 'reload' })).rejects.toBeInstanceOf(ResourceNotFoundError);
+    await expect(client.readResource('file:///x', { cacheMode: 'reload' })).rejects.toBeInstanceOf(
+      ResourceNotFoundError,
+    );
     await expect(client.readResource('file:///x')).rejects.toBeInstanceOf(ResourceNotFoundError);
     expect(server.requests('resources/read')).toHaveLength(3);
     await client.close();
@@ -224,7 +301,15 @@ describe('the cache through the client', () => {
     const { client, server } = await connectedPair();
     server.on('prompts/list', (req) =>
       req['params']['cursor'] === undefined
-        ? { result: { resultType: 'complete', prompts: [{ name: 'p1' }], nextCursor: 'c2', ttlMs: 60000, cacheScope: 'public' } }
+        ? {
+            result: {
+              resultType: 'complete',
+              prompts: [{ name: 'p1' }],
+              nextCursor: 'c2',
+              ttlMs: 60000,
+              cacheScope: 'public',
+            },
+          }
         : { result: { resultType: 'complete', prompts: [{ name: 'p2' }], ttlMs: 30000, cacheScope: 'public' } },
     );
     expect((await client.listAllPrompts()).items.map((p) => p.name)).toEqual(['p1', 'p2']);

@@ -18,16 +18,33 @@ afterEach(() => {
 });
 
 const T1 = { name: 'T1', inputSchema: { type: 'object' } };
-const T2 = { name: 'T2', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } };
-const T3 = { name: 'T3', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } };
+const T2 = {
+  name: 'T2',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+};
+const T3 = {
+  name: 'T3',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+};
 const names = (items: readonly Tool[]) => items.map((t) => t.name);
 const listPage = (tools: unknown[], nextCursor?: string, ttlMs = 60_000) => ({
-  result: { resultType: 'complete', tools, ttlMs, cacheScope: 'public', ...(nextCursor !== undefined && { nextCursor }) },
+  result: {
+    resultType: 'complete',
+    tools,
+    ttlMs,
+    cacheScope: 'public',
+    ...(nextCursor !== undefined && { nextCursor }),
+  },
 });
 const fake = { clock: fakeClock, subscriptions: { reopen: { jitter: false }, liveRetry: { jitter: false } } };
 
 /** Makes the next request id 7: discovery took id 0, six pings take 1..6. */
-async function burnIdsUpTo7(client: { request(method: string): Promise<unknown> }, server: { on(method: string, handler: () => Reply): unknown }): Promise<void> {
+async function burnIdsUpTo7(
+  client: { request(method: string): Promise<unknown> },
+  server: { on(method: string, handler: () => Reply): unknown },
+): Promise<void> {
   server.on('ping', () => ({ result: {} }));
   for (let i = 1; i < 7; i++) await client.request('ping');
 }
@@ -71,12 +88,17 @@ describe('B05: list_changed — the refresh must walk every page', () => {
     server.on('tools/call', (request) => {
       const name = request['params']['name'];
       const structuredContent = name === 'T2' ? { n: 'not a number' } : name === 'T3' ? { ok: true } : undefined;
-      return { result: { resultType: 'complete', content: [], ...(structuredContent !== undefined && { structuredContent }) } };
+      return {
+        result: { resultType: 'complete', content: [], ...(structuredContent !== undefined && { structuredContent }) },
+      };
     });
     const flagged = await client.callTool('T2').catch((e: unknown) => e);
     expect(flagged).toBeInstanceOf(ToolOutputValidationError);
     expect((flagged as ToolOutputValidationError).code).toBe(-32016);
-    expect((flagged as ToolOutputValidationError).data).toMatchObject({ tool: 'T2', result: { structuredContent: { n: 'not a number' } } });
+    expect((flagged as ToolOutputValidationError).data).toMatchObject({
+      tool: 'T2',
+      result: { structuredContent: { n: 'not a number' } },
+    });
     await expect(client.callTool('T3')).resolves.toMatchObject({ structuredContent: { ok: true } });
     await expect(client.callTool('T1')).resolves.toMatchObject({ content: [] });
     await client.close();
@@ -87,7 +109,13 @@ describe('B06: list_changed — a failed refetch must not replace a good list wi
   it('B06: -32603 on the refetch: [search, fetch] stays, marked stale; "refresh failed" is emitted; no listener sees []; a backoff timer refetches', async () => {
     vi.useFakeTimers();
     const { client, server } = await subscriptionPair(fake);
-    const replies: Reply[] = [listPage([{ name: 'search', inputSchema: { type: 'object' } }, { name: 'fetch', inputSchema: { type: 'object' } }]), { error: { code: -32603, message: 'Internal error' } }];
+    const replies: Reply[] = [
+      listPage([
+        { name: 'search', inputSchema: { type: 'object' } },
+        { name: 'fetch', inputSchema: { type: 'object' } },
+      ]),
+      { error: { code: -32603, message: 'Internal error' } },
+    ];
     server.on('tools/list', () => replies.shift() ?? listPage([]));
     const live = await client.live('tools');
     const events: Array<LiveListEvent<Tool>> = record(live);
@@ -118,7 +146,10 @@ describe('B06: list_changed — a failed refetch must not replace a good list wi
     server.on('tools/list', () => {
       if (!first) return undefined; // never answers
       first = false;
-      return listPage([{ name: 'search', inputSchema: { type: 'object' } }, { name: 'fetch', inputSchema: { type: 'object' } }]);
+      return listPage([
+        { name: 'search', inputSchema: { type: 'object' } },
+        { name: 'fetch', inputSchema: { type: 'object' } },
+      ]);
     });
     const live = await client.live('tools', { timeoutMs: 5000 });
     const events: Array<LiveListEvent<Tool>> = record(live);
@@ -137,7 +168,11 @@ describe('B06: list_changed — a failed refetch must not replace a good list wi
   it('B06: the next listTools() goes back to the server (the notification dropped the cached pages)', async () => {
     const { client, server } = await subscriptionPair();
     let fail = false;
-    server.on('tools/list', () => (fail ? { error: { code: -32603, message: 'Internal error' } } : listPage([{ name: 'search', inputSchema: { type: 'object' } }])));
+    server.on('tools/list', () =>
+      fail
+        ? { error: { code: -32603, message: 'Internal error' } }
+        : listPage([{ name: 'search', inputSchema: { type: 'object' } }]),
+    );
     const sub = await client.subscribe({ toolsListChanged: true });
     await client.listTools();
     await client.listTools();
@@ -166,7 +201,11 @@ describe('B09: notifications with no matching subscription, or arriving before t
     expect(seen).toEqual([]);
     const unmatched = errors.filter((e): e is UnmatchedNotificationError => e instanceof UnmatchedNotificationError);
     expect(unmatched).toHaveLength(1);
-    expect(unmatched[0]!.data).toEqual({ method: 'notifications/tools/list_changed', subscriptionId: 99, invalidated: ['list tools/list'] });
+    expect(unmatched[0]!.data).toEqual({
+      method: 'notifications/tools/list_changed',
+      subscriptionId: 99,
+      invalidated: ['list tools/list'],
+    });
     expect(unmatched[0]!.code).toBe(-32009);
     expect(server.received.length).toBe(sentBefore);
     // Documented choice: the tools cache was invalidated anyway (conservative).
@@ -178,7 +217,14 @@ describe('B09: notifications with no matching subscription, or arriving before t
   it('B09 (c): resources/updated for b.json (cached, not subscribed) on subscription 7 drops only b.json', async () => {
     const { client, server, errors } = await subscriptionPair();
     await burnIdsUpTo7(client, server);
-    server.on('resources/read', (request) => ({ result: { resultType: 'complete', contents: [{ uri: request['params']['uri'], text: '{}' }], ttlMs: 60_000, cacheScope: 'public' } }));
+    server.on('resources/read', (request) => ({
+      result: {
+        resultType: 'complete',
+        contents: [{ uri: request['params']['uri'], text: '{}' }],
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      },
+    }));
     const sub = await client.subscribe({ resourceSubscriptions: ['file:///a.json'] });
     expect(sub.subscriptionId).toBe(7);
     await client.readResource('file:///a.json');
@@ -187,8 +233,12 @@ describe('B09: notifications with no matching subscription, or arriving before t
     await server.send(change('notifications/resources/updated', 7, { uri: 'file:///b.json' }));
     await flush();
     expect(server.received.length).toBe(sentBefore);
-    await expect(client.readResource('file:///a.json', { cacheMode: 'only-if-cached' })).resolves.toMatchObject({ contents: [{ uri: 'file:///a.json' }] });
-    await expect(client.readResource('file:///b.json', { cacheMode: 'only-if-cached' })).rejects.toMatchObject({ code: -32005 });
+    await expect(client.readResource('file:///a.json', { cacheMode: 'only-if-cached' })).resolves.toMatchObject({
+      contents: [{ uri: 'file:///a.json' }],
+    });
+    await expect(client.readResource('file:///b.json', { cacheMode: 'only-if-cached' })).rejects.toMatchObject({
+      code: -32005,
+    });
     expect(server.requests('resources/read')).toHaveLength(2);
     expect(errors).toEqual([]);
     await client.close();

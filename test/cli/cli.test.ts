@@ -27,7 +27,10 @@ function collector(isTTY = false): { write(text: string): boolean; readonly isTT
   };
 }
 
-async function run(args: string[], io: Partial<CliIo> & { stderrTTY?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  args: string[],
+  io: Partial<CliIo> & { stderrTTY?: boolean } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = collector();
   const stderr = collector(io.stderrTTY ?? false);
   const code = await main(args, { stdout, stderr, signal: io.signal, stdin: io.stdin });
@@ -85,9 +88,17 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as { tools: Array<{ name: string; inputSchema: unknown }>; pages: number };
     expect(doc.pages).toBe(1);
-    expect(doc.tools.map((t) => t.name).sort()).toEqual(
-      ['add', 'add_item', 'add_prompt', 'create_ticket', 'echo', 'get_item_link', 'slow', 'toggle_prompt', 'update_note'],
-    );
+    expect(doc.tools.map((t) => t.name).sort()).toEqual([
+      'add',
+      'add_item',
+      'add_prompt',
+      'create_ticket',
+      'echo',
+      'get_item_link',
+      'slow',
+      'toggle_prompt',
+      'update_note',
+    ]);
     expect(doc.tools.find((t) => t.name === 'add')?.inputSchema).toMatchObject({ type: 'object' });
   });
 
@@ -108,7 +119,11 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(text.stdout).toMatch(/^# mcp-live example server\n\nThis server exposes 250 item resources/);
     const blob = await run(['read', 'demo://logo.png', '--json', ...STDIO]);
     expect(blob.code).toBe(0);
-    expect(JSON.parse(blob.stdout).contents[0]).toMatchObject({ uri: 'demo://logo.png', mimeType: 'image/png', blob: expect.any(String) });
+    expect(JSON.parse(blob.stdout).contents[0]).toMatchObject({
+      uri: 'demo://logo.png',
+      mimeType: 'image/png',
+      blob: expect.any(String),
+    });
   });
 
   it('get-prompt with key=value arguments', async () => {
@@ -122,13 +137,18 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('42\nstructured: {"sum":42}\n');
     const json = await run(['call', 'add', '{"a":2,"b":40}', '--json', ...STDIO]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      content: [{ type: 'text', text: '42' }],
+      structuredContent: { sum: 42 },
+    });
   });
 
   it('call answers an elicitation at the terminal', async () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: true });
     stdin.end('Ada\nhigh\n');
-    const { code, stdout, stderr } = await run(['call', 'create_ticket', '{"title":"Printer on fire"}', ...STDIO], { stdin });
+    const { code, stdout, stderr } = await run(['call', 'create_ticket', '{"title":"Printer on fire"}', ...STDIO], {
+      stdin,
+    });
     expect(stderr).toContain('The server asks: Who is filing "Printer on fire"?');
     expect(code).toBe(0);
     expect(stdout).toContain('filed by Ada (priority high)');
@@ -140,7 +160,9 @@ describe('mcp-live over stdio (in-process)', () => {
     const { code, stderr } = await run(['call', 'create_ticket', '{"title":"Printer on fire"}', ...STDIO], { stdin });
     expect(code).toBe(1);
     expect(stderr).toMatch(/^mcp-live: RpcError -32021 \(tools\/call\): /);
-    expect(stderr).toContain('\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions\n');
+    expect(stderr).toContain(
+      '\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions\n',
+    );
   });
 
   it('complete a prompt argument and a resource-template variable', async () => {
@@ -183,16 +205,30 @@ describe('mcp-live over stdio (in-process)', () => {
     const human = await run(['read', 'demo://nope', ...STDIO]);
     expect(human.code).toBe(1);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toBe('mcp-live: ResourceNotFoundError -32602 (resources/read): Resource not found: demo://nope\n  data: {"uri":"demo://nope"}\n');
+    expect(human.stderr).toBe(
+      'mcp-live: ResourceNotFoundError -32602 (resources/read): Resource not found: demo://nope\n  data: {"uri":"demo://nope"}\n',
+    );
     const json = await run(['read', 'demo://nope', '--json', ...STDIO]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({
-      error: { name: 'ResourceNotFoundError', code: -32602, message: 'Resource not found: demo://nope', data: { uri: 'demo://nope' }, method: 'resources/read' },
+      error: {
+        name: 'ResourceNotFoundError',
+        code: -32602,
+        message: 'Resource not found: demo://nope',
+        data: { uri: 'demo://nope' },
+        method: 'resources/read',
+      },
     });
   });
 
   it('a server that cannot start exits 1 with a transport error', async () => {
-    const { code, stderr } = await run(['inspect', '--', process.execPath, '-e', 'process.stderr.write("boom\\n"); process.exit(3)']);
+    const { code, stderr } = await run([
+      'inspect',
+      '--',
+      process.execPath,
+      '-e',
+      'process.stderr.write("boom\\n"); process.exit(3)',
+    ]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^mcp-live: ConnectionClosedError -32000/);
     expect(stderr).toContain('boom');
@@ -212,12 +248,27 @@ describe('mcp-live watch (in-process, Streamable HTTP)', () => {
     const stdout = collector();
     const stderr = collector();
     const abort = new AbortController();
-    const done = main(['watch', 'demo://note', '--json', '--url', server!.url], { stdout, stderr, signal: abort.signal });
-    const lines = (): Array<Record<string, unknown>> => stdout.text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const done = main(['watch', 'demo://note', '--json', '--url', server!.url], {
+      stdout,
+      stderr,
+      signal: abort.signal,
+    });
+    const lines = (): Array<Record<string, unknown>> =>
+      stdout.text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l));
     await until(() => lines().some((e) => e['type'] === 'subscribed'), 'the subscription');
-    expect(lines()[0]).toMatchObject({ type: 'subscribed', honoured: { resourceSubscriptions: ['demo://note'] }, notHonoured: {} });
+    expect(lines()[0]).toMatchObject({
+      type: 'subscribed',
+      honoured: { resourceSubscriptions: ['demo://note'] },
+      notHonoured: {},
+    });
 
-    const other = new McpClient({ transport: new StreamableHttpTransport(server!.url), clientInfo: { name: 'cli-test', version: '0' } });
+    const other = new McpClient({
+      transport: new StreamableHttpTransport(server!.url),
+      clientInfo: { name: 'cli-test', version: '0' },
+    });
     try {
       await other.connect();
       await other.callTool('update_note', { text: 'changed from a second client' });
@@ -228,7 +279,10 @@ describe('mcp-live watch (in-process, Streamable HTTP)', () => {
     abort.abort();
     expect(await done).toBe(0);
     const events = lines();
-    expect(events.find((e) => e['type'] === 'resourceUpdated')).toMatchObject({ uri: 'demo://note', time: expect.any(String) });
+    expect(events.find((e) => e['type'] === 'resourceUpdated')).toMatchObject({
+      uri: 'demo://note',
+      time: expect.any(String),
+    });
     expect(events.at(-1)).toMatchObject({ type: 'closed', reason: 'closed' });
     expect(stderr.text).toBe('');
   });
@@ -238,7 +292,10 @@ describe('mcp-live watch (in-process, Streamable HTTP)', () => {
     const abort = new AbortController();
     const done = main(['watch', '--url', server!.url], { stdout, stderr: collector(), signal: abort.signal });
     await until(() => stdout.text.includes('watching'), 'the subscription');
-    const other = new McpClient({ transport: new StreamableHttpTransport(server!.url), clientInfo: { name: 'cli-test', version: '0' } });
+    const other = new McpClient({
+      transport: new StreamableHttpTransport(server!.url),
+      clientInfo: { name: 'cli-test', version: '0' },
+    });
     try {
       await other.connect();
       await other.callTool('add_item', {});
@@ -248,7 +305,9 @@ describe('mcp-live watch (in-process, Streamable HTTP)', () => {
     await until(() => /\n\d\d:\d\d:\d\d resourcesListChanged\n/.test(stdout.text), 'the list change');
     abort.abort();
     expect(await done).toBe(0);
-    expect(stdout.text).toMatch(/^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged\n/);
+    expect(stdout.text).toMatch(
+      /^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged\n/,
+    );
     expect(stdout.text).toMatch(/\n\d\d:\d\d:\d\d resourcesListChanged\n/);
   });
 });
@@ -262,6 +321,8 @@ describe('rendering', () => {
       protocolVersion: '2025-11-25',
       instructions: 'First line.\nSecond line.\n',
     } as unknown as McpClient;
-    expect(serverIdentityLines(client, styleFor({ isTTY: false })).at(-1)).toBe('  instructions: First line.\n                Second line.');
+    expect(serverIdentityLines(client, styleFor({ isTTY: false })).at(-1)).toBe(
+      '  instructions: First line.\n                Second line.',
+    );
   });
 });

@@ -19,7 +19,11 @@ interface Finished {
   stderr: string;
 }
 
-function start(script: string, args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Finished> {
+function start(
+  script: string,
+  args: string[],
+  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
+): Promise<Finished> {
   if (!existsSync(script)) throw new Error(`${script} is missing: run "npm run build:examples" first`);
   const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -54,21 +58,29 @@ describe('mcp-live as a process', () => {
     const result = await start(CLI, ['call']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('mcp-live: call wants <tool> [json]\nusage: mcp-live <command> [options] (--url <url> | -- <server command> [args...])\n(mcp-live --help for the commands and options)\n');
+    expect(result.stderr).toBe(
+      'mcp-live: call wants <tool> [json]\nusage: mcp-live <command> [options] (--url <url> | -- <server command> [args...])\n(mcp-live --help for the commands and options)\n',
+    );
   });
 
   it('watch: SIGINT stops it cleanly with exit 0', async () => {
     let sent = false;
-    const result = await start(CLI, ['watch', 'demo://note', '--', process.execPath, EXAMPLE_SERVER], (stdout, child) => {
-      if (!sent && stdout.includes('watching')) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
+    const result = await start(
+      CLI,
+      ['watch', 'demo://note', '--', process.execPath, EXAMPLE_SERVER],
+      (stdout, child) => {
+        if (!sent && stdout.includes('watching')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
     expect(sent).toBe(true);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions \[demo:\/\/note\]\n$/);
+    expect(result.stdout).toMatch(
+      /^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions \[demo:\/\/note\]\n$/,
+    );
   });
 
   // dist/ exists after `npm run build`, and `npm test` builds it first (pretest) when missing or stale.

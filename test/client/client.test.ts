@@ -42,23 +42,36 @@ describe('McpClient.connect', () => {
     server.on('server/discover', (req) =>
       req['params']['_meta']['io.modelcontextprotocol/protocolVersion'] === '2026-07-28'
         ? { result: DISCOVER_RESULT }
-        : { error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2027-01-01' } } },
+        : {
+            error: {
+              code: -32022,
+              message: 'Unsupported protocol version',
+              data: { supported: ['2026-07-28'], requested: '2027-01-01' },
+            },
+          },
     );
     await server.start();
     await client.connect();
-    expect(server.requests('server/discover').map((r) => r['params']['_meta']['io.modelcontextprotocol/protocolVersion'])).toEqual(['2027-01-01', '2026-07-28']);
+    expect(
+      server.requests('server/discover').map((r) => r['params']['_meta']['io.modelcontextprotocol/protocolVersion']),
+    ).toEqual(['2027-01-01', '2026-07-28']);
     expect(client.protocolVersion).toBe('2026-07-28');
     await client.close();
   });
 
   it('names both version lists when nothing is shared, and closes', async () => {
     const { client, server } = scriptedPair();
-    server.on('server/discover', () => ({ error: { code: -32022, message: 'nope', data: { supported: ['2030-01-01'], requested: '2026-07-28' } } }));
+    server.on('server/discover', () => ({
+      error: { code: -32022, message: 'nope', data: { supported: ['2030-01-01'], requested: '2026-07-28' } },
+    }));
     await server.start();
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VersionNegotiationError);
     expect((error as VersionNegotiationError).code).toBe(-32022);
-    expect((error as VersionNegotiationError).data).toEqual({ clientSupported: ['2026-07-28'], serverSupported: ['2030-01-01'] });
+    expect((error as VersionNegotiationError).data).toEqual({
+      clientSupported: ['2026-07-28'],
+      serverSupported: ['2030-01-01'],
+    });
     expect((error as Error).cause).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(client.state).toBe('closed');
   });
@@ -107,14 +120,18 @@ describe('McpClient requests', () => {
 
   it('leaves clientInfo out when asked to', async () => {
     const { client, server } = await connectedPair({ sendClientInfo: false });
-    expect(server.requests('server/discover')[0]?.['params']['_meta']).not.toHaveProperty(['io.modelcontextprotocol/clientInfo']);
+    expect(server.requests('server/discover')[0]?.['params']['_meta']).not.toHaveProperty([
+      'io.modelcontextprotocol/clientInfo',
+    ]);
     await client.close();
   });
 
   it('treats an absent resultType as complete and an unknown one as a protocol error', async () => {
     const { client, server } = await connectedPair();
     server.on('tools/call', (req) =>
-      req['params']['name'] === 'old' ? { result: { content: [{ type: 'text', text: 'ok' }] } } : { result: { resultType: 'later', content: [] } },
+      req['params']['name'] === 'old'
+        ? { result: { content: [{ type: 'text', text: 'ok' }] } }
+        : { result: { resultType: 'later', content: [] } },
     );
     expect((await client.callTool('old')).content).toEqual([{ type: 'text', text: 'ok' }]);
     const error = await client.callTool('new').catch((e: unknown) => e);
@@ -157,7 +174,12 @@ describe('McpClient requests', () => {
     const onError = vi.fn();
     const { client, server } = await connectedPair({ onError });
     server.on('tools/list', () => ({
-      result: { resultType: 'complete', tools: [{ name: 'a', inputSchema: { type: 'object' } }, { name: 7 }, 'x'], ttlMs: 0, cacheScope: 'public' },
+      result: {
+        resultType: 'complete',
+        tools: [{ name: 'a', inputSchema: { type: 'object' } }, { name: 7 }, 'x'],
+        ttlMs: 0,
+        cacheScope: 'public',
+      },
     }));
     const page = await client.listTools();
     expect(page.tools.map((t) => t.name)).toEqual(['a']);
@@ -168,7 +190,9 @@ describe('McpClient requests', () => {
 
   it('sends the first page without a cursor key and "" as a real cursor', async () => {
     const { client, server } = await connectedPair();
-    server.on('prompts/list', () => ({ result: { resultType: 'complete', prompts: [], ttlMs: 0, cacheScope: 'public' } }));
+    server.on('prompts/list', () => ({
+      result: { resultType: 'complete', prompts: [], ttlMs: 0, cacheScope: 'public' },
+    }));
     await client.listPrompts();
     await client.listPrompts({ cursor: '' });
     const [first, second] = server.requests('prompts/list');
@@ -179,8 +203,14 @@ describe('McpClient requests', () => {
 
   it('sends completion/complete with ref, argument and context', async () => {
     const { client, server } = await connectedPair();
-    server.on('completion/complete', () => ({ result: { resultType: 'complete', completion: { values: ['alice'], hasMore: false } } }));
-    const result = await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'a' }, { arguments: { style: 'formal' } });
+    server.on('completion/complete', () => ({
+      result: { resultType: 'complete', completion: { values: ['alice'], hasMore: false } },
+    }));
+    const result = await client.complete(
+      { type: 'ref/prompt', name: 'greet' },
+      { name: 'name', value: 'a' },
+      { arguments: { style: 'formal' } },
+    );
     expect(result.completion.values).toEqual(['alice']);
     expect(server.requests('completion/complete')[0]?.['params']).toMatchObject({
       ref: { type: 'ref/prompt', name: 'greet' },
@@ -217,7 +247,10 @@ describe('McpClient requests', () => {
     expect((error as CancelledError).cause).toBe(reason);
     expect((error as CancelledError).code).toBe(-32800);
     const cancelled = await server.waitFor((m) => m['method'] === 'notifications/cancelled');
-    expect(cancelled['params']).toEqual({ requestId: server.requests('tools/call')[0]?.['id'], reason: 'Request cancelled by the client' });
+    expect(cancelled['params']).toEqual({
+      requestId: server.requests('tools/call')[0]?.['id'],
+      reason: 'Request cancelled by the client',
+    });
     await client.close();
   });
 
@@ -234,7 +267,13 @@ describe('McpClient requests', () => {
     server.on('prompts/get', () => ({ error: { code: -32602, message: 'Prompt nope not found' } }));
     const error = await client.getPrompt('nope').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: -32602, message: 'Prompt nope not found', data: undefined, method: 'prompts/get', local: false });
+    expect(error).toMatchObject({
+      code: -32602,
+      message: 'Prompt nope not found',
+      data: undefined,
+      method: 'prompts/get',
+      local: false,
+    });
     await client.close();
   });
 });

@@ -51,12 +51,14 @@ function readRun(): Run {
   const scenario = process.env['MCP_CONFORMANCE_SCENARIO'];
   const url = process.argv[process.argv.length - 1];
   if (scenario === undefined || scenario === '') throw new Error('MCP_CONFORMANCE_SCENARIO is not set');
-  if (url === undefined || !/^https?:\/\//.test(url)) throw new Error(`expected the server URL as the last argument, got ${JSON.stringify(url)}`);
+  if (url === undefined || !/^https?:\/\//.test(url))
+    throw new Error(`expected the server URL as the last argument, got ${JSON.stringify(url)}`);
   const raw = process.env['MCP_CONFORMANCE_CONTEXT'];
   let context: JsonObject = {};
   if (raw !== undefined && raw !== '') {
     const parsed: unknown = JSON.parse(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('MCP_CONFORMANCE_CONTEXT is not a JSON object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('MCP_CONFORMANCE_CONTEXT is not a JSON object');
     context = parsed as JsonObject;
   }
   return { scenario, url, revision: process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'], context };
@@ -78,7 +80,12 @@ const handlers: InputHandlers = {
   sampling: {
     createMessage: () => {
       log('sampling: canned reply');
-      return { role: 'assistant', content: { type: 'text', text: 'conformance driver reply' }, model: 'none', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'conformance driver reply' },
+        model: 'none',
+        stopReason: 'endTurn',
+      };
     },
   },
   roots: { list: () => ({ roots: [] }) },
@@ -138,7 +145,9 @@ async function listTools(client: McpClient): Promise<Tool[]> {
 
 async function call(client: McpClient, name: string, args: JsonObject = {}): Promise<void> {
   const result = await client.callTool(name, args);
-  log(`tools/call ${name}: ${result.isError === true ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`);
+  log(
+    `tools/call ${name}: ${result.isError === true ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`,
+  );
 }
 
 /** Calls every listed tool in order with no arguments; all must succeed. */
@@ -280,7 +289,10 @@ async function main(): Promise<number> {
     log('done');
     return 0;
   } catch (error) {
-    const data = error !== null && typeof error === 'object' && 'data' in error && error.data !== undefined ? ` ${JSON.stringify(error.data)}` : '';
+    const data =
+      error !== null && typeof error === 'object' && 'data' in error && error.data !== undefined
+        ? ` ${JSON.stringify(error.data)}`
+        : '';
     log(`failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}${data}`);
     return 1;
   } finally {

@@ -34,7 +34,11 @@ describe('API reference (typedoc)', () => {
     app.validate(project);
     expect(logger.messages).toEqual([]);
     expect(app.options.getValue('treatWarningsAsErrors')).toBe(true);
-    expect(app.options.getValue('validation')).toMatchObject({ notExported: true, invalidLink: true, notDocumented: true });
+    expect(app.options.getValue('validation')).toMatchObject({
+      notExported: true,
+      invalidLink: true,
+      notDocumented: true,
+    });
 
     // Both entry points are there, under their package names, with the symbols a host starts from.
     const modules = project.getChildrenByKind(ReflectionKind.Module).map((m) => m.name);

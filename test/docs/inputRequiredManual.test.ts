@@ -16,10 +16,16 @@ describe('docs/input-required.md, manual mode', () => {
       expect(error).toBeInstanceOf(InputRequiredError);
       const { result } = (error as InputRequiredError).data as { result: InputRequiredResult };
       const responses: Record<string, ElicitResult> = {};
-      for (const key of Object.keys(result.inputRequests ?? {})) responses[key] = { action: 'accept', content: { name: 'Ada' } };
+      for (const key of Object.keys(result.inputRequests ?? {}))
+        responses[key] = { action: 'accept', content: { name: 'Ada' } };
       expect(Object.keys(responses)).toEqual(['owner']);
-      const done = await client.callTool('create_ticket', args, { inputRetry: inputRetryFor('tools/call', result, responses) });
-      expect(done.content[0]).toMatchObject({ type: 'text', text: 'Ticket "Printer on fire" filed by Ada (priority normal).' });
+      const done = await client.callTool('create_ticket', args, {
+        inputRetry: inputRetryFor('tools/call', result, responses),
+      });
+      expect(done.content[0]).toMatchObject({
+        type: 'text',
+        text: 'Ticket "Printer on fire" filed by Ada (priority normal).',
+      });
     } finally {
       await client.close();
     }

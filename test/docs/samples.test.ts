@@ -56,7 +56,14 @@ export function fencedBlocks(doc: string, text: string): { samples: Sample[]; fe
     while (j < lines.length && !close.test(lines[j] ?? '')) body.push(lines[j++] ?? '');
     const [lang = '', ...attrs] = info.split(/\s+/);
     if (lang === 'ts' || lang === 'typescript') {
-      samples.push({ doc, line: i + 2, lang, skip: attrs.includes('ignore-sample'), run: attrs.includes('run'), code: body.join('\n') });
+      samples.push({
+        doc,
+        line: i + 2,
+        lang,
+        skip: attrs.includes('ignore-sample'),
+        run: attrs.includes('run'),
+        code: body.join('\n'),
+      });
     }
     i = j;
   }
@@ -83,7 +90,9 @@ afterAll(() => {
 describe('code samples in README.md and docs/', () => {
   it('finds the samples', () => {
     expect(samples.length).toBeGreaterThan(10);
-    expect(samples.map((s) => s.doc)).toEqual(expect.arrayContaining(['README.md', 'docs/getting-started.md', 'docs/errors.md']));
+    expect(samples.map((s) => s.doc)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/getting-started.md', 'docs/errors.md']),
+    );
   });
 
   it('names a language on every fence', () => {
@@ -133,22 +142,26 @@ describe('code samples in README.md and docs/', () => {
   }, 120_000);
 
   const runnable = samples.filter((s) => s.run && !s.skip);
-  it.each(runnable.map((s) => [`${s.doc}:${s.line}`, s] as const))('runs %s', async (_, sample) => {
-    const dir = mkdtempSync(join(root, 'build', 'doc-run-'));
-    try {
-      const code = sample.code
-        .replace(/from 'mcp-live'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)
-        .replace(/from 'mcp-live\/node'/g, `from ${JSON.stringify(join(root, 'src', 'node.ts'))}`);
-      const file = join(dir, 'sample.ts');
-      writeFileSync(file, `${code}\nexport {};\n`);
-      const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  it.each(runnable.map((s) => [`${s.doc}:${s.line}`, s] as const))(
+    'runs %s',
+    async (_, sample) => {
+      const dir = mkdtempSync(join(root, 'build', 'doc-run-'));
       try {
-        await import(pathToFileURL(file).href);
+        const code = sample.code
+          .replace(/from 'mcp-live'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)
+          .replace(/from 'mcp-live\/node'/g, `from ${JSON.stringify(join(root, 'src', 'node.ts'))}`);
+        const file = join(dir, 'sample.ts');
+        writeFileSync(file, `${code}\nexport {};\n`);
+        const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+        try {
+          await import(pathToFileURL(file).href);
+        } finally {
+          log.mockRestore();
+        }
       } finally {
-        log.mockRestore();
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 20_000);
+    },
+    20_000,
+  );
 });

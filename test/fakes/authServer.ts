@@ -141,7 +141,9 @@ export class FakeAuthorizationServer {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       ...(o.codeChallengeMethods !== null && { code_challenge_methods_supported: o.codeChallengeMethods ?? ['S256'] }),
-      ...(o.issParameterSupported !== null && { authorization_response_iss_parameter_supported: o.issParameterSupported ?? true }),
+      ...(o.issParameterSupported !== null && {
+        authorization_response_iss_parameter_supported: o.issParameterSupported ?? true,
+      }),
       token_endpoint_auth_methods_supported: o.tokenEndpointAuthMethods ?? ['none'],
       ...(o.cimd === true && { client_id_metadata_document_supported: true }),
       ...(o.scopesSupported !== undefined && { scopes_supported: o.scopesSupported }),
@@ -149,7 +151,10 @@ export class FakeAuthorizationServer {
   }
 
   /** Issues tokens directly (as if an earlier session had authorized). */
-  issue(info: { scopes: string[]; clientId: string; resource: string | undefined }): { accessToken: string; refreshToken: string } {
+  issue(info: { scopes: string[]; clientId: string; resource: string | undefined }): {
+    accessToken: string;
+    refreshToken: string;
+  } {
     const accessToken = `at-${++this.counter}-${randomBytes(4).toString('hex')}`;
     const refreshToken = `rt-${this.counter}-${randomBytes(4).toString('hex')}`;
     this.tokens.set(accessToken, { ...info, issuer: this.issuer });
@@ -184,7 +189,8 @@ export class FakeAuthorizationServer {
       if (url.pathname === this.metadataPath) return sendJson(res, 200, this.metadata());
       return sendJson(res, 404, { error: 'not_found' });
     }
-    if (request.method === 'POST' && url.pathname === `${path}/register` && (this.options.registration ?? true)) return this.register(request, res);
+    if (request.method === 'POST' && url.pathname === `${path}/register` && (this.options.registration ?? true))
+      return this.register(request, res);
     if (request.method === 'GET' && url.pathname === `${path}/authorize`) return this.authorize(url.searchParams, res);
     if (request.method === 'POST' && url.pathname === `${path}/token`) return this.token(request, res);
     sendJson(res, 404, { error: 'not_found' });
@@ -201,7 +207,9 @@ export class FakeAuthorizationServer {
       client_id: clientId,
       ...(secret !== undefined && { client_secret: secret, client_secret_expires_at: 0 }),
       redirect_uris: body.redirect_uris,
-      ...(this.options.registrationMethod !== undefined && { token_endpoint_auth_method: this.options.registrationMethod }),
+      ...(this.options.registrationMethod !== undefined && {
+        token_endpoint_auth_method: this.options.registrationMethod,
+      }),
     });
   }
 
@@ -212,13 +220,24 @@ export class FakeAuthorizationServer {
     const client = this.clients.get(clientId);
     const cimd = this.options.cimd === true && clientId.startsWith('https://');
     if (client === undefined && !cimd) return sendJson(res, 400, { error: 'invalid_client' });
-    if (client?.redirectUris !== undefined && !client.redirectUris.includes(redirectUri)) return sendJson(res, 400, { error: 'invalid_redirect_uri' });
-    if (params.get('response_type') !== 'code' || params.get('code_challenge_method') !== 'S256' || params.get('code_challenge') === null) {
+    if (client?.redirectUris !== undefined && !client.redirectUris.includes(redirectUri))
+      return sendJson(res, 400, { error: 'invalid_redirect_uri' });
+    if (
+      params.get('response_type') !== 'code' ||
+      params.get('code_challenge_method') !== 'S256' ||
+      params.get('code_challenge') === null
+    ) {
       return sendJson(res, 400, { error: 'invalid_request' });
     }
     const code = `code-${++this.counter}`;
     const scopes = (params.get('scope') ?? '').split(' ').filter((s) => s !== '');
-    this.codes.set(code, { clientId, redirectUri, challenge: params.get('code_challenge')!, resource: params.get('resource') ?? undefined, scopes });
+    this.codes.set(code, {
+      clientId,
+      redirectUri,
+      challenge: params.get('code_challenge')!,
+      resource: params.get('resource') ?? undefined,
+      scopes,
+    });
     const location = new URL(redirectUri);
     location.searchParams.set('code', code);
     const state = params.get('state');
@@ -244,17 +263,28 @@ export class FakeAuthorizationServer {
       const code = params.get('code') ?? '';
       const grant = this.codes.get(code);
       this.codes.delete(code);
-      if (grant === undefined || grant.clientId !== clientId || grant.redirectUri !== params.get('redirect_uri')) return sendJson(res, 400, { error: 'invalid_grant' });
+      if (grant === undefined || grant.clientId !== clientId || grant.redirectUri !== params.get('redirect_uri'))
+        return sendJson(res, 400, { error: 'invalid_grant' });
       const verifier = params.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return sendJson(res, 400, { error: 'invalid_grant', error_description: 'PKCE' });
+      if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge)
+        return sendJson(res, 400, { error: 'invalid_grant', error_description: 'PKCE' });
       if (params.get('resource') !== grant.resource) return sendJson(res, 400, { error: 'invalid_target' });
-      return this.sendTokens(res, { scopes: (this.options.grant ?? ((s) => s))(grant.scopes), clientId, resource: grant.resource });
+      return this.sendTokens(res, {
+        scopes: (this.options.grant ?? ((s) => s))(grant.scopes),
+        clientId,
+        resource: grant.resource,
+      });
     }
     if (grantType === 'refresh_token') {
       const stored = this.refreshTokens.get(params.get('refresh_token') ?? '');
-      if (stored === undefined || stored.used || stored.clientId !== clientId) return sendJson(res, 400, { error: 'invalid_grant' });
+      if (stored === undefined || stored.used || stored.clientId !== clientId)
+        return sendJson(res, 400, { error: 'invalid_grant' });
       stored.used = true;
-      return this.sendTokens(res, { scopes: stored.scopes, clientId, resource: params.get('resource') ?? stored.resource });
+      return this.sendTokens(res, {
+        scopes: stored.scopes,
+        clientId,
+        resource: params.get('resource') ?? stored.resource,
+      });
     }
     sendJson(res, 400, { error: 'unsupported_grant_type' });
   }
@@ -267,7 +297,9 @@ export class FakeAuthorizationServer {
       const id = formDecode(decoded.slice(0, colon));
       const secret = formDecode(decoded.slice(colon + 1));
       const client = this.clients.get(id);
-      return client !== undefined && client.method === 'client_secret_basic' && client.secret === secret ? id : undefined;
+      return client !== undefined && client.method === 'client_secret_basic' && client.secret === secret
+        ? id
+        : undefined;
     }
     const id = params.get('client_id') ?? '';
     if (this.options.cimd === true && id.startsWith('https://') && !params.has('client_secret')) return id;
@@ -277,7 +309,10 @@ export class FakeAuthorizationServer {
     return client.method === 'none' && !params.has('client_secret') ? id : undefined;
   }
 
-  private sendTokens(res: ServerResponse, info: { scopes: string[]; clientId: string; resource: string | undefined }): void {
+  private sendTokens(
+    res: ServerResponse,
+    info: { scopes: string[]; clientId: string; resource: string | undefined },
+  ): void {
     const accessToken = `at-${++this.counter}-${randomBytes(4).toString('hex')}`;
     this.tokens.set(accessToken, { ...info, issuer: this.issuer });
     let refreshToken: string | undefined;
@@ -394,15 +429,26 @@ export class FakeProtectedMcpServer {
         ...(this.options.challengeScope !== undefined ? [`scope="${this.options.challengeScope}"`] : []),
         ...(advertise ? [`resource_metadata="${prmUrl}"`] : []),
       ];
-      return sendJson(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': `Bearer ${parts.join(', ')}`.trim() });
+      return sendJson(
+        res,
+        401,
+        { error: 'invalid_token' },
+        { 'WWW-Authenticate': `Bearer ${parts.join(', ')}`.trim() },
+      );
     }
     const message = request.json ?? {};
-    if (this.options.forbidden === true) return sendJson(res, 403, { error: 'forbidden' }, { 'WWW-Authenticate': 'Bearer error="access_denied"' });
+    if (this.options.forbidden === true)
+      return sendJson(res, 403, { error: 'forbidden' }, { 'WWW-Authenticate': 'Bearer error="access_denied"' });
     const needed = this.options.requiredScopes?.(message.method, message.params) ?? [];
     if (!needed.every((s) => info.scopes.includes(s))) {
-      return sendJson(res, 403, { error: 'insufficient_scope' }, {
-        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}", resource_metadata="${prmUrl}", error_description="Additional permission required"`,
-      });
+      return sendJson(
+        res,
+        403,
+        { error: 'insufficient_scope' },
+        {
+          'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}", resource_metadata="${prmUrl}", error_description="Additional permission required"`,
+        },
+      );
     }
     if (message.id === undefined) {
       res.writeHead(202);
@@ -417,7 +463,15 @@ export class FakeProtectedMcpServer {
       case 'server/discover':
         return DISCOVER;
       case 'tools/list':
-        return { resultType: 'complete', tools: [{ name: 'read_file', inputSchema: { type: 'object' } }, { name: 'write_file', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
+        return {
+          resultType: 'complete',
+          tools: [
+            { name: 'read_file', inputSchema: { type: 'object' } },
+            { name: 'write_file', inputSchema: { type: 'object' } },
+          ],
+          ttlMs: 0,
+          cacheScope: 'private',
+        };
       case 'tools/call':
         return { resultType: 'complete', content: [{ type: 'text', text: `called ${String(params?.name)}` }] };
       default:
@@ -429,7 +483,9 @@ export class FakeProtectedMcpServer {
 /** An authorization server and an MCP endpoint that trusts it, started together. */
 export async function startAuthPair(
   asOptions: FakeAuthorizationServerOptions = {},
-  rsOptions: Partial<FakeProtectedMcpServerOptions> | ((as: FakeAuthorizationServer) => Partial<FakeProtectedMcpServerOptions>) = {},
+  rsOptions:
+    | Partial<FakeProtectedMcpServerOptions>
+    | ((as: FakeAuthorizationServer) => Partial<FakeProtectedMcpServerOptions>) = {},
 ): Promise<{ as: FakeAuthorizationServer; rs: FakeProtectedMcpServer; close(): Promise<void> }> {
   const as = await FakeAuthorizationServer.start(asOptions);
   const rs = await FakeProtectedMcpServer.start({

@@ -75,7 +75,11 @@ export const testServerFactory: McpServerFactory = () => {
         if (ctx.mcpReq.signal.aborted) break;
         done++;
         await ctx.mcpReq.notify({ method: 'notifications/message', params: { level: 'info', data: `step ${done}` } });
-        if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: done, total: steps } });
+        if (token !== undefined)
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: done, total: steps },
+          });
       }
       if (ctx.mcpReq.signal.aborted) observed.slowCancelled++;
       return { content: [text(`${done}/${steps}`)] };
@@ -87,9 +91,13 @@ export const testServerFactory: McpServerFactory = () => {
     contents: [{ uri: CAFE_URI, mimeType: 'text/markdown', text: '# Café' }],
   }));
 
-  server.registerPrompt('greet', { description: 'Greets someone.', argsSchema: z.object({ name: z.string() }) }, ({ name }) => ({
-    messages: [{ role: 'user', content: text(`Hello, ${name}`) }],
-  }));
+  server.registerPrompt(
+    'greet',
+    { description: 'Greets someone.', argsSchema: z.object({ name: z.string() }) },
+    ({ name }) => ({
+      messages: [{ role: 'user', content: text(`Hello, ${name}`) }],
+    }),
+  );
 
   return server;
 };
@@ -108,7 +116,9 @@ export interface HttpExampleServer {
 const SKIPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
 /** Serves {@link testServerFactory} over Streamable HTTP at `/mcp` on 127.0.0.1 (random port). */
-export async function startHttpExampleServer(factory: McpServerFactory = testServerFactory): Promise<HttpExampleServer> {
+export async function startHttpExampleServer(
+  factory: McpServerFactory = testServerFactory,
+): Promise<HttpExampleServer> {
   const handler = createMcpHandler(factory, { keepAliveMs: 15_000 });
   const requests: HttpExampleServer['requests'] = [];
   let origin = '';

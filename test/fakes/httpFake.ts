@@ -2,7 +2,13 @@
  * A scripted HTTP server on 127.0.0.1 (port 0) for transport tests: it records every request
  * (method, path, headers, body) and answers with whatever the current handler writes.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the fake received it. */
@@ -47,7 +53,13 @@ export class HttpFake {
         } catch {
           json = undefined;
         }
-        const request: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json };
+        const request: RecordedRequest = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body,
+          json,
+        };
         fake!.record(request);
         fake!.open.add(res);
         res.on('close', () => fake!.open.delete(res));
@@ -95,7 +107,12 @@ export class HttpFake {
 }
 
 /** Writes a JSON body with a status. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -103,7 +120,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** Starts an SSE response (200, `text/event-stream`) and writes `chunks` as they are. */
 export function startSse(res: ServerResponse, chunks: string[] = [], headers: Record<string, string> = {}): void {
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no', ...headers });
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache',
+    'X-Accel-Buffering': 'no',
+    ...headers,
+  });
   res.flushHeaders();
   for (const chunk of chunks) res.write(chunk);
 }

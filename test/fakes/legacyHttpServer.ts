@@ -26,7 +26,8 @@ export interface LegacyHttpScript {
 }
 
 /** B45 H1: the answer of a legacy stateful server to a request without a session. */
-export const H1: Answer = (_request, res) => sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Missing session ID' } });
+export const H1: Answer = (_request, res) =>
+  sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Missing session ID' } });
 
 /** A running scripted legacy server. */
 export interface LegacyHttpServer {
@@ -47,7 +48,8 @@ export async function startLegacyHttpServer(script: LegacyHttpScript = {}): Prom
   const fake = await HttpFake.start((request, res) => {
     const json = request.json as Record<string, any> | undefined;
     const session = request.headers['mcp-session-id'];
-    if (request.method === 'GET') return (script.get ?? ((_r, out) => out.writeHead(405, { Allow: 'POST' }).end()))(request, res);
+    if (request.method === 'GET')
+      return (script.get ?? ((_r, out) => out.writeHead(405, { Allow: 'POST' }).end()))(request, res);
     if (request.method === 'DELETE') {
       if (typeof session === 'string') live.delete(session);
       res.writeHead(200).end();
@@ -62,14 +64,20 @@ export async function startLegacyHttpServer(script: LegacyHttpScript = {}): Prom
         live.add(id);
         headers['Mcp-Session-Id'] = id;
       }
-      sendJson(res, 200, { jsonrpc: '2.0', id: json['id'], result: initializeResult(script.version ?? json['params']?.protocolVersion) }, headers);
+      sendJson(
+        res,
+        200,
+        { jsonrpc: '2.0', id: json['id'], result: initializeResult(script.version ?? json['params']?.protocolVersion) },
+        headers,
+      );
       return;
     }
     if (typeof session === 'string' && !live.has(session)) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Session not found');
       return;
     }
-    if (json?.method === 'notifications/initialized') return (script.initialized ?? ((_r, out) => out.writeHead(202).end()))(request, res);
+    if (json?.method === 'notifications/initialized')
+      return (script.initialized ?? ((_r, out) => out.writeHead(202).end()))(request, res);
     if (script.request?.(request, res) === true) return;
     if (json === undefined || !('id' in json) || typeof json['method'] !== 'string') {
       res.writeHead(202).end();
@@ -77,8 +85,14 @@ export async function startLegacyHttpServer(script: LegacyHttpScript = {}): Prom
     }
     const reply = (result: unknown) => sendJson(res, 200, { jsonrpc: '2.0', id: json['id'], result });
     if (json['method'] === 'tools/list') return reply({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
-    if (json['method'] === 'tools/call') return reply({ content: [{ type: 'text', text: JSON.stringify(json['params']?.arguments ?? {}) }] });
-    if (json['method'] === 'resources/subscribe' || json['method'] === 'resources/unsubscribe' || json['method'] === 'ping') return reply({});
+    if (json['method'] === 'tools/call')
+      return reply({ content: [{ type: 'text', text: JSON.stringify(json['params']?.arguments ?? {}) }] });
+    if (
+      json['method'] === 'resources/subscribe' ||
+      json['method'] === 'resources/unsubscribe' ||
+      json['method'] === 'ping'
+    )
+      return reply({});
     sendJson(res, 200, { jsonrpc: '2.0', id: json['id'], error: { code: -32601, message: 'Method not found' } });
   });
   return {

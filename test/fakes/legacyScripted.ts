@@ -15,16 +15,24 @@ export const LEGACY_INITIALIZE = {
  * legacy stdio server answers), `initialize` gets `initialize` (default
  * {@link LEGACY_INITIALIZE}), `ping` gets `{}`.
  */
-export function legacyPair(options: Partial<ClientOptions> = {}, initialize: Record<string, unknown> = LEGACY_INITIALIZE): { client: McpClient; server: ScriptedServer } {
+export function legacyPair(
+  options: Partial<ClientOptions> = {},
+  initialize: Record<string, unknown> = LEGACY_INITIALIZE,
+): { client: McpClient; server: ScriptedServer } {
   const pair = scriptedPair(options);
   pair.server.on('server/discover', () => ({ error: { code: -32601, message: 'Method not found' } }));
-  pair.server.on('initialize', (request: Wire) => ({ result: { protocolVersion: request['params']?.protocolVersion ?? '2025-11-25', ...initialize } }));
+  pair.server.on('initialize', (request: Wire) => ({
+    result: { protocolVersion: request['params']?.protocolVersion ?? '2025-11-25', ...initialize },
+  }));
   pair.server.on('ping', () => ({ result: {} }));
   return pair;
 }
 
 /** {@link legacyPair}, started and connected. */
-export async function connectedLegacyPair(options: Partial<ClientOptions> = {}, initialize?: Record<string, unknown>): Promise<{ client: McpClient; server: ScriptedServer }> {
+export async function connectedLegacyPair(
+  options: Partial<ClientOptions> = {},
+  initialize?: Record<string, unknown>,
+): Promise<{ client: McpClient; server: ScriptedServer }> {
   const pair = legacyPair(options, initialize);
   await pair.server.start();
   await pair.client.connect();

@@ -12,15 +12,28 @@ import { StdioTransport } from '../../src/transport/stdio.js';
 const require = createRequire(import.meta.url);
 
 /** Entry points of the published servers, as installed (devDependencies). */
-export const EVERYTHING_SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-export const FILESYSTEM_SERVER = join(dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist', 'index.js');
+export const EVERYTHING_SERVER = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
+export const FILESYSTEM_SERVER = join(
+  dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+  'dist',
+  'index.js',
+);
 /** The tiny server of test/fakes on the official v1 SDK (`@modelcontextprotocol/sdk`). */
 export const V1_SDK_SERVER = fileURLToPath(new URL('./children/v1-sdk-server.mjs', import.meta.url));
 const LOOPBACK_PRELOAD = fileURLToPath(new URL('./children/loopback-listen.cjs', import.meta.url));
 
 /** A stdio transport on `node <script> ...args`. */
 export function nodeStdio(script: string, args: string[] = []): StdioTransport {
-  return new StdioTransport({ command: process.execPath, args: [script, ...args], stderr: 'pipe', closeTimeoutMs: 1000 });
+  return new StdioTransport({
+    command: process.execPath,
+    args: [script, ...args],
+    stderr: 'pipe',
+    closeTimeoutMs: 1000,
+  });
 }
 
 /** A server child listening on 127.0.0.1. */
@@ -36,7 +49,12 @@ export interface LoopbackServer {
  * published CLIs listen on every interface) and `PORT=0`, and resolves once it listens.
  * @param path the endpoint path on that port. @default "/mcp"
  */
-export function spawnLoopbackServer(script: string, args: string[], path = '/mcp', env: Record<string, string> = {}): Promise<LoopbackServer> {
+export function spawnLoopbackServer(
+  script: string,
+  args: string[],
+  path = '/mcp',
+  env: Record<string, string> = {},
+): Promise<LoopbackServer> {
   const child = spawn(process.execPath, ['--require', LOOPBACK_PRELOAD, script, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, PORT: '0', ...env },

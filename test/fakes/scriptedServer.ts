@@ -6,7 +6,8 @@ import type { ClientOptions } from '../../src/client/options.js';
 export type Wire = Record<string, any>;
 
 /** What a scripted handler returns: a result, an error, or nothing (the test replies later). */
-export type Reply = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } | undefined;
+export type Reply =
+  { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } } | undefined;
 
 export const DISCOVER_RESULT = {
   resultType: 'complete',
@@ -90,12 +91,18 @@ export class ScriptedServer {
 export function scriptedPair(options: Partial<ClientOptions> = {}): { client: McpClient; server: ScriptedServer } {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair('memory:scripted');
   const server = new ScriptedServer(serverEnd);
-  const client = new McpClient({ transport: clientEnd, clientInfo: { name: 'test-host', version: '1.0.0' }, ...options });
+  const client = new McpClient({
+    transport: clientEnd,
+    clientInfo: { name: 'test-host', version: '1.0.0' },
+    ...options,
+  });
   return { client, server };
 }
 
 /** {@link scriptedPair}, started and connected. */
-export async function connectedPair(options: Partial<ClientOptions> = {}): Promise<{ client: McpClient; server: ScriptedServer }> {
+export async function connectedPair(
+  options: Partial<ClientOptions> = {},
+): Promise<{ client: McpClient; server: ScriptedServer }> {
   const pair = scriptedPair(options);
   await pair.server.start();
   await pair.client.connect();

@@ -37,20 +37,32 @@ export interface V1SseServer {
   close(): Promise<void>;
 }
 
-const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value) }] });
+const text = (value: unknown) => ({
+  content: [{ type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value) }],
+});
 
 function build(): McpServer {
   const mcp = new McpServer(
     { name: 'v1-sse-fake', version: '1.0.0' },
-    { capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true }, prompts: {} }, instructions: 'an HTTP+SSE server' },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true }, prompts: {} },
+      instructions: 'an HTTP+SSE server',
+    },
   );
   const subscribed = new Set<string>();
   let note = 'first';
   let grown = 0;
-  mcp.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, ({ message }) => text(message));
+  mcp.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, ({ message }) =>
+    text(message),
+  );
   mcp.registerTool('roots', { description: 'Lists the client roots' }, async () => text(await mcp.server.listRoots()));
   mcp.registerTool('ask', { description: 'Elicits a name' }, async () =>
-    text(await mcp.server.elicitInput({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', default: 'Ada' } } } })),
+    text(
+      await mcp.server.elicitInput({
+        message: 'Your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string', default: 'Ada' } } },
+      }),
+    ),
   );
   mcp.registerTool('grow', { description: 'Adds a tool' }, () => {
     grown++;
@@ -72,7 +84,9 @@ function build(): McpServer {
     });
     return text(extra.signal.aborted ? 'cancelled' : 'late');
   });
-  mcp.registerResource('note', 'demo://note', { mimeType: 'text/plain' }, () => ({ contents: [{ uri: 'demo://note', text: note }] }));
+  mcp.registerResource('note', 'demo://note', { mimeType: 'text/plain' }, () => ({
+    contents: [{ uri: 'demo://note', text: note }],
+  }));
   mcp.registerPrompt('greet', { description: 'Greets', argsSchema: { name: z.string() } }, ({ name }) => ({
     messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${name}!` } }],
   }));

@@ -37,7 +37,9 @@ class SocketServerTransport implements Transport {
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      this.socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve())),
+    );
   }
 
   async close(): Promise<void> {
@@ -48,7 +50,12 @@ class SocketServerTransport implements Transport {
 /** Starts a bridge serving `factory` to each WebSocket connection. */
 export async function startWebSocketBridge(factory: McpServerFactory): Promise<WebSocketBridge> {
   const sockets: WebSocket[] = [];
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/mcp', handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false) });
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/mcp',
+    handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false),
+  });
   const handles: Array<{ close(): Promise<void> }> = [];
   wss.on('connection', (socket) => {
     sockets.push(socket);

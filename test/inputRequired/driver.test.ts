@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelledError, InvalidArgumentError, ProtocolError, RpcError, TimeoutError } from '../../src/errors/errors.js';
+import {
+  CancelledError,
+  InvalidArgumentError,
+  ProtocolError,
+  RpcError,
+  TimeoutError,
+} from '../../src/errors/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/messages.js';
 import {
   DEFAULT_MAX_ROUNDS,
@@ -24,7 +30,11 @@ const LOGIN_REQUEST = {
 };
 const CONFIRM_REQUEST = {
   method: 'elicitation/create',
-  params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+  params: {
+    mode: 'form',
+    message: 'Sure?',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+  },
 };
 const CREATED = { resultType: 'complete', content: [{ type: 'text', text: 'created' }] };
 
@@ -59,7 +69,9 @@ afterEach(() => {
 describe('B39: the shape of each retry (pure driver)', () => {
   it('answers, echoes requestState byte for byte, never sends a stale one, and completes', async () => {
     const form = vi.fn((params: { message: string }) =>
-      params.message === 'Your username?' ? { action: 'accept' as const, content: { name: '<user-login>' } } : { action: 'accept' as const, content: { ok: true } },
+      params.message === 'Your username?'
+        ? { action: 'accept' as const, content: { name: '<user-login>' } }
+        : { action: 'accept' as const, content: { ok: true } },
     );
     const { hook, calls } = scriptedRetry([
       { resultType: 'input_required', requestState: 's2' },
@@ -68,7 +80,12 @@ describe('B39: the shape of each retry (pure driver)', () => {
     ]);
     const first = { resultType: 'input_required', inputRequests: { login: LOGIN_REQUEST }, requestState: 'AbC+/==' };
 
-    const promise = driveInputRequired({ method: 'tools/call', first, retry: hook, fulfil: fulfilWith({ elicitation: { form } }) });
+    const promise = driveInputRequired({
+      method: 'tools/call',
+      first,
+      retry: hook,
+      fulfil: fulfilWith({ elicitation: { form } }),
+    });
     let settled: JsonObject | undefined;
     void promise.then((result) => (settled = result));
     // Retry 2 (after a state-only result) goes out at once: no time passes.
@@ -77,7 +94,10 @@ describe('B39: the shape of each retry (pure driver)', () => {
     expect(settled).toEqual(CREATED);
     expect(hook).toHaveBeenCalledTimes(3);
     const [one, two, three] = calls.map((c) => c.fields);
-    expect(one).toEqual({ inputResponses: { login: { action: 'accept', content: { name: '<user-login>' } } }, requestState: 'AbC+/==' });
+    expect(one).toEqual({
+      inputResponses: { login: { action: 'accept', content: { name: '<user-login>' } } },
+      requestState: 'AbC+/==',
+    });
     expect(one?.requestState).toBe('AbC+/==');
     expect(Object.keys(one ?? {})).toEqual(['inputResponses', 'requestState']);
     expect(two).toEqual({ requestState: 's2' });
@@ -109,7 +129,11 @@ describe('B39: the shape of each retry (pure driver)', () => {
   it('sends only the requested keys, in the server order, even if fulfil returns extras', async () => {
     const { hook, calls } = scriptedRetry([CREATED]);
     const first = { resultType: 'input_required', inputRequests: { b: LOGIN_REQUEST, a: LOGIN_REQUEST } };
-    const fulfil = async () => ({ a: { action: 'decline' }, extra: { action: 'cancel' }, b: { action: 'cancel' } }) as Record<string, InputResponse>;
+    const fulfil = async () =>
+      ({ a: { action: 'decline' }, extra: { action: 'cancel' }, b: { action: 'cancel' } }) as Record<
+        string,
+        InputResponse
+      >;
     await driveInputRequired({ method: 'tools/call', first, retry: hook, fulfil });
     expect(Object.keys(calls[0]?.fields.inputResponses ?? {})).toEqual(['b', 'a']);
   });
@@ -117,15 +141,30 @@ describe('B39: the shape of each retry (pure driver)', () => {
   it('fails with InputRequestFailedError when fulfil leaves a key unanswered', async () => {
     const { hook } = scriptedRetry([CREATED]);
     const first = { resultType: 'input_required', inputRequests: { a: LOGIN_REQUEST, b: LOGIN_REQUEST } };
-    const error = await driveInputRequired({ method: 'tools/call', first, retry: hook, fulfil: async () => ({ a: { action: 'decline' } }) }).catch((e: unknown) => e);
+    const error = await driveInputRequired({
+      method: 'tools/call',
+      first,
+      retry: hook,
+      fulfil: async () => ({ a: { action: 'decline' } }),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputRequestFailedError);
-    expect((error as InputRequestFailedError).data).toEqual({ requestMethod: 'tools/call', key: 'b', method: 'elicitation/create', reason: 'invalid_result' });
+    expect((error as InputRequestFailedError).data).toEqual({
+      requestMethod: 'tools/call',
+      key: 'b',
+      method: 'elicitation/create',
+      reason: 'invalid_result',
+    });
     expect(hook).not.toHaveBeenCalled();
   });
 
   it('passes hook errors (e.g. an RpcError from a retry) through unchanged', async () => {
     const rpc = new RpcError({ code: -32602, message: 'bad state' }, 'tools/call');
-    const error = await driveInputRequired({ method: 'tools/call', first: stateOnly('s'), retry: () => Promise.reject(rpc), fulfil: vi.fn() }).catch((e: unknown) => e);
+    const error = await driveInputRequired({
+      method: 'tools/call',
+      first: stateOnly('s'),
+      retry: () => Promise.reject(rpc),
+      fulfil: vi.fn(),
+    }).catch((e: unknown) => e);
     expect(error).toBe(rpc);
   });
 });
@@ -133,20 +172,29 @@ describe('B39: the shape of each retry (pure driver)', () => {
 describe('protocol checks', () => {
   it('rejects an unknown resultType, first or later, with ProtocolError', async () => {
     const first = { resultType: 'pending' };
-    const e1 = await driveInputRequired({ method: 'tools/call', first, retry: vi.fn(), fulfil: vi.fn() }).catch((e: unknown) => e);
+    const e1 = await driveInputRequired({ method: 'tools/call', first, retry: vi.fn(), fulfil: vi.fn() }).catch(
+      (e: unknown) => e,
+    );
     expect(e1).toBeInstanceOf(ProtocolError);
     expect((e1 as ProtocolError).code).toBe(-32600);
     expect((e1 as ProtocolError).data).toMatchObject({ method: 'tools/call', value: first });
 
     const { hook } = scriptedRetry([{ resultType: 'later' }]);
-    const e2 = await driveInputRequired({ method: 'resources/read', first: stateOnly('s'), retry: hook, fulfil: vi.fn() }).catch((e: unknown) => e);
+    const e2 = await driveInputRequired({
+      method: 'resources/read',
+      first: stateOnly('s'),
+      retry: hook,
+      fulfil: vi.fn(),
+    }).catch((e: unknown) => e);
     expect(e2).toBeInstanceOf(ProtocolError);
     expect((e2 as Error).message).toMatch(/unknown resultType "later"/);
   });
 
   it('rejects an input_required result with neither inputRequests nor requestState', async () => {
     for (const first of [{ resultType: 'input_required' }, { resultType: 'input_required', inputRequests: {} }]) {
-      const error = await driveInputRequired({ method: 'tools/call', first, retry: vi.fn(), fulfil: vi.fn() }).catch((e: unknown) => e);
+      const error = await driveInputRequired({ method: 'tools/call', first, retry: vi.fn(), fulfil: vi.fn() }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ProtocolError);
     }
   });
@@ -156,7 +204,9 @@ describe('protocol checks', () => {
       { resultType: 'input_required', inputRequests: [LOGIN_REQUEST] },
       { resultType: 'input_required', requestState: 42 },
     ]) {
-      const error = await driveInputRequired({ method: 'tools/call', first, retry: vi.fn(), fulfil: vi.fn() }).catch((e: unknown) => e);
+      const error = await driveInputRequired({ method: 'tools/call', first, retry: vi.fn(), fulfil: vi.fn() }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ProtocolError);
     }
   });
@@ -166,7 +216,9 @@ describe('protocol checks', () => {
     await expect(driveInputRequired({ ...base, maxRounds: -1 })).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(driveInputRequired({ ...base, maxRounds: 1.5 })).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(driveInputRequired({ ...base, pause: { factor: 0.5 } })).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(driveInputRequired({ ...base, pause: { initialMs: Number.NaN } })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(driveInputRequired({ ...base, pause: { initialMs: Number.NaN } })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
   });
 });
 
@@ -175,9 +227,12 @@ describe('round cap', () => {
     const results = Array.from({ length: 20 }, (_, i) => asking(`k${i}`));
     const { hook } = scriptedRetry([...results]);
     const handler = vi.fn(() => ({ action: 'accept' as const, content: { name: 'x' } }));
-    const error = await driveInputRequired({ method: 'tools/call', first: asking('first'), retry: hook, fulfil: fulfilWith({ elicitation: { form: handler } }) }).catch(
-      (e: unknown) => e,
-    );
+    const error = await driveInputRequired({
+      method: 'tools/call',
+      first: asking('first'),
+      retry: hook,
+      fulfil: fulfilWith({ elicitation: { form: handler } }),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputRequiredRoundsError);
     const rounds = error as InputRequiredRoundsError;
     expect(rounds.code).toBe(-32006);
@@ -193,7 +248,13 @@ describe('round cap', () => {
 
   it('honours a custom maxRounds, including state-only rounds with pauses', async () => {
     const { hook } = scriptedRetry([stateOnly('a'), stateOnly('b'), stateOnly('c')]);
-    const promise = driveInputRequired({ method: 'tools/call', first: stateOnly('0'), retry: hook, fulfil: vi.fn(), maxRounds: 2 });
+    const promise = driveInputRequired({
+      method: 'tools/call',
+      first: stateOnly('0'),
+      retry: hook,
+      fulfil: vi.fn(),
+      maxRounds: 2,
+    });
     const caught = promise.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(1_000);
     const error = (await caught) as InputRequiredRoundsError;
@@ -206,7 +267,9 @@ describe('round cap', () => {
     const retry = vi.fn();
     const fulfil = vi.fn();
     const first = asking('x');
-    const error = (await driveInputRequired({ method: 'prompts/get', first, retry, fulfil, maxRounds: 0 }).catch((e: unknown) => e)) as InputRequiredRoundsError;
+    const error = (await driveInputRequired({ method: 'prompts/get', first, retry, fulfil, maxRounds: 0 }).catch(
+      (e: unknown) => e,
+    )) as InputRequiredRoundsError;
     expect(error.data).toEqual({ method: 'prompts/get', rounds: 0, lastResult: first });
     expect(retry).not.toHaveBeenCalled();
     expect(fulfil).not.toHaveBeenCalled();
@@ -215,9 +278,23 @@ describe('round cap', () => {
 
 describe('pauses between state-only retries', () => {
   it('default: immediate, then 100, 200, 400, 800 ms; inputRequests reset the growth', async () => {
-    const { hook, calls } = scriptedRetry([stateOnly('2'), stateOnly('3'), stateOnly('4'), stateOnly('5'), asking('k'), stateOnly('7'), stateOnly('8'), CREATED]);
+    const { hook, calls } = scriptedRetry([
+      stateOnly('2'),
+      stateOnly('3'),
+      stateOnly('4'),
+      stateOnly('5'),
+      asking('k'),
+      stateOnly('7'),
+      stateOnly('8'),
+      CREATED,
+    ]);
     const start = Date.now();
-    const promise = driveInputRequired({ method: 'tools/call', first: stateOnly('1'), retry: hook, fulfil: fulfilWith(loginHandlers) });
+    const promise = driveInputRequired({
+      method: 'tools/call',
+      first: stateOnly('1'),
+      retry: hook,
+      fulfil: fulfilWith(loginHandlers),
+    });
     await vi.advanceTimersByTimeAsync(5_000);
     await expect(promise).resolves.toEqual(CREATED);
     expect(calls.map((c) => c.at - start)).toEqual([0, 100, 300, 700, 1500, 1500, 1500, 1600]);
@@ -226,13 +303,24 @@ describe('pauses between state-only retries', () => {
 
   it('pauseBeforeRetry follows the policy and caps at maxMs', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => pauseBeforeRetry(n))).toEqual([0, 100, 200, 400, 800, 1600, 2000, 2000]);
-    expect([1, 2, 3].map((n) => pauseBeforeRetry(n, { ...DEFAULT_PAUSE, immediateFirst: false, initialMs: 50, factor: 3 }))).toEqual([50, 150, 450]);
+    expect(
+      [1, 2, 3].map((n) => pauseBeforeRetry(n, { ...DEFAULT_PAUSE, immediateFirst: false, initialMs: 50, factor: 3 })),
+    ).toEqual([50, 150, 450]);
   });
 
   it('uses injected timers when given', async () => {
-    const timers = { setTimeout: vi.fn((cb: () => void, ms: number) => setTimeout(cb, ms)), clearTimeout: vi.fn((h: unknown) => clearTimeout(h as never)) };
+    const timers = {
+      setTimeout: vi.fn((cb: () => void, ms: number) => setTimeout(cb, ms)),
+      clearTimeout: vi.fn((h: unknown) => clearTimeout(h as never)),
+    };
     const { hook } = scriptedRetry([stateOnly('b'), CREATED]);
-    const promise = driveInputRequired({ method: 'tools/call', first: stateOnly('a'), retry: hook, fulfil: vi.fn(), timers });
+    const promise = driveInputRequired({
+      method: 'tools/call',
+      first: stateOnly('a'),
+      retry: hook,
+      fulfil: vi.fn(),
+      timers,
+    });
     await vi.advanceTimersByTimeAsync(100);
     await expect(promise).resolves.toEqual(CREATED);
     expect(timers.setTimeout).toHaveBeenCalledWith(expect.any(Function), 100);
@@ -248,9 +336,13 @@ describe('cancellation and budget', () => {
       return new Promise<never>(() => {}); // ignores its signal on purpose
     });
     const { hook } = scriptedRetry([CREATED]);
-    const caught = driveInputRequired({ method: 'tools/call', first: asking('login'), retry: hook, fulfil: fulfilWith({ elicitation: { form } }), signal: controller.signal }).catch(
-      (e: unknown) => e,
-    );
+    const caught = driveInputRequired({
+      method: 'tools/call',
+      first: asking('login'),
+      retry: hook,
+      fulfil: fulfilWith({ elicitation: { form } }),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(50);
     expect(form).toHaveBeenCalledTimes(1);
     const reason = new Error('user pressed stop');
@@ -268,7 +360,13 @@ describe('cancellation and budget', () => {
   it('abort during a pause rejects with CancelledError at once and clears the pause timer', async () => {
     const controller = new AbortController();
     const { hook } = scriptedRetry([stateOnly('b'), CREATED]);
-    const caught = driveInputRequired({ method: 'tools/call', first: stateOnly('a'), retry: hook, fulfil: vi.fn(), signal: controller.signal }).catch((e: unknown) => e);
+    const caught = driveInputRequired({
+      method: 'tools/call',
+      first: stateOnly('a'),
+      retry: hook,
+      fulfil: vi.fn(),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(50); // retry 1 went out at once; now inside the 100 ms pause
     expect(hook).toHaveBeenCalledTimes(1);
     expect(vi.getTimerCount()).toBe(1);
@@ -287,7 +385,13 @@ describe('cancellation and budget', () => {
       retrySignal = context.signal;
       return new Promise<JsonObject>(() => {});
     });
-    const caught = driveInputRequired({ method: 'tools/call', first: stateOnly('a'), retry, fulfil: vi.fn(), signal: controller.signal }).catch((e: unknown) => e);
+    const caught = driveInputRequired({
+      method: 'tools/call',
+      first: stateOnly('a'),
+      retry,
+      fulfil: vi.fn(),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     controller.abort();
     expect(await caught).toBeInstanceOf(CancelledError);
@@ -298,18 +402,28 @@ describe('cancellation and budget', () => {
   it('an already-aborted signal fails before any hook runs', async () => {
     const retry = vi.fn();
     const fulfil = vi.fn();
-    const error = await driveInputRequired({ method: 'tools/call', first: asking('k'), retry, fulfil, signal: AbortSignal.abort('early') }).catch((e: unknown) => e);
+    const error = await driveInputRequired({
+      method: 'tools/call',
+      first: asking('k'),
+      retry,
+      fulfil,
+      signal: AbortSignal.abort('early'),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CancelledError);
     expect(retry).not.toHaveBeenCalled();
     expect(fulfil).not.toHaveBeenCalled();
   });
 
-  it('an abort whose reason is an mcp-live error (the caller\'s deadline) surfaces that error', async () => {
+  it("an abort whose reason is an mcp-live error (the caller's deadline) surfaces that error", async () => {
     const controller = new AbortController();
     const timeout = new TimeoutError({ method: 'tools/call', timeoutMs: 30, kind: 'total' });
-    const caught = driveInputRequired({ method: 'tools/call', first: asking('k'), retry: vi.fn(), fulfil: () => new Promise(() => {}), signal: controller.signal }).catch(
-      (e: unknown) => e,
-    );
+    const caught = driveInputRequired({
+      method: 'tools/call',
+      first: asking('k'),
+      retry: vi.fn(),
+      fulfil: () => new Promise(() => {}),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     setTimeout(() => controller.abort(timeout), 30);
     await vi.advanceTimersByTimeAsync(30);
     expect(await caught).toBe(timeout);
@@ -377,7 +491,14 @@ describe('cancellation and budget', () => {
   it('clears the deadline timer on success', async () => {
     const clock = { now: () => Date.now() };
     const { hook } = scriptedRetry([CREATED]);
-    await driveInputRequired({ method: 'tools/call', first: asking('k'), retry: hook, fulfil: fulfilWith(loginHandlers), deadline: { at: clock.now() + 60_000, totalTimeoutMs: 60_000 }, clock });
+    await driveInputRequired({
+      method: 'tools/call',
+      first: asking('k'),
+      retry: hook,
+      fulfil: fulfilWith(loginHandlers),
+      deadline: { at: clock.now() + 60_000, totalTimeoutMs: 60_000 },
+      clock,
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -386,6 +507,8 @@ describe('cancellation and budget', () => {
     const fulfil = (() => {
       throw boom;
     }) as unknown as (requests: Record<string, InputRequest>) => Promise<Record<string, InputResponse>>;
-    await expect(driveInputRequired({ method: 'tools/call', first: asking('k'), retry: vi.fn(), fulfil })).rejects.toBe(boom);
+    await expect(driveInputRequired({ method: 'tools/call', first: asking('k'), retry: vi.fn(), fulfil })).rejects.toBe(
+      boom,
+    );
   });
 });

@@ -23,7 +23,12 @@ const SAMPLE = {
   params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 10 },
 } as InputRequest;
 const ROOTS = { method: 'roots/list' } as InputRequest;
-const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm-1', stopReason: 'endTurn' } as const;
+const SAMPLED = {
+  role: 'assistant',
+  content: { type: 'text', text: 'Paris' },
+  model: 'm-1',
+  stopReason: 'endTurn',
+} as const;
 
 const fulfil = (handlers: InputHandlers | undefined, requests: Record<string, unknown>, signal?: AbortSignal) =>
   fulfilInputRequests(handlers, requests as Record<string, InputRequest>, { requestMethod: 'tools/call', signal });
@@ -64,11 +69,19 @@ describe('B41: capabilities match the handlers', () => {
 
     const error = await failure(fulfil(handlers, { pick: FORM }));
     expect(error.code).toBe(-32007);
-    expect(error.data).toEqual({ requestMethod: 'tools/call', key: 'pick', method: 'elicitation/create', reason: 'unsupported' });
+    expect(error.data).toEqual({
+      requestMethod: 'tools/call',
+      key: 'pick',
+      method: 'elicitation/create',
+      reason: 'unsupported',
+    });
     expect(url).not.toHaveBeenCalled();
 
     // A request without `mode` is form mode (spec: client/elicitation) and is refused the same way.
-    const noMode = { method: 'elicitation/create', params: { message: '?', requestedSchema: { type: 'object', properties: {} } } };
+    const noMode = {
+      method: 'elicitation/create',
+      params: { message: '?', requestedSchema: { type: 'object', properties: {} } },
+    };
     expect((await failure(fulfil(handlers, { pick: noMode }))).data.reason).toBe('unsupported');
     expect(url).not.toHaveBeenCalled();
   });
@@ -80,7 +93,8 @@ describe('B41: capabilities match the handlers', () => {
       method: 'tools/call',
       first: { resultType: 'input_required', inputRequests: { pick: FORM }, requestState: 's' },
       retry,
-      fulfil: (requests, { signal }) => fulfilInputRequests({ elicitation: { url } }, requests, { requestMethod: 'tools/call', signal }),
+      fulfil: (requests, { signal }) =>
+        fulfilInputRequests({ elicitation: { url } }, requests, { requestMethod: 'tools/call', signal }),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputRequestFailedError);
     expect(retry).not.toHaveBeenCalled();
@@ -97,7 +111,9 @@ describe('B41: capabilities match the handlers', () => {
   it('sampling and roots flags', () => {
     const createMessage = () => SAMPLED;
     expect(capabilitiesFor({ sampling: { createMessage } })).toEqual({ sampling: {} });
-    expect(capabilitiesFor({ sampling: { createMessage, tools: true, context: true } })).toEqual({ sampling: { tools: {}, context: {} } });
+    expect(capabilitiesFor({ sampling: { createMessage, tools: true, context: true } })).toEqual({
+      sampling: { tools: {}, context: {} },
+    });
     expect(capabilitiesFor({ sampling: { createMessage, tools: false } })).toEqual({ sampling: {} });
     expect(capabilitiesFor({ roots: { list: () => ({ roots: [] }) } })).toEqual({ roots: {} });
   });
@@ -105,7 +121,9 @@ describe('B41: capabilities match the handlers', () => {
   it('rejects a registry whose handlers are not functions', () => {
     expect(() => capabilitiesFor({ elicitation: { form: 'yes' } } as never)).toThrow(InvalidArgumentError);
     expect(() => capabilitiesFor({ sampling: {} } as never)).toThrow(/handlers\.sampling\.createMessage/);
-    expect(() => capabilitiesFor({ roots: () => ({ roots: [] }) } as never)).toThrow(/handlers\.roots: expected \{ list \}/);
+    expect(() => capabilitiesFor({ roots: () => ({ roots: [] }) } as never)).toThrow(
+      /handlers\.roots: expected \{ list \}/,
+    );
   });
 
   it('(c) a throwing handler fails the call at once with handler_error and the cause', async () => {
@@ -114,7 +132,12 @@ describe('B41: capabilities match the handlers', () => {
       throw boom;
     });
     const error = await failure(fulfil({ elicitation: { form } }, { e1: FORM }));
-    expect(error.data).toEqual({ requestMethod: 'tools/call', key: 'e1', method: 'elicitation/create', reason: 'handler_error' });
+    expect(error.data).toEqual({
+      requestMethod: 'tools/call',
+      key: 'e1',
+      method: 'elicitation/create',
+      reason: 'handler_error',
+    });
     expect(error.cause).toBe(boom);
     expect(error.message).toMatch(/UI crashed/);
 
@@ -131,7 +154,9 @@ describe('B41: capabilities match the handlers', () => {
   });
 
   it('(c)/(d) hold for sampling and roots too', async () => {
-    const samplingUndefined = await failure(fulfil({ sampling: { createMessage: () => undefined as never } }, { s: SAMPLE }));
+    const samplingUndefined = await failure(
+      fulfil({ sampling: { createMessage: () => undefined as never } }, { s: SAMPLE }),
+    );
     expect(samplingUndefined.data).toMatchObject({ method: 'sampling/createMessage', reason: 'invalid_result' });
     const rootsThrow = await failure(
       fulfil(
@@ -177,7 +202,11 @@ describe('fulfilInputRequests', () => {
     release();
     const responses = await promise;
     expect(Object.keys(responses)).toEqual(['login', 'capital', 'where']);
-    expect(responses).toEqual({ login: { action: 'accept', content: {} }, capital: SAMPLED, where: { roots: [{ uri: 'file:///work', name: 'work' }] } });
+    expect(responses).toEqual({
+      login: { action: 'accept', content: {} },
+      capital: SAMPLED,
+      where: { roots: [{ uri: 'file:///work', name: 'work' }] },
+    });
   });
 
   it('gives each handler its params, key, request method and a signal', async () => {
@@ -215,7 +244,7 @@ describe('fulfilInputRequests', () => {
     expect(createMessage).not.toHaveBeenCalled();
   });
 
-  it('the caller\'s abort rejects with CancelledError and aborts the handlers', async () => {
+  it("the caller's abort rejects with CancelledError and aborts the handlers", async () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
     const promise = fulfil(
@@ -240,7 +269,11 @@ describe('fulfilInputRequests', () => {
 
   it('malformed entries are ProtocolErrors and call nothing', async () => {
     const form = vi.fn(() => ({ action: 'accept' as const, content: {} }));
-    const handlers: InputHandlers = { elicitation: { form }, sampling: { createMessage: () => SAMPLED }, roots: { list: () => ({ roots: [] }) } };
+    const handlers: InputHandlers = {
+      elicitation: { form },
+      sampling: { createMessage: () => SAMPLED },
+      roots: { list: () => ({ roots: [] }) },
+    };
     const bad: unknown[] = [
       'text',
       { method: 'ping' },
@@ -262,17 +295,32 @@ describe('fulfilInputRequests', () => {
   });
 
   it('unsupported: no handler for a method, an unknown mode, sampling tools without sampling.tools', async () => {
-    expect((await failure(fulfil({}, { s: SAMPLE }))).data).toMatchObject({ method: 'sampling/createMessage', reason: 'unsupported' });
-    expect((await failure(fulfil({}, { r: ROOTS }))).data).toMatchObject({ method: 'roots/list', reason: 'unsupported' });
-    expect((await failure(fulfil({ elicitation: { form: () => ({ action: 'cancel' }) } }, { u: URL_REQUEST }))).data.reason).toBe('unsupported');
+    expect((await failure(fulfil({}, { s: SAMPLE }))).data).toMatchObject({
+      method: 'sampling/createMessage',
+      reason: 'unsupported',
+    });
+    expect((await failure(fulfil({}, { r: ROOTS }))).data).toMatchObject({
+      method: 'roots/list',
+      reason: 'unsupported',
+    });
+    expect(
+      (await failure(fulfil({ elicitation: { form: () => ({ action: 'cancel' }) } }, { u: URL_REQUEST }))).data.reason,
+    ).toBe('unsupported');
     const odd = { method: 'elicitation/create', params: { mode: 'voice', message: '?' } };
-    expect((await failure(fulfil({ elicitation: { form: () => ({ action: 'cancel' }) } }, { v: odd }))).data.reason).toBe('unsupported');
+    expect(
+      (await failure(fulfil({ elicitation: { form: () => ({ action: 'cancel' }) } }, { v: odd }))).data.reason,
+    ).toBe('unsupported');
 
     const createMessage = vi.fn(() => SAMPLED);
-    const withTools = { method: 'sampling/createMessage', params: { ...SAMPLE.params, tools: [{ name: 't', inputSchema: { type: 'object' } }] } };
+    const withTools = {
+      method: 'sampling/createMessage',
+      params: { ...SAMPLE.params, tools: [{ name: 't', inputSchema: { type: 'object' } }] },
+    };
     expect((await failure(fulfil({ sampling: { createMessage } }, { s: withTools }))).data.reason).toBe('unsupported');
     expect(createMessage).not.toHaveBeenCalled();
-    await expect(fulfil({ sampling: { createMessage, tools: true } }, { s: withTools })).resolves.toEqual({ s: SAMPLED });
+    await expect(fulfil({ sampling: { createMessage, tools: true } }, { s: withTools })).resolves.toEqual({
+      s: SAMPLED,
+    });
   });
 
   it('URL mode: accept is sent without content; decline/cancel never carry content', async () => {
@@ -289,32 +337,64 @@ describe('fulfilInputRequests', () => {
         message: 'Who?',
         requestedSchema: {
           type: 'object',
-          properties: { name: { type: 'string' }, age: { type: 'integer' }, ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } },
+          properties: {
+            name: { type: 'string' },
+            age: { type: 'integer' },
+            ok: { type: 'boolean' },
+            tags: { type: 'array', items: { type: 'string' } },
+          },
           required: ['name'],
         },
       },
     };
-    const answer = (content: unknown) => fulfil({ elicitation: { form: () => ({ action: 'accept', content }) as never } }, { f: schemaRequest });
-    await expect(answer({ name: 'a', age: 3, ok: true, tags: ['x'] })).resolves.toEqual({ f: { action: 'accept', content: { name: 'a', age: 3, ok: true, tags: ['x'] } } });
-    for (const content of [{}, { name: 1 }, { name: 'a', age: 1.5 }, { name: 'a', ok: 'yes' }, { name: 'a', tags: [1] }, { name: { nested: true } }, 'text']) {
+    const answer = (content: unknown) =>
+      fulfil({ elicitation: { form: () => ({ action: 'accept', content }) as never } }, { f: schemaRequest });
+    await expect(answer({ name: 'a', age: 3, ok: true, tags: ['x'] })).resolves.toEqual({
+      f: { action: 'accept', content: { name: 'a', age: 3, ok: true, tags: ['x'] } },
+    });
+    for (const content of [
+      {},
+      { name: 1 },
+      { name: 'a', age: 1.5 },
+      { name: 'a', ok: 'yes' },
+      { name: 'a', tags: [1] },
+      { name: { nested: true } },
+      'text',
+    ]) {
       expect((await failure(answer(content))).data.reason, JSON.stringify(content)).toBe('invalid_result');
     }
-    expect((await failure(fulfil({ elicitation: { form: () => ({ action: 'maybe' }) as never } }, { f: FORM }))).data.reason).toBe('invalid_result');
+    expect(
+      (await failure(fulfil({ elicitation: { form: () => ({ action: 'maybe' }) as never } }, { f: FORM }))).data.reason,
+    ).toBe('invalid_result');
   });
 
   it('sampling and roots results are checked', async () => {
-    const bad = [{ role: 'system', content: {}, model: 'm' }, { role: 'assistant', content: {} }, { role: 'assistant', model: 'm', content: 'text' }];
+    const bad = [
+      { role: 'system', content: {}, model: 'm' },
+      { role: 'assistant', content: {} },
+      { role: 'assistant', model: 'm', content: 'text' },
+    ];
     for (const result of bad) {
-      expect((await failure(fulfil({ sampling: { createMessage: () => result as never } }, { s: SAMPLE }))).data.reason).toBe('invalid_result');
+      expect(
+        (await failure(fulfil({ sampling: { createMessage: () => result as never } }, { s: SAMPLE }))).data.reason,
+      ).toBe('invalid_result');
     }
-    for (const result of [{}, { roots: [{ uri: 'https://example.com' }] }, { roots: [{ uri: 'file:///a', name: 3 }] }]) {
-      expect((await failure(fulfil({ roots: { list: () => result as never } }, { r: ROOTS }))).data.reason).toBe('invalid_result');
+    for (const result of [
+      {},
+      { roots: [{ uri: 'https://example.com' }] },
+      { roots: [{ uri: 'file:///a', name: 3 }] },
+    ]) {
+      expect((await failure(fulfil({ roots: { list: () => result as never } }, { r: ROOTS }))).data.reason).toBe(
+        'invalid_result',
+      );
     }
   });
 
   it('keeps a "__proto__" key as an own key of inputResponses', async () => {
     const requests = JSON.parse('{"__proto__":{"method":"roots/list"}}') as Record<string, InputRequest>;
-    const responses = await fulfilInputRequests({ roots: { list: () => ({ roots: [] }) } }, requests, { requestMethod: 'tools/call' });
+    const responses = await fulfilInputRequests({ roots: { list: () => ({ roots: [] }) } }, requests, {
+      requestMethod: 'tools/call',
+    });
     expect(Object.keys(responses)).toEqual(['__proto__']);
     expect(JSON.stringify(responses)).toBe('{"__proto__":{"roots":[]}}');
     expect(Object.getPrototypeOf(responses)).toBe(Object.prototype);

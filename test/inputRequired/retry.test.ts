@@ -3,10 +3,13 @@ import { InvalidArgumentError, ProtocolError } from '../../src/errors/errors.js'
 import { InputRequestFailedError } from '../../src/inputRequired/errors.js';
 import { inputRetryFor, readInputRequired, withInputRetry } from '../../src/inputRequired/retry.js';
 
-const LOGIN = { method: 'elicitation/create', params: { message: '?', requestedSchema: { type: 'object', properties: {} } } };
+const LOGIN = {
+  method: 'elicitation/create',
+  params: { message: '?', requestedSchema: { type: 'object', properties: {} } },
+};
 
 describe('manual mode helpers', () => {
-  it('inputRetryFor: responses for exactly the requested keys plus this result\'s requestState', () => {
+  it("inputRetryFor: responses for exactly the requested keys plus this result's requestState", () => {
     const result = { resultType: 'input_required', inputRequests: { login: LOGIN }, requestState: 'AbC+/==' };
     expect(inputRetryFor('tools/call', result, { login: { action: 'decline' }, stray: { action: 'cancel' } })).toEqual({
       inputResponses: { login: { action: 'decline' } },
@@ -15,9 +18,17 @@ describe('manual mode helpers', () => {
   });
 
   it('inputRetryFor: no requestState in the result means no requestState key; state-only means no inputResponses key', () => {
-    const asked = inputRetryFor('tools/call', { resultType: 'input_required', inputRequests: { login: LOGIN } }, { login: { action: 'cancel' } });
+    const asked = inputRetryFor(
+      'tools/call',
+      { resultType: 'input_required', inputRequests: { login: LOGIN } },
+      { login: { action: 'cancel' } },
+    );
     expect(asked).not.toHaveProperty('requestState');
-    const stateOnly = inputRetryFor('tools/call', { resultType: 'input_required', requestState: 's2' }, { login: { action: 'cancel' } });
+    const stateOnly = inputRetryFor(
+      'tools/call',
+      { resultType: 'input_required', requestState: 's2' },
+      { login: { action: 'cancel' } },
+    );
     expect(stateOnly).toEqual({ requestState: 's2' });
     expect(stateOnly).not.toHaveProperty('inputResponses');
   });
@@ -33,14 +44,21 @@ describe('manual mode helpers', () => {
       return undefined;
     })() as InputRequestFailedError;
     expect(error).toBeInstanceOf(InputRequestFailedError);
-    expect(error.data).toEqual({ requestMethod: 'prompts/get', key: 'login', method: 'elicitation/create', reason: 'invalid_result' });
+    expect(error.data).toEqual({
+      requestMethod: 'prompts/get',
+      key: 'login',
+      method: 'elicitation/create',
+      reason: 'invalid_result',
+    });
     expect(() => inputRetryFor('tools/call', result)).toThrow(InputRequestFailedError);
     expect(() => inputRetryFor('tools/call', result, 'x' as never)).toThrow(InvalidArgumentError);
     expect(() => inputRetryFor('tools/call', { resultType: 'input_required' })).toThrow(ProtocolError);
   });
 
   it('readInputRequired: treats an empty inputRequests map as absent', () => {
-    expect(readInputRequired('tools/call', { resultType: 'input_required', inputRequests: {}, requestState: 's' })).toEqual({ requestState: 's' });
+    expect(
+      readInputRequired('tools/call', { resultType: 'input_required', inputRequests: {}, requestState: 's' }),
+    ).toEqual({ requestState: 's' });
   });
 
   it('withInputRetry: copies params, drops stale fields, sets the new ones', () => {

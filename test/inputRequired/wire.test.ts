@@ -39,14 +39,21 @@ function miniCaller(transport: InMemoryTransport, firstId: number) {
 }
 
 /** The composition the client will do: first request, then the driver with retry = same request, new id. */
-async function callWithInput(caller: ReturnType<typeof miniCaller>, handlers: InputHandlers, method: string, params: JsonObject, signal?: AbortSignal) {
+async function callWithInput(
+  caller: ReturnType<typeof miniCaller>,
+  handlers: InputHandlers,
+  method: string,
+  params: JsonObject,
+  signal?: AbortSignal,
+) {
   const first = await caller.request(method, params);
   return driveInputRequired({
     method,
     first,
     signal,
     retry: (fields) => caller.request(method, withInputRetry(params, fields)),
-    fulfil: (requests, context) => fulfilInputRequests(handlers, requests, { requestMethod: method, signal: context.signal }),
+    fulfil: (requests, context) =>
+      fulfilInputRequests(handlers, requests, { requestMethod: method, signal: context.signal }),
   });
 }
 
@@ -96,7 +103,11 @@ describe('B39: the shape of each retry, on the wire', () => {
             inputRequests: {
               confirm: {
                 method: 'elicitation/create',
-                params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+                params: {
+                  mode: 'form',
+                  message: 'Sure?',
+                  requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+                },
               },
             },
           },
@@ -139,11 +150,20 @@ describe('B39: the shape of each retry, on the wire', () => {
       jsonrpc: '2.0',
       id: 22,
       method: 'tools/call',
-      params: { ...base, inputResponses: { login: { action: 'accept', content: { name: '<user-login>' } } }, requestState: 'AbC+/==' },
+      params: {
+        ...base,
+        inputResponses: { login: { action: 'accept', content: { name: '<user-login>' } } },
+        requestState: 'AbC+/==',
+      },
     });
     expect(calls[2]).toEqual({ jsonrpc: '2.0', id: 23, method: 'tools/call', params: { ...base, requestState: 's2' } });
     expect(calls[2]?.['params']).not.toHaveProperty('inputResponses');
-    expect(calls[3]).toEqual({ jsonrpc: '2.0', id: 24, method: 'tools/call', params: { ...base, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } } });
+    expect(calls[3]).toEqual({
+      jsonrpc: '2.0',
+      id: 24,
+      method: 'tools/call',
+      params: { ...base, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } },
+    });
     expect(calls[3]?.['params']).not.toHaveProperty('requestState');
 
     const [list] = server.requests('tools/list');

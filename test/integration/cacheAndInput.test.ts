@@ -8,7 +8,10 @@ import { exampleClient } from './exampleServer.js';
 
 describe('example server: cache, pagination and input_required', () => {
   let client: McpClient;
-  const form = vi.fn(async (_params: { message: string }) => ({ action: 'accept' as const, content: { name: 'Ada', priority: 'high' } }));
+  const form = vi.fn(async (_params: { message: string }) => ({
+    action: 'accept' as const,
+    content: { name: 'Ada', priority: 'high' },
+  }));
 
   beforeAll(async () => {
     ({ client } = exampleClient({ handlers: { elicitation: { form } } }));
@@ -43,7 +46,10 @@ describe('example server: cache, pagination and input_required', () => {
 
   it('answers create_ticket input_required through the form handler', async () => {
     const result = await client.callTool('create_ticket', { title: 'Printer on fire' });
-    expect(result.content[0]).toMatchObject({ type: 'text', text: 'Ticket "Printer on fire" filed by Ada (priority high).' });
+    expect(result.content[0]).toMatchObject({
+      type: 'text',
+      text: 'Ticket "Printer on fire" filed by Ada (priority high).',
+    });
     expect(form).toHaveBeenCalledTimes(1);
     expect(form.mock.calls[0]![0]).toMatchObject({ message: 'Who is filing "Printer on fire"?' });
   });

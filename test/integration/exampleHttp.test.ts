@@ -15,7 +15,10 @@ import { HTTP_PATHS } from '../fakes/httpPaths.js';
 
 describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport }) => {
   /** Resolves with the next event of `source` that matches. */
-  function nextEvent<E>(source: { on(listener: (event: E) => void): () => void }, match: (event: E) => boolean): Promise<E> {
+  function nextEvent<E>(
+    source: { on(listener: (event: E) => void): () => void },
+    match: (event: E) => boolean,
+  ): Promise<E> {
     return new Promise((resolve) => {
       const off = source.on((event) => {
         if (!match(event)) return;
@@ -29,7 +32,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     let server: HttpServerProcess | undefined;
     let client: McpClient | undefined;
     const errors: Error[] = [];
-    const form = vi.fn(async (_params: { message: string }) => ({ action: 'accept' as const, content: { name: 'Ada', priority: 'low' } }));
+    const form = vi.fn(async (_params: { message: string }) => ({
+      action: 'accept' as const,
+      content: { name: 'Ada', priority: 'low' },
+    }));
 
     beforeAll(async () => {
       server = await startExampleHttpServer();
@@ -51,11 +57,21 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(client!.protocolVersion).toBe('2026-07-28');
       expect(client!.serverInfo).toMatchObject({ name: 'mcp-live-example', version: '0.1.0' });
       expect(client!.serverIdentity).toBe(server!.url);
-      expect(Object.keys(client!.serverCapabilities ?? {})).toEqual(expect.arrayContaining(['tools', 'prompts', 'resources']));
-      const { items } = await client!.listAllTools();
-      expect(items.map((t) => t.name).sort()).toEqual(
-        ['add', 'add_item', 'add_prompt', 'create_ticket', 'echo', 'get_item_link', 'slow', 'toggle_prompt', 'update_note'],
+      expect(Object.keys(client!.serverCapabilities ?? {})).toEqual(
+        expect.arrayContaining(['tools', 'prompts', 'resources']),
       );
+      const { items } = await client!.listAllTools();
+      expect(items.map((t) => t.name).sort()).toEqual([
+        'add',
+        'add_item',
+        'add_prompt',
+        'create_ticket',
+        'echo',
+        'get_item_link',
+        'slow',
+        'toggle_prompt',
+        'update_note',
+      ]);
     });
 
     it('walks all 254 resources in 6 pages and reads one', async () => {
@@ -76,7 +92,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('answers create_ticket input_required through the form handler', async () => {
       const result = await client!.callTool('create_ticket', { title: 'Printer on fire' });
-      expect(result.content[0]).toMatchObject({ type: 'text', text: 'Ticket "Printer on fire" filed by Ada (priority low).' });
+      expect(result.content[0]).toMatchObject({
+        type: 'text',
+        text: 'Ticket "Printer on fire" filed by Ada (priority low).',
+      });
       expect(form).toHaveBeenCalledTimes(1);
       expect(form.mock.calls[0]![0]).toMatchObject({ message: 'Who is filing "Printer on fire"?' });
     });
@@ -86,7 +105,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       try {
         expect(sub.honoured).toEqual({ promptsListChanged: true, resourceSubscriptions: ['demo://note'] });
         const before = await client!.readResource('demo://note');
-        expect(before.contents[0]).toMatchObject({ text: 'Initial note. Change it with the update_note tool.', _meta: { revision: 1 } });
+        expect(before.contents[0]).toMatchObject({
+          text: 'Initial note. Change it with the update_note tool.',
+          _meta: { revision: 1 },
+        });
 
         const updated = nextEvent<SubscriptionEvent>(sub, (e) => e.type === 'resourceUpdated');
         await client!.callTool('update_note', { text: 'changed over HTTP' });

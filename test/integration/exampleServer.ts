@@ -11,7 +11,12 @@ export const EXAMPLE_SERVER = fileURLToPath(new URL('../../build/examples/server
 /** A client on a fresh example-server process over a real stdio pipe; not yet connected. */
 export function exampleClient(options: Partial<ClientOptions> = {}): { client: McpClient; transport: StdioTransport } {
   if (!existsSync(EXAMPLE_SERVER)) throw new Error(`${EXAMPLE_SERVER} is missing: run "npm run build" first`);
-  const transport = new StdioTransport({ command: process.execPath, args: [EXAMPLE_SERVER], stderr: 'pipe', closeTimeoutMs: 1000 });
+  const transport = new StdioTransport({
+    command: process.execPath,
+    args: [EXAMPLE_SERVER],
+    stderr: 'pipe',
+    closeTimeoutMs: 1000,
+  });
   const client = new McpClient({ transport, clientInfo: { name: 'mcp-live-tests', version: '0.0.0' }, ...options });
   return { client, transport };
 }

@@ -46,7 +46,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('recovers from -32020 by learning the tools again when it had not listed them (fresh client)', async () => {
-      const fresh = new McpClient({ transport: new StreamableHttpTransport(server.url), clientInfo: { name: 'fresh', version: '0' } });
+      const fresh = new McpClient({
+        transport: new StreamableHttpTransport(server.url),
+        clientInfo: { name: 'fresh', version: '0' },
+      });
       await fresh.connect();
       const result = await fresh.callTool('regional', { region: 'us', query: 'x' });
       expect(result.content[0]).toMatchObject({ text: 'us: x' });

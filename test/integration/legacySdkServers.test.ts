@@ -20,7 +20,9 @@ const handlers: InputHandlers = {
   // Accepts without touching a field: the schema defaults fill the form (SEP-1034).
   elicitation: { form: () => ({ action: 'accept', content: {} }) },
   roots: { list: () => ({ roots: [{ uri: 'file:///projects/demo', name: 'demo' }] }) },
-  sampling: { createMessage: () => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled' } }) },
+  sampling: {
+    createMessage: () => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled' } }),
+  },
 };
 
 function client(transport: Transport, options: Partial<ClientOptions> = {}): McpClient {
@@ -46,7 +48,10 @@ function v1Suite(connect: () => Promise<McpClient>): void {
   });
 
   it('elicitation/create: accepted, every field completed from the schema defaults (SEP-1034)', async () => {
-    expect(json(await v1.callTool('ask', {}))).toEqual({ action: 'accept', content: { name: 'Ada', age: 36, score: 9.5, status: 'active', verified: true } });
+    expect(json(await v1.callTool('ask', {}))).toEqual({
+      action: 'accept',
+      content: { name: 'Ada', age: 36, score: 9.5, status: 'active', verified: true },
+    });
   });
 
   it('roots/list and sampling/createMessage reach the host handlers', async () => {
@@ -77,42 +82,52 @@ describe('a v1-SDK server over stdio', () => {
   });
 });
 
-describe.each(HTTP_PATHS)('a v1-SDK server over Streamable HTTP with sessions (127.0.0.1), $path path', ({ Transport: StreamableHttpTransport }) => {
-  let server: LoopbackServer;
-  let v1: McpClient;
-  beforeAll(async () => {
-    server = await spawnLoopbackServer(V1_SDK_SERVER, ['http']);
-  });
-  afterAll(() => server?.stop());
+describe.each(HTTP_PATHS)(
+  'a v1-SDK server over Streamable HTTP with sessions (127.0.0.1), $path path',
+  ({ Transport: StreamableHttpTransport }) => {
+    let server: LoopbackServer;
+    let v1: McpClient;
+    beforeAll(async () => {
+      server = await spawnLoopbackServer(V1_SDK_SERVER, ['http']);
+    });
+    afterAll(() => server?.stop());
 
-  v1Suite(async () => {
-    v1 = client(new StreamableHttpTransport(server.url));
-    await v1.connect();
-    return v1;
-  });
+    v1Suite(async () => {
+      v1 = client(new StreamableHttpTransport(server.url));
+      await v1.connect();
+      return v1;
+    });
 
-  it('B26 against a real server: after the session ends, the next call starts a new one and goes through', async () => {
-    const seen: Array<{ method: string | undefined; session: string | null; status: number }> = [];
-    const fetch = async (url: string, init: RequestInit): Promise<Response> => {
-      const response = await globalThis.fetch(url, init);
-      const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
-      if (init.method === 'POST') seen.push({ method: body?.method, session: new Headers(init.headers).get('mcp-session-id'), status: response.status });
-      return response;
-    };
-    const fresh = client(new StreamableHttpTransport(server.url, { fetch }));
-    try {
-      await fresh.connect();
-      await fresh.callTool('expire', {});
-      expect((await fresh.callTool('echo', { message: 'after expiry' })).content).toEqual([{ type: 'text', text: 'after expiry' }]);
-      const echoes = seen.filter((s) => s.method === 'tools/call').slice(1);
-      expect(echoes.map((s) => s.status)).toEqual([404, 200]);
-      expect(echoes[0]?.session).not.toBe(echoes[1]?.session);
-      expect(seen.filter((s) => s.method === 'initialize').map((s) => s.session)).toEqual([null, null]);
-    } finally {
-      await fresh.close();
-    }
-  });
-});
+    it('B26 against a real server: after the session ends, the next call starts a new one and goes through', async () => {
+      const seen: Array<{ method: string | undefined; session: string | null; status: number }> = [];
+      const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+        const response = await globalThis.fetch(url, init);
+        const body = typeof init.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
+        if (init.method === 'POST')
+          seen.push({
+            method: body?.method,
+            session: new Headers(init.headers).get('mcp-session-id'),
+            status: response.status,
+          });
+        return response;
+      };
+      const fresh = client(new StreamableHttpTransport(server.url, { fetch }));
+      try {
+        await fresh.connect();
+        await fresh.callTool('expire', {});
+        expect((await fresh.callTool('echo', { message: 'after expiry' })).content).toEqual([
+          { type: 'text', text: 'after expiry' },
+        ]);
+        const echoes = seen.filter((s) => s.method === 'tools/call').slice(1);
+        expect(echoes.map((s) => s.status)).toEqual([404, 200]);
+        expect(echoes[0]?.session).not.toBe(echoes[1]?.session);
+        expect(seen.filter((s) => s.method === 'initialize').map((s) => s.session)).toEqual([null, null]);
+      } finally {
+        await fresh.close();
+      }
+    });
+  },
+);
 
 describe('the v2 example server (dual-era) over stdio', () => {
   it.each([
@@ -136,26 +151,29 @@ describe('the v2 example server (dual-era) over stdio', () => {
   });
 });
 
-describe.each(HTTP_PATHS)('the v2 example server (dual-era) over Streamable HTTP, $path path', ({ Transport: StreamableHttpTransport }) => {
-  let server: HttpServerProcess;
-  beforeAll(async () => {
-    server = await startExampleHttpServer();
-  });
-  afterAll(() => server?.stop());
+describe.each(HTTP_PATHS)(
+  'the v2 example server (dual-era) over Streamable HTTP, $path path',
+  ({ Transport: StreamableHttpTransport }) => {
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      server = await startExampleHttpServer();
+    });
+    afterAll(() => server?.stop());
 
-  it.each([
-    ['auto: modern', 'auto' as const, 'modern', '2026-07-28'],
-    ['forced legacy', 'legacy' as const, 'legacy', '2025-11-25'],
-  ])('%s: the same lists and calls', async (_label, era, expectedEra, version) => {
-    const example = client(new StreamableHttpTransport(server.url), { era });
-    try {
-      await example.connect();
-      expect(example.era).toBe(expectedEra);
-      expect(example.protocolVersion).toBe(version);
-      expect((await example.listAllResources()).items.length).toBe(254);
-      expect((await example.callTool('add', { a: 1, b: 2 })).content).toEqual([{ type: 'text', text: '3' }]);
-    } finally {
-      await example.close();
-    }
-  });
-});
+    it.each([
+      ['auto: modern', 'auto' as const, 'modern', '2026-07-28'],
+      ['forced legacy', 'legacy' as const, 'legacy', '2025-11-25'],
+    ])('%s: the same lists and calls', async (_label, era, expectedEra, version) => {
+      const example = client(new StreamableHttpTransport(server.url), { era });
+      try {
+        await example.connect();
+        expect(example.era).toBe(expectedEra);
+        expect(example.protocolVersion).toBe(version);
+        expect((await example.listAllResources()).items.length).toBe(254);
+        expect((await example.callTool('add', { a: 1, b: 2 })).content).toEqual([{ type: 'text', text: '3' }]);
+      } finally {
+        await example.close();
+      }
+    });
+  },
+);

@@ -14,7 +14,13 @@ import type { Transport } from '../../src/transport/transport.js';
 import type { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
 import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
-import { EVERYTHING_SERVER, FILESYSTEM_SERVER, nodeStdio, spawnLoopbackServer, type LoopbackServer } from '../fakes/publishedServers.js';
+import {
+  EVERYTHING_SERVER,
+  FILESYSTEM_SERVER,
+  nodeStdio,
+  spawnLoopbackServer,
+  type LoopbackServer,
+} from '../fakes/publishedServers.js';
 
 const clientInfo = { name: 'mcp-live-interop', version: '0.0.0' };
 
@@ -24,7 +30,8 @@ function client(transport: Transport, options: Partial<ClientOptions> = {}): Mcp
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 /** Every text block of a result, joined. */
-const allText = (result: { content: unknown[] }): string => result.content.map((block) => (block as { text?: string }).text ?? '').join('\n');
+const allText = (result: { content: unknown[] }): string =>
+  result.content.map((block) => (block as { text?: string }).text ?? '').join('\n');
 
 /** Form handler for the everything server's elicitation: the one required field, the rest left to the schema defaults. */
 const handlers: InputHandlers = {
@@ -44,12 +51,17 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     expect(everything.era).toBe('legacy');
     expect(everything.protocolVersion).toBe('2025-11-25');
     expect(everything.serverInfo?.name).toBe('mcp-servers/everything');
-    expect(everything.serverCapabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true } });
+    expect(everything.serverCapabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true },
+    });
   });
 
   it('lists tools, calls one, lists and gets prompts, reads a resource', async () => {
     const { items } = await everything.listAllTools();
-    expect(items.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum', 'trigger-elicitation-request', 'get-roots-list']));
+    expect(items.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['echo', 'get-sum', 'trigger-elicitation-request', 'get-roots-list']),
+    );
     expect(text(await everything.callTool('echo', { message: 'hi' }))).toBe('Echo: hi');
     expect(text(await everything.callTool('get-sum', { a: 2, b: 40 }))).toContain('42');
     const prompts = await everything.listAllPrompts();
@@ -77,38 +89,41 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
   });
 });
 
-describe.each(HTTP_PATHS)('@modelcontextprotocol/server-everything over Streamable HTTP (127.0.0.1), $path path', ({ Transport: StreamableHttpTransport }) => {
-  let server: LoopbackServer;
-  let everything: McpClient;
-  let transport: StreamableHttpTransport;
-  const errors: Error[] = [];
-  beforeAll(async () => {
-    server = await spawnLoopbackServer(EVERYTHING_SERVER, ['streamableHttp']);
-    transport = new StreamableHttpTransport(server.url);
-    everything = client(transport, { handlers, onError: (e) => errors.push(e) });
-    await everything.connect();
-  });
-  afterAll(async () => {
-    await everything?.close();
-    await server?.stop();
-  });
+describe.each(HTTP_PATHS)(
+  '@modelcontextprotocol/server-everything over Streamable HTTP (127.0.0.1), $path path',
+  ({ Transport: StreamableHttpTransport }) => {
+    let server: LoopbackServer;
+    let everything: McpClient;
+    let transport: StreamableHttpTransport;
+    const errors: Error[] = [];
+    beforeAll(async () => {
+      server = await spawnLoopbackServer(EVERYTHING_SERVER, ['streamableHttp']);
+      transport = new StreamableHttpTransport(server.url);
+      everything = client(transport, { handlers, onError: (e) => errors.push(e) });
+      await everything.connect();
+    });
+    afterAll(async () => {
+      await everything?.close();
+      await server?.stop();
+    });
 
-  it('falls back from its 400 to initialize, and works over its session', async () => {
-    expect(everything.era).toBe('legacy');
-    expect(everything.protocolVersion).toBe('2025-11-25');
-    expect(transport.capabilities.cancelsByAbortingSend).toBe(false);
-    expect(text(await everything.callTool('echo', { message: 'over http' }))).toBe('Echo: over http');
-    expect((await everything.listAllTools()).items.length).toBeGreaterThan(5);
-  });
+    it('falls back from its 400 to initialize, and works over its session', async () => {
+      expect(everything.era).toBe('legacy');
+      expect(everything.protocolVersion).toBe('2025-11-25');
+      expect(transport.capabilities.cancelsByAbortingSend).toBe(false);
+      expect(text(await everything.callTool('echo', { message: 'over http' }))).toBe('Echo: over http');
+      expect((await everything.listAllTools()).items.length).toBeGreaterThan(5);
+    });
 
-  it('answers a server request sent on the POST stream (elicitation) with a POST of its own', async () => {
-    expect(allText(await everything.callTool('trigger-elicitation-request', {}))).toContain('Ada Lovelace');
-  });
+    it('answers a server request sent on the POST stream (elicitation) with a POST of its own', async () => {
+      expect(allText(await everything.callTool('trigger-elicitation-request', {}))).toContain('Ada Lovelace');
+    });
 
-  it('reports nothing unexpected', () => {
-    expect(errors).toEqual([]);
-  });
-});
+    it('reports nothing unexpected', () => {
+      expect(errors).toEqual([]);
+    });
+  },
+);
 
 describe('@modelcontextprotocol/server-filesystem over stdio, on a temp folder', () => {
   let folder: string;
@@ -130,7 +145,9 @@ describe('@modelcontextprotocol/server-filesystem over stdio, on a temp folder',
       await fs.connect();
       expect(fs.era).toBe('legacy');
       expect(text(await fs.callTool('list_allowed_directories', {}))).toContain(folder);
-      expect(text(await fs.callTool('read_text_file', { path: join(folder, 'hello.txt') }))).toBe('hello from a legacy server\n');
+      expect(text(await fs.callTool('read_text_file', { path: join(folder, 'hello.txt') }))).toBe(
+        'hello from a legacy server\n',
+      );
       await fs.callTool('write_file', { path: join(folder, 'new.txt'), content: 'written' });
       expect(text(await fs.callTool('list_directory', { path: folder }))).toContain('new.txt');
     } finally {

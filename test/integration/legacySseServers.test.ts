@@ -23,7 +23,8 @@ const handlers: InputHandlers = {
   roots: { list: () => ({ roots: [{ uri: 'file:///projects/sse', name: 'sse' }] }) },
 };
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
-const allText = (result: { content: unknown[] }): string => result.content.map((block) => (block as { text?: string }).text ?? '').join('\n');
+const allText = (result: { content: unknown[] }): string =>
+  result.content.map((block) => (block as { text?: string }).text ?? '').join('\n');
 
 function client(transport: Transport, options: Partial<ClientOptions> = {}): McpClient {
   return new McpClient({ transport, clientInfo, handlers, ...options });
@@ -50,13 +51,9 @@ describe('a v1-SDK HTTP+SSE server (SSEServerTransport), reached from its SSE UR
     expect(v1.protocolVersion).toBe('2025-11-25');
     expect(v1.serverInfo).toMatchObject({ name: 'v1-sse-fake', version: '1.0.0' });
     expect(v1.instructions).toBe('an HTTP+SSE server');
-    expect(server.seen.slice(0, 5).map((r) => `${r.method} ${r.path.replace(/sessionId=[\w-]+/, 'sessionId=S')}`)).toEqual([
-      'POST /sse',
-      'POST /sse',
-      'GET /sse',
-      'POST /messages?sessionId=S',
-      'POST /messages?sessionId=S',
-    ]);
+    expect(
+      server.seen.slice(0, 5).map((r) => `${r.method} ${r.path.replace(/sessionId=[\w-]+/, 'sessionId=S')}`),
+    ).toEqual(['POST /sse', 'POST /sse', 'GET /sse', 'POST /messages?sessionId=S', 'POST /messages?sessionId=S']);
     expect(server.posted.slice(0, 2)).toEqual(['initialize', 'notifications/initialized']);
     expect(server.seen[2]?.headers['accept']).toBe('text/event-stream');
     expect(eraMemory.get(new URL(server.url).origin + '/sse')).toBe('legacy-sse');
@@ -73,7 +70,9 @@ describe('a v1-SDK HTTP+SSE server (SSEServerTransport), reached from its SSE UR
   });
 
   it('answers the server requests roots/list and elicitation/create with the host handlers, POSTed to the endpoint', async () => {
-    expect(JSON.parse(text(await v1.callTool('roots', {})))).toEqual({ roots: [{ uri: 'file:///projects/sse', name: 'sse' }] });
+    expect(JSON.parse(text(await v1.callTool('roots', {})))).toEqual({
+      roots: [{ uri: 'file:///projects/sse', name: 'sse' }],
+    });
     expect(JSON.parse(text(await v1.callTool('ask', {})))).toEqual({ action: 'accept', content: { name: 'Ada' } });
     expect(server.posted.filter((m) => m === '(response)').length).toBe(2);
   });

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
 import { viewContents } from '../../src/client/resourceContents.js';
-import { CancelledError, ConnectionClosedError, ResourceNotFoundError, RpcError, TimeoutError } from '../../src/errors/errors.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  ResourceNotFoundError,
+  RpcError,
+  TimeoutError,
+} from '../../src/errors/errors.js';
 import type { StdioTransport } from '../../src/transport/stdio.js';
 import { exampleClient } from './exampleServer.js';
 
@@ -24,7 +30,11 @@ describe('example server over stdio', () => {
   it('discovers the server: version, capabilities, identity, instructions', () => {
     expect(client.protocolVersion).toBe('2026-07-28');
     expect(client.serverDiscovery?.supportedVersions).toContain('2026-07-28');
-    expect(client.serverCapabilities).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true } });
+    expect(client.serverCapabilities).toMatchObject({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true },
+    });
     expect(client.serverInfo).toMatchObject({ name: 'mcp-live-example', version: '0.1.0' });
     expect(client.instructions).toContain('mcp-live example server');
     expect(client.serverIdentity).toContain('server.js');
@@ -49,11 +59,15 @@ describe('example server over stdio', () => {
 
   it('lists prompts, templates and tools as the spec shapes them', async () => {
     const prompts = await client.listPrompts();
-    expect(prompts.prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['greet', 'summarize_item', 'code_review']));
+    expect(prompts.prompts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['greet', 'summarize_item', 'code_review']),
+    );
     const templates = await client.listResourceTemplates();
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toContain('demo://greeting/{name}');
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'add', 'slow', 'get_item_link', 'update_note']));
+    expect(tools.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['echo', 'add', 'slow', 'get_item_link', 'update_note']),
+    );
     expect(tools.ttlMs).toBe(300000);
   });
 
@@ -76,7 +90,10 @@ describe('example server over stdio', () => {
 
   it('gets a prompt and completes an argument', async () => {
     const prompt = await client.getPrompt('greet', { name: 'Ada', style: 'pirate' });
-    expect(prompt.messages[0]).toMatchObject({ role: 'user', content: { type: 'text', text: 'Write a pirate greeting for Ada.' } });
+    expect(prompt.messages[0]).toMatchObject({
+      role: 'user',
+      content: { type: 'text', text: 'Write a pirate greeting for Ada.' },
+    });
     const completion = await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'a' });
     expect(completion.completion.values).toEqual(['alice']);
   });
@@ -93,7 +110,11 @@ describe('example server over stdio', () => {
 
   it('delivers progress and resolves a slow tool', async () => {
     const seen: number[] = [];
-    const result = await client.callTool('slow', { steps: 3, durationMs: 150 }, { onProgress: (p) => seen.push(p.progress) });
+    const result = await client.callTool(
+      'slow',
+      { steps: 3, durationMs: 150 },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
     expect(seen).toEqual([1, 2, 3]);
     expect(result.content[0]).toMatchObject({ type: 'text', text: 'completed 3/3 steps' });
   });
@@ -103,8 +124,12 @@ describe('example server over stdio', () => {
     const aborted = client.callTool('slow', { steps: 10, durationMs: 5000 }, { signal: controller.signal });
     setTimeout(() => controller.abort('enough'), 50);
     await expect(aborted).rejects.toBeInstanceOf(CancelledError);
-    await expect(client.callTool('slow', { steps: 10, durationMs: 5000 }, { timeoutMs: 100, resetTimeoutOnProgress: false })).rejects.toBeInstanceOf(TimeoutError);
-    await expect(client.callTool('echo', { message: 'still here' })).resolves.toMatchObject({ content: [{ type: 'text', text: 'still here' }] });
+    await expect(
+      client.callTool('slow', { steps: 10, durationMs: 5000 }, { timeoutMs: 100, resetTimeoutOnProgress: false }),
+    ).rejects.toBeInstanceOf(TimeoutError);
+    await expect(client.callTool('echo', { message: 'still here' })).resolves.toMatchObject({
+      content: [{ type: 'text', text: 'still here' }],
+    });
   });
 
   it('B20: when the server process dies, pending calls reject with the exit signal and later calls fail at once', async () => {

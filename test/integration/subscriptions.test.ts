@@ -12,7 +12,10 @@ import { ConnectionClosedError, RpcError } from '../../src/errors/errors.js';
 import { exampleClient } from './exampleServer.js';
 
 /** Resolves with the next event of `source` that matches. */
-function nextEvent<E extends { type: string }>(source: { on(listener: (event: E) => void): () => void }, match: (event: E) => boolean): Promise<E> {
+function nextEvent<E extends { type: string }>(
+  source: { on(listener: (event: E) => void): () => void },
+  match: (event: E) => boolean,
+): Promise<E> {
   return new Promise((resolve) => {
     const off = source.on((event) => {
       if (!match(event)) return;
@@ -35,8 +38,18 @@ describe('example server: subscriptions/listen and live lists', () => {
   });
 
   it('acknowledges every type it advertises; resources/updated drops the cached read before the listener hears of it', async () => {
-    const sub = await client.subscribe({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['demo://note'] });
-    expect(sub.honoured).toEqual({ toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['demo://note'] });
+    const sub = await client.subscribe({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ['demo://note'],
+    });
+    expect(sub.honoured).toEqual({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ['demo://note'],
+    });
     expect(sub.notHonoured).toEqual({});
     expect(typeof sub.subscriptionId).toBe('number');
     const before = await client.readResource('demo://note');
@@ -45,7 +58,8 @@ describe('example server: subscriptions/listen and live lists', () => {
     let readInListener: Promise<unknown> | undefined;
     const updated = nextEvent<SubscriptionEvent>(sub, (e) => e.type === 'resourceUpdated');
     sub.on((event) => {
-      if (event.type === 'resourceUpdated') readInListener = client.readResource(event.uri, { cacheMode: 'only-if-cached' }).catch((e: unknown) => e);
+      if (event.type === 'resourceUpdated')
+        readInListener = client.readResource(event.uri, { cacheMode: 'only-if-cached' }).catch((e: unknown) => e);
     });
     await client.callTool('update_note', { text: 'changed by the test' });
     expect(await updated).toEqual({ type: 'resourceUpdated', uri: 'demo://note' });
@@ -94,10 +108,16 @@ describe('example server: subscriptions/listen and live lists', () => {
     const live = await client.live('prompts');
     expect(live.watching).toBe(true);
     expect(live.items.map((p) => p.name)).toContain('greet');
-    const added = nextEvent<LiveListEvent<Prompt>>(live, (e) => e.type === 'updated' && e.items.some((p) => p.name === 'live_one'));
+    const added = nextEvent<LiveListEvent<Prompt>>(
+      live,
+      (e) => e.type === 'updated' && e.items.some((p) => p.name === 'live_one'),
+    );
     await client.callTool('add_prompt', { name: 'live_one', text: 'x' });
     await added;
-    const hidden = nextEvent<LiveListEvent<Prompt>>(live, (e) => e.type === 'updated' && !e.items.some((p) => p.name === 'greet'));
+    const hidden = nextEvent<LiveListEvent<Prompt>>(
+      live,
+      (e) => e.type === 'updated' && !e.items.some((p) => p.name === 'greet'),
+    );
     await client.callTool('toggle_prompt', { name: 'greet' });
     await hidden;
     expect(live.items.map((p) => p.name)).not.toContain('greet');

@@ -8,7 +8,12 @@ import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
 import { JsonRpcSession } from '../../src/jsonrpc/session.js';
 import { CancelSource, cancelHandleOf } from '../../src/transport/cancelHandle.js';
-import type { Transport, TransportCapabilities, TransportHandlers, TransportSendOptions } from '../../src/transport/transport.js';
+import type {
+  Transport,
+  TransportCapabilities,
+  TransportHandlers,
+  TransportSendOptions,
+} from '../../src/transport/transport.js';
 import { StreamBrokenError } from '../../src/transport/transportErrors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { answerDiscover, HttpFake, startSse } from '../fakes/httpFake.js';
@@ -115,7 +120,12 @@ class RecordingTransport implements Transport {
 
 async function sessionOver(transport: Transport) {
   const errors: Error[] = [];
-  const session = new JsonRpcSession({ transport, timers: systemTimers, onNotification: () => {}, onError: (e) => errors.push(e) });
+  const session = new JsonRpcSession({
+    transport,
+    timers: systemTimers,
+    onNotification: () => {},
+    onError: (e) => errors.push(e),
+  });
   await session.start();
   return { session, errors };
 }
@@ -127,7 +137,11 @@ describe('session: the cancellation it hands the transport', () => {
     const transport = new RecordingTransport({ cancelsByAbortingSend: true });
     const { session } = await sessionOver(transport);
     const controller = new AbortController();
-    const call = session.request('tools/call', { name: 'slow' }, { ...OPTIONS, signal: controller.signal, idempotent: false, transportHeaders: { 'mcp-param-a': '1' } });
+    const call = session.request(
+      'tools/call',
+      { name: 'slow' },
+      { ...OPTIONS, signal: controller.signal, idempotent: false, transportHeaders: { 'mcp-param-a': '1' } },
+    );
     const options = transport.sends[0]?.options;
     expect(options?.cancel?.aborted).toBe(false);
     expect(options?.headers).toEqual({ 'mcp-param-a': '1' });
@@ -153,7 +167,9 @@ describe('session: the cancellation it hands the transport', () => {
       return send(message, options);
     };
     const { session } = await sessionOver(transport);
-    const error = await session.request('tools/call', { name: 'slow' }, { ...OPTIONS, timeoutMs: 20, maxTotalTimeoutMs: 20 }).catch((e: unknown) => e);
+    const error = await session
+      .request('tools/call', { name: 'slow' }, { ...OPTIONS, timeoutMs: 20, maxTotalTimeoutMs: 20 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(seen).toEqual(['Request timed out']);
     expect(transport.sends).toHaveLength(1);
@@ -188,10 +204,23 @@ describe('session: the cancellation it hands the transport', () => {
 
   it('a re-issued request gets a new handle; cancelling then aborts only the live one', async () => {
     const transport = new RecordingTransport({ cancelsByAbortingSend: true });
-    transport.failures.push(new StreamBrokenError({ method: 'resources/read', requestId: 0, phase: 'mid-stream', reason: 'the response stream ended before the response', eventsReceived: 1, outcome: 'unknown' }));
+    transport.failures.push(
+      new StreamBrokenError({
+        method: 'resources/read',
+        requestId: 0,
+        phase: 'mid-stream',
+        reason: 'the response stream ended before the response',
+        eventsReceived: 1,
+        outcome: 'unknown',
+      }),
+    );
     const { session } = await sessionOver(transport);
     const controller = new AbortController();
-    const call = session.request('resources/read', { uri: 'a' }, { ...OPTIONS, idempotent: true, signal: controller.signal });
+    const call = session.request(
+      'resources/read',
+      { uri: 'a' },
+      { ...OPTIONS, idempotent: true, signal: controller.signal },
+    );
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(transport.sends.map((s) => (s.message as { id: number }).id)).toEqual([0, 1]);
     const [first, second] = transport.sends.map((s) => s.options?.cancel);
@@ -204,78 +233,90 @@ describe('session: the cancellation it hands the transport', () => {
   });
 });
 
-describe.each(HTTP_PATHS)('Streamable HTTP ($path path): the handle aborts the HTTP request', ({ Transport: StreamableHttpTransport }) => {
-  let fake: HttpFake | undefined;
-  const closers: Array<() => Promise<unknown>> = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0)) await close();
-    await fake?.close();
-    fake = undefined;
-  });
-
-  /** A fake whose `tools/call` streams never end; resolves `closed` when the client drops one. */
-  async function holdingFake() {
-    let closed!: () => void;
-    const streamClosed = new Promise<void>((resolve) => (closed = resolve));
-    fake = await HttpFake.start((req, res) => {
-      if (answerDiscover(req, res)) return;
-      res.on('close', () => closed());
-      startSse(res, [': started\n\n']);
+describe.each(HTTP_PATHS)(
+  'Streamable HTTP ($path path): the handle aborts the HTTP request',
+  ({ Transport: StreamableHttpTransport }) => {
+    let fake: HttpFake | undefined;
+    const closers: Array<() => Promise<unknown>> = [];
+    afterEach(async () => {
+      for (const close of closers.splice(0)) await close();
+      await fake?.close();
+      fake = undefined;
     });
-    return { url: fake.url, streamClosed };
-  }
 
-  it('through the session, with `cancel` alone (no `signal` on the options)', async () => {
-    const { url, streamClosed } = await holdingFake();
-    const inner = new StreamableHttpTransport(url, { retry: false });
-    closers.push(() => inner.close());
-    // A wrapper that forwards only the handle: the transport must not need `signal`.
-    const handed: Array<TransportSendOptions | undefined> = [];
-    const wrapper: Transport = {
-      capabilities: inner.capabilities,
-      serverIdentity: inner.serverIdentity,
-      start: (handlers) => inner.start(handlers),
-      send: (message, options) => {
-        handed.push(options);
-        return inner.send(message, options === undefined ? undefined : { cancel: options.cancel, headers: options.headers, idempotent: options.idempotent });
-      },
-      close: () => inner.close(),
-    };
-    const { session } = await sessionOver(wrapper);
-    closers.push(() => session.close());
-    const controller = new AbortController();
-    const call = session.request('tools/call', { name: 'slow' }, { ...OPTIONS, signal: controller.signal });
-    await fake!.waitForRequests(1);
-    controller.abort('user');
-    await expect(call).rejects.toBeInstanceOf(CancelledError);
-    await streamClosed;
-    expect(handed[0]?.cancel?.aborted).toBe(true);
-    expect(fake!.requests.map((r) => r.json.method)).toEqual(['tools/call']);
-  });
+    /** A fake whose `tools/call` streams never end; resolves `closed` when the client drops one. */
+    async function holdingFake() {
+      let closed!: () => void;
+      const streamClosed = new Promise<void>((resolve) => (closed = resolve));
+      fake = await HttpFake.start((req, res) => {
+        if (answerDiscover(req, res)) return;
+        res.on('close', () => closed());
+        startSse(res, [': started\n\n']);
+      });
+      return { url: fake.url, streamClosed };
+    }
 
-  it('send() given only a `signal` (no handle) still aborts, and rejects with CancelledError', async () => {
-    const { url, streamClosed } = await holdingFake();
-    const transport = new StreamableHttpTransport(url, { retry: false });
-    closers.push(() => transport.close());
-    await transport.start({ onMessage: () => {}, onError: () => {}, onClose: () => {} });
-    const controller = new AbortController();
-    const sent = transport.send(request(7, 'tools/call', { name: 'slow' }) as JsonRpcMessage, { signal: controller.signal });
-    await fake!.waitForRequests(1);
-    controller.abort('stop');
-    const error = (await sent.catch((e: unknown) => e)) as CancelledError;
-    expect(error).toBeInstanceOf(CancelledError);
-    await streamClosed;
-  });
+    it('through the session, with `cancel` alone (no `signal` on the options)', async () => {
+      const { url, streamClosed } = await holdingFake();
+      const inner = new StreamableHttpTransport(url, { retry: false });
+      closers.push(() => inner.close());
+      // A wrapper that forwards only the handle: the transport must not need `signal`.
+      const handed: Array<TransportSendOptions | undefined> = [];
+      const wrapper: Transport = {
+        capabilities: inner.capabilities,
+        serverIdentity: inner.serverIdentity,
+        start: (handlers) => inner.start(handlers),
+        send: (message, options) => {
+          handed.push(options);
+          return inner.send(
+            message,
+            options === undefined
+              ? undefined
+              : { cancel: options.cancel, headers: options.headers, idempotent: options.idempotent },
+          );
+        },
+        close: () => inner.close(),
+      };
+      const { session } = await sessionOver(wrapper);
+      closers.push(() => session.close());
+      const controller = new AbortController();
+      const call = session.request('tools/call', { name: 'slow' }, { ...OPTIONS, signal: controller.signal });
+      await fake!.waitForRequests(1);
+      controller.abort('user');
+      await expect(call).rejects.toBeInstanceOf(CancelledError);
+      await streamClosed;
+      expect(handed[0]?.cancel?.aborted).toBe(true);
+      expect(fake!.requests.map((r) => r.json.method)).toEqual(['tools/call']);
+    });
 
-  it('a handle aborted before the send sends nothing', async () => {
-    const { url } = await holdingFake();
-    const transport = new StreamableHttpTransport(url, { retry: false });
-    closers.push(() => transport.close());
-    await transport.start({ onMessage: () => {}, onError: () => {}, onClose: () => {} });
-    const cancel = new CancelSource();
-    cancel.abort('too late');
-    const error = await transport.send(request(8, 'tools/call', { name: 'slow' }) as JsonRpcMessage, { cancel }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CancelledError);
-    expect(fake!.requests).toHaveLength(0);
-  });
-});
+    it('send() given only a `signal` (no handle) still aborts, and rejects with CancelledError', async () => {
+      const { url, streamClosed } = await holdingFake();
+      const transport = new StreamableHttpTransport(url, { retry: false });
+      closers.push(() => transport.close());
+      await transport.start({ onMessage: () => {}, onError: () => {}, onClose: () => {} });
+      const controller = new AbortController();
+      const sent = transport.send(request(7, 'tools/call', { name: 'slow' }) as JsonRpcMessage, {
+        signal: controller.signal,
+      });
+      await fake!.waitForRequests(1);
+      controller.abort('stop');
+      const error = (await sent.catch((e: unknown) => e)) as CancelledError;
+      expect(error).toBeInstanceOf(CancelledError);
+      await streamClosed;
+    });
+
+    it('a handle aborted before the send sends nothing', async () => {
+      const { url } = await holdingFake();
+      const transport = new StreamableHttpTransport(url, { retry: false });
+      closers.push(() => transport.close());
+      await transport.start({ onMessage: () => {}, onError: () => {}, onClose: () => {} });
+      const cancel = new CancelSource();
+      cancel.abort('too late');
+      const error = await transport
+        .send(request(8, 'tools/call', { name: 'slow' }) as JsonRpcMessage, { cancel })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CancelledError);
+      expect(fake!.requests).toHaveLength(0);
+    });
+  },
+);

@@ -16,9 +16,16 @@ async function open(extra: { clock?: Clock; timers?: Timers } = {}) {
   const received: JsonObject[] = [];
   await serverEnd.start({ onMessage: (m) => received.push(m as JsonObject), onError: () => {}, onClose: () => {} });
   const errors: Error[] = [];
-  const session = new JsonRpcSession({ transport: clientEnd, timers: extra.timers ?? systemTimers, ...(extra.clock && { clock: extra.clock }), onNotification: () => {}, onError: (e) => errors.push(e) });
+  const session = new JsonRpcSession({
+    transport: clientEnd,
+    timers: extra.timers ?? systemTimers,
+    ...(extra.clock && { clock: extra.clock }),
+    onNotification: () => {},
+    onError: (e) => errors.push(e),
+  });
   await session.start();
-  const progress = (token: number, n: number) => serverEnd.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n } });
+  const progress = (token: number, n: number) =>
+    serverEnd.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: n } });
   const respond = (id: number) => serverEnd.send({ jsonrpc: '2.0', id, result: { ok: id } });
   return { session, received, errors, progress, respond };
 }
@@ -33,7 +40,12 @@ function track(promise: Promise<JsonObject>) {
   return state;
 }
 
-const idle = (timeoutMs: number, extra: Partial<SessionRequestOptions> = {}): SessionRequestOptions => ({ timeoutMs, maxTotalTimeoutMs: 600_000, resetTimeoutOnProgress: true, ...extra });
+const idle = (timeoutMs: number, extra: Partial<SessionRequestOptions> = {}): SessionRequestOptions => ({
+  timeoutMs,
+  maxTotalTimeoutMs: 600_000,
+  resetTimeoutOnProgress: true,
+  ...extra,
+});
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -58,14 +70,20 @@ describe('session deadlines: one timer', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(call.error).toBeInstanceOf(TimeoutError);
     expect((call.error as TimeoutError).data).toEqual({ method: 'tools/call', timeoutMs: 1000, kind: 'idle' });
-    expect(received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0, reason: 'Request timed out' } });
+    expect(received.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 0, reason: 'Request timed out' },
+    });
     expect(vi.getTimerCount()).toBe(0);
     await session.close();
   });
 
   it('the total timeout ends a request that progress keeps alive, as kind "total"', async () => {
     const { session, progress } = await open();
-    const call = track(session.request('tools/call', { name: 'slow', _meta: {} }, idle(1000, { maxTotalTimeoutMs: 2500 })));
+    const call = track(
+      session.request('tools/call', { name: 'slow', _meta: {} }, idle(1000, { maxTotalTimeoutMs: 2500 })),
+    );
     for (let i = 1; i <= 4; i++) {
       await vi.advanceTimersByTimeAsync(600);
       await progress(0, i);
@@ -80,7 +98,13 @@ describe('session deadlines: one timer', () => {
 
   it('without progress resets, an idle and a total limit that coincide report "idle"', async () => {
     const { session } = await open();
-    const call = track(session.request('tools/list', undefined, { timeoutMs: 500, maxTotalTimeoutMs: 500, resetTimeoutOnProgress: false }));
+    const call = track(
+      session.request('tools/list', undefined, {
+        timeoutMs: 500,
+        maxTotalTimeoutMs: 500,
+        resetTimeoutOnProgress: false,
+      }),
+    );
     await vi.advanceTimersByTimeAsync(500);
     expect((call.error as TimeoutError).data).toMatchObject({ kind: 'idle', timeoutMs: 500 });
     await session.close();
@@ -144,7 +168,13 @@ describe('session deadlines: one timer', () => {
 
   it('a deadline beyond what setTimeout can wait (2^31 - 1 ms) neither fires early nor is lost', async () => {
     const { session } = await open();
-    const call = track(session.request('tools/call', { name: 'x' }, { timeoutMs: 3_000_000_000, maxTotalTimeoutMs: 3_000_000_000, resetTimeoutOnProgress: false }));
+    const call = track(
+      session.request(
+        'tools/call',
+        { name: 'x' },
+        { timeoutMs: 3_000_000_000, maxTotalTimeoutMs: 3_000_000_000, resetTimeoutOnProgress: false },
+      ),
+    );
     await vi.advanceTimersByTimeAsync(10);
     expect(call.settled).toBe(false);
     // At the clamped delay the timer re-arms for the rest instead of timing out.
@@ -160,7 +190,13 @@ describe('session deadlines: one timer', () => {
 
   it('timeouts of Infinity arm no timer', async () => {
     const { session, respond } = await open();
-    const call = track(session.request('tools/call', { name: 'x' }, { timeoutMs: Infinity, maxTotalTimeoutMs: Infinity, resetTimeoutOnProgress: false }));
+    const call = track(
+      session.request(
+        'tools/call',
+        { name: 'x' },
+        { timeoutMs: Infinity, maxTotalTimeoutMs: Infinity, resetTimeoutOnProgress: false },
+      ),
+    );
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(3_000_000_000);
     expect(call.settled).toBe(false);
@@ -207,7 +243,13 @@ describe('session deadlines: the clock option', () => {
     const armed: Array<() => void> = [];
     const timers: Timers = { setTimeout: (callback) => armed.push(callback), clearTimeout: () => {} };
     const { session } = await open({ clock: { now: () => 0 }, timers });
-    const call = track(session.request('tools/list', undefined, { timeoutMs: 250, maxTotalTimeoutMs: 250, resetTimeoutOnProgress: false }));
+    const call = track(
+      session.request('tools/list', undefined, {
+        timeoutMs: 250,
+        maxTotalTimeoutMs: 250,
+        resetTimeoutOnProgress: false,
+      }),
+    );
     armed[0]?.();
     await Promise.resolve();
     expect((call.error as TimeoutError).data).toMatchObject({ kind: 'idle', timeoutMs: 250 });

@@ -6,10 +6,18 @@ import { systemTimers } from '../../src/util/clock.js';
 import { HttpFake, sseEvent, startSse } from '../fakes/httpFake.js';
 
 let fake: HttpFake | undefined;
-afterEach(async () => { await fake?.close(); fake = undefined; });
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
 
 async function sessionFor(url: string) {
-  const session = new JsonRpcSession({ transport: new StreamableHttpTransport(url, { retry: false }), timers: systemTimers, onNotification: () => {}, onError: () => {} });
+  const session = new JsonRpcSession({
+    transport: new StreamableHttpTransport(url, { retry: false }),
+    timers: systemTimers,
+    onNotification: () => {},
+    onError: () => {},
+  });
   await session.start();
   return session;
 }
@@ -20,13 +28,27 @@ describe('session: re-issue after a broken response stream', () => {
     let n = 0;
     fake = await HttpFake.start((req, res) => {
       n++;
-      startSse(res, [sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: req.json.params._meta.progressToken, progress: n } })]);
-      if (n === 1) res.end(); else { res.write(sseEvent({ jsonrpc: '2.0', id: req.json.id, result: { ok: n } })); res.end(); }
+      startSse(res, [
+        sseEvent({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: req.json.params._meta.progressToken, progress: n },
+        }),
+      ]);
+      if (n === 1) res.end();
+      else {
+        res.write(sseEvent({ jsonrpc: '2.0', id: req.json.id, result: { ok: n } }));
+        res.end();
+      }
     });
     const session = await sessionFor(fake.url);
     const ids: unknown[] = [];
     const progress: number[] = [];
-    const result = await session.request('tools/call', { name: 'read', _meta: {} }, { ...base, idempotent: true, onRequestId: (id) => ids.push(id), onProgress: (p) => progress.push(p.progress) });
+    const result = await session.request(
+      'tools/call',
+      { name: 'read', _meta: {} },
+      { ...base, idempotent: true, onRequestId: (id) => ids.push(id), onProgress: (p) => progress.push(p.progress) },
+    );
     expect(result).toEqual({ ok: 2 });
     expect(fake.requests.map((r) => r.json.id)).toEqual([0, 1]);
     expect(fake.requests.map((r) => r.json.params._meta.progressToken)).toEqual([0, 1]);
@@ -36,9 +58,14 @@ describe('session: re-issue after a broken response stream', () => {
   });
 
   it('a non-idempotent call fails with StreamBrokenError (outcome unknown) after one attempt', async () => {
-    fake = await HttpFake.start((_req, res) => { startSse(res, [': hi\n\n']); res.end(); });
+    fake = await HttpFake.start((_req, res) => {
+      startSse(res, [': hi\n\n']);
+      res.end();
+    });
     const session = await sessionFor(fake.url);
-    const error = await session.request('tools/call', { name: 'write' }, { ...base, idempotent: false }).catch((e: unknown) => e);
+    const error = await session
+      .request('tools/call', { name: 'write' }, { ...base, idempotent: false })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamBrokenError);
     expect((error as Error).message).toContain('outcome is unknown');
     expect(fake.requests).toHaveLength(1);
@@ -46,9 +73,14 @@ describe('session: re-issue after a broken response stream', () => {
   });
 
   it('re-issues at most reissueOnBrokenStream times', async () => {
-    fake = await HttpFake.start((_req, res) => { startSse(res); res.end(); });
+    fake = await HttpFake.start((_req, res) => {
+      startSse(res);
+      res.end();
+    });
     const session = await sessionFor(fake.url);
-    await expect(session.request('resources/read', { uri: 'a' }, { ...base, idempotent: true, reissueOnBrokenStream: 3 })).rejects.toBeInstanceOf(StreamBrokenError);
+    await expect(
+      session.request('resources/read', { uri: 'a' }, { ...base, idempotent: true, reissueOnBrokenStream: 3 }),
+    ).rejects.toBeInstanceOf(StreamBrokenError);
     expect(fake.requests.map((r) => r.json.id)).toEqual([0, 1, 2, 3]);
     await session.close();
   });

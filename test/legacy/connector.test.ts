@@ -2,17 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { negotiateEra, type EraHooks, type EraSettings } from '../../src/legacy/connector.js';
 import type { Era } from '../../src/legacy/era.js';
 import type { LegacyHandshake } from '../../src/legacy/handshake.js';
-import { ConnectionClosedError, ProtocolError, RpcError, TimeoutError, UnsupportedProtocolVersionError, VersionNegotiationError } from '../../src/errors/errors.js';
+import {
+  ConnectionClosedError,
+  ProtocolError,
+  RpcError,
+  TimeoutError,
+  UnsupportedProtocolVersionError,
+  VersionNegotiationError,
+} from '../../src/errors/errors.js';
 import { EraDetectionError } from '../../src/legacy/errors.js';
 import type { DiscoverResult } from '../../src/types/protocol.js';
 
 const DISCOVERY: DiscoverResult = { supportedVersions: ['2026-07-28'], capabilities: {} };
-const HANDSHAKE: LegacyHandshake = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'old', version: '1' }, instructions: undefined, result: {} };
+const HANDSHAKE: LegacyHandshake = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  serverInfo: { name: 'old', version: '1' },
+  instructions: undefined,
+  result: {},
+};
 
 type Step = { discover: string; probeTimeoutMs: number | undefined } | { initialize: true };
 
 /** Hooks that answer from scripts and record each call. */
-function hooks(script: { discover?: Array<DiscoverResult | Error>; initialize?: Array<LegacyHandshake | Error> }): EraHooks & { calls: Step[] } {
+function hooks(script: {
+  discover?: Array<DiscoverResult | Error>;
+  initialize?: Array<LegacyHandshake | Error>;
+}): EraHooks & { calls: Step[] } {
   const discover = [...(script.discover ?? [])];
   const initialize = [...(script.initialize ?? [])];
   const calls: Step[] = [];
@@ -46,7 +62,11 @@ function settings(overrides: Partial<EraSettings> = {}): EraSettings {
   };
 }
 
-const unsupported = (supported: string[]) => new UnsupportedProtocolVersionError({ code: -32022, message: 'Unsupported protocol version', data: { supported, requested: '2026-07-28' } }, 'server/discover');
+const unsupported = (supported: string[]) =>
+  new UnsupportedProtocolVersionError(
+    { code: -32022, message: 'Unsupported protocol version', data: { supported, requested: '2026-07-28' } },
+    'server/discover',
+  );
 const timeout = () => new TimeoutError({ method: 'server/discover', timeoutMs: 5000, kind: 'idle' });
 
 describe('negotiateEra', () => {
@@ -60,7 +80,10 @@ describe('negotiateEra', () => {
 
   it('auto, -32601 on stdio: initialize; remembered as legacy', async () => {
     const s = settings();
-    const h = hooks({ discover: [new RpcError({ code: -32601, message: 'Method not found' }, 'server/discover')], initialize: [HANDSHAKE] });
+    const h = hooks({
+      discover: [new RpcError({ code: -32601, message: 'Method not found' }, 'server/discover')],
+      initialize: [HANDSHAKE],
+    });
     expect(await negotiateEra(s, h)).toEqual({ era: 'legacy', protocolVersion: '2025-11-25', handshake: HANDSHAKE });
     expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: 5000 }, { initialize: true }]);
     expect(s.memory.get('node server.js')).toBe('legacy');
@@ -70,7 +93,10 @@ describe('negotiateEra', () => {
     const h = hooks({ discover: [unsupported(['2026-07-28']), { ...DISCOVERY }] });
     const outcome = await negotiateEra(settings({ modernVersions: ['2027-01-01', '2026-07-28'] }), h);
     expect(outcome).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
-    expect(h.calls).toEqual([{ discover: '2027-01-01', probeTimeoutMs: 5000 }, { discover: '2026-07-28', probeTimeoutMs: undefined }]);
+    expect(h.calls).toEqual([
+      { discover: '2027-01-01', probeTimeoutMs: 5000 },
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+    ]);
   });
 
   it('auto, -32022 naming only legacy versions this client speaks: initialize', async () => {
@@ -79,17 +105,28 @@ describe('negotiateEra', () => {
   });
 
   it('-32022 naming nothing shared: VersionNegotiationError with both lists', async () => {
-    const error = await negotiateEra(settings(), hooks({ discover: [unsupported(['2030-01-01'])] })).catch((e: unknown) => e);
+    const error = await negotiateEra(settings(), hooks({ discover: [unsupported(['2030-01-01'])] })).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(VersionNegotiationError);
-    expect((error as VersionNegotiationError).data).toEqual({ clientSupported: ['2026-07-28'], serverSupported: ['2030-01-01'] });
+    expect((error as VersionNegotiationError).data).toEqual({
+      clientSupported: ['2026-07-28'],
+      serverSupported: ['2030-01-01'],
+    });
     expect((error as Error).cause).toBeInstanceOf(UnsupportedProtocolVersionError);
   });
 
   it('a DiscoverResult without our version switches to a shared one, or falls back when only a legacy one is shared', async () => {
     const h = hooks({ discover: [{ supportedVersions: ['2026-07-28'], capabilities: {} }] });
-    expect(await negotiateEra(settings({ modernVersions: ['2027-01-01', '2026-07-28'] }), h)).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    expect(await negotiateEra(settings({ modernVersions: ['2027-01-01', '2026-07-28'] }), h)).toMatchObject({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+    });
     expect(h.calls).toHaveLength(1);
-    const legacy = hooks({ discover: [{ supportedVersions: ['2025-11-25'], capabilities: {} }], initialize: [HANDSHAKE] });
+    const legacy = hooks({
+      discover: [{ supportedVersions: ['2025-11-25'], capabilities: {} }],
+      initialize: [HANDSHAKE],
+    });
     expect((await negotiateEra(settings(), legacy)).era).toBe('legacy');
   });
 
@@ -102,7 +139,10 @@ describe('negotiateEra', () => {
 
   it('a remembered verdict that fails is forgotten, the server probed again, and the new verdict kept', async () => {
     const s = settings({ memory: new Map<string, Era>([['node server.js', 'legacy']]) });
-    const h = hooks({ initialize: [new RpcError({ code: -32601, message: 'Method not found' }, 'initialize')], discover: [DISCOVERY] });
+    const h = hooks({
+      initialize: [new RpcError({ code: -32601, message: 'Method not found' }, 'initialize')],
+      discover: [DISCOVERY],
+    });
     expect((await negotiateEra(s, h)).era).toBe('modern');
     expect(h.calls).toEqual([{ initialize: true }, { discover: '2026-07-28', probeTimeoutMs: 5000 }]);
     expect(s.memory.get('node server.js')).toBe('modern');
@@ -115,9 +155,16 @@ describe('negotiateEra', () => {
   });
 
   it('a probe that timed out and an initialize refused with an error: probed once more with the normal timeout (a slow modern server)', async () => {
-    const h = hooks({ discover: [timeout(), DISCOVERY], initialize: [new RpcError({ code: -32601, message: 'Method not found' }, 'initialize')] });
+    const h = hooks({
+      discover: [timeout(), DISCOVERY],
+      initialize: [new RpcError({ code: -32601, message: 'Method not found' }, 'initialize')],
+    });
     expect((await negotiateEra(settings(), h)).era).toBe('modern');
-    expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: 5000 }, { initialize: true }, { discover: '2026-07-28', probeTimeoutMs: undefined }]);
+    expect(h.calls).toEqual([
+      { discover: '2026-07-28', probeTimeoutMs: 5000 },
+      { initialize: true },
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+    ]);
   });
 
   it('a probe that timed out and an initialize answered with something else: probed once more too', async () => {
@@ -133,17 +180,31 @@ describe('negotiateEra', () => {
   });
 
   it('neither era works: EraDetectionError with both failures', async () => {
-    const h = hooks({ discover: [new RpcError({ code: -32601, message: 'nope' }, 'server/discover')], initialize: [new RpcError({ code: -32603, message: 'broken' }, 'initialize')] });
+    const h = hooks({
+      discover: [new RpcError({ code: -32601, message: 'nope' }, 'server/discover')],
+      initialize: [new RpcError({ code: -32603, message: 'broken' }, 'initialize')],
+    });
     const error = await negotiateEra(settings(), h).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EraDetectionError);
-    expect((error as EraDetectionError).data).toMatchObject({ serverIdentity: 'node server.js', probe: { code: -32601 }, fallback: { code: -32603, message: 'broken' } });
+    expect((error as EraDetectionError).data).toMatchObject({
+      serverIdentity: 'node server.js',
+      probe: { code: -32601 },
+      fallback: { code: -32603, message: 'broken' },
+    });
   });
 
   it('a result that is not a DiscoverResult: initialize; if that fails too, the ProtocolError is thrown', async () => {
-    const malformed = new ProtocolError('result.supportedVersions must be an array', { method: 'server/discover', value: {} });
-    expect((await negotiateEra(settings(), hooks({ discover: [malformed], initialize: [HANDSHAKE] }))).era).toBe('legacy');
+    const malformed = new ProtocolError('result.supportedVersions must be an array', {
+      method: 'server/discover',
+      value: {},
+    });
+    expect((await negotiateEra(settings(), hooks({ discover: [malformed], initialize: [HANDSHAKE] }))).era).toBe(
+      'legacy',
+    );
     const refused = new RpcError({ code: -32601, message: 'Method not found' }, 'initialize');
-    await expect(negotiateEra(settings(), hooks({ discover: [malformed], initialize: [refused] }))).rejects.toBe(malformed);
+    await expect(negotiateEra(settings(), hooks({ discover: [malformed], initialize: [refused] }))).rejects.toBe(
+      malformed,
+    );
   });
 
   it('fatal errors end it at once: a closed connection during the probe or the fallback', async () => {
@@ -165,6 +226,8 @@ describe('negotiateEra', () => {
 
   it('era "modern": -32022 still leads to one retry with a supported version', async () => {
     const h = hooks({ discover: [unsupported(['2026-07-28']), DISCOVERY] });
-    expect(await negotiateEra(settings({ era: 'modern', modernVersions: ['2027-01-01', '2026-07-28'] }), h)).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    expect(
+      await negotiateEra(settings({ era: 'modern', modernVersions: ['2027-01-01', '2026-07-28'] }), h),
+    ).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
   });
 });

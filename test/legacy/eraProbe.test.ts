@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { classifyProbeFailure, probeError, stepFailure } from '../../src/legacy/eraProbe.js';
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError, RpcError, TimeoutError } from '../../src/errors/errors.js';
-import { HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../../src/transport/transportErrors.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  ProtocolError,
+  RpcError,
+  TimeoutError,
+} from '../../src/errors/errors.js';
+import {
+  HttpAuthError,
+  HttpError,
+  StreamBrokenError,
+  type HttpErrorData,
+} from '../../src/transport/transportErrors.js';
 
 const httpData = (status: number, extra: Partial<HttpErrorData> = {}): HttpErrorData => ({
   status,
@@ -37,14 +49,36 @@ describe('classifyProbeFailure', () => {
     ['404 text/html', new HttpError(httpData(404, { contentType: 'text/html' }))],
     ['405 empty', new HttpError(httpData(405, { contentType: undefined }))],
     ['500', new HttpError(httpData(500))],
-    ['a result that is not a DiscoverResult ({} from a permissive legacy server)', new ProtocolError('result.supportedVersions must be an array', { method: 'server/discover', value: {} })],
-    ['a stream that broke', new StreamBrokenError({ method: 'server/discover', requestId: 0, phase: 'mid-stream', reason: 'x', eventsReceived: 0, outcome: 'unknown' })],
+    [
+      'a result that is not a DiscoverResult ({} from a permissive legacy server)',
+      new ProtocolError('result.supportedVersions must be an array', { method: 'server/discover', value: {} }),
+    ],
+    [
+      'a stream that broke',
+      new StreamBrokenError({
+        method: 'server/discover',
+        requestId: 0,
+        phase: 'mid-stream',
+        reason: 'x',
+        eventsReceived: 0,
+        outcome: 'unknown',
+      }),
+    ],
   ])('legacy: %s', (_label, error) => {
     expect(classifyProbeFailure(error)).toBe('legacy');
   });
 
   it.each([
-    ['401', new HttpAuthError({ ...httpData(401), failure: 'unauthorized', challenges: [], bearer: undefined, retriedWithNewCredential: false })],
+    [
+      '401',
+      new HttpAuthError({
+        ...httpData(401),
+        failure: 'unauthorized',
+        challenges: [],
+        bearer: undefined,
+        retriedWithNewCredential: false,
+      }),
+    ],
     ['a closed connection', new ConnectionClosedError('gone', { reason: 'process exited' })],
     ['the caller abort', new CancelledError('server/discover', 'stop')],
     ['a bad argument', new InvalidArgumentError('uri', 1, 'bad')],
@@ -56,7 +90,9 @@ describe('classifyProbeFailure', () => {
 
 describe('probeError', () => {
   it('turns a modern JSON-RPC error inside an HttpError into an RpcError with the status', () => {
-    const wrapped = new HttpError(httpData(400, { rpcError: { code: -32022, message: 'Unsupported', data: { supported: ['2026-07-28'] } } }));
+    const wrapped = new HttpError(
+      httpData(400, { rpcError: { code: -32022, message: 'Unsupported', data: { supported: ['2026-07-28'] } } }),
+    );
     const error = probeError(wrapped, 'server/discover');
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({ code: -32022, httpStatus: 400, data: { supported: ['2026-07-28'] } });
@@ -73,8 +109,24 @@ describe('probeError', () => {
 
 describe('stepFailure', () => {
   it('summarizes an HttpError and an RpcError with their status', () => {
-    expect(stepFailure('server/discover', new HttpError(httpData(404)))).toMatchObject({ method: 'server/discover', error: 'HttpError', code: -32010, status: 404 });
-    expect(stepFailure('initialize', rpc(-32601, 404))).toMatchObject({ error: 'RpcError', code: -32601, status: 404, message: 'x' });
-    expect(stepFailure('initialize', 'odd')).toEqual({ method: 'initialize', error: 'string', code: undefined, status: undefined, message: 'odd' });
+    expect(stepFailure('server/discover', new HttpError(httpData(404)))).toMatchObject({
+      method: 'server/discover',
+      error: 'HttpError',
+      code: -32010,
+      status: 404,
+    });
+    expect(stepFailure('initialize', rpc(-32601, 404))).toMatchObject({
+      error: 'RpcError',
+      code: -32601,
+      status: 404,
+      message: 'x',
+    });
+    expect(stepFailure('initialize', 'odd')).toEqual({
+      method: 'initialize',
+      error: 'string',
+      code: undefined,
+      status: undefined,
+      message: 'odd',
+    });
   });
 });

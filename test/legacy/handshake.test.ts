@@ -1,21 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { discoveryFromHandshake, initializeParams, readInitializeResult, withLegacyTtl } from '../../src/legacy/handshake.js';
+import {
+  discoveryFromHandshake,
+  initializeParams,
+  readInitializeResult,
+  withLegacyTtl,
+} from '../../src/legacy/handshake.js';
 import { ProtocolError, VersionNegotiationError } from '../../src/errors/errors.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../src/legacy/era.js';
 
-const RESULT = { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'old', version: '2.0' }, instructions: 'be nice' };
+const RESULT = {
+  protocolVersion: '2025-06-18',
+  capabilities: { tools: { listChanged: true } },
+  serverInfo: { name: 'old', version: '2.0' },
+  instructions: 'be nice',
+};
 
 describe('legacy handshake', () => {
   it('initializeParams: the version, a copy of the capabilities and the client info', () => {
     const capabilities = { roots: {} };
     const params = initializeParams('2025-11-25', capabilities, { name: 'host', version: '1' });
-    expect(params).toEqual({ protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'host', version: '1' } });
+    expect(params).toEqual({
+      protocolVersion: '2025-11-25',
+      capabilities: { roots: {} },
+      clientInfo: { name: 'host', version: '1' },
+    });
     expect(params['capabilities']).not.toBe(capabilities);
   });
 
   it('readInitializeResult accepts a version the client speaks and keeps the result as received', () => {
     const handshake = readInitializeResult(RESULT, LEGACY_PROTOCOL_VERSIONS);
-    expect(handshake).toMatchObject({ protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'old', version: '2.0' }, instructions: 'be nice' });
+    expect(handshake).toMatchObject({
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: 'old', version: '2.0' },
+      instructions: 'be nice',
+    });
     expect(handshake.result).toBe(RESULT);
   });
 
@@ -29,10 +48,19 @@ describe('legacy handshake', () => {
       return undefined;
     })();
     expect(error).toBeInstanceOf(VersionNegotiationError);
-    expect((error as VersionNegotiationError).data).toEqual({ clientSupported: [...LEGACY_PROTOCOL_VERSIONS], serverSupported: ['2024-11-05'] });
-    expect(() => readInitializeResult({ capabilities: {}, serverInfo: { name: 'x' } }, LEGACY_PROTOCOL_VERSIONS)).toThrow(ProtocolError);
-    expect(() => readInitializeResult({ protocolVersion: '2025-11-25', serverInfo: { name: 'x' } }, LEGACY_PROTOCOL_VERSIONS)).toThrow(ProtocolError);
-    expect(() => readInitializeResult({ protocolVersion: '2025-11-25', capabilities: {} }, LEGACY_PROTOCOL_VERSIONS)).toThrow(ProtocolError);
+    expect((error as VersionNegotiationError).data).toEqual({
+      clientSupported: [...LEGACY_PROTOCOL_VERSIONS],
+      serverSupported: ['2024-11-05'],
+    });
+    expect(() =>
+      readInitializeResult({ capabilities: {}, serverInfo: { name: 'x' } }, LEGACY_PROTOCOL_VERSIONS),
+    ).toThrow(ProtocolError);
+    expect(() =>
+      readInitializeResult({ protocolVersion: '2025-11-25', serverInfo: { name: 'x' } }, LEGACY_PROTOCOL_VERSIONS),
+    ).toThrow(ProtocolError);
+    expect(() =>
+      readInitializeResult({ protocolVersion: '2025-11-25', capabilities: {} }, LEGACY_PROTOCOL_VERSIONS),
+    ).toThrow(ProtocolError);
   });
 
   it('discoveryFromHandshake: the negotiated version, capabilities, instructions and serverInfo in _meta', () => {

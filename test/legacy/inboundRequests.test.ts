@@ -55,19 +55,37 @@ describe('legacy server requests', () => {
 
   it('roots/list and sampling/createMessage reach their handlers, with the request id as key', async () => {
     const list = vi.fn((_params: unknown, _context: unknown) => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
-    const createMessage = vi.fn(() => ({ role: 'assistant' as const, model: 'm', content: { type: 'text' as const, text: 'ok' } }));
+    const createMessage = vi.fn(() => ({
+      role: 'assistant' as const,
+      model: 'm',
+      content: { type: 'text' as const, text: 'ok' },
+    }));
     const server = await pair({ roots: { list }, sampling: { createMessage } });
     expect(server.requests('initialize')[0]?.['params']?.capabilities).toEqual({ roots: {}, sampling: {} });
-    expect((await serverAsks(server, 'roots/list'))['result']).toEqual({ roots: [{ uri: 'file:///work', name: 'work' }] });
-    const sampled = await serverAsks(server, 'sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 });
+    expect((await serverAsks(server, 'roots/list'))['result']).toEqual({
+      roots: [{ uri: 'file:///work', name: 'work' }],
+    });
+    const sampled = await serverAsks(server, 'sampling/createMessage', {
+      messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+      maxTokens: 5,
+    });
     expect(sampled['result']).toMatchObject({ role: 'assistant', model: 'm' });
-    expect(list.mock.calls[0]?.[1]).toMatchObject({ key: expect.stringMatching(/^r\d+$/), requestMethod: 'roots/list' });
+    expect(list.mock.calls[0]?.[1]).toMatchObject({
+      key: expect.stringMatching(/^r\d+$/),
+      requestMethod: 'roots/list',
+    });
   });
 
   it('malformed params and features the handlers do not cover get -32602 without calling the handler', async () => {
-    const createMessage = vi.fn(() => ({ role: 'assistant' as const, model: 'm', content: { type: 'text' as const, text: 'ok' } }));
+    const createMessage = vi.fn(() => ({
+      role: 'assistant' as const,
+      model: 'm',
+      content: { type: 'text' as const, text: 'ok' },
+    }));
     const server = await pair({ sampling: { createMessage } });
-    expect((await serverAsks(server, 'sampling/createMessage', { maxTokens: 5 }))['error']).toMatchObject({ code: -32602 });
+    expect((await serverAsks(server, 'sampling/createMessage', { maxTokens: 5 }))['error']).toMatchObject({
+      code: -32602,
+    });
     const withTools = await serverAsks(server, 'sampling/createMessage', { messages: [], maxTokens: 5, tools: [] });
     expect(withTools['error']).toMatchObject({ code: -32602, message: expect.stringContaining('sampling.tools') });
     expect(createMessage).not.toHaveBeenCalled();
@@ -80,8 +98,14 @@ describe('legacy server requests', () => {
 
   it('SEP-1034: an accepted form is completed with the schema defaults for the fields left out', async () => {
     const server = await pair({ elicitation: { form: () => ({ action: 'accept', content: { age: 40 } }) } });
-    const response = await serverAsks(server, 'elicitation/create', { message: 'Your details', requestedSchema: DEFAULTS_SCHEMA });
-    expect(response['result']).toEqual({ action: 'accept', content: { age: 40, name: 'Ada', score: 9.5, status: 'active', verified: true } });
+    const response = await serverAsks(server, 'elicitation/create', {
+      message: 'Your details',
+      requestedSchema: DEFAULTS_SCHEMA,
+    });
+    expect(response['result']).toEqual({
+      action: 'accept',
+      content: { age: 40, name: 'Ada', score: 9.5, status: 'active', verified: true },
+    });
   });
 
   it('SEP-1034: a decline carries no content, defaults or not', async () => {
@@ -103,8 +127,17 @@ describe('legacy server requests', () => {
           }),
       },
     });
-    await server.send({ jsonrpc: '2.0', id: 'slow', method: 'elicitation/create', params: { message: '?', requestedSchema: { type: 'object', properties: {} } } });
-    await server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user left' } });
+    await server.send({
+      jsonrpc: '2.0',
+      id: 'slow',
+      method: 'elicitation/create',
+      params: { message: '?', requestedSchema: { type: 'object', properties: {} } },
+    });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'slow', reason: 'user left' },
+    });
     await vi.waitFor(() => expect(aborted).toBe(true));
     await client?.request('ping');
     expect(server.received.filter((m) => m['id'] === 'slow')).toEqual([]);
@@ -115,9 +148,14 @@ describe('SEP-1034 defaults in the input_required loop', () => {
   it('fulfilInputRequests completes an accepted form the same way', async () => {
     const responses = await fulfilInputRequests(
       { elicitation: { form: () => ({ action: 'accept', content: {} }) } },
-      { details: { method: 'elicitation/create', params: { message: '?', requestedSchema: DEFAULTS_SCHEMA } } } as never,
+      {
+        details: { method: 'elicitation/create', params: { message: '?', requestedSchema: DEFAULTS_SCHEMA } },
+      } as never,
       { requestMethod: 'tools/call' },
     );
-    expect(responses['details']).toEqual({ action: 'accept', content: { name: 'Ada', age: 36, score: 9.5, status: 'active', verified: true } });
+    expect(responses['details']).toEqual({
+      action: 'accept',
+      content: { name: 'Ada', age: 36, score: 9.5, status: 'active', verified: true },
+    });
   });
 });

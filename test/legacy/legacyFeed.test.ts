@@ -22,7 +22,8 @@ async function pair(initialize?: Record<string, unknown>, ttl = 60_000): Promise
   return connected.server;
 }
 
-const uriOf = (server: ScriptedServer, method: string): string[] => server.requests(method).map((m) => m['params']?.uri as string);
+const uriOf = (server: ScriptedServer, method: string): string[] =>
+  server.requests(method).map((m) => m['params']?.uri as string);
 
 describe('legacy subscriptions', () => {
   it('list-change flags are implicit (nothing sent) and honoured per capability', async () => {
@@ -44,14 +45,18 @@ describe('legacy subscriptions', () => {
     await a.close();
     await vi.waitFor(() => expect(uriOf(server, 'resources/unsubscribe')).toEqual(['file:///b.json']));
     await b.close();
-    await vi.waitFor(() => expect(uriOf(server, 'resources/unsubscribe')).toEqual(['file:///b.json', 'file:///a.json']));
+    await vi.waitFor(() =>
+      expect(uriOf(server, 'resources/unsubscribe')).toEqual(['file:///b.json', 'file:///a.json']),
+    );
     expect(await a.closed).toEqual({ reason: 'closed', reopens: 0 });
   });
 
   it('a uri the server refuses is not honoured; the others are', async () => {
     const server = await pair();
     server.on('resources/subscribe', (request) =>
-      request['params']?.uri === 'file:///nope' ? { error: { code: -32602, message: 'no such resource' } } : { result: {} },
+      request['params']?.uri === 'file:///nope'
+        ? { error: { code: -32602, message: 'no such resource' } }
+        : { result: {} },
     );
     const sub = await client!.subscribe({ resourceSubscriptions: ['file:///nope', 'file:///ok'] });
     expect(sub.honoured).toEqual({ resourceSubscriptions: ['file:///ok'] });
@@ -68,7 +73,9 @@ describe('legacy subscriptions', () => {
   it('resources/updated: the cached read is dropped, and only subscriptions covering the uri hear it', async () => {
     const server = await pair();
     let reads = 0;
-    server.on('resources/read', (request) => ({ result: { contents: [{ uri: request['params']?.uri, text: `v${++reads}` }] } }));
+    server.on('resources/read', (request) => ({
+      result: { contents: [{ uri: request['params']?.uri, text: `v${++reads}` }] },
+    }));
     await client!.readResource('file:///dir/a.json');
     await client!.readResource('file:///dir/a.json');
     expect(reads).toBe(1);
@@ -78,7 +85,11 @@ describe('legacy subscriptions', () => {
     const otherHeard: SubscriptionEvent[] = [];
     parent.on((e) => heard.push(e));
     other.on((e) => otherHeard.push(e));
-    await server.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///dir/a.json' } });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'file:///dir/a.json' },
+    });
     await vi.waitFor(() => expect(heard).toEqual([{ type: 'resourceUpdated', uri: 'file:///dir/a.json' }]));
     expect(otherHeard).toEqual([]);
     const { contents } = await client!.readResource('file:///dir/a.json');

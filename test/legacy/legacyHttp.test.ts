@@ -15,7 +15,12 @@ import type { Era } from '../../src/legacy/era.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse, type RecordedRequest } from '../fakes/httpFake.js';
 import { instantTimers } from '../fakes/httpHarness.js';
 import { systemTimers } from '../../src/util/clock.js';
-import { initializeResult, startLegacyHttpServer, type LegacyHttpScript, type LegacyHttpServer } from '../fakes/legacyHttpServer.js';
+import {
+  initializeResult,
+  startLegacyHttpServer,
+  type LegacyHttpScript,
+  type LegacyHttpServer,
+} from '../fakes/legacyHttpServer.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
 
 describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport }) => {
@@ -24,7 +29,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     for (const item of open.splice(0).reverse()) await item.close();
   });
 
-  async function setUp(script: LegacyHttpScript, options: Partial<ClientOptions> = {}, transport: StreamableHttpTransportOptions = {}): Promise<{ server: LegacyHttpServer; client: McpClient; timers: ReturnType<typeof instantTimers> }> {
+  async function setUp(
+    script: LegacyHttpScript,
+    options: Partial<ClientOptions> = {},
+    transport: StreamableHttpTransportOptions = {},
+  ): Promise<{ server: LegacyHttpServer; client: McpClient; timers: ReturnType<typeof instantTimers> }> {
     const timers = instantTimers();
     const server = await startLegacyHttpServer(script);
     open.push(server);
@@ -65,19 +74,38 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
           initializes++;
           if (initializes === 1) {
             live.add('S1');
-            return sendJson(res, 200, { jsonrpc: '2.0', id: json.id, result: initializeResult('2025-11-25') }, { 'Mcp-Session-Id': 'S1' });
+            return sendJson(
+              res,
+              200,
+              { jsonrpc: '2.0', id: json.id, result: initializeResult('2025-11-25') },
+              { 'Mcp-Session-Id': 'S1' },
+            );
           }
           release = () => secondInitialize(res, json.id);
           held();
           return;
         }
-        if (typeof session !== 'string') return sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Missing session ID' } });
-        if (!live.has(session)) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Session not found');
+        if (typeof session !== 'string')
+          return sendJson(res, 400, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: 'Bad Request: Missing session ID' },
+          });
+        if (!live.has(session))
+          return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Session not found');
         if (json?.id === undefined) return void res.writeHead(202).end();
-        sendJson(res, 200, { jsonrpc: '2.0', id: json.id, result: { content: [{ type: 'text', text: JSON.stringify(json.params?.arguments ?? {}) }] } });
+        sendJson(res, 200, {
+          jsonrpc: '2.0',
+          id: json.id,
+          result: { content: [{ type: 'text', text: JSON.stringify(json.params?.arguments ?? {}) }] },
+        });
       });
       open.push(fake);
-      const client = new McpClient({ transport: new StreamableHttpTransport(fake.url, { retry: false, legacy: { standaloneStream: false } }), clientInfo: { name: 'x', version: '1' }, era: 'legacy' });
+      const client = new McpClient({
+        transport: new StreamableHttpTransport(fake.url, { retry: false, legacy: { standaloneStream: false } }),
+        clientInfo: { name: 'x', version: '1' },
+        era: 'legacy',
+      });
       open.push(client);
       await client.connect();
       return { fake, client, live, renewalHeld, release: () => release?.() };
@@ -98,7 +126,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect((await first).content).toEqual([{ type: 'text', text: '{"n":1}' }]);
       expect((await second).content).toEqual([{ type: 'text', text: '{"n":2}' }]);
       expect((await third).content).toEqual([{ type: 'text', text: '{"n":3}' }]);
-      const calls = server.fake.requests.filter((r) => r.json?.method === 'tools/call').map((r) => [r.json.params.arguments.n, r.headers['mcp-session-id']]);
+      const calls = server.fake.requests
+        .filter((r) => r.json?.method === 'tools/call')
+        .map((r) => [r.json.params.arguments.n, r.headers['mcp-session-id']]);
       // n=1 went out under S1 (404), then once more under S2; n=2 and n=3 went out once, under S2.
       expect(calls[0]).toEqual([1, 'S1']);
       expect(calls.slice(1).sort()).toEqual([
@@ -107,7 +137,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         [3, 'S2'],
       ]);
       expect(calls.filter(([, session]) => session === undefined)).toEqual([]);
-      const initialized = server.fake.requests.filter((r) => r.json?.method === 'notifications/initialized').map((r) => r.headers['mcp-session-id']);
+      const initialized = server.fake.requests
+        .filter((r) => r.json?.method === 'notifications/initialized')
+        .map((r) => r.headers['mcp-session-id']);
       expect(initialized).toEqual(['S1', 'S2']);
     });
 
@@ -122,10 +154,16 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       server.release();
 
       const [firstError, secondError] = await Promise.all([first, second]);
-      expect(firstError).toMatchObject({ name: 'HttpError', code: -32010, data: { method: 'initialize', status: 500 } });
+      expect(firstError).toMatchObject({
+        name: 'HttpError',
+        code: -32010,
+        data: { method: 'initialize', status: 500 },
+      });
       expect(secondError).toBe(firstError);
       // n=2 never went out: it waited for a session that never came.
-      const calls = server.fake.requests.filter((r) => r.json?.method === 'tools/call').map((r) => r.json.params.arguments.n);
+      const calls = server.fake.requests
+        .filter((r) => r.json?.method === 'tools/call')
+        .map((r) => r.json.params.arguments.n);
       expect(calls).toEqual([1]);
     });
   });
@@ -145,14 +183,21 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
             res.writeHead(405).end();
             return;
           }
-          startSse(res, [`id: event-2\n${sseEvent({ jsonrpc: '2.0', id: callId, result: { content: [{ type: 'text', text: 'resumed' }] } })}`]);
+          startSse(res, [
+            `id: event-2\n${sseEvent({ jsonrpc: '2.0', id: callId, result: { content: [{ type: 'text', text: 'resumed' }] } })}`,
+          ]);
           res.end();
         },
       });
       const result = await client.callTool('test_reconnection', {});
       expect(result.content).toEqual([{ type: 'text', text: 'resumed' }]);
       const resume = gets(server).find((r) => r.headers['last-event-id'] !== undefined);
-      expect(resume?.headers).toMatchObject({ 'last-event-id': 'event-1', 'mcp-session-id': 'S1', accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' });
+      expect(resume?.headers).toMatchObject({
+        'last-event-id': 'event-1',
+        'mcp-session-id': 'S1',
+        accept: 'text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      });
       expect(timers.delays).toContain(500);
       expect(server.posts('tools/call')).toHaveLength(1);
     });
@@ -184,7 +229,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const { client, server } = await setUp({
         request: (request, res) => {
           if (request.json?.method !== 'tools/call') return false;
-          startSse(res, [sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } })]);
+          startSse(res, [
+            sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } }),
+          ]);
           res.end();
           return true;
         },
@@ -246,7 +293,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('a server request on it is answered by a POST carrying the session', async () => {
       let stream: ServerResponse | undefined;
       const { server } = await setUp(
-        { get: (_request, res) => void (stream = res, startSse(res, [': open\n\n'])) },
+        { get: (_request, res) => void ((stream = res), startSse(res, [': open\n\n'])) },
         { handlers: { roots: { list: () => ({ roots: [{ uri: 'file:///w' }] }) } } },
       );
       await vi.waitFor(() => expect(stream).toBeDefined());
@@ -261,7 +308,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const { server, timers } = await setUp({
         get: (request, res) => {
           if (request.headers['last-event-id'] === 'g-1') return void startSse(res, [': second\n\n']);
-          startSse(res, [`id: g-1\nretry: 700\n${sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } })}`]);
+          startSse(res, [
+            `id: g-1\nretry: 700\n${sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } })}`,
+          ]);
           res.end();
         },
       });
@@ -323,7 +372,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const fake = await HttpFake.start((request, res) => {
         if (request.json?.method === 'initialize') {
           res.setHeader('Mcp-Session-Id', 'has space');
-          sendJson(res, 200, { jsonrpc: '2.0', id: request.json.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'x', version: '1' } } });
+          sendJson(res, 200, {
+            jsonrpc: '2.0',
+            id: request.json.id,
+            result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'x', version: '1' } },
+          });
           return;
         }
         if (request.method === 'GET') return void res.writeHead(405).end();
@@ -331,7 +384,12 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         sendJson(res, 200, { jsonrpc: '2.0', id: request.json.id, result: { tools: [] } });
       });
       open.push(fake);
-      const client = new McpClient({ transport: new StreamableHttpTransport(fake.url, { timers }), clientInfo: { name: 'x', version: '1' }, era: 'legacy', onError: (e) => errors.push(e) });
+      const client = new McpClient({
+        transport: new StreamableHttpTransport(fake.url, { timers }),
+        clientInfo: { name: 'x', version: '1' },
+        era: 'legacy',
+        onError: (e) => errors.push(e),
+      });
       open.push(client);
       await client.connect();
       await client.listTools();
@@ -342,7 +400,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('a failed first handshake goes back to the modern envelope before probing', async () => {
       const fake = await HttpFake.start((request, res) => {
         if (answerDiscover(request, res)) return;
-        sendJson(res, 404, { jsonrpc: '2.0', id: request.json?.id ?? null, error: { code: -32601, message: 'Method not found' } });
+        sendJson(res, 404, {
+          jsonrpc: '2.0',
+          id: request.json?.id ?? null,
+          error: { code: -32601, message: 'Method not found' },
+        });
       });
       open.push(fake);
       const eraMemory = new Map<string, Era>();
@@ -362,11 +424,20 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('over HTTP the probe is not cut short by probeTimeoutMs: a slow modern server stays modern', async () => {
       const fake = await HttpFake.start((request, res) => {
         setTimeout(() => {
-          if (!answerDiscover(request, res)) sendJson(res, 404, { jsonrpc: '2.0', id: request.json?.id ?? null, error: { code: -32601, message: 'Method not found' } });
+          if (!answerDiscover(request, res))
+            sendJson(res, 404, {
+              jsonrpc: '2.0',
+              id: request.json?.id ?? null,
+              error: { code: -32601, message: 'Method not found' },
+            });
         }, 100);
       });
       open.push(fake);
-      const client = new McpClient({ transport: new StreamableHttpTransport(fake.url, { retry: false }), clientInfo: { name: 'x', version: '1' }, probeTimeoutMs: 10 });
+      const client = new McpClient({
+        transport: new StreamableHttpTransport(fake.url, { retry: false }),
+        clientInfo: { name: 'x', version: '1' },
+        probeTimeoutMs: 10,
+      });
       open.push(client);
       await client.connect();
       expect(client.era).toBe('modern');
@@ -376,7 +447,13 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('legacy options are checked', () => {
       expect(() => resolveLegacyHttpOptions({ standaloneMaxAttempts: 0 })).toThrow(InvalidArgumentError);
       expect(() => resolveLegacyHttpOptions({ defaultRetryMs: -1 })).toThrow(InvalidArgumentError);
-      expect(resolveLegacyHttpOptions(undefined)).toMatchObject({ standaloneStream: true, standaloneMaxAttempts: 3, maxResumptions: 3, defaultRetryMs: 1000, deleteSessionOnClose: true });
+      expect(resolveLegacyHttpOptions(undefined)).toMatchObject({
+        standaloneStream: true,
+        standaloneMaxAttempts: 3,
+        maxResumptions: 3,
+        defaultRetryMs: 1000,
+        deleteSessionOnClose: true,
+      });
     });
   });
 });

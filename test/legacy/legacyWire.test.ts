@@ -15,7 +15,10 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function pair(options: Parameters<typeof connectedLegacyPair>[0] = {}, initialize?: Record<string, unknown>): Promise<ScriptedServer> {
+async function pair(
+  options: Parameters<typeof connectedLegacyPair>[0] = {},
+  initialize?: Record<string, unknown>,
+): Promise<ScriptedServer> {
   const connected = await connectedLegacyPair(options, initialize);
   client = connected.client;
   connected.server.on('tools/list', () => ({ result: { tools: [] } }));
@@ -25,7 +28,11 @@ async function pair(options: Parameters<typeof connectedLegacyPair>[0] = {}, ini
 describe('the legacy handshake', () => {
   it('probe, initialize with the client capabilities and info, then notifications/initialized', async () => {
     const server = await pair({ handlers: { roots: { list: () => ({ roots: [] }) } } });
-    expect(server.received.map((m) => m['method'])).toEqual(['server/discover', 'initialize', 'notifications/initialized']);
+    expect(server.received.map((m) => m['method'])).toEqual([
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+    ]);
     expect(server.requests('initialize')[0]?.['params']).toEqual({
       protocolVersion: '2025-11-25',
       capabilities: { roots: {} },
@@ -59,7 +66,10 @@ describe('the legacy handshake', () => {
     expect(client!.serverCapabilities).toEqual(LEGACY_INITIALIZE.capabilities);
     expect(client!.instructions).toBe('a scripted legacy server');
     expect(client!.initializeResult).toEqual({ protocolVersion: '2025-11-25', ...LEGACY_INITIALIZE });
-    expect(client!.serverDiscovery).toMatchObject({ supportedVersions: ['2025-11-25'], capabilities: LEGACY_INITIALIZE.capabilities });
+    expect(client!.serverDiscovery).toMatchObject({
+      supportedVersions: ['2025-11-25'],
+      capabilities: LEGACY_INITIALIZE.capabilities,
+    });
     const before = server.received.length;
     expect(await client!.discover()).toBe(client!.serverDiscovery);
     expect(server.received.length).toBe(before);
@@ -95,8 +105,14 @@ describe('legacy requests', () => {
 
   it('-32002 from resources/read is the same ResourceNotFoundError', async () => {
     const server = await pair();
-    server.on('resources/read', () => ({ error: { code: -32002, message: 'Resource not found', data: { uri: 'file:///x' } } }));
-    await expect(client!.readResource('file:///x')).rejects.toMatchObject({ name: 'ResourceNotFoundError', code: -32002, uri: 'file:///x' });
+    server.on('resources/read', () => ({
+      error: { code: -32002, message: 'Resource not found', data: { uri: 'file:///x' } },
+    }));
+    await expect(client!.readResource('file:///x')).rejects.toMatchObject({
+      name: 'ResourceNotFoundError',
+      code: -32002,
+      uri: 'file:///x',
+    });
   });
 
   it('a result without resultType is complete', async () => {

@@ -19,17 +19,39 @@ import { SseEndpointError } from '../../src/transport/legacySse.js';
 import { HttpAuthError, HttpError, type HttpErrorData } from '../../src/transport/transportErrors.js';
 import { HttpFake, sendJson, startSse, type RecordedRequest } from '../fakes/httpFake.js';
 
-const HANDSHAKE: LegacyHandshake = { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'old', version: '1' }, instructions: undefined, result: {} };
+const HANDSHAKE: LegacyHandshake = {
+  protocolVersion: '2025-11-25',
+  capabilities: {},
+  serverInfo: { name: 'old', version: '1' },
+  instructions: undefined,
+  result: {},
+};
 
 function httpError(status: number, method: string, extra: Partial<HttpErrorData> = {}): HttpError {
-  return new HttpError({ status, method, url: 'http://h/sse', contentType: 'text/html', bodyExcerpt: '', problem: 'status', ...extra });
+  return new HttpError({
+    status,
+    method,
+    url: 'http://h/sse',
+    contentType: 'text/html',
+    bodyExcerpt: '',
+    problem: 'status',
+    ...extra,
+  });
 }
 
 type Step = 'discover' | 'initialize' | 'sse';
 
 /** Hooks that answer from scripts and record each call. */
-function hooks(script: { discover?: Error[]; initialize?: Array<LegacyHandshake | Error>; sse?: Array<LegacyHandshake | Error> | false }): EraHooks & { calls: Step[] } {
-  const queues = { discover: [...(script.discover ?? [])], initialize: [...(script.initialize ?? [])], sse: script.sse === false ? [] : [...(script.sse ?? [])] };
+function hooks(script: {
+  discover?: Error[];
+  initialize?: Array<LegacyHandshake | Error>;
+  sse?: Array<LegacyHandshake | Error> | false;
+}): EraHooks & { calls: Step[] } {
+  const queues = {
+    discover: [...(script.discover ?? [])],
+    initialize: [...(script.initialize ?? [])],
+    sse: script.sse === false ? [] : [...(script.sse ?? [])],
+  };
   const calls: Step[] = [];
   const next = <T>(step: Step, queue: Array<T | Error>): Promise<T> => {
     calls.push(step);
@@ -66,8 +88,14 @@ describe('isSseFallbackCue', () => {
     expect(isSseFallbackCue(httpError(500, 'initialize'))).toBe(false);
     expect(isSseFallbackCue(httpError(410, 'initialize'))).toBe(false);
     expect(isSseFallbackCue(new RpcError({ code: -32020, message: 'Header mismatch' }, 'initialize', 400))).toBe(false);
-    expect(isSseFallbackCue(new RpcError({ code: -32601, message: 'Method not found' }, 'initialize', 404))).toBe(false);
-    expect(isSseFallbackCue(httpError(400, 'initialize', { rpcError: { code: -32022, message: 'Unsupported protocol version' } }))).toBe(false);
+    expect(isSseFallbackCue(new RpcError({ code: -32601, message: 'Method not found' }, 'initialize', 404))).toBe(
+      false,
+    );
+    expect(
+      isSseFallbackCue(
+        httpError(400, 'initialize', { rpcError: { code: -32022, message: 'Unsupported protocol version' } }),
+      ),
+    ).toBe(false);
     expect(isSseFallbackCue(new RpcError({ code: -32601, message: 'Method not found' }, 'initialize'))).toBe(false);
     expect(isSseFallbackCue(new TimeoutError({ method: 'initialize', timeoutMs: 1, kind: 'idle' }))).toBe(false);
   });
@@ -76,8 +104,17 @@ describe('isSseFallbackCue', () => {
 describe('negotiateEra: the HTTP+SSE fallback', () => {
   it('auto: probe and initialize refused with 404, then HTTP+SSE; remembered as legacy-sse', async () => {
     const s = settings();
-    const h = hooks({ discover: [httpError(404, 'server/discover')], initialize: [httpError(404, 'initialize')], sse: [HANDSHAKE] });
-    expect(await negotiateEra(s, h)).toEqual({ era: 'legacy', protocolVersion: '2025-11-25', handshake: HANDSHAKE, viaSse: true });
+    const h = hooks({
+      discover: [httpError(404, 'server/discover')],
+      initialize: [httpError(404, 'initialize')],
+      sse: [HANDSHAKE],
+    });
+    expect(await negotiateEra(s, h)).toEqual({
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      handshake: HANDSHAKE,
+      viaSse: true,
+    });
     expect(h.calls).toEqual(['discover', 'initialize', 'sse']);
     expect(s.memory.get('http://h/sse')).toBe('legacy-sse');
   });
@@ -88,8 +125,16 @@ describe('negotiateEra: the HTTP+SSE fallback', () => {
     const straight = hooks({ sse: [HANDSHAKE] });
     expect((await negotiateEra(s, straight)).era).toBe('legacy');
     expect(straight.calls).toEqual(['sse']);
-    const moved = hooks({ sse: [httpError(404, 'GET')], discover: [httpError(404, 'server/discover')], initialize: [HANDSHAKE] });
-    expect(await negotiateEra(s, moved)).toEqual({ era: 'legacy', protocolVersion: '2025-11-25', handshake: HANDSHAKE });
+    const moved = hooks({
+      sse: [httpError(404, 'GET')],
+      discover: [httpError(404, 'server/discover')],
+      initialize: [HANDSHAKE],
+    });
+    expect(await negotiateEra(s, moved)).toEqual({
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      handshake: HANDSHAKE,
+    });
     expect(moved.calls).toEqual(['sse', 'discover', 'initialize']);
     expect(s.memory.get('http://h/sse')).toBe('legacy');
   });
@@ -106,39 +151,83 @@ describe('negotiateEra: the HTTP+SSE fallback', () => {
     const h = hooks({ initialize: [httpError(404, 'initialize')], sse: [httpError(404, 'GET')] });
     const error = (await negotiateEra(settings({ era: 'legacy' }), h).catch((e: unknown) => e)) as EraDetectionError;
     expect(error).toBeInstanceOf(EraDetectionError);
-    expect(error.data).toMatchObject({ probe: undefined, fallback: { method: 'initialize', status: 404 }, sse: { method: 'GET', status: 404, error: 'HttpError' } });
+    expect(error.data).toMatchObject({
+      probe: undefined,
+      fallback: { method: 'initialize', status: 404 },
+      sse: { method: 'GET', status: 404, error: 'HttpError' },
+    });
     expect(error.message).toBe(
       'http://h/sse: not an MCP server this client can speak to: initialize failed (HTTP 404, HttpError -32010: initialize: HTTP 404 (text/html)); the HTTP+SSE fallback failed (GET: HTTP 404, HttpError -32010: GET: HTTP 404 (text/html))',
     );
   });
 
   it('every step failing: EraDetectionError naming all three; the cause is the last', async () => {
-    const cross = new SseEndpointError('the endpoint is on another origin', { url: 'http://h/sse', problem: 'cross-origin', value: 'http://evil/x' });
-    const h = hooks({ discover: [httpError(404, 'server/discover')], initialize: [httpError(404, 'initialize')], sse: [cross] });
+    const cross = new SseEndpointError('the endpoint is on another origin', {
+      url: 'http://h/sse',
+      problem: 'cross-origin',
+      value: 'http://evil/x',
+    });
+    const h = hooks({
+      discover: [httpError(404, 'server/discover')],
+      initialize: [httpError(404, 'initialize')],
+      sse: [cross],
+    });
     const error = (await negotiateEra(settings(), h).catch((e: unknown) => e)) as EraDetectionError;
     expect(error.data.probe).toMatchObject({ method: 'server/discover', status: 404 });
     expect(error.data.sse).toMatchObject({ method: 'GET', error: 'SseEndpointError', code: -32600 });
     expect(error.message).toContain('server/discover failed (HTTP 404');
     expect(error.message).toContain('initialize failed (HTTP 404');
-    expect(error.message).toContain('the HTTP+SSE fallback failed (GET: SseEndpointError -32600: GET: the endpoint is on another origin)');
+    expect(error.message).toContain(
+      'the HTTP+SSE fallback failed (GET: SseEndpointError -32600: GET: the endpoint is on another origin)',
+    );
     expect(error.cause).toBe(cross);
   });
 
   it('no HTTP+SSE attempt after a 500, a modern error, or on a transport without it', async () => {
-    const h500 = hooks({ discover: [httpError(404, 'server/discover')], initialize: [httpError(500, 'initialize')], sse: [HANDSHAKE] });
+    const h500 = hooks({
+      discover: [httpError(404, 'server/discover')],
+      initialize: [httpError(500, 'initialize')],
+      sse: [HANDSHAKE],
+    });
     const error = (await negotiateEra(settings(), h500).catch((e: unknown) => e)) as EraDetectionError;
     expect(h500.calls).toEqual(['discover', 'initialize']);
     expect(error.data.sse).toBeUndefined();
-    const stdio = hooks({ discover: [new RpcError({ code: -32601, message: 'nope' }, 'server/discover')], initialize: [new RpcError({ code: -32603, message: 'x' }, 'initialize')], sse: false });
+    const stdio = hooks({
+      discover: [new RpcError({ code: -32601, message: 'nope' }, 'server/discover')],
+      initialize: [new RpcError({ code: -32603, message: 'x' }, 'initialize')],
+      sse: false,
+    });
     await expect(negotiateEra(settings(), stdio)).rejects.toBeInstanceOf(EraDetectionError);
     expect(stdio.calls).toEqual(['discover', 'initialize']);
   });
 
   it('fatal errors of the HTTP+SSE step are thrown as they are', async () => {
-    const auth = new HttpAuthError({ status: 401, method: 'GET', url: 'http://h/sse', contentType: undefined, bodyExcerpt: '', problem: 'status', failure: 'unauthorized', challenges: [], bearer: undefined, retriedWithNewCredential: false });
-    await expect(negotiateEra(settings(), hooks({ discover: [httpError(404, 'server/discover')], initialize: [httpError(404, 'initialize')], sse: [auth] }))).rejects.toBe(auth);
+    const auth = new HttpAuthError({
+      status: 401,
+      method: 'GET',
+      url: 'http://h/sse',
+      contentType: undefined,
+      bodyExcerpt: '',
+      problem: 'status',
+      failure: 'unauthorized',
+      challenges: [],
+      bearer: undefined,
+      retriedWithNewCredential: false,
+    });
+    await expect(
+      negotiateEra(
+        settings(),
+        hooks({
+          discover: [httpError(404, 'server/discover')],
+          initialize: [httpError(404, 'initialize')],
+          sse: [auth],
+        }),
+      ),
+    ).rejects.toBe(auth);
     const closed = new ConnectionClosedError('GET: cannot reach', { reason: 'cannot reach' });
-    await expect(negotiateEra(settings({ era: 'legacy' }), hooks({ initialize: [httpError(405, 'initialize')], sse: [closed] }))).rejects.toBe(closed);
+    await expect(
+      negotiateEra(settings({ era: 'legacy' }), hooks({ initialize: [httpError(405, 'initialize')], sse: [closed] })),
+    ).rejects.toBe(closed);
   });
 });
 
@@ -151,7 +240,13 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
   });
 
   /** A 2024-11-05 server at /sse: POSTs to /sse get `refuse`; GET opens the stream; POSTs to the endpoint get 202 and answers on the stream. */
-  async function oldServer(options: { refuse?: (res: ServerResponse) => void; opening?: (url: string) => string[]; answer?: (request: RecordedRequest, stream: ServerResponse) => void } = {}): Promise<HttpFake> {
+  async function oldServer(
+    options: {
+      refuse?: (res: ServerResponse) => void;
+      opening?: (url: string) => string[];
+      answer?: (request: RecordedRequest, stream: ServerResponse) => void;
+    } = {},
+  ): Promise<HttpFake> {
     let stream: ServerResponse | undefined;
     let fake: HttpFake | undefined;
     fake = await HttpFake.start((request, res) => {
@@ -167,7 +262,9 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
       res.writeHead(202).end('Accepted');
       const json = request.json as { id?: number; method?: string };
       if (json.method === 'initialize') {
-        stream?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: json.id, result: { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old-sse', version: '0.1' } } })}\n\n`);
+        stream?.write(
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: json.id, result: { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'old-sse', version: '0.1' } } })}\n\n`,
+        );
       } else if (stream !== undefined) options.answer?.(request, stream);
     }, '/sse');
     fakes.push(fake);
@@ -175,7 +272,12 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
   }
 
   function client(url: string, options: Partial<ClientOptions> = {}): McpClient {
-    const c = new McpClient({ transport: new StreamableHttpTransport(url, { retry: false }), clientInfo: { name: 'sse-cases', version: '1' }, legacyProtocolVersions: ['2025-11-25', '2024-11-05'], ...options });
+    const c = new McpClient({
+      transport: new StreamableHttpTransport(url, { retry: false }),
+      clientInfo: { name: 'sse-cases', version: '1' },
+      legacyProtocolVersions: ['2025-11-25', '2024-11-05'],
+      ...options,
+    });
     clients.push(c);
     return c;
   }
@@ -184,7 +286,10 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
     const fake = await oldServer({
       answer: (request, stream) => {
         const json = request.json as { id?: number; method?: string };
-        if (json.method === 'tools/list') stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: json.id, result: { tools: [{ name: 'old', inputSchema: { type: 'object' } }] } })}\n\n`);
+        if (json.method === 'tools/list')
+          stream.write(
+            `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: json.id, result: { tools: [{ name: 'old', inputSchema: { type: 'object' } }] } })}\n\n`,
+          );
       },
     });
     const c = client(fake.url);
@@ -207,18 +312,29 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
 
   it('a cross-origin endpoint is refused: EraDetectionError with the SseEndpointError step, nothing POSTed there', async () => {
     const fake = await oldServer({ opening: () => ['event: endpoint\ndata: http://203.0.113.9/messages\n\n'] });
-    const error = (await client(fake.url).connect().catch((e: unknown) => e)) as EraDetectionError;
+    const error = (await client(fake.url)
+      .connect()
+      .catch((e: unknown) => e)) as EraDetectionError;
     expect(error).toBeInstanceOf(EraDetectionError);
     expect(error.data.sse).toMatchObject({ method: 'GET', error: 'SseEndpointError' });
-    expect((error.cause as SseEndpointError).data).toMatchObject({ problem: 'cross-origin', value: 'http://203.0.113.9/messages' });
+    expect((error.cause as SseEndpointError).data).toMatchObject({
+      problem: 'cross-origin',
+      value: 'http://203.0.113.9/messages',
+    });
     expect(fake.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'GET']);
   });
 
   it('no endpoint event (the GET stream opens with a message): EraDetectionError naming the three attempts', async () => {
-    const fake = await oldServer({ opening: () => [`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'ping' })}\n\n`] });
+    const fake = await oldServer({
+      opening: () => [`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'ping' })}\n\n`],
+    });
     const c = client(fake.url);
     const error = (await c.connect().catch((e: unknown) => e)) as EraDetectionError;
-    expect(error.data).toMatchObject({ probe: { status: 405 }, fallback: { status: 405 }, sse: { method: 'GET', error: 'SseEndpointError' } });
+    expect(error.data).toMatchObject({
+      probe: { status: 405 },
+      fallback: { status: 405 },
+      sse: { method: 'GET', error: 'SseEndpointError' },
+    });
     expect(error.message).toContain('the first SSE event is "message", not "endpoint"');
     expect(c.state).toBe('closed');
     await vi.waitFor(() => expect(fake.open.size).toBe(0));
@@ -228,16 +344,21 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
     const fake = await oldServer();
     fake.handle((request, res) => {
       if (request.method === 'GET') startSse(res, ['event: endpoint\ndata: /messages\n\n']);
-      else if (request.path === '/messages') res.writeHead(500, { 'Content-Type': 'text/plain' }).end('SSE connection not established');
+      else if (request.path === '/messages')
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('SSE connection not established');
       else res.writeHead(404).end();
     });
-    const error = (await client(fake.url).connect().catch((e: unknown) => e)) as EraDetectionError;
+    const error = (await client(fake.url)
+      .connect()
+      .catch((e: unknown) => e)) as EraDetectionError;
     expect(error.data.sse).toMatchObject({ method: 'initialize', error: 'HttpError', status: 500 });
   });
 
   it('a 500 to initialize: no GET, and the message says no HTTP+SSE attempt was made', async () => {
     const fake = await oldServer({ refuse: (res) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('boom') });
-    const error = (await client(fake.url).connect().catch((e: unknown) => e)) as EraDetectionError;
+    const error = (await client(fake.url)
+      .connect()
+      .catch((e: unknown) => e)) as EraDetectionError;
     expect(error.data.sse).toBeUndefined();
     expect(error.message).not.toContain('HTTP+SSE');
     expect(fake.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
@@ -246,12 +367,22 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
   it('a modern error (400 -32020) to initialize: no GET', async () => {
     const fake = await oldServer();
     fake.handle((request, res) => {
-      if (request.json?.method === 'initialize') sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32020, message: 'Header mismatch' } });
+      if (request.json?.method === 'initialize')
+        sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32020, message: 'Header mismatch' } });
       else res.writeHead(405).end();
     });
-    const error = (await client(fake.url).connect().catch((e: unknown) => e)) as EraDetectionError;
-    expect(error.data).toMatchObject({ probe: { status: 405 }, fallback: { code: -32020, status: 400 }, sse: undefined });
-    expect(fake.requests.map((r) => `${r.method} ${r.json?.method}`)).toEqual(['POST server/discover', 'POST initialize']);
+    const error = (await client(fake.url)
+      .connect()
+      .catch((e: unknown) => e)) as EraDetectionError;
+    expect(error.data).toMatchObject({
+      probe: { status: 405 },
+      fallback: { code: -32020, status: 400 },
+      sse: undefined,
+    });
+    expect(fake.requests.map((r) => `${r.method} ${r.json?.method}`)).toEqual([
+      'POST server/discover',
+      'POST initialize',
+    ]);
   });
 
   it('the stream dropping mid-request fails the call with ConnectionClosedError (-32000) and closes the client', async () => {
@@ -276,7 +407,13 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
     const id = fake.requests.at(-1)?.json?.id as number;
     controller.abort('enough');
     await expect(call).rejects.toMatchObject({ name: 'CancelledError' });
-    await vi.waitFor(() => expect(fake.requests.at(-1)?.json).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'enough' } }));
+    await vi.waitFor(() =>
+      expect(fake.requests.at(-1)?.json).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'enough' },
+      }),
+    );
     expect(fake.requests.at(-1)?.path).toBe('/messages?sessionId=7');
   });
 });

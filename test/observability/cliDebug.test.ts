@@ -14,7 +14,10 @@ const SECRET = 'cli-s3cr3t-value';
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
   return { code, stdout, stderr };
 }
 
@@ -35,17 +38,42 @@ describe('mcp-live --debug', () => {
   });
 
   it('over stdio: wire lines and decisions on stderr, the result alone on stdout', async () => {
-    const { code, stdout, stderr } = await run(['call', 'add', '{"a":2,"b":40}', '--json', '--debug', '--', process.execPath, EXAMPLE_SERVER]);
+    const { code, stdout, stderr } = await run([
+      'call',
+      'add',
+      '{"a":2,"b":40}',
+      '--json',
+      '--debug',
+      '--',
+      process.execPath,
+      EXAMPLE_SERVER,
+    ]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ structuredContent: { sum: 42 } });
     const lines = stderr.trimEnd().split('\n');
-    expect(lines.some((line) => /^\[debug\] connected to stdio:.*server\.js.*: modern wire, protocol 2026-07-28$/.test(line))).toBe(true);
-    expect(lines.some((line) => line.startsWith('[debug] → {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"'))).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^\[debug\] connected to stdio:.*server\.js.*: modern wire, protocol 2026-07-28$/.test(line),
+      ),
+    ).toBe(true);
+    expect(
+      lines.some((line) =>
+        line.startsWith('[debug] → {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"'),
+      ),
+    ).toBe(true);
     expect(lines.some((line) => /^\[debug\] tools\/call add: ok \(/.test(line))).toBe(true);
   });
 
   it('over HTTP: each exchange logged, the Authorization header redacted', async () => {
-    const { code, stderr } = await run(['list', 'tools', '--debug', '--url', http.url, '-H', `Authorization: Bearer ${SECRET}`]);
+    const { code, stderr } = await run([
+      'list',
+      'tools',
+      '--debug',
+      '--url',
+      http.url,
+      '-H',
+      `Authorization: Bearer ${SECRET}`,
+    ]);
     expect(code).toBe(0);
     const exchanges = stderr.split('\n').filter((line) => line.startsWith(`[debug] POST ${http.url}`));
     expect(exchanges.length).toBeGreaterThanOrEqual(2);

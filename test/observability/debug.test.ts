@@ -34,26 +34,45 @@ describe('debug log: a client against the example server', () => {
       const wire = entries.filter((entry) => entry.type === 'wire');
       expect(wire.map((entry) => entry.data?.['direction'])).toEqual(['send', 'receive']);
       const sent = wire[0]?.data?.['message'] as { id: number; method: string; params: { arguments: unknown } };
-      expect(sent).toMatchObject({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 40 } } });
+      expect(sent).toMatchObject({
+        jsonrpc: '2.0',
+        method: 'tools/call',
+        params: { name: 'add', arguments: { a: 2, b: 40 } },
+      });
       expect(wire[0]?.message).toBe(`→ ${JSON.stringify(sent)}`);
       expect(wire[1]?.message.startsWith('← ')).toBe(true);
-      expect(JSON.parse(wire[1]?.message.slice(2) ?? '')).toMatchObject({ jsonrpc: '2.0', id: sent.id, result: { structuredContent: { sum: 42 } } });
+      expect(JSON.parse(wire[1]?.message.slice(2) ?? '')).toMatchObject({
+        jsonrpc: '2.0',
+        id: sent.id,
+        result: { structuredContent: { sum: 42 } },
+      });
       expect(messages(entries, 'call')).toEqual([expect.stringMatching(/^tools\/call add: ok \(\d+(\.\d)? ms\)$/)]);
 
       entries.length = 0;
       await peer.client.readResource('demo://readme');
       await peer.client.readResource('demo://readme');
-      expect(messages(entries, 'cache')).toEqual(['resources/read demo://readme: cache miss', 'resources/read demo://readme: cache hit']);
+      expect(messages(entries, 'cache')).toEqual([
+        'resources/read demo://readme: cache miss',
+        'resources/read demo://readme: cache hit',
+      ]);
       expect(entries.filter((entry) => entry.type === 'wire')).toHaveLength(2);
 
       entries.length = 0;
       await peer.client.callTool('create_ticket', { title: 'Printer on fire' });
       expect(messages(entries, 'input-required')).toEqual(['tools/call create_ticket: input_required, round 1']);
-      expect(messages(entries, 'call')).toEqual([expect.stringMatching(/^tools\/call create_ticket: ok \(.* ms, 1 round\)$/)]);
+      expect(messages(entries, 'call')).toEqual([
+        expect.stringMatching(/^tools\/call create_ticket: ok \(.* ms, 1 round\)$/),
+      ]);
 
       entries.length = 0;
       const error = (await peer.client.callTool('no_such_tool', {}).catch((e: unknown) => e)) as Error;
-      expect(messages(entries, 'call')).toEqual([expect.stringMatching(new RegExp(`^tools/call no_such_tool: failed: RpcError -32602: ${error.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))]);
+      expect(messages(entries, 'call')).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^tools/call no_such_tool: failed: RpcError -32602: ${error.message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+          ),
+        ),
+      ]);
     } finally {
       await peer.close();
     }
@@ -64,7 +83,11 @@ describe('debug log: a client against the example server', () => {
     const peer = exampleInMemory({ debug: (entry) => entries.push(entry) });
     try {
       await peer.client.connect();
-      await peer.client.callTool('echo', { message: 'hi' }, { meta: { 'com.example/auth': { Authorization: `Bearer ${SECRET}` }, 'com.example/note': `token=${SECRET}` } });
+      await peer.client.callTool(
+        'echo',
+        { message: 'hi' },
+        { meta: { 'com.example/auth': { Authorization: `Bearer ${SECRET}` }, 'com.example/note': `token=${SECRET}` } },
+      );
     } finally {
       await peer.close();
     }
@@ -111,7 +134,9 @@ describe('debug log: the switch', () => {
       await on.close();
     }
     expect(lines).toContain('[mcp-live] connected to memory:example: modern wire, protocol 2026-07-28');
-    expect(lines.some((line) => line.startsWith('[mcp-live] → {"jsonrpc":"2.0","id":0,"method":"server/discover"'))).toBe(true);
+    expect(
+      lines.some((line) => line.startsWith('[mcp-live] → {"jsonrpc":"2.0","id":0,"method":"server/discover"')),
+    ).toBe(true);
 
     lines.length = 0;
     const off = exampleInMemory({ debug: false });
@@ -138,7 +163,9 @@ describe('debug log: the switch', () => {
 
   it('a debug option that is neither boolean nor function is refused', () => {
     const [transport] = InMemoryTransport.createLinkedPair();
-    expect(() => new McpClient({ transport, clientInfo: { name: 't', version: '0' }, debug: 'yes' as never })).toThrow(InvalidArgumentError);
+    expect(() => new McpClient({ transport, clientInfo: { name: 't', version: '0' }, debug: 'yes' as never })).toThrow(
+      InvalidArgumentError,
+    );
   });
 });
 
@@ -154,7 +181,10 @@ describe('debugFetch: HTTP exchanges', () => {
       return handler.fetch(request);
     };
     const client = new McpClient({
-      transport: new StreamableHttpTransport('http://example.test/mcp', { headers: { Authorization: `Bearer ${SECRET}` }, fetch: debugFetch((entry) => entries.push(entry), inProcess) }),
+      transport: new StreamableHttpTransport('http://example.test/mcp', {
+        headers: { Authorization: `Bearer ${SECRET}` },
+        fetch: debugFetch((entry) => entries.push(entry), inProcess),
+      }),
       clientInfo: { name: 'observability-tests', version: '0.0.0' },
       debug: (entry) => entries.push(entry),
     });
@@ -177,7 +207,14 @@ describe('debugFetch: HTTP exchanges', () => {
 
   it('redacts credential headers, URL user info and token query parameters; logs a failed fetch and rethrows it', async () => {
     const entries: DebugEntry[] = [];
-    const ok = debugFetch((entry) => entries.push(entry), async () => new Response('{}', { status: 401, headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' } }));
+    const ok = debugFetch(
+      (entry) => entries.push(entry),
+      async () =>
+        new Response('{}', {
+          status: 401,
+          headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' },
+        }),
+    );
     await ok(`https://user:${SECRET}@mcp.example.com/mcp?access_token=${SECRET}&region=eu`, {
       method: 'post',
       headers: [
@@ -191,17 +228,29 @@ describe('debugFetch: HTTP exchanges', () => {
     expect(entries[0]?.data).toEqual({
       method: 'POST',
       url: 'https://[redacted]@mcp.example.com/mcp?access_token=[redacted]&region=eu',
-      headers: { authorization: '[redacted]', cookie: '[redacted]', 'x-api-key': '[redacted]', 'mcp-method': 'tools/call' },
+      headers: {
+        authorization: '[redacted]',
+        cookie: '[redacted]',
+        'x-api-key': '[redacted]',
+        'mcp-method': 'tools/call',
+      },
       status: 401,
       responseHeaders: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' },
     });
 
     const failure = new TypeError('fetch failed');
-    const down = debugFetch((entry) => entries.push(entry), async () => {
-      throw failure;
-    });
-    await expect(down('http://127.0.0.1:9/mcp', { method: 'POST', headers: { Authorization: `Bearer ${SECRET}` } })).rejects.toBe(failure);
-    expect(entries[1]?.message).toBe('POST http://127.0.0.1:9/mcp {"authorization":"[redacted]"} failed: TypeError: fetch failed');
+    const down = debugFetch(
+      (entry) => entries.push(entry),
+      async () => {
+        throw failure;
+      },
+    );
+    await expect(
+      down('http://127.0.0.1:9/mcp', { method: 'POST', headers: { Authorization: `Bearer ${SECRET}` } }),
+    ).rejects.toBe(failure);
+    expect(entries[1]?.message).toBe(
+      'POST http://127.0.0.1:9/mcp {"authorization":"[redacted]"} failed: TypeError: fetch failed',
+    );
     expect(JSON.stringify(entries)).not.toContain(SECRET);
   });
 });
@@ -219,7 +268,13 @@ describe('redaction', () => {
     expect(redact(value)).toEqual({
       progressToken: 7,
       headers: { Authorization: '[redacted]', 'proxy-authorization': '[redacted]', 'Set-Cookie': '[redacted]' },
-      auth: { access_token: '[redacted]', refresh_token: '[redacted]', client_secret: '[redacted]', code_verifier: '[redacted]', password: '[redacted]' },
+      auth: {
+        access_token: '[redacted]',
+        refresh_token: '[redacted]',
+        client_secret: '[redacted]',
+        code_verifier: '[redacted]',
+        password: '[redacted]',
+      },
       list: [{ apiKey: '[redacted]' }, { API_KEY: '[redacted]' }],
       token: null,
       keep: 'plain',
@@ -227,9 +282,15 @@ describe('redaction', () => {
   });
 
   it('redacts secrets inside strings', () => {
-    expect(redactText('header Authorization: Bearer eyJhbGciOi.x.y done')).toBe('header Authorization: Bearer [redacted] done');
-    expect(redactText('ws://alice:pw@host:1/x and https://h/p?token=abc&x=1')).toBe('ws://[redacted]@host:1/x and https://h/p?token=[redacted]&x=1');
-    expect(redactText('stdio:node server.js --api-key abc --token=def --port 3')).toBe('stdio:node server.js --api-key [redacted] --token=[redacted] --port 3');
+    expect(redactText('header Authorization: Bearer eyJhbGciOi.x.y done')).toBe(
+      'header Authorization: Bearer [redacted] done',
+    );
+    expect(redactText('ws://alice:pw@host:1/x and https://h/p?token=abc&x=1')).toBe(
+      'ws://[redacted]@host:1/x and https://h/p?token=[redacted]&x=1',
+    );
+    expect(redactText('stdio:node server.js --api-key abc --token=def --port 3')).toBe(
+      'stdio:node server.js --api-key [redacted] --token=[redacted] --port 3',
+    );
   });
 
   it('cuts long strings and long arrays', () => {

@@ -13,7 +13,11 @@ import { InMemoryTransport } from '../../src/transport/inMemory.js';
 import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
 
 /** A message the server received (requests and notifications). */
-export type Seen = { id?: number | string; method?: string; params?: { _meta?: Record<string, unknown>; [key: string]: unknown } };
+export type Seen = {
+  id?: number | string;
+  method?: string;
+  params?: { _meta?: Record<string, unknown>; [key: string]: unknown };
+};
 
 export interface ExamplePeer {
   client: McpClient;
@@ -43,7 +47,11 @@ export function exampleInMemory(options: Partial<ClientOptions> = {}): ExamplePe
     close: () => serverEnd.close(),
   };
   const handle = serveStdio(createExampleServerFactory(createExampleState()), { transport: adapter });
-  const client = new McpClient({ transport: clientEnd, clientInfo: { name: 'observability-tests', version: '0.0.0' }, ...options });
+  const client = new McpClient({
+    transport: clientEnd,
+    clientInfo: { name: 'observability-tests', version: '0.0.0' },
+    ...options,
+  });
   return {
     client,
     seen,

@@ -5,7 +5,12 @@
  */
 import * as api from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CacheMissError } from '../../src/cache/errors.js';
 import { InvalidArgumentError, ResourceNotFoundError } from '../../src/errors/errors.js';
@@ -87,7 +92,11 @@ describe('telemetry: spans against the example server', () => {
     expect(peer.requests('resources/read')).toHaveLength(before + 1);
     const [miss, hit] = exporter.getFinishedSpans();
     expect(miss?.name).toBe('resources/read');
-    expect(miss?.attributes).toMatchObject({ 'mcp.method.name': 'resources/read', 'mcp.resource.uri': 'demo://readme', 'mcp_live.cache.outcome': 'miss' });
+    expect(miss?.attributes).toMatchObject({
+      'mcp.method.name': 'resources/read',
+      'mcp.resource.uri': 'demo://readme',
+      'mcp_live.cache.outcome': 'miss',
+    });
     expect(metaOf(peer.requests('resources/read').at(-1))['traceparent']).toBe(traceparentOf(miss as ReadableSpan));
     expect(hit?.name).toBe('resources/read');
     expect(hit?.attributes).toMatchObject({ 'mcp.resource.uri': 'demo://readme', 'mcp_live.cache.outcome': 'hit' });
@@ -102,7 +111,10 @@ describe('telemetry: spans against the example server', () => {
   it('an input_required call: one span over both rounds, the same traceparent on each request', async () => {
     const before = peer.requests('tools/call').length;
     const result = await peer.client.callTool('create_ticket', { title: 'Printer on fire' });
-    expect(result.content[0]).toMatchObject({ type: 'text', text: 'Ticket "Printer on fire" filed by Ada (priority high).' });
+    expect(result.content[0]).toMatchObject({
+      type: 'text',
+      text: 'Ticket "Printer on fire" filed by Ada (priority high).',
+    });
     const span = only();
     expect(span.name).toBe('tools/call create_ticket');
     expect(span.attributes['mcp_live.input_required.rounds']).toBe(1);
@@ -119,7 +131,11 @@ describe('telemetry: spans against the example server', () => {
     expect(all.pages).toBe(6);
     const span = only();
     expect(span.name).toBe('resources/list');
-    expect(span.attributes).toMatchObject({ 'mcp.method.name': 'resources/list', 'mcp_live.pagination.pages': 6, 'mcp_live.cache.outcome': 'miss' });
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'resources/list',
+      'mcp_live.pagination.pages': 6,
+      'mcp_live.cache.outcome': 'miss',
+    });
     const sent = peer.requests('resources/list').slice(before);
     expect(sent).toHaveLength(6);
     expect(new Set(sent.map((request) => metaOf(request)['traceparent']))).toEqual(new Set([traceparentOf(span)]));
@@ -136,7 +152,12 @@ describe('telemetry: spans against the example server', () => {
     const code = (error as ResourceNotFoundError).code;
     const span = only();
     expect(span.status).toEqual({ code: api.SpanStatusCode.ERROR, message: (error as Error).message });
-    expect(span.attributes).toMatchObject({ 'error.type': String(code), 'rpc.response.status_code': String(code), 'mcp_live.error.code': code, 'mcp_live.cache.outcome': 'miss' });
+    expect(span.attributes).toMatchObject({
+      'error.type': String(code),
+      'rpc.response.status_code': String(code),
+      'mcp_live.error.code': code,
+      'mcp_live.cache.outcome': 'miss',
+    });
     const exception = span.events.find((event) => event.name === 'exception');
     expect(exception?.attributes?.['exception.type']).toBe('RpcError');
     expect(exception?.attributes?.['exception.message']).toBe((error as Error).message);
@@ -153,17 +174,26 @@ describe('telemetry: spans against the example server', () => {
 
   it('a local error: only-if-cached with nothing cached sends nothing and ends as CacheMissError', async () => {
     const before = peer.seen.length;
-    await expect(peer.client.readResource('demo://items/99', { cacheMode: 'only-if-cached' })).rejects.toBeInstanceOf(CacheMissError);
+    await expect(peer.client.readResource('demo://items/99', { cacheMode: 'only-if-cached' })).rejects.toBeInstanceOf(
+      CacheMissError,
+    );
     expect(peer.seen).toHaveLength(before);
     const span = only();
     expect(span.status.code).toBe(api.SpanStatusCode.ERROR);
-    expect(span.attributes).toMatchObject({ 'error.type': 'CacheMissError', 'mcp_live.error.code': -32005, 'mcp_live.cache.outcome': 'miss' });
+    expect(span.attributes).toMatchObject({
+      'error.type': 'CacheMissError',
+      'mcp_live.error.code': -32005,
+      'mcp_live.cache.outcome': 'miss',
+    });
     expect(span.attributes['rpc.response.status_code']).toBeUndefined();
   });
 
   it('request(): named as the verbs would be; other methods by method alone', async () => {
     await peer.client.request('tools/call', { name: 'echo', arguments: { message: 'x' } });
-    await peer.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } });
+    await peer.client.request('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'greet' },
+      argument: { name: 'name', value: 'A' },
+    });
     const [call, complete] = exporter.getFinishedSpans();
     expect(call?.name).toBe('tools/call echo');
     expect(call?.attributes['gen_ai.tool.name']).toBe('echo');
@@ -186,7 +216,9 @@ describe('telemetry: context and propagation', () => {
   it('the active context is the parent', async () => {
     const parent = tracer.startSpan('host operation');
     const withParent = { ...api, context: { active: () => api.trace.setSpan(api.context.active(), parent) } };
-    const peer = exampleInMemory({ telemetry: { api: withParent, tracer, propagator: new W3CTraceContextPropagator() } });
+    const peer = exampleInMemory({
+      telemetry: { api: withParent, tracer, propagator: new W3CTraceContextPropagator() },
+    });
     try {
       await peer.client.connect();
       await peer.client.callTool('echo', { message: 'hi' });
@@ -207,7 +239,10 @@ describe('telemetry: context and propagation', () => {
     } finally {
       await peer.close();
     }
-    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['server/discover', 'resources/read demo://items/3']);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([
+      'server/discover',
+      'resources/read demo://items/3',
+    ]);
   });
 
   it('only traceparent, tracestate and baggage reach _meta, whatever the propagator writes', async () => {
@@ -228,14 +263,22 @@ describe('telemetry: context and propagation', () => {
       await peer.close();
     }
     const meta = metaOf(peer.requests('tools/call').at(-1));
-    expect(meta).toMatchObject({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01', tracestate: 'rojo=00f067aa0ba902b7', baggage: 'userId=alice' });
+    expect(meta).toMatchObject({
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01',
+      tracestate: 'rojo=00f067aa0ba902b7',
+      baggage: 'userId=alice',
+    });
     expect(meta['b3']).toBeUndefined();
     expect(meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
   });
 
   it('a tracer that throws never fails the call; the failure goes to onError', async () => {
     const errors: Error[] = [];
-    const broken = { startSpan: () => { throw new Error('tracer down'); } };
+    const broken = {
+      startSpan: () => {
+        throw new Error('tracer down');
+      },
+    };
     const peer = exampleInMemory({ telemetry: { api, tracer: broken }, onError: (error) => errors.push(error) });
     try {
       await peer.client.connect();
@@ -299,7 +342,10 @@ describe('telemetry: walks and eras', () => {
     const span = only();
     expect(span.attributes['mcp.protocol.version']).toBe('2025-11-25');
     // Legacy `_meta` carries no protocol keys: only the progress token and the trace context.
-    expect(server.requests('tools/call')[0]?.['params']?._meta).toEqual({ progressToken: expect.any(Number), traceparent: traceparentOf(span) });
+    expect(server.requests('tools/call')[0]?.['params']?._meta).toEqual({
+      progressToken: expect.any(Number),
+      traceparent: traceparentOf(span),
+    });
   });
 });
 
@@ -319,13 +365,16 @@ describe('telemetry off', () => {
     const requests = peer.seen.filter((message) => message.id !== undefined);
     expect(requests.length).toBeGreaterThan(8);
     for (const request of requests) {
-      expect(Object.keys(metaOf(request)).filter((key) => ['traceparent', 'tracestate', 'baggage'].includes(key))).toEqual([]);
+      expect(
+        Object.keys(metaOf(request)).filter((key) => ['traceparent', 'tracestate', 'baggage'].includes(key)),
+      ).toEqual([]);
     }
   });
 
   it('a telemetry option without the API is refused with InvalidArgumentError', () => {
     const [transport] = InMemoryTransport.createLinkedPair();
-    const make = (value: unknown) => () => new McpClient({ transport, clientInfo: { name: 't', version: '0' }, telemetry: value as TelemetryOptions });
+    const make = (value: unknown) => () =>
+      new McpClient({ transport, clientInfo: { name: 't', version: '0' }, telemetry: value as TelemetryOptions });
     expect(make({})).toThrow(InvalidArgumentError);
     expect(make({ api: { trace: {} } })).toThrow(/telemetry\.api/);
     expect(make('yes')).toThrow(InvalidArgumentError);

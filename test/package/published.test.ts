@@ -44,7 +44,9 @@ const BUILD_TIMEOUT_MS = 300_000;
 const MAX_PACKED_BYTES = 450_000;
 const MAX_UNPACKED_BYTES = 1_750_000;
 
-const ENTRY_FILES = ['index', 'node'].flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`));
+const ENTRY_FILES = ['index', 'node'].flatMap((entry) =>
+  ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
+);
 const FIXED_FILES = [...ENTRY_FILES, 'dist/cli.js', 'LICENSE', 'README.md', 'package.json'].sort();
 /** Shared chunks: esbuild's code chunks (ESM and CJS) and rollup-plugin-dts's declaration chunks. */
 const CHUNK_FILE = [/^dist\/chunk-[A-Z0-9]+\.c?js$/, /^dist\/[A-Za-z0-9]+-[A-Za-z0-9_-]{8}\.d\.c?ts$/];
@@ -64,7 +66,12 @@ interface AttwReport {
     problems: unknown[];
     entrypoints: Record<
       string,
-      { resolutions: Record<string, { resolution?: { fileName: string }; implementationResolution?: { fileName: string } }> }
+      {
+        resolutions: Record<
+          string,
+          { resolution?: { fileName: string }; implementationResolution?: { fileName: string } }
+        >;
+      }
     >;
   };
 }
@@ -120,7 +127,12 @@ describe('package.json and the tarball, linted', () => {
     const table = Object.fromEntries(
       Object.entries(analysis.entrypoints).map(([name, entry]) => [
         name,
-        Object.fromEntries(Object.entries(entry.resolutions).map(([mode, r]) => [mode, [at(r.resolution?.fileName), at(r.implementationResolution?.fileName)]])),
+        Object.fromEntries(
+          Object.entries(entry.resolutions).map(([mode, r]) => [
+            mode,
+            [at(r.resolution?.fileName), at(r.implementationResolution?.fileName)],
+          ]),
+        ),
       ]),
     );
     const json = ['package.json', 'package.json'];
@@ -148,7 +160,9 @@ describe('package.json and the tarball, linted', () => {
 describe('tarball contents', () => {
   it('holds exactly the entries, their chunks, README.md, LICENSE and package.json', () => {
     const files = pack.files.map((file) => file.path).sort();
-    expect(files.filter((path) => /\.map$|^(src|test|bench|examples|build|conformance|docs|node_modules)\//.test(path))).toEqual([]);
+    expect(
+      files.filter((path) => /\.map$|^(src|test|bench|examples|build|conformance|docs|node_modules)\//.test(path)),
+    ).toEqual([]);
     expect(files.filter((path) => FIXED_FILES.includes(path))).toEqual(FIXED_FILES);
     const chunks = files.filter((path) => !FIXED_FILES.includes(path));
     expect(chunks.filter((path) => !CHUNK_FILE.some((pattern) => pattern.test(path)))).toEqual([]);
@@ -171,8 +185,16 @@ describe('tarball contents', () => {
 });
 
 describe('built entries', () => {
-  const dependencies = () => Object.keys((JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-  const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  const dependencies = () =>
+    Object.keys(
+      (JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+        .dependencies,
+    );
+  const packageOf = (spec: string) =>
+    spec
+      .split('/')
+      .slice(0, spec.startsWith('@') ? 2 : 1)
+      .join('/');
 
   for (const entry of ['dist/index.js', 'dist/index.cjs']) {
     it(`${entry} reaches no Node built-in and no Node-only package`, () => {
@@ -181,10 +203,14 @@ describe('built entries', () => {
       expect(bare.length).toBeGreaterThan(0);
       expect(bare.filter(isNodeBuiltin)).toEqual([]);
       // Only runtime dependencies, and not `ws` (Node-only; it is behind mcp-live/node).
-      expect([...new Set(bare.map(packageOf))].filter((name) => name === 'ws' || !dependencies().includes(name))).toEqual([]);
+      expect(
+        [...new Set(bare.map(packageOf))].filter((name) => name === 'ws' || !dependencies().includes(name)),
+      ).toEqual([]);
       // Every file it reaches is in the tarball.
       const packed = new Set(pack.files.map((file) => file.path));
-      expect([...graph.keys()].map((file) => relative(PKG, file).split('\\').join('/')).filter((file) => !packed.has(file))).toEqual([]);
+      expect(
+        [...graph.keys()].map((file) => relative(PKG, file).split('\\').join('/')).filter((file) => !packed.has(file)),
+      ).toEqual([]);
     });
   }
 
@@ -203,15 +229,45 @@ describe('built entries', () => {
       node: Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typeof v])),
       sharedCode: node.WebSocketTransport.prototype instanceof root.WebSocketTransport,
     })`;
-    const esm = await run(process.execPath, ['--input-type=module', '-e', `const r = await import('mcp-live'); const n = await import('mcp-live/node'); console.log((${describeExports})(r, n));`], { cwd: scratch });
+    const esm = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); console.log((${describeExports})(r, n));`,
+      ],
+      { cwd: scratch },
+    );
     // Without require(esm) (Node 20 before 20.19), as the CJS build promises (tsup.config.ts).
-    const noRequireEsm = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
-    const cjs = await run(process.execPath, [...noRequireEsm, '--input-type=commonjs', '-e', `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node')));`], { cwd: scratch });
+    const noRequireEsm = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')
+      ? ['--no-experimental-require-module']
+      : [];
+    const cjs = await run(
+      process.execPath,
+      [
+        ...noRequireEsm,
+        '--input-type=commonjs',
+        '-e',
+        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node')));`,
+      ],
+      { cwd: scratch },
+    );
 
     const loaded = JSON.parse(esm.stdout) as { root: string[]; node: Record<string, string>; sharedCode: boolean };
     expect(JSON.parse(cjs.stdout)).toEqual(loaded);
-    expect(loaded.root).toEqual(expect.arrayContaining(['McpClient', 'StreamableHttpTransport', 'WebSocketTransport', 'InMemoryTransport', 'McpError', 'ErrorCode']));
-    expect(loaded.root.filter((name) => ['StdioTransport', 'FileCredentialStore', 'planSpawn'].includes(name))).toEqual([]);
+    expect(loaded.root).toEqual(
+      expect.arrayContaining([
+        'McpClient',
+        'StreamableHttpTransport',
+        'WebSocketTransport',
+        'InMemoryTransport',
+        'McpError',
+        'ErrorCode',
+      ]),
+    );
+    expect(loaded.root.filter((name) => ['StdioTransport', 'FileCredentialStore', 'planSpawn'].includes(name))).toEqual(
+      [],
+    );
     expect(loaded.node).toMatchObject({
       StdioTransport: 'function',
       STDERR_TAIL_BYTES: 'number',

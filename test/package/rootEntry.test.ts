@@ -34,7 +34,9 @@ describe('root entry stays runtime-neutral', () => {
   it('imports no Node built-in and no Node-only package, directly or indirectly', () => {
     const graph = importGraph(resolve(SRC, 'index.ts'));
     expect(graph.size).toBeGreaterThan(10);
-    const offenders = [...graph].flatMap(([file, specs]) => specs.filter((s) => NODE_ONLY.test(s)).map((s) => `${file.slice(SRC.length + 1)} → ${s}`));
+    const offenders = [...graph].flatMap(([file, specs]) =>
+      specs.filter((s) => NODE_ONLY.test(s)).map((s) => `${file.slice(SRC.length + 1)} → ${s}`),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CancelledError, InvalidArgumentError, ProtocolError, RpcError, isCancelledError } from '../../src/errors/errors.js';
+import {
+  CancelledError,
+  InvalidArgumentError,
+  ProtocolError,
+  RpcError,
+  isCancelledError,
+} from '../../src/errors/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/messages.js';
 import {
   DEFAULT_MAX_PAGES,
@@ -10,7 +16,12 @@ import {
   type FetchPage,
   type Page,
 } from '../../src/pagination/paginate.js';
-import { PAGINATION_FAILED, PaginationError, PaginationLimitError, isPaginationError } from '../../src/pagination/errors.js';
+import {
+  PAGINATION_FAILED,
+  PaginationError,
+  PaginationLimitError,
+  isPaginationError,
+} from '../../src/pagination/errors.js';
 
 type Reply = { result: JsonObject } | { error: { code: number; message: string; data?: unknown } };
 interface Call {
@@ -74,7 +85,10 @@ describe('B01: cursors are opaque', () => {
     ['null', { tools: ['b'], nextCursor: null }],
     ['absent', { tools: ['b'] }],
   ])('"" continues the walk; a %s nextCursor ends it', async (_label, last) => {
-    const server = fakeList<string>('tools/list', byCursor({ [NONE]: { result: { tools: ['a'], nextCursor: '' } }, '': { result: last } }));
+    const server = fakeList<string>(
+      'tools/list',
+      byCursor({ [NONE]: { result: { tools: ['a'], nextCursor: '' } }, '': { result: last } }),
+    );
     const out = await listAll(server.fetchPage, { method: 'tools/list' });
     expect(out.items).toEqual(['a', 'b']);
     expect(out.pages).toBe(2);
@@ -86,7 +100,10 @@ describe('B01: cursors are opaque', () => {
   });
 
   it('pages() yields each page as the hook returned it, and items() flattens them in order', async () => {
-    const replies = byCursor({ [NONE]: { result: { tools: ['a'], nextCursor: '' } }, '': { result: { tools: ['b', 'c'] } } });
+    const replies = byCursor({
+      [NONE]: { result: { tools: ['a'], nextCursor: '' } },
+      '': { result: { tools: ['b', 'c'] } },
+    });
     const walked = await collect(pages(fakeList<string>('tools/list', replies).fetchPage, { method: 'tools/list' }));
     expect(walked.map((p: Page<string>) => [p.items, p.nextCursor])).toEqual([
       [['a'], ''],
@@ -114,33 +131,47 @@ describe('B01: cursors are opaque', () => {
 
   it('a one-page list (no nextCursor) is one fetch', async () => {
     const server = fakeList<string>('resources/list', () => ({ result: { resources: ['r'] } }));
-    expect(await listAll(server.fetchPage, { method: 'resources/list' })).toEqual({ items: ['r'], pages: 1, results: [{ resources: ['r'] }] });
+    expect(await listAll(server.fetchPage, { method: 'resources/list' })).toEqual({
+      items: ['r'],
+      pages: 1,
+      results: [{ resources: ['r'] }],
+    });
     expect(server.calls).toHaveLength(1);
   });
 });
 
 describe('B02: a server that never ends its list', () => {
-  it.each(['p2', ''])('same 2 items with nextCursor %j every time → PaginationLimitError, never 32 duplicated items', async (cursor) => {
-    const server = fakeList<string>('tools/list', () => ({ result: { tools: ['a', 'b'], nextCursor: cursor } }));
-    const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', maxPages: 16 }));
-    expect(error).toBeInstanceOf(PaginationLimitError);
-    expect(error).toBeInstanceOf(PaginationError);
-    const limit = error as PaginationLimitError;
-    expect(limit.code).toBe(PAGINATION_FAILED);
-    expect(limit.code).toBe(-32004);
-    expect(limit.local).toBe(true);
-    expect(limit.data.method).toBe('tools/list');
-    expect(limit.data.maxPages).toBe(16);
-    expect(limit.data.pages).toBeLessThanOrEqual(16);
-    expect(server.calls.length).toBeLessThanOrEqual(16);
-    expect(server.calls.length).toBe(limit.data.pages);
-  });
+  it.each(['p2', ''])(
+    'same 2 items with nextCursor %j every time → PaginationLimitError, never 32 duplicated items',
+    async (cursor) => {
+      const server = fakeList<string>('tools/list', () => ({ result: { tools: ['a', 'b'], nextCursor: cursor } }));
+      const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', maxPages: 16 }));
+      expect(error).toBeInstanceOf(PaginationLimitError);
+      expect(error).toBeInstanceOf(PaginationError);
+      const limit = error as PaginationLimitError;
+      expect(limit.code).toBe(PAGINATION_FAILED);
+      expect(limit.code).toBe(-32004);
+      expect(limit.local).toBe(true);
+      expect(limit.data.method).toBe('tools/list');
+      expect(limit.data.maxPages).toBe(16);
+      expect(limit.data.pages).toBeLessThanOrEqual(16);
+      expect(server.calls.length).toBeLessThanOrEqual(16);
+      expect(server.calls.length).toBe(limit.data.pages);
+    },
+  );
 
   it('early stop: the same cursor and an identical page → repeated-page after 2 fetches', async () => {
-    const server = fakeList<JsonObject>('tools/list', () => ({ result: { tools: [tool('a'), tool('b')], nextCursor: 'p2' } }));
+    const server = fakeList<JsonObject>('tools/list', () => ({
+      result: { tools: [tool('a'), tool('b')], nextCursor: 'p2' },
+    }));
     const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', maxPages: 16 }));
     expect(error).toBeInstanceOf(PaginationLimitError);
-    expect((error as PaginationLimitError).data).toEqual({ method: 'tools/list', pages: 2, maxPages: 16, reason: 'repeated-page' });
+    expect((error as PaginationLimitError).data).toEqual({
+      method: 'tools/list',
+      pages: 2,
+      maxPages: 16,
+      reason: 'repeated-page',
+    });
     expect(isPaginationError(error)).toBe(true);
     expect(server.cursors()).toEqual([undefined, 'p2']);
   });
@@ -158,23 +189,39 @@ describe('B02: a server that never ends its list', () => {
   });
 
   it('pages that differ forever stop at maxPages with exactly maxPages fetches', async () => {
-    const server = fakeList<string>('tools/list', (_cursor, call) => ({ result: { tools: [`t${call}`], nextCursor: `c${call}` } }));
+    const server = fakeList<string>('tools/list', (_cursor, call) => ({
+      result: { tools: [`t${call}`], nextCursor: `c${call}` },
+    }));
     const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', maxPages: 16 }));
     expect(error).toBeInstanceOf(PaginationLimitError);
-    expect((error as PaginationLimitError).data).toEqual({ method: 'tools/list', pages: 16, maxPages: 16, reason: 'max-pages' });
+    expect((error as PaginationLimitError).data).toEqual({
+      method: 'tools/list',
+      pages: 16,
+      maxPages: 16,
+      reason: 'max-pages',
+    });
     expect(server.calls).toHaveLength(16);
   });
 
   it('default cap is 1000 fetches', async () => {
     expect(DEFAULT_MAX_PAGES).toBe(1000);
-    const server = fakeList<string>('tools/list', (_cursor, call) => ({ result: { tools: [], nextCursor: String(call) } }));
+    const server = fakeList<string>('tools/list', (_cursor, call) => ({
+      result: { tools: [], nextCursor: String(call) },
+    }));
     const error = await rejection(listAll(server.fetchPage, { method: 'tools/list' }));
-    expect((error as PaginationLimitError).data).toEqual({ method: 'tools/list', pages: 1000, maxPages: 1000, reason: 'max-pages' });
+    expect((error as PaginationLimitError).data).toEqual({
+      method: 'tools/list',
+      pages: 1000,
+      maxPages: 1000,
+      reason: 'max-pages',
+    });
     expect(server.calls).toHaveLength(1000);
   });
 
   it('a list of exactly maxPages pages completes', async () => {
-    const server = fakeList<string>('tools/list', (_cursor, call) => ({ result: call < 3 ? { tools: [`t${call}`], nextCursor: `c${call}` } : { tools: ['t3'] } }));
+    const server = fakeList<string>('tools/list', (_cursor, call) => ({
+      result: call < 3 ? { tools: [`t${call}`], nextCursor: `c${call}` } : { tools: ['t3'] },
+    }));
     const out = await listAll(server.fetchPage, { method: 'tools/list', maxPages: 3 });
     expect(out.items).toEqual(['t1', 't2', 't3']);
     expect(server.calls).toHaveLength(3);
@@ -262,7 +309,9 @@ describe('B16 R9: invalid cursor in the middle of a walk', () => {
   });
 
   it('a second invalid cursor in the same walk → PaginationError with the RpcError as cause, no loop', async () => {
-    const server = fakeList<string>('tools/list', (cursor) => (cursor === 'c2' ? invalidCursor : byCursor(threePages)(cursor)));
+    const server = fakeList<string>('tools/list', (cursor) =>
+      cursor === 'c2' ? invalidCursor : byCursor(threePages)(cursor),
+    );
     const onRestart = vi.fn();
     const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', onRestart }));
     expect(error).toBeInstanceOf(PaginationError);
@@ -301,7 +350,9 @@ describe('B16 R9: invalid cursor in the middle of a walk', () => {
   });
 
   it('an onRestart that throws ends the walk with its error', async () => {
-    const server = fakeList<string>('tools/list', (cursor) => (cursor === 'c2' ? invalidCursor : byCursor(threePages)(cursor)));
+    const server = fakeList<string>('tools/list', (cursor) =>
+      cursor === 'c2' ? invalidCursor : byCursor(threePages)(cursor),
+    );
     const boom = new Error('cache unavailable');
     const error = await rejection(
       listAll(server.fetchPage, {
@@ -316,9 +367,16 @@ describe('B16 R9: invalid cursor in the middle of a walk', () => {
   });
 
   it('the restart counts against maxPages', async () => {
-    const server = fakeList<string>('tools/list', (cursor) => (cursor === 'c2' ? invalidCursor : byCursor(threePages)(cursor)));
+    const server = fakeList<string>('tools/list', (cursor) =>
+      cursor === 'c2' ? invalidCursor : byCursor(threePages)(cursor),
+    );
     const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', maxPages: 2 }));
-    expect((error as PaginationLimitError).data).toEqual({ method: 'tools/list', pages: 2, maxPages: 2, reason: 'max-pages' });
+    expect((error as PaginationLimitError).data).toEqual({
+      method: 'tools/list',
+      pages: 2,
+      maxPages: 2,
+      reason: 'max-pages',
+    });
     expect(server.calls).toHaveLength(2);
   });
 
@@ -338,7 +396,10 @@ describe('B16 R9: invalid cursor in the middle of a walk', () => {
 describe('AbortSignal', () => {
   it('is passed to each fetch', async () => {
     const controller = new AbortController();
-    const server = fakeList<string>('tools/list', byCursor({ [NONE]: { result: { tools: ['a'], nextCursor: 'n' } }, n: { result: { tools: ['b'] } } }));
+    const server = fakeList<string>(
+      'tools/list',
+      byCursor({ [NONE]: { result: { tools: ['a'], nextCursor: 'n' } }, n: { result: { tools: ['b'] } } }),
+    );
     await listAll(server.fetchPage, { method: 'tools/list', signal: controller.signal });
     expect(server.calls.map((c) => c.signal)).toEqual([controller.signal, controller.signal]);
   });
@@ -346,7 +407,9 @@ describe('AbortSignal', () => {
   it('aborting between pages stops before the next fetch with CancelledError', async () => {
     const controller = new AbortController();
     const reason = new Error('user left');
-    const server = fakeList<string>('tools/list', (_cursor, call) => ({ result: { tools: [`t${call}`], nextCursor: `c${call}` } }));
+    const server = fakeList<string>('tools/list', (_cursor, call) => ({
+      result: { tools: [`t${call}`], nextCursor: `c${call}` },
+    }));
     const seen: string[][] = [];
     const error = await rejection(
       (async () => {
@@ -367,7 +430,9 @@ describe('AbortSignal', () => {
 
   it('an already aborted signal sends no fetch', async () => {
     const server = fakeList<string>('tools/list', () => ({ result: { tools: [] } }));
-    const error = await rejection(listAll(server.fetchPage, { method: 'tools/list', signal: AbortSignal.abort('gone') }));
+    const error = await rejection(
+      listAll(server.fetchPage, { method: 'tools/list', signal: AbortSignal.abort('gone') }),
+    );
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as CancelledError).cause).toBe('gone');
     expect(server.calls).toHaveLength(0);
@@ -388,7 +453,9 @@ describe('AbortSignal', () => {
     const typedHook: FetchPage<string> = async () => {
       throw own;
     };
-    expect(await rejection(listAll(typedHook, { method: 'tools/list', signal: new AbortController().signal }))).toBe(own);
+    expect(await rejection(listAll(typedHook, { method: 'tools/list', signal: new AbortController().signal }))).toBe(
+      own,
+    );
   });
 });
 

@@ -28,7 +28,10 @@ describe('EventStream', () => {
   });
 
   it('iterators see events from their creation, coalesce keyed events while lagging, and end after draining', async () => {
-    const stream = new EventStream<E>({ onError: () => {}, keyOf: (e) => (e.type === 'lost' ? undefined : `${e.type}${e.uri ?? ''}`) });
+    const stream = new EventStream<E>({
+      onError: () => {},
+      keyOf: (e) => (e.type === 'lost' ? undefined : `${e.type}${e.uri ?? ''}`),
+    });
     stream.emit({ type: 'before' });
     const it1 = stream.iterate();
     stream.emit({ type: 'changed' });
@@ -41,7 +44,13 @@ describe('EventStream', () => {
     stream.emit({ type: 'after' });
     const seen: E[] = [];
     for await (const e of it1) seen.push(e);
-    expect(seen).toEqual([{ type: 'changed' }, { type: 'updated', uri: 'a' }, { type: 'lost' }, { type: 'lost' }, { type: 'updated', uri: 'b' }]);
+    expect(seen).toEqual([
+      { type: 'changed' },
+      { type: 'updated', uri: 'a' },
+      { type: 'lost' },
+      { type: 'lost' },
+      { type: 'updated', uri: 'b' },
+    ]);
   });
 
   it('a pending next() resolves on emit, and return() ends it', async () => {

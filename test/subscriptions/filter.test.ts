@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { checkFilter, filterMinus, filterUnion, isEmptyFilter, narrowToCapabilities, readAcknowledged } from '../../src/subscriptions/filter.js';
+import {
+  checkFilter,
+  filterMinus,
+  filterUnion,
+  isEmptyFilter,
+  narrowToCapabilities,
+  readAcknowledged,
+} from '../../src/subscriptions/filter.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 
 describe('checkFilter', () => {
   it('keeps true flags and unique uris, drops false flags and empty arrays', () => {
-    expect(checkFilter({ toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['a', 'b', 'a'] })).toEqual({ toolsListChanged: true, resourceSubscriptions: ['a', 'b'] });
-    expect(checkFilter({ resourcesListChanged: true, resourceSubscriptions: [] })).toEqual({ resourcesListChanged: true });
+    expect(
+      checkFilter({ toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['a', 'b', 'a'] }),
+    ).toEqual({ toolsListChanged: true, resourceSubscriptions: ['a', 'b'] });
+    expect(checkFilter({ resourcesListChanged: true, resourceSubscriptions: [] })).toEqual({
+      resourcesListChanged: true,
+    });
   });
 
   it.each([
@@ -27,16 +38,27 @@ describe('checkFilter', () => {
 });
 
 describe('narrowToCapabilities', () => {
-  const all = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['demo://a'] } as const;
+  const all = {
+    toolsListChanged: true,
+    promptsListChanged: true,
+    resourcesListChanged: true,
+    resourceSubscriptions: ['demo://a'],
+  } as const;
 
   it('asks only for what the capabilities say the server can deliver', () => {
-    const { deliverable, unsupported } = narrowToCapabilities({ ...all, resourceSubscriptions: ['demo://a'] }, { tools: { listChanged: true }, resources: { subscribe: true } });
+    const { deliverable, unsupported } = narrowToCapabilities(
+      { ...all, resourceSubscriptions: ['demo://a'] },
+      { tools: { listChanged: true }, resources: { subscribe: true } },
+    );
     expect(deliverable).toEqual({ toolsListChanged: true, resourceSubscriptions: ['demo://a'] });
     expect(unsupported).toEqual({ promptsListChanged: true, resourcesListChanged: true });
   });
 
   it('a capability object without listChanged, or no capabilities at all, delivers nothing', () => {
-    expect(narrowToCapabilities({ ...all, resourceSubscriptions: ['x'] }, { tools: {}, prompts: {}, resources: {} }).deliverable).toEqual({});
+    expect(
+      narrowToCapabilities({ ...all, resourceSubscriptions: ['x'] }, { tools: {}, prompts: {}, resources: {} })
+        .deliverable,
+    ).toEqual({});
     expect(narrowToCapabilities({ toolsListChanged: true }, undefined).unsupported).toEqual({ toolsListChanged: true });
   });
 });
@@ -44,7 +66,12 @@ describe('narrowToCapabilities', () => {
 describe('readAcknowledged', () => {
   it('keeps only what was requested and acknowledged, in the requested order', () => {
     const requested = { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['a', 'b', 'c'] };
-    expect(readAcknowledged({ toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['c', 'a', 'zzz'] }, requested)).toEqual({ toolsListChanged: true, resourceSubscriptions: ['a', 'c'] });
+    expect(
+      readAcknowledged(
+        { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['c', 'a', 'zzz'] },
+        requested,
+      ),
+    ).toEqual({ toolsListChanged: true, resourceSubscriptions: ['a', 'c'] });
   });
 
   it('treats anything but an object as nothing honoured', () => {
@@ -55,8 +82,18 @@ describe('readAcknowledged', () => {
 
 describe('filter arithmetic', () => {
   it('minus, union, empty', () => {
-    expect(filterMinus({ toolsListChanged: true, resourceSubscriptions: ['a', 'b'] }, { toolsListChanged: true, resourceSubscriptions: ['a'] })).toEqual({ resourceSubscriptions: ['b'] });
-    expect(filterUnion({ toolsListChanged: true, resourceSubscriptions: ['a'] }, { promptsListChanged: true, resourceSubscriptions: ['a', 'b'] })).toEqual({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['a', 'b'] });
+    expect(
+      filterMinus(
+        { toolsListChanged: true, resourceSubscriptions: ['a', 'b'] },
+        { toolsListChanged: true, resourceSubscriptions: ['a'] },
+      ),
+    ).toEqual({ resourceSubscriptions: ['b'] });
+    expect(
+      filterUnion(
+        { toolsListChanged: true, resourceSubscriptions: ['a'] },
+        { promptsListChanged: true, resourceSubscriptions: ['a', 'b'] },
+      ),
+    ).toEqual({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['a', 'b'] });
     expect(isEmptyFilter({})).toBe(true);
     expect(isEmptyFilter({ resourceSubscriptions: [] })).toBe(true);
     expect(isEmptyFilter({ resourcesListChanged: true })).toBe(false);

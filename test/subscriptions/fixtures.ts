@@ -11,7 +11,11 @@ import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 export const SUB_ID = 'io.modelcontextprotocol/subscriptionId';
 
 /** Capabilities with every change notification on. */
-export const ALL_CHANGES = { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } };
+export const ALL_CHANGES = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
+};
 
 export interface ListenScript {
   /** What to put in the ack for a requested filter. @default the filter itself */
@@ -29,7 +33,11 @@ export function scriptListen(server: ScriptedServer, script: ListenScript = {}):
 }
 
 export function ackFor(id: unknown, notifications: Record<string, unknown>): Wire {
-  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: { [SUB_ID]: id } } };
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { notifications, _meta: { [SUB_ID]: id } },
+  };
 }
 
 /** A change notification on subscription `id` (omit `id` for none). */

@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { describeInvalidation, interpretChange, invalidationsForFilter, isChangeNotification, LIST_CHANGED } from '../../src/subscriptions/invalidation.js';
+import {
+  describeInvalidation,
+  interpretChange,
+  invalidationsForFilter,
+  isChangeNotification,
+  LIST_CHANGED,
+} from '../../src/subscriptions/invalidation.js';
 
 describe('the notification → invalidation table', () => {
   it('list_changed drops that list (resources: its templates too) and names its event', () => {
-    expect(interpretChange('notifications/tools/list_changed', {})).toEqual({ invalidations: [{ kind: 'list', method: 'tools/list' }], event: { type: 'toolsListChanged' }, flag: 'toolsListChanged' });
-    expect(interpretChange('notifications/prompts/list_changed', undefined)).toEqual({ invalidations: [{ kind: 'list', method: 'prompts/list' }], event: { type: 'promptsListChanged' }, flag: 'promptsListChanged' });
+    expect(interpretChange('notifications/tools/list_changed', {})).toEqual({
+      invalidations: [{ kind: 'list', method: 'tools/list' }],
+      event: { type: 'toolsListChanged' },
+      flag: 'toolsListChanged',
+    });
+    expect(interpretChange('notifications/prompts/list_changed', undefined)).toEqual({
+      invalidations: [{ kind: 'list', method: 'prompts/list' }],
+      event: { type: 'promptsListChanged' },
+      flag: 'promptsListChanged',
+    });
     expect(interpretChange('notifications/resources/list_changed', {})?.invalidations).toEqual([
       { kind: 'list', method: 'resources/list' },
       { kind: 'list', method: 'resources/templates/list' },
@@ -29,13 +43,13 @@ describe('the notification → invalidation table', () => {
   });
 
   it('a filter covers every list its flags name and every subscribed uri', () => {
-    expect(invalidationsForFilter({ toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['a', 'b'] }).map(describeInvalidation)).toEqual([
-      'list tools/list',
-      'list resources/list',
-      'list resources/templates/list',
-      'uri a',
-      'uri b',
-    ]);
+    expect(
+      invalidationsForFilter({
+        toolsListChanged: true,
+        resourcesListChanged: true,
+        resourceSubscriptions: ['a', 'b'],
+      }).map(describeInvalidation),
+    ).toEqual(['list tools/list', 'list resources/list', 'list resources/templates/list', 'uri a', 'uri b']);
     expect(invalidationsForFilter({})).toEqual([]);
   });
 

@@ -13,7 +13,13 @@ import { cancels, change, deferred, fakeClock, flush, listens, record, subscript
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });
 const page = (names: string[], nextCursor?: string) => ({
-  result: { resultType: 'complete', tools: names.map(tool), ttlMs: 60_000, cacheScope: 'public', ...(nextCursor !== undefined && { nextCursor }) },
+  result: {
+    resultType: 'complete',
+    tools: names.map(tool),
+    ttlMs: 60_000,
+    cacheScope: 'public',
+    ...(nextCursor !== undefined && { nextCursor }),
+  },
 });
 const names = (items: readonly Tool[]) => items.map((t) => t.name);
 const options = { clock: fakeClock, subscriptions: { reopen: { jitter: false }, liveRetry: { jitter: false } } };
@@ -29,7 +35,14 @@ describe('live lists', () => {
     const live = await client.live('tools');
     expect(names(live.items)).toEqual(['a', 'b']);
     expect(Object.isFrozen(live.items)).toBe(true);
-    expect(live).toMatchObject({ kind: 'tools', method: 'tools/list', version: 1, stale: false, watching: true, lastError: undefined });
+    expect(live).toMatchObject({
+      kind: 'tools',
+      method: 'tools/list',
+      version: 1,
+      stale: false,
+      watching: true,
+      lastError: undefined,
+    });
     // Subscribed first, then listed: no change after the ack can be missed.
     const order = server.received.filter((m) => 'id' in m && m['method'] !== 'server/discover').map((m) => m['method']);
     expect(order).toEqual(['subscriptions/listen', 'tools/list', 'tools/list']);
@@ -119,7 +132,12 @@ describe('live lists', () => {
   it('a failed refresh keeps the last good list (stale, lastError, refreshFailed) and retries on a jittered backoff timer', async () => {
     vi.useFakeTimers();
     const { client, server } = await subscriptionPair(options);
-    const replies: Reply[] = [page(['search', 'fetch']), { error: { code: -32603, message: 'Internal error' } }, { error: { code: -32603, message: 'Internal error' } }, page(['search'])];
+    const replies: Reply[] = [
+      page(['search', 'fetch']),
+      { error: { code: -32603, message: 'Internal error' } },
+      { error: { code: -32603, message: 'Internal error' } },
+      page(['search']),
+    ];
     server.on('tools/list', () => replies.shift());
     const live = await client.live('tools', { debounceMs: 50 });
     const events: Array<LiveListEvent<Tool>> = record(live);

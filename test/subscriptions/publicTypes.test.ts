@@ -1,17 +1,34 @@
 /** Pins the public surface of subscriptions and live lists (checked by tsc; trivially true at run time). */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { LiveList, McpClient, Prompt, Resource, ResourceTemplate, SubscribeOptions, Subscription, SubscriptionClosed, SubscriptionEvent, SubscriptionFilter, Tool } from '../../src/index.js';
+import type {
+  LiveList,
+  McpClient,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  SubscribeOptions,
+  Subscription,
+  SubscriptionClosed,
+  SubscriptionEvent,
+  SubscriptionFilter,
+  Tool,
+} from '../../src/index.js';
 
 describe('public types', () => {
   it('subscribe and live', () => {
-    expectTypeOf<McpClient['subscribe']>().toEqualTypeOf<(filter: SubscriptionFilter, options?: SubscribeOptions) => Promise<Subscription>>();
+    expectTypeOf<McpClient['subscribe']>().toEqualTypeOf<
+      (filter: SubscriptionFilter, options?: SubscribeOptions) => Promise<Subscription>
+    >();
     expectTypeOf<Awaited<ReturnType<typeof livePrompts>>>().toEqualTypeOf<LiveList<Prompt>>();
     expectTypeOf<Awaited<ReturnType<typeof liveTemplates>>>().toEqualTypeOf<LiveList<ResourceTemplate>>();
     expectTypeOf<Awaited<ReturnType<typeof liveResources>>>().toEqualTypeOf<LiveList<Resource>>();
     expectTypeOf<Awaited<ReturnType<typeof liveTools>>['items']>().toEqualTypeOf<readonly Tool[]>();
     expectTypeOf<Subscription['closed']>().toEqualTypeOf<Promise<SubscriptionClosed>>();
     expectTypeOf<Subscription['on']>().toEqualTypeOf<(listener: (event: SubscriptionEvent) => void) => () => void>();
-    expectTypeOf<Extract<SubscriptionEvent, { type: 'resourceUpdated' }>>().toEqualTypeOf<{ type: 'resourceUpdated'; uri: string }>();
+    expectTypeOf<Extract<SubscriptionEvent, { type: 'resourceUpdated' }>>().toEqualTypeOf<{
+      type: 'resourceUpdated';
+      uri: string;
+    }>();
   });
 });
 

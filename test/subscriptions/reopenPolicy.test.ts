@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_REOPEN_POLICY, ReopenBudget, backoffDelayMs, reopenWithRetry, resolveReopenPolicy, type ResolvedReopenPolicy } from '../../src/subscriptions/reopenPolicy.js';
+import {
+  DEFAULT_REOPEN_POLICY,
+  ReopenBudget,
+  backoffDelayMs,
+  reopenWithRetry,
+  resolveReopenPolicy,
+  type ResolvedReopenPolicy,
+} from '../../src/subscriptions/reopenPolicy.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { fakeClock } from './fixtures.js';
@@ -10,7 +17,11 @@ describe('resolveReopenPolicy', () => {
   it('fills defaults, keeps false, rejects bad values', () => {
     expect(resolveReopenPolicy(undefined)).toEqual(DEFAULT_REOPEN_POLICY);
     expect(resolveReopenPolicy(false)).toBe(false);
-    expect(resolveReopenPolicy({ minDelayMs: 10, maxQuickRetries: 1 })).toMatchObject({ minDelayMs: 10, maxQuickRetries: 1, coolDownMs: 900_000 });
+    expect(resolveReopenPolicy({ minDelayMs: 10, maxQuickRetries: 1 })).toMatchObject({
+      minDelayMs: 10,
+      maxQuickRetries: 1,
+      coolDownMs: 900_000,
+    });
     expect(() => resolveReopenPolicy({ minDelayMs: -1 })).toThrow(InvalidArgumentError);
     expect(() => resolveReopenPolicy({ factor: 0.5 })).toThrow(InvalidArgumentError);
     expect(() => resolveReopenPolicy({ maxQuickRetries: 1.5 })).toThrow(InvalidArgumentError);
@@ -20,7 +31,9 @@ describe('resolveReopenPolicy', () => {
 
 describe('backoffDelayMs', () => {
   it('grows by factor from minDelayMs up to maxDelayMs; jitter scales into [0.5, 1)', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelayMs(exact, n, Math.random))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelayMs(exact, n, Math.random))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000,
+    ]);
     const jittered = { ...exact, jitter: true };
     expect(backoffDelayMs(jittered, 1, () => 0)).toBe(500);
     expect(backoffDelayMs(jittered, 1, () => 0.999)).toBe(1000);
@@ -87,7 +100,14 @@ describe('reopenWithRetry (p-retry on injected timers)', () => {
         if (attempts.length < 3) throw new Error('not yet');
         return 'open';
       },
-      { budget, clock: fakeClock, timers: systemTimers, signal: new AbortController().signal, retryable: () => true, onRetry: (_e, d) => retries.push(d.delayMs) },
+      {
+        budget,
+        clock: fakeClock,
+        timers: systemTimers,
+        signal: new AbortController().signal,
+        retryable: () => true,
+        onRetry: (_e, d) => retries.push(d.delayMs),
+      },
     );
     await vi.advanceTimersByTimeAsync(0);
     expect(attempts).toHaveLength(1);
@@ -105,7 +125,13 @@ describe('reopenWithRetry (p-retry on injected timers)', () => {
     vi.useFakeTimers();
     const fatal = new Error('fatal');
     await expect(
-      reopenWithRetry(() => Promise.reject(fatal), { budget: new ReopenBudget(exact), clock: fakeClock, timers: systemTimers, signal: new AbortController().signal, retryable: () => false }),
+      reopenWithRetry(() => Promise.reject(fatal), {
+        budget: new ReopenBudget(exact),
+        clock: fakeClock,
+        timers: systemTimers,
+        signal: new AbortController().signal,
+        retryable: () => false,
+      }),
     ).rejects.toBe(fatal);
 
     const controller = new AbortController();
@@ -115,7 +141,13 @@ describe('reopenWithRetry (p-retry on injected timers)', () => {
         calls++;
         return Promise.reject(new Error('down'));
       },
-      { budget: new ReopenBudget(exact), clock: fakeClock, timers: systemTimers, signal: controller.signal, retryable: () => true },
+      {
+        budget: new ReopenBudget(exact),
+        clock: fakeClock,
+        timers: systemTimers,
+        signal: controller.signal,
+        retryable: () => true,
+      },
     );
     const settled = run.catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(500);

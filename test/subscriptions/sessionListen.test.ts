@@ -16,7 +16,12 @@ async function sessionPair(): Promise<{ session: JsonRpcSession; server: Scripte
   server.on('subscriptions/listen', () => undefined); // never answers
   await server.start();
   const errors: Error[] = [];
-  const session = new JsonRpcSession({ transport: clientEnd, timers: systemTimers, onNotification: () => {}, onError: (e) => errors.push(e) });
+  const session = new JsonRpcSession({
+    transport: clientEnd,
+    timers: systemTimers,
+    onNotification: () => {},
+    onError: (e) => errors.push(e),
+  });
   await session.start();
   return { session, server, errors };
 }
@@ -32,13 +37,19 @@ describe('session: long-lived requests', () => {
     const { session, server } = await sessionPair();
     let seen: unknown;
     let sentBefore = -1;
-    void session.request('subscriptions/listen', { notifications: {} }, {
-      ...base,
-      onRequestId: (id) => {
-        seen = id;
-        sentBefore = server.received.length;
-      },
-    }).catch(() => {});
+    void session
+      .request(
+        'subscriptions/listen',
+        { notifications: {} },
+        {
+          ...base,
+          onRequestId: (id) => {
+            seen = id;
+            sentBefore = server.received.length;
+          },
+        },
+      )
+      .catch(() => {});
     expect(seen).toBe(0);
     const request = await server.waitFor((m) => m['method'] === 'subscriptions/listen');
     expect(request['id']).toBe(seen);
@@ -49,7 +60,11 @@ describe('session: long-lived requests', () => {
   it('an abort inside onRequestId cancels before anything is sent', async () => {
     const { session, server } = await sessionPair();
     const controller = new AbortController();
-    const outcome = session.request('subscriptions/listen', {}, { ...base, signal: controller.signal, onRequestId: () => controller.abort('stop') });
+    const outcome = session.request(
+      'subscriptions/listen',
+      {},
+      { ...base, signal: controller.signal, onRequestId: () => controller.abort('stop') },
+    );
     await expect(outcome).rejects.toBeInstanceOf(CancelledError);
     await Promise.resolve();
     expect(server.received).toEqual([]);
@@ -60,7 +75,11 @@ describe('session: long-lived requests', () => {
     vi.useFakeTimers();
     const { session, server } = await sessionPair();
     let id: unknown;
-    const outcome = session.request('subscriptions/listen', { _meta: { progressToken: 'p' } }, { ...base, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 2000, onRequestId: (i) => (id = i) });
+    const outcome = session.request(
+      'subscriptions/listen',
+      { _meta: { progressToken: 'p' } },
+      { ...base, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 2000, onRequestId: (i) => (id = i) },
+    );
     let settled = false;
     outcome.then(
       () => (settled = true),
@@ -68,7 +87,11 @@ describe('session: long-lived requests', () => {
     );
     await vi.advanceTimersByTimeAsync(500);
     expect(session.disarmTimeouts(id as number)).toBe(true);
-    await server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'p', progress: 1 },
+    });
     await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
     expect(settled).toBe(false);
     expect(session.pendingCount).toBe(1);

@@ -3,14 +3,38 @@
  * routing, invalidation order, close, timeouts, and the reopen path (fake timers).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConnectionClosedError, InvalidArgumentError, ProtocolError, RpcError, TimeoutError, CancelledError } from '../../src/errors/errors.js';
+import {
+  ConnectionClosedError,
+  InvalidArgumentError,
+  ProtocolError,
+  RpcError,
+  TimeoutError,
+  CancelledError,
+} from '../../src/errors/errors.js';
 import { SubscriptionClosedError, UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import type { CacheEvent } from '../../src/cache/types.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import { scriptedPair } from '../fakes/scriptedServer.js';
-import { ALL_CHANGES, SUB_ID, ackFor, cancels, change, fakeClock, flush, listens, record, subscriptionPair, types } from './fixtures.js';
+import {
+  ALL_CHANGES,
+  SUB_ID,
+  ackFor,
+  cancels,
+  change,
+  fakeClock,
+  flush,
+  listens,
+  record,
+  subscriptionPair,
+  types,
+} from './fixtures.js';
 
-const TOOLS_PAGE = { resultType: 'complete', tools: [{ name: 'search', inputSchema: { type: 'object' } }], ttlMs: 60_000, cacheScope: 'public' };
+const TOOLS_PAGE = {
+  resultType: 'complete',
+  tools: [{ name: 'search', inputSchema: { type: 'object' } }],
+  ttlMs: 60_000,
+  cacheScope: 'public',
+};
 const noJitter = { subscriptions: { reopen: { jitter: false }, random: () => 0.5 } };
 
 afterEach(() => {
@@ -22,7 +46,10 @@ describe('subscribe: the listen request and its acknowledgment', () => {
     const { client, server } = await subscriptionPair();
     const sub = await client.subscribe({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
     const [listen] = listens(server);
-    expect(listen!['params']['notifications']).toEqual({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
+    expect(listen!['params']['notifications']).toEqual({
+      toolsListChanged: true,
+      resourceSubscriptions: ['file:///a.json'],
+    });
     expect(listen!['params']['_meta']).toMatchObject({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},
@@ -38,7 +65,11 @@ describe('subscribe: the listen request and its acknowledgment', () => {
 
   it('does not request what the capabilities cannot deliver, and reports it on the handle', async () => {
     const { client, server } = await subscriptionPair({}, { tools: { listChanged: true }, prompts: {}, resources: {} });
-    const sub = await client.subscribe({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
+    const sub = await client.subscribe({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ['file:///a.json'],
+    });
     expect(listens(server)[0]!['params']['notifications']).toEqual({ toolsListChanged: true });
     expect(sub.requested).toEqual({ toolsListChanged: true });
     expect(sub.notHonoured).toEqual({ promptsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
@@ -59,8 +90,14 @@ describe('subscribe: the listen request and its acknowledgment', () => {
   });
 
   it('a partial ack is reported on the handle, not thrown', async () => {
-    const { client } = await subscriptionPair({}, ALL_CHANGES, { honour: () => ({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] }) });
-    const sub = await client.subscribe({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['file:///a.json', 'file:///b.json'] });
+    const { client } = await subscriptionPair({}, ALL_CHANGES, {
+      honour: () => ({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] }),
+    });
+    const sub = await client.subscribe({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ['file:///a.json', 'file:///b.json'],
+    });
     expect(sub.honoured).toEqual({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
     expect(sub.notHonoured).toEqual({ promptsListChanged: true, resourceSubscriptions: ['file:///b.json'] });
     await client.close();
@@ -69,7 +106,9 @@ describe('subscribe: the listen request and its acknowledgment', () => {
   it('rejects a bad filter (nothing sent) and refuses before connect', async () => {
     const { client, server } = await subscriptionPair();
     await expect(client.subscribe({} as never)).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(client.subscribe({ resourceSubscriptions: 'file:///a' } as never)).rejects.toMatchObject({ code: -32602 });
+    await expect(client.subscribe({ resourceSubscriptions: 'file:///a' } as never)).rejects.toMatchObject({
+      code: -32602,
+    });
     expect(listens(server)).toEqual([]);
     await client.close();
     const fresh = scriptedPair();
@@ -93,7 +132,9 @@ describe('subscribe: the listen request and its acknowledgment', () => {
 
   it('an error response to the listen rejects with it as sent (e.g. -32602)', async () => {
     const { client, server } = await subscriptionPair();
-    server.on('subscriptions/listen', () => ({ error: { code: -32602, message: "Invalid params: 'notifications' is required" } }));
+    server.on('subscriptions/listen', () => ({
+      error: { code: -32602, message: "Invalid params: 'notifications' is required" },
+    }));
     const error = await client.subscribe({ toolsListChanged: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({ code: -32602 });
@@ -102,7 +143,9 @@ describe('subscribe: the listen request and its acknowledgment', () => {
 
   it('a listen the server ends before acknowledging rejects with SubscriptionClosedError (-32008)', async () => {
     const { client, server } = await subscriptionPair();
-    server.on('subscriptions/listen', (request) => ({ result: { resultType: 'complete', _meta: { [SUB_ID]: request['id'] } } }));
+    server.on('subscriptions/listen', (request) => ({
+      result: { resultType: 'complete', _meta: { [SUB_ID]: request['id'] } },
+    }));
     const error = await client.subscribe({ toolsListChanged: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubscriptionClosedError);
     expect(error).toMatchObject({ code: -32008, data: { reason: 'server-ended' } });
@@ -258,14 +301,24 @@ describe('end of a stream and the reopen path (fake timers)', () => {
   it('a graceful end (a result): subscriptionLost, reopen after backoff, caches dropped, resync', async () => {
     vi.useFakeTimers();
     const cacheEvents: CacheEvent[] = [];
-    const { client, server } = await subscriptionPair({ clock: fakeClock, cache: { onEvent: (e) => cacheEvents.push(e) }, ...noJitter });
+    const { client, server } = await subscriptionPair({
+      clock: fakeClock,
+      cache: { onEvent: (e) => cacheEvents.push(e) },
+      ...noJitter,
+    });
     const sub = await client.subscribe({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
     const events = record(sub);
     const firstId = sub.subscriptionId;
     await vi.advanceTimersByTimeAsync(60_000); // lived a minute: not a quick failure
-    await server.send({ jsonrpc: '2.0', id: firstId, result: { resultType: 'complete', _meta: { [SUB_ID]: firstId } } });
+    await server.send({
+      jsonrpc: '2.0',
+      id: firstId,
+      result: { resultType: 'complete', _meta: { [SUB_ID]: firstId } },
+    });
     await flush();
-    expect(events).toEqual([{ type: 'subscriptionLost', reason: 'server-ended', error: undefined, willReopen: true, retryInMs: 1000 }]);
+    expect(events).toEqual([
+      { type: 'subscriptionLost', reason: 'server-ended', error: undefined, willReopen: true, retryInMs: 1000 },
+    ]);
     expect(sub.state).toBe('reopening');
     expect(sub.subscriptionId).toBeUndefined();
     await vi.advanceTimersByTimeAsync(999);
@@ -273,7 +326,10 @@ describe('end of a stream and the reopen path (fake timers)', () => {
     const invalidationsBefore = cacheEvents.filter((e) => e.type === 'invalidate').length;
     await vi.advanceTimersByTimeAsync(1);
     expect(listens(server)).toHaveLength(2);
-    expect(listens(server)[1]!['params']['notifications']).toEqual({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] });
+    expect(listens(server)[1]!['params']['notifications']).toEqual({
+      toolsListChanged: true,
+      resourceSubscriptions: ['file:///a.json'],
+    });
     await flush();
     expect(sub.state).toBe('open');
     expect(sub.subscriptionId).toBe(listens(server)[1]!['id']);
@@ -302,9 +358,18 @@ describe('end of a stream and the reopen path (fake timers)', () => {
     const sub = await client.subscribe({ toolsListChanged: true });
     const events = record(sub);
     const firstId = sub.subscriptionId;
-    await server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: firstId, reason: 'shutting down' } });
+    await server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: firstId, reason: 'shutting down' },
+    });
     await flush();
-    expect(events[0]).toMatchObject({ type: 'subscriptionLost', reason: 'server-cancelled', willReopen: true, retryInMs: 1000 });
+    expect(events[0]).toMatchObject({
+      type: 'subscriptionLost',
+      reason: 'server-cancelled',
+      willReopen: true,
+      retryInMs: 1000,
+    });
     expect((events[0] as { error?: Error }).error).toBeInstanceOf(SubscriptionClosedError);
     expect(cancels(server)).toEqual([]);
     // A late response for the cancelled listen is dropped quietly.
@@ -368,7 +433,10 @@ describe('end of a stream and the reopen path (fake timers)', () => {
     await server.send({ jsonrpc: '2.0', id: sub.subscriptionId, result: {} });
     await vi.advanceTimersByTimeAsync(1000); // reopen 1 fails with -32603
     await flush();
-    expect(events.map((e) => (e.type === 'subscriptionLost' ? `${e.reason}:${e.retryInMs}` : e.type))).toEqual(['server-ended:1000', 'server-error:2000']);
+    expect(events.map((e) => (e.type === 'subscriptionLost' ? `${e.reason}:${e.retryInMs}` : e.type))).toEqual([
+      'server-ended:1000',
+      'server-error:2000',
+    ]);
     await vi.advanceTimersByTimeAsync(2000); // reopen 2 succeeds
     await flush();
     expect(types(events)).toEqual(['subscriptionLost', 'subscriptionLost', 'resync']);

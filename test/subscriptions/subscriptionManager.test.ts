@@ -18,7 +18,12 @@ interface Pending {
   reject(error: Error): void;
 }
 
-function fakeHost(): { host: SubscriptionHost; pending: Pending[]; disarmed: RequestId[]; connected: { value: boolean } } {
+function fakeHost(): {
+  host: SubscriptionHost;
+  pending: Pending[];
+  disarmed: RequestId[];
+  connected: { value: boolean };
+} {
   const pending: Pending[] = [];
   const disarmed: RequestId[] = [];
   const connected = { value: true };
@@ -55,7 +60,11 @@ function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
   });
 }
 
-const ack = (id: RequestId, notifications: Record<string, unknown>) => ({ jsonrpc: '2.0' as const, method: 'notifications/subscriptions/acknowledged', params: { notifications, _meta: { [SUB_ID]: id } } });
+const ack = (id: RequestId, notifications: Record<string, unknown>) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/subscriptions/acknowledged',
+  params: { notifications, _meta: { [SUB_ID]: id } },
+});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -85,7 +94,9 @@ describe('SubscriptionManager', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     pending[0]!.reject(new ConnectionClosedError('SSE stream ended', { reason: 'stream ended' }));
     await flush();
-    expect(events).toMatchObject([{ type: 'subscriptionLost', reason: 'stream-dropped', willReopen: true, retryInMs: 1000 }]);
+    expect(events).toMatchObject([
+      { type: 'subscriptionLost', reason: 'stream-dropped', willReopen: true, retryInMs: 1000 },
+    ]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(pending).toHaveLength(2);
     subs.handleNotification(ack(101, { toolsListChanged: true }));
@@ -116,11 +127,22 @@ describe('SubscriptionManager', () => {
     const events = record(sub);
     expect(subs.handleNotification(ack(555, {}))).toBe(true);
     expect(subs.handleNotification(change('notifications/resources/updated', 100) as JsonRpcNotification)).toBe(true);
-    expect(subs.handleNotification(change('notifications/resources/updated', undefined, { uri: 'file:///a' }) as JsonRpcNotification)).toBe(true);
+    expect(
+      subs.handleNotification(
+        change('notifications/resources/updated', undefined, { uri: 'file:///a' }) as JsonRpcNotification,
+      ),
+    ).toBe(true);
     expect(subs.handleNotification({ jsonrpc: '2.0', method: 'notifications/message', params: {} })).toBe(false);
     await flush();
     expect(events).toEqual([]);
-    expect(errors.map((e) => e.constructor)).toEqual([UnmatchedNotificationError, ProtocolError, UnmatchedNotificationError]);
-    expect((errors[2] as UnmatchedNotificationError).data).toMatchObject({ subscriptionId: undefined, invalidated: ['uri file:///a'] });
+    expect(errors.map((e) => e.constructor)).toEqual([
+      UnmatchedNotificationError,
+      ProtocolError,
+      UnmatchedNotificationError,
+    ]);
+    expect((errors[2] as UnmatchedNotificationError).data).toMatchObject({
+      subscriptionId: undefined,
+      invalidated: ['uri file:///a'],
+    });
   });
 });

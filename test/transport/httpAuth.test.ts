@@ -38,11 +38,15 @@ describe('parseWwwAuthenticate', () => {
   });
 
   it('splits several challenges, with token68, bare schemes, tokens and odd spacing', () => {
-    expect(parseWwwAuthenticate('Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple"')).toEqual([
+    expect(
+      parseWwwAuthenticate('Newauth realm="apps", type=1, title="Login to \\"apps\\"", Basic realm="simple"'),
+    ).toEqual([
       { scheme: 'Newauth', params: { realm: 'apps', type: '1', title: 'Login to "apps"' } },
       { scheme: 'Basic', params: { realm: 'simple' } },
     ]);
-    expect(parseWwwAuthenticate('Negotiate, NTLM abc+/def==, Bearer error = invalid_token ,,  DPoP algs="ES256 PS256"')).toEqual([
+    expect(
+      parseWwwAuthenticate('Negotiate, NTLM abc+/def==, Bearer error = invalid_token ,,  DPoP algs="ES256 PS256"'),
+    ).toEqual([
       { scheme: 'Negotiate', params: {} },
       { scheme: 'NTLM', params: {}, token68: 'abc+/def==' },
       { scheme: 'Bearer', params: { error: 'invalid_token' } },
@@ -78,7 +82,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       fake = undefined;
     });
 
-    function transportFor(url: string, options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {}): StreamableHttpTransport {
+    function transportFor(
+      url: string,
+      options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
+    ): StreamableHttpTransport {
       const transport = new StreamableHttpTransport(url, { retry: false, ...options });
       transports.push(transport);
       return transport;
@@ -86,8 +93,12 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('asks for a credential per request and retries once with a new one after a 401', async () => {
       fake = await HttpFake.start((req, res) => {
-        if (req.headers['authorization'] === 'Bearer AT2') sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} });
-        else res.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token", resource_metadata="https://h/prm"' }).end();
+        if (req.headers['authorization'] === 'Bearer AT2')
+          sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} });
+        else
+          res
+            .writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token", resource_metadata="https://h/prm"' })
+            .end();
       });
       const calls: AuthRequestInfo[] = [];
       let token = 'AT1';
@@ -116,7 +127,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('stops with HttpAuthError when the provider has nothing new, and never loops', async () => {
-      fake = await HttpFake.start((_req, res) => res.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }).end());
+      fake = await HttpFake.start((_req, res) =>
+        res.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }).end(),
+      );
       const transport = transportFor(fake.url, { authProvider: () => 'Bearer same' });
       await startRecording(transport);
       const error = await transport.send(request(1, 'tools/list')).catch((e: unknown) => e);
@@ -127,12 +140,16 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('403 insufficient_scope asks once for a stepped-up credential; a second 403 fails with the scopes', async () => {
       fake = await HttpFake.start((_req, res) =>
-        res.writeHead(403, { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="files:read files:write"' }).end(),
+        res
+          .writeHead(403, { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="files:read files:write"' })
+          .end(),
       );
       let n = 0;
       const transport = transportFor(fake.url, { authProvider: () => `Bearer T${++n}` });
       await startRecording(transport);
-      const error = (await transport.send(request(1, 'tools/call', { name: 'write_file' })).catch((e: unknown) => e)) as HttpAuthError;
+      const error = (await transport
+        .send(request(1, 'tools/call', { name: 'write_file' }))
+        .catch((e: unknown) => e)) as HttpAuthError;
       expect(fake.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer T1', 'Bearer T2']);
       expect(error).toBeInstanceOf(HttpAuthError);
       expect(error.data).toMatchObject({ status: 403, failure: 'insufficient_scope', retriedWithNewCredential: true });
@@ -144,7 +161,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const attempts: number[] = [];
       const transport = transportFor(fake.url, { authProvider: (info) => (attempts.push(info.attempt), 'Bearer x') });
       await startRecording(transport);
-      await expect(transport.send(request(1, 'tools/list'))).rejects.toMatchObject({ data: { failure: 'forbidden', bodyExcerpt: 'forbidden' } });
+      await expect(transport.send(request(1, 'tools/list'))).rejects.toMatchObject({
+        data: { failure: 'forbidden', bodyExcerpt: 'forbidden' },
+      });
       expect(attempts).toEqual([1]);
     });
 

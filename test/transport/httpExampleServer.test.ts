@@ -35,7 +35,8 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
       if ('method' in message && message.method === 'tools/call') {
         const map = this.maps.get(String(message.params?.['name']));
-        if (map !== undefined) return this.inner.send(message, { ...options, headers: paramHeadersFor(map, message.params?.['arguments']) });
+        if (map !== undefined)
+          return this.inner.send(message, { ...options, headers: paramHeadersFor(map, message.params?.['arguments']) });
       }
       return this.inner.send(message, options);
     }
@@ -53,7 +54,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     beforeAll(async () => {
       server = await startHttpExampleServer();
       transport = new ParamHeaderTransport(new StreamableHttpTransport(server.url));
-      client = new McpClient({ transport, clientInfo: { name: 'mcp-live-http-tests', version: '0.0.0' }, onError: (e) => errors.push(e) });
+      client = new McpClient({
+        transport,
+        clientInfo: { name: 'mcp-live-http-tests', version: '0.0.0' },
+        onError: (e) => errors.push(e),
+      });
       await client.connect();
     });
     afterAll(async () => {
@@ -75,20 +80,28 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('calls tools and gets prompts', async () => {
-      await expect(client.callTool('echo', { message: 'hi' })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
-      await expect(client.getPrompt('greet', { name: 'Ada' })).resolves.toMatchObject({ messages: [{ role: 'user', content: { text: 'Hello, Ada' } }] });
+      await expect(client.callTool('echo', { message: 'hi' })).resolves.toMatchObject({
+        content: [{ type: 'text', text: 'hi' }],
+      });
+      await expect(client.getPrompt('greet', { name: 'Ada' })).resolves.toMatchObject({
+        messages: [{ role: 'user', content: { text: 'Hello, Ada' } }],
+      });
     });
 
     it('x-mcp-header: a call without Mcp-Param-Region gets -32020; the client learns the tools once and retries with it', async () => {
       const from = server.requests.length;
-      await expect(client.callTool('regional', { region: 'eu-west', query: 'q' })).resolves.toMatchObject({ content: [{ text: 'eu-west: q' }] });
+      await expect(client.callTool('regional', { region: 'eu-west', query: 'q' })).resolves.toMatchObject({
+        content: [{ text: 'eu-west: q' }],
+      });
       const wire = server.requests.slice(from).map((r) => [r.headers['mcp-method'], r.headers['mcp-param-region']]);
       expect(wire).toEqual([
         ['tools/call', undefined],
         ['tools/list', undefined],
         ['tools/call', 'eu-west'],
       ]);
-      await expect(client.callTool('regional', { region: 'Zürich', query: 'q' })).resolves.toMatchObject({ content: [{ text: 'Zürich: q' }] });
+      await expect(client.callTool('regional', { region: 'Zürich', query: 'q' })).resolves.toMatchObject({
+        content: [{ text: 'Zürich: q' }],
+      });
       expect(server.requests.at(-1)?.headers['mcp-param-region']).toBe('=?base64?WsO8cmljaA==?=');
     });
 
@@ -108,13 +121,22 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('cancelling a call closes its stream, and the server sees the cancellation', async () => {
       const before = observed.slowCancelled;
       const controller = new AbortController();
-      const call = client.callTool('slow', { steps: 50, stepMs: 100 }, { signal: controller.signal, onProgress: () => controller.abort('enough') });
+      const call = client.callTool(
+        'slow',
+        { steps: 50, stepMs: 100 },
+        { signal: controller.signal, onProgress: () => controller.abort('enough') },
+      );
       await expect(call).rejects.toBeInstanceOf(CancelledError);
       await vi.waitFor(() => expect(observed.slowCancelled).toBe(before + 1), { timeout: 5000, interval: 20 });
     });
 
     it('subscriptions/listen: an open stream carries change notifications tagged with the listen id', async () => {
-      const session = new JsonRpcSession({ transport: new StreamableHttpTransport(server.url), timers: systemTimers, onNotification: () => {}, onError: (e) => errors.push(e) });
+      const session = new JsonRpcSession({
+        transport: new StreamableHttpTransport(server.url),
+        timers: systemTimers,
+        onNotification: () => {},
+        onError: (e) => errors.push(e),
+      });
       await session.start();
       const received: JsonRpcNotification[] = [];
       const controller = new AbortController();
@@ -126,15 +148,31 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const listen = session.request(
         'subscriptions/listen',
         { notifications: { toolsListChanged: true }, _meta: meta },
-        { signal: controller.signal, timeoutMs: 60_000, maxTotalTimeoutMs: 60_000, resetTimeoutOnProgress: false, onRelatedNotification: (n) => received.push(n) },
+        {
+          signal: controller.signal,
+          timeoutMs: 60_000,
+          maxTotalTimeoutMs: 60_000,
+          resetTimeoutOnProgress: false,
+          onRelatedNotification: (n) => received.push(n),
+        },
       );
-      await vi.waitFor(() => expect(received.map((n) => n.method)).toContain('notifications/subscriptions/acknowledged'), { timeout: 5000, interval: 10 });
+      await vi.waitFor(
+        () => expect(received.map((n) => n.method)).toContain('notifications/subscriptions/acknowledged'),
+        { timeout: 5000, interval: 10 },
+      );
       server.notify.toolsChanged();
-      await vi.waitFor(() => expect(received.map((n) => n.method)).toContain('notifications/tools/list_changed'), { timeout: 5000, interval: 10 });
+      await vi.waitFor(() => expect(received.map((n) => n.method)).toContain('notifications/tools/list_changed'), {
+        timeout: 5000,
+        interval: 10,
+      });
       const changed = received.find((n) => n.method === 'notifications/tools/list_changed')!;
       const ack = received[0]!;
-      const subscriptionId = (ack.params?.['_meta'] as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId'];
-      expect((changed.params?.['_meta'] as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']).toBe(subscriptionId);
+      const subscriptionId = (ack.params?.['_meta'] as Record<string, unknown>)[
+        'io.modelcontextprotocol/subscriptionId'
+      ];
+      expect((changed.params?.['_meta'] as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']).toBe(
+        subscriptionId,
+      );
       controller.abort();
       await expect(listen).rejects.toBeInstanceOf(CancelledError);
       await session.close();

@@ -30,7 +30,10 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function transportFor(url: string, options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {}): StreamableHttpTransport {
+function transportFor(
+  url: string,
+  options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
+): StreamableHttpTransport {
   const transport = new StreamableHttpTransport(url, { retry: false, ...options });
   closers.push(() => transport.close());
   return transport;
@@ -78,14 +81,25 @@ describe('Streamable HTTP on node:http', () => {
       if (answerDiscover(req, res)) return;
       res.on('close', () => serverSawClose());
       // Progress, then nothing: the response never comes.
-      startSse(res, [sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: req.json.params._meta.progressToken, progress: 1 } })]);
+      startSse(res, [
+        sseEvent({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: req.json.params._meta.progressToken, progress: 1 },
+        }),
+      ]);
     });
-    const client = new McpClient({ transport: transportFor(fake.url), clientInfo: { name: 'node-path', version: '0' } });
+    const client = new McpClient({
+      transport: transportFor(fake.url),
+      clientInfo: { name: 'node-path', version: '0' },
+    });
     closers.push(() => client.close());
     await client.connect();
     const controller = new AbortController();
     const progress: number[] = [];
-    const call = client.callTool('slow', {}, { signal: controller.signal, onProgress: (p) => progress.push(p.progress) }).catch((error: unknown) => error);
+    const call = client
+      .callTool('slow', {}, { signal: controller.signal, onProgress: (p) => progress.push(p.progress) })
+      .catch((error: unknown) => error);
     await vi.waitFor(() => expect(progress).toEqual([1]));
     controller.abort('user gave up');
     const error = await call;
@@ -103,7 +117,12 @@ describe('Streamable HTTP on node:http', () => {
     await startRecording(transport);
     const error = await transport.send(request(7, 'tools/call', { name: 'x' })).catch((e: unknown) => e);
     expect(isStreamBrokenError(error)).toBe(true);
-    expect((error as { data: unknown }).data).toMatchObject({ method: 'tools/call', requestId: 7, phase: 'mid-stream', outcome: 'unknown' });
+    expect((error as { data: unknown }).data).toMatchObject({
+      method: 'tools/call',
+      requestId: 7,
+      phase: 'mid-stream',
+      outcome: 'unknown',
+    });
   });
 
   it('close() destroys its own agent (the server sees the connection end) but leaves a given agent alone', async () => {
@@ -136,7 +155,29 @@ describe('Streamable HTTP on node:http', () => {
 function selfSigned(): { key: string; cert: string } | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-live-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } catch {
     return undefined;

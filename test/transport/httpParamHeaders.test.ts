@@ -4,7 +4,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeHeaderValue, isPlainHeaderValue } from '../../src/transport/headerValue.js';
-import { extractParamHeaderMap, paramHeadersFor, paramHeaderText, screenToolHeaders, ToolHeaderRegistry } from '../../src/transport/mcpParamHeaders.js';
+import {
+  extractParamHeaderMap,
+  paramHeadersFor,
+  paramHeaderText,
+  screenToolHeaders,
+  ToolHeaderRegistry,
+} from '../../src/transport/mcpParamHeaders.js';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
 import { HttpFake, sendJson } from '../fakes/httpFake.js';
 import { request, startRecording } from '../fakes/httpHarness.js';
@@ -45,7 +51,13 @@ describe('extractParamHeaderMap', () => {
       tool('execute_sql', {
         region: { type: 'string', 'x-mcp-header': 'Region' },
         query: { type: 'string' },
-        opts: { type: 'object', properties: { tenant: { type: 'integer', 'x-mcp-header': 'Tenant-Id' }, dry: { type: ['boolean', 'null'], 'x-mcp-header': 'Dry' } } },
+        opts: {
+          type: 'object',
+          properties: {
+            tenant: { type: 'integer', 'x-mcp-header': 'Tenant-Id' },
+            dry: { type: ['boolean', 'null'], 'x-mcp-header': 'Dry' },
+          },
+        },
       }),
     );
     expect(map).toEqual([
@@ -69,25 +81,47 @@ describe('extractParamHeaderMap', () => {
     ['non-ASCII', { a: { type: 'string', 'x-mcp-header': 'Régión' } }, /not an HTTP field-name token/],
     ['control character', { a: { type: 'string', 'x-mcp-header': 'A\r\nB' } }, /not an HTTP field-name token/],
     ['not a string', { a: { type: 'string', 'x-mcp-header': 7 } }, /not a string/],
-    ['duplicate, case-insensitively', { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'REGION' } }, /duplicates/],
+    [
+      'duplicate, case-insensitively',
+      { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'REGION' } },
+      /duplicates/,
+    ],
     ['object parameter', { a: { type: 'object', 'x-mcp-header': 'Obj' } }, /only string, integer and boolean/],
-    ['array parameter', { a: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Arr' } }, /only string, integer and boolean/],
+    [
+      'array parameter',
+      { a: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Arr' } },
+      /only string, integer and boolean/,
+    ],
     ['null parameter', { a: { type: 'null', 'x-mcp-header': 'Nil' } }, /only string, integer and boolean/],
     ['number parameter', { a: { type: 'number', 'x-mcp-header': 'Num' } }, /only string, integer and boolean/],
     ['no type', { a: { 'x-mcp-header': 'Any' } }, /only string, integer and boolean/],
-    ['under items', { a: { type: 'array', items: { type: 'object', properties: { b: { type: 'string', 'x-mcp-header': 'B' } } } } }, /under "items"/],
+    [
+      'under items',
+      { a: { type: 'array', items: { type: 'object', properties: { b: { type: 'string', 'x-mcp-header': 'B' } } } } },
+      /under "items"/,
+    ],
     ['under anyOf', { a: { anyOf: [{ type: 'string', 'x-mcp-header': 'A' }, { type: 'integer' }] } }, /under "anyOf"/],
-    ['under additionalProperties', { a: { type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'A' } } }, /under "additionalProperties"/],
+    [
+      'under additionalProperties',
+      { a: { type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'A' } } },
+      /under "additionalProperties"/,
+    ],
   ])('rejects a tool whose annotation is invalid: %s', (_name, properties, reason) => {
     const result = extractParamHeaderMap(tool('bad', properties));
     expect(result).toEqual({ error: expect.stringMatching(reason) });
   });
 
   it('rejects annotations in $defs or on the root', () => {
-    expect(extractParamHeaderMap(tool('defs', { a: { $ref: '#/$defs/R' } }, { $defs: { R: { type: 'string', 'x-mcp-header': 'R' } } }))).toEqual({
+    expect(
+      extractParamHeaderMap(
+        tool('defs', { a: { $ref: '#/$defs/R' } }, { $defs: { R: { type: 'string', 'x-mcp-header': 'R' } } }),
+      ),
+    ).toEqual({
       error: expect.stringMatching(/under "\$defs"/),
     });
-    expect(extractParamHeaderMap({ name: 'root', inputSchema: { type: 'object', 'x-mcp-header': 'Root' } })).toEqual({ error: expect.stringMatching(/root/) });
+    expect(extractParamHeaderMap({ name: 'root', inputSchema: { type: 'object', 'x-mcp-header': 'Root' } })).toEqual({
+      error: expect.stringMatching(/root/),
+    });
   });
 });
 
@@ -105,7 +139,17 @@ describe('paramHeadersFor', () => {
   if ('error' in map) throw new Error(map.error);
 
   it('converts and encodes values, and omits absent and null ones', () => {
-    expect(paramHeadersFor(map, { region: 'us-west1', count: -7, verbose: false, greeting: 'Hello, 世界', method: 'x', nested: { id: ' a ' }, query: 'SELECT 1' })).toEqual({
+    expect(
+      paramHeadersFor(map, {
+        region: 'us-west1',
+        count: -7,
+        verbose: false,
+        greeting: 'Hello, 世界',
+        method: 'x',
+        nested: { id: ' a ' },
+        query: 'SELECT 1',
+      }),
+    ).toEqual({
       'Mcp-Param-Region': 'us-west1',
       'Mcp-Param-Count': '-7',
       'Mcp-Param-Verbose': 'false',
@@ -116,7 +160,10 @@ describe('paramHeadersFor', () => {
     expect(paramHeadersFor(map, { region: null, verbose: null, nested: null })).toEqual({});
     expect(paramHeadersFor(map, {})).toEqual({});
     expect(paramHeadersFor(map, undefined)).toEqual({});
-    expect(paramHeadersFor(map, { region: { not: 'primitive' }, count: 42, verbose: true })).toEqual({ 'Mcp-Param-Count': '42', 'Mcp-Param-Verbose': 'true' });
+    expect(paramHeadersFor(map, { region: { not: 'primitive' }, count: 42, verbose: true })).toEqual({
+      'Mcp-Param-Count': '42',
+      'Mcp-Param-Verbose': 'true',
+    });
   });
 
   it('converts single values by type', () => {
@@ -154,15 +201,23 @@ describe('Mcp-Param headers on the wire', () => {
   });
 
   it('sends the headers a tools/call hands the transport, next to the standard ones', async () => {
-    fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { content: [] } }));
+    fake = await HttpFake.start((req, res) =>
+      sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { content: [] } }),
+    );
     const transport = new StreamableHttpTransport(fake.url);
     await startRecording(transport);
     const args = { region: 'eu', greeting: 'Hello, 世界', verbose: null };
     const map = extractParamHeaderMap(
-      tool('t', { region: { type: 'string', 'x-mcp-header': 'Region' }, greeting: { type: 'string', 'x-mcp-header': 'Greeting' }, verbose: { type: 'boolean', 'x-mcp-header': 'Verbose' } }),
+      tool('t', {
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        greeting: { type: 'string', 'x-mcp-header': 'Greeting' },
+        verbose: { type: 'boolean', 'x-mcp-header': 'Verbose' },
+      }),
     );
     if ('error' in map) throw new Error(map.error);
-    await transport.send(request(1, 'tools/call', { name: 't', arguments: args }), { headers: paramHeadersFor(map, args) });
+    await transport.send(request(1, 'tools/call', { name: 't', arguments: args }), {
+      headers: paramHeadersFor(map, args),
+    });
     const headers = fake.requests[0]!.headers;
     expect(headers['mcp-param-region']).toBe('eu');
     expect(headers['mcp-param-greeting']).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
@@ -176,7 +231,10 @@ describe('ToolHeaderRegistry', () => {
   it('remembers maps and idempotency hints of kept tools, and forgets rejected or cleared ones', () => {
     const registry = new ToolHeaderRegistry();
     const page = [
-      { ...tool('read', { region: { type: 'string', 'x-mcp-header': 'Region' } }), annotations: { readOnlyHint: true } },
+      {
+        ...tool('read', { region: { type: 'string', 'x-mcp-header': 'Region' } }),
+        annotations: { readOnlyHint: true },
+      },
       { ...tool('write', { q: { type: 'string' } }), annotations: { destructiveHint: true } },
       tool('broken', { a: { type: 'object', 'x-mcp-header': 'A' } }),
     ];

@@ -6,7 +6,13 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, InvalidArgumentError } from '../../src/errors/errors.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, resolveRetryPolicy, withRetry } from '../../src/transport/reconnect.js';
+import {
+  backoffDelay,
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  resolveRetryPolicy,
+  withRetry,
+} from '../../src/transport/reconnect.js';
 import type { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
 import { HttpError, StreamBrokenError } from '../../src/transport/transportErrors.js';
 import { HttpFake, sendJson } from '../fakes/httpFake.js';
@@ -72,13 +78,31 @@ describe('reconnect.ts: the retry policy', () => {
     const timers = instantTimers();
     const policy = resolveRetryPolicy({ retries: 2, jitter: false, maxRetryAfterMs: 5000 });
     let calls = 0;
-    await expect(withRetry(async () => (calls++, Promise.reject(new Error('final'))), { policy, timers, classify: () => ({ retry: false }) })).rejects.toThrow('final');
+    await expect(
+      withRetry(async () => (calls++, Promise.reject(new Error('final'))), {
+        policy,
+        timers,
+        classify: () => ({ retry: false }),
+      }),
+    ).rejects.toThrow('final');
     expect(calls).toBe(1);
     calls = 0;
-    await expect(withRetry(async () => (calls++, Promise.reject(new Error('again'))), { policy, timers, classify: () => ({ retry: true }) })).rejects.toThrow('again');
+    await expect(
+      withRetry(async () => (calls++, Promise.reject(new Error('again'))), {
+        policy,
+        timers,
+        classify: () => ({ retry: true }),
+      }),
+    ).rejects.toThrow('again');
     expect(calls).toBe(3);
     calls = 0;
-    await expect(withRetry(async () => (calls++, Promise.reject(new Error('later'))), { policy, timers, classify: () => ({ retry: true, delayMs: 60_000 }) })).rejects.toThrow('later');
+    await expect(
+      withRetry(async () => (calls++, Promise.reject(new Error('later'))), {
+        policy,
+        timers,
+        classify: () => ({ retry: true, delayMs: 60_000 }),
+      }),
+    ).rejects.toThrow('later');
     expect(calls).toBe(1);
   });
 
@@ -87,7 +111,11 @@ describe('reconnect.ts: the retry policy', () => {
     const controller = new AbortController();
     const policy = resolveRetryPolicy({ retries: 5, minDelayMs: 10_000, maxDelayMs: 20_000, jitter: false });
     let calls = 0;
-    const run = withRetry(async () => (calls++, Promise.reject(new Error('x'))), { policy, signal: controller.signal, classify: () => ({ retry: true }) });
+    const run = withRetry(async () => (calls++, Promise.reject(new Error('x'))), {
+      policy,
+      signal: controller.signal,
+      classify: () => ({ retry: true }),
+    });
     const outcome = run.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(5000);
     controller.abort('stop');
@@ -135,12 +163,18 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('gives up after the retries with HttpError carrying status and retryAfterMs', async () => {
-      fake = await HttpFake.start((_req, res) => res.writeHead(502, { 'Retry-After': '1' }).end('<html>Bad gateway</html>'));
+      fake = await HttpFake.start((_req, res) =>
+        res.writeHead(502, { 'Retry-After': '1' }).end('<html>Bad gateway</html>'),
+      );
       const transport = transportFor(fake.url);
       await startRecording(transport);
       const error = await transport.send(request(1, 'resources/list')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
-      expect((error as HttpError).data).toMatchObject({ status: 502, retryAfterMs: 1000, bodyExcerpt: '<html>Bad gateway</html>' });
+      expect((error as HttpError).data).toMatchObject({
+        status: 502,
+        retryAfterMs: 1000,
+        bodyExcerpt: '<html>Bad gateway</html>',
+      });
       expect(fake.requests).toHaveLength(3);
     });
 
@@ -148,11 +182,18 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       fake = await HttpFake.start((_req, res) => res.writeHead(503).end());
       let transport = transportFor(fake.url);
       await startRecording(transport);
-      await expect(transport.send(request(1, 'tools/call', { name: 'write' }))).rejects.toMatchObject({ name: 'HttpError', data: { status: 503 } });
+      await expect(transport.send(request(1, 'tools/call', { name: 'write' }))).rejects.toMatchObject({
+        name: 'HttpError',
+        data: { status: 503 },
+      });
       expect(fake.requests).toHaveLength(1);
 
       let n = 0;
-      fake.handle((req, res) => (++n === 1 ? res.writeHead(429).end() : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { content: [] } })));
+      fake.handle((req, res) =>
+        ++n === 1
+          ? res.writeHead(429).end()
+          : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { content: [] } }),
+      );
       transport = transportFor(fake.url);
       await startRecording(transport);
       await transport.send(request(2, 'tools/call', { name: 'write' }));
@@ -161,7 +202,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('retries a tools/call the caller marks idempotent', async () => {
       let n = 0;
-      fake = await HttpFake.start((req, res) => (++n === 1 ? res.writeHead(504).end() : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { content: [] } })));
+      fake = await HttpFake.start((req, res) =>
+        ++n === 1
+          ? res.writeHead(504).end()
+          : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { content: [] } }),
+      );
       const transport = transportFor(fake.url);
       await startRecording(transport);
       await transport.send(request(1, 'tools/call', { name: 'read' }), { idempotent: true });
@@ -172,13 +217,17 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       fake = await HttpFake.start((_req, res) => res.writeHead(503, { 'Retry-After': '3600' }).end());
       const transport = transportFor(fake.url);
       await startRecording(transport);
-      await expect(transport.send(request(1, 'tools/list'))).rejects.toMatchObject({ data: { status: 503, retryAfterMs: 3_600_000 } });
+      await expect(transport.send(request(1, 'tools/list'))).rejects.toMatchObject({
+        data: { status: 503, retryAfterMs: 3_600_000 },
+      });
       expect(fake.requests).toHaveLength(1);
     });
 
     it('retries a connection reset before any response on an idempotent request, with the same message', async () => {
       let n = 0;
-      fake = await HttpFake.start((req, res) => (++n === 1 ? req && res.socket?.destroy() : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} })));
+      fake = await HttpFake.start((req, res) =>
+        ++n === 1 ? req && res.socket?.destroy() : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }),
+      );
       const transport = transportFor(fake.url);
       await startRecording(transport);
       await transport.send(request(4, 'prompts/list'));
@@ -191,7 +240,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       await startRecording(transport);
       const error = await transport.send(request(4, 'tools/call', { name: 'write' })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StreamBrokenError);
-      expect((error as StreamBrokenError).data).toMatchObject({ phase: 'before-response', requestId: 4, outcome: 'unknown' });
+      expect((error as StreamBrokenError).data).toMatchObject({
+        phase: 'before-response',
+        requestId: 4,
+        outcome: 'unknown',
+      });
       expect(fake.requests).toHaveLength(1);
     });
 

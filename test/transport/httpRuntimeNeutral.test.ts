@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-const NEUTRAL_ENTRIES = ['transport/streamableHttp.ts', 'transport/sseReader.ts', 'transport/mcpParamHeaders.ts', 'transport/webSocket.ts'];
+const NEUTRAL_ENTRIES = [
+  'transport/streamableHttp.ts',
+  'transport/sseReader.ts',
+  'transport/mcpParamHeaders.ts',
+  'transport/webSocket.ts',
+];
 const ALLOWED_PACKAGES = new Set(['eventsource-parser', 'p-retry', '@noble/hashes/sha2.js', '@noble/hashes/utils.js']);
 
 /** Every module `entry` imports, transitively: relative files and package names. */

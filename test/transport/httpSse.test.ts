@@ -24,14 +24,21 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     fake = undefined;
   });
 
-  function transportFor(url: string, options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {}): StreamableHttpTransport {
+  function transportFor(
+    url: string,
+    options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
+  ): StreamableHttpTransport {
     const transport = new StreamableHttpTransport(url, { retry: false, ...options });
     closers.push(() => transport.close());
     return transport;
   }
 
   async function connectedClient(url: string, onError: (error: Error) => void = () => {}): Promise<McpClient> {
-    const client = new McpClient({ transport: transportFor(url), clientInfo: { name: 'sse-tests', version: '0.0.0' }, onError });
+    const client = new McpClient({
+      transport: transportFor(url),
+      clientInfo: { name: 'sse-tests', version: '0.0.0' },
+      onError,
+    });
     closers.push(() => client.close());
     await client.connect();
     return client;
@@ -41,11 +48,32 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
   describe('Streamable HTTP: SSE responses', () => {
     it.each([
-      ['two data: lines', (id: number) => [`data: {"jsonrpc":"2.0","id":${id},\n`, `data: "result":${JSON.stringify(OK_RESULT)}}\n`, '\n']],
-      ['data: without a space', (id: number) => [`data:{"jsonrpc":"2.0","id":${id},\n`, `data:"result":${JSON.stringify(OK_RESULT)}}\n\n`]],
-      ['an explicit event: message', (id: number) => [`event: message\ndata: {"jsonrpc":"2.0","id":${id},\ndata: "result":${JSON.stringify(OK_RESULT)}}\n\n`]],
-      ['no blank line before EOF', (id: number) => [`data: {"jsonrpc":"2.0","id":${id},\n`, `data: "result":${JSON.stringify(OK_RESULT)}}\n`]],
-      ['no newline at all before EOF', (id: number) => [`data: {"jsonrpc":"2.0","id":${id},\ndata: "result":${JSON.stringify(OK_RESULT)}}`]],
+      [
+        'two data: lines',
+        (id: number) => [
+          `data: {"jsonrpc":"2.0","id":${id},\n`,
+          `data: "result":${JSON.stringify(OK_RESULT)}}\n`,
+          '\n',
+        ],
+      ],
+      [
+        'data: without a space',
+        (id: number) => [`data:{"jsonrpc":"2.0","id":${id},\n`, `data:"result":${JSON.stringify(OK_RESULT)}}\n\n`],
+      ],
+      [
+        'an explicit event: message',
+        (id: number) => [
+          `event: message\ndata: {"jsonrpc":"2.0","id":${id},\ndata: "result":${JSON.stringify(OK_RESULT)}}\n\n`,
+        ],
+      ],
+      [
+        'no blank line before EOF',
+        (id: number) => [`data: {"jsonrpc":"2.0","id":${id},\n`, `data: "result":${JSON.stringify(OK_RESULT)}}\n`],
+      ],
+      [
+        'no newline at all before EOF',
+        (id: number) => [`data: {"jsonrpc":"2.0","id":${id},\ndata: "result":${JSON.stringify(OK_RESULT)}}`],
+      ],
     ])('B23: %s → one message, the call resolves', async (_name, chunks) => {
       fake = await HttpFake.start((req, res) => {
         if (answerDiscover(req, res)) return;
@@ -70,7 +98,12 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const client = await connectedClient(fake.url, (e) => errors.push(e));
       const error = await client.callTool('echo', {}, { timeoutMs: 60_000 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StreamBrokenError);
-      expect((error as StreamBrokenError).data).toMatchObject({ method: 'tools/call', phase: 'mid-stream', outcome: 'unknown', eventsReceived: 1 });
+      expect((error as StreamBrokenError).data).toMatchObject({
+        method: 'tools/call',
+        phase: 'mid-stream',
+        outcome: 'unknown',
+        eventsReceived: 1,
+      });
       expect(errors.some((e) => e instanceof ProtocolError && e.message.includes('not JSON'))).toBe(true);
     });
 
@@ -108,7 +141,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         const id = req.json.id;
         streamClosed = new Promise((resolve) => res.on('close', () => resolve()));
         startSse(res, [
-          sseEvent({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: req.json.params._meta.progressToken, progress: 1, total: 2 } }),
+          sseEvent({
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: { progressToken: req.json.params._meta.progressToken, progress: 1, total: 2 },
+          }),
           sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } }),
           sseEvent({ jsonrpc: '2.0', id, result: OK_RESULT }),
         ]);
@@ -117,7 +154,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const progress: unknown[] = [];
       const logs: unknown[] = [];
       const client = await connectedClient(fake.url);
-      const result = await client.callTool('echo', {}, { onProgress: (p) => progress.push(p), logLevel: 'info', onLog: (m) => logs.push(m) });
+      const result = await client.callTool(
+        'echo',
+        {},
+        { onProgress: (p) => progress.push(p), logLevel: 'info', onLog: (m) => logs.push(m) },
+      );
       expect(result.content).toEqual(OK_RESULT.content);
       expect(progress).toEqual([{ progress: 1, total: 2 }]);
       expect(logs).toEqual([{ level: 'info', data: 'working' }]);
@@ -126,7 +167,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('a stream that breaks after progress rejects with StreamBrokenError (mid-stream, outcome unknown)', async () => {
       fake = await HttpFake.start((req, res) => {
-        startSse(res, [sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } })]);
+        startSse(res, [
+          sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }),
+        ]);
         setTimeout(() => res.socket?.destroy(), 20);
         void req;
       });
@@ -171,12 +214,23 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         res.on('close', () => closed());
         startSse(res);
       });
-      const session = new JsonRpcSession({ transport: transportFor(fake.url), timers: systemTimers, onNotification: () => {}, onError: () => {} });
+      const session = new JsonRpcSession({
+        transport: transportFor(fake.url),
+        timers: systemTimers,
+        onNotification: () => {},
+        onError: () => {},
+      });
       closers.push(() => session.close());
       await session.start();
       // Long enough that the POST reaches the server before the timeout even on a loaded machine
       // (a timeout before the request is sent leaves no stream to close).
-      await expect(session.request('tools/call', { name: 'slow' }, { timeoutMs: 1000, maxTotalTimeoutMs: 1000, resetTimeoutOnProgress: false })).rejects.toBeInstanceOf(TimeoutError);
+      await expect(
+        session.request(
+          'tools/call',
+          { name: 'slow' },
+          { timeoutMs: 1000, maxTotalTimeoutMs: 1000, resetTimeoutOnProgress: false },
+        ),
+      ).rejects.toBeInstanceOf(TimeoutError);
       await streamClosed;
       expect(fake.requests).toHaveLength(1);
     });
@@ -186,12 +240,20 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const encoder = new TextEncoder();
       let controller!: ReadableStreamDefaultController<Uint8Array>;
       const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-      const fetch = vi.fn(async () => new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }));
+      const fetch = vi.fn(
+        async () => new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+      );
       const transport = transportFor('http://127.0.0.1:9/mcp', { fetch });
       const recorded = await startRecording(transport);
       let settled = false;
-      const listen = transport.send(request(11, 'subscriptions/listen', { notifications: { toolsListChanged: true } })).finally(() => (settled = true));
-      const ack = { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 11 }, notifications: { toolsListChanged: true } } };
+      const listen = transport
+        .send(request(11, 'subscriptions/listen', { notifications: { toolsListChanged: true } }))
+        .finally(() => (settled = true));
+      const ack = {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 11 }, notifications: { toolsListChanged: true } },
+      };
       controller.enqueue(encoder.encode(sseEvent(ack)));
       for (let i = 0; i < 40; i++) {
         await vi.advanceTimersByTimeAsync(15_000);
@@ -201,9 +263,21 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(settled).toBe(false);
       expect(recorded.errors).toEqual([]);
       expect(recorded.closes).toEqual([]);
-      const changed = { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 11 } } };
+      const changed = {
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 11 } },
+      };
       controller.enqueue(encoder.encode(sseEvent(changed)));
-      controller.enqueue(encoder.encode(sseEvent({ jsonrpc: '2.0', id: 11, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 11 } } })));
+      controller.enqueue(
+        encoder.encode(
+          sseEvent({
+            jsonrpc: '2.0',
+            id: 11,
+            result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 11 } },
+          }),
+        ),
+      );
       await listen;
       expect(recorded.messages.map((m) => [m.message.method ?? 'response', m.context?.relatedRequestId])).toEqual([
         ['notifications/subscriptions/acknowledged', 11],
@@ -214,7 +288,13 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('a listen response with JSON instead of SSE is still the response', async () => {
-      fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, error: { code: -32603, message: 'Subscription limit reached' } }));
+      fake = await HttpFake.start((req, res) =>
+        sendJson(res, 200, {
+          jsonrpc: '2.0',
+          id: req.json.id,
+          error: { code: -32603, message: 'Subscription limit reached' },
+        }),
+      );
       const transport = transportFor(fake.url);
       const recorded = await startRecording(transport);
       await transport.send(request(3, 'subscriptions/listen', { notifications: {} }));

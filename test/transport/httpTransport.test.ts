@@ -8,7 +8,13 @@ import { ErrorCode } from '../../src/errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError, RpcError } from '../../src/errors/errors.js';
 import { JsonRpcSession } from '../../src/jsonrpc/session.js';
 import type { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
-import { HttpAuthError, HttpError, isHttpAuthError, isHttpError, TransportErrorCode } from '../../src/transport/transportErrors.js';
+import {
+  HttpAuthError,
+  HttpError,
+  isHttpAuthError,
+  isHttpError,
+  TransportErrorCode,
+} from '../../src/transport/transportErrors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { answerDiscover, HttpFake, sendJson } from '../fakes/httpFake.js';
 import { request, startRecording } from '../fakes/httpHarness.js';
@@ -24,7 +30,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     fake = undefined;
   });
 
-  function transportFor(url: string, options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {}): StreamableHttpTransport {
+  function transportFor(
+    url: string,
+    options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
+  ): StreamableHttpTransport {
     const transport = new StreamableHttpTransport(url, { retry: false, ...options });
     transports.push(transport);
     return transport;
@@ -37,7 +46,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
   describe('Streamable HTTP: request headers', () => {
     it('POSTs each message with Accept, Content-Type, MCP-Protocol-Version, Mcp-Method and Mcp-Name', async () => {
       fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
-      const transport = transportFor(fake.url, { headers: { 'X-Api-Key': 'k1', Accept: 'text/html', 'Mcp-Method': 'forged' } });
+      const transport = transportFor(fake.url, {
+        headers: { 'X-Api-Key': 'k1', Accept: 'text/html', 'Mcp-Method': 'forged' },
+      });
       await startRecording(transport);
 
       await transport.send(request(1, 'tools/call', { name: 'get_weather', arguments: { location: 'Seattle, WA' } }), {
@@ -56,7 +67,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(call!.headers['mcp-name']).toBe('get_weather');
       expect(call!.headers['mcp-param-region']).toBe('us-west1');
       expect(call!.headers['x-api-key']).toBe('k1');
-      expect(call!.json).toEqual(request(1, 'tools/call', { name: 'get_weather', arguments: { location: 'Seattle, WA' } }));
+      expect(call!.json).toEqual(
+        request(1, 'tools/call', { name: 'get_weather', arguments: { location: 'Seattle, WA' } }),
+      );
       expect(prompt!.headers['mcp-name']).toBe('greet');
       expect(list!.headers['mcp-method']).toBe('tools/list');
       expect(list!.headers['mcp-name']).toBeUndefined();
@@ -68,7 +81,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       fake = await HttpFake.start((req, res) => {
         if (answerDiscover(req, res)) return;
         if (req.json.method === 'resources/read') {
-          sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { resultType: 'complete', contents: [{ uri: req.json.params.uri, text: 'x' }] } });
+          sendJson(res, 200, {
+            jsonrpc: '2.0',
+            id: req.json.id,
+            result: { resultType: 'complete', contents: [{ uri: req.json.params.uri, text: 'x' }] },
+          });
         } else {
           sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { resultType: 'complete', content: [] } });
         }
@@ -98,15 +115,32 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('takes MCP-Protocol-Version from _meta only; a message without it gets the header only from send options', async () => {
-      fake = await HttpFake.start((req, res) => (req.json.id === undefined ? res.writeHead(202).end() : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} })));
+      fake = await HttpFake.start((req, res) =>
+        req.json.id === undefined
+          ? res.writeHead(202).end()
+          : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }),
+      );
       const transport = transportFor(fake.url);
       await startRecording(transport);
       await transport.send(request(1, 'tools/list'));
       await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }, { headers: { 'MCP-Protocol-Version': '2025-11-25' } });
+      await transport.send(
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { headers: { 'MCP-Protocol-Version': '2025-11-25' } },
+      );
       await transport.send(request(2, 'tools/list'), { headers: { 'MCP-Protocol-Version': '1999-01-01' } });
-      expect(fake.requests.map((r) => r.headers['mcp-protocol-version'])).toEqual(['2026-07-28', undefined, '2025-11-25', '2026-07-28']);
-      expect(fake.requests.map((r) => r.headers['mcp-method'])).toEqual(['tools/list', 'notifications/initialized', 'notifications/initialized', 'tools/list']);
+      expect(fake.requests.map((r) => r.headers['mcp-protocol-version'])).toEqual([
+        '2026-07-28',
+        undefined,
+        '2025-11-25',
+        '2026-07-28',
+      ]);
+      expect(fake.requests.map((r) => r.headers['mcp-method'])).toEqual([
+        'tools/list',
+        'notifications/initialized',
+        'notifications/initialized',
+        'tools/list',
+      ]);
     });
 
     it('rejects a method or header value that cannot be sent, before any request', async () => {
@@ -114,15 +148,17 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const transport = transportFor(fake.url);
       await startRecording(transport);
       await expect(transport.send(request(1, 'tools/列表'))).rejects.toBeInstanceOf(InvalidArgumentError);
-      await expect(transport.send(request(2, 'tools/call', { name: 'x' }), { headers: { 'Mcp-Param-A': 'bad\nvalue' } })).rejects.toBeInstanceOf(
-        InvalidArgumentError,
-      );
+      await expect(
+        transport.send(request(2, 'tools/call', { name: 'x' }), { headers: { 'Mcp-Param-A': 'bad\nvalue' } }),
+      ).rejects.toBeInstanceOf(InvalidArgumentError);
       await expect(transport.send({ jsonrpc: '2.0', id: 1, result: {} })).rejects.toBeInstanceOf(InvalidArgumentError);
       expect(fake.requests).toHaveLength(0);
     });
 
     it('names the server by origin and path only, and refuses credentials in the URL', () => {
-      expect(new StreamableHttpTransport('https://example.com:8443/mcp?token=secret#x').serverIdentity).toBe('https://example.com:8443/mcp');
+      expect(new StreamableHttpTransport('https://example.com:8443/mcp?token=secret#x').serverIdentity).toBe(
+        'https://example.com:8443/mcp',
+      );
       expect(() => new StreamableHttpTransport('https://user:pw@example.com/mcp')).toThrow(InvalidArgumentError);
       expect(() => new StreamableHttpTransport('ftp://example.com/mcp')).toThrow(InvalidArgumentError);
       expect(() => new StreamableHttpTransport('not a url')).toThrow(InvalidArgumentError);
@@ -131,11 +167,15 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
   describe('Streamable HTTP: responses', () => {
     it('hands an application/json response up with relatedRequestId and resolves send', async () => {
-      fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } }));
+      fake = await HttpFake.start((req, res) =>
+        sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } }),
+      );
       const transport = transportFor(fake.url);
       const recorded = await startRecording(transport);
       await transport.send(request(7, 'tools/list'));
-      expect(recorded.messages).toEqual([{ message: { jsonrpc: '2.0', id: 7, result: { tools: [] } }, context: { relatedRequestId: 7 } }]);
+      expect(recorded.messages).toEqual([
+        { message: { jsonrpc: '2.0', id: 7, result: { tools: [] } }, context: { relatedRequestId: 7 } },
+      ]);
       expect(recorded.errors).toEqual([]);
     });
 
@@ -149,9 +189,15 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it.each([
       ['A: 202, no content type, empty body', (res: any) => res.writeHead(202).end()],
-      ['B: 200 application/json with Content-Length 0', (res: any) => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '0' }).end()],
+      [
+        'B: 200 application/json with Content-Length 0',
+        (res: any) => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '0' }).end(),
+      ],
       ['C: 204', (res: any) => res.writeHead(204).end()],
-      ['D: 202 text/plain "Accepted"', (res: any) => res.writeHead(202, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Accepted')],
+      [
+        'D: 202 text/plain "Accepted"',
+        (res: any) => res.writeHead(202, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Accepted'),
+      ],
     ])('B28 %s acknowledges a notification without parsing the body', async (_name, reply) => {
       fake = await HttpFake.start((req, res) => {
         if (req.json.id === undefined) reply(res);
@@ -177,7 +223,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(recorded.errors).toHaveLength(1);
       const error = recorded.errors[0] as HttpError;
       expect(error).toBeInstanceOf(HttpError);
-      expect(error.data).toMatchObject({ status: 400, method: 'notifications/initialized', rpcError: { code: -32600, message: 'bad' } });
+      expect(error.data).toMatchObject({
+        status: 400,
+        method: 'notifications/initialized',
+        rpcError: { code: -32600, message: 'bad' },
+      });
       await transport.send(request(1, 'tools/list'));
       expect(recorded.closes).toEqual([]);
       expect(recorded.messages.map((m) => m.message.id)).toEqual([1]);
@@ -185,18 +235,34 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('B34: an error with no id (or id null) in the body of the POST for request N rejects N with that error', async () => {
       fake = await HttpFake.start((req, res) => {
-        if (req.json.method === 'tools/list') sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } });
-        else if (req.json.method === 'prompts/list') sendJson(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'boom', data: { where: 'x' } } });
+        if (req.json.method === 'tools/list')
+          sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } });
+        else if (req.json.method === 'prompts/list')
+          sendJson(res, 200, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32603, message: 'boom', data: { where: 'x' } },
+          });
         else sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { resources: [] } });
       });
       const errors: Error[] = [];
-      const session = new JsonRpcSession({ transport: transportFor(fake.url), timers: systemTimers, onNotification: () => {}, onError: (e) => errors.push(e) });
+      const session = new JsonRpcSession({
+        transport: transportFor(fake.url),
+        timers: systemTimers,
+        onNotification: () => {},
+        onError: (e) => errors.push(e),
+      });
       await session.start();
       const options = { timeoutMs: 5000, maxTotalTimeoutMs: 5000, resetTimeoutOnProgress: false };
       const tools = session.request('tools/list', {}, options);
       const prompts = session.request('prompts/list', {}, options);
       const resources = session.request('resources/list', {}, options);
-      await expect(tools).rejects.toMatchObject({ name: 'RpcError', code: -32600, message: 'Invalid Request', method: 'tools/list' });
+      await expect(tools).rejects.toMatchObject({
+        name: 'RpcError',
+        code: -32600,
+        message: 'Invalid Request',
+        method: 'tools/list',
+      });
       await expect(prompts).rejects.toMatchObject({ code: -32603, data: { where: 'x' }, method: 'prompts/list' });
       await expect(resources).resolves.toEqual({ resources: [] });
       expect(errors).toEqual([]);
@@ -217,7 +283,15 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     }
 
     it('400 with a JSON-RPC error (-32022) is the response of that request', async () => {
-      const body = { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2027-01-01' } } };
+      const body = {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32022,
+          message: 'Unsupported protocol version',
+          data: { supported: ['2026-07-28'], requested: '2027-01-01' },
+        },
+      };
       const { outcome, recorded } = await sendOne((res) => sendJson(res, 400, body));
       expect(outcome).toBeUndefined();
       expect(recorded.messages).toEqual([{ message: body, context: { relatedRequestId: 1, httpStatus: 400 } }]);
@@ -239,7 +313,8 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const { outcome } = await sendOne((res) =>
         res
           .writeHead(401, {
-            'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The \\"token\\" is bad", resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"',
+            'WWW-Authenticate':
+              'Bearer error="invalid_token", error_description="The \\"token\\" is bad", resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"',
             'Content-Type': 'application/json',
           })
           .end('{"error":"invalid_token"}'),
@@ -253,7 +328,11 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         status: 401,
         failure: 'unauthorized',
         retriedWithNewCredential: false,
-        bearer: { error: 'invalid_token', errorDescription: 'The "token" is bad', resourceMetadata: 'https://mcp.example/.well-known/oauth-protected-resource' },
+        bearer: {
+          error: 'invalid_token',
+          errorDescription: 'The "token" is bad',
+          resourceMetadata: 'https://mcp.example/.well-known/oauth-protected-resource',
+        },
       });
       expect(error.resourceMetadata).toBe('https://mcp.example/.well-known/oauth-protected-resource');
       expect(error.message).not.toMatch(/expired/i);
@@ -277,7 +356,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('403 without insufficient_scope is a plain forbidden error', async () => {
-      const { outcome } = await sendOne((res) => sendJson(res, 403, { jsonrpc: '2.0', error: { code: -32000, message: 'Origin not allowed' } }));
+      const { outcome } = await sendOne((res) =>
+        sendJson(res, 403, { jsonrpc: '2.0', error: { code: -32000, message: 'Origin not allowed' } }),
+      );
       const error = outcome as HttpAuthError;
       expect(error.data.failure).toBe('forbidden');
       expect(error.data.rpcError).toEqual({ code: -32000, message: 'Origin not allowed' });
@@ -285,7 +366,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('404 with an HTML page becomes HttpError with a short excerpt', async () => {
       const page = `<!DOCTYPE html><html><body><h1>Cannot POST /mcp</h1>${'<p>padding</p>\n'.repeat(100)}</body></html>`;
-      const { outcome } = await sendOne((res) => res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end(page));
+      const { outcome } = await sendOne((res) =>
+        res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' }).end(page),
+      );
       const error = outcome as HttpError;
       expect(error).toBeInstanceOf(HttpError);
       expect(error.code).toBe(TransportErrorCode.Http);
@@ -298,21 +381,39 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('405 with an empty body and 500 with HTML become HttpError', async () => {
       let result = await sendOne((res) => res.writeHead(405, { Allow: 'POST' }).end());
-      expect(result.outcome).toMatchObject({ name: 'HttpError', data: { status: 405, bodyExcerpt: '', problem: 'status' } });
+      expect(result.outcome).toMatchObject({
+        name: 'HttpError',
+        data: { status: 405, bodyExcerpt: '', problem: 'status' },
+      });
       await fake?.close();
-      result = await sendOne((res) => res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>Internal   Server\nError</h1>'));
-      expect(result.outcome).toMatchObject({ name: 'HttpError', data: { status: 500, bodyExcerpt: '<h1>Internal Server Error</h1>' } });
+      result = await sendOne((res) =>
+        res.writeHead(500, { 'Content-Type': 'text/html' }).end('<h1>Internal   Server\nError</h1>'),
+      );
+      expect(result.outcome).toMatchObject({
+        name: 'HttpError',
+        data: { status: 500, bodyExcerpt: '<h1>Internal Server Error</h1>' },
+      });
       expect(result.recorded.messages).toEqual([]);
     });
 
     it('a 500 with a JSON-RPC error body is an HttpError that carries the error', async () => {
-      const { outcome } = await sendOne((res) => sendJson(res, 500, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } }));
-      expect(outcome).toMatchObject({ name: 'HttpError', data: { status: 500, rpcError: { code: -32603, message: 'Internal error' } } });
+      const { outcome } = await sendOne((res) =>
+        sendJson(res, 500, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } }),
+      );
+      expect(outcome).toMatchObject({
+        name: 'HttpError',
+        data: { status: 500, rpcError: { code: -32603, message: 'Internal error' } },
+      });
     });
 
     it('odd content types and bodies on 200: HTML, an empty body, broken JSON', async () => {
-      let result = await sendOne((res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>login page</html>'));
-      expect(result.outcome).toMatchObject({ name: 'HttpError', data: { status: 200, problem: 'content-type', bodyExcerpt: '<html>login page</html>' } });
+      let result = await sendOne((res) =>
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>login page</html>'),
+      );
+      expect(result.outcome).toMatchObject({
+        name: 'HttpError',
+        data: { status: 200, problem: 'content-type', bodyExcerpt: '<html>login page</html>' },
+      });
       await fake?.close();
       result = await sendOne((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end());
       expect(result.outcome).toMatchObject({ name: 'HttpError', data: { status: 200, problem: 'empty-body' } });
@@ -320,7 +421,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       result = await sendOne((res) => res.writeHead(202).end());
       expect(result.outcome).toMatchObject({ name: 'HttpError', data: { status: 202, problem: 'empty-body' } });
       await fake?.close();
-      result = await sendOne((res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"jsonrpc":"2.0",'));
+      result = await sendOne((res) =>
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"jsonrpc":"2.0",'),
+      );
       expect(result.outcome).toBeInstanceOf(ProtocolError);
       expect((result.outcome as ProtocolError).code).toBe(ErrorCode.ParseError);
     });
@@ -339,7 +442,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
       transport = transportFor(fake.url.replace('/mcp', '/old'));
       await startRecording(transport);
-      await expect(transport.send(request(2, 'tools/list'))).rejects.toMatchObject({ name: 'HttpError', data: { status: 302, problem: 'redirect', location: '/elsewhere' } });
+      await expect(transport.send(request(2, 'tools/list'))).rejects.toMatchObject({
+        name: 'HttpError',
+        data: { status: 302, problem: 'redirect', location: '/elsewhere' },
+      });
       expect(fake.requests.every((r) => r.method === 'POST')).toBe(true);
     });
   });

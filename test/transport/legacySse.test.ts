@@ -22,14 +22,25 @@ function recorder(): TransportHandlers & { messages: unknown[]; errors: Error[];
   const messages: unknown[] = [];
   const errors: Error[] = [];
   const closes: TransportCloseInfo[] = [];
-  return { messages, errors, closes, onMessage: (m) => messages.push(m), onError: (e) => errors.push(e), onClose: (info) => closes.push(info) };
+  return {
+    messages,
+    errors,
+    closes,
+    onMessage: (m) => messages.push(m),
+    onError: (e) => errors.push(e),
+    onClose: (info) => closes.push(info),
+  };
 }
 
 /**
  * A scripted HTTP+SSE server: `GET` writes `opening` on an open SSE stream (kept in `stream`);
  * `POST` is answered by `post` (default 202).
  */
-async function sseServer(opening: string[], post?: (request: RecordedRequest, res: ServerResponse) => void, path = '/sse'): Promise<HttpFake & { stream(): ServerResponse | undefined }> {
+async function sseServer(
+  opening: string[],
+  post?: (request: RecordedRequest, res: ServerResponse) => void,
+  path = '/sse',
+): Promise<HttpFake & { stream(): ServerResponse | undefined }> {
   let stream: ServerResponse | undefined;
   const fake = await HttpFake.start((request, res) => {
     if (request.method === 'GET') {
@@ -62,7 +73,10 @@ describe('LegacySseTransport: the endpoint event', () => {
     await t.start(recorder());
     expect(t.endpoint).toBe(`${new URL(fake.url).origin}/mcp/messages?session=a%20b`);
     await t.send(REQUEST);
-    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /mcp/sse', 'POST /mcp/messages?session=a%20b']);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /mcp/sse',
+      'POST /mcp/messages?session=a%20b',
+    ]);
     expect(fake.requests[0]?.headers['accept']).toBe('text/event-stream');
     expect(fake.requests[1]?.headers['content-type']).toBe('application/json');
     expect(fake.requests[1]?.json).toEqual(REQUEST);
@@ -72,7 +86,9 @@ describe('LegacySseTransport: the endpoint event', () => {
     for (const data of [(url: string) => `${new URL(url).origin}/post?x=1`, () => '/post?x=1']) {
       let fake: HttpFake | undefined;
       fake = await sseServer([]);
-      fake.handle((request, res) => (request.method === 'GET' ? startSse(res, [endpoint(data(fake!.url))]) : res.writeHead(202).end()));
+      fake.handle((request, res) =>
+        request.method === 'GET' ? startSse(res, [endpoint(data(fake!.url))]) : res.writeHead(202).end(),
+      );
       const t = transport(fake.url);
       await t.start(recorder());
       expect(t.endpoint).toBe(`${new URL(fake.url).origin}/post?x=1`);
@@ -81,9 +97,19 @@ describe('LegacySseTransport: the endpoint event', () => {
 
   it('refuses an endpoint on another origin, with the offending value, and ends the stream', async () => {
     const fake = await sseServer([endpoint('http://evil.example:8080/steal')]);
-    const error = await transport(fake.url).start(recorder()).catch((e: unknown) => e);
+    const error = await transport(fake.url)
+      .start(recorder())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SseEndpointError);
-    expect(error).toMatchObject({ code: -32600, data: { method: 'GET', problem: 'cross-origin', value: 'http://evil.example:8080/steal', resolved: 'http://evil.example:8080/steal' } });
+    expect(error).toMatchObject({
+      code: -32600,
+      data: {
+        method: 'GET',
+        problem: 'cross-origin',
+        value: 'http://evil.example:8080/steal',
+        resolved: 'http://evil.example:8080/steal',
+      },
+    });
     await vi.waitFor(() => expect(fake.open.size).toBe(0));
     expect(fake.requests.map((r) => r.method)).toEqual(['GET']);
   });
@@ -101,7 +127,9 @@ describe('LegacySseTransport: the endpoint event', () => {
         startSse(res, opening);
         res.end();
       });
-      const error = await transport(fake.url).start(recorder()).catch((e: unknown) => e);
+      const error = await transport(fake.url)
+        .start(recorder())
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SseEndpointError);
       expect((error as SseEndpointError).data.problem).toBe(problem);
       if (typeof value === 'object') expect((error as SseEndpointError).data.value).toMatchObject(value as object);
@@ -117,16 +145,27 @@ describe('LegacySseTransport: the endpoint event', () => {
     await vi.waitFor(() => expect(fake.open.size).toBe(1));
     expect(pending.map((p) => p.ms)).toEqual([2500]);
     pending[0]!.callback();
-    await expect(started).rejects.toMatchObject({ name: 'TimeoutError', code: -32001, data: { method: 'GET', timeoutMs: 2500 } });
+    await expect(started).rejects.toMatchObject({
+      name: 'TimeoutError',
+      code: -32001,
+      data: { method: 'GET', timeoutMs: 2500 },
+    });
     await vi.waitFor(() => expect(fake.open.size).toBe(0));
   });
 
   it('a refused GET is an HttpError with the status; a non-SSE answer names the content type', async () => {
     const fake = await sseServer([]);
     fake.handle((_r, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<pre>Cannot GET /sse</pre>'));
-    await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({ name: 'HttpError', code: -32010, data: { status: 404, method: 'GET', problem: 'status', bodyExcerpt: '<pre>Cannot GET /sse</pre>' } });
+    await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({
+      name: 'HttpError',
+      code: -32010,
+      data: { status: 404, method: 'GET', problem: 'status', bodyExcerpt: '<pre>Cannot GET /sse</pre>' },
+    });
     fake.handle((_r, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
-    await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({ name: 'HttpError', data: { status: 200, problem: 'content-type' } });
+    await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({
+      name: 'HttpError',
+      data: { status: 200, problem: 'content-type' },
+    });
   });
 
   it("the caller's abort while waiting for the endpoint rejects with CancelledError", async () => {
@@ -144,7 +183,9 @@ describe('LegacySseTransport: the endpoint event', () => {
     const t = transport(fake.url);
     await t.start(handlers);
     fake.stream()?.write(endpoint('/two'));
-    await vi.waitFor(() => expect(handlers.errors.map((e) => e.message)).toEqual(['GET: a second endpoint event was ignored']));
+    await vi.waitFor(() =>
+      expect(handlers.errors.map((e) => e.message)).toEqual(['GET: a second endpoint event was ignored']),
+    );
     expect(t.endpoint).toMatch(/\/one$/);
   });
 });
@@ -154,22 +195,38 @@ describe('LegacySseTransport: messages, POSTs, close', () => {
     const fake = await sseServer([endpoint('/messages')]);
     const handlers = recorder();
     await transport(fake.url).start(handlers);
-    fake.stream()?.write(`${message({ jsonrpc: '2.0', id: 1, result: {} })}event: ping\ndata: {}\n\nevent: message\ndata: not json\n\n${message({ type: 'heartbeat' })}${message({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}`);
+    fake
+      .stream()
+      ?.write(
+        `${message({ jsonrpc: '2.0', id: 1, result: {} })}event: ping\ndata: {}\n\nevent: message\ndata: not json\n\n${message({ type: 'heartbeat' })}${message({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}`,
+      );
     await vi.waitFor(() => expect(handlers.messages.length).toBe(2));
-    expect(handlers.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    expect(handlers.messages).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+    ]);
     expect(handlers.errors.map((e) => e.name)).toEqual(['ProtocolError', 'ProtocolError']);
   });
 
   it('POST not 2xx: a request rejects with HttpError; a notification resolves and reports it; 200 counts as accepted', async () => {
     let status = 500;
-    const fake = await sseServer([endpoint('/messages')], (_r, res) => res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status === 200 ? 'ok' : 'Internal oops'));
+    const fake = await sseServer([endpoint('/messages')], (_r, res) =>
+      res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status === 200 ? 'ok' : 'Internal oops'),
+    );
     const handlers = recorder();
     const t = transport(fake.url);
     await t.start(handlers);
-    await expect(t.send(REQUEST)).rejects.toMatchObject({ name: 'HttpError', code: -32010, data: { status: 500, method: 'tools/list', bodyExcerpt: 'Internal oops' } });
+    await expect(t.send(REQUEST)).rejects.toMatchObject({
+      name: 'HttpError',
+      code: -32010,
+      data: { status: 500, method: 'tools/list', bodyExcerpt: 'Internal oops' },
+    });
     await t.send(NOTIFICATION);
     expect(handlers.errors).toHaveLength(1);
-    expect(handlers.errors[0]).toMatchObject({ name: 'HttpError', data: { status: 500, method: 'notifications/initialized' } });
+    expect(handlers.errors[0]).toMatchObject({
+      name: 'HttpError',
+      data: { status: 500, method: 'notifications/initialized' },
+    });
     status = 200;
     await t.send(REQUEST);
     expect(handlers.errors).toHaveLength(1);
@@ -246,20 +303,35 @@ describe('LegacySseTransport: messages, POSTs, close', () => {
 
   it('a 401 on the GET without a new credential is an HttpAuthError', async () => {
     const fake = await sseServer([]);
-    fake.handle((_r, res) => res.writeHead(401, { 'WWW-Authenticate': 'Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource"' }).end());
-    await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({ name: 'HttpAuthError', code: -32011, data: { status: 401, method: 'GET', failure: 'unauthorized' } });
+    fake.handle((_r, res) =>
+      res
+        .writeHead(401, {
+          'WWW-Authenticate': 'Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource"',
+        })
+        .end(),
+    );
+    await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({
+      name: 'HttpAuthError',
+      code: -32011,
+      data: { status: 401, method: 'GET', failure: 'unauthorized' },
+    });
   });
 
   it('rejects bad construction arguments with InvalidArgumentError', () => {
     expect(() => new LegacySseTransport('ws://127.0.0.1/sse')).toThrow(expect.objectContaining({ code: -32602 }));
     expect(() => new LegacySseTransport('http://u:p@127.0.0.1/sse')).toThrow(expect.objectContaining({ code: -32602 }));
-    expect(() => new LegacySseTransport('http://127.0.0.1/sse', { endpointTimeoutMs: 0 })).toThrow(expect.objectContaining({ code: -32602, data: { name: 'endpointTimeoutMs', value: 0 } }));
+    expect(() => new LegacySseTransport('http://127.0.0.1/sse', { endpointTimeoutMs: 0 })).toThrow(
+      expect.objectContaining({ code: -32602, data: { name: 'endpointTimeoutMs', value: 0 } }),
+    );
   });
 
   it('send before start and after close rejects with ConnectionClosedError; start twice is refused', async () => {
     const fake = await sseServer([endpoint('/messages')]);
     const t = transport(fake.url);
-    await expect(t.send(REQUEST)).rejects.toMatchObject({ name: 'ConnectionClosedError', data: { reason: 'transport not started' } });
+    await expect(t.send(REQUEST)).rejects.toMatchObject({
+      name: 'ConnectionClosedError',
+      data: { reason: 'transport not started' },
+    });
     await t.start(recorder());
     await expect(t.start(recorder())).rejects.toMatchObject({ code: -32603 });
     await t.close();

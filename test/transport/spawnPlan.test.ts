@@ -241,7 +241,16 @@ describe('planSpawn (B22: Windows shims)', () => {
   });
 
   it('B22: on POSIX the same config spawns npx directly, without a shell, in its own process group', () => {
-    const posixEnv = { HOME: '/home/me', PATH: '/usr/bin:/bin', USER: 'me', LOGNAME: 'me', SHELL: '/bin/zsh', TERM: 'xterm', API_KEY: 'host', SECRET: 's' };
+    const posixEnv = {
+      HOME: '/home/me',
+      PATH: '/usr/bin:/bin',
+      USER: 'me',
+      LOGNAME: 'me',
+      SHELL: '/bin/zsh',
+      TERM: 'xterm',
+      API_KEY: 'host',
+      SECRET: 's',
+    };
     for (const platform of ['linux', 'darwin'] as const) {
       const plan = planSpawn(B22, { platform, baseEnv: posixEnv });
       expect(plan.via).toBe('direct');
@@ -251,7 +260,15 @@ describe('planSpawn (B22: Windows shims)', () => {
       expect(plan.options.detached).toBe(true);
       expect(plan.options.windowsVerbatimArguments).toBe(false);
       expect(plan.options.stdio).toEqual(['pipe', 'pipe', 'pipe']);
-      expect(plan.options.env).toEqual({ HOME: '/home/me', PATH: '/usr/bin:/bin', USER: 'me', LOGNAME: 'me', SHELL: '/bin/zsh', TERM: 'xterm', API_KEY: 'k' });
+      expect(plan.options.env).toEqual({
+        HOME: '/home/me',
+        PATH: '/usr/bin:/bin',
+        USER: 'me',
+        LOGNAME: 'me',
+        SHELL: '/bin/zsh',
+        TERM: 'xterm',
+        API_KEY: 'k',
+      });
     }
   });
 
@@ -278,7 +295,10 @@ describe('planSpawn (B22: Windows shims)', () => {
       args: ['mcp-server-fetch', 'a&b', 'C:\\Program Files\\x'],
       options: { shell: false, windowsVerbatimArguments: false },
     });
-    const explicit = planSpawn({ command: 'C:\\tools\\server.EXE', args: ['x'] }, { platform: 'win32', baseEnv: WIN_ENV });
+    const explicit = planSpawn(
+      { command: 'C:\\tools\\server.EXE', args: ['x'] },
+      { platform: 'win32', baseEnv: WIN_ENV },
+    );
     expect(explicit.via).toBe('direct');
   });
 
@@ -323,14 +343,22 @@ describe('planSpawn (B22: Windows shims)', () => {
     expect(planSpawn(B22, { platform: 'win32', baseEnv: noComspec }).file).toBe('C:\\Windows\\System32\\cmd.exe');
     expect(planSpawn(B22, { platform: 'win32', baseEnv: {} }).file).toBe('cmd.exe');
     // A COMSPEC in the user's env does not change what we run.
-    expect(planSpawn({ ...B22, env: { COMSPEC: 'C:\\evil.exe' } }, { platform: 'win32', baseEnv: WIN_ENV }).file).toBe(WIN_ENV.ComSpec);
+    expect(planSpawn({ ...B22, env: { COMSPEC: 'C:\\evil.exe' } }, { platform: 'win32', baseEnv: WIN_ENV }).file).toBe(
+      WIN_ENV.ComSpec,
+    );
   });
 
   it('rejects NUL anywhere, and line breaks in what goes through cmd.exe (InvalidArgumentError)', () => {
-    expect(() => planSpawn({ command: 'npx', args: ['a\0b'] }, { platform: 'linux', baseEnv: {} })).toThrow(InvalidArgumentError);
+    expect(() => planSpawn({ command: 'npx', args: ['a\0b'] }, { platform: 'linux', baseEnv: {} })).toThrow(
+      InvalidArgumentError,
+    );
     expect(() => planSpawn({ command: '' }, { platform: 'linux', baseEnv: {} })).toThrow(InvalidArgumentError);
-    expect(() => planSpawn({ command: 'npx', args: ['a\nb'] }, { platform: 'win32', baseEnv: WIN_ENV })).toThrow(/line breaks/);
-    expect(() => planSpawn({ command: 'npx', args: ['a\rb'] }, { platform: 'win32', baseEnv: WIN_ENV })).toThrow(InvalidArgumentError);
+    expect(() => planSpawn({ command: 'npx', args: ['a\nb'] }, { platform: 'win32', baseEnv: WIN_ENV })).toThrow(
+      /line breaks/,
+    );
+    expect(() => planSpawn({ command: 'npx', args: ['a\rb'] }, { platform: 'win32', baseEnv: WIN_ENV })).toThrow(
+      InvalidArgumentError,
+    );
     // POSIX passes argv as is: a newline is just a character.
     expect(planSpawn({ command: 'npx', args: ['a\nb'] }, { platform: 'linux', baseEnv: {} }).args).toEqual(['a\nb']);
   });
@@ -358,7 +386,11 @@ describe('buildChildEnv', () => {
   });
 
   it('Windows: names match case-insensitively and a user PATH replaces the inherited Path', () => {
-    const env = buildChildEnv('win32', { Path: 'C:\\a', comspec: 'C:\\cmd.exe', Secret: 'x' }, { PATH: 'C:\\mine', temp: 'T' });
+    const env = buildChildEnv(
+      'win32',
+      { Path: 'C:\\a', comspec: 'C:\\cmd.exe', Secret: 'x' },
+      { PATH: 'C:\\mine', temp: 'T' },
+    );
     expect(env).toEqual({ comspec: 'C:\\cmd.exe', PATH: 'C:\\mine', temp: 'T' });
   });
 });
@@ -371,7 +403,10 @@ describe('resolveWindowsCommand', () => {
     'C:\\proj\\bin\\server.bat',
   ]);
   const exists = (f: string): boolean => files.has(f);
-  const env = { PATH: 'C:\\Windows;"C:\\Program Files\\nodejs";C:\\Users\\me\\.local\\bin', PATHEXT: '.COM;.EXE;.BAT;.CMD' };
+  const env = {
+    PATH: 'C:\\Windows;"C:\\Program Files\\nodejs";C:\\Users\\me\\.local\\bin',
+    PATHEXT: '.COM;.EXE;.BAT;.CMD',
+  };
 
   it('finds shims and executables on PATH with PATHEXT', () => {
     expect(resolveWindowsCommand('npx', env, undefined, exists)).toBe('C:\\Program Files\\nodejs\\npx.cmd');
@@ -382,6 +417,8 @@ describe('resolveWindowsCommand', () => {
 
   it('resolves relative paths against cwd and keeps explicit extensions', () => {
     expect(resolveWindowsCommand('bin\\server', env, 'C:\\proj', exists)).toBe('C:\\proj\\bin\\server.bat');
-    expect(resolveWindowsCommand('C:\\Program Files\\nodejs\\node.exe', env, undefined, exists)).toBe('C:\\Program Files\\nodejs\\node.exe');
+    expect(resolveWindowsCommand('C:\\Program Files\\nodejs\\node.exe', env, undefined, exists)).toBe(
+      'C:\\Program Files\\nodejs\\node.exe',
+    );
   });
 });

@@ -35,15 +35,22 @@ function splits(text: string): Array<Array<string | Uint8Array>> {
 }
 
 const B23_BODY =
-  'data: {"jsonrpc":"2.0","id":2,\n' + 'data: "result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}\n' + '\n';
-const B23_DATA = '{"jsonrpc":"2.0","id":2,\n"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}';
+  'data: {"jsonrpc":"2.0","id":2,\n' +
+  'data: "result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}\n' +
+  '\n';
+const B23_DATA =
+  '{"jsonrpc":"2.0","id":2,\n"result":{"resultType":"complete","content":[{"type":"text","text":"ok"}]}}';
 
 describe('SseReader', () => {
   it('B23: joins the data lines of one event with \\n, whatever the chunking', async () => {
     for (const chunks of splits(B23_BODY)) {
       const events = await readAll(new SseReader(), chunks);
       expect(events).toEqual([{ type: 'message', data: B23_DATA, id: undefined }]);
-      expect(JSON.parse(events[0]!.data)).toEqual({ jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] } });
+      expect(JSON.parse(events[0]!.data)).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        result: { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] },
+      });
     }
   });
 
@@ -53,10 +60,18 @@ describe('SseReader', () => {
   });
 
   it('B23: an event the stream ends without a blank line for is still dispatched', async () => {
-    expect(await readAll(new SseReader(), ['data: {"x":1}\n'])).toEqual([{ type: 'message', data: '{"x":1}', id: undefined }]);
-    expect(await readAll(new SseReader(), ['data: {"x":1}'])).toEqual([{ type: 'message', data: '{"x":1}', id: undefined }]);
-    expect(await readAll(new SseReader(), ['data: {"x":1}\r'])).toEqual([{ type: 'message', data: '{"x":1}', id: undefined }]);
-    expect(await readAll(new SseReader(), ['data: a\ndata: b'])).toEqual([{ type: 'message', data: 'a\nb', id: undefined }]);
+    expect(await readAll(new SseReader(), ['data: {"x":1}\n'])).toEqual([
+      { type: 'message', data: '{"x":1}', id: undefined },
+    ]);
+    expect(await readAll(new SseReader(), ['data: {"x":1}'])).toEqual([
+      { type: 'message', data: '{"x":1}', id: undefined },
+    ]);
+    expect(await readAll(new SseReader(), ['data: {"x":1}\r'])).toEqual([
+      { type: 'message', data: '{"x":1}', id: undefined },
+    ]);
+    expect(await readAll(new SseReader(), ['data: a\ndata: b'])).toEqual([
+      { type: 'message', data: 'a\nb', id: undefined },
+    ]);
   });
 
   it('splits lines on CR, LF and CRLF, even when CRLF is cut between chunks', async () => {
@@ -83,7 +98,11 @@ describe('SseReader', () => {
       { type: 'ping', data: '2026-09-01 00:00:00', id: undefined },
       { type: 'keepalive', data: '{}', id: undefined },
       { type: 'message', data: '{"type":"heartbeat"}', id: undefined },
-      { type: 'message', data: '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}', id: undefined },
+      {
+        type: 'message',
+        data: '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}',
+        id: undefined,
+      },
     ]);
   });
 

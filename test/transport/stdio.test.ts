@@ -25,7 +25,10 @@ function recorder(): Recorder {
   const messages: unknown[] = [];
   const errors: Error[] = [];
   const closes: TransportCloseInfo[] = [];
-  const waiters: Array<{ pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    pred: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  }> = [];
   let onClosed!: (info: TransportCloseInfo) => void;
   const closed = new Promise<TransportCloseInfo>((r) => (onClosed = r));
   const handlers: TransportHandlers = {
@@ -71,7 +74,12 @@ function recorder(): Recorder {
 
 const transports: StdioTransport[] = [];
 function nodeChild(script: string, args: string[] = [], extra: Partial<StdioTransportOptions> = {}): StdioTransport {
-  const t = new StdioTransport({ command: process.execPath, args: [child(script), ...args], closeTimeoutMs: 200, ...extra });
+  const t = new StdioTransport({
+    command: process.execPath,
+    args: [child(script), ...args],
+    closeTimeoutMs: 200,
+    ...extra,
+  });
   transports.push(t);
   return t;
 }
@@ -80,7 +88,12 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
 });
 
-const request = (id: number | string, method = 'echo', params: Record<string, unknown> = {}): JsonRpcMessage => ({ jsonrpc: '2.0', id, method, params });
+const request = (id: number | string, method = 'echo', params: Record<string, unknown> = {}): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  params,
+});
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -146,10 +159,19 @@ describe('StdioTransport', () => {
     await t.start(r.handlers);
     expect(typeof t.pid).toBe('number');
     await t.send(request(1, 'echo', { hello: 'wörld \u{1F680}' }));
-    expect(await r.next((m) => m['id'] === 1)).toEqual({ jsonrpc: '2.0', id: 1, result: { echo: { hello: 'wörld \u{1F680}' } } });
+    expect(await r.next((m) => m['id'] === 1)).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { echo: { hello: 'wörld \u{1F680}' } },
+    });
     await t.close();
     expect(r.closes).toHaveLength(1);
-    expect(r.closes[0]).toMatchObject({ reason: 'closed by client', initiatedByClient: true, exitCode: 0, signal: null });
+    expect(r.closes[0]).toMatchObject({
+      reason: 'closed by client',
+      initiatedByClient: true,
+      exitCode: 0,
+      signal: null,
+    });
     expect(r.errors).toEqual([]);
   });
 
@@ -203,7 +225,12 @@ describe('StdioTransport', () => {
     await t.send(request(1, 'initialize'));
     const info = await within(r.closed, 1000, 'onClose');
     expect(Date.now() - sent).toBeLessThan(1000);
-    expect(info).toMatchObject({ initiatedByClient: false, exitCode: 1, signal: null, reason: 'process exited with code 1' });
+    expect(info).toMatchObject({
+      initiatedByClient: false,
+      exitCode: 1,
+      signal: null,
+      reason: 'process exited with code 1',
+    });
     expect(info.stderrTail).toContain('fatal: boom');
     // Closed for good: sends fail at once, close() resolves at once, onClose was called once.
     await expect(t.send(request(2))).rejects.toBeInstanceOf(ConnectionClosedError);
@@ -217,7 +244,12 @@ describe('StdioTransport', () => {
     await t.start(r.handlers);
     process.kill(t.pid!, 'SIGKILL');
     const info = await within(r.closed, 1000, 'onClose');
-    expect(info).toMatchObject({ initiatedByClient: false, exitCode: null, signal: 'SIGKILL', reason: 'process killed by signal SIGKILL' });
+    expect(info).toMatchObject({
+      initiatedByClient: false,
+      exitCode: null,
+      signal: 'SIGKILL',
+      reason: 'process killed by signal SIGKILL',
+    });
   });
 
   it('B20: a command that does not exist → start() rejects quickly with ConnectionClosedError (ENOENT), no onClose', async () => {
@@ -252,7 +284,13 @@ describe('StdioTransport', () => {
     const r = recorder();
     await t.start(r.handlers);
     const info = await within(r.closed, 2000, 'onClose');
-    expect(info).toMatchObject({ initiatedByClient: false, exitCode: 0, signal: null, reason: 'process exited with code 0', stderrTail: '' });
+    expect(info).toMatchObject({
+      initiatedByClient: false,
+      exitCode: 0,
+      signal: null,
+      reason: 'process exited with code 0',
+      stderrTail: '',
+    });
   });
 
   it('B20: after close, send() rejects at once and nothing is written', async () => {
@@ -295,7 +333,12 @@ describe('StdioTransport', () => {
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(350); // 200 ms to SIGTERM + 200 ms to SIGKILL
     expect(r.closes).toHaveLength(1);
-    expect(r.closes[0]).toMatchObject({ initiatedByClient: true, signal: 'SIGKILL', exitCode: null, reason: 'closed by client' });
+    expect(r.closes[0]).toMatchObject({
+      initiatedByClient: true,
+      signal: 'SIGKILL',
+      exitCode: null,
+      reason: 'closed by client',
+    });
     expect(await waitUntilGone(t.pid!)).toBe(true);
   });
 
@@ -391,7 +434,9 @@ describe('StdioTransport', () => {
     await t.start(r.handlers);
     const big = 'x'.repeat(256 * 1024);
     // Settle each send at once (allSettled), so waiting between sends leaves no rejection unhandled.
-    const sends: Promise<PromiseSettledResult<void>[]>[] = [Promise.allSettled([t.send(request(1, 'exit', { code: 3 }))])];
+    const sends: Promise<PromiseSettledResult<void>[]>[] = [
+      Promise.allSettled([t.send(request(1, 'exit', { code: 3 }))]),
+    ];
     for (let i = 0; i < 40; i++) {
       sends.push(Promise.allSettled([t.send({ jsonrpc: '2.0', method: 'data', params: { big } })]));
       await new Promise((res) => setTimeout(res, 5));
@@ -447,7 +492,11 @@ describe('StdioTransport', () => {
     const flood = nodeChild('stderr-writer.mjs', ['flood']);
     const r1 = recorder();
     await flood.start(r1.handlers);
-    await within(r1.next((m) => m['method'] === 'stderr-done'), 5000, 'flood');
+    await within(
+      r1.next((m) => m['method'] === 'stderr-done'),
+      5000,
+      'flood',
+    );
 
     const tail = nodeChild('stderr-writer.mjs', ['tail']);
     const r2 = recorder();
@@ -567,7 +616,12 @@ describe('StdioTransport write coalescing', () => {
     expect(write).not.toHaveBeenCalled(); // flushed from a microtask
     await within(Promise.all(sends), 5000, 'sends');
     expect(write).toHaveBeenCalledTimes(1);
-    expect(String(write.mock.calls[0]![0]).split('\n').filter(Boolean).map((line) => JSON.parse(line).id)).toEqual([1, 2, 3, 4]);
+    expect(
+      String(write.mock.calls[0]![0])
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([1, 2, 3, 4]);
     await r.next((m) => m['id'] === 4);
     expect(r.messages.map((m) => (m as { id: number }).id)).toEqual([1, 2, 3, 4]);
     // the next turn is a new batch
@@ -589,7 +643,12 @@ describe('StdioTransport write coalescing', () => {
       const closing = t.close();
       await sent;
       await closing;
-      expect(readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line).method)).toEqual(['echo', 'notifications/cancelled']);
+      expect(
+        readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line).method),
+      ).toEqual(['echo', 'notifications/cancelled']);
       await expect(t.send(request(2))).rejects.toBeInstanceOf(ConnectionClosedError);
     } finally {
       rmSync(dir, { recursive: true, force: true });

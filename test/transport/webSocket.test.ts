@@ -9,7 +9,10 @@ import { McpClient } from '../../src/client/client.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../../src/errors/errors.js';
 import { JsonRpcSession } from '../../src/jsonrpc/session.js';
 import { isWebSocketCloseError, TransportErrorCode, WebSocketCloseError } from '../../src/transport/transportErrors.js';
-import { WebSocketTransport as NeutralWebSocketTransport, type WebSocketConstructor } from '../../src/transport/webSocket.js';
+import {
+  WebSocketTransport as NeutralWebSocketTransport,
+  type WebSocketConstructor,
+} from '../../src/transport/webSocket.js';
 import { WebSocketTransport } from '../../src/transport/webSocketNode.js';
 import type { Transport, TransportCloseInfo } from '../../src/transport/transport.js';
 import { systemTimers } from '../../src/util/clock.js';
@@ -31,7 +34,8 @@ async function scriptedServer(options: { protocol?: string | false } = {}) {
   const wss = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
-    handleProtocols: (protocols) => (options.protocol === undefined ? (protocols.has('mcp') ? 'mcp' : false) : options.protocol),
+    handleProtocols: (protocols) =>
+      options.protocol === undefined ? (protocols.has('mcp') ? 'mcp' : false) : options.protocol,
   });
   wss.on('connection', (socket) => {
     sockets.push(socket);
@@ -85,7 +89,10 @@ function observeClose(inner: Transport): { transport: Transport; closed: Promise
   return { transport, closed };
 }
 
-function transportFor(url: string, options: ConstructorParameters<typeof WebSocketTransport>[1] = {}): WebSocketTransport {
+function transportFor(
+  url: string,
+  options: ConstructorParameters<typeof WebSocketTransport>[1] = {},
+): WebSocketTransport {
   const transport = new WebSocketTransport(url, options);
   cleanups.push(() => transport.close());
   return transport;
@@ -94,7 +101,9 @@ function transportFor(url: string, options: ConstructorParameters<typeof WebSock
 describe('WebSocket transport', () => {
   it('opens with subprotocol mcp and exchanges one JSON-RPC message per text frame, in order', async () => {
     const server = await scriptedServer();
-    server.respond((socket, frame) => socket.send(JSON.stringify({ jsonrpc: '2.0', id: frame.id, result: { echo: frame.id } })));
+    server.respond((socket, frame) =>
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: frame.id, result: { echo: frame.id } })),
+    );
     const transport = transportFor(server.url);
     const recorded = await startRecording(transport);
     expect(server.sockets[0]!.protocol).toBe('mcp');
@@ -102,7 +111,9 @@ describe('WebSocket transport', () => {
     await vi.waitFor(() => expect(recorded.messages).toHaveLength(50), { timeout: 5000, interval: 10 });
     expect(server.frames.map((f) => JSON.parse(f).id)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(server.frames.every((f) => !f.includes('\n'))).toBe(true);
-    expect(recorded.messages.map((m) => m.message.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(recorded.messages.map((m) => m.message.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
     expect(recorded.messages[0]?.context).toBeUndefined();
     expect(transport.capabilities.cancelsByAbortingSend).toBe(false);
     expect(transport.serverIdentity).toBe(server.url);
@@ -114,7 +125,9 @@ describe('WebSocket transport', () => {
     const recorded = await startRecording(transport);
     server.sockets[0]!.send('not json');
     server.sockets[0]!.send(Buffer.from([1, 2, 3]), { binary: true });
-    server.sockets[0]!.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }));
+    server.sockets[0]!.send(
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }),
+    );
     await vi.waitFor(() => expect(recorded.messages).toHaveLength(1), { timeout: 5000, interval: 10 });
     expect(recorded.errors).toHaveLength(2);
     expect(recorded.errors.every((e) => e instanceof ProtocolError)).toBe(true);
@@ -124,10 +137,19 @@ describe('WebSocket transport', () => {
 
   it('cancellation sends notifications/cancelled (the session cancels by notification)', async () => {
     const server = await scriptedServer();
-    const session = new JsonRpcSession({ transport: transportFor(server.url), timers: systemTimers, onNotification: () => {}, onError: () => {} });
+    const session = new JsonRpcSession({
+      transport: transportFor(server.url),
+      timers: systemTimers,
+      onNotification: () => {},
+      onError: () => {},
+    });
     await session.start();
     const controller = new AbortController();
-    const pending = session.request('tools/call', { name: 'slow' }, { signal: controller.signal, timeoutMs: 5000, maxTotalTimeoutMs: 5000, resetTimeoutOnProgress: false });
+    const pending = session.request(
+      'tools/call',
+      { name: 'slow' },
+      { signal: controller.signal, timeoutMs: 5000, maxTotalTimeoutMs: 5000, resetTimeoutOnProgress: false },
+    );
     await vi.waitFor(() => expect(server.frames).toHaveLength(1), { timeout: 5000, interval: 10 });
     controller.abort('user');
     await expect(pending).rejects.toMatchObject({ name: 'CancelledError' });
@@ -157,12 +179,20 @@ describe('WebSocket transport', () => {
       },
     });
     await session.start();
-    const pending = session.request('tools/list', {}, { timeoutMs: 5000, maxTotalTimeoutMs: 5000, resetTimeoutOnProgress: false });
+    const pending = session.request(
+      'tools/list',
+      {},
+      { timeoutMs: 5000, maxTotalTimeoutMs: 5000, resetTimeoutOnProgress: false },
+    );
     await vi.waitFor(() => expect(server.frames).toHaveLength(1), { timeout: 5000, interval: 10 });
     server.sockets[0]!.close(1001, 'restarting');
     await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
     await closed;
-    expect(closeInfo).toMatchObject({ initiatedByClient: false, exitCode: 1001, reason: expect.stringContaining('1001 going-away') });
+    expect(closeInfo).toMatchObject({
+      initiatedByClient: false,
+      exitCode: 1001,
+      reason: expect.stringContaining('1001 going-away'),
+    });
     const cause = closeInfo.cause as WebSocketCloseError;
     expect(isWebSocketCloseError(cause)).toBe(true);
     expect(cause.code).toBe(TransportErrorCode.WebSocketClosed);
@@ -178,7 +208,13 @@ describe('WebSocket transport', () => {
           JSON.stringify({
             jsonrpc: '2.0',
             id: frame.id,
-            result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public' },
+            result: {
+              resultType: 'complete',
+              supportedVersions: ['2026-07-28'],
+              capabilities: { tools: {} },
+              ttlMs: 0,
+              cacheScope: 'public',
+            },
           }),
         );
         // Freeze: stop reading (no pong, no close), keep the TCP connection open.
@@ -197,7 +233,11 @@ describe('WebSocket transport', () => {
         super.terminate();
       }
     }
-    const transport = transportFor(server.url, { WebSocket: SpyWebSocket as unknown as WebSocketConstructor, pingIntervalMs: 100, pongTimeoutMs: 100 });
+    const transport = transportFor(server.url, {
+      WebSocket: SpyWebSocket as unknown as WebSocketConstructor,
+      pingIntervalMs: 100,
+      pongTimeoutMs: 100,
+    });
     const observed = observeClose(transport);
     const client = new McpClient({ transport: observed.transport, clientInfo: { name: 'b31', version: '0' } });
     await client.connect();
@@ -206,8 +246,17 @@ describe('WebSocket transport', () => {
     const clientClose: any = await observed.closed;
     expect(terminated).toBe(1);
     expect(closeCalls.filter((args) => args[0] === 1006)).toEqual([]);
-    expect(clientClose).toMatchObject({ initiatedByClient: false, exitCode: 1006, reason: expect.stringContaining('1006 abnormal') });
-    expect((clientClose.cause as WebSocketCloseError).data).toMatchObject({ code: 1006, kind: 'abnormal', local: true, retryable: true });
+    expect(clientClose).toMatchObject({
+      initiatedByClient: false,
+      exitCode: 1006,
+      reason: expect.stringContaining('1006 abnormal'),
+    });
+    expect((clientClose.cause as WebSocketCloseError).data).toMatchObject({
+      code: 1006,
+      kind: 'abnormal',
+      local: true,
+      retryable: true,
+    });
     expect(client.state).toBe('closed');
     await expect(client.callTool('echo', { message: 'y' })).rejects.toBeInstanceOf(ConnectionClosedError);
     // The server, once it reads again, sees the connection end without a Close frame (1006).
@@ -231,9 +280,15 @@ describe('WebSocket transport', () => {
 
   it('start() rejects when the server picks no subprotocol, refuses the upgrade, or is not there', async () => {
     const noProtocol = await scriptedServer({ protocol: false });
-    await expect(transportFor(noProtocol.url).start({ onMessage() {}, onError() {}, onClose() {} })).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(
+      transportFor(noProtocol.url).start({ onMessage() {}, onError() {}, onClose() {} }),
+    ).rejects.toBeInstanceOf(ConnectionClosedError);
 
-    const refusing = new WebSocketServer({ host: '127.0.0.1', port: 0, verifyClient: (_info, done) => done(false, 401, 'Unauthorized') });
+    const refusing = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      verifyClient: (_info, done) => done(false, 401, 'Unauthorized'),
+    });
     await new Promise<void>((resolve) => refusing.once('listening', () => resolve()));
     cleanups.push(() => new Promise<void>((resolve) => refusing.close(() => resolve())));
     const { port } = refusing.address() as AddressInfo;
@@ -253,7 +308,9 @@ describe('WebSocket transport', () => {
   it('checks its options, and the runtime-neutral class needs a WebSocket implementation', async () => {
     expect(() => new WebSocketTransport('ftp://x')).toThrow(InvalidArgumentError);
     expect(() => new WebSocketTransport('ws://x', { pongTimeoutMs: 0 })).toThrow(InvalidArgumentError);
-    expect(new WebSocketTransport('https://user:pw@example.com/mcp?key=1').serverIdentity).toBe('wss://example.com/mcp');
+    expect(new WebSocketTransport('https://user:pw@example.com/mcp?key=1').serverIdentity).toBe(
+      'wss://example.com/mcp',
+    );
     const hasGlobal = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function';
     const neutral = new NeutralWebSocketTransport('ws://127.0.0.1:9/mcp', { connectTimeoutMs: 500 });
     cleanups.push(() => neutral.close());
@@ -269,15 +326,22 @@ describe('WebSocket transport against a real MCP server (ws bridge)', () => {
   it('connects, discovers, lists and calls tools with progress', async () => {
     bridge = await startWebSocketBridge(testServerFactory);
     cleanups.push(() => bridge.close());
-    const client = new McpClient({ transport: transportFor(bridge.url), clientInfo: { name: 'ws-bridge', version: '0' } });
+    const client = new McpClient({
+      transport: transportFor(bridge.url),
+      clientInfo: { name: 'ws-bridge', version: '0' },
+    });
     cleanups.push(() => client.close());
     await client.connect();
     expect(client.serverInfo).toMatchObject({ name: 'mcp-live-http-test' });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'slow']));
-    await expect(client.callTool('echo', { message: 'over ws' })).resolves.toMatchObject({ content: [{ text: 'over ws' }] });
+    await expect(client.callTool('echo', { message: 'over ws' })).resolves.toMatchObject({
+      content: [{ text: 'over ws' }],
+    });
     const progress: number[] = [];
-    await expect(client.callTool('slow', { steps: 2, stepMs: 5 }, { onProgress: (p) => progress.push(p.progress) })).resolves.toMatchObject({
+    await expect(
+      client.callTool('slow', { steps: 2, stepMs: 5 }, { onProgress: (p) => progress.push(p.progress) }),
+    ).resolves.toMatchObject({
       content: [{ text: '2/2' }],
     });
     expect(progress).toEqual([1, 2]);

@@ -16,7 +16,8 @@ rl.on('line', (line) => {
   }
   if (msg.method === 'exit') process.exit(msg.params?.code ?? 0);
   if (msg.method === 'stderr') process.stderr.write(msg.params.text);
-  if (msg.method === 'notify') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n: 1 } }) + '\n');
+  if (msg.method === 'notify')
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n: 1 } }) + '\n');
   if (msg.id !== undefined) {
     process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { echo: msg.params ?? null } }) + '\n');
   }

@@ -8,7 +8,9 @@ const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']
   stdio: mode === 'exit-on-eof' ? ['ignore', 'inherit', 'inherit'] : 'ignore',
 });
 grandchild.on('spawn', () => {
-  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'grandchild', params: { pid: grandchild.pid } }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ jsonrpc: '2.0', method: 'grandchild', params: { pid: grandchild.pid } }) + '\n',
+  );
 });
 process.stdin.resume();
 if (mode === 'exit-on-eof') {

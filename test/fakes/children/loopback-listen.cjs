@@ -14,6 +14,7 @@ net.Server.prototype.listen = function (...args) {
     const address = this.address();
     if (address !== null && typeof address === 'object') process.stderr.write(`LOOPBACK_PORT ${address.port}\n`);
   });
-  if (options) return listen.call(this, { ...first, host: '127.0.0.1' }, ...args.slice(1).filter((a) => typeof a === 'function'));
+  if (options)
+    return listen.call(this, { ...first, host: '127.0.0.1' }, ...args.slice(1).filter((a) => typeof a === 'function'));
   return listen.call(this, Number(first), '127.0.0.1', ...args.slice(1).filter((a) => typeof a === 'function'));
 };

@@ -32,7 +32,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return;
   }
   if (message.method === 'tools/list') {
-    if (mode === 'noisy') send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
-    send({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' } });
+    if (mode === 'noisy')
+      send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
+    send({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'private' },
+    });
   }
 });

@@ -15,18 +15,25 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
-const text = (value) => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] });
+const text = (value) => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+});
 
 /** One server instance (one per HTTP session). `onExpire` ends its session. */
 function build(onExpire) {
   const mcp = new McpServer(
     { name: 'v1-sdk-fake', version: '1.0.0' },
-    { capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true } }, instructions: 'a v1 SDK server' },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: true } },
+      instructions: 'a v1 SDK server',
+    },
   );
   const subscribed = new Set();
   let note = 'first';
   let added = 0;
-  mcp.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, ({ message }) => text(message));
+  mcp.registerTool('echo', { description: 'Echoes', inputSchema: { message: z.string() } }, ({ message }) =>
+    text(message),
+  );
   mcp.registerTool('ask', { description: 'Elicits a form with defaults' }, async () => {
     const result = await mcp.server.elicitInput({
       message: 'Your details',
@@ -45,7 +52,12 @@ function build(onExpire) {
   });
   mcp.registerTool('roots', { description: 'Lists the client roots' }, async () => text(await mcp.server.listRoots()));
   mcp.registerTool('sample', { description: 'Asks the client to sample' }, async () =>
-    text(await mcp.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })),
+    text(
+      await mcp.server.createMessage({
+        messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+        maxTokens: 5,
+      }),
+    ),
   );
   mcp.registerTool('touch', { description: 'Changes the note and the tool list' }, async () => {
     note = `changed ${Date.now()}`;
@@ -58,7 +70,9 @@ function build(onExpire) {
     onExpire?.();
     return text('expired');
   });
-  mcp.registerResource('note', 'demo://note', { mimeType: 'text/plain' }, () => ({ contents: [{ uri: 'demo://note', text: note }] }));
+  mcp.registerResource('note', 'demo://note', { mimeType: 'text/plain' }, () => ({
+    contents: [{ uri: 'demo://note', text: note }],
+  }));
   mcp.server.setRequestHandler(SubscribeRequestSchema, (request) => {
     subscribed.add(request.params.uri);
     return {};
@@ -80,14 +94,22 @@ if (process.argv[2] === 'http') {
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (transport === undefined) {
-        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+        res
+          .writeHead(404, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
         return;
       }
       await transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST' || body?.method !== 'initialize') {
-      res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+        }),
+      );
       return;
     }
     let transport;
@@ -96,7 +118,10 @@ if (process.argv[2] === 'http') {
       sessions.delete(transport.sessionId);
       setTimeout(() => void transport.close(), 100);
     });
-    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
+    transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => sessions.set(id, transport),
+    });
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
   });
