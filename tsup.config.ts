@@ -1,7 +1,7 @@
 import { chmod } from 'node:fs/promises';
 import { defineConfig, type Options } from 'tsup';
 
-const entry = { index: 'src/index.ts', node: 'src/node.ts' };
+const entry = { index: 'src/index.ts', node: 'src/node.ts', redis: 'src/redis.ts' };
 
 /**
  * Options every output shares. `removeNodeProtocol: false` keeps `node:` on built-in imports

@@ -12,11 +12,10 @@ import { OAuthSession } from './oauthSession.js';
 import { parseScopes } from './scopes.js';
 import type { OAuthClientMetadata, PreRegisteredClient, RedirectHandler, StoredTokens } from './types.js';
 
+import type { WallClock } from '../util/clock.js';
+
 /** Wall-clock time, in epoch milliseconds (token and secret expiry times are stored as such). */
-export interface WallClock {
-  /** Epoch milliseconds. @default Date.now() */
-  now(): number;
-}
+export type { WallClock };
 
 /** Options of {@link createOAuthProvider}. */
 export interface OAuthProviderOptions {

@@ -8,6 +8,7 @@ import type { CacheScope } from '../types/protocol.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 
 import type { MaybePromise } from '../util/maybePromise.js';
+import type { FleetInvalidation, FlightTicket, StoreRefusal } from './fleet.js';
 
 /** Stores may answer synchronously (memory) or not (Redis, IndexedDB). */
 export type { MaybePromise };
@@ -15,10 +16,12 @@ export type { MaybePromise };
 /**
  * One cached result, as `ResponseCache` writes it (spec: server/utilities/caching).
  *
- * `receivedAt` is a reading of the writer's monotonic `Clock.now()`: a store shared between
- * several caches must only be shared by caches on the same clock (the default clock,
- * `performance.now()`, is shared by everything in one process). Entries are not meant to
- * outlive the process.
+ * `receivedAt` is a reading of the monotonic `Clock.now()` of the process that reads the entry.
+ * A store kept in the process returns what was written (share it only between caches on the
+ * same clock; the default, `performance.now()`, is shared by everything in one process). A
+ * store kept outside the process (Redis) must not keep `receivedAt`: it keeps `expiresAt` and
+ * converts back to the reader's clock on `get`, so that no clock of another process is read
+ * as one of this process.
  */
 export interface CacheEntry {
   /** The result, deeply frozen. Returned to callers as is (zero-copy). */
@@ -31,6 +34,12 @@ export interface CacheEntry {
   readonly scope: CacheScope;
   /** Size used for the store's byte bound: the caller's byte count or an estimate. */
   readonly bytes: number;
+  /**
+   * When the entry stops being fresh, in wall-clock ms since the epoch (`WallClock.now()`):
+   * what a store shared by several processes keeps instead of `receivedAt`. `ResponseCache`
+   * sets it on every entry it writes. Never used to judge freshness in the process.
+   */
+  readonly expiresAt?: number | undefined;
 }
 
 /**
@@ -43,9 +52,11 @@ export interface CacheStore {
   get(key: string): MaybePromise<CacheEntry | undefined>;
   /**
    * Stores `entry` under `key`, replacing any entry there. Return `false` when the store
-   * refuses the entry (for example, larger than its byte bound); anything else means stored.
+   * refuses the entry (for example, larger than its byte bound), or a {@link StoreRefusal}
+   * that says why; anything else means stored. `fence` is what {@link fence} returned when the
+   * load that produced the entry started (`undefined` for stores without `fence`).
    */
-  set(key: string, entry: CacheEntry): MaybePromise<boolean | void>;
+  set(key: string, entry: CacheEntry, fence?: unknown): MaybePromise<boolean | void | StoreRefusal>;
   /** Removes the entry under `key`, if any. */
   delete(key: string): MaybePromise<unknown>;
   /** Removes every entry, of every client sharing the store. `ResponseCache` never calls it. */
@@ -61,6 +72,34 @@ export interface CacheStore {
    * `ResponseCache` uses it for its `evict` events and `evictions` counter.
    */
   onEvict?(listener: (key: string) => void): () => void;
+
+  // ---- stores shared by several processes (see fleet.ts) ----------------------------------
+
+  /**
+   * Optional: a token taken when a load of `method` on the server tagged `serverTag` starts,
+   * handed back to {@link set} with the load's result. The store refuses (`'invalidated'`) the
+   * write when that method was invalidated anywhere since, including in another process: the
+   * generation guard across a fleet. Must answer synchronously.
+   */
+  fence?(serverTag: string, method: string): unknown;
+  /**
+   * Optional: told of each invalidation a cache on this store makes, before the cache deletes
+   * the entries it covers (so writes fenced before it are refused). The store passes it on to
+   * the other caches on it, here and in other processes (see {@link onInvalidation}).
+   */
+  invalidated?(notice: FleetInvalidation): MaybePromise<void>;
+  /**
+   * Optional: calls `listener` with each invalidation made by another cache on the store, in
+   * this process or another; the cache keeps loads it has in flight from being stored.
+   * Returns an unsubscribe function.
+   */
+  onInvalidation?(listener: (notice: FleetInvalidation) => void): () => void;
+  /**
+   * Optional: single-flight across processes for a cold request whose public entry is `key`.
+   * Resolves to the entry when another process stored it while this one waited, to a ticket
+   * to lead the load, or to `undefined` (load without coordination). Never rejects.
+   */
+  flight?(key: string, signal: AbortSignal): Promise<FlightTicket | undefined>;
 }
 
 /** Options of {@link MemoryCacheStore}. */

@@ -78,6 +78,8 @@ export interface WalkHooks {
   keys(): CacheKeyBuilder;
   now(): number;
   generation(method: string, dedupeTag: string): number;
+  /** The store's write fence for a walk of `method` starting now (fleet stores; else undefined). */
+  fence(method: string): unknown;
   lookup(ctx: Ctx): MaybePromise<Found | undefined>;
   hit(ctx: Ctx, found: Found, now: number): void;
   serveStale(ctx: Ctx, found: Found, now: number, reason: 'error' | 'mode'): CacheOutcome;
@@ -89,6 +91,7 @@ export interface WalkHooks {
     entry: { value: JsonObject; receivedAt: number; ttlMs: number; scope: CacheScope; bytes: number | undefined },
     fromNetwork: boolean,
     invalidated: () => boolean,
+    fence: unknown,
   ): Promise<boolean>;
   deleteKey(key: string): Promise<void>;
   skip(method: string, param: string | null, reason: SkipReason): void;
@@ -116,6 +119,7 @@ interface WalkPage {
 export class ListWalk {
   private readonly seen: WalkPage[] = [];
   private startGeneration: number;
+  private fence: unknown;
   private committed: Promise<ListWalkSummary> | undefined;
 
   /** @internal Made by {@link ResponseCache.walkList}. */
@@ -128,6 +132,7 @@ export class ListWalk {
     private readonly partition: AuthPartition,
   ) {
     this.startGeneration = hooks.generation(method, partition.dedupeTag);
+    this.fence = hooks.fence(method);
   }
 
   /**
@@ -202,6 +207,7 @@ export class ListWalk {
     this.seen.length = 0;
     const removed = await this.hooks.invalidateList(this.method);
     this.startGeneration = this.hooks.generation(this.method, this.partition.dedupeTag);
+    this.fence = this.hooks.fence(this.method);
     return removed;
   }
 
@@ -263,6 +269,7 @@ export class ListWalk {
         { value: page.value, receivedAt: page.receivedAt, ttlMs, scope: combined.scope, bytes: page.bytes },
         page.fromNetwork,
         invalidated,
+        this.fence,
       );
       if (ok) stored++;
       // A list that is private as a whole leaves no public page behind, even if it could not be stored.

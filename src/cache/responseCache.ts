@@ -7,7 +7,7 @@ import { CancelledError, InvalidArgumentError, McpError, ProtocolError, isCancel
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
 import {
   CacheKeyBuilder,
@@ -20,6 +20,7 @@ import {
 } from './cacheKey.js';
 import { HitIndex } from './hitIndex.js';
 import { MemoryCacheStore, type CacheEntry, type CacheStore } from './cacheStore.js';
+import type { FleetInvalidation, FlightTicket } from './fleet.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { CacheMissError } from './errors.js';
 import {
@@ -71,6 +72,11 @@ export interface ResponseCacheOptions {
   authContext?: AuthContextSource | undefined;
   /** Monotonic clock for freshness. @default systemClock (performance.now) */
   clock?: Clock | undefined;
+  /**
+   * Wall clock, read once per written entry to stamp its absolute expiry (`expiresAt`) for
+   * stores that keep entries outside the process; never used for freshness here. @default Date.now
+   */
+  wallClock?: WallClock | undefined;
   /** Cap on any result's TTL, in ms. Positive. @default 86400000 (24 h) */
   maxTtlMs?: number | undefined;
   /**
@@ -104,6 +110,8 @@ interface InFlight {
   /** Walk pages: the walk's commit stores them, not the load. */
   readonly deferStore: boolean;
   waiters: number;
+  /** The store's fence (fleet stores), taken before the load was sent. */
+  readonly fence: unknown;
   /** Set when an invalidation matched while in flight: the result is returned but not stored. */
   invalidated: boolean;
   promise: Promise<Settled>;
@@ -146,6 +154,7 @@ export class ResponseCache {
   readonly store: CacheStore;
   private readonly keys: CacheKeyBuilder;
   private readonly clock: Clock;
+  private readonly wallClock: WallClock;
   private readonly partitioner: AuthPartitioner;
   private readonly maxTtlMs: number;
   private readonly swrMs: number;
@@ -169,6 +178,9 @@ export class ResponseCache {
   private readonly generationByMethod = new Map<string, number>();
   private readonly generationByPartition = new Map<string, number>();
   private readonly unsubscribeEvict: () => void;
+  private readonly unsubscribeFleet: () => void;
+  /** Marks this cache's own invalidations when the store passes them back. */
+  private readonly origin = {};
   /** Where fresh hits find their key without building it: only on a {@link MemoryCacheStore}. */
   private readonly index: HitIndex | undefined;
   /** True when the store is this cache's own: then the index knows every key of the store. */
@@ -188,6 +200,7 @@ export class ResponseCache {
       this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
     this.exactIndex = options.store === undefined;
     this.clock = options.clock ?? systemClock;
+    this.wallClock = options.wallClock ?? systemWallClock;
     this.partitioner = new AuthPartitioner(options.authContext, options.sharedStore ?? options.store !== undefined);
     this.maxTtlMs = duration('maxTtlMs', options.maxTtlMs, DEFAULT_MAX_TTL_MS);
     if (this.maxTtlMs === 0)
@@ -204,6 +217,7 @@ export class ResponseCache {
         this.counters.evictions++;
         if (this.onEvent !== undefined) this.emit({ type: 'evict', key });
       }) ?? noop;
+    this.unsubscribeFleet = this.store.onInvalidation?.((notice) => this.invalidatedElsewhere(notice)) ?? noop;
   }
 
   /** A snapshot of the counters (a new plain object each call). */
@@ -364,13 +378,7 @@ export class ResponseCache {
    * @returns the number of entries removed.
    */
   invalidateMethod(method: string): Promise<number> {
-    return this.invalidate(
-      { kind: 'method', method },
-      keyPrefix(this.keys.tag, method),
-      () => true,
-      (record) => record.method === method,
-      () => this.bump(this.generationByMethod, method),
-    );
+    return this.invalidate({ kind: 'method', method }, keyPrefix(this.keys.tag, method), () => true, undefined);
   }
 
   /**
@@ -380,14 +388,12 @@ export class ResponseCache {
    * @returns the number of entries removed.
    */
   invalidateUri(uri: string): Promise<number> {
-    const matches = (param: string | null): boolean => param !== null && (param === uri || param.startsWith(`${uri}/`));
     const quoted = quoteJson(uri);
     return this.invalidate(
       { kind: 'uri', uri },
       keyPrefix(this.keys.tag, 'resources/read') + quoted.slice(0, -1),
-      (parts) => matches(parts.param),
-      (record) => record.method === 'resources/read' && matches(record.param),
-      noop,
+      (parts) => isUnder(parts.param, uri),
+      undefined,
     );
   }
 
@@ -404,15 +410,13 @@ export class ResponseCache {
     if (!isListMethod(method))
       return Promise.reject(new InvalidArgumentError('method', method, `expected one of ${LIST_METHODS.join(', ')}`));
     const which = options.authContext ?? 'all';
-    if (which === 'all') {
+    if (which === 'all')
       return this.invalidate(
         { kind: 'list', method, authContext: 'all' },
         keyPrefix(this.keys.tag, method),
         () => true,
-        (record) => record.method === method,
-        () => this.bump(this.generationByMethod, method),
+        undefined,
       );
-    }
     let partition: AuthPartition;
     try {
       partition = this.partitioner.current();
@@ -424,8 +428,7 @@ export class ResponseCache {
       { kind: 'list', method, authContext: 'current' },
       keyPrefix(this.keys.tag, method),
       (parts) => parts.partition === PUBLIC_PARTITION || parts.partition === tag,
-      (record) => record.method === method && record.dedupeTag === partition.dedupeTag,
-      () => this.bump(this.generationByPartition, `${method}\u0000${partition.dedupeTag}`),
+      partition.dedupeTag,
     );
   }
 
@@ -435,15 +438,7 @@ export class ResponseCache {
    * @returns the number of entries removed.
    */
   invalidateAll(): Promise<number> {
-    return this.invalidate(
-      { kind: 'all' },
-      this.keys.prefix,
-      () => true,
-      () => true,
-      () => {
-        this.generationAll++;
-      },
-    );
+    return this.invalidate({ kind: 'all' }, this.keys.prefix, () => true, undefined);
   }
 
   /**
@@ -452,6 +447,7 @@ export class ResponseCache {
    */
   dispose(): void {
     this.unsubscribeEvict();
+    this.unsubscribeFleet();
     for (const record of this.active) if (record.pinned) record.controller.abort(new Error('response cache disposed'));
   }
 
@@ -615,6 +611,7 @@ export class ResponseCache {
       pinned,
       deferStore,
       waiters: 0,
+      fence: this.fence(ctx.method),
       invalidated: false,
       promise: undefined as unknown as Promise<Settled>,
     };
@@ -626,12 +623,35 @@ export class ResponseCache {
   }
 
   private async runLoad(record: InFlight, ctx: Ctx, load: Loader): Promise<Settled> {
+    let ticket: FlightTicket | undefined;
     try {
+      if (
+        this.store.flight !== undefined &&
+        !record.deferStore &&
+        (ctx.mode === 'default' || ctx.mode === 'force-cache')
+      ) {
+        ticket = await this.store.flight(ctx.keys.publicKey, record.controller.signal);
+        // Another process stored the entry while this one waited: nothing to send, nothing to store.
+        if (ticket !== undefined && 'entry' in ticket)
+          return { outcome: outcomeOf(ticket.entry, 'cache'), unstorable: undefined, bytes: ticket.entry.bytes };
+      }
       const outcome = checkOutcome(await load(record.controller.signal));
       return await this.settle(record, ctx, outcome);
     } finally {
+      if (ticket !== undefined && 'release' in ticket) ticket.release();
       if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
       this.active.delete(record);
+    }
+  }
+
+  /** The store's write fence for a load of `method` starting now (fleet stores only). */
+  private fence(method: string): unknown {
+    if (this.store.fence === undefined) return undefined;
+    try {
+      return this.store.fence(this.keys.tag, method);
+    } catch (error) {
+      this.report(error);
+      return undefined;
     }
   }
 
@@ -655,7 +675,13 @@ export class ResponseCache {
       this.skip(ctx.method, ctx.param, unstorable);
       return settled;
     }
-    await this.write(ctx, { value: result, receivedAt, ttlMs, scope, bytes }, true, () => record.invalidated);
+    await this.write(
+      ctx,
+      { value: result, receivedAt, ttlMs, scope, bytes },
+      true,
+      () => record.invalidated,
+      record.fence,
+    );
     return settled;
   }
 
@@ -668,6 +694,7 @@ export class ResponseCache {
     entry: { value: JsonObject; receivedAt: number; ttlMs: number; scope: CacheScope; bytes: number | undefined },
     fromNetwork: boolean,
     invalidated: () => boolean,
+    fence: unknown,
   ): Promise<boolean> {
     const { publicKey, privateKey } = ctx.keys;
     if (entry.scope === 'private' && privateKey === undefined)
@@ -682,10 +709,12 @@ export class ResponseCache {
       ttlMs: entry.ttlMs,
       scope: entry.scope,
       bytes,
+      // The same instant on the wall clock, for stores that keep entries outside the process.
+      expiresAt: this.wallClock.now() + (entry.receivedAt + entry.ttlMs - this.clock.now()),
     };
-    let accepted: boolean | void;
+    let accepted: Awaited<ReturnType<CacheStore['set']>>;
     try {
-      const pending = this.store.set(key, stored);
+      const pending = this.store.set(key, stored, fence);
       accepted = isPromise(pending) ? await pending : pending;
     } catch (error) {
       this.report(error);
@@ -693,9 +722,11 @@ export class ResponseCache {
     }
     const index = this.index;
     const partition = entry.scope === 'public' ? PUBLIC_PARTITION : (ctx.keys.privateTag as string);
-    if (accepted === false) {
+    if (accepted === false || typeof accepted === 'string') {
       index?.remove(ctx.method, ctx.keys.protocolVersion, partition, ctx.param);
-      return this.skip(ctx.method, ctx.param, 'too-large');
+      const reason =
+        accepted === 'invalidated' ? 'invalidated' : accepted === 'unavailable' ? 'store-unavailable' : 'too-large';
+      return this.skip(ctx.method, ctx.param, reason);
     }
     index?.add(ctx.method, ctx.keys.protocolVersion, partition, ctx.param, key);
     this.counters.stores++;
@@ -783,6 +814,7 @@ export class ResponseCache {
     keys: () => this.keys,
     now: () => this.clock.now(),
     generation: (method, tag) => this.generation(method, tag),
+    fence: (method) => this.fence(method),
     lookup: (ctx) => this.lookup(ctx),
     hit: (ctx, found, now) => {
       this.counters.hits++;
@@ -837,7 +869,7 @@ export class ResponseCache {
       outcome.error = error;
       return outcome;
     },
-    write: (ctx, entry, fromNetwork, invalidated) => this.write(ctx, entry, fromNetwork, invalidated),
+    write: (ctx, entry, fromNetwork, invalidated, fence) => this.write(ctx, entry, fromNetwork, invalidated, fence),
     deleteKey: (key) => {
       this.index?.removeKey(key);
       return this.deleteKey(key);
@@ -859,19 +891,66 @@ export class ResponseCache {
 
   // ---- invalidation -------------------------------------------------------------------------
 
+  /**
+   * Moves the generation an invalidation covers (walks compare generations) and marks the loads
+   * in flight it covers, so that their results are returned but not stored. `partition` is the
+   * dedupe tag of a `list`/`current` invalidation.
+   */
+  private markInvalidated(target: InvalidateTarget, partition: string | undefined): void {
+    let covers: (record: InFlight) => boolean;
+    switch (target.kind) {
+      case 'all':
+        this.generationAll++;
+        covers = () => true;
+        break;
+      case 'uri':
+        covers = (record) => record.method === 'resources/read' && isUnder(record.param, target.uri);
+        break;
+      default: {
+        const method = target.method;
+        if (target.kind === 'list' && target.authContext === 'current' && partition !== undefined) {
+          this.bump(this.generationByPartition, `${method}\u0000${partition}`);
+          covers = (record) => record.method === method && record.dedupeTag === partition;
+        } else {
+          this.bump(this.generationByMethod, method);
+          covers = (record) => record.method === method;
+        }
+      }
+    }
+    for (const record of this.active) {
+      if (!covers(record)) continue;
+      record.invalidated = true;
+      if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
+    }
+  }
+
+  /** An invalidation made by another cache on a fleet store: keep what is in flight here from being stored. */
+  private invalidatedElsewhere(notice: FleetInvalidation): void {
+    if (notice.origin === this.origin || notice.serverTag !== this.keys.tag) return;
+    this.markInvalidated(notice.target, notice.partition);
+  }
+
   private invalidate(
     target: InvalidateTarget,
     prefix: string,
     matchKey: (parts: CacheKeyParts) => boolean,
-    matchLoad: (record: InFlight) => boolean,
-    bumpGeneration: () => void,
+    partition: string | undefined,
   ): Promise<number> {
     this.counters.invalidations++;
-    bumpGeneration();
-    for (const record of this.active) {
-      if (!matchLoad(record)) continue;
-      record.invalidated = true;
-      if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
+    this.markInvalidated(target, partition);
+    let told: MaybePromise<void> = undefined;
+    if (this.store.invalidated !== undefined) {
+      // A fleet store moves the fleet's generation (refusing writes fenced before now) before the entries go.
+      try {
+        told = this.store.invalidated({
+          serverTag: this.keys.tag,
+          target,
+          ...(partition !== undefined && { partition }),
+          origin: this.origin,
+        });
+      } catch (error) {
+        this.report(error);
+      }
     }
     const remove = (listed: Iterable<string>): MaybePromise<number> => {
       const matched: string[] = [];
@@ -898,13 +977,20 @@ export class ResponseCache {
       };
       return pending.length === 0 ? finish() : Promise.all(pending).then(finish);
     };
-    try {
-      const listed = this.store.keys(prefix);
-      // With a synchronous store the entries are gone before this method returns.
-      return Promise.resolve(isPromise(listed) ? listed.then(remove) : remove(listed));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const enumerate = (): Promise<number> => {
+      try {
+        const listed = this.store.keys(prefix);
+        // With a synchronous store the entries are gone before this method returns.
+        return Promise.resolve(isPromise(listed) ? listed.then(remove) : remove(listed));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    if (!isPromise(told)) return enumerate();
+    return told.then(enumerate, (error: unknown) => {
+      this.report(error);
+      return enumerate();
+    });
   }
 
   // ---- reporting ----------------------------------------------------------------------------
@@ -929,6 +1015,11 @@ export class ResponseCache {
       // a throwing onError must not break the cache
     }
   }
+}
+
+/** True for `uri` itself and the uris under it (`uri + "/..."`). */
+function isUnder(param: string | null, uri: string): boolean {
+  return param !== null && (param === uri || param.startsWith(`${uri}/`));
 }
 
 /** Whether stale-if-error may answer this failure. */

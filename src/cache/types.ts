@@ -125,12 +125,17 @@ export type SkipReason =
   | 'input-required'
   /** A private result, a shared store and no auth context declared (B14). */
   | 'private-without-auth-context'
-  /** The key was invalidated while the request was in flight (generation guard). */
+  /**
+   * The key was invalidated while the request was in flight (generation guard), in this
+   * process or, with a fleet store, in another one.
+   */
   | 'invalidated'
   /** The store refused the entry (larger than its byte bound). */
   | 'too-large'
   /** The store threw; the error went to `onError`. */
-  | 'store-error';
+  | 'store-error'
+  /** The store cannot be reached (a fleet store that degraded to no cache; it reports that itself). */
+  | 'store-unavailable';
 
 /** What an invalidation removed. */
 export type InvalidateTarget =

@@ -82,6 +82,12 @@ export const ErrorCode = {
   InsufficientScope: -32018,
   /** Local: the user must authorize in a browser (`AuthorizationRequiredError`); `data.authorizationUrl`. */
   AuthorizationRequired: -32019,
+  /**
+   * Local: a cache store shared by a fleet (Redis) could not be reached, answered too slowly, or
+   * held an entry it could not read; the cache did without it (`CacheStoreError`;
+   * `data.operation`, `data.reason`). Reported through the store's `onError`, never thrown from a call.
+   */
+  CacheStoreFailed: -32030,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

@@ -8,6 +8,16 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * Wall-clock time, for what must mean the same in several processes: the absolute expiry of a
+ * cache entry kept outside the process (a Redis store). Never used for timeouts or for the
+ * freshness of entries kept in the process; those use the monotonic {@link Clock}.
+ */
+export interface WallClock {
+  /** Milliseconds since the Unix epoch (UTC). May step (NTP, an operator). @default Date.now() */
+  now(): number;
+}
+
 /** Opaque timer handle returned by {@link Timers.setTimeout}. */
 export type TimerHandle = unknown;
 
@@ -24,6 +34,9 @@ export interface Timers {
 
 /** The default monotonic clock (`performance.now()`), looked up lazily. */
 export const systemClock: Clock = { now: () => performance.now() };
+
+/** The default wall clock (`Date.now()`), looked up lazily so fake timers apply. */
+export const systemWallClock: WallClock = { now: () => Date.now() };
 
 /**
  * The default timers: the global `setTimeout` / `clearTimeout`, looked up at each call so fake

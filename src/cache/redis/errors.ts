@@ -1,0 +1,34 @@
+/**
+ * The error a fleet cache store reports (through its `onError`; never thrown from a call).
+ */
+import { ErrorCode } from '../../errors/codes.js';
+import { LocalError } from '../../errors/errors.js';
+
+/** `data` of {@link CacheStoreError}. */
+export interface CacheStoreErrorData {
+  /** The Redis operation that failed, e.g. `"GET"`, `"EVALSHA"`, `"SCAN"`, `"connect"`. */
+  operation: string;
+  /**
+   * `unreachable`: Redis refused or dropped the connection, or answered with an error;
+   * `timeout`: no answer within the store's `timeoutMs`; `malformed-entry`: a key of this
+   * store held text that is not an mcp-live entry (ignored, served as a miss).
+   */
+  reason: 'unreachable' | 'timeout' | 'malformed-entry';
+  /** With `malformed-entry`: the Redis key (it holds digests only, never a credential). */
+  key?: string | undefined;
+}
+
+/**
+ * A fleet cache store could not do its work (local code -32030, `ErrorCode.CacheStoreFailed`).
+ * For `unreachable` and `timeout` it is reported once per outage: from then on the store
+ * answers every lookup as a miss and keeps nothing, without waiting on Redis, until Redis
+ * answers again. `cause` is the client library's error, when there is one.
+ */
+export class CacheStoreError extends LocalError {
+  override name = 'CacheStoreError';
+  declare readonly data: CacheStoreErrorData;
+
+  constructor(message: string, data: CacheStoreErrorData, cause?: unknown) {
+    super(ErrorCode.CacheStoreFailed, message, { data, cause });
+  }
+}

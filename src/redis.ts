@@ -1,0 +1,17 @@
+/**
+ * The fleet entry: a response-cache store in Redis shared by every instance of a host, with
+ * invalidation across the fleet. Node-only; needs the optional peer dependency `ioredis`.
+ *
+ * @module mcp-live/redis
+ */
+// Adding an export here adds public API. Never reached from ./index.ts or ./node.ts.
+export {
+  RedisCacheStore,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  type RedisCacheStoreOptions,
+} from './cache/redis/redisCacheStore.js';
+export type { RedisClient } from './cache/redis/redisLink.js';
+export type { LocalTierOptions } from './cache/redis/localTier.js';
+export type { SingleFlightOptions } from './cache/redis/singleFlight.js';
+export { CacheStoreError, type CacheStoreErrorData } from './cache/redis/errors.js';
+export { DEFAULT_PREFIX } from './cache/redis/redisKeys.js';
