@@ -203,4 +203,331 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
       expect((await dump()).keys).toEqual([]);
     });
   });
+
+  describe('freshness across processes: a clock step of either kind only shortens', () => {
+    function fakeClock(start: number) {
+      let t = start;
+      return {
+        clock: { now: () => t },
+        advance(ms: number) {
+          t += ms;
+        },
+      };
+    }
+
+    it("a reader's wall clock ahead of the writer's shortens the entry's life by that much", async () => {
+      nextPrefix();
+      const writerMono = fakeClock(500);
+      const writerWall = fakeClock(1_700_000_000_000);
+      const writer = cache(await store({ clock: writerMono.clock, wallClock: writerWall.clock }), {
+        clock: writerMono.clock,
+        wallClock: writerWall.clock,
+      });
+      const readerMono = fakeClock(9_000);
+      const readerWall = fakeClock(1_700_000_000_000 + 4_000);
+      const reader = cache(await store({ clock: readerMono.clock, wallClock: readerWall.clock }), {
+        clock: readerMono.clock,
+      });
+      const doc = loader(() => ({ contents: [], ttlMs: 10_000, cacheScope: 'public' }));
+      await writer.fetch({ method: 'resources/read', uri: 'x://w', protocolVersion: V }, doc.load);
+      const hit = await reader.fetch({ method: 'resources/read', uri: 'x://w', protocolVersion: V }, doc.load);
+      expect(hit.source).toBe('cache');
+      expect(readerMono.clock.now() - hit.receivedAt).toBe(4_000); // its age, by the reader's wall clock
+      readerMono.advance(6_000);
+      readerWall.advance(6_000);
+      const later = await reader.fetch({ method: 'resources/read', uri: 'x://w', protocolVersion: V }, doc.load);
+      expect(later.source).toBe('network');
+    });
+
+    it("a reader's wall clock behind never lengthens: Redis's own expiry bounds what a local tier keeps", async () => {
+      nextPrefix();
+      const writer = cache(await store());
+      // The reader's wall clock is an hour behind; its monotonic clock is the real one.
+      const behind = { now: () => Date.now() - 3_600_000 };
+      const reader = cache(await store({ wallClock: behind, localTier: true }));
+      const doc = loader(() => ({ contents: [], ttlMs: 1_000, cacheScope: 'public' }));
+      const written = performance.now();
+      await writer.fetch({ method: 'resources/read', uri: 'x://late', protocolVersion: V }, doc.load);
+      await sleep(500);
+      const read = await reader.fetch({ method: 'resources/read', uri: 'x://late', protocolVersion: V }, doc.load);
+      expect(read.source).toBe('cache');
+      // Past the server's ttlMs after the write, the reader (and its local tier) must not call it fresh.
+      await sleep(Math.max(0, 1_200 - (performance.now() - written)));
+      const after = await reader.fetch({ method: 'resources/read', uri: 'x://late', protocolVersion: V }, doc.load);
+      expect(after.source).toBe('network');
+      expect(doc.calls.count).toBe(2);
+    });
+
+    it('with retainStaleMs, a stale entry is never read as fresh, whatever the wall clock says', async () => {
+      nextPrefix();
+      const writer = cache(await store({ retainStaleMs: 60_000 }));
+      const reader = cache(await store({ retainStaleMs: 60_000, wallClock: { now: () => Date.now() - 3_600_000 } }));
+      const doc = loader(() => ({ contents: [{ text: 'v' }], ttlMs: 100, cacheScope: 'public' }));
+      await writer.fetch({ method: 'resources/read', uri: 'x://kept', protocolVersion: V }, doc.load);
+      await sleep(250);
+      const forced = await reader.fetch(
+        { method: 'resources/read', uri: 'x://kept', protocolVersion: V, mode: 'force-cache' },
+        doc.load,
+      );
+      expect(forced.source).toBe('stale');
+      const fresh = await reader.fetch({ method: 'resources/read', uri: 'x://kept', protocolVersion: V }, doc.load);
+      expect(fresh.source).toBe('network');
+    });
+
+    it('the local tier honours the wall-clock expiry when the monotonic clock steps back', async () => {
+      nextPrefix();
+      const mono = fakeClock(50_000);
+      const wall = fakeClock(1_700_000_000_000);
+      const made = await store({ clock: mono.clock, wallClock: wall.clock, localTier: true });
+      const a = cache(made, { clock: mono.clock, wallClock: wall.clock });
+      const doc = loader(() => ({ contents: [], ttlMs: 10_000, cacheScope: 'public' }));
+      await a.fetch({ method: 'resources/read', uri: 'x://m', protocolVersion: V }, doc.load);
+      expect(made.get(await keyOf('x://m'))).toMatchObject({ ttlMs: 10_000 }); // synchronous: the local tier
+      mono.advance(-40_000);
+      wall.advance(11_000);
+      expect(made.get(await keyOf('x://m'))).not.toMatchObject({ ttlMs: 10_000 }); // not from the tier any more
+    });
+  });
+
+  /** The cache key of a public resources/read of SERVER. */
+  async function keyOf(uri: string): Promise<string> {
+    const { CacheKeyBuilder } = await import('../../src/cache/cacheKey.js');
+    return new CacheKeyBuilder(SERVER).key('resources/read', uri, V, 'public');
+  }
+
+  describe('invalidation across the fleet', () => {
+    const notice = (uri: string) => ({ serverTag: TAG, target: { kind: 'uri' as const, uri } });
+
+    it('an entry is gone for every instance once one instance invalidated it', async () => {
+      nextPrefix();
+      const a = cache(await store());
+      const b = cache(await store());
+      let revision = 1;
+      const doc = loader(() => ({ contents: [{ text: `r${revision}` }], ttlMs: 60_000, cacheScope: 'public' }));
+      await a.fetch({ method: 'resources/read', uri: 'x://n', protocolVersion: V }, doc.load);
+      revision = 2;
+      expect(await a.invalidateUri('x://n')).toBe(1);
+      const read = await b.fetch({ method: 'resources/read', uri: 'x://n', protocolVersion: V }, doc.load);
+      expect(read.source).toBe('network');
+      expect(read.result).toEqual({ contents: [{ text: 'r2' }], ttlMs: 60_000, cacheScope: 'public' });
+    });
+
+    it('Redis refuses a write fenced before an invalidation elsewhere, whether or not the notice arrived', async () => {
+      nextPrefix();
+      const a = await store();
+      const b = await store();
+      cache(a);
+      const key = await keyOf('x://f');
+      await b.get(key); // learns the generation tokens
+      const fence = b.fence(TAG, 'resources/read');
+      await a.invalidated(notice('x://f'));
+      const entry = {
+        value: { contents: [] },
+        receivedAt: performance.now(),
+        ttlMs: 60_000,
+        scope: 'public' as const,
+        bytes: 10,
+      };
+      expect(await b.set(key, entry, fence)).toBe('invalidated');
+      expect((await dump()).keys.filter((k) => !k.endsWith('gen'))).toEqual([]);
+      // The refusal taught b the current token: a load fenced now is written.
+      expect(await b.set(key, entry, b.fence(TAG, 'resources/read'))).toBe(true);
+      // Another method's fence is untouched by a uri invalidation.
+      expect(await b.set(key, entry, fence)).toBe('invalidated');
+    });
+
+    it("a response in flight in one instance is not stored after another instance's invalidation", async () => {
+      nextPrefix();
+      const a = cache(await store());
+      const events: CacheEvent[] = [];
+      const b = cache(await store(), { onEvent: (event) => events.push(event) });
+      // b learns the tokens first (as any instance does on its first lookup).
+      await b.fetch(
+        { method: 'resources/read', uri: 'x://warm', protocolVersion: V },
+        loader(() => ({ contents: [], ttlMs: 60_000, cacheScope: 'public' })).load,
+      );
+      const gate = deferred<JsonObject>();
+      const slow = loader(() => gate.promise);
+      const pending = b.fetch({ method: 'resources/read', uri: 'x://in-flight', protocolVersion: V }, slow.load);
+      await within(1_000, () => slow.calls.count === 1);
+      await a.invalidateUri('x://in-flight');
+      gate.resolve({ contents: [{ text: 'old' }], ttlMs: 60_000, cacheScope: 'public' });
+      expect((await pending).result).toEqual({ contents: [{ text: 'old' }], ttlMs: 60_000, cacheScope: 'public' });
+      expect(events).toContainEqual({
+        type: 'skip',
+        method: 'resources/read',
+        param: 'x://in-flight',
+        reason: 'invalidated',
+      });
+      const fresh = loader(() => ({ contents: [{ text: 'new' }], ttlMs: 60_000, cacheScope: 'public' }));
+      expect(
+        (await a.fetch({ method: 'resources/read', uri: 'x://in-flight', protocolVersion: V }, fresh.load)).result,
+      ).toEqual({
+        contents: [{ text: 'new' }],
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      });
+    });
+
+    it("a list walk in one instance stores nothing after another instance's list_changed", async () => {
+      nextPrefix();
+      const a = cache(await store());
+      const b = cache(await store());
+      const page = loader(() => ({
+        tools: [{ name: 't', inputSchema: { type: 'object' } }],
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      }));
+      await b.fetch(
+        { method: 'resources/read', uri: 'x://warm', protocolVersion: V },
+        loader(() => ({ contents: [], ttlMs: 60_000, cacheScope: 'public' })).load,
+      );
+      const walk = b.walkList({ method: 'tools/list', protocolVersion: V });
+      await walk.page(undefined, page.load);
+      await a.invalidateList('tools/list');
+      expect((await walk.commit()).stored).toBe(0);
+      expect((await dump()).keys.filter((k) => k.includes('tools/list'))).toEqual([]);
+    });
+
+    it("drops another instance's local-tier entry within one channel delivery", async () => {
+      nextPrefix();
+      const a = cache(await store());
+      const tiered = await store({ localTier: true });
+      const b = cache(tiered);
+      const doc = loader(() => ({ contents: [], ttlMs: 60_000, cacheScope: 'public' }));
+      await b.fetch({ method: 'resources/read', uri: 'x://t', protocolVersion: V }, doc.load);
+      const key = await keyOf('x://t');
+      expect(tiered.get(key)).toMatchObject({ ttlMs: 60_000 }); // synchronous: from the tier
+      const started = performance.now();
+      await a.invalidateUri('x://t');
+      const took = await within(
+        1_000,
+        () => tiered.get(key) === undefined || !('ttlMs' in (tiered.get(key) as object)),
+      );
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(took).toBeLessThan(1_000);
+    });
+  });
+
+  describe('Redis away or slow', () => {
+    it('killed: calls still succeed, one CacheStoreError, nothing served; restarted: caching resumes', async () => {
+      nextPrefix();
+      const errors: Error[] = [];
+      const made = await store({ onError: (error) => errors.push(error), retryMs: 50 });
+      const alice = cache(made, { authContext: 'alice' });
+      const doc = loader(() => ({ contents: [{ text: 'mine' }], ttlMs: 60_000 }));
+      await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load);
+      expect((await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load)).source).toBe(
+        'cache',
+      );
+
+      await redis.kill();
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        const outcome = await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load);
+        expect(outcome.source).toBe('network');
+        expect(performance.now() - started).toBeLessThan(1_000);
+      }
+      expect(doc.calls.count).toBe(6);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(CacheStoreError);
+      expect(errors[0]).toMatchObject({ code: ErrorCode.CacheStoreFailed, data: { reason: 'unreachable' } });
+      expect(made.state).not.toBe('up');
+
+      await redis.restart();
+      await made.ready();
+      await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load);
+      expect((await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load)).source).toBe(
+        'cache',
+      );
+      expect(doc.calls.count).toBe(7);
+      expect(errors).toHaveLength(1);
+    });
+
+    it('slow: a call waits at most about timeoutMs, reported once as a timeout; an invalidation made meanwhile is replayed', async () => {
+      nextPrefix();
+      const errors: Error[] = [];
+      const made = await store({ onError: (error) => errors.push(error), timeoutMs: 100, retryMs: 50 });
+      const a = cache(made);
+      const other = cache(await store());
+      const doc = loader(() => ({ contents: [{ text: 'v1' }], ttlMs: 60_000, cacheScope: 'public' }));
+      await a.fetch({ method: 'resources/read', uri: 'x://s', protocolVersion: V }, doc.load);
+
+      await redis.pause(1_000);
+      const started = performance.now();
+      const outcome = await a.fetch({ method: 'resources/read', uri: 'x://s', protocolVersion: V }, doc.load);
+      const took = performance.now() - started;
+      expect(outcome.source).toBe('network');
+      expect(took).toBeLessThan(600); // timeoutMs 100, once; then no more waiting on Redis
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: ErrorCode.CacheStoreFailed, data: { reason: 'timeout' } });
+      // Invalidated while Redis cannot be told: replayed when it answers again.
+      await a.invalidateUri('x://s');
+      await made.ready();
+      const fresh = loader(() => ({ contents: [{ text: 'v2' }], ttlMs: 60_000, cacheScope: 'public' }));
+      const read = await other.fetch({ method: 'resources/read', uri: 'x://s', protocolVersion: V }, fresh.load);
+      expect(read.result).toEqual({ contents: [{ text: 'v2' }], ttlMs: 60_000, cacheScope: 'public' });
+      expect(errors).toHaveLength(1);
+    });
+
+    it('a key holding something else is a miss and is reported', async () => {
+      nextPrefix();
+      const errors: Error[] = [];
+      const a = cache(await store({ onError: (error) => errors.push(error) }));
+      await admin.set(`${prefix}{${TAG}}${await keyOf('x://bad')}`, 'not an entry');
+      const doc = loader(() => ({ contents: [], ttlMs: 60_000, cacheScope: 'public' }));
+      expect((await a.fetch({ method: 'resources/read', uri: 'x://bad', protocolVersion: V }, doc.load)).source).toBe(
+        'network',
+      );
+      expect(errors[0]).toMatchObject({ code: ErrorCode.CacheStoreFailed, data: { reason: 'malformed-entry' } });
+    });
+
+    it('enumerates with SCAN, never KEYS', async () => {
+      nextPrefix();
+      const a = cache(await store());
+      const doc = loader(() => ({ contents: [], ttlMs: 60_000, cacheScope: 'public' }));
+      for (const uri of ['x://1', 'x://1/a', 'x://2'])
+        await a.fetch({ method: 'resources/read', uri, protocolVersion: V }, doc.load);
+      await admin.call('CONFIG', 'RESETSTAT');
+      expect(await a.invalidateUri('x://1')).toBe(2);
+      expect(await a.invalidateAll()).toBe(1);
+      const stats = await admin.info('commandstats');
+      expect(stats).toContain('cmdstat_scan:');
+      expect(stats).not.toContain('cmdstat_keys:');
+    });
+  });
+
+  describe('single-flight (off by default)', () => {
+    async function burst(singleFlight: boolean): Promise<{ loads: number; sources: string[] }> {
+      nextPrefix();
+      const instances = await Promise.all([0, 1, 2, 3, 4].map(async () => cache(await store({ singleFlight }))));
+      // Every instance has learned the tokens (its first lookup).
+      await Promise.all(
+        instances.map((c) =>
+          c.fetch(
+            { method: 'resources/read', uri: 'x://warm', protocolVersion: V },
+            loader(() => ({ contents: [], ttlMs: 1 })).load,
+          ),
+        ),
+      );
+      const list = loader(async () => {
+        await sleep(100);
+        return { tools: [], ttlMs: 60_000, cacheScope: 'public' };
+      });
+      const outcomes = await Promise.all(
+        instances.map((c) => c.fetch({ method: 'tools/list', protocolVersion: V }, list.load)),
+      );
+      return { loads: list.calls.count, sources: outcomes.map((o) => o.source) };
+    }
+
+    it('without it, a burst of instances sends one request each', async () => {
+      expect((await burst(false)).loads).toBe(5);
+    });
+
+    it('with it, a burst of instances sends one request; the others read its entry', async () => {
+      const { loads, sources } = await burst(true);
+      expect(loads).toBe(1);
+      expect(sources.filter((s) => s === 'cache')).toHaveLength(4);
+    });
+  });
 });

@@ -67,8 +67,8 @@ export interface RedisCacheStoreOptions {
   /**
    * How long Redis keeps an entry after it goes stale, in ms, for the cache's
    * stale-while-revalidate, stale-if-error and `force-cache` to use. With `0` Redis drops an
-   * entry the moment it goes stale (`PX` = its remaining freshness). A positive value costs one
-   * `PTTL` beside each `GET` (same round trip). @default 0
+   * entry the moment it goes stale (`PX` = its remaining freshness). A positive value (or the
+   * local tier) costs one `PTTL` beside each `GET`, in the same round trip. @default 0
    */
   retainStaleMs?: number | undefined;
   /** Largest entry kept, in characters of its text (header + result JSON). @default 1048576 */
@@ -144,6 +144,12 @@ export class RedisCacheStore implements CacheStore {
   private readonly retainStaleMs: number;
   private readonly maxEntryBytes: number;
   private readonly local: LocalTier | undefined;
+  /**
+   * Whether reads also ask Redis for the entry's `PTTL`: needed when Redis keeps stale entries
+   * (`retainStaleMs`) or when this process keeps what it read (the local tier), so that no
+   * process's wall clock can make an entry last longer than Redis's own expiry says.
+   */
+  private readonly withPttl: boolean;
   private readonly flights: SingleFlight | undefined;
   private readonly generations = new Generations(randomUUID().replaceAll('-', '').slice(0, 16));
   private readonly availability: Availability;
@@ -172,6 +178,7 @@ export class RedisCacheStore implements CacheStore {
         ? undefined
         : new LocalTier(options.localTier === true ? {} : options.localTier, this.clock, this.wallClock);
 
+    this.withPttl = this.retainStaleMs > 0 || this.local !== undefined;
     this.ownsClient = client === undefined;
     const redis = client ?? ownedClient(connection as string | RedisOptions);
     this.link = new RedisLink(redis, timers, timeoutMs);
@@ -414,7 +421,7 @@ export class RedisCacheStore implements CacheStore {
         : undefined;
     let read;
     try {
-      read = await this.link.readEntry(this.names.entry(key), this.retainStaleMs > 0, generations);
+      read = await this.link.readEntry(this.names.entry(key), this.withPttl, generations);
     } catch (error) {
       this.failed(error);
       return undefined;
