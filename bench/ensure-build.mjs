@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package-lock.json'];
-const OUTPUTS = ['index', 'node']
+const OUTPUTS = ['index', 'node', 'redis']
   .flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `${entry}${ext}`))
   .concat('cli.js');
 

@@ -79,7 +79,8 @@ export interface CacheStore {
    * Optional: a token taken when a load of `method` on the server tagged `serverTag` starts,
    * handed back to {@link set} with the load's result. The store refuses (`'invalidated'`) the
    * write when that method was invalidated anywhere since, including in another process: the
-   * generation guard across a fleet. Must answer synchronously.
+   * generation guard across a fleet. It may return a promise (say, while it first reads the
+   * fleet's generations): the cache sends the load only once it resolves, and passes its value.
    */
   fence?(serverTag: string, method: string): unknown;
   /**

@@ -9,7 +9,7 @@ import type { CacheScope } from '../types/protocol.js';
 import type { AuthPartition } from './authContext.js';
 import type { CacheKeyBuilder, RequestKeys } from './cacheKey.js';
 import type { CacheEntry } from './cacheStore.js';
-import type { MaybePromise } from '../util/maybePromise.js';
+import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { CacheMissError } from './errors.js';
 import { combinePages, isFresh } from './freshness.js';
 import {
@@ -150,6 +150,8 @@ export class ListWalk {
   async page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
     if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    // A fence still being read must be known before any page goes out.
+    if (isPromise(this.fence)) this.fence = await this.fence;
     const keys = this.hooks.keys();
     const param = cursor ?? null;
     const requestKeys = keys.requestKeys(

@@ -110,8 +110,8 @@ interface InFlight {
   /** Walk pages: the walk's commit stores them, not the load. */
   readonly deferStore: boolean;
   waiters: number;
-  /** The store's fence (fleet stores), taken before the load was sent. */
-  readonly fence: unknown;
+  /** The store's fence (fleet stores), taken before the load was sent (a promise until it is known). */
+  fence: unknown;
   /** Set when an invalidation matched while in flight: the result is returned but not stored. */
   invalidated: boolean;
   promise: Promise<Settled>;
@@ -635,6 +635,8 @@ export class ResponseCache {
         if (ticket !== undefined && 'entry' in ticket)
           return { outcome: outcomeOf(ticket.entry, 'cache'), unstorable: undefined, bytes: ticket.entry.bytes };
       }
+      // A fence still being read must be known before the request goes out.
+      if (isPromise(record.fence)) record.fence = await record.fence;
       const outcome = checkOutcome(await load(record.controller.signal));
       return await this.settle(record, ctx, outcome);
     } finally {

@@ -51,6 +51,8 @@ export function methodsOf(target: InvalidateTarget): readonly string[] {
 /** What this process knows of the fleet's tokens. */
 export class Generations {
   private readonly known = new Map<string, Map<string, string>>();
+  /** Servers whose whole hash was read since the last {@link forget}. */
+  private readonly read = new Set<string>();
   private counter = 0;
 
   /** @param origin this process's id (random), the first half of every token it makes. */
@@ -58,7 +60,7 @@ export class Generations {
 
   /** True when the tokens of the server tagged `serverTag` were read since the last {@link forget}. */
   has(serverTag: string): boolean {
-    return this.known.has(serverTag);
+    return this.read.has(serverTag);
   }
 
   fence(serverTag: string, method: string): Fence {
@@ -93,11 +95,13 @@ export class Generations {
     CACHEABLE_METHODS.forEach((method, i) => {
       if (!byMethod.has(method)) byMethod.set(method, tokens[i] ?? '');
     });
+    this.read.add(serverTag);
   }
 
   /** Forgets every token (after losing Redis: the hashes may be gone); they are read again on use. */
   forget(): void {
     this.known.clear();
+    this.read.clear();
   }
 }
 

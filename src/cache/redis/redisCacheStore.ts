@@ -156,6 +156,8 @@ export class RedisCacheStore implements CacheStore {
   private readonly listeners = new Set<(notice: FleetInvalidation) => void>();
   /** Invalidations made while Redis was away, per server tag, replayed before it is used again. */
   private readonly pending = new Map<string, FleetInvalidation[]>();
+  /** Reads of generation hashes in progress, per server tag. */
+  private readonly generationReads = new Map<string, Promise<void>>();
   private readonly onError: (error: Error) => void;
   private readonly onClientReady = (): void => this.availability.ready();
   private closed = false;
@@ -357,9 +359,14 @@ export class RedisCacheStore implements CacheStore {
 
   // ---- fleet --------------------------------------------------------------------------------
 
-  /** The token of `method` this process knows now; see generations.ts. */
-  fence(serverTag: string, method: string): Fence {
-    return this.generations.fence(serverTag, method);
+  /**
+   * The token of `method` this process knows now (see generations.ts). The first time a server
+   * is seen (and after Redis was lost) the tokens are read first: the promise resolves once
+   * they are, and the cache sends its load only then.
+   */
+  fence(serverTag: string, method: string): Fence | Promise<Fence> {
+    if (this.generations.has(serverTag) || !this.availability.up) return this.generations.fence(serverTag, method);
+    return this.readGenerations(serverTag).then(() => this.generations.fence(serverTag, method));
   }
 
   /**
@@ -411,6 +418,22 @@ export class RedisCacheStore implements CacheStore {
   }
 
   // ---- inside -------------------------------------------------------------------------------
+
+  /** Reads the generation hash of a server once (concurrent callers share the read); never rejects. */
+  private readGenerations(serverTag: string): Promise<void> {
+    let pending = this.generationReads.get(serverTag);
+    if (pending === undefined) {
+      pending = this.link
+        .hmget(this.names.generation(serverTag), CACHEABLE_METHODS)
+        .then(
+          (tokens) => this.generations.learnRead(serverTag, tokens),
+          (error: unknown) => this.failed(error),
+        )
+        .finally(() => this.generationReads.delete(serverTag));
+      this.generationReads.set(serverTag, pending);
+    }
+    return pending;
+  }
 
   private async readRemote(key: string): Promise<CacheEntry | undefined> {
     const tag = serverTagOf(key);
