@@ -44,7 +44,7 @@ const BUILD_TIMEOUT_MS = 300_000;
 const MAX_PACKED_BYTES = 450_000;
 const MAX_UNPACKED_BYTES = 1_750_000;
 
-const ENTRY_FILES = ['index', 'node'].flatMap((entry) =>
+const ENTRY_FILES = ['index', 'node', 'redis'].flatMap((entry) =>
   ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
 );
 const FIXED_FILES = [...ENTRY_FILES, 'dist/cli.js', 'LICENSE', 'README.md', 'package.json'].sort();
@@ -152,6 +152,13 @@ describe('package.json and the tarball, linted', () => {
         'node16-esm': ['dist/node.d.ts', 'dist/node.js'],
         bundler: ['dist/node.d.ts', 'dist/node.js'],
       },
+      './redis': {
+        // Like ./node: typesVersions for node10, which no runtime of this entry uses.
+        node10: ['dist/redis.d.cts', 'dist/redis.d.cts'],
+        'node16-cjs': ['dist/redis.d.cts', 'dist/redis.cjs'],
+        'node16-esm': ['dist/redis.d.ts', 'dist/redis.js'],
+        bundler: ['dist/redis.d.ts', 'dist/redis.js'],
+      },
       './package.json': { node10: json, 'node16-cjs': json, 'node16-esm': json, bundler: json },
     });
   }, 60_000);
@@ -222,11 +229,29 @@ describe('built entries', () => {
     });
   }
 
+  it('mcp-live/redis is where ioredis is reached, and nothing else reaches it', () => {
+    for (const entry of ['dist/redis.js', 'dist/redis.cjs'])
+      expect([...importGraph(join(PKG, entry)).values()].flat()).toContain('ioredis');
+    for (const entry of ['dist/index.js', 'dist/index.cjs', 'dist/node.js', 'dist/node.cjs', 'dist/cli.js'])
+      expect([...importGraph(join(PKG, entry)).values()].flat().filter((spec) => spec.startsWith('ioredis'))).toEqual(
+        [],
+      );
+    // An optional peer: installing mcp-live never installs a Redis client.
+    const manifest = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    expect(Object.keys(manifest.dependencies)).not.toContain('ioredis');
+    expect(manifest.peerDependenciesMeta['ioredis']).toEqual({ optional: true });
+  });
+
   it('load in Node through the package exports, ESM and CJS alike', async () => {
     // Run in the consumer directory: `mcp-live` resolves to node_modules/mcp-live, through its `exports`.
-    const describeExports = `(root, node) => JSON.stringify({
+    const describeExports = `(root, node, redis) => JSON.stringify({
       root: Object.keys(root).sort(),
       node: Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typeof v])),
+      redis: Object.fromEntries(Object.entries(redis).map(([k, v]) => [k, typeof v])),
+      redisErrorShared: new redis.CacheStoreError('x', { operation: 'GET', reason: 'timeout' }) instanceof root.McpError,
       sharedCode: node.WebSocketTransport.prototype instanceof root.WebSocketTransport,
     })`;
     const esm = await run(
@@ -234,7 +259,7 @@ describe('built entries', () => {
       [
         '--input-type=module',
         '-e',
-        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); console.log((${describeExports})(r, n));`,
+        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); const x = await import('mcp-live/redis'); console.log((${describeExports})(r, n, x));`,
       ],
       { cwd: scratch },
     );
@@ -248,12 +273,18 @@ describe('built entries', () => {
         ...noRequireEsm,
         '--input-type=commonjs',
         '-e',
-        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node')));`,
+        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node'), require('mcp-live/redis')));`,
       ],
       { cwd: scratch },
     );
 
-    const loaded = JSON.parse(esm.stdout) as { root: string[]; node: Record<string, string>; sharedCode: boolean };
+    const loaded = JSON.parse(esm.stdout) as {
+      root: string[];
+      node: Record<string, string>;
+      redis: Record<string, string>;
+      redisErrorShared: boolean;
+      sharedCode: boolean;
+    };
     expect(JSON.parse(cjs.stdout)).toEqual(loaded);
     expect(loaded.root).toEqual(
       expect.arrayContaining([
@@ -278,6 +309,14 @@ describe('built entries', () => {
     // One copy of the code both entries use: mcp-live/node's WebSocketTransport extends the very
     // class mcp-live exports (so errors from either entry pass `instanceof` with the other's).
     expect(loaded.sharedCode).toBe(true);
+    expect(loaded.redis).toEqual({
+      RedisCacheStore: 'function',
+      CacheStoreError: 'function',
+      DEFAULT_REDIS_TIMEOUT_MS: 'number',
+      DEFAULT_PREFIX: 'string',
+    });
+    expect(loaded.root.filter((name) => ['RedisCacheStore', 'CacheStoreError'].includes(name))).toEqual([]);
+    expect(loaded.redisErrorShared).toBe(true);
     expect(esm.stderr + cjs.stderr).toBe('');
   });
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-const NODE_ONLY = /^(node:|child_process$|fs$|path$|os$|net$|http$|https$|stream$|crypto$|ws$)/;
+const NODE_ONLY = /^(node:|child_process$|fs$|path$|os$|net$|http$|https$|stream$|crypto$|ws$|ioredis$)/;
 
 /** Every module reachable from `entry` through relative imports, with its bare imports. */
 function importGraph(entry: string): Map<string, string[]> {
