@@ -72,6 +72,11 @@ async function main() {
   const results = { machine: machine(), rounds: ROUNDS, remoteOps: REMOTE_OPS, localOps: LOCAL_OPS, rows: {} };
   const samples = {};
   const add = (name, value) => (samples[name] ??= []).push(value);
+  /** Wall time per op, and this process's CPU per op (less sensitive to other load on the machine). */
+  const addTimed = (name, { wallUs, cpuUs }) => {
+    add(name, wallUs);
+    add(`${name} (client CPU)`, cpuUs);
+  };
   try {
     const store = new RedisCacheStore({ connection: redis.url, prefix: 'bench:' });
     const tiered = new RedisCacheStore({ connection: redis.url, prefix: 'bench:', localTier: true });
@@ -90,82 +95,66 @@ async function main() {
 
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       // Floor: the same key, the same kind of connection, a plain GET and nothing else.
-      add(
+      addTimed(
         'floor GET',
-        (
-          await timed(REMOTE_OPS, async () => {
-            for (let i = 0; i < REMOTE_OPS; i++) await floor.get(redisKey);
-          })
-        ).wallUs,
+        await timed(REMOTE_OPS, async () => {
+          for (let i = 0; i < REMOTE_OPS; i++) await floor.get(redisKey);
+        }),
       );
-      add(
+      addTimed(
         'remote hit',
-        (
-          await timed(REMOTE_OPS, async () => {
-            for (let i = 0; i < REMOTE_OPS; i++) await cache.fetch(hitRequest, load);
-          })
-        ).wallUs,
+        await timed(REMOTE_OPS, async () => {
+          for (let i = 0; i < REMOTE_OPS; i++) await cache.fetch(hitRequest, load);
+        }),
       );
       // A miss that finds nothing and keeps nothing (ttl 0): GET (nil) + the policy + a trivial load.
-      add(
+      addTimed(
         'remote miss',
-        (
-          await timed(REMOTE_OPS, async () => {
-            for (let i = 0; i < REMOTE_OPS; i++)
-              await cache.fetch(
-                { method: 'resources/read', uri: `bench://miss/${missCounter++}`, protocolVersion: V },
-                async () => ({
-                  result: { contents: [], ttlMs: 0 },
-                  storable: true,
-                }),
-              );
-          })
-        ).wallUs,
+        await timed(REMOTE_OPS, async () => {
+          for (let i = 0; i < REMOTE_OPS; i++)
+            await cache.fetch(
+              { method: 'resources/read', uri: `bench://miss/${missCounter++}`, protocolVersion: V },
+              async () => ({
+                result: { contents: [], ttlMs: 0 },
+                storable: true,
+              }),
+            );
+        }),
       );
       // A miss that stores: GET (nil), load, then the fenced write script (EVALSHA).
-      add(
+      addTimed(
         'remote miss + store',
-        (
-          await timed(REMOTE_OPS, async () => {
-            for (let i = 0; i < REMOTE_OPS; i++)
-              await cache.fetch(
-                { method: 'resources/read', uri: `bench://store/${missCounter++}`, protocolVersion: V },
-                load,
-              );
-          })
-        ).wallUs,
+        await timed(REMOTE_OPS, async () => {
+          for (let i = 0; i < REMOTE_OPS; i++)
+            await cache.fetch(
+              { method: 'resources/read', uri: `bench://store/${missCounter++}`, protocolVersion: V },
+              load,
+            );
+        }),
       );
-      add(
+      addTimed(
         'floor SET PX',
-        (
-          await timed(REMOTE_OPS, async () => {
-            for (let i = 0; i < REMOTE_OPS; i++) await floor.set(`bench:floor:${i}`, keyText, 'PX', 60_000);
-          })
-        ).wallUs,
+        await timed(REMOTE_OPS, async () => {
+          for (let i = 0; i < REMOTE_OPS; i++) await floor.set(`bench:floor:${i}`, keyText, 'PX', 60_000);
+        }),
       );
-      add(
+      addTimed(
         'local tier hit',
-        (
-          await timed(LOCAL_OPS, async () => {
-            for (let i = 0; i < LOCAL_OPS; i++) await tieredCache.fetch(hitRequest, load);
-          })
-        ).wallUs,
+        await timed(LOCAL_OPS, async () => {
+          for (let i = 0; i < LOCAL_OPS; i++) await tieredCache.fetch(hitRequest, load);
+        }),
       );
-      add(
+      addTimed(
         'memory store hit (fetch)',
-        (
-          await timed(LOCAL_OPS, async () => {
-            for (let i = 0; i < LOCAL_OPS; i++) await memory.fetch(hitRequest, load);
-          })
-        ).wallUs,
+        await timed(LOCAL_OPS, async () => {
+          for (let i = 0; i < LOCAL_OPS; i++) await memory.fetch(hitRequest, load);
+        }),
       );
-      add(
+      addTimed(
         'memory store hit (peekFresh)',
-        (
-          await timed(LOCAL_OPS, async () => {
-            for (let i = 0; i < LOCAL_OPS; i++) memory.peekFresh('resources/read', 'bench://doc', V);
-          })
-        ).wallUs,
+        await timed(LOCAL_OPS, async () => {
+          for (let i = 0; i < LOCAL_OPS; i++) memory.peekFresh('resources/read', 'bench://doc', V);
+        }),
       );
       for (const singleFlight of [false, true]) {
         const { loads, wallMs } = await burst(redis.url, singleFlight, round_);
@@ -196,16 +185,28 @@ async function main() {
     ),
     'remote hit / local tier hit': round(r['remote hit'].median / r['local tier hit'].median),
   };
+  // The same on this process's CPU per operation: less sensitive to other load on the machine.
+  const cpu = (name) => r[`${name} (client CPU)`].median;
+  results.cpuRatios = {
+    'remote hit / floor GET': round(cpu('remote hit') / cpu('floor GET')),
+    'remote miss / floor GET': round(cpu('remote miss') / cpu('floor GET')),
+    'remote miss + store / (floor GET + floor SET PX)': round(
+      cpu('remote miss + store') / (cpu('floor GET') + cpu('floor SET PX')),
+    ),
+    'local tier hit / memory store hit (fetch)': round(cpu('local tier hit') / cpu('memory store hit (fetch)')),
+  };
   results.machine.loadavgAtEnd = loadavg().map((v) => Math.round(v * 100) / 100);
   const out = fileURLToPath(new URL(quick ? './results/redis-quick.tmp' : './results/redis.json', import.meta.url));
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`| measurement | median | low | high |\n|---|---|---|---|`);
   for (const [name, row] of Object.entries(results.rows)) {
-    const unit = name.endsWith('requests') ? '' : name.endsWith('ms') ? ' ms' : ' us';
+    const unit = name.endsWith('requests') ? '' : name.endsWith(': ms') ? ' ms' : ' us';
     console.log(`| ${name} | ${row.median}${unit} | ${row.low}${unit} | ${row.high}${unit} |`);
   }
   console.log(`\n| ratio | value |\n|---|---|`);
   for (const [name, value] of Object.entries(results.ratios)) console.log(`| ${name} | ${value}x |`);
+  console.log(`\n| ratio, client CPU | value |\n|---|---|`);
+  for (const [name, value] of Object.entries(results.cpuRatios)) console.log(`| ${name} | ${value}x |`);
   console.log(
     `\nload average: start ${results.machine.loadavgAtStart.join(' ')}, end ${results.machine.loadavgAtEnd.join(' ')}`,
   );

@@ -1,7 +1,7 @@
 /**
  * Every TypeScript sample in README.md and docs/*.md compiles. Each ```ts (or ```typescript)
- * block becomes one module in a scratch folder, where `mcp-live` and `mcp-live/node` resolve
- * to src/index.ts and src/node.ts, and all of them are type-checked in one strict program with
+ * block becomes one module in a scratch folder, where `mcp-live`, `mcp-live/node` and
+ * `mcp-live/redis` resolve to src/index.ts, src/node.ts and src/redis.ts, and all of them are type-checked in one strict program with
  * the repository's compiler options. A failure names the doc file and line.
  *
  * Rules for the docs:
@@ -124,7 +124,7 @@ describe('code samples in README.md and docs/', () => {
       sourceMap: false,
       noUnusedLocals: false,
       baseUrl: root,
-      paths: { 'mcp-live': ['src/index.ts'], 'mcp-live/node': ['src/node.ts'] },
+      paths: { 'mcp-live': ['src/index.ts'], 'mcp-live/node': ['src/node.ts'], 'mcp-live/redis': ['src/redis.ts'] },
     };
     const program = ts.createProgram([...byFile.keys()], options);
     // Only the samples' own diagnostics: src/ is `npm run typecheck`'s business.
@@ -149,7 +149,8 @@ describe('code samples in README.md and docs/', () => {
       try {
         const code = sample.code
           .replace(/from 'mcp-live'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)
-          .replace(/from 'mcp-live\/node'/g, `from ${JSON.stringify(join(root, 'src', 'node.ts'))}`);
+          .replace(/from 'mcp-live\/node'/g, `from ${JSON.stringify(join(root, 'src', 'node.ts'))}`)
+          .replace(/from 'mcp-live\/redis'/g, `from ${JSON.stringify(join(root, 'src', 'redis.ts'))}`);
         const file = join(dir, 'sample.ts');
         writeFileSync(file, `${code}\nexport {};\n`);
         const log = vi.spyOn(console, 'log').mockImplementation(() => {});
