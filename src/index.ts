@@ -119,6 +119,7 @@ export {
 } from './cache/cacheStore.js';
 export type { MaybePromise } from './util/maybePromise.js';
 export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/errors.js';
+export type { FleetInvalidation, FlightTicket, StoreRefusal } from './cache/fleet.js';
 export type { ListWalk, ListWalkRequest, ListWalkSummary } from './cache/listWalk.js';
 export type {
   CacheMode,

@@ -11,6 +11,7 @@ export {
   type RedisCacheStoreOptions,
 } from './cache/redis/redisCacheStore.js';
 export type { RedisClient } from './cache/redis/redisLink.js';
+export type { Fence } from './cache/redis/generations.js';
 export type { LocalTierOptions } from './cache/redis/localTier.js';
 export type { SingleFlightOptions } from './cache/redis/singleFlight.js';
 export { CacheStoreError, type CacheStoreErrorData } from './cache/redis/errors.js';

@@ -40,4 +40,12 @@ export type StoreRefusal = 'too-large' | 'invalidated' | 'unavailable';
  * and send nothing), or this process leads (send the request, store the result, then call
  * `release`).
  */
-export type FlightTicket = { readonly entry: CacheEntry } | { readonly release: () => void };
+export type FlightTicket =
+  | {
+      /** The entry another process stored while this one waited. */
+      readonly entry: CacheEntry;
+    }
+  | {
+      /** Ends this process's lead: call it once the result is stored (or was not storable). */
+      readonly release: () => void;
+    };
