@@ -88,6 +88,11 @@ export const ErrorCode = {
    * `data.operation`, `data.reason`). Reported through the store's `onError`, never thrown from a call.
    */
   CacheStoreFailed: -32030,
+  /**
+   * Local: a URI matches more than one resource template, or one template in more than one way
+   * (`UriTemplateAmbiguityError`; `data.uri`, `data.matches`). Never guessed.
+   */
+  UriTemplateAmbiguous: -32026,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

@@ -190,8 +190,9 @@ export class VersionNegotiationError extends LocalError {
 export class InvalidArgumentError extends LocalError {
   override name = 'InvalidArgumentError';
   declare readonly data: { name: string; value: unknown };
-  constructor(name: string, value: unknown, reason: string) {
-    super(ErrorCode.InvalidParams, `invalid ${name}: ${reason}`, { data: { name, value } });
+  /** `detail` adds fields of a subclass's `data` (e.g. `UriTemplateError`'s `template`). */
+  constructor(name: string, value: unknown, reason: string, detail?: Record<string, unknown>) {
+    super(ErrorCode.InvalidParams, `invalid ${name}: ${reason}`, { data: { ...detail, name, value } });
   }
 }
 
