@@ -40,6 +40,8 @@ const LOGO_URI = 'demo://logo.png';
 const NOTE_URI = 'demo://note';
 const PROFILE_URI = 'demo://me/profile';
 const GREETING_TEMPLATE = 'demo://greeting/{name}';
+const MENU_TEMPLATE = 'demo://menu/{cuisine}/{dish}';
+const ITEM_TEMPLATE = 'demo://items/{n}';
 
 /** A valid 1x1 RGBA PNG. */
 const LOGO_PNG_BASE64 =
@@ -48,12 +50,20 @@ const LOGO_PNG_BASE64 =
 const GREETING_NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
 const LANGUAGES = ['typescript', 'javascript', 'python', 'rust', 'go', 'java', 'kotlin', 'swift', 'c', 'cpp'];
 const STYLES = ['formal', 'casual', 'pirate'];
+/** Dishes by cuisine: the `dish` completions of {@link MENU_TEMPLATE} depend on the `cuisine` chosen. */
+const MENU: Record<string, string[]> = {
+  italian: ['lasagna', 'risotto', 'ravioli', 'tiramisu'],
+  japanese: ['ramen', 'sushi', 'tempura', 'udon'],
+  mexican: ['tacos', 'tamales', 'tostadas', 'mole'],
+  indian: ['dal', 'dosa', 'korma', 'tandoori'],
+};
 
 const INSTRUCTIONS = [
   'mcp-live example server.',
   `Resources: ${ITEM_COUNT} text items at demo://items/{n} (n = 1..${ITEM_COUNT}, listed ${PAGE_SIZE} per page),`,
   `${README_URI} (markdown), ${LOGO_URI} (PNG blob), ${NOTE_URI} (mutable via update_note),`,
-  `${PROFILE_URI} (per-client, cacheScope private) and the template ${GREETING_TEMPLATE}.`,
+  `${PROFILE_URI} (per-client, cacheScope private) and the templates ${GREETING_TEMPLATE}, ${MENU_TEMPLATE}`,
+  `(dish completions depend on the cuisine) and ${ITEM_TEMPLATE} (n completes to more than 100 values).`,
   'Tools: echo, add, slow (progress), get_item_link (resource_link), create_ticket (asks for input), update_note, add_item, add_prompt, toggle_prompt.',
   'Prompts: greet, summarize_item, code_review, plus any added with add_prompt.',
 ].join(' ');
@@ -320,6 +330,51 @@ function createServer(
       const raw = variables['name'];
       const name = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `Hello, ${decodeURIComponent(name)}!` }] };
+    },
+  );
+
+  // Two variables whose completions depend on each other: `dish` completes from the dishes of the
+  // `cuisine` already chosen (context.arguments), or of every cuisine when none is.
+  server.registerResource(
+    'menu',
+    new ResourceTemplate(MENU_TEMPLATE, {
+      list: undefined,
+      complete: {
+        cuisine: (value) => byPrefix(Object.keys(MENU), value),
+        dish: (value, context) => {
+          const cuisine = context?.arguments?.['cuisine'];
+          const dishes = cuisine === undefined ? Object.values(MENU).flat() : (MENU[cuisine] ?? []);
+          return byPrefix(dishes, value);
+        },
+      },
+    }),
+    { title: 'Menu', description: 'One dish of one cuisine.', mimeType: 'text/plain' },
+    (uri, variables) => {
+      const cuisine = decodeURIComponent(String(variables['cuisine']));
+      const dish = decodeURIComponent(String(variables['dish']));
+      if (!MENU[cuisine]?.includes(dish))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri.href}`, { uri: uri.href });
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${dish}, from the ${cuisine} menu.` }] };
+    },
+  );
+
+  // The catalog items as a template too: `n` completes to every item number that starts with
+  // the value typed, which for "" or "1" is more than the 100 a completion result may carry.
+  server.registerResource(
+    'item',
+    new ResourceTemplate(ITEM_TEMPLATE, {
+      list: undefined,
+      complete: {
+        n: (value) =>
+          Array.from({ length: state.itemCount }, (_, i) => String(i + 1)).filter((n) => n.startsWith(value)),
+      },
+    }),
+    { title: 'Catalog item', description: `Item n of the catalog, 1..${ITEM_COUNT}.`, mimeType: 'text/plain' },
+    (uri, variables) => {
+      const n = Number(variables['n']);
+      if (!Number.isInteger(n) || n < 1 || n > state.itemCount)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource not found: ${uri.href}`, { uri: uri.href });
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: itemText(n) }] };
     },
   );
 

@@ -190,6 +190,59 @@ export {
 } from './subscriptions/errors.js';
 export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
+// Resource templates (RFC 6570), resource links and annotations (spec: server/resources; docs/resources.md)
+export {
+  parseUriTemplate,
+  expandUriTemplate,
+  isUriTemplate,
+  type UriTemplate,
+  type UriTemplateSource,
+  type UriTemplateVariable,
+  type UriTemplateOperator,
+  type UriTemplateExpression,
+  type UriTemplatePart,
+  type UriTemplateValue,
+  type UriTemplateValues,
+} from './resources/uriTemplate.js';
+export {
+  matchUriTemplate,
+  matchUriTemplates,
+  type UriTemplateMatch,
+  type MatchUriTemplateOptions,
+} from './resources/uriTemplateMatch.js';
+export {
+  UriTemplateError,
+  UriTemplateAmbiguityError,
+  isUriTemplateAmbiguityError,
+  type UriTemplateErrorData,
+  type UriTemplateAmbiguityErrorData,
+  type AmbiguousMatch,
+} from './resources/errors.js';
+export {
+  resourceLinksOf,
+  type ResourceLinkSource,
+  type ResourceLinkRead,
+  type ReadResourceLinksOptions,
+} from './resources/links.js';
+export {
+  annotationsOf,
+  selectByAnnotations,
+  type Annotated,
+  type CheckedAnnotations,
+  type SelectByAnnotationsOptions,
+} from './resources/annotations.js';
+// Completion as a user types (spec: server/utilities/completion)
+export {
+  DEFAULT_COMPLETION_DEBOUNCE_MS,
+  DEFAULT_COMPLETION_CACHE_TTL_MS,
+  type Completer,
+  type CompleterOptions,
+  type CompletionOutcome,
+  type CompletionAnswer,
+  type CompletionSuperseded,
+  type CompletionUnsupported,
+} from './completion/completer.js';
+export { MAX_COMPLETION_VALUES } from './completion/completeResult.js';
 // Observability: OpenTelemetry spans and the debug log (docs/observability.md)
 export {
   TelemetryAttribute,

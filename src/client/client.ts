@@ -58,6 +58,12 @@ import type { SubscriptionFilter } from '../types/protocol.js';
 import type { Era, EraVerdict } from '../legacy/era.js';
 import { EraBinding } from '../legacy/eraBinding.js';
 import { Observer, type CallScope, type CallTarget } from '../observability/observer.js';
+import { checkCompleteResult } from '../completion/completeResult.js';
+import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';
+// Loaded on first use (import() below), so that hosts that never use templates or links do
+// not carry the RFC 6570 code in their bundle.
+import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
+import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
@@ -428,8 +434,100 @@ export class McpClient {
   }
 
   /**
+   * Expands an RFC 6570 resource template with `variables` and reads the URI it gives, through
+   * the cache, as {@link readResource} (spec: server/resources, Resource Templates).
+   * `template` is a `ResourceTemplate` from `resources/templates/list`, its `uriTemplate`
+   * string, or a parsed `UriTemplate`.
+   * @throws UriTemplateError (an InvalidArgumentError, -32602) for a malformed template or a
+   *   value it cannot expand, naming the template and the variable (nothing is sent); then as
+   *   {@link readResource}.
+   */
+  async readTemplate(
+    template: UriTemplateSource,
+    variables: UriTemplateValues,
+    options?: CallOptions,
+  ): Promise<ReadResourceResult> {
+    const { expandUriTemplate } = await import('../resources/uriTemplate.js');
+    return this.readResource(expandUriTemplate(template, variables), options);
+  }
+
+  /**
+   * Suggestions for one variable of a resource template: `completion/complete` with
+   * `ref: { type: "ref/resource", uri: <the template> }` (spec: server/utilities/completion).
+   * `context` holds the variables already chosen. One request per call; for completion as a
+   * user types, use {@link completer}.
+   * @throws UriTemplateError (-32602) when `name` is not a variable of the template or the
+   *   template is malformed; then as {@link complete}.
+   */
+  async completeTemplateArgument(
+    template: UriTemplateSource,
+    name: string,
+    value: string,
+    context?: Readonly<Record<string, string>>,
+    options: CallOptions = {},
+  ): Promise<CompleteResult> {
+    const { templateArgumentRef } = await import('../resources/uriTemplate.js');
+    const ref = templateArgumentRef(template, name);
+    return this.complete(
+      ref,
+      { name, value },
+      context === undefined ? undefined : { arguments: { ...context } },
+      options,
+    );
+  }
+
+  /**
+   * Completion as a user types, for one prompt or resource template (spec:
+   * server/utilities/completion: debounce, cache). Call `complete(argument, value, context)` on
+   * every keystroke: calls within `debounceMs` replace each other, a newer call cancels the
+   * request in flight (`notifications/cancelled`), answers are reused for `cacheTtlMs`, and
+   * only the latest call resolves with its own answer (earlier ones resolve `superseded`).
+   * Without the server's `completions` capability nothing is sent (`unsupported`).
+   * See {@link Completer}, {@link CompleterOptions} and docs/resources.md.
+   * @throws InvalidArgumentError (-32602) for a malformed ref or option.
+   */
+  completer(ref: PromptReference | ResourceTemplateReference, options: CompleterOptions = {}): Completer {
+    return createCompleter(
+      {
+        capabilities: () => this.serverCapabilities,
+        send: (params, signal, timeoutMs) =>
+          this.request('completion/complete', params, { signal, ...(timeoutMs !== undefined && { timeoutMs }) }),
+        onError: this.options.onError,
+        clock: this.options.clock,
+        timers: this.options.timers,
+      },
+      ref,
+      options,
+    );
+  }
+
+  /**
+   * Reads the `resource_link` items of a tool result or prompt result (or of content blocks),
+   * those `options.filter` keeps, through the cache, at most `options.concurrency` at a time
+   * (spec: server/tools, Resource Links). Resolves in link order; a link that fails has its own
+   * `error` (`ResourceNotFoundError` when the server has no such resource), the others their
+   * `result`. Malformed links are left out and reported to `onError`.
+   * @throws CancelledError (-32800) when `options.signal` aborts.
+   */
+  async readResourceLinks(
+    source: ResourceLinkSource,
+    options: ReadResourceLinksOptions = {},
+  ): Promise<ResourceLinkRead[]> {
+    const { readResourceLinks } = await import('../resources/links.js');
+    return readResourceLinks(
+      (uri, callOptions) => this.readResource(uri, callOptions),
+      source,
+      options,
+      this.options.onError,
+    );
+  }
+
+  /**
    * `completion/complete`: suggestions for one argument of a prompt or resource template
    * (spec: server/utilities/completion). `context.arguments` gives already-chosen values.
+   * More than 100 `values` are cut to 100 and reported to `onError`; `total` and `hasMore`
+   * stay as sent.
+   * @throws ProtocolError (-32600) when `completion.values` is not an array of strings.
    */
   complete(
     ref: PromptReference | ResourceTemplateReference,
@@ -441,9 +539,7 @@ export class McpClient {
     if (context !== undefined) params['context'] = context;
     return this.traced('completion/complete', {}, async (internals) => {
       const { result } = await this.caller.call('completion/complete', params, options, internals);
-      const completion = requireObject('completion/complete', result, 'completion');
-      requireArray('completion/complete', completion, 'values');
-      return result as CompleteResult;
+      return checkCompleteResult(result, this.options.onError).result;
     });
   }
 

@@ -3,9 +3,12 @@ import { InvalidArgumentError, LocalError, McpError } from '../errors/errors.js'
 
 /** `data` of {@link UriTemplateError}. */
 export interface UriTemplateErrorData {
-  /** `"uriTemplate"` when the template itself is malformed, `"variables"` when a value is. */
-  name: 'uriTemplate' | 'variables';
-  /** The malformed template, or the offending variable value. */
+  /**
+   * `"uriTemplate"` when the template itself is malformed, `"variables"` when a value is,
+   * `"name"` when a variable name is not one of the template's.
+   */
+  name: 'uriTemplate' | 'variables' | 'name';
+  /** The malformed template, the offending variable value, or the unknown name. */
   value: unknown;
   /** The template as given. */
   template: string;

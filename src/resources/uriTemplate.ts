@@ -361,3 +361,18 @@ function isUcschar(cp: number): boolean {
 function isIprivate(cp: number): boolean {
   return (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0xf0000 && cp <= 0xffffd) || (cp >= 0x100000 && cp <= 0x10fffd);
 }
+
+/**
+ * The `ref/resource` reference for completing `name` in `template` (spec:
+ * server/utilities/completion: the template string itself is the ref's `uri`).
+ * @throws UriTemplateError (-32602) for a malformed template, or a `name` that is not one of its variables.
+ */
+export function templateArgumentRef(template: UriTemplateSource, name: string): { type: 'ref/resource'; uri: string } {
+  const parsed = parseUriTemplate(template);
+  if (typeof name !== 'string' || !parsed.variableNames.includes(name))
+    throw new UriTemplateError(
+      `${JSON.stringify(name)} is not a variable of the template (its variables: ${parsed.variableNames.join(', ') || 'none'})`,
+      { name: 'name', value: name, template: parsed.uriTemplate, variable: String(name) },
+    );
+  return { type: 'ref/resource', uri: parsed.uriTemplate };
+}

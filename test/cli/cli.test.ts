@@ -57,7 +57,7 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(stdout).toMatch(/tools: +9\n/);
     expect(stdout).toMatch(/prompts: +3\n/);
     expect(stdout).toMatch(/resources: +254 \(6 pages\)\n/);
-    expect(stdout).toMatch(/templates: +1\n/);
+    expect(stdout).toMatch(/templates: +3\n/);
   });
 
   it('inspect --json: one document', async () => {
@@ -69,7 +69,7 @@ describe('mcp-live over stdio (in-process)', () => {
       protocolVersion: '2026-07-28',
       era: 'modern',
       supportedVersions: ['2026-07-28'],
-      counts: { tools: 9, prompts: 3, resources: 254, resourceTemplates: 1 },
+      counts: { tools: 9, prompts: 3, resources: 254, resourceTemplates: 3 },
     });
     expect(Object.keys(doc.capabilities)).toEqual(expect.arrayContaining(['tools', 'prompts', 'resources']));
   });

@@ -48,8 +48,15 @@ const ENTRY_FILES = ['index', 'node', 'redis'].flatMap((entry) =>
   ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
 );
 const FIXED_FILES = [...ENTRY_FILES, 'dist/cli.js', 'LICENSE', 'README.md', 'package.json'].sort();
-/** Shared chunks: esbuild's code chunks (ESM and CJS) and rollup-plugin-dts's declaration chunks. */
-const CHUNK_FILE = [/^dist\/chunk-[A-Z0-9]+\.c?js$/, /^dist\/[A-Za-z0-9]+-[A-Za-z0-9_-]{8}\.d\.c?ts$/];
+/**
+ * Shared chunks: esbuild's code chunks (ESM and CJS), the modules the client loads on first use
+ * (`import()`, named after the module), and rollup-plugin-dts's declaration chunks.
+ */
+const CHUNK_FILE = [
+  /^dist\/chunk-[A-Z0-9]+\.c?js$/,
+  /^dist\/[a-z][A-Za-z0-9]*-[A-Z0-9]{8}\.c?js$/,
+  /^dist\/[A-Za-z0-9]+-[A-Za-z0-9_-]{8}\.d\.c?ts$/,
+];
 
 /** `npm pack --json`: one element per package. */
 interface PackResult {
@@ -173,12 +180,15 @@ describe('tarball contents', () => {
     expect(files.filter((path) => FIXED_FILES.includes(path))).toEqual(FIXED_FILES);
     const chunks = files.filter((path) => !FIXED_FILES.includes(path));
     expect(chunks.filter((path) => !CHUNK_FILE.some((pattern) => pattern.test(path)))).toEqual([]);
-    // Every chunk is imported by an entry (none is left over from an older build).
+    // Every chunk is reached from an entry (none is left over from an older build): declaration
+    // chunks by an entry's declarations, code chunks through the entry's imports and `import()`s.
     const imported = new Set(
       ENTRY_FILES.flatMap((entry) =>
-        importsOf(join(PKG, entry))
-          .filter((spec) => spec.startsWith('.'))
-          .map((spec) => declarationOrSelf(posix.join('dist', spec), entry)),
+        /\.d\.c?ts$/.test(entry)
+          ? importsOf(join(PKG, entry))
+              .filter((spec) => spec.startsWith('.'))
+              .map((spec) => declarationOrSelf(posix.join('dist', spec), entry))
+          : [...importGraph(join(PKG, entry)).keys()].map((file) => relative(PKG, file).split('\\').join('/')),
       ),
     );
     expect(chunks.filter((chunk) => !imported.has(chunk))).toEqual([]);
@@ -294,6 +304,10 @@ describe('built entries', () => {
         'InMemoryTransport',
         'McpError',
         'ErrorCode',
+        'expandUriTemplate',
+        'matchUriTemplate',
+        'UriTemplateError',
+        'selectByAnnotations',
       ]),
     );
     expect(loaded.root.filter((name) => ['StdioTransport', 'FileCredentialStore', 'planSpawn'].includes(name))).toEqual(
