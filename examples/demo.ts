@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import {
   McpClient,
   StreamableHttpTransport,
+  matchUriTemplate,
+  parseUriTemplate,
   viewContents,
   type ElicitResult,
   type FormElicitationHandler,
@@ -167,6 +169,37 @@ async function demo(transport: Transport): Promise<void> {
     const completion = await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'a' });
     console.log(`  ${completion.completion.values.join(', ')}`);
 
+    heading('A resource template, completed as a user types');
+    const templates = (await client.listAllResourceTemplates()).items;
+    const menu = templates.find((t) => t.uriTemplate === 'demo://menu/{cuisine}/{dish}');
+    if (menu !== undefined) {
+      const form = parseUriTemplate(menu).variables.map((v) => `${v.name}${v.operator ? ` (${v.operator})` : ''}`);
+      console.log(`  ${menu.uriTemplate}: a form with ${form.join(', ')}`);
+      const completer = client.completer({ type: 'ref/resource', uri: menu.uriTemplate }, { debounceMs: 100 });
+      // Three keystrokes 30 ms apart: one request, for the last value; the first two are superseded.
+      const keystrokes = ['j', 'ja', 'jap'].map(async (value, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 30));
+        const outcome = await completer.complete('cuisine', value);
+        console.log(
+          `  cuisine "${value}" → ${outcome.status === 'completed' ? `${outcome.values.join(', ')} (${outcome.source})` : outcome.status}`,
+        );
+      });
+      await Promise.all(keystrokes);
+      const dishes = await completer.complete('dish', '', { cuisine: 'japanese' });
+      if (dishes.status === 'completed') console.log(`  dish "" with cuisine=japanese → ${dishes.values.join(', ')}`);
+      const again = await completer.complete('dish', '', { cuisine: 'japanese' });
+      console.log(dim(`  the same again: ${again.status === 'completed' ? again.source : again.status}`));
+      completer.close();
+      const dish = await client.readTemplate(menu, { cuisine: 'japanese', dish: 'ramen' });
+      const [first] = dish.contents;
+      console.log(
+        `  readTemplate({ cuisine: 'japanese', dish: 'ramen' }) → ${first?.uri}: ${first && 'text' in first ? first.text : ''}`,
+      );
+    }
+    const items = await client.completeTemplateArgument('demo://items/{n}', 'n', '');
+    const { values, total, hasMore } = items.completion;
+    console.log(`  items n "" → ${values.length} values (total ${String(total)}, hasMore ${String(hasMore)})`);
+
     heading('Tool calls');
     const sum = await client.callTool('add', { a: 2, b: 40 });
     console.log(
@@ -174,6 +207,14 @@ async function demo(transport: Transport): Promise<void> {
     );
     const link = await client.callTool('get_item_link', { n: 7 });
     console.log(`  get_item_link(7) → ${link.content.map(describeContent).join(' | ')}`);
+    for (const read of await client.readResourceLinks(link)) {
+      const template = matchUriTemplate(read.link.uri, templates);
+      const label =
+        template === undefined ? '' : ` (template ${template.uriTemplate}, n = ${String(template.variables['n'])})`;
+      const first = read.result?.contents[0];
+      const text = first !== undefined && 'text' in first ? first.text.split('\n')[0] : read.error?.message;
+      console.log(`    link ${read.link.uri}${dim(label)} → ${text ?? ''}`);
+    }
     const slow = await client.callTool(
       'slow',
       { steps: 4, durationMs: 400 },

@@ -30,6 +30,8 @@ export type Command =
       argument: string;
       value: string;
       context: Record<string, string>;
+      /** `--interactive`: the value is typed at the terminal, with suggestions as it changes. */
+      interactive: boolean;
     }
   | { name: 'watch'; uris: string[] };
 
@@ -62,6 +64,9 @@ commands:
                                    completion/complete; ref is prompt:<name> or template:<uri template>
                                    (a bare name is a prompt; one with :// is a template); key=value
                                    pairs are already-chosen arguments (context)
+  complete -i <ref> <arg> [key=value ...]
+                                   type the value at the terminal: suggestions follow each keystroke
+                                   (debounced; Tab takes the first, Enter prints the value)
   watch [uri ...]                  subscribe to list changes (and updates of each uri) and print
                                    events until Ctrl-C
 
@@ -92,6 +97,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
   debug: { type: 'boolean' },
+  interactive: { type: 'boolean', short: 'i' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -122,7 +128,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   const [name, ...rest] = operands;
   if (name === undefined) throw new UsageError('no command given');
   if (name === 'help') return { kind: 'help' };
-  const command = parseCommand(name, rest);
+  if (values.interactive && name !== 'complete') throw new UsageError('--interactive is for the complete command');
+  const command = parseCommand(name, rest, values.interactive ?? false);
   const server = parseServer(values, serverArgv, terminator !== undefined);
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
@@ -138,7 +145,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   };
 }
 
-function parseCommand(name: string, operands: string[]): Command {
+function parseCommand(name: string, operands: string[], interactive: boolean): Command {
   const arity = (min: number, max: number, shape: string): void => {
     if (operands.length >= min && operands.length <= max) return;
     throw new UsageError(
@@ -167,14 +174,16 @@ function parseCommand(name: string, operands: string[]): Command {
       return { name, tool: operands[0] as string, args: jsonObject(operands[1] ?? '{}') };
     }
     case 'complete': {
-      arity(3, Infinity, '<prompt:name|template:uri> <argument> <value> [key=value ...]');
+      if (interactive) arity(2, Infinity, '<prompt:name|template:uri> <argument> [key=value ...]');
+      else arity(3, Infinity, '<prompt:name|template:uri> <argument> <value> [key=value ...]');
       const [ref, argument, value] = operands as [string, string, string];
       return {
         name,
         ref: completionRef(ref),
         argument,
-        value,
-        context: keyValues(operands.slice(3), 'context argument'),
+        value: interactive ? '' : value,
+        context: keyValues(operands.slice(interactive ? 2 : 3), 'context argument'),
+        interactive,
       };
     }
     case 'watch':

@@ -15,6 +15,7 @@ import {
 import type { Command, GlobalOptions, ListKind } from './args.js';
 import { EXIT_ERROR, EXIT_OK, errorJson } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
+import { completeAsTyped, completionNote } from './completeAsTyped.js';
 import {
   describeContent,
   describeEvent,
@@ -255,21 +256,28 @@ async function call(ctx: CommandContext, tool: string, args: Record<string, unkn
 }
 
 async function complete(ctx: CommandContext, command: Extract<Command, { name: 'complete' }>): Promise<number> {
-  const context = Object.keys(command.context).length > 0 ? { arguments: command.context } : undefined;
-  const result = await ctx.client.complete(command.ref, { name: command.argument, value: command.value }, context, {
+  if (command.interactive) return completeAsTyped(ctx.client, ctx.io, command);
+  // One value: the completer without a debounce, for its checks (capability, 100 values at most).
+  const completer = ctx.client.completer(command.ref, { debounceMs: 0, cacheTtlMs: 0 });
+  const outcome = await completer.complete(command.argument, command.value, command.context, {
     signal: ctx.io.signal,
   });
+  if (outcome.status === 'superseded') throw new Error('the completion was superseded');
+  if (outcome.status === 'unsupported') {
+    if (ctx.options.json) printJson(ctx, { completion: { values: [] }, unsupported: outcome.reason });
+    ctx.io.stderr.write(`mcp-live: nothing asked: ${outcome.reason}\n`);
+    return EXIT_ERROR;
+  }
+  const { values, total, hasMore } = outcome;
   if (ctx.options.json) {
-    printJson(ctx, result);
+    printJson(ctx, {
+      completion: { values, ...(total !== undefined && { total }), ...(hasMore !== undefined && { hasMore }) },
+    });
     return EXIT_OK;
   }
-  const { values, total, hasMore } = result.completion;
   for (const value of values) line(ctx, value);
-  if (hasMore === true || (total !== undefined && total > values.length)) {
-    ctx.io.stderr.write(
-      `${styleFor(ctx.io.stderr).dim(`(${values.length}${total === undefined ? '' : ` of ${total}`}; more available)`)}\n`,
-    );
-  }
+  const note = completionNote(outcome);
+  if (note !== undefined) ctx.io.stderr.write(`${styleFor(ctx.io.stderr).dim(note)}\n`);
   return EXIT_OK;
 }
 

@@ -174,6 +174,44 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(JSON.parse(template.stdout).completion.values).toEqual(['bob']);
   });
 
+  it('complete: a note when the server has more than it sent', async () => {
+    const { code, stdout, stderr } = await run(['complete', 'template:demo://items/{n}', 'n', '1', ...STDIO]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toHaveLength(101);
+    expect(stderr).toBe('(100 of 111; more available)\n');
+    const json = await run([
+      'complete',
+      'demo://menu/{cuisine}/{dish}',
+      'dish',
+      't',
+      'cuisine=mexican',
+      '--json',
+      ...STDIO,
+    ]);
+    expect(JSON.parse(json.stdout)).toEqual({
+      completion: { values: ['tacos', 'tamales', 'tostadas'], total: 3, hasMore: false },
+    });
+  });
+
+  it('complete -i: suggestions follow each keystroke; Tab takes the first, Enter prints the value', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
+    const stdout = collector();
+    const stderr = collector();
+    const done = main(['complete', '-i', 'demo://menu/{cuisine}/{dish}', 'dish', 'cuisine=japanese', ...STDIO], {
+      stdout,
+      stderr,
+      stdin,
+    });
+    await until(() => stderr.text.includes('ramen  sushi  tempura  udon'), 'the first suggestions');
+    stdin.write('t');
+    await until(() => stderr.text.endsWith(`${'\x1b[2K'}  tempura\x1b[1A\r\x1b[7C`), 'the suggestions for "t"');
+    stdin.write('\t');
+    stdin.write('\r');
+    expect(await done).toBe(0);
+    expect(stdout.text).toBe('tempura\n');
+    expect(stderr.text).not.toContain('warning');
+  });
+
   it('usage errors exit 2 without starting a server', async () => {
     for (const args of [
       [],
@@ -183,6 +221,8 @@ describe('mcp-live over stdio (in-process)', () => {
       ['call', 'add', '{not json', ...STDIO],
       ['get-prompt', 'greet', 'name', ...STDIO],
       ['list', 'tools', '--url', 'ftp://example.com', ...STDIO],
+      ['list', 'tools', '-i', ...STDIO],
+      ['complete', '-i', 'prompt:greet', ...STDIO],
       ['list', 'tools', '--bogus', ...STDIO],
     ]) {
       const { code, stdout, stderr } = await run(args);
