@@ -4,6 +4,7 @@
  * `resources/read` to the server whose template covers the URI. Ambiguity is reported, never
  * resolved by a guess.
  */
+import { InvalidArgumentError } from '../errors/errors.js';
 import { UriTemplateAmbiguityError, UriTemplateError } from './errors.js';
 import {
   encodeNonUriChars,
@@ -52,7 +53,9 @@ export interface MatchUriTemplateOptions {
  * - an exploded variable's items never hold its separator; exploded maps (`{?keys*}`) are not
  *   recovered.
  * Within that reading, a URI that a template can produce in two ways (`{x}{y}` on `ab`) is
- * flagged `ambiguous`.
+ * flagged `ambiguous`. The work is bounded: about 16 candidate splits per character of the URI.
+ * @throws InvalidArgumentError (-32602, `data.name: "uri"`) when a template would need more (a
+ *   long URI built against several adjacent `{+x}` variables): a bound on what one URI can cost.
  */
 export function matchUriTemplates<T extends UriTemplateSource>(
   uri: string,
@@ -86,6 +89,7 @@ export function matchUriTemplates<T extends UriTemplateSource>(
  * {@link matchUriTemplates} for how a URI is read).
  * @throws UriTemplateAmbiguityError (-32026) when more than one template matches, or one
  *   matches in more than one way; `data.matches` lists them. Nothing is picked.
+ * @throws InvalidArgumentError (-32602) as {@link matchUriTemplates}.
  */
 export function matchUriTemplate<T extends UriTemplateSource>(
   uri: string,
@@ -139,13 +143,44 @@ const SEPARATOR: Record<UriTemplateOperator, string> = {
   '?': '&',
   '&': '&',
 };
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
-const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+/**
+ * How many candidate values one template may try per character of the URI (plus a fixed
+ * allowance) before the match gives up with an InvalidArgumentError. A template with one free
+ * variable needs about one per character; only templates with several adjacent `+`/`#`
+ * variables and a URI built to defeat them come near.
+ */
+const STEPS_PER_CHAR = 16;
+const BASE_STEPS = 1 << 16;
+
+const CHAR_UNRESERVED = 1;
+const CHAR_COMMA = 2;
+/** Reserved, less the comma. */
+const CHAR_RESERVED = 4;
+/** The `%` of a valid `%XX` triplet. */
+const CHAR_PCT = 8;
+
+/** The class bits of each character of `uri`. */
+function classify(uri: string): Uint8Array {
+  const classes = new Uint8Array(uri.length);
+  for (let i = 0; i < uri.length; i++) {
+    const char = uri[i] as string;
+    if (/[A-Za-z0-9\-._~]/.test(char)) classes[i] = CHAR_UNRESERVED;
+    else if (char === ',') classes[i] = CHAR_COMMA;
+    else if (/[:/?#[\]@!$&'()*+;=]/.test(char)) classes[i] = CHAR_RESERVED;
+    else if (char === '%' && /^%[0-9A-Fa-f]{2}$/.test(uri.slice(i, i + 3))) classes[i] = CHAR_PCT;
+  }
+  return classes;
+}
 
 /** Counts the parses of one URI under one template (memoized: O(parts × length²) at worst). */
 class Matcher {
-  private readonly memo = new Map<string, Outcome>();
+  private readonly memo = new Map<number, Outcome>();
   private readonly literals: Map<number, string>;
+  /** Per character: {@link CHAR_UNRESERVED} and the other class bits. */
+  private readonly classes: Uint8Array;
+  private readonly maxVariables: number;
+  private steps = 0;
+  private readonly maxSteps: number;
 
   constructor(
     private readonly uri: string,
@@ -155,10 +190,28 @@ class Matcher {
     template.parts.forEach((part, i) => {
       if (typeof part === 'string') this.literals.set(i, encodeNonUriChars(part));
     });
+    this.maxVariables = Math.max(1, ...template.parts.map((p) => (typeof p === 'string' ? 0 : p.variables.length)));
+    this.classes = classify(uri);
+    this.maxSteps = BASE_STEPS + STEPS_PER_CHAR * uri.length;
   }
 
   run(): Outcome {
-    return this.parts(0, 0);
+    return this.literalsInOrder() ? this.parts(0, 0) : NO_MATCH;
+  }
+
+  /** A cheap necessary condition: every literal appears, in order, the first and last in place. */
+  private literalsInOrder(): boolean {
+    const parts = this.template.parts;
+    let from = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const literal = this.literals.get(i);
+      if (literal === undefined) continue;
+      const at = i === 0 ? (this.uri.startsWith(literal) ? 0 : -1) : this.uri.indexOf(literal, from);
+      if (at < 0) return false;
+      from = at + literal.length;
+    }
+    const last = this.literals.get(parts.length - 1);
+    return last === undefined || this.uri.endsWith(last);
   }
 
   /** Parses of `uri[pos..]` by `parts[index..]`. */
@@ -188,7 +241,7 @@ class Matcher {
     // Past the last variable: on to the next part, unless nothing was written where something must be.
     if (vi === expression.variables.length)
       return emitted || isNamed(expression.operator) ? this.parts(index + 1, pos) : NO_MATCH;
-    const key = `${index},${vi},${pos},${emitted ? 1 : 0}`;
+    const key = (((index * this.maxVariables + vi) * (this.uri.length + 1) + pos) << 1) | (emitted ? 1 : 0);
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     const { operator } = expression;
@@ -199,6 +252,12 @@ class Matcher {
     if (this.uri.startsWith(lead, pos)) {
       for (const candidate of this.values(spec, pos + lead.length)) {
         if (outcome.count > 1) break;
+        if (++this.steps > this.maxSteps)
+          throw new InvalidArgumentError(
+            'uri',
+            this.uri,
+            `too costly to match against ${JSON.stringify(this.template.uriTemplate)} (over ${this.maxSteps} steps)`,
+          );
         const rest = this.variables(index, expression, vi + 1, candidate.end, true);
         if (rest.count === 0) continue;
         const assign: Assign = {
@@ -307,16 +366,16 @@ class Matcher {
    * less the characters in `exclude`; the empty token included.
    */
   private *tokenEnds(start: number, reserved: boolean, exclude: string): Generator<number> {
+    const allowed = CHAR_UNRESERVED | CHAR_COMMA | (reserved ? CHAR_RESERVED : 0);
+    const { classes, uri } = this;
     let i = start;
     yield i;
-    while (i < this.uri.length) {
-      const char = this.uri[i] as string;
-      if (char === '%') {
-        if (!/^%[0-9A-Fa-f]{2}$/.test(this.uri.slice(i, i + 3))) return;
+    while (i < uri.length) {
+      const bits = classes[i] as number;
+      if (bits & CHAR_PCT) {
         i += 3;
       } else {
-        if (exclude.includes(char)) return;
-        if (!(UNRESERVED.test(char) || char === ',' || (reserved && RESERVED.test(char)))) return;
+        if ((bits & allowed) === 0 || (exclude !== '' && exclude.includes(uri[i] as string))) return;
         i += 1;
       }
       yield i;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/errors/codes.js';
+import { InvalidArgumentError } from '../../src/errors/errors.js';
 import {
   UriTemplateAmbiguityError,
   UriTemplateError,
@@ -86,6 +87,25 @@ describe('matchUriTemplates: examples', () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]).toBeInstanceOf(UriTemplateError);
     expect(matchUriTemplates('demo://items/7', [parseUriTemplate('demo://items/{n}')])).toHaveLength(1);
+  });
+});
+
+describe('matchUriTemplates: bounded work', () => {
+  it('matches a long URI with one free variable', () => {
+    const path = 'a/'.repeat(32_000);
+    expect(one(`file:///${path}`, 'file:///{+path}')?.variables).toEqual({ path });
+  });
+
+  it('gives up on a URI built against adjacent reserved variables, with a typed error', () => {
+    const uri = `demo://${'a/'.repeat(8000)}Z/`;
+    let error: unknown;
+    try {
+      matchUriTemplates(uri, ['demo://{+a}{+b}Z{c}']);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).data.name).toBe('uri');
   });
 });
 
