@@ -4,6 +4,7 @@ import type { LoggingLevel, LoggingMessage } from '../types/protocol.js';
 import type { CacheMode } from '../cache/types.js';
 import type { InputRetry } from '../inputRequired/retry.js';
 import type { InputRequiredMode } from './options.js';
+import type { TaskCallOptions } from '../tasks/options.js';
 
 /**
  * Options every client call takes as its last argument. Unset fields fall back to the
@@ -62,3 +63,12 @@ export interface CallOptions {
    */
   idempotent?: boolean | undefined;
 }
+
+/**
+ * Options of `callTool`: {@link CallOptions} plus the Tasks extension's `task` and `onTask`. On
+ * a task, `signal` cancels it with `tasks/cancel`; `timeoutMs` applies to each request;
+ * `maxTotalTimeoutMs` bounds the whole task only when given on the call (the task's own TTL
+ * bounds it otherwise); `onProgress` also hears each task state (`progress` counts them,
+ * `message` is the `statusMessage` or the status).
+ */
+export type CallToolOptions = CallOptions & TaskCallOptions;

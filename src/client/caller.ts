@@ -1,4 +1,10 @@
-import { InputRequiredError, ProtocolError, RpcError, UnsupportedProtocolVersionError } from '../errors/errors.js';
+import {
+  InputRequiredError,
+  MissingClientCapabilityError,
+  ProtocolError,
+  RpcError,
+  UnsupportedProtocolVersionError,
+} from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
 import type { JsonRpcSession, SessionRequestOptions } from '../jsonrpc/session.js';
@@ -13,6 +19,7 @@ import { ToolHeaderRegistry } from '../transport/mcpParamHeaders.js';
 import { isSessionExpiredError } from '../transport/legacyHttp.js';
 import type { Era } from '../legacy/era.js';
 import type { CallScope } from '../observability/observer.js';
+import { withTasksExtension } from '../tasks/capability.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -30,6 +37,11 @@ export interface CallInternals {
   cancellable?: boolean | undefined;
   /** The public call this request belongs to, when telemetry or the debug log is on. */
   scope?: CallScope | undefined;
+  /**
+   * Declare the Tasks extension on this request (`clientCapabilities.extensions`), and accept a
+   * `resultType: "task"` answer: the outcome's result is then the `CreateTaskResult` as received.
+   */
+  declareTasks?: boolean | undefined;
 }
 
 /**
@@ -43,6 +55,8 @@ export interface CallInternals {
 export class Caller {
   /** `_meta` fields shared by every request; copied per attempt, never mutated. */
   private baseMeta: JsonObject;
+  /** The declared capabilities plus the Tasks extension, for requests that declare it (made on first use). */
+  private tasksCapabilities: JsonObject | undefined;
   private version: string;
   private eraValue: Era = 'modern';
   /** Legacy wire: starts a new session after `SessionExpiredError` (set by the client). */
@@ -126,7 +140,9 @@ export class Caller {
       return Promise.reject(error);
     }
     return this.send(method, sentParams, options, options.signal, totalMs, onLog, internals).then((first) => {
-      if (resultKind(method, first) === 'complete') return { result: first, storable: manualRetry === undefined };
+      const kind = resultKind(method, first, internals?.declareTasks === true);
+      if (kind === 'complete') return { result: first, storable: manualRetry === undefined };
+      if (kind === 'task') return { result: first, storable: false };
       return this.inputRounds(method, params, options, first, deadline, totalMs, onLog, internals);
     });
   }
@@ -156,6 +172,7 @@ export class Caller {
       clock: this.options.clock,
       timers: this.options.timers,
       maxRounds: options.maxInputRounds ?? this.options.maxInputRounds,
+      acceptsTask: internals?.declareTasks === true,
       retry: (fields, context) => {
         internals?.scope?.round(context.round);
         return this.send(
@@ -165,7 +182,7 @@ export class Caller {
           context.signal,
           context.remainingMs ?? totalMs,
           onLog,
-          internals?.scope === undefined ? undefined : { scope: internals.scope },
+          internals === undefined ? undefined : { scope: internals.scope, declareTasks: internals.declareTasks },
         );
       },
       fulfil: (requests, context) =>
@@ -205,11 +222,17 @@ export class Caller {
       if (transportHeaders !== undefined) sessionOptions.transportHeaders = transportHeaders;
       if (internals?.cancellable !== undefined) sessionOptions.cancellable = internals.cancellable;
       if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
-      request = this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
+      request = this.session.request(
+        method,
+        this.withMeta(params, options, sessionOptions, scope, internals?.declareTasks),
+        sessionOptions,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
-    return request.catch((error: unknown) => this.failedAttempt(error, method, params, options, sessionOptions, scope));
+    return request.catch((error: unknown) =>
+      this.failedAttempt(error, method, params, options, sessionOptions, scope, internals?.declareTasks),
+    );
   }
 
   /**
@@ -224,6 +247,7 @@ export class Caller {
     options: CallOptions,
     sessionOptions: SessionRequestOptions,
     scope: CallScope | undefined,
+    declareTasks: boolean | undefined,
   ): Promise<JsonObject> {
     if (isSessionExpiredError(error) && this.renewSession !== undefined) {
       this.options.debug?.({
@@ -231,7 +255,11 @@ export class Caller {
         message: `${method}: the HTTP session expired; starting a new one and sending again`,
       });
       await this.renewSession();
-      return this.session.request(method, this.withMeta(params, options, sessionOptions, scope), sessionOptions);
+      return this.session.request(
+        method,
+        this.withMeta(params, options, sessionOptions, scope, declareTasks),
+        sessionOptions,
+      );
     }
     if (
       error instanceof RpcError &&
@@ -244,12 +272,23 @@ export class Caller {
         error.httpStatus,
       );
     }
+    if (
+      error instanceof RpcError &&
+      error.code === ErrorCode.MissingRequiredClientCapability &&
+      !(error instanceof MissingClientCapabilityError)
+    ) {
+      throw new MissingClientCapabilityError(
+        { code: error.code, message: error.message, data: error.data },
+        method,
+        error.httpStatus,
+      );
+    }
     throw error;
   }
 
   /**
-   * `params` with a fresh `_meta`: the wire's base keys, the caller's keys, (modern) the log
-   * level, and the call's trace context when it is traced. A legacy request with nothing to put
+   * `params` with a fresh `_meta`: the wire's base keys (with the Tasks extension declared when
+   * asked), the caller's keys, (modern) the log level, and the call's trace context when it is traced. A legacy request with nothing to put
    * there and no progress token to ask for has none.
    */
   private withMeta(
@@ -257,8 +296,13 @@ export class Caller {
     options: CallOptions,
     sessionOptions: SessionRequestOptions,
     scope: CallScope | undefined,
+    declareTasks?: boolean,
   ): JsonObject {
     const meta: JsonObject = { ...this.baseMeta };
+    if (declareTasks === true && this.eraValue === 'modern') {
+      this.tasksCapabilities ??= withTasksExtension(this.options.capabilities) as JsonObject;
+      meta[MetaKey.clientCapabilities] = this.tasksCapabilities;
+    }
     if (options.meta !== undefined) Object.assign(meta, options.meta);
     scope?.inject(meta);
     if (this.eraValue === 'legacy') {

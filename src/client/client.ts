@@ -39,7 +39,7 @@ import {
   type ResourceTemplateReference,
   type ServerCapabilities,
 } from '../types/protocol.js';
-import type { CallOptions } from './callOptions.js';
+import type { CallOptions, CallToolOptions } from './callOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import { checkListPage, requireArray, requireObject } from './results.js';
 import { Caller, type CallInternals } from './caller.js';
@@ -64,6 +64,12 @@ import { createCompleter, type Completer, type CompleterOptions } from '../compl
 // not carry the RFC 6570 code in their bundle.
 import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
 import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
+import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
+import { serverOffersTasks } from '../tasks/capability.js';
+import { TaskManager, isCreateTaskResult, type ResumeTaskOptions } from '../tasks/taskManager.js';
+import type { TaskRecord } from '../tasks/taskStore.js';
+import type { TaskMode } from '../tasks/options.js';
+import type { ToolTask } from '../tasks/toolTask.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
@@ -120,6 +126,7 @@ export class McpClient {
   private readonly outputValidators: ToolOutputValidators;
   private readonly subscriptionManager: SubscriptionManager;
   private readonly binding: EraBinding;
+  private readonly tasks: TaskManager;
   /** Spans and debug lines; undefined unless `telemetry` or `debug` is on. */
   private readonly observer: Observer | undefined;
   private stateValue: ClientState = 'new';
@@ -164,14 +171,13 @@ export class McpClient {
       onError: this.options.onError,
       onClose: (info) => {
         this.stateValue = 'closed';
-        this.subscriptionManager.closeAll(
-          'transport-closed',
-          new ConnectionClosedError(
-            `connection closed (${info.reason})`,
-            { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
-            info.cause,
-          ),
+        const closed = new ConnectionClosedError(
+          `connection closed (${info.reason})`,
+          { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
+          info.cause,
         );
+        this.subscriptionManager.closeAll('transport-closed', closed);
+        this.tasks.close(closed);
       },
     });
     this.caller = new Caller(this.session, this.options);
@@ -198,6 +204,20 @@ export class McpClient {
       subscriptions: this.subscriptionManager,
       discover: (callOptions, internals) => this.loadDiscovery(callOptions, internals),
       connected: () => this.stateValue === 'connected',
+    });
+    this.tasks = new TaskManager({
+      serverIdentity: transport.serverIdentity,
+      options: this.options.tasks,
+      send: async (method, params, callOptions) =>
+        (await this.caller.call(method, params, callOptions, { declareTasks: true, cancellable: false })).result,
+      fulfil: (requests, signal) =>
+        fulfilInputRequests(this.options.handlers, requests, { requestMethod: 'tools/call', signal }),
+      subscribe: (filter, subscribeOptions) => this.subscriptionManager.subscribe(filter, subscribeOptions),
+      offered: () => this.binding.era === 'modern' && serverOffersTasks(this.serverCapabilities),
+      checkResult: (toolName, result) => this.checkToolResult(toolName, result),
+      clock,
+      timers: this.options.timers,
+      onError: (error) => onError(error instanceof Error ? error : new Error(String(error))),
     });
   }
 
@@ -402,16 +422,45 @@ export class McpClient {
   /**
    * `tools/call` (spec: server/tools). A tool that failed reports `isError: true` in a
    * successful result; only protocol failures reject.
+   *
+   * With the Tasks extension on (`ClientOptions.tasks`, or `options.task`) and listed by the
+   * server, the call declares it and the server may answer with a task (docs/tasks.md): in
+   * `auto` mode it is followed to its end and its result returned as if the call had waited
+   * (`signal` then cancels it with `tasks/cancel`); with `task: 'manual'` its {@link ToolTask}
+   * handle is returned instead.
+   *
    * @throws ProtocolError (-32600) if the result has no `content` array.
    * @throws ToolOutputValidationError (-32016) when the tool was listed with an `outputSchema`
    *   and the result's `structuredContent` is missing or breaks it (`data.result` keeps the
    *   result as received; spec: server/tools, Output Schema).
+   * @throws MissingClientCapabilityError (-32021) when the server needs a capability the call
+   *   did not declare (such as the Tasks extension).
+   * @throws on a task, as `ToolTask.result()`: TaskFailedError, TaskCancelledError,
+   *   TaskExpiredError (-32031), TaskNotFoundError, ConnectionClosedError (the task can be
+   *   resumed with {@link resumeTask}).
    */
-  callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(
+    name: string,
+    args: JsonObject | undefined,
+    options: CallToolOptions & { task: 'manual' },
+  ): Promise<CallToolResult | ToolTask>;
+  callTool(
+    name: string,
+    args?: JsonObject,
+    options?: CallToolOptions & { task?: 'auto' | 'off' | undefined },
+  ): Promise<CallToolResult>;
+  callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<CallToolResult | ToolTask> {
     if (typeof name !== 'string' || name === '')
       return Promise.reject(new InvalidArgumentError('name', name, 'expected a tool name'));
     if (!isObject(args)) return Promise.reject(new InvalidArgumentError('arguments', args, 'expected an object'));
-    return this.traced('tools/call', { name }, async (internals) => {
+    let mode: TaskMode;
+    try {
+      mode = this.tasks.modeFor(options.task);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.traced('tools/call', { name }, async (scoped) => {
+      const internals = mode === 'off' ? scoped : { ...scoped, declareTasks: true };
       let result: JsonObject;
       try {
         ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
@@ -427,9 +476,23 @@ export class McpClient {
         await this.listAllTools({ ...options, cacheMode: 'reload' });
         ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
       }
-      requireArray('tools/call', result, 'content');
-      this.outputValidators.check(name, result);
-      return result as CallToolResult;
+      if (mode !== 'off' && isCreateTaskResult(result)) {
+        const task = await this.tasks.adopt(name, result, mode);
+        if (mode === 'manual') return task;
+        const onTask = options.onTask;
+        const off =
+          onTask === undefined
+            ? undefined
+            : task.on((event) => {
+                if (event.type === 'status') onTask(event.task);
+              });
+        try {
+          return await task.result(options);
+        } finally {
+          off?.();
+        }
+      }
+      return this.checkToolResult(name, result);
     });
   }
 
@@ -520,6 +583,40 @@ export class McpClient {
       options,
       this.options.onError,
     );
+  }
+
+  /**
+   * Picks up a task (Tasks extension) on this connection: after a dropped connection, on a new
+   * client, after a restart. The stored record (`ClientOptions.tasks.store`) brings back which
+   * input keys were answered; `tasks/get` brings the task as it is now. Then call
+   * `result()` on the handle to follow it to its end.
+   *
+   * ```ts
+   * for (const record of await client.storedTasks()) {
+   *   const task = await client.resumeTask(record.taskId);
+   *   console.log(await task.result());
+   * }
+   * ```
+   *
+   * @throws InvalidArgumentError (-32602), nothing sent, for an empty id or a record of another
+   *   server; TaskExpiredError (-32031), nothing sent, once the stored `createdAt + ttlMs` has
+   *   passed; TaskNotFoundError (-32602 as sent) when the server does not know the id; any
+   *   error of `tasks/get`.
+   */
+  resumeTask(taskId: string, options: ResumeTaskOptions = {}): Promise<ToolTask> {
+    return this.tasks.resume(taskId, options);
+  }
+
+  /** The task records kept for this server (`ClientOptions.tasks.store`), for a host resuming after a restart. */
+  storedTasks(): Promise<TaskRecord[]> {
+    return this.tasks.stored();
+  }
+
+  /** The checks every `tools/call` result passes, task or not. */
+  private checkToolResult(name: string | undefined, result: JsonObject): CallToolResult {
+    requireArray('tools/call', result, 'content');
+    if (name !== undefined) this.outputValidators.check(name, result);
+    return result as CallToolResult;
   }
 
   /**
@@ -654,11 +751,13 @@ export class McpClient {
   /**
    * Closes the transport (and the server process on stdio). Pending calls reject with
    * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
-   * close with reason `client-closed`. Idempotent.
+   * close with reason `client-closed`; tasks being followed stop following (they keep running
+   * on the server, and their records stay for {@link resumeTask}). Idempotent.
    */
   async close(): Promise<void> {
     this.stateValue = 'closed';
     this.subscriptionManager.closeAll('client-closed');
+    this.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
     this.responseCache?.dispose();
     await this.session.close();
   }
@@ -792,7 +891,7 @@ export class McpClient {
    * Runs one uncached call, in a scope of its own when observed. Unobserved, it is `run(undefined)`
    * (the public verbs are not `async` themselves, so this adds no promise of its own).
    */
-  private traced<T extends JsonObject>(
+  private traced<T>(
     method: string,
     target: CallTarget,
     run: (internals: CallInternals | undefined) => Promise<T>,

@@ -12,6 +12,7 @@ import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '..
 import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../legacy/era.js';
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
 import { resolveDebug, type DebugEntry, type DebugOption, type DebugSink } from '../observability/debug.js';
+import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
 
 /** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */
 export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError'>;
@@ -58,6 +59,14 @@ export interface ClientOptions {
    * @default see {@link SubscriptionClientOptions}
    */
   subscriptions?: SubscriptionClientOptions | undefined;
+  /**
+   * The Tasks extension (`io.modelcontextprotocol/tasks`; docs/tasks.md): with it, `callTool`
+   * declares the extension whenever the server lists it in `server/discover`, and a tool call
+   * the server turns into a task is followed to its end (or handed over with `task: 'manual'`).
+   * `true` takes the defaults; the store holds what `resumeTask` needs after a reconnect.
+   * @default off (a single call can still ask with its `task` option)
+   */
+  tasks?: TasksOptions | boolean | undefined;
   /** Send `clientInfo` on every request, as the spec recommends. @default true */
   sendClientInfo?: boolean | undefined;
   /** Protocol versions this client accepts, most preferred first. @default ["2026-07-28"] */
@@ -149,6 +158,7 @@ export interface ResolvedClientOptions {
   maxInputRounds: number;
   cache: false | ClientCacheOptions;
   subscriptions: ResolvedSubscriptionOptions;
+  tasks: ResolvedTasksOptions | undefined;
   sendClientInfo: boolean;
   protocolVersions: readonly string[];
   era: EraSetting;
@@ -240,6 +250,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     maxInputRounds,
     cache: options.cache ?? {},
     subscriptions: resolveSubscriptionOptions(options.subscriptions),
+    tasks: resolveTasksOptions(options.tasks),
     sendClientInfo: options.sendClientInfo ?? true,
     protocolVersions,
     era,

@@ -7,14 +7,23 @@ import { isObject, type JsonObject } from '../jsonrpc/messages.js';
  * offending value; one malformed item in a list is reported and dropped instead.
  */
 
-/** How a result ended: `complete` (also when `resultType` is absent) or `input_required`. */
-export type ResultKind = 'complete' | 'input_required';
+/**
+ * How a result ended: `complete` (also when `resultType` is absent), `input_required`, or `task`
+ * (a `CreateTaskResult` of the Tasks extension).
+ */
+export type ResultKind = 'complete' | 'input_required' | 'task';
 
-/** Reads `resultType` (spec: basic/index, Result). An unknown value is a protocol error. */
-export function resultKind(method: string, result: JsonObject): ResultKind {
+/**
+ * Reads `resultType` (spec: basic/index, Result). An unknown value is a protocol error, and so
+ * is `task` unless the request declared the Tasks extension (`acceptsTask`; spec: ext-tasks, "a
+ * client that receives CreateTaskResult in response to an unsupported request type MUST
+ * interpret this as an invalid response").
+ */
+export function resultKind(method: string, result: JsonObject, acceptsTask = false): ResultKind {
   const type = result['resultType'];
   if (type === undefined || type === 'complete') return 'complete';
   if (type === 'input_required') return 'input_required';
+  if (type === 'task' && acceptsTask) return 'task';
   throw new ProtocolError(`unknown resultType ${JSON.stringify(type)}`, { method, value: result });
 }
 

@@ -93,6 +93,11 @@ export const ErrorCode = {
    * (`UriTemplateAmbiguityError`; `data.uri`, `data.matches`). Never guessed.
    */
   UriTemplateAmbiguous: -32026,
+  /**
+   * Local: a task (Tasks extension) outlived its `createdAt + ttlMs` without reaching a terminal
+   * status, or was resumed after it (`TaskExpiredError`; `data.taskId`, `data.expiresAt`).
+   */
+  TaskExpired: -32031,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

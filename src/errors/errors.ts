@@ -73,6 +73,27 @@ export class UnsupportedProtocolVersionError extends RpcError {
   override name = 'UnsupportedProtocolVersionError';
 }
 
+/**
+ * The server needs a client capability the request did not declare (-32021,
+ * `MissingRequiredClientCapability`; spec 2026-07-28 basic/index): for example a tool that can
+ * only run as a task (`extensions["io.modelcontextprotocol/tasks"]`), or input the client has no
+ * handler for. `code`, `message` and `data` are as sent; {@link requiredCapabilities} reads
+ * `data.requiredCapabilities` when it is an object.
+ */
+export class MissingClientCapabilityError extends RpcError {
+  override name = 'MissingClientCapabilityError';
+
+  /** `data.requiredCapabilities` as sent (e.g. `{ extensions: { "io.modelcontextprotocol/tasks": {} } }`), or `{}`. */
+  get requiredCapabilities(): Record<string, unknown> {
+    const data = this.data;
+    const required =
+      typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['requiredCapabilities'] : undefined;
+    return typeof required === 'object' && required !== null && !Array.isArray(required)
+      ? (required as Record<string, unknown>)
+      : {};
+  }
+}
+
 /** Local errors: never sent by a server. */
 export class LocalError extends McpError {
   override name = 'LocalError';

@@ -92,6 +92,8 @@ export interface DriveInputRequiredOptions {
   timers?: Timers | undefined;
   /** Pause between state-only retries; unset fields take {@link DEFAULT_PAUSE}. */
   pause?: Partial<PausePolicy> | undefined;
+  /** A `resultType: "task"` result ends the rounds too (returned as is): the request declared the Tasks extension. */
+  acceptsTask?: boolean | undefined;
 }
 
 /**
@@ -100,7 +102,7 @@ export interface DriveInputRequiredOptions {
  * kept), then `retry` with `inputResponses` (only when the server asked for input) and
  * `requestState` (only when this very result carried one, echoed unchanged). A result with only
  * `requestState` is retried after the {@link PausePolicy} wait. Resolves with the first complete
- * result (`resultType` `"complete"` or absent), which may be `first` itself.
+ * result (`resultType` `"complete"` or absent; or `"task"` with `acceptsTask`), which may be `first` itself.
  *
  * @throws ProtocolError (-32600) for an unknown `resultType`, a malformed `input_required`
  *   result (neither `inputRequests` nor `requestState`, wrong types) or a malformed input request.
@@ -133,7 +135,7 @@ export async function driveInputRequired(options: DriveInputRequiredOptions): Pr
     let stateOnly = 0;
     for (;;) {
       if (!isObject(result)) throw new ProtocolError('result must be an object', { method, value: result });
-      if (resultKind(method, result) === 'complete') return result;
+      if (resultKind(method, result, options.acceptsTask) !== 'input_required') return result;
       const parts = readInputRequired(method, result);
       if (rounds >= maxRounds) throw new InputRequiredRoundsError({ method, rounds, lastResult: result });
       if (signal.aborted) throw abortError(method, signal);

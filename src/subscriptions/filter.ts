@@ -3,12 +3,13 @@
  * Filter"): checking what a host passes, narrowing it to what the server's capabilities can
  * deliver, reading an acknowledgment, and the difference between two filters.
  *
- * A normalized filter holds only `true` flags and a non-empty, duplicate-free
- * `resourceSubscriptions`; absent means "not asked for".
+ * A normalized filter holds only `true` flags and non-empty, duplicate-free
+ * `resourceSubscriptions` and `taskIds` (Tasks extension); absent means "not asked for".
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
+import { serverOffersTasks } from '../tasks/capability.js';
 
 /** The three boolean flags of a filter. */
 export const FILTER_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
@@ -18,8 +19,8 @@ export type FilterFlag = (typeof FILTER_FLAGS)[number];
 /**
  * Checks a host's filter and returns its normalized copy.
  * @throws InvalidArgumentError (-32602) when `filter` is not an object, a flag is not a
- *   boolean, `resourceSubscriptions` is not an array of non-empty strings, or the filter asks
- *   for nothing at all.
+ *   boolean, `resourceSubscriptions` or `taskIds` is not an array of non-empty strings, or the
+ *   filter asks for nothing at all.
  */
 export function checkFilter(filter: unknown): SubscriptionFilter {
   if (!isObject(filter)) throw new InvalidArgumentError('filter', filter, 'expected a SubscriptionFilter object');
@@ -41,6 +42,13 @@ export function checkFilter(filter: unknown): SubscriptionFilter {
     }
     if (uris.length > 0) out.resourceSubscriptions = [...new Set(uris as string[])];
   }
+  const taskIds = filter['taskIds'];
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string' && id !== '')) {
+      throw new InvalidArgumentError('filter.taskIds', taskIds, 'expected an array of non-empty task ids');
+    }
+    if (taskIds.length > 0) out.taskIds = [...new Set(taskIds as string[])];
+  }
   if (isEmptyFilter(out)) throw new InvalidArgumentError('filter', filter, 'asks for no notifications');
   return out;
 }
@@ -51,14 +59,16 @@ export function isEmptyFilter(filter: SubscriptionFilter): boolean {
     filter.toolsListChanged !== true &&
     filter.promptsListChanged !== true &&
     filter.resourcesListChanged !== true &&
-    (filter.resourceSubscriptions?.length ?? 0) === 0
+    (filter.resourceSubscriptions?.length ?? 0) === 0 &&
+    (filter.taskIds?.length ?? 0) === 0
   );
 }
 
 /**
  * Splits a normalized filter into what the server's capabilities say it can deliver
  * (`tools.listChanged`, `prompts.listChanged`, `resources.listChanged`, `resources.subscribe`,
- * spec: server/tools, server/prompts, server/resources) and the rest.
+ * spec: server/tools, server/prompts, server/resources; `extensions["io.modelcontextprotocol/tasks"]`
+ * for `taskIds`, spec: ext-tasks) and the rest.
  */
 export function narrowToCapabilities(
   filter: SubscriptionFilter,
@@ -81,6 +91,11 @@ export function narrowToCapabilities(
     if (capabilities?.resources?.subscribe === true) deliverable.resourceSubscriptions = [...uris];
     else unsupported.resourceSubscriptions = [...uris];
   }
+  const taskIds = filter.taskIds;
+  if (taskIds !== undefined && taskIds.length > 0) {
+    if (serverOffersTasks(capabilities)) deliverable.taskIds = [...taskIds];
+    else unsupported.taskIds = [...taskIds];
+  }
   return { deliverable, unsupported };
 }
 
@@ -102,6 +117,13 @@ export function readAcknowledged(value: unknown, requested: SubscriptionFilter):
     const kept = asked.filter((uri) => set.has(uri));
     if (kept.length > 0) honoured.resourceSubscriptions = kept;
   }
+  const ackedTasks = value['taskIds'];
+  const askedTasks = requested.taskIds;
+  if (Array.isArray(ackedTasks) && askedTasks !== undefined) {
+    const set = new Set(ackedTasks.filter((id): id is string => typeof id === 'string'));
+    const kept = askedTasks.filter((id) => set.has(id));
+    if (kept.length > 0) honoured.taskIds = kept;
+  }
   return honoured;
 }
 
@@ -112,6 +134,9 @@ export function filterMinus(a: SubscriptionFilter, b: SubscriptionFilter): Subsc
   const theirs = new Set(b.resourceSubscriptions ?? []);
   const left = (a.resourceSubscriptions ?? []).filter((uri) => !theirs.has(uri));
   if (left.length > 0) out.resourceSubscriptions = left;
+  const theirTasks = new Set(b.taskIds ?? []);
+  const tasksLeft = (a.taskIds ?? []).filter((id) => !theirTasks.has(id));
+  if (tasksLeft.length > 0) out.taskIds = tasksLeft;
   return out;
 }
 
@@ -121,5 +146,7 @@ export function filterUnion(a: SubscriptionFilter, b: SubscriptionFilter): Subsc
   for (const flag of FILTER_FLAGS) if (a[flag] === true || b[flag] === true) out[flag] = true;
   const uris = [...new Set([...(a.resourceSubscriptions ?? []), ...(b.resourceSubscriptions ?? [])])];
   if (uris.length > 0) out.resourceSubscriptions = uris;
+  const taskIds = [...new Set([...(a.taskIds ?? []), ...(b.taskIds ?? [])])];
+  if (taskIds.length > 0) out.taskIds = taskIds;
   return out;
 }

@@ -1,6 +1,7 @@
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
-import { MetaKey, type ServerCapabilities } from '../types/protocol.js';
+import { MetaKey, type ClientCapabilities, type ServerCapabilities } from '../types/protocol.js';
+import { withTasksExtension } from '../tasks/capability.js';
 import type { ResolvedClientOptions } from '../client/options.js';
 import type { SubscriptionHost } from './subscription.js';
 
@@ -16,18 +17,26 @@ export interface ListenHostSource {
 /**
  * The {@link SubscriptionHost} of a client: `subscriptions/listen` goes straight to the session
  * (it never returns `input_required`, and needs its id), carrying the same protocol `_meta` as
- * every other request. Its timeout (`timeoutMs`, idle and total alike, progress ignored) covers
- * the wait for the acknowledgment only: the subscription disarms it on the ack.
+ * every other request; one that asks for `taskIds` also declares the Tasks extension (spec:
+ * ext-tasks, Task Status Notifications). Its timeout (`timeoutMs`, idle and total alike,
+ * progress ignored) covers the wait for the acknowledgment only: the subscription disarms it on
+ * the ack.
  */
 export function sessionListenHost(source: ListenHostSource): SubscriptionHost {
   const { session } = source;
   return {
-    listen: (filter, { signal, timeoutMs, onRequestId }) =>
-      session.request(
+    listen: (filter, { signal, timeoutMs, onRequestId }) => {
+      const meta = source.requestMeta();
+      if ((filter.taskIds?.length ?? 0) > 0) {
+        const declared = (meta[MetaKey.clientCapabilities] ?? {}) as ClientCapabilities;
+        meta[MetaKey.clientCapabilities] = withTasksExtension(declared) as JsonObject;
+      }
+      return session.request(
         'subscriptions/listen',
-        { notifications: { ...filter } as JsonObject, _meta: source.requestMeta() },
+        { notifications: { ...filter } as JsonObject, _meta: meta },
         { signal, timeoutMs, maxTotalTimeoutMs: timeoutMs, resetTimeoutOnProgress: false, onRequestId },
-      ),
+      );
+    },
     disarmTimeouts: (id) => void session.disarmTimeouts(id),
     abandon: (id, error) => void session.abandon(id, error),
     capabilities: () => source.capabilities(),

@@ -199,9 +199,11 @@ export class ManagedSubscription implements Subscription {
       keyOf: (event) =>
         event.type === 'resourceUpdated'
           ? `resourceUpdated ${event.uri}`
-          : event.type.endsWith('Changed')
-            ? event.type
-            : undefined,
+          : event.type === 'taskStatus'
+            ? `taskStatus ${event.task.taskId}`
+            : event.type.endsWith('Changed')
+              ? event.type
+              : undefined,
     });
     if (settings.onEvent !== undefined) this.events.on(settings.onEvent);
     const signal = settings.signal;
@@ -309,12 +311,14 @@ export class ManagedSubscription implements Subscription {
   }
 
   /** Delivers one change event routed here by the manager (after the cache was invalidated). */
-  deliver(event: SubscriptionEvent, flag: FilterFlag | 'resourceSubscriptions'): boolean {
+  deliver(event: SubscriptionEvent, flag: FilterFlag | 'resourceSubscriptions' | 'taskIds'): boolean {
     if (this.stateValue === 'closed') return false;
     const asked =
       flag === 'resourceSubscriptions'
         ? (this.requested.resourceSubscriptions?.length ?? 0) > 0
-        : this.requested[flag] === true;
+        : flag === 'taskIds'
+          ? event.type === 'taskStatus' && this.requested.taskIds?.includes(event.task.taskId) === true
+          : this.requested[flag] === true;
     if (!asked) return false;
     this.events.emit(event);
     return true;

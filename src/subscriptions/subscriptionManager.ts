@@ -12,6 +12,8 @@
  *   id, or none) is delivered to nobody and reported to `onError` as an
  *   `UnmatchedNotificationError`; late ones for a stream this client just closed are dropped
  *   quietly. Nothing is ever sent back for a notification.
+ * - `notifications/tasks` (Tasks extension) reaches the subscription it names, if that one asked
+ *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  */
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import {
@@ -31,6 +33,8 @@ import { LiveListImpl, type LiveListDeps } from './liveList.js';
 import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
 import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
 import { LegacyFeed, type LegacyFeedHost } from './legacyFeed.js';
+import { readDetailedTask } from '../tasks/taskShape.js';
+import { TASK_STATUS_NOTIFICATION } from '../tasks/types.js';
 import type {
   LiveList,
   LiveListItems,
@@ -217,6 +221,10 @@ export class SubscriptionManager {
       route.cancelledByServer(typeof reason === 'string' ? reason : undefined);
       return true;
     }
+    if (method === TASK_STATUS_NOTIFICATION && this.legacy === undefined) {
+      this.routeTaskStatus(notification, params);
+      return true;
+    }
     if (!isChangeNotification(method)) return false;
     const change = interpretChange(method, params);
     if (change === undefined) {
@@ -270,6 +278,38 @@ export class SubscriptionManager {
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
     for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
     this.legacy?.closeAll(reason, error);
+  }
+
+  /** `notifications/tasks`: checked, then delivered in arrival order to the subscription it names. */
+  private routeTaskStatus(notification: JsonRpcNotification, params: JsonObject | undefined): void {
+    const method = notification.method;
+    const id = subscriptionIdOf(params);
+    const route = isRequestId(id) ? this.routes.get(id) : undefined;
+    if (route === undefined) {
+      if (!(isRequestId(id) && this.recentlyEnded.has(id)))
+        this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
+      return;
+    }
+    let task;
+    try {
+      const fields: JsonObject = { ...params };
+      delete fields['_meta'];
+      task = readDetailedTask(method, fields);
+    } catch (error) {
+      this.report(error);
+      return;
+    }
+    const target = route.subscription;
+    const event = { type: 'taskStatus', task } as const;
+    this.delivery = this.delivery.then(() => {
+      if (!target.deliver(event, 'taskIds') && target.state !== 'closed')
+        this.report(
+          new ProtocolError('notifications/tasks for a task this subscription did not ask for; not delivered', {
+            method,
+            value: notification,
+          }),
+        );
+    });
   }
 
   private invalidate(invalidations: readonly Invalidation[]): Promise<void> {

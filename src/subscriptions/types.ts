@@ -6,6 +6,7 @@ import type { RequestId } from '../jsonrpc/messages.js';
 import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../types/protocol.js';
 import type { ListMethod } from '../cache/types.js';
 import type { ReopenPolicy } from './reopenPolicy.js';
+import type { DetailedTask } from '../tasks/types.js';
 
 /**
  * Why one `subscriptions/listen` stream ended, or why a subscription closed for good
@@ -56,6 +57,8 @@ export interface SubscriptionClosed {
  *   the subscription reopens it (after `retryInMs` ms). Also emitted after each failed reopen.
  * - `resync`: the stream was reopened; changes in the gap may have been missed, so every cache
  *   entry the filter covers was dropped. Treat it as "everything may have changed".
+ * - `taskStatus`: `notifications/tasks` for one of the filter's `taskIds` (Tasks extension):
+ *   the whole task as `tasks/get` would return it now.
  */
 export type SubscriptionEvent =
   | { type: 'toolsListChanged' }
@@ -70,7 +73,8 @@ export type SubscriptionEvent =
       /** The wait before the next reopen attempt, in ms, when `willReopen`. */
       retryInMs?: number | undefined;
     }
-  | { type: 'resync'; reopens: number; honoured: SubscriptionFilter; notHonoured: SubscriptionFilter };
+  | { type: 'resync'; reopens: number; honoured: SubscriptionFilter; notHonoured: SubscriptionFilter }
+  | { type: 'taskStatus'; task: DetailedTask };
 
 /** The `type` of a change event: the ones a listen stream carries. */
 export type SubscriptionChangeType =

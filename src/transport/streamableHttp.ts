@@ -192,8 +192,18 @@ const LEGACY_CAPABILITIES: TransportCapabilities = Object.freeze({
   closesStreamOnCancel: true,
   answersEveryRequest: true,
 });
-/** Methods whose `Mcp-Name` header comes from `params.name`. */
-const NAMED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get']);
+/**
+ * Which `params` field the `Mcp-Name` header mirrors, per method (spec: basic/transports,
+ * Standard Request Headers; ext-tasks, Streamable HTTP: Routing Headers for `tasks/*`).
+ */
+const MCP_NAME_SOURCE: Readonly<Record<string, string>> = Object.freeze({
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+});
 
 type State = 'new' | 'open' | 'closed';
 
@@ -217,8 +227,9 @@ class NetworkFailure extends Error {
  * - every message is its own POST to the endpoint, with `Accept: application/json,
  *   text/event-stream`, `Content-Type: application/json`, `MCP-Protocol-Version` (the
  *   message's `_meta["io.modelcontextprotocol/protocolVersion"]`; a message without it, such
- *   as a legacy one, gets the header only through `TransportSendOptions.headers`), `Mcp-Method`, and `Mcp-Name` for `tools/call` and `prompts/get` (`params.name`) and
- *   `resources/read` (`params.uri`), Base64-wrapped (`=?base64?...?=`) when not plain ASCII;
+ *   as a legacy one, gets the header only through `TransportSendOptions.headers`), `Mcp-Method`, and `Mcp-Name` for `tools/call` and `prompts/get` (`params.name`),
+ *   `resources/read` (`params.uri`) and the Tasks extension's `tasks/get`, `tasks/update` and
+ *   `tasks/cancel` (`params.taskId`), Base64-wrapped (`=?base64?...?=`) when not plain ASCII;
  *   plus `TransportSendOptions.headers` (the `Mcp-Param-*` headers);
  * - `send()` of a request resolves when its exchange ends with the response handed to
  *   `onMessage`, and rejects when it cannot: {@link HttpError} (-32010), {@link HttpAuthError}
@@ -567,11 +578,8 @@ export class StreamableHttpTransport implements Transport {
     if (!isPlainHeaderValue(method) || method === '')
       throw new InvalidArgumentError('method', method, 'cannot be sent as the Mcp-Method header (visible ASCII only)');
     headers['mcp-method'] = method;
-    const name = NAMED_METHODS.has(method)
-      ? params?.['name']
-      : method === 'resources/read'
-        ? params?.['uri']
-        : undefined;
+    const source = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined;
+    const name = source === undefined ? undefined : params?.[source];
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     return headers;
   }

@@ -381,6 +381,11 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /**
+   * `notifications/tasks` for these task ids (Tasks extension, `io.modelcontextprotocol/tasks`;
+   * the listen request then declares the extension). Asked for only when the server lists it.
+   */
+  taskIds?: string[];
 }
 
 /** A `notifications/message` log record, delivered to `onLog` (spec: server/utilities/logging). */

@@ -159,7 +159,7 @@ describe('mcp-live over stdio (in-process)', () => {
     stdin.end();
     const { code, stderr } = await run(['call', 'create_ticket', '{"title":"Printer on fire"}', ...STDIO], { stdin });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^mcp-live: RpcError -32021 \(tools\/call\): /);
+    expect(stderr).toMatch(/^mcp-live: MissingClientCapabilityError -32021 \(tools\/call\): /);
     expect(stderr).toContain(
       '\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions\n',
     );

@@ -99,3 +99,36 @@ describe('filter arithmetic', () => {
     expect(isEmptyFilter({ resourcesListChanged: true })).toBe(false);
   });
 });
+
+describe('taskIds (Tasks extension)', () => {
+  const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+  it('checks and normalizes taskIds; a filter of task ids alone asks for something', () => {
+    expect(checkFilter({ taskIds: ['t1', 't2', 't1'] })).toEqual({ taskIds: ['t1', 't2'] });
+    expect(() => checkFilter({ taskIds: [''] })).toThrow(InvalidArgumentError);
+    expect(() => checkFilter({ taskIds: 't1' })).toThrow(InvalidArgumentError);
+    expect(() => checkFilter({ taskIds: [] })).toThrow(InvalidArgumentError);
+    expect(isEmptyFilter({ taskIds: ['t1'] })).toBe(false);
+  });
+
+  it('asks for task ids only when the server lists the extension', () => {
+    expect(narrowToCapabilities({ taskIds: ['t1'] }, TASKS)).toEqual({
+      deliverable: { taskIds: ['t1'] },
+      unsupported: {},
+    });
+    expect(narrowToCapabilities({ taskIds: ['t1'] }, { tools: {} })).toEqual({
+      deliverable: {},
+      unsupported: { taskIds: ['t1'] },
+    });
+    expect(
+      narrowToCapabilities({ taskIds: ['t1'] }, { extensions: { 'io.modelcontextprotocol/tasks': true } } as never),
+    ).toEqual({ deliverable: {}, unsupported: { taskIds: ['t1'] } });
+  });
+
+  it('the acknowledgment honours only the ids asked for; minus and union carry them', () => {
+    expect(readAcknowledged({ taskIds: ['t2', 'x', 7] }, { taskIds: ['t1', 't2'] })).toEqual({ taskIds: ['t2'] });
+    expect(readAcknowledged({ taskIds: 't1' }, { taskIds: ['t1'] })).toEqual({});
+    expect(filterMinus({ taskIds: ['t1', 't2'] }, { taskIds: ['t2'] })).toEqual({ taskIds: ['t1'] });
+    expect(filterUnion({ taskIds: ['t1'] }, { taskIds: ['t2', 't1'] })).toEqual({ taskIds: ['t1', 't2'] });
+  });
+});

@@ -77,6 +77,22 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(fake.requests.every((r) => r.method === 'POST')).toBe(true);
     });
 
+    it('Mcp-Name carries params.taskId on tasks/get, tasks/update and tasks/cancel (Tasks extension)', async () => {
+      fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
+      const transport = transportFor(fake.url);
+      await startRecording(transport);
+      await transport.send(request(1, 'tasks/get', { taskId: '786512e2-9e0d' }));
+      await transport.send(request(2, 'tasks/update', { taskId: '786512e2-9e0d', inputResponses: {} }));
+      await transport.send(request(3, 'tasks/cancel', { taskId: 'tâche' }));
+      await transport.send(request(4, 'tasks/list', { taskId: 'not-a-routed-method' }));
+      expect(fake.requests.map((r) => [r.headers['mcp-method'], r.headers['mcp-name']])).toEqual([
+        ['tasks/get', '786512e2-9e0d'],
+        ['tasks/update', '786512e2-9e0d'],
+        ['tasks/cancel', '=?base64?dMOiY2hl?='],
+        ['tasks/list', undefined],
+      ]);
+    });
+
     it('B13: Base64-wraps Mcp-Name values that are not plain ASCII, and keeps the body as UTF-8', async () => {
       fake = await HttpFake.start((req, res) => {
         if (answerDiscover(req, res)) return;

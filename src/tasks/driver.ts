@@ -1,0 +1,344 @@
+/**
+ * The task loop (spec: ext-tasks, Task Polling, Task Update Requests, Task Cancellation) as a
+ * pure function over hooks: it never touches a transport, a store or a clock it was not given.
+ */
+import { InvalidArgumentError, TimeoutError, type McpError } from '../errors/errors.js';
+import { abortError } from '../inputRequired/errors.js';
+import type { InputRequest, InputResponse } from '../types/protocol.js';
+import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import type { MaybePromise } from '../util/maybePromise.js';
+import { TaskExpiredError } from './errors.js';
+import { isTerminalStatus, taskExpiresAt } from './taskShape.js';
+import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from './types.js';
+
+/**
+ * How long to wait between two looks at a task, in ms. The server's `pollIntervalMs` wins
+ * when it sends one; without it the wait grows: `initialMs`, `initialMs·factor`, … up to
+ * `maxMs` (reset when the status changes). Every wait is at least `minMs`, whatever the server
+ * suggests, so a server that says `0` does not get a busy loop.
+ */
+export interface TaskPollPolicy {
+  /** First wait without a `pollIntervalMs`, in ms. @default 500 */
+  initialMs: number;
+  /** Growth per further wait without one (≥ 1). @default 1.5 */
+  factor: number;
+  /** Longest wait without one, in ms. @default 10000 */
+  maxMs: number;
+  /** Shortest wait, in ms, even when the server suggests less. @default 100 */
+  minMs: number;
+}
+
+/** The default {@link TaskPollPolicy}: 500, 750, 1125 … 10 000 ms; never under 100 ms. */
+export const DEFAULT_TASK_POLL: Readonly<TaskPollPolicy> = Object.freeze({
+  initialMs: 500,
+  factor: 1.5,
+  maxMs: 10_000,
+  minMs: 100,
+});
+
+/** What the loop asks of its caller. Every hook gets the loop's signal and should honour it. */
+export interface TaskDriverHooks {
+  /** `tasks/get`: the task as it is now. */
+  get(signal: AbortSignal): Promise<DetailedTask>;
+  /**
+   * Waits about `ms` before the next look. Resolves early with a snapshot the server pushed
+   * (`notifications/tasks`), or with `undefined` to poll now (after the wait, or when the push
+   * channel went down).
+   */
+  wait(ms: number, signal: AbortSignal): Promise<DetailedTask | undefined>;
+  /**
+   * Answers new input requests (all at once, keys kept), usually through the host's handlers.
+   * Absent: the loop does not answer input itself (manual mode); it keeps looking until someone
+   * else sends `tasks/update`.
+   */
+  fulfil?:
+    | ((inputRequests: Record<string, InputRequest>, signal: AbortSignal) => Promise<Record<string, InputResponse>>)
+    | undefined;
+  /** `tasks/update` with `inputResponses`; needed with `fulfil`. */
+  update?: ((inputResponses: Record<string, InputResponse>, signal: AbortSignal) => Promise<void>) | undefined;
+  /**
+   * `tasks/cancel`, sent when the caller's signal aborts or the deadline passes; never awaited
+   * by the loop (its failure is the hook's to report).
+   */
+  cancel(): void;
+}
+
+/** What the loop reports as answers move from the handlers to the server, for a durable record. */
+export type TaskAnswerEvent =
+  /** Answers given by `fulfil` and about to be sent; not acknowledged yet. */
+  | { type: 'pending'; responses: Record<string, InputResponse> }
+  /** `tasks/update` acknowledged these keys (or the server stopped listing them after we sent them). */
+  | { type: 'delivered'; keys: string[] };
+
+/** Options of {@link driveTask}. */
+export interface DriveTaskOptions {
+  /** The request the task runs, for errors: `tools/call`. */
+  method: string;
+  /** Where to start: a `CreateTaskResult` (seed) or a `tasks/get` snapshot. */
+  first: Task | DetailedTask;
+  /** Whether `first` carries its status's payload (a snapshot) or not (a seed, which is looked at again when not `working`). */
+  firstIsDetailed: boolean;
+  hooks: TaskDriverHooks;
+  /** The caller's signal: when it aborts the task is cancelled (`hooks.cancel`) and the loop rejects with `CancelledError`. */
+  signal?: AbortSignal | undefined;
+  /** Stops the loop without cancelling the task (the client closed): rejects with `stop.reason`. */
+  stop?: AbortSignal | undefined;
+  /** A total budget on `clock`: past `at` the task is cancelled and the loop rejects with `TimeoutError` (`kind: "total"`). */
+  deadline?: { at: number; totalTimeoutMs: number } | undefined;
+  /** Monotonic clock for `deadline`. @default performance.now */
+  clock?: Clock | undefined;
+  /** Timers for the deadline. @default the globals */
+  timers?: Timers | undefined;
+  /** Wall clock (epoch ms) for the task's `createdAt + ttlMs`. @default Date.now */
+  now?: (() => number) | undefined;
+  /** Unset fields take {@link DEFAULT_TASK_POLL}. */
+  poll?: Partial<TaskPollPolicy> | undefined;
+  /**
+   * Keys already answered for this task's lifetime (shared: the loop adds to it, and so may a
+   * host that answers by hand); their requests are never answered again.
+   */
+  answered: Set<string>;
+  /** Answers given but not acknowledged (a record resumed after a dropped connection). */
+  pending?: Record<string, InputResponse> | undefined;
+  /** Every snapshot that differs from the previous one (status, `statusMessage` or `lastUpdatedAt`). */
+  onSnapshot?: ((task: Task | DetailedTask) => void) | undefined;
+  /** Answers moving to the server; awaited, so a durable record is written before `tasks/update` goes out. */
+  onAnswers?: ((event: TaskAnswerEvent) => MaybePromise<void>) | undefined;
+}
+
+/**
+ * Follows a task until it reaches a terminal status, and resolves with that snapshot
+ * (`completed` with `result`, `failed` with `error`, or `cancelled`); turning it into a result
+ * or an error is the caller's business.
+ *
+ * - Looks at the task with `hooks.get` after each `hooks.wait` (the {@link TaskPollPolicy}
+ *   interval, or sooner when a pushed snapshot arrives).
+ * - `input_required`: the requests whose keys were never answered go to `hooks.fulfil`, then
+ *   `hooks.update`; each key is answered once for the task's lifetime (spec: keys are unique over
+ *   it). Answers given but not acknowledged (`pending`) are sent again, not asked again, while
+ *   the server still lists their keys.
+ * - Gives up once the wall clock passes `createdAt + ttlMs` with the task not terminal.
+ *
+ * @throws CancelledError (-32800) when `signal` aborts (and `hooks.cancel()` runs once), or the
+ *   abort reason itself when it is an mcp-live error.
+ * @throws TimeoutError (-32001, `kind: "total"`) when `deadline` passes (`hooks.cancel()` runs).
+ * @throws TaskExpiredError (-32031) past the task's TTL.
+ * @throws `stop.reason` when `stop` aborts; the task is left running.
+ * @throws InvalidArgumentError (-32602) for a bad `poll`.
+ * Errors from the hooks propagate unchanged. No timer or listener survives the returned promise.
+ */
+export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask> {
+  const { method, hooks, answered } = options;
+  const poll = resolvePoll(options.poll);
+  const now = options.now ?? Date.now;
+  const firstSeenAt = now();
+  const run = linkRun(method, options);
+  const { signal } = run;
+  const pending: Record<string, InputResponse> = { ...options.pending };
+  let task: Task | DetailedTask = options.first;
+  let detailed = options.firstIsDetailed;
+  let previous: Task | DetailedTask | undefined;
+  let growth = 0;
+  try {
+    for (;;) {
+      if (signal.aborted) throw run.error();
+      if (previous === undefined || changed(previous, task)) {
+        if (previous !== undefined && previous.status !== task.status) growth = 0;
+        previous = task;
+        options.onSnapshot?.(task);
+      }
+      if (isTerminalStatus(task.status) && detailed) return task as TerminalTask;
+      if (!isTerminalStatus(task.status)) {
+        const expiresAt = taskExpiresAt(task, firstSeenAt);
+        if (expiresAt !== null && now() >= expiresAt)
+          throw new TaskExpiredError({ taskId: task.taskId, expiresAt, status: task.status });
+      }
+      if (task.status === 'input_required' && detailed && hooks.fulfil !== undefined) {
+        await answer(task as InputRequiredTask);
+      } else if (task.status === 'working' && detailed && Object.keys(pending).length > 0) {
+        // Working again: the server is not waiting for the answers we sent.
+        await settle(Object.keys(pending));
+      }
+      let next: DetailedTask | undefined;
+      if (detailed || task.status === 'working') {
+        const ms = waitMs(task, poll, growth);
+        if (task.pollIntervalMs === undefined) growth += 1;
+        next = await run.race(() => hooks.wait(ms, signal));
+      }
+      task = next ?? (await run.race(() => hooks.get(signal)));
+      detailed = true;
+    }
+  } finally {
+    run.dispose();
+  }
+
+  /** Answers what was never answered, resends what was never acknowledged. */
+  async function answer(current: InputRequiredTask): Promise<void> {
+    const requests = current.inputRequests;
+    const keys = Object.keys(requests);
+    const outstanding = new Set(keys);
+    // Sent before, and no longer listed: the server has them (or dropped the request).
+    const gone = Object.keys(pending).filter((key) => !outstanding.has(key));
+    if (gone.length > 0) await settle(gone);
+    const toSend: Record<string, InputResponse> = {};
+    const fresh: Record<string, InputRequest> = {};
+    for (const key of keys) {
+      if (answered.has(key)) continue;
+      if (Object.hasOwn(pending, key)) define(toSend, key, pending[key] as InputResponse);
+      else define(fresh, key, requests[key] as InputRequest);
+    }
+    if (Object.keys(fresh).length > 0) {
+      const fulfil = hooks.fulfil as NonNullable<TaskDriverHooks['fulfil']>;
+      const responses = await run.race(() => fulfil(fresh, signal));
+      const given: Record<string, InputResponse> = {};
+      for (const key of Object.keys(fresh)) {
+        if (!Object.hasOwn(responses, key)) continue;
+        define(given, key, responses[key] as InputResponse);
+        define(pending, key, responses[key] as InputResponse);
+        define(toSend, key, responses[key] as InputResponse);
+      }
+      if (Object.keys(given).length > 0) await options.onAnswers?.({ type: 'pending', responses: given });
+    }
+    const sent = Object.keys(toSend);
+    if (sent.length === 0) return;
+    const update = hooks.update;
+    if (update === undefined) throw new InvalidArgumentError('hooks.update', update, 'is needed with hooks.fulfil');
+    await run.race(() => update(toSend, signal));
+    await settle(sent);
+  }
+
+  async function settle(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      answered.add(key);
+      delete pending[key];
+    }
+    await options.onAnswers?.({ type: 'delivered', keys });
+  }
+}
+
+/** The wait before the next look at `task`, in ms, for the `growth`-th wait in a row without `pollIntervalMs`. Pure. */
+export function taskWaitMs(task: Pick<Task, 'pollIntervalMs'>, policy: TaskPollPolicy, growth: number): number {
+  return waitMs(task, policy, growth);
+}
+
+function waitMs(task: Pick<Task, 'pollIntervalMs'>, policy: TaskPollPolicy, growth: number): number {
+  const suggested = task.pollIntervalMs;
+  const ms =
+    suggested !== undefined
+      ? suggested
+      : Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, growth));
+  return Math.max(policy.minMs, ms);
+}
+
+function changed(a: Task, b: Task): boolean {
+  return a.status !== b.status || a.statusMessage !== b.statusMessage || a.lastUpdatedAt !== b.lastUpdatedAt;
+}
+
+function define<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Checks a partial policy and fills the defaults. @throws InvalidArgumentError (-32602) */
+export function resolveTaskPoll(policy: Partial<TaskPollPolicy> | undefined): TaskPollPolicy {
+  return resolvePoll(policy);
+}
+
+function resolvePoll(policy: Partial<TaskPollPolicy> | undefined): TaskPollPolicy {
+  const out: TaskPollPolicy = { ...DEFAULT_TASK_POLL };
+  if (policy === undefined) return out;
+  if (typeof policy !== 'object' || policy === null)
+    throw new InvalidArgumentError('poll', policy, 'expected { initialMs?, factor?, maxMs?, minMs? }');
+  for (const [name, min] of [
+    ['initialMs', 0],
+    ['factor', 1],
+    ['maxMs', 0],
+    ['minMs', 0],
+  ] as const) {
+    const value = policy[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
+      throw new InvalidArgumentError(`poll.${name}`, value, `expected a finite number ≥ ${min}`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The loop's own signal: aborts when the caller's signal does (cancel the task), at the
+ * deadline (cancel the task), or when `stop` does (leave it). `race` settles a hook early when
+ * the signal aborts, so a hook that ignores its signal cannot hold the loop.
+ */
+function linkRun(method: string, options: DriveTaskOptions) {
+  const controller = new AbortController();
+  const { signal: outer, stop, deadline } = options;
+  const clock = options.clock ?? systemClock;
+  const timers = options.timers ?? systemTimers;
+  let cancelSent = false;
+  const cancelTask = () => {
+    if (cancelSent) return;
+    cancelSent = true;
+    try {
+      options.hooks.cancel();
+    } catch {
+      // the hook reports its own failures
+    }
+  };
+  const abort = (reason: unknown, cancel: boolean) => {
+    if (controller.signal.aborted) return;
+    if (cancel) cancelTask();
+    controller.abort(reason);
+  };
+  const timeoutError = (): McpError =>
+    new TimeoutError({ method, timeoutMs: deadline?.totalTimeoutMs ?? 0, kind: 'total' });
+  const onOuter = () => abort(outer?.reason, true);
+  const onStop = () => abort(stop?.reason, false);
+  let handle: TimerHandle | undefined;
+  if (stop?.aborted) abort(stop.reason, false);
+  else if (outer?.aborted) abort(outer.reason, true);
+  else {
+    outer?.addEventListener('abort', onOuter, { once: true });
+    stop?.addEventListener('abort', onStop, { once: true });
+    if (deadline !== undefined) {
+      const left = deadline.at - clock.now();
+      if (left <= 0) abort(timeoutError(), true);
+      else handle = timers.setTimeout(() => abort(timeoutError(), true), left);
+    }
+  }
+  const error = (): unknown => {
+    const reason: unknown = controller.signal.reason;
+    if (stop?.aborted && reason === stop.reason) return reason;
+    return abortError(method, controller.signal);
+  };
+  return {
+    signal: controller.signal,
+    error,
+    race<T>(hook: () => Promise<T>): Promise<T> {
+      if (controller.signal.aborted) return Promise.reject(error());
+      let promise: Promise<T>;
+      try {
+        promise = Promise.resolve(hook());
+      } catch (thrown) {
+        return Promise.reject(thrown);
+      }
+      return new Promise<T>((resolve, reject) => {
+        const onAbort = () => reject(error());
+        controller.signal.addEventListener('abort', onAbort, { once: true });
+        promise.then(
+          (value) => {
+            controller.signal.removeEventListener('abort', onAbort);
+            resolve(value);
+          },
+          (thrown: unknown) => {
+            controller.signal.removeEventListener('abort', onAbort);
+            reject(controller.signal.aborted ? error() : thrown);
+          },
+        );
+      });
+    },
+    dispose() {
+      outer?.removeEventListener('abort', onOuter);
+      stop?.removeEventListener('abort', onStop);
+      if (handle !== undefined) timers.clearTimeout(handle);
+    },
+  };
+}

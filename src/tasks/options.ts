@@ -1,0 +1,104 @@
+/**
+ * Options of the Tasks extension: client-wide (`ClientOptions.tasks`) and per `callTool`.
+ */
+import { InvalidArgumentError } from '../errors/errors.js';
+import type { WallClock } from '../auth/oauthProvider.js';
+import { resolveTaskPoll, type TaskPollPolicy } from './driver.js';
+import { MemoryTaskStore, type TaskStore } from './taskStore.js';
+import type { DetailedTask, Task } from './types.js';
+
+/**
+ * What `callTool` does when the server may answer with a task:
+ * - `auto`: declare the extension, and drive a task to its end (poll or push, answer its input
+ *   through the client's handlers, `tasks/cancel` on abort); resolve with the tool's result.
+ * - `manual`: declare it, and return a `ToolTask` handle for the host to drive.
+ * - `off`: do not declare it; the server then never answers with a task.
+ * The extension is declared only when the server listed it in `server/discover` (2026-07-28
+ * wire); otherwise every mode behaves as `off`.
+ */
+export type TaskMode = 'auto' | 'manual' | 'off';
+
+/**
+ * `ClientOptions.tasks`: the Tasks extension (`io.modelcontextprotocol/tasks`), off unless set.
+ * Set, every `callTool` declares it (mode `auto`) unless the call says `task: 'off'` or
+ * `'manual'`.
+ */
+export interface TasksOptions {
+  /**
+   * Where task ids and what resuming needs are kept (answered input keys, answers not yet
+   * acknowledged, the TTL). Pass a durable one, and the same one to the next client, to resume
+   * tasks after a reconnect or a restart. @default a new `MemoryTaskStore` per client
+   */
+  store?: TaskStore | undefined;
+  /**
+   * Ask the server to push `notifications/tasks` (a `subscriptions/listen` with `taskIds`) and
+   * poll only while that stream is down or not honoured. @default true
+   */
+  push?: boolean | undefined;
+  /** With push up, still look with `tasks/get` this often, in ms, in case a notification is lost. @default 30000 */
+  pushBackstopMs?: number | undefined;
+  /** Waits between polls; the server's `pollIntervalMs` wins when it sends one. @default DEFAULT_TASK_POLL */
+  poll?: Partial<TaskPollPolicy> | undefined;
+  /** Wall clock for task TTLs (`createdAt + ttlMs`), epoch ms. @default Date.now */
+  clock?: WallClock | undefined;
+}
+
+/** The options `callTool` takes besides {@link CallOptions}. */
+export interface TaskCallOptions {
+  /**
+   * How a task answer is handled for this call (see {@link TaskMode}).
+   * @default `auto` when `ClientOptions.tasks` is set, else `off`
+   */
+  task?: TaskMode | undefined;
+  /**
+   * Each new state of the task (created, status or `statusMessage` changed), from the
+   * `CreateTaskResult` on. The first call carries the `taskId` a host needs to resume it later.
+   */
+  onTask?: ((task: Task | DetailedTask) => void) | undefined;
+}
+
+/** {@link TasksOptions} with every default filled in. */
+export interface ResolvedTasksOptions {
+  store: TaskStore;
+  push: boolean;
+  pushBackstopMs: number;
+  poll: TaskPollPolicy;
+  clock: WallClock;
+}
+
+const DEFAULT_BACKSTOP_MS = 30_000;
+const systemWallClock: WallClock = { now: () => Date.now() };
+
+/**
+ * Checks `ClientOptions.tasks` and fills the defaults; `undefined` or `false` is off (then
+ * `undefined`), `true` is `{}`.
+ * @throws InvalidArgumentError (-32602) naming the first bad field.
+ */
+export function resolveTasksOptions(value: TasksOptions | boolean | undefined): ResolvedTasksOptions | undefined {
+  if (value === undefined || value === false) return undefined;
+  const options: TasksOptions = value === true ? {} : value;
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('tasks', value, 'expected true, false or TasksOptions');
+  const store = options.store ?? new MemoryTaskStore();
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    ['get', 'set', 'delete', 'keys'].some((name) => typeof store[name as keyof TaskStore] !== 'function')
+  )
+    throw new InvalidArgumentError('tasks.store', store, 'expected a TaskStore { get, set, delete, keys }');
+  const push = options.push ?? true;
+  if (typeof push !== 'boolean') throw new InvalidArgumentError('tasks.push', push, 'expected a boolean');
+  const pushBackstopMs = options.pushBackstopMs ?? DEFAULT_BACKSTOP_MS;
+  if (typeof pushBackstopMs !== 'number' || !(pushBackstopMs > 0))
+    throw new InvalidArgumentError('tasks.pushBackstopMs', pushBackstopMs, 'expected a positive number of ms');
+  const clock = options.clock ?? systemWallClock;
+  if (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function')
+    throw new InvalidArgumentError('tasks.clock', clock, 'expected { now(): number }');
+  return { store, push, pushBackstopMs, poll: resolveTaskPoll(options.poll), clock };
+}
+
+/** Checks a call's `task` option. @throws InvalidArgumentError (-32602) */
+export function checkTaskMode(value: unknown): TaskMode | undefined {
+  if (value === undefined || value === 'auto' || value === 'manual' || value === 'off') return value;
+  throw new InvalidArgumentError('task', value, 'expected "auto", "manual" or "off"');
+}

@@ -1,0 +1,228 @@
+/**
+ * The tasks of one client (spec: ext-tasks): when a call declares the extension, how a
+ * `CreateTaskResult` becomes a {@link ToolTask}, how a stored task is resumed, and what every
+ * handle borrows (requests, handlers, push, the store). The client owns one and wires it in.
+ */
+import { ErrorCode } from '../errors/codes.js';
+import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { CallOptions } from '../client/callOptions.js';
+import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../types/protocol.js';
+import type { Subscription, SubscribeOptions } from '../subscriptions/types.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { TaskExpiredError, TaskNotFoundError } from './errors.js';
+import { checkTaskMode, resolveTasksOptions, type ResolvedTasksOptions, type TaskMode } from './options.js';
+import { readDetailedTask, readTask, taskExpiresAt } from './taskShape.js';
+import { taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
+import { openTaskWatch, type TaskWatch } from './taskWatch.js';
+import { ToolTask, type TaskRuntime } from './toolTask.js';
+import { TaskMethod } from './types.js';
+
+/** What the manager needs from its client. */
+export interface TaskManagerDeps {
+  /** `transport.serverIdentity`: the one server this client's tasks live on. */
+  serverIdentity: string;
+  /** `ClientOptions.tasks`, resolved; `undefined` when the client did not turn tasks on. */
+  options: ResolvedTasksOptions | undefined;
+  /** Sends a request declaring the extension, never cancelled on the wire; resolves with its complete result. */
+  send(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject>;
+  /** Answers input requests with the client's handlers. */
+  fulfil(inputRequests: Record<string, InputRequest>, signal: AbortSignal): Promise<Record<string, InputResponse>>;
+  /** The client's `subscribe`. */
+  subscribe(filter: SubscriptionFilter, options: SubscribeOptions): Promise<Subscription>;
+  /** Whether the extension may be declared now: the 2026-07-28 wire, and the server listed it. */
+  offered(): boolean;
+  /** The checks a `tools/call` result passes. */
+  checkResult(toolName: string | undefined, result: JsonObject): CallToolResult;
+  clock: Clock;
+  timers: Timers;
+  onError(error: unknown): void;
+}
+
+/** Options of `McpClient.resumeTask`. */
+export interface ResumeTaskOptions extends CallOptions {
+  /** `auto` answers the task's input with the client's handlers; `manual` leaves it to the host. @default "auto" */
+  task?: 'auto' | 'manual' | undefined;
+}
+
+/** @internal Owned by `McpClient`; see the module comment. */
+export class TaskManager {
+  private resolved: ResolvedTasksOptions | undefined;
+  private readonly lifetime = new AbortController();
+  /** The server refused (or did not honour) a listen for task ids: later tasks poll at once. */
+  private pushRefused = false;
+  private readonly runtime: TaskRuntime;
+
+  constructor(private readonly deps: TaskManagerDeps) {
+    this.resolved = deps.options;
+    const manager = this;
+    this.runtime = {
+      serverIdentity: deps.serverIdentity,
+      get store() {
+        return manager.settings.store;
+      },
+      get poll() {
+        return manager.settings.poll;
+      },
+      get wallClock() {
+        return manager.settings.clock;
+      },
+      clock: deps.clock,
+      timers: deps.timers,
+      lifetime: this.lifetime.signal,
+      request: (method, params, options) => this.request(method, params, options),
+      fulfil: (requests, signal) => deps.fulfil(requests, signal),
+      watch: (taskId) => this.watch(taskId),
+      checkResult: (toolName, result) => deps.checkResult(toolName, result),
+      onError: (error) => deps.onError(error),
+    };
+  }
+
+  /** The options in force; the defaults when the client did not set any but a call asked for a task. */
+  private get settings(): ResolvedTasksOptions {
+    this.resolved ??= resolveTasksOptions(true) as ResolvedTasksOptions;
+    return this.resolved;
+  }
+
+  /**
+   * What a call does with a task answer: its own `task` option, else `auto` when the client
+   * turned tasks on, else `off`; and `off` whenever the extension may not be declared.
+   * @throws InvalidArgumentError (-32602) for a bad `task` option.
+   */
+  modeFor(callMode: unknown): TaskMode {
+    const mode = checkTaskMode(callMode) ?? (this.deps.options === undefined ? 'off' : 'auto');
+    return mode !== 'off' && this.deps.offered() ? mode : 'off';
+  }
+
+  /**
+   * A `CreateTaskResult` of `tools/call` as a handle; its record is written before this resolves.
+   * @throws ProtocolError (-32600) for a malformed task.
+   */
+  async adopt(toolName: string, result: JsonObject, mode: 'auto' | 'manual'): Promise<ToolTask> {
+    const seed = readTask('tools/call', result);
+    const now = this.settings.clock.now();
+    const record: TaskRecord = {
+      taskId: seed.taskId,
+      serverIdentity: this.deps.serverIdentity,
+      method: 'tools/call',
+      toolName,
+      status: seed.status,
+      expiresAt: taskExpiresAt(seed, now),
+      answeredKeys: [],
+      updatedAt: now,
+    };
+    const task = new ToolTask(this.runtime, { mode, first: seed, firstIsDetailed: false, record });
+    await task.persist();
+    return task;
+  }
+
+  /**
+   * Picks up a task again, on this connection: checks the stored record (same server, TTL not
+   * passed), then asks `tasks/get` for the task as it is now. A task this client has no record
+   * of is resumed too (without its answered keys).
+   * @throws InvalidArgumentError (-32602), with nothing sent, for an empty id, a bad `task`
+   *   option, or a record of another server; TaskExpiredError (-32031), with nothing sent,
+   *   when the stored TTL has passed; TaskNotFoundError (-32602 as sent) when the server does
+   *   not know the id; ProtocolError; any error of the request.
+   */
+  async resume(taskId: string, options: ResumeTaskOptions = {}): Promise<ToolTask> {
+    if (typeof taskId !== 'string' || taskId === '')
+      throw new InvalidArgumentError('taskId', taskId, 'expected a non-empty task id');
+    const mode = checkTaskMode(options.task) ?? 'auto';
+    if (mode === 'off') throw new InvalidArgumentError('task', mode, 'expected "auto" or "manual"');
+    const { store, clock } = this.settings;
+    const key = taskKey(this.deps.serverIdentity, taskId);
+    const stored = await store.get(key);
+    if (stored !== undefined && stored.serverIdentity !== this.deps.serverIdentity)
+      throw new InvalidArgumentError('taskId', taskId, 'the stored task belongs to another server');
+    if (stored?.expiresAt != null && clock.now() >= stored.expiresAt) {
+      await store.delete(key);
+      throw new TaskExpiredError({ taskId, expiresAt: stored.expiresAt, status: stored.status });
+    }
+    let snapshot;
+    try {
+      const requestOptions: ResumeTaskOptions = { ...options };
+      delete requestOptions.task;
+      snapshot = readDetailedTask(TaskMethod.get, await this.request(TaskMethod.get, { taskId }, requestOptions));
+    } catch (error) {
+      if (error instanceof TaskNotFoundError) await store.delete(key);
+      throw error;
+    }
+    const now = clock.now();
+    const record: TaskRecord = stored ?? {
+      taskId,
+      serverIdentity: this.deps.serverIdentity,
+      method: 'tools/call',
+      status: snapshot.status,
+      expiresAt: null,
+      answeredKeys: [],
+      updatedAt: now,
+    };
+    const task = new ToolTask(this.runtime, {
+      mode,
+      first: snapshot,
+      firstIsDetailed: true,
+      record: { ...record, expiresAt: taskExpiresAt(snapshot, now) },
+    });
+    await task.persist();
+    return task;
+  }
+
+  /** Every stored task of this server, for a host picking up after a restart. */
+  async stored(): Promise<TaskRecord[]> {
+    const { store } = this.settings;
+    const out: TaskRecord[] = [];
+    for (const key of await store.keys(taskKeyPrefix(this.deps.serverIdentity))) {
+      const record = await store.get(key);
+      if (record !== undefined) out.push(record);
+    }
+    return out;
+  }
+
+  /** The client closed: every loop stops with `error`; tasks and records stay for a resume. */
+  close(error: Error): void {
+    this.lifetime.abort(error);
+  }
+
+  /** A `tasks/*` request; -32602 means an unknown task (spec: ext-tasks, Protocol Errors). */
+  private async request(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    try {
+      return await this.deps.send(method, params, options);
+    } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.InvalidParams && !(error instanceof TaskNotFoundError))
+        throw new TaskNotFoundError(
+          { code: error.code, message: error.message, data: error.data },
+          method,
+          String(params['taskId']),
+          error.httpStatus,
+        );
+      throw error;
+    }
+  }
+
+  private watch(taskId: string): TaskWatch | undefined {
+    const { push, pushBackstopMs } = this.settings;
+    if (!push || this.pushRefused || !this.deps.offered() || this.lifetime.signal.aborted) return undefined;
+    return openTaskWatch(taskId, {
+      subscribe: (filter, options) => this.deps.subscribe(filter, options),
+      timers: this.deps.timers,
+      backstopMs: pushBackstopMs,
+      refused: (error) => {
+        if (error === undefined || (isRpcError(error) && REFUSALS.has(error.code))) this.pushRefused = true;
+      },
+    });
+  }
+}
+
+/** Listen errors that will not change on the next task: stop asking for push. */
+const REFUSALS: ReadonlySet<number> = new Set([
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+  ErrorCode.InvalidRequest,
+  ErrorCode.MissingRequiredClientCapability,
+]);
+
+/** True for a `tools/call` result that is a task (`resultType: "task"`). */
+export function isCreateTaskResult(result: JsonObject): boolean {
+  return result['resultType'] === 'task';
+}

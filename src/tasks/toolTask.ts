@@ -1,0 +1,458 @@
+/**
+ * The handle of one task (spec: ext-tasks): its latest state, the three methods on the wire
+ * (`tasks/get`, `tasks/update`, `tasks/cancel`), events, and `result()`, which follows it to
+ * its end. Its record in the task store is kept current so another client can resume it.
+ */
+import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { Progress } from '../jsonrpc/session.js';
+import type { CallOptions } from '../client/callOptions.js';
+import type { CallToolResult, InputRequest, InputResponse } from '../types/protocol.js';
+import { EventStream } from '../subscriptions/eventStream.js';
+import { abortableDelay } from '../util/signals.js';
+import type { Clock, Timers } from '../util/clock.js';
+import type { WallClock } from '../auth/oauthProvider.js';
+import { driveTask, type TaskAnswerEvent, type TaskPollPolicy } from './driver.js';
+import { isTaskExpiredError, isTaskNotFoundError, TaskCancelledError, TaskFailedError } from './errors.js';
+import { isTerminalStatus, readDetailedTask, taskExpiresAt } from './taskShape.js';
+import { taskKey, type TaskRecord, type TaskStore } from './taskStore.js';
+import type { TaskWatch } from './taskWatch.js';
+import {
+  TaskMethod,
+  type DetailedTask,
+  type InputRequiredTask,
+  type Task,
+  type TaskStatus,
+  type TerminalTask,
+} from './types.js';
+
+/**
+ * One event of a {@link ToolTask}:
+ * - `status`: a new state of the task (created, or status, `statusMessage` or `lastUpdatedAt`
+ *   changed), from a poll or a push.
+ * - `inputRequired`: the task waits for input; `inputRequests` holds only the keys never
+ *   answered and not announced before (each key is announced once). In `auto` mode the
+ *   client's handlers are already answering them; in `manual` mode answer with `update()`.
+ */
+export type ToolTaskEvent =
+  | { type: 'status'; task: Task | DetailedTask }
+  | { type: 'inputRequired'; task: InputRequiredTask; inputRequests: Record<string, InputRequest> };
+
+/** @internal What a handle borrows from its client. */
+export interface TaskRuntime {
+  readonly serverIdentity: string;
+  readonly store: TaskStore;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly wallClock: WallClock;
+  readonly poll: TaskPollPolicy;
+  /** Aborts (with a `ConnectionClosedError`) when the client closes: loops stop, tasks stay. */
+  readonly lifetime: AbortSignal;
+  /** Sends a `tasks/*` request: the extension declared, never `notifications/cancelled`. */
+  request(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject>;
+  /** Answers input requests with the client's handlers. */
+  fulfil(inputRequests: Record<string, InputRequest>, signal: AbortSignal): Promise<Record<string, InputResponse>>;
+  /** Push for `taskId`, or `undefined` to poll only. */
+  watch(taskId: string): TaskWatch | undefined;
+  /** The checks a `tools/call` result passes (`content`, the tool's `outputSchema`). */
+  checkResult(toolName: string | undefined, result: JsonObject): CallToolResult;
+  onError(error: unknown): void;
+}
+
+/** @internal How a handle starts. */
+export interface ToolTaskInit {
+  mode: 'auto' | 'manual';
+  first: Task | DetailedTask;
+  firstIsDetailed: boolean;
+  record: TaskRecord;
+}
+
+/**
+ * A task a tool call became (`resultType: "task"`), from `callTool(…, { task: 'manual' })` or
+ * `resumeTask()`. `result()` follows it to the end; `get`, `update` and `cancel` are the
+ * extension's three methods for hosts that drive it themselves.
+ *
+ * ```ts
+ * const task = await client.resumeTask(taskId, { task: 'manual' });
+ * task.on((event) => {
+ *   if (event.type === 'inputRequired') void task.update(await askUser(event.inputRequests));
+ * });
+ * const result = await task.result();
+ * ```
+ */
+export class ToolTask {
+  /** The server's task id. */
+  readonly taskId: string;
+  /** The tool called, when known (this client created the task, or the store remembers it). */
+  readonly toolName: string | undefined;
+  /** `auto`: input is answered through the client's handlers; `manual`: by the host with {@link update}. */
+  readonly mode: 'auto' | 'manual';
+  private current: Task | DetailedTask;
+  private detailed: boolean;
+  private readonly answered: Set<string>;
+  private readonly announced = new Set<string>();
+  private pending: Record<string, InputResponse> | undefined;
+  private readonly events: EventStream<ToolTaskEvent>;
+  private readonly key: string;
+  private expiresAt: number | null;
+  private readonly firstSeenAt: number;
+  private running: Promise<CallToolResult> | undefined;
+  private terminal: TerminalTask | undefined;
+  private gone = false;
+  private cancelSent = false;
+  /** The handlers could not answer this run's input: the task would wait for ever. */
+  private inputFailed = false;
+  private readonly cancelled = new AbortController();
+  private writes: Promise<void> = Promise.resolve();
+  private progressListeners = new Set<(progress: Progress) => void>();
+  private progressCount = 0;
+
+  /** @internal Made by the client; see `McpClient.callTool` and `McpClient.resumeTask`. */
+  constructor(
+    private readonly runtime: TaskRuntime,
+    init: ToolTaskInit,
+  ) {
+    this.taskId = init.record.taskId;
+    this.toolName = init.record.toolName;
+    this.mode = init.mode;
+    this.current = init.first;
+    this.detailed = init.firstIsDetailed;
+    this.answered = new Set(init.record.answeredKeys);
+    this.pending = init.record.pendingResponses;
+    this.expiresAt = init.record.expiresAt;
+    this.firstSeenAt = runtime.wallClock.now();
+    this.key = taskKey(runtime.serverIdentity, this.taskId);
+    this.events = new EventStream<ToolTaskEvent>({ onError: (error) => runtime.onError(error) });
+  }
+
+  /** The latest status seen. */
+  get status(): TaskStatus {
+    return this.current.status;
+  }
+
+  /** The latest state seen: the `CreateTaskResult`, a `tasks/get` answer or a pushed one. */
+  get task(): Task | DetailedTask {
+    return this.current;
+  }
+
+  /** Keys of `inputRequests` answered so far (acknowledged by the server). */
+  get answeredKeys(): readonly string[] {
+    return [...this.answered];
+  }
+
+  /** Adds a listener; returns the function that removes it. A throwing listener is reported to `onError`. */
+  on(listener: (event: ToolTaskEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /**
+   * `tasks/get`: the task as it is now (spec: ext-tasks, Task Polling). Emits its events.
+   * @throws TaskNotFoundError (-32602 as sent) when the server does not know the id (the record
+   *   is dropped); ProtocolError (-32600) for a malformed task; any error of the request.
+   */
+  async get(options: CallOptions = {}): Promise<DetailedTask> {
+    return this.fetch(options);
+  }
+
+  /**
+   * `tasks/update`: answers input requests by key (spec: ext-tasks, Task Update Requests). Each
+   * key is answered once for the task's lifetime; the keys are recorded once the server
+   * acknowledges them.
+   * @throws InvalidArgumentError (-32602), with nothing sent, for an empty or non-object
+   *   `inputResponses` or a key answered before; TaskNotFoundError; any error of the request.
+   */
+  async update(inputResponses: Record<string, InputResponse>, options: CallOptions = {}): Promise<void> {
+    if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses))
+      throw new InvalidArgumentError('inputResponses', inputResponses, 'expected an object keyed like inputRequests');
+    const keys = Object.keys(inputResponses);
+    if (keys.length === 0) throw new InvalidArgumentError('inputResponses', inputResponses, 'answers nothing');
+    const again = keys.find((key) => this.answered.has(key));
+    if (again !== undefined)
+      throw new InvalidArgumentError(
+        `inputResponses[${JSON.stringify(again)}]`,
+        inputResponses[again],
+        'this input key was answered already; each key is answered once per task',
+      );
+    await this.send(TaskMethod.update, { taskId: this.taskId, inputResponses: inputResponses as JsonObject }, options);
+    await this.recordAnswers({ type: 'delivered', keys });
+  }
+
+  /**
+   * `tasks/cancel` (spec: ext-tasks, Task Cancellation): asks the server to stop. Cooperative:
+   * the task may still complete. Resolves on the server's acknowledgment; the record is dropped
+   * and a `result()` in progress rejects with `CancelledError`. Nothing is sent once the task
+   * is terminal.
+   * @throws TaskNotFoundError; any error of the request.
+   */
+  async cancel(options: CallOptions = {}): Promise<void> {
+    if (this.terminal !== undefined) return;
+    try {
+      await this.sendCancel(options);
+    } finally {
+      this.cancelled.abort(new CancelledError('tools/call', 'cancelled with tasks/cancel'));
+    }
+  }
+
+  /**
+   * Follows the task to its end (polling `tasks/get`, or through push) and returns the tool's
+   * result. `auto` handles answer input with the client's handlers; `manual` ones wait for
+   * {@link update}. Called again, it joins the run in progress (with that run's options), or
+   * settles as the finished task did.
+   *
+   * `options.signal` cancels the task (`tasks/cancel`, never `notifications/cancelled`) and
+   * rejects with `CancelledError`; `timeoutMs` applies to each request; `maxTotalTimeoutMs`,
+   * when given, bounds the whole wait (`TimeoutError`, the task cancelled); `onProgress` hears
+   * each state (`progress` counts them, `message` is the `statusMessage` or the status).
+   *
+   * @returns the `CallToolResult` of a `completed` task (`isError: true` included).
+   * @throws TaskFailedError (the task's JSON-RPC error, as sent) for `failed`;
+   *   TaskCancelledError (-32800) for `cancelled`; TaskExpiredError (-32031) past the TTL;
+   *   TaskNotFoundError (-32602); CancelledError (-32800) on abort; TimeoutError (-32001);
+   *   ConnectionClosedError (-32000) when the client closes (the task keeps running and can be
+   *   resumed); InputRequestFailedError (-32007) when a handler cannot answer (the task is
+   *   cancelled); ProtocolError (-32600) for a malformed task or result.
+   */
+  result(options: CallOptions = {}): Promise<CallToolResult> {
+    if (this.terminal !== undefined) return this.settle(this.terminal);
+    if (this.running === undefined) {
+      const run = this.drive(options).finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
+      this.running = run;
+    }
+    return this.running;
+  }
+
+  private async drive(options: CallOptions): Promise<CallToolResult> {
+    const runtime = this.runtime;
+    const onProgress = options.onProgress;
+    if (onProgress !== undefined) this.progressListeners.add(onProgress);
+    const signal = linkAbort(options.signal, this.cancelled.signal);
+    const watch = runtime.watch(this.taskId);
+    const totalMs = options.maxTotalTimeoutMs;
+    const requestOptions: CallOptions = {
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    };
+    try {
+      const final = await driveTask({
+        method: 'tools/call',
+        first: this.current,
+        firstIsDetailed: this.detailed,
+        signal: signal.signal,
+        stop: runtime.lifetime,
+        ...(totalMs !== undefined && { deadline: { at: runtime.clock.now() + totalMs, totalTimeoutMs: totalMs } }),
+        clock: runtime.clock,
+        timers: runtime.timers,
+        now: () => runtime.wallClock.now(),
+        poll: runtime.poll,
+        answered: this.answered,
+        pending: this.pending,
+        hooks: {
+          get: (hookSignal) => this.fetch({ ...requestOptions, signal: hookSignal }, false),
+          wait: (ms, hookSignal) =>
+            watch !== undefined
+              ? watch.wait(ms, hookSignal)
+              : abortableDelay(ms, runtime.timers, hookSignal).then(() => undefined),
+          fulfil:
+            this.mode === 'auto'
+              ? (requests, hookSignal) =>
+                  runtime.fulfil(requests, hookSignal).catch((error: unknown) => {
+                    if (!hookSignal.aborted) this.inputFailed = true;
+                    throw error;
+                  })
+              : undefined,
+          update: (inputResponses, hookSignal) =>
+            this.send(
+              TaskMethod.update,
+              { taskId: this.taskId, inputResponses: inputResponses as JsonObject },
+              { ...requestOptions, signal: hookSignal },
+            ).then(() => undefined),
+          cancel: () => {
+            if (this.cancelSent) return;
+            this.sendCancel({ ...requestOptions }).catch((error: unknown) => runtime.onError(error));
+          },
+        },
+        onSnapshot: (task) => this.observe(task),
+        onAnswers: (event) => this.recordAnswers(event),
+      });
+      return await this.settle(final);
+    } catch (error) {
+      await this.failed(error);
+      throw error;
+    } finally {
+      watch?.close();
+      signal.dispose();
+      if (onProgress !== undefined) this.progressListeners.delete(onProgress);
+    }
+  }
+
+  /**
+   * What a run's error means for the record: gone for good (unknown, expired, cancelled by the
+   * caller's abort or deadline), or kept for a resume (the client closed, a request failed).
+   */
+  private async failed(error: unknown): Promise<void> {
+    if (isTaskNotFoundError(error) || isTaskExpiredError(error) || this.cancelSent) return this.forget();
+    if (this.inputFailed) {
+      // Nobody here can answer it: cancel rather than leave it waiting.
+      this.inputFailed = false;
+      await this.sendCancel({}).catch((cancelError: unknown) => this.runtime.onError(cancelError));
+      return this.forget();
+    }
+  }
+
+  /** A terminal snapshot as the call's outcome. */
+  private async settle(task: TerminalTask): Promise<CallToolResult> {
+    this.terminal = task;
+    await this.forget();
+    switch (task.status) {
+      case 'completed':
+        return this.runtime.checkResult(this.toolName, task.result);
+      case 'failed':
+        throw new TaskFailedError(task.error, 'tools/call', task.taskId, task.statusMessage);
+      default:
+        throw new TaskCancelledError('tools/call', task.taskId, task.statusMessage);
+    }
+  }
+
+  /** `tasks/get`, checked, observed and recorded. */
+  private async fetch(options: CallOptions, emit = true): Promise<DetailedTask> {
+    const result = await this.send(TaskMethod.get, { taskId: this.taskId }, options);
+    const task = readDetailedTask(TaskMethod.get, result);
+    if (task.taskId !== this.taskId) {
+      throw new ProtocolError(`tasks/get answered for task ${JSON.stringify(task.taskId)}`, {
+        method: TaskMethod.get,
+        value: result,
+      });
+    }
+    if (emit) this.observe(task);
+    return task;
+  }
+
+  /** One `tasks/*` request; a -32602 drops the record (the runtime maps it to TaskNotFoundError). */
+  private async send(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    try {
+      return await this.runtime.request(method, params, options);
+    } catch (error) {
+      if (isTaskNotFoundError(error)) await this.forget();
+      throw error;
+    }
+  }
+
+  private async sendCancel(options: CallOptions): Promise<void> {
+    this.cancelSent = true;
+    await this.send(TaskMethod.cancel, { taskId: this.taskId }, options);
+    await this.forget();
+  }
+
+  /** A new state: kept, recorded, announced. Anything but the first state came from `tasks/get` or a push. */
+  private observe(task: Task | DetailedTask): void {
+    const changed =
+      task !== this.current &&
+      (task.status !== this.current.status ||
+        task.statusMessage !== this.current.statusMessage ||
+        task.lastUpdatedAt !== this.current.lastUpdatedAt);
+    const first = this.progressCount === 0;
+    if (task !== this.current) this.detailed = true;
+    this.current = task;
+    this.expiresAt = taskExpiresAt(task, this.firstSeenAt);
+    if (!changed && !first) return;
+    this.progressCount += 1;
+    if (!isTerminalStatus(task.status)) this.persist();
+    this.events.emit({ type: 'status', task });
+    const progress: Progress = { progress: this.progressCount, message: task.statusMessage ?? task.status };
+    for (const listener of this.progressListeners) {
+      try {
+        listener(progress);
+      } catch (error) {
+        this.runtime.onError(error);
+      }
+    }
+    if (task.status === 'input_required' && 'inputRequests' in task) {
+      const fresh: Record<string, InputRequest> = {};
+      for (const [key, request] of Object.entries(task.inputRequests)) {
+        if (this.answered.has(key) || this.announced.has(key)) continue;
+        this.announced.add(key);
+        Object.defineProperty(fresh, key, { value: request, enumerable: true, writable: true, configurable: true });
+      }
+      if (Object.keys(fresh).length > 0) this.events.emit({ type: 'inputRequired', task, inputRequests: fresh });
+    }
+  }
+
+  private async recordAnswers(event: TaskAnswerEvent): Promise<void> {
+    if (event.type === 'pending') {
+      this.pending = { ...this.pending, ...event.responses };
+    } else {
+      for (const key of event.keys) this.answered.add(key);
+      if (this.pending !== undefined) {
+        const left = { ...this.pending };
+        for (const key of event.keys) delete left[key];
+        this.pending = Object.keys(left).length === 0 ? undefined : left;
+      }
+    }
+    this.persist();
+    await this.writes;
+  }
+
+  /** The record as of now. */
+  private record(): TaskRecord {
+    const task = this.current;
+    return {
+      taskId: this.taskId,
+      serverIdentity: this.runtime.serverIdentity,
+      method: 'tools/call',
+      ...(this.toolName !== undefined && { toolName: this.toolName }),
+      status: task.status,
+      ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+      expiresAt: this.expiresAt,
+      ...(task.pollIntervalMs !== undefined && { pollIntervalMs: task.pollIntervalMs }),
+      answeredKeys: [...this.answered],
+      ...(this.pending !== undefined && { pendingResponses: this.pending }),
+      updatedAt: this.runtime.wallClock.now(),
+    };
+  }
+
+  /** @internal Writes the record (in order, after earlier writes); failures go to `onError`. */
+  persist(): Promise<void> {
+    if (this.gone) return this.writes;
+    this.writes = this.writes
+      .then(() => {
+        if (this.gone) return;
+        return this.runtime.store.set(this.key, this.record());
+      })
+      .catch((error: unknown) => this.runtime.onError(error));
+    return this.writes;
+  }
+
+  /** Drops the record for good (terminal, cancelled, unknown or expired). */
+  private forget(): Promise<void> {
+    if (this.gone) return this.writes;
+    this.gone = true;
+    this.writes = this.writes
+      .then(() => this.runtime.store.delete(this.key))
+      .then(
+        () => undefined,
+        (error: unknown) => this.runtime.onError(error),
+      );
+    return this.writes;
+  }
+}
+
+/** A signal that aborts when either input does; `dispose()` removes the listeners. */
+function linkAbort(a: AbortSignal | undefined, b: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const fromA = () => controller.abort(a?.reason);
+  const fromB = () => controller.abort(b.reason);
+  if (a?.aborted) controller.abort(a.reason);
+  else if (b.aborted) controller.abort(b.reason);
+  else {
+    a?.addEventListener('abort', fromA, { once: true });
+    b.addEventListener('abort', fromB, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    dispose() {
+      a?.removeEventListener('abort', fromA);
+      b.removeEventListener('abort', fromB);
+    },
+  };
+}

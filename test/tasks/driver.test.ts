@@ -1,0 +1,328 @@
+/**
+ * The task loop as a pure function over hooks, on fake timers: when it looks (pollIntervalMs,
+ * backoff, push), how input is answered (once per key, resent when not acknowledged), and how
+ * it ends (terminal, abort, deadline, stop, TTL).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CancelledError, ConnectionClosedError, InvalidArgumentError, TimeoutError } from '../../src/errors/errors.js';
+import {
+  DEFAULT_TASK_POLL,
+  driveTask,
+  taskWaitMs,
+  type DriveTaskOptions,
+  type TaskAnswerEvent,
+} from '../../src/tasks/driver.js';
+import { TaskExpiredError } from '../../src/tasks/errors.js';
+import type { DetailedTask, Task } from '../../src/tasks/types.js';
+import type { InputRequest, InputResponse } from '../../src/types/protocol.js';
+import { abortableDelay } from '../../src/util/signals.js';
+import { systemTimers } from '../../src/util/clock.js';
+
+const NAME_REQUEST = {
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message: 'Your name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  },
+} as InputRequest;
+const CONFIRM_REQUEST = {
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message: 'Sure?',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+  },
+} as InputRequest;
+
+const T0 = Date.parse('2026-08-01T10:00:00Z');
+
+function task(
+  status: DetailedTask['status'],
+  extra: Partial<DetailedTask> & Record<string, unknown> = {},
+): DetailedTask {
+  const base = {
+    taskId: 't-1',
+    status,
+    createdAt: new Date(T0).toISOString(),
+    lastUpdatedAt: new Date(T0).toISOString(),
+    ttlMs: null,
+    ...extra,
+  } as Record<string, unknown>;
+  if (status === 'completed' && base['result'] === undefined) base['result'] = { content: [] };
+  if (status === 'failed' && base['error'] === undefined) base['error'] = { code: -32603, message: 'boom' };
+  if (status === 'input_required' && base['inputRequests'] === undefined) base['inputRequests'] = {};
+  return base as unknown as DetailedTask;
+}
+
+/** Hooks answering `tasks/get` with `snapshots` in order (the last one repeats), recording when. */
+function scripted(snapshots: DetailedTask[], overrides: Partial<DriveTaskOptions['hooks']> = {}) {
+  const gets: number[] = [];
+  const updates: Array<Record<string, InputResponse>> = [];
+  const cancel = vi.fn();
+  const hooks: DriveTaskOptions['hooks'] = {
+    get: vi.fn(async () => {
+      gets.push(Date.now());
+      const next = snapshots.length > 1 ? snapshots.shift()! : snapshots[0]!;
+      return next;
+    }),
+    wait: (ms, signal) => abortableDelay(ms, systemTimers, signal).then(() => undefined),
+    update: vi.fn(async (responses: Record<string, InputResponse>) => {
+      updates.push(responses);
+    }),
+    cancel,
+    ...overrides,
+  };
+  return { hooks, gets, updates, cancel };
+}
+
+function run(options: Partial<DriveTaskOptions> & Pick<DriveTaskOptions, 'hooks'>) {
+  return driveTask({
+    method: 'tools/call',
+    first: task('working', { pollIntervalMs: 1000 }),
+    firstIsDetailed: false,
+    answered: new Set(),
+    now: () => Date.now(),
+    ...options,
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(T0);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('when the loop looks at the task', () => {
+  it('waits pollIntervalMs between polls, following a value that changes, and resolves with the terminal task', async () => {
+    const done = task('completed', { result: { content: [{ type: 'text', text: 'ok' }] } });
+    const { hooks, gets } = scripted([
+      task('working', { pollIntervalMs: 2000 }),
+      task('working', { pollIntervalMs: 500 }),
+      done,
+    ]);
+    const promise = run({ hooks });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(promise).resolves.toBe(done);
+    expect(gets.map((at) => at - T0)).toEqual([1000, 3000, 3500]);
+  });
+
+  it('backs off when the server suggests no interval, resetting when the status changes; never under minMs', async () => {
+    const { hooks, gets } = scripted([
+      task('working'),
+      task('working'),
+      task('input_required', { inputRequests: {} }),
+      task('working', { pollIntervalMs: 0 }),
+      task('completed'),
+    ]);
+    const promise = run({ hooks, first: task('working') });
+    await vi.advanceTimersByTimeAsync(20_000);
+    await promise;
+    const gaps = gets.map((at, i) => at - (i === 0 ? T0 : (gets[i - 1] as number)));
+    // 500, 750, 1125 (working ×3 without a hint), then 500 (status changed), then 100 (hint 0, floor).
+    expect(gaps).toEqual([500, 750, 1125, 500, 100]);
+  });
+
+  it('the backoff policy is a pure function with a cap', () => {
+    expect(taskWaitMs({}, DEFAULT_TASK_POLL, 0)).toBe(500);
+    expect(taskWaitMs({}, DEFAULT_TASK_POLL, 20)).toBe(10_000);
+    expect(taskWaitMs({ pollIntervalMs: 30_000 }, DEFAULT_TASK_POLL, 5)).toBe(30_000);
+    expect(taskWaitMs({ pollIntervalMs: 0 }, { ...DEFAULT_TASK_POLL, minMs: 0 }, 0)).toBe(0);
+  });
+
+  it('a pushed snapshot ends the wait and replaces the poll', async () => {
+    const pushed = task('completed');
+    const get = vi.fn();
+    const wait = vi.fn(async () => pushed);
+    const promise = run({ hooks: { get, wait, cancel: vi.fn() } });
+    await expect(promise).resolves.toBe(pushed);
+    expect(get).not.toHaveBeenCalled();
+    expect(wait).toHaveBeenCalledWith(1000, expect.any(AbortSignal));
+  });
+
+  it('a seed that is not working (no payload) is looked at at once', async () => {
+    const { hooks, gets } = scripted([task('completed')]);
+    await expect(run({ hooks, first: task('completed') as Task, firstIsDetailed: false })).resolves.toMatchObject({
+      status: 'completed',
+    });
+    expect(gets).toEqual([T0]);
+  });
+
+  it('reports each changed snapshot once, in order', async () => {
+    const seen: string[] = [];
+    const { hooks } = scripted([
+      task('working', { pollIntervalMs: 10, statusMessage: 'step 1' }),
+      task('working', { pollIntervalMs: 10, statusMessage: 'step 1' }),
+      task('working', { pollIntervalMs: 10, statusMessage: 'step 2' }),
+      task('cancelled', { statusMessage: 'stopped' }),
+    ]);
+    const promise = run({ hooks, onSnapshot: (t) => seen.push(`${t.status}:${t.statusMessage ?? ''}`) });
+    await vi.advanceTimersByTimeAsync(5000);
+    await expect(promise).resolves.toMatchObject({ status: 'cancelled' });
+    expect(seen).toEqual(['working:', 'working:step 1', 'working:step 2', 'cancelled:stopped']);
+  });
+});
+
+describe('input_required', () => {
+  it('answers each key once for the task lifetime, however often the server lists it, and records answers in order', async () => {
+    const fulfil = vi.fn(async (requests: Record<string, InputRequest>): Promise<Record<string, InputResponse>> =>
+      Object.fromEntries(Object.keys(requests).map((key) => [key, { action: 'accept', content: { name: key } }])),
+    );
+    const events: TaskAnswerEvent[] = [];
+    const { hooks, updates } = scripted(
+      [
+        task('input_required', { pollIntervalMs: 10, inputRequests: { name: NAME_REQUEST } }),
+        task('input_required', { pollIntervalMs: 10, inputRequests: { name: NAME_REQUEST } }),
+        task('input_required', { pollIntervalMs: 10, inputRequests: { name: NAME_REQUEST, confirm: CONFIRM_REQUEST } }),
+        task('working', { pollIntervalMs: 10 }),
+        task('completed'),
+      ],
+      { fulfil },
+    );
+    const answered = new Set<string>();
+    const promise = run({ hooks, answered, onAnswers: (event) => void events.push(structuredClone(event)) });
+    await vi.advanceTimersByTimeAsync(5000);
+    await promise;
+    expect(fulfil.mock.calls.map(([requests]) => Object.keys(requests))).toEqual([['name'], ['confirm']]);
+    expect(updates).toEqual([
+      { name: { action: 'accept', content: { name: 'name' } } },
+      { confirm: { action: 'accept', content: { name: 'confirm' } } },
+    ]);
+    expect([...answered]).toEqual(['name', 'confirm']);
+    expect(events.map((e) => e.type)).toEqual(['pending', 'delivered', 'pending', 'delivered']);
+  });
+
+  it('keys answered before (a resumed task) are never asked again', async () => {
+    const fulfil = vi.fn();
+    const { hooks, updates } = scripted(
+      [task('input_required', { pollIntervalMs: 10, inputRequests: { name: NAME_REQUEST } }), task('completed')],
+      { fulfil },
+    );
+    const promise = run({ hooks, answered: new Set(['name']) });
+    await vi.advanceTimersByTimeAsync(5000);
+    await promise;
+    expect(fulfil).not.toHaveBeenCalled();
+    expect(updates).toEqual([]);
+  });
+
+  it('an answer given but not acknowledged is sent again, not asked again; one the server no longer lists is settled', async () => {
+    const fulfil = vi.fn();
+    const events: TaskAnswerEvent[] = [];
+    const given = { action: 'accept', content: { name: 'Ada' } } as InputResponse;
+    const { hooks, updates } = scripted(
+      [task('input_required', { pollIntervalMs: 10, inputRequests: { name: NAME_REQUEST } }), task('completed')],
+      { fulfil },
+    );
+    const answered = new Set<string>();
+    const promise = run({
+      hooks,
+      answered,
+      pending: { name: given, old: given },
+      onAnswers: (event) => void events.push(structuredClone(event)),
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    await promise;
+    expect(fulfil).not.toHaveBeenCalled();
+    expect(updates).toEqual([{ name: given }]);
+    expect(events).toEqual([
+      { type: 'delivered', keys: ['old'] },
+      { type: 'delivered', keys: ['name'] },
+    ]);
+    expect([...answered].sort()).toEqual(['name', 'old']);
+  });
+
+  it('without a fulfil hook (manual mode) it only keeps looking', async () => {
+    const { hooks, updates, gets } = scripted([
+      task('input_required', { pollIntervalMs: 100, inputRequests: { name: NAME_REQUEST } }),
+      task('input_required', { pollIntervalMs: 100, inputRequests: { name: NAME_REQUEST } }),
+      task('completed'),
+    ]);
+    const promise = run({ hooks });
+    await vi.advanceTimersByTimeAsync(2000);
+    await promise;
+    expect(updates).toEqual([]);
+    expect(gets).toHaveLength(3);
+  });
+});
+
+describe('how the loop ends early', () => {
+  it("the caller's signal: CancelledError at once, tasks/cancel once, no timer left", async () => {
+    const { hooks, cancel } = scripted([task('working', { pollIntervalMs: 60_000 })]);
+    const controller = new AbortController();
+    const promise = run({ hooks, signal: controller.signal });
+    const settled = expect(promise).rejects.toBeInstanceOf(CancelledError);
+    await vi.advanceTimersByTimeAsync(61_000);
+    controller.abort('user');
+    await settled;
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(promise).rejects.toMatchObject({ cause: 'user', data: { method: 'tools/call' } });
+  });
+
+  it('an already-aborted signal cancels before anything is asked', async () => {
+    const { hooks, cancel, gets } = scripted([task('working')]);
+    await expect(run({ hooks, signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(gets).toEqual([]);
+  });
+
+  it('the deadline: TimeoutError (total) and tasks/cancel', async () => {
+    const { hooks, cancel } = scripted([task('working', { pollIntervalMs: 1000 })]);
+    const promise = run({
+      hooks,
+      deadline: { at: performance.now() + 2500, totalTimeoutMs: 2500 },
+      clock: { now: () => performance.now() },
+    });
+    const settled = expect(promise).rejects.toMatchObject({ data: { kind: 'total', timeoutMs: 2500 } });
+    await vi.advanceTimersByTimeAsync(3000);
+    await settled;
+    await expect(promise).rejects.toBeInstanceOf(TimeoutError);
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('stop (the client closed): rejects with its reason and leaves the task running', async () => {
+    const { hooks, cancel } = scripted([task('working', { pollIntervalMs: 1000 })]);
+    const stop = new AbortController();
+    const promise = run({ hooks, stop: stop.signal });
+    const closed = new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' });
+    const settled = expect(promise).rejects.toBe(closed);
+    await vi.advanceTimersByTimeAsync(1500);
+    stop.abort(closed);
+    await settled;
+    expect(cancel).not.toHaveBeenCalled();
+  });
+
+  it('a hook that ignores its signal cannot hold the loop', async () => {
+    const controller = new AbortController();
+    const hooks: DriveTaskOptions['hooks'] = {
+      get: () => new Promise(() => {}),
+      wait: async () => undefined,
+      cancel: vi.fn(),
+    };
+    const promise = run({ hooks, signal: controller.signal });
+    controller.abort();
+    await expect(promise).rejects.toBeInstanceOf(CancelledError);
+  });
+
+  it('past createdAt + ttlMs with the task not terminal: TaskExpiredError, no cancel', async () => {
+    const working = task('working', { pollIntervalMs: 1000, ttlMs: 2500 });
+    const { hooks, cancel } = scripted([working]);
+    const promise = run({ hooks, first: working });
+    const settled = expect(promise).rejects.toBeInstanceOf(TaskExpiredError);
+    await vi.advanceTimersByTimeAsync(4000);
+    await settled;
+    await expect(promise).rejects.toMatchObject({
+      code: -32031,
+      data: { taskId: 't-1', expiresAt: T0 + 2500, status: 'working' },
+    });
+    expect(cancel).not.toHaveBeenCalled();
+  });
+
+  it('a bad poll policy is refused up front', async () => {
+    const { hooks } = scripted([task('working')]);
+    await expect(run({ hooks, poll: { factor: 0.5 } })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+});
