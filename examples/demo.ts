@@ -59,24 +59,34 @@ function nextEvent<E>(
   });
 }
 
+/** The answers the demo gives without a terminal, by field name. */
+const SCRIPTED: Record<string, string | boolean> = {
+  name: 'Ada Lovelace',
+  priority: 'high',
+  approve: true,
+  note: 'approved by the demo',
+};
+
 /**
  * Answers a form-mode elicitation: at the terminal when there is one, else with a scripted
  * answer (so `npm start` also runs unattended, e.g. in CI).
  */
 const askUser: FormElicitationHandler = async (params, { signal }): Promise<ElicitResult> => {
   console.log(`  server asks: ${params.message}`);
-  const fields = Object.keys(params.requestedSchema.properties);
+  const properties = params.requestedSchema.properties as Record<string, { type?: unknown }>;
+  const fields = Object.keys(properties);
   if (!process.stdin.isTTY) {
-    const content = { name: 'Ada Lovelace', priority: 'high' };
+    const content = Object.fromEntries(fields.filter((f) => f in SCRIPTED).map((f) => [f, SCRIPTED[f] as string]));
     console.log(dim(`  (no terminal: answering ${JSON.stringify(content)})`));
     return { action: 'accept', content };
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const content: Record<string, string> = {};
+    const content: Record<string, string | boolean> = {};
     for (const field of fields) {
-      const answer = (await rl.question(`    ${field}: `, { signal })).trim();
-      if (answer !== '') content[field] = answer;
+      const boolean = properties[field]?.type === 'boolean';
+      const answer = (await rl.question(`    ${field}${boolean ? ' (y/n)' : ''}: `, { signal })).trim();
+      if (answer !== '') content[field] = boolean ? /^y/i.test(answer) : answer;
     }
     return { action: 'accept', content };
   } finally {
@@ -107,6 +117,7 @@ async function demo(transport: Transport): Promise<void> {
     transport,
     clientInfo: { name: 'mcp-live-demo', version: '0.1.0' },
     handlers: { elicitation: { form: askUser } },
+    tasks: true, // the Tasks extension: a long tool call may become a task the client follows
     onError: (error) => console.error(dim(`(client) ${error.message}`)),
   });
 
@@ -225,6 +236,21 @@ async function demo(transport: Transport): Promise<void> {
     heading('A tool that needs input (input_required, one elicitation round)');
     const ticket = await client.callTool('create_ticket', { title: 'Printer on fire' });
     console.log(`  create_ticket → ${ticket.content.map(describeContent).join(' ')}`);
+
+    heading('A long tool call that becomes a task (io.modelcontextprotocol/tasks)');
+    const report = await client.callTool(
+      'generate_report',
+      { topic: 'mcp-live', steps: 4, stepMs: 250 },
+      {
+        onTask: (task) =>
+          console.log(
+            dim(
+              `    task ${task.taskId.slice(0, 8)}… ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+            ),
+          ),
+      },
+    );
+    console.log(`  generate_report → ${report.content.map(describeContent).join(' ')}`);
 
     heading('Cache');
     const stats = client.cacheStats();

@@ -19,6 +19,7 @@ import {
   inputRequired,
 } from '@modelcontextprotocol/server';
 import type {
+  CallToolResult,
   McpRequestContext,
   McpServerFactory,
   ReadResourceResult,
@@ -28,6 +29,15 @@ import type {
   ServerNotifier,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import {
+  ReportTasks,
+  approvalRequest,
+  approvalSchema,
+  declaresTasks,
+  rejectedReport,
+  reportText,
+  serveTaskMethods,
+} from './exampleTasks.js';
 
 export const SERVER_NAME = 'mcp-live-example';
 export const SERVER_VERSION = '0.1.0';
@@ -64,7 +74,8 @@ const INSTRUCTIONS = [
   `${README_URI} (markdown), ${LOGO_URI} (PNG blob), ${NOTE_URI} (mutable via update_note),`,
   `${PROFILE_URI} (per-client, cacheScope private) and the templates ${GREETING_TEMPLATE}, ${MENU_TEMPLATE}`,
   `(dish completions depend on the cuisine) and ${ITEM_TEMPLATE} (n completes to more than 100 values).`,
-  'Tools: echo, add, slow (progress), get_item_link (resource_link), create_ticket (asks for input), update_note, add_item, add_prompt, toggle_prompt.',
+  'Tools: echo, add, slow (progress), get_item_link (resource_link), create_ticket (asks for input), update_note, add_item, add_prompt, toggle_prompt,',
+  'generate_report (long; a task with an approval step for clients that declare io.modelcontextprotocol/tasks).',
   'Prompts: greet, summarize_item, code_review, plus any added with add_prompt.',
 ].join(' ');
 
@@ -144,6 +155,8 @@ export interface ExampleState {
    * nothing can be pushed to the client).
    */
   readonly legacySubscriptions: Set<string>;
+  /** Reports generate_report is writing as tasks (Tasks extension); they outlive connections. */
+  readonly reports: ReportTasks;
 }
 
 export function createExampleState(): ExampleState {
@@ -154,6 +167,7 @@ export function createExampleState(): ExampleState {
     addedPrompts: [],
     disabledPrompts: new Set(),
     legacySubscriptions: new Set(),
+    reports: new ReportTasks(),
   };
 }
 
@@ -513,6 +527,48 @@ function createServer(
   for (const name of state.disabledPrompts) prompts.get(name)?.disable();
 
   // ---- tools -----------------------------------------------------------------------------
+
+  // The Tasks extension (examples/exampleTasks.ts): generate_report becomes a task for requests
+  // that declare it; others get the same work inline, with the approval asked first (MRTR).
+  if (context.era !== 'legacy') serveTaskMethods(server, state.reports);
+  server.registerTool(
+    'generate_report',
+    {
+      title: 'Generate report',
+      description:
+        'Writes a report in `steps` sections of `stepMs` ms each (defaults 4 and 500), asking for approval ' +
+        '(elicitation, form mode) on the way. Runs as a task (io.modelcontextprotocol/tasks) when the request ' +
+        'declares the extension; otherwise inline, asking first.',
+      inputSchema: z.object({
+        topic: z.string(),
+        steps: z.number().int().min(1).max(50).optional(),
+        stepMs: z.number().int().min(0).max(60_000).optional(),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ topic, steps, stepMs }, ctx) => {
+      const total = steps ?? 4;
+      const ms = stepMs ?? 500;
+      // A CreateTaskResult (resultType "task"): the SDK passes it through; its types do not know it.
+      if (context.era !== 'legacy' && declaresTasks(ctx))
+        return state.reports.create(topic, total, ms) as unknown as CallToolResult;
+      const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
+      if (responses?.['approval'] === undefined)
+        return inputRequired({ inputRequests: { approval: approvalRequest(topic) } });
+      const approval = acceptedContent(responses, 'approval', approvalSchema);
+      if (approval?.approve !== true) return rejectedReport(topic);
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      for (let done = 1; done <= total && !ctx.mcpReq.signal.aborted; done++) {
+        await sleep(ms, ctx.mcpReq.signal);
+        if (progressToken !== undefined)
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress: done, total, message: `section ${done} of ${total}` },
+          });
+      }
+      return { content: [text(reportText(topic, total, approval.note))] };
+    },
+  );
 
   // Multi round-trip (input_required): asks the client, through an elicitation, who is
   // creating the ticket, then completes. Nothing is kept between rounds on the server.

@@ -23,7 +23,7 @@ export type Command =
   | { name: 'list'; kind: ListKind }
   | { name: 'read'; uri: string }
   | { name: 'get-prompt'; prompt: string; args: Record<string, string> }
-  | { name: 'call'; tool: string; args: Record<string, unknown> }
+  | { name: 'call'; tool: string; args: Record<string, unknown>; task: boolean }
   | {
       name: 'complete';
       ref: PromptReference | ResourceTemplateReference;
@@ -59,7 +59,9 @@ commands:
   read <uri>                       resources/read
   get-prompt <name> [key=value ...]
                                    prompts/get with string arguments
-  call <tool> [json]               tools/call; json is the arguments object (default {})
+  call <tool> [json] [--task]      tools/call; json is the arguments object (default {}); with --task
+                                   the server may run it as a task (io.modelcontextprotocol/tasks):
+                                   its states are shown, its questions asked, Ctrl-C cancels it
   complete <ref> <arg> <value> [key=value ...]
                                    completion/complete; ref is prompt:<name> or template:<uri template>
                                    (a bare name is a prompt; one with :// is a template); key=value
@@ -80,6 +82,7 @@ options:
   -e, --env <KEY=VALUE>            extra environment variable for a stdio server (repeatable)
   --cwd <dir>                      working directory of a stdio server
   --timeout <ms>                   idle timeout per request (default 60000; progress restarts it)
+  --task                           call: declare the Tasks extension and follow the task to its end
   -v, --verbose                    show the stdio server's stderr
   --debug                          log wire messages and decisions to stderr, credentials redacted
                                    (also when MCP_LIVE_DEBUG=1)
@@ -98,6 +101,7 @@ const OPTIONS = {
   verbose: { type: 'boolean', short: 'v' },
   debug: { type: 'boolean' },
   interactive: { type: 'boolean', short: 'i' },
+  task: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -130,6 +134,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (name === 'help') return { kind: 'help' };
   if (values.interactive && name !== 'complete') throw new UsageError('--interactive is for the complete command');
   const command = parseCommand(name, rest, values.interactive ?? false);
+  if (values.task === true) {
+    if (command.name !== 'call') throw new UsageError('--task is an option of call');
+    command.task = true;
+  }
   const server = parseServer(values, serverArgv, terminator !== undefined);
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
@@ -171,7 +179,7 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
       return { name, prompt: operands[0] as string, args: keyValues(operands.slice(1), 'prompt argument') };
     case 'call': {
       arity(1, 2, '<tool> [json]');
-      return { name, tool: operands[0] as string, args: jsonObject(operands[1] ?? '{}') };
+      return { name, tool: operands[0] as string, args: jsonObject(operands[1] ?? '{}'), task: false };
     }
     case 'complete': {
       if (interactive) arity(2, Infinity, '<prompt:name|template:uri> <argument> [key=value ...]');

@@ -46,7 +46,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     case 'get-prompt':
       return getPrompt(ctx, command.prompt, command.args);
     case 'call':
-      return call(ctx, command.tool, command.args);
+      return call(ctx, command.tool, command.args, command.task);
     case 'complete':
       return complete(ctx, command);
     case 'watch':
@@ -228,16 +228,31 @@ async function getPrompt(ctx: CommandContext, name: string, args: Record<string,
   return EXIT_OK;
 }
 
-async function call(ctx: CommandContext, tool: string, args: Record<string, unknown>): Promise<number> {
+async function call(ctx: CommandContext, tool: string, args: Record<string, unknown>, task: boolean): Promise<number> {
   const progress = new ProgressLine(ctx.io.stderr);
+  let taskId: string | undefined;
   let result;
   try {
     result = await ctx.client.callTool(tool, args as Parameters<McpClient['callTool']>[1], {
       signal: ctx.io.signal,
-      onProgress: (p) =>
+      task: task ? 'auto' : 'off',
+      // A task's states (Tasks extension): the id once, on its own line; then the status on the progress line.
+      onTask: (state) => {
+        if (taskId === undefined) {
+          taskId = state.taskId;
+          progress.clear();
+          ctx.io.stderr.write(`${styleFor(ctx.io.stderr).dim(`mcp-live: ${tool} runs as task ${taskId}`)}\n`);
+        }
+        // While the task waits for input, the terminal is the question's (elicit.ts).
+        if (state.status === 'input_required') progress.clear();
+        else progress.update(`${tool}: ${state.status}${state.statusMessage ? ` (${state.statusMessage})` : ''}`);
+      },
+      onProgress: (p) => {
+        if (taskId !== undefined) return;
         progress.update(
           `${tool}: ${p.progress}${p.total === undefined ? '' : `/${p.total}`}${p.message ? ` ${p.message}` : ''}`,
-        ),
+        );
+      },
     });
   } finally {
     progress.clear();

@@ -57,8 +57,11 @@ export function describeError(error: unknown, context: { interactive?: boolean }
       text += `\n  data: ${JSON.stringify(json.data)}`;
     }
   }
+  const unhandledInput =
+    json.code === ErrorCode.InputRequestFailed &&
+    (json.data as { reason?: unknown } | undefined)?.reason === 'unsupported';
   const askedForInput =
-    json.code === ErrorCode.MissingRequiredClientCapability || json.code === ErrorCode.InputRequired;
+    json.code === ErrorCode.MissingRequiredClientCapability || json.code === ErrorCode.InputRequired || unhandledInput;
   if (askedForInput && context.interactive === false) {
     text += '\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions';
   }

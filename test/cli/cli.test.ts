@@ -54,7 +54,7 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(stdout).toContain('identity:   mcp-live example server 0.1.0');
     expect(stdout).toContain('protocol:   2026-07-28 (server supports 2026-07-28)');
     expect(stdout).toContain('offers:     tools, prompts, resources, completions');
-    expect(stdout).toMatch(/tools: +9\n/);
+    expect(stdout).toMatch(/tools: +10\n/);
     expect(stdout).toMatch(/prompts: +3\n/);
     expect(stdout).toMatch(/resources: +254 \(6 pages\)\n/);
     expect(stdout).toMatch(/templates: +3\n/);
@@ -69,7 +69,7 @@ describe('mcp-live over stdio (in-process)', () => {
       protocolVersion: '2026-07-28',
       era: 'modern',
       supportedVersions: ['2026-07-28'],
-      counts: { tools: 9, prompts: 3, resources: 254, resourceTemplates: 3 },
+      counts: { tools: 10, prompts: 3, resources: 254, resourceTemplates: 3 },
     });
     expect(Object.keys(doc.capabilities)).toEqual(expect.arrayContaining(['tools', 'prompts', 'resources']));
   });
@@ -78,7 +78,7 @@ describe('mcp-live over stdio (in-process)', () => {
     const { code, stdout } = await run(['list', 'tools', ...STDIO]);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     expect(lines).toContain('add(a, b) — Adds two numbers.');
     expect(lines.some((l) => l.startsWith('slow(steps?, durationMs?) — '))).toBe(true);
   });
@@ -94,6 +94,7 @@ describe('mcp-live over stdio (in-process)', () => {
       'add_prompt',
       'create_ticket',
       'echo',
+      'generate_report',
       'get_item_link',
       'slow',
       'toggle_prompt',
@@ -163,6 +164,39 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(stderr).toContain(
       '\n  hint: the server asks for input; run mcp-live with stdin on a terminal to answer its questions\n',
     );
+  });
+
+  it('call --task: the server runs it as a task; its id is shown, its question asked at the terminal', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    stdin.end('yes\nlooks good\n');
+    const { code, stdout, stderr } = await run(
+      ['call', 'generate_report', '{"topic":"Q3","steps":2,"stepMs":20}', '--task', ...STDIO],
+      { stdin },
+    );
+    expect(stderr).toMatch(/mcp-live: generate_report runs as task [0-9a-f-]{36}\n/);
+    expect(stderr).toContain('The server asks: Publish the report on "Q3"?');
+    expect(code).toBe(0);
+    expect(stdout).toBe('Report on "Q3": 2 sections written and approved (looks good).\n');
+  });
+
+  it('call --task without a terminal: the task cannot be answered, is cancelled, and the error says why', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    stdin.end();
+    const { code, stderr } = await run(
+      ['call', 'generate_report', '{"topic":"Q3","steps":2,"stepMs":20}', '--task', ...STDIO],
+      { stdin },
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /mcp-live: InputRequestFailedError -32007: tools\/call: cannot answer inputRequests\["approval"\]/,
+    );
+    expect(stderr).toContain('hint: the server asks for input');
+  });
+
+  it('--task belongs to call', async () => {
+    const { code, stderr } = await run(['list', 'tools', '--task', ...STDIO]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--task is an option of call');
   });
 
   it('complete a prompt argument and a resource-template variable', async () => {

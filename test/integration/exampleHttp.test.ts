@@ -67,6 +67,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         'add_prompt',
         'create_ticket',
         'echo',
+        'generate_report',
         'get_item_link',
         'slow',
         'toggle_prompt',
