@@ -15,7 +15,7 @@ export {
   type WalkOptions,
 } from './client/client.js';
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
-export type { CallOptions } from './client/callOptions.js';
+export type { CallOptions, CallToolOptions } from './client/callOptions.js';
 export { InMemoryTransport } from './transport/inMemory.js';
 export {
   StreamableHttpTransport,
@@ -76,6 +76,7 @@ export {
   RpcError,
   ResourceNotFoundError,
   UnsupportedProtocolVersionError,
+  MissingClientCapabilityError,
   LocalError,
   TimeoutError,
   CancelledError,
@@ -188,6 +189,46 @@ export {
   type SubscriptionClosedData,
   type UnmatchedNotificationData,
 } from './subscriptions/errors.js';
+// Tasks extension (io.modelcontextprotocol/tasks; docs/tasks.md)
+export { ToolTask, type ToolTaskEvent } from './tasks/toolTask.js';
+export type { TasksOptions, TaskCallOptions, TaskMode } from './tasks/options.js';
+export type { ResumeTaskOptions } from './tasks/taskManager.js';
+export {
+  MemoryTaskStore,
+  taskKey,
+  taskKeyPrefix,
+  type TaskStore,
+  type TaskRecord,
+  type MemoryTaskStoreOptions,
+} from './tasks/taskStore.js';
+export {
+  TaskFailedError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskNotFoundError,
+  isTaskExpiredError,
+  isTaskNotFoundError,
+  type TaskExpiredErrorData,
+} from './tasks/errors.js';
+export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/driver.js';
+export {
+  TASKS_EXTENSION,
+  TASK_STATUSES,
+  TASK_STATUS_NOTIFICATION,
+  TaskMethod,
+  type Task,
+  type TaskStatus,
+  type TerminalTaskStatus,
+  type DetailedTask,
+  type TerminalTask,
+  type WorkingTask,
+  type InputRequiredTask,
+  type CompletedTask,
+  type FailedTask,
+  type CancelledTask,
+  type CreateTaskResult,
+  type UpdateTaskParams,
+} from './tasks/types.js';
 export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
 // Resource templates (RFC 6570), resource links and annotations (spec: server/resources; docs/resources.md)
