@@ -150,7 +150,7 @@ export class ToolTask {
    * @throws TaskNotFoundError (-32602 as sent) when the server does not know the id (the record
    *   is dropped); ProtocolError (-32600) for a malformed task; any error of the request.
    */
-  async get(options: CallOptions = {}): Promise<DetailedTask> {
+  get(options: CallOptions = {}): Promise<DetailedTask> {
     return this.fetch(options);
   }
 
