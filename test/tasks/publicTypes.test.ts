@@ -15,14 +15,21 @@ import type {
   ToolTaskEvent,
 } from '../../src/index.js';
 
-declare const client: McpClient;
+/** Never called: only its return types are looked at. */
+const calls = (client: McpClient) => ({
+  plain: client.callTool('t'),
+  auto: client.callTool('t', {}, { task: 'auto' }),
+  off: client.callTool('t', {}, { task: 'off' }),
+  manual: client.callTool('t', {}, { task: 'manual' }),
+});
+type Calls = ReturnType<typeof calls>;
 
 describe('public types', () => {
   it('callTool: a result in auto and off modes, a result or a handle in manual mode', () => {
-    expectTypeOf(client.callTool('t')).toEqualTypeOf<Promise<CallToolResult>>();
-    expectTypeOf(client.callTool('t', {}, { task: 'auto' })).toEqualTypeOf<Promise<CallToolResult>>();
-    expectTypeOf(client.callTool('t', {}, { task: 'off' })).toEqualTypeOf<Promise<CallToolResult>>();
-    expectTypeOf(client.callTool('t', {}, { task: 'manual' })).toEqualTypeOf<Promise<CallToolResult | ToolTask>>();
+    expectTypeOf<Calls['plain']>().toEqualTypeOf<Promise<CallToolResult>>();
+    expectTypeOf<Calls['auto']>().toEqualTypeOf<Promise<CallToolResult>>();
+    expectTypeOf<Calls['off']>().toEqualTypeOf<Promise<CallToolResult>>();
+    expectTypeOf<Calls['manual']>().toEqualTypeOf<Promise<CallToolResult | ToolTask>>();
     expectTypeOf<Parameters<McpClient['resumeTask']>>().toEqualTypeOf<[taskId: string, options?: ResumeTaskOptions]>();
     expectTypeOf<ReturnType<McpClient['resumeTask']>>().toEqualTypeOf<Promise<ToolTask>>();
     expectTypeOf<ReturnType<McpClient['storedTasks']>>().toEqualTypeOf<Promise<TaskRecord[]>>();
