@@ -476,22 +476,7 @@ export class McpClient {
         await this.listAllTools({ ...options, cacheMode: 'reload' });
         ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
       }
-      if (mode !== 'off' && isCreateTaskResult(result)) {
-        const task = await this.tasks.adopt(name, result, mode);
-        if (mode === 'manual') return task;
-        const onTask = options.onTask;
-        const off =
-          onTask === undefined
-            ? undefined
-            : task.on((event) => {
-                if (event.type === 'status') onTask(event.task);
-              });
-        try {
-          return await task.result(options);
-        } finally {
-          off?.();
-        }
-      }
+      if (mode !== 'off' && isCreateTaskResult(result)) return this.tasks.take(name, result, mode, options);
       return this.checkToolResult(name, result);
     });
   }

@@ -6,7 +6,7 @@
 import { ErrorCode } from '../errors/codes.js';
 import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CallOptions } from '../client/callOptions.js';
+import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
 import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../types/protocol.js';
 import type { Subscription, SubscribeOptions } from '../subscriptions/types.js';
 import type { Clock, Timers } from '../util/clock.js';
@@ -114,6 +114,33 @@ export class TaskManager {
     const task = new ToolTask(this.runtime, { mode, first: seed, firstIsDetailed: false, record });
     await task.persist();
     return task;
+  }
+
+  /**
+   * What `callTool` returns for a `CreateTaskResult`: the handle in `manual` mode; in `auto`
+   * mode the tool's result once the task is done, with `options.onTask` hearing each state.
+   * @throws as `ToolTask.result()`.
+   */
+  async take(
+    toolName: string,
+    result: JsonObject,
+    mode: 'auto' | 'manual',
+    options: CallToolOptions,
+  ): Promise<CallToolResult | ToolTask> {
+    const task = await this.adopt(toolName, result, mode);
+    if (mode === 'manual') return task;
+    const onTask = options.onTask;
+    const off =
+      onTask === undefined
+        ? undefined
+        : task.on((event) => {
+            if (event.type === 'status') onTask(event.task);
+          });
+    try {
+      return await task.result(options);
+    } finally {
+      off?.();
+    }
   }
 
   /**
