@@ -325,17 +325,22 @@ describe('polling intervals on fake timers', () => {
 });
 
 describe('push: notifications/tasks on a listen stream', () => {
+  /**
+   * A pair whose server acknowledges listen requests for task ids as `ack` says. The task's
+   * first suggested wait is long when push is expected, so only a failure to use push polls.
+   */
   async function pushPair(
     ack: (taskIds: string[]) => string[] | undefined,
     onError: (error: Error) => void = () => {},
   ) {
+    const firstWaitMs = ack(['task-1']) === undefined ? 5 : 10_000;
     const { client, server } = scriptedPair({
       tasks: { push: true, pushBackstopMs: 60_000, poll: { minMs: 0 } },
       onError,
     });
     clients.push(client);
     server.on('server/discover', () => ({ result: TASK_DISCOVER }));
-    server.on('tools/call', () => ({ result: { ...CREATED, pollIntervalMs: 5 } }));
+    server.on('tools/call', () => ({ result: { ...CREATED, pollIntervalMs: firstWaitMs } }));
     server.on('tasks/get', () => ({
       result: { resultType: 'complete', ...taskState('working', { pollIntervalMs: 5 }) },
     }));
