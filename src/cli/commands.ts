@@ -13,7 +13,7 @@ import {
   type Tool,
 } from '../index.js';
 import type { Command, GlobalOptions, ListKind } from './args.js';
-import { EXIT_ERROR, EXIT_OK, errorJson } from './errors.js';
+import { CliError, EXIT_ERROR, EXIT_OK, errorJson } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
 import { completeAsTyped, completionNote } from './completeAsTyped.js';
 import {
@@ -323,15 +323,19 @@ async function watch(ctx: CommandContext, uris: string[]): Promise<number> {
     },
     { signal: io.signal, onEvent },
   );
-  if (subscription.subscriptionId === undefined) {
+  // Judged by what is honoured, not by a subscription id: the 2025-11-25 wire has none.
+  if (Object.keys(subscription.honoured).length === 0) {
     await subscription.close();
-    throw new Error(
+    throw new CliError(
+      'NothingToWatchError',
+      ErrorCode.SubscriptionClosed,
       `the server can deliver none of the changes asked for (not honoured: ${describeFilter(subscription.notHonoured)})`,
+      { notHonoured: subscription.notHonoured },
     );
   }
   if (ctx.options.json) {
     io.stdout.write(
-      `${eventJson({ type: 'subscribed', subscriptionId: subscription.subscriptionId, honoured: subscription.honoured, notHonoured: subscription.notHonoured })}\n`,
+      `${eventJson({ type: 'subscribed', subscriptionId: subscription.subscriptionId ?? null, era: client.era, honoured: subscription.honoured, notHonoured: subscription.notHonoured })}\n`,
     );
   } else {
     line(ctx, `${timestamp()} watching ${describeFilter(subscription.honoured)}`);

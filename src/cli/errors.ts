@@ -15,13 +15,37 @@ export const EXIT_INTERRUPTED = 130;
 /** The JSON form of an error: what `--json` prints under `error`. */
 export interface ErrorJson {
   name: string;
-  code?: number;
+  code: number;
   message: string;
   data?: unknown;
   method?: string;
 }
 
+/**
+ * A failure the CLI itself finds (not the SDK, not the server), with a JSON-RPC `code` and
+ * `data` like the SDK's errors, so `--json` output always carries a code.
+ */
+export class CliError extends Error {
+  constructor(
+    override readonly name: string,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The JSON form of `error`. Every error gets a `code`: the SDK's and the CLI's their own, any
+ * other (a bug) -32603, InternalError.
+ */
 export function errorJson(error: unknown): ErrorJson {
+  if (error instanceof CliError) {
+    const out: ErrorJson = { name: error.name, code: error.code, message: error.message };
+    if (error.data !== undefined) out.data = error.data;
+    return out;
+  }
   if (McpError.is(error)) {
     const out: ErrorJson = { name: error.name, code: error.code, message: error.message };
     if (error.data !== undefined) out.data = error.data;
@@ -29,8 +53,8 @@ export function errorJson(error: unknown): ErrorJson {
     if (typeof method === 'string') out.method = method;
     return out;
   }
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
+  if (error instanceof Error) return { name: error.name, code: ErrorCode.InternalError, message: error.message };
+  return { name: 'Error', code: ErrorCode.InternalError, message: String(error) };
 }
 
 /**

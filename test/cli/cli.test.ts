@@ -4,6 +4,8 @@
  * (a second client changes the note the watch is subscribed to).
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, VERSION, type CliIo } from '../../src/cli/main.js';
@@ -12,6 +14,7 @@ import { McpClient } from '../../src/client/client.js';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { EXAMPLE_SERVER, startExampleHttpServer } from '../integration/exampleServer.js';
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from '../fakes/publishedServers.js';
 
 const STDIO = ['--', process.execPath, EXAMPLE_SERVER];
 
@@ -398,5 +401,77 @@ describe('rendering', () => {
     expect(serverIdentityLines(client, styleFor({ isTTY: false })).at(-1)).toBe(
       '  instructions: First line.\n                Second line.',
     );
+  });
+});
+
+describe('mcp-live on 2025-11-25 servers (published, over stdio)', () => {
+  it('watch subscribes on server-everything (no listen id on that wire) until its signal aborts', async () => {
+    const stdout = collector();
+    const abort = new AbortController();
+    const done = main(
+      [
+        'watch',
+        'demo://resource/static/document/architecture.md',
+        '--json',
+        '--',
+        process.execPath,
+        EVERYTHING_SERVER,
+        'stdio',
+      ],
+      {
+        stdout,
+        stderr: collector(),
+        signal: abort.signal,
+      },
+    );
+    await until(() => stdout.text.includes('"subscribed"'), 'the subscription');
+    abort.abort();
+    expect(await done).toBe(0);
+    const events = stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // server-everything announces its tools list at start: that event may come first.
+    expect(events.find((e) => e['type'] === 'subscribed')).toMatchObject({
+      type: 'subscribed',
+      era: 'legacy',
+      subscriptionId: null,
+      honoured: { resourceSubscriptions: ['demo://resource/static/document/architecture.md'] },
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'closed', reason: 'closed' });
+  });
+
+  it('watch on server-filesystem: subscribed to what it offers', async () => {
+    const stdout = collector();
+    const abort = new AbortController();
+    const done = main(['watch', '--json', '--', process.execPath, FILESYSTEM_SERVER, tmpdir()], {
+      stdout,
+      stderr: collector(),
+      signal: abort.signal,
+    });
+    await until(() => stdout.text.includes('"subscribed"'), 'the subscription');
+    abort.abort();
+    expect(await done).toBe(0);
+    const subscribed = stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e['type'] === 'subscribed');
+    expect(subscribed).toMatchObject({ era: 'legacy', subscriptionId: null });
+    expect(Object.keys(subscribed!['honoured'] as object).length).toBeGreaterThan(0);
+  });
+
+  it('watch on a server that offers no changes: one error with a code', async () => {
+    const script = fileURLToPath(new URL('../fakes/children/legacy-stdio.mjs', import.meta.url));
+    const { code, stdout } = await run(['watch', '--json', '--', process.execPath, script, 's1']);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toEqual({
+      error: {
+        name: 'NothingToWatchError',
+        code: -32008,
+        message: expect.stringContaining('the server can deliver none of the changes asked for'),
+        data: { notHonoured: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } },
+      },
+    });
   });
 });
