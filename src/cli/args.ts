@@ -133,6 +133,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (name === undefined) throw new UsageError('no command given');
   if (name === 'help') return { kind: 'help' };
   if (values.interactive && name !== 'complete') throw new UsageError('--interactive is for the complete command');
+  if (terminator === undefined && values.url === undefined)
+    misplacedServerCommand(name, rest, values.interactive ?? false);
   const command = parseCommand(name, rest, values.interactive ?? false);
   if (values.task === true) {
     if (command.name !== 'call') throw new UsageError('--task is an option of call');
@@ -199,6 +201,38 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
     default:
       throw new UsageError(`unknown command ${JSON.stringify(name)}`);
   }
+}
+
+/**
+ * Without `--` and `--url`, trailing operands the command does not take are most likely the
+ * server's command line (`mcp-live list tools node server.js`): say so, with the fixed line.
+ * Returns quietly when the operands read as the command's own.
+ */
+function misplacedServerCommand(name: string, operands: string[], interactive: boolean): void {
+  const accepts = (taken: string[]): boolean => {
+    // watch takes any number of uris; a uri has a scheme, a command line's first word has none.
+    if (name === 'watch') return taken.every((operand) => /^[a-z][a-z0-9+.-]*:/i.test(operand));
+    try {
+      parseCommand(name, taken, interactive);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (operands.length === 0 || accepts(operands)) return;
+  for (let kept = operands.length - 1; kept >= 0; kept--) {
+    if (!accepts(operands.slice(0, kept))) continue;
+    const server = operands.slice(kept).map(shellWord).join(' ');
+    const own = [name, ...operands.slice(0, kept)].map(shellWord).join(' ');
+    throw new UsageError(
+      `${JSON.stringify(server)} looks like the server's command: put it after --, as in\n  mcp-live ${own} -- ${server}`,
+    );
+  }
+}
+
+/** `word` as a POSIX shell would need it typed: as is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `prompt:<name>` / `template:<uri template>`; a bare value is a template if it has `://` or `{`, else a prompt. */
@@ -281,7 +315,7 @@ function parseServer(
   const [command, ...args] = serverArgv;
   if (command === undefined) {
     throw new UsageError(
-      sawTerminator ? 'no server command after --' : 'which server? give --url <url>, or a command after --',
+      sawTerminator ? 'no server command after --' : 'which server? give --url <url>, or put its command after --',
     );
   }
   return { kind: 'stdio', command, args, env: keyValues(values.env ?? [], '--env'), cwd: values.cwd };

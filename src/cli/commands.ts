@@ -13,15 +13,17 @@ import {
   type Tool,
 } from '../index.js';
 import type { Command, GlobalOptions, ListKind } from './args.js';
-import { CliError, EXIT_ERROR, EXIT_OK, errorJson } from './errors.js';
+import { CliError, EXIT_ERROR, EXIT_OK, describeError, errorJson } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
 import { completeAsTyped, completionNote } from './completeAsTyped.js';
 import {
+  contentsText,
   describeContent,
   describeEvent,
   describeFilter,
   describePrompt,
   describeTool,
+  foldText,
   serverIdentityLines,
   styleFor,
   type Style,
@@ -105,8 +107,38 @@ async function walk(ctx: CommandContext, kind: ListKind): Promise<{ items: unkno
   return { items: [...byId.values()], pages };
 }
 
+/** The capability that offers each list. */
+const CAPABILITY: Record<ListKind, 'tools' | 'prompts' | 'resources'> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  templates: 'resources',
+};
+
+/** Whether `error` says the server has no such list: -32601, its "Method not found". */
+const isNotOffered = (error: unknown): boolean => isRpcError(error) && error.code === ErrorCode.MethodNotFound;
+
+function notOffered(kind: ListKind, error?: unknown): CliError {
+  const capability = CAPABILITY[kind];
+  return new CliError(
+    'NotOfferedError',
+    ErrorCode.MethodNotFound,
+    error === undefined
+      ? `the server does not offer ${kind} (its capabilities have no "${capability}")`
+      : `the server does not offer ${kind} (${KINDS[kind].method}: Method not found)`,
+    { method: KINDS[kind].method, capability },
+  );
+}
+
 async function list(ctx: CommandContext, kind: ListKind): Promise<number> {
-  const { items, pages } = await walk(ctx, kind);
+  if (ctx.client.serverCapabilities?.[CAPABILITY[kind]] === undefined) throw notOffered(kind);
+  let walked;
+  try {
+    walked = await walk(ctx, kind);
+  } catch (error) {
+    throw isNotOffered(error) ? notOffered(kind, error) : error;
+  }
+  const { items, pages } = walked;
   if (ctx.options.json) {
     printJson(ctx, { [KINDS[kind].key]: items, pages });
     return EXIT_OK;
@@ -134,13 +166,17 @@ async function list(ctx: CommandContext, kind: ListKind): Promise<number> {
   }
   if (ctx.io.stderr.isTTY)
     ctx.io.stderr.write(
-      `${styleFor(ctx.io.stderr).dim(`${items.length} ${kind} in ${pages} page${pages === 1 ? '' : 's'}`)}\n`,
+      `${styleFor(ctx.io.stderr, ctx.io.env).dim(`${items.length} ${kind} in ${pages} page${pages === 1 ? '' : 's'}`)}\n`,
     );
   return EXIT_OK;
 }
 
 // ---------------------------------------------------------------------------------------------
 // inspect
+
+/** How much of the server's instructions `inspect` shows: lines, and characters per line. */
+const INSTRUCTION_LINES = 6;
+const INSTRUCTION_WIDTH = 120;
 
 async function inspect(ctx: CommandContext): Promise<number> {
   const { client, style } = ctx;
@@ -152,7 +188,7 @@ async function inspect(ctx: CommandContext): Promise<number> {
       return { items: items.length, pages };
     } catch (error) {
       // A server may offer resources but not templates: -32601 means "no such list", not failure.
-      if (kind === 'templates' && isRpcError(error) && error.code === ErrorCode.MethodNotFound) return null;
+      if (kind === 'templates' && isNotOffered(error)) return null;
       throw error;
     }
   };
@@ -175,10 +211,7 @@ async function inspect(ctx: CommandContext): Promise<number> {
     });
     return EXIT_OK;
   }
-  line(ctx, style.bold('Server'));
-  for (const text of serverIdentityLines(client, style)) line(ctx, text);
-  line(ctx, `  era:        ${client.era ?? '(unknown)'}`);
-  line(ctx, `  capabilities: ${style.dim(JSON.stringify(capabilities))}`);
+  // Counts first: the part a glance is for. Long instructions come last, folded.
   line(ctx, style.bold('Counts'));
   const show = (label: string, value: { items: number; pages: number } | null): void =>
     line(
@@ -189,6 +222,14 @@ async function inspect(ctx: CommandContext): Promise<number> {
   show('prompts:', counts.prompts);
   show('resources:', counts.resources);
   show('templates:', counts.resourceTemplates);
+  line(ctx, style.bold('Server'));
+  for (const text of serverIdentityLines(client, style, { instructions: false })) line(ctx, text);
+  line(ctx, `  era:        ${client.era ?? '(unknown)'}`);
+  line(ctx, `  capabilities: ${style.dim(JSON.stringify(capabilities))}`);
+  if (client.instructions !== undefined && client.instructions.trim() !== '') {
+    line(ctx, style.bold('Instructions'));
+    for (const text of foldText(client.instructions, INSTRUCTION_LINES, INSTRUCTION_WIDTH)) line(ctx, style.dim(text));
+  }
   return EXIT_OK;
 }
 
@@ -202,17 +243,19 @@ async function read(ctx: CommandContext, uri: string): Promise<number> {
     return EXIT_OK;
   }
   const several = result.contents.length > 1;
-  if (result.contents.length === 0) ctx.io.stderr.write(`${styleFor(ctx.io.stderr).dim('(the resource is empty)')}\n`);
+  if (result.contents.length === 0)
+    ctx.io.stderr.write(`${styleFor(ctx.io.stderr, ctx.io.env).dim('(the resource is empty)')}\n`);
   for (const item of result.contents) {
     const view = viewContents(item);
     if (several) line(ctx, ctx.style.dim(`── ${item.uri}${item.mimeType ? ` (${item.mimeType})` : ''}`));
-    if (view.kind === 'text') ctx.io.stdout.write(view.text.endsWith('\n') ? view.text : `${view.text}\n`);
+    const text = contentsText(view);
+    if (text !== undefined) ctx.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     else if (view.kind === 'blob')
       line(
         ctx,
         `${view.bytes().length} bytes of ${view.mimeType ?? 'binary data'} ${ctx.style.dim('(--json shows the base64)')}`,
       );
-    else line(ctx, `invalid contents: ${view.reason}`);
+    else if (view.kind === 'invalid') line(ctx, `invalid contents: ${view.reason}`);
   }
   return EXIT_OK;
 }
@@ -292,7 +335,7 @@ async function complete(ctx: CommandContext, command: Extract<Command, { name: '
   }
   for (const value of values) line(ctx, value);
   const note = completionNote(outcome);
-  if (note !== undefined) ctx.io.stderr.write(`${styleFor(ctx.io.stderr).dim(note)}\n`);
+  if (note !== undefined) ctx.io.stderr.write(`${styleFor(ctx.io.stderr, ctx.io.env).dim(note)}\n`);
   return EXIT_OK;
 }
 
@@ -341,7 +384,7 @@ async function watch(ctx: CommandContext, uris: string[]): Promise<number> {
     line(ctx, `${timestamp()} watching ${describeFilter(subscription.honoured)}`);
     if (Object.keys(subscription.notHonoured).length > 0)
       line(ctx, style.dim(`  not honoured: ${describeFilter(subscription.notHonoured)}`));
-    if (io.stderr.isTTY) io.stderr.write(`${styleFor(io.stderr).dim('(Ctrl-C to stop)')}\n`);
+    if (io.stderr.isTTY) io.stderr.write(`${styleFor(io.stderr, io.env).dim('(Ctrl-C to stop)')}\n`);
   }
   const closed = await subscription.closed;
   if (ctx.options.json)
@@ -350,7 +393,8 @@ async function watch(ctx: CommandContext, uris: string[]): Promise<number> {
     );
   // `closed`: our signal aborted (Ctrl-C); anything else ended the watch without being asked.
   if (closed.reason === 'closed') return EXIT_OK;
-  const why = `the subscription ended: ${closed.reason}${closed.error ? ` (${closed.error.message})` : ''}`;
+  // A server that died: its exit and stderr tail, as for any other command.
+  const why = `the subscription ended: ${closed.reason}${closed.error ? `\n  ${describeError(closed.error)}` : ''}`;
   if (!ctx.options.json) io.stderr.write(`mcp-live: ${why}\n`);
   return EXIT_ERROR;
 }

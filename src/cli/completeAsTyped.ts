@@ -43,7 +43,7 @@ export async function completeAsTyped(
     io.stderr.write('mcp-live: complete -i needs a terminal on stdin\n');
     return EXIT_ERROR;
   }
-  const style = styleFor(io.stderr);
+  const style = styleFor(io.stderr, io.env);
   const screen = io.stderr;
   const completer = client.completer(command.ref, { debounceMs: DEBOUNCE_MS });
   const label = `${command.argument}: `;

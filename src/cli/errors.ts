@@ -58,15 +58,17 @@ export function errorJson(error: unknown): ErrorJson {
 }
 
 /**
- * `RpcError -32602 (tools/call): message`, then `data:` on its own lines, then a hint when the
- * server asked for input the CLI could not give because stdin is not a terminal.
+ * `RpcError -32602 (tools/call): message`, then `data:` on its own lines (left out for an
+ * `EraDetectionError` when `brief`: its data repeats its message), then a hint when the server
+ * asked for input the CLI could not give because stdin is not a terminal.
  */
-export function describeError(error: unknown, context: { interactive?: boolean } = {}): string {
+export function describeError(error: unknown, context: { interactive?: boolean; brief?: boolean } = {}): string {
   const json = errorJson(error);
-  const code = json.code === undefined ? '' : ` ${json.code}`;
   const method = json.method === undefined ? '' : ` (${json.method})`;
-  let text = `${json.name}${code}${method}: ${json.message}`;
-  if (json.data !== undefined) {
+  let text = `${json.name} ${json.code}${method}: ${json.message}`;
+  // Era detection's data repeats its message step by step: that is --debug's (and --json's).
+  const repeatsMessage = json.name === 'EraDetectionError';
+  if (json.data !== undefined && !(context.brief === true && repeatsMessage)) {
     const data = json.data as { stderrTail?: unknown } | null;
     // A stdio server's last words read better as text than as one escaped JSON string.
     if (

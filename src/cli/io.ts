@@ -15,6 +15,8 @@ export interface CliIo {
   stderr: OutStream;
   /** Aborts the command (Ctrl-C): `watch` stops and exits 0; any other command exits 130. */
   signal?: AbortSignal | undefined;
+  /** The environment (`NO_COLOR`, `FORCE_COLOR`, `MCP_LIVE_DEBUG`). @default process.env */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Where elicitation questions are answered; without a terminal here, they are declined. */
   stdin?: (NodeJS.ReadableStream & { readonly isTTY?: boolean | undefined }) | undefined;
 }

@@ -3,13 +3,15 @@
  * code. Everything it touches of its process comes in through {@link CliIo}, so tests run it
  * in-process; src/cli/bin.ts binds it to the real process.
  */
-import { McpClient, StreamableHttpTransport, debugFetch, type DebugSink, type Transport } from '../index.js';
+import { McpClient, type DebugSink, type Transport } from '../index.js';
 import { debugFromEnvironment } from '../observability/debug.js';
 import { StdioTransport, WebSocketTransport } from '../node.js';
+import { CliHttpTransport } from './debugHttp.js';
 import { parseCommandLine, USAGE, UsageError, type GlobalOptions, type ServerSpec } from './args.js';
 import { runCommand } from './commands.js';
 import { terminalElicitation } from './elicit.js';
-import { EXIT_OK, EXIT_USAGE, describeError, errorJson, exitCodeFor } from './errors.js';
+import { diagnoseConnection } from './diagnose.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, describeError, errorJson, exitCodeFor } from './errors.js';
 import type { CliIo } from './io.js';
 import { styleFor } from './render.js';
 
@@ -40,11 +42,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 
   const { command, server, options } = invocation;
+  const env = io.env ?? process.env;
   const interactive = io.stdin?.isTTY === true;
   // The debug log goes to stderr, never stdout (which may carry --json output).
   const debug: DebugSink | undefined =
-    options.debug || debugFromEnvironment()
-      ? (entry) => void io.stderr.write(`${styleFor(io.stderr).dim(`[debug] ${entry.message}`)}\n`)
+    options.debug || debugFromEnvironment(env)
+      ? (entry) => void io.stderr.write(`${styleFor(io.stderr, env).dim(`[debug] ${entry.message}`)}\n`)
       : undefined;
   const client = new McpClient({
     transport: createTransport(server, options, io, debug),
@@ -53,19 +56,38 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     ...(interactive &&
       io.stdin !== undefined && { handlers: { elicitation: { form: terminalElicitation(io.stdin, io.stderr) } } }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    onError: (error) => void io.stderr.write(`${styleFor(io.stderr).dim(`mcp-live: warning: ${error.message}`)}\n`),
+    onError: (error) =>
+      void io.stderr.write(`${styleFor(io.stderr, env).dim(`mcp-live: warning: ${error.message}`)}\n`),
   });
+  let connected = false;
   try {
     await client.connect({ signal: io.signal });
-    return await runCommand({ client, io, options, style: styleFor(io.stdout) }, command);
+    connected = true;
+    return await runCommand({ client, io: { ...io, env }, options, style: styleFor(io.stdout, env) }, command);
   } catch (error) {
     const code = exitCodeFor(error, io.signal);
-    if (options.json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) }, null, 2)}\n`);
-    else io.stderr.write(`mcp-live: ${code === 130 ? 'interrupted: ' : ''}${describeError(error, { interactive })}\n`);
+    // A server that cannot be reached gets one line naming the likely cause; the whole error
+    // (every era's attempt) stays for --debug and --json.
+    const diagnosis = connected || code === EXIT_INTERRUPTED ? undefined : diagnoseConnection(error, targetOf(server));
+    if (options.json) {
+      const json = { ...errorJson(error), ...(diagnosis !== undefined && { hint: diagnosis.summary }) };
+      io.stdout.write(`${JSON.stringify({ error: json }, null, 2)}\n`);
+    } else if (diagnosis !== undefined && !options.debug) {
+      io.stderr.write(`mcp-live: ${diagnosis.summary} ${styleFor(io.stderr, env).dim('(--debug for details)')}\n`);
+    } else {
+      if (diagnosis !== undefined) io.stderr.write(`mcp-live: ${diagnosis.summary}\n`);
+      const detail = describeError(error, { interactive, brief: !options.debug });
+      io.stderr.write(`mcp-live: ${code === EXIT_INTERRUPTED ? 'interrupted: ' : ''}${detail}\n`);
+    }
     return code;
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** The server as the user named it: its URL, or its command line. */
+function targetOf(server: ServerSpec): string {
+  return server.kind === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
 }
 
 function createTransport(
@@ -84,10 +106,7 @@ function createTransport(
         stderr: options.verbose ? (chunk) => void io.stderr.write(chunk) : 'pipe',
       });
     case 'http':
-      return new StreamableHttpTransport(server.url, {
-        headers: server.headers,
-        ...(debug !== undefined && { fetch: debugFetch(debug) }),
-      });
+      return new CliHttpTransport(server.url, { headers: server.headers, debugSink: debug });
     case 'websocket':
       return new WebSocketTransport(server.url, { headers: server.headers });
   }

@@ -4,7 +4,16 @@
  * server's identity. Node-only by location (src/cli), but these helpers touch no Node API.
  * Imports the SDK only through ../index.js (the CLI build keeps that import external).
  */
-import type { ContentBlock, McpClient, Prompt, SubscriptionEvent, SubscriptionFilter, Tool } from '../index.js';
+import {
+  viewContents,
+  type ContentBlock,
+  type ContentsView,
+  type McpClient,
+  type Prompt,
+  type SubscriptionEvent,
+  type SubscriptionFilter,
+  type Tool,
+} from '../index.js';
 
 /** Bold and dim, as ANSI escapes when the stream is a terminal, else the text unchanged. */
 export interface Style {
@@ -12,23 +21,72 @@ export interface Style {
   dim(text: string): string;
 }
 
-/** The {@link Style} for a stream: escapes only when `stream.isTTY` (read at each call). */
-export function styleFor(stream: { isTTY?: boolean | undefined }): Style {
+/** Environment variables, as `process.env` holds them. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Whether to colour `stream`: `FORCE_COLOR` decides when set (`0` or `false`: no; anything else,
+ * even empty: yes), then a non-empty `NO_COLOR` says no (no-color.org), else colour a terminal.
+ * Node's own precedence.
+ */
+export function colourWanted(stream: { isTTY?: boolean | undefined }, env: Environment): boolean {
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if ((env['NO_COLOR'] ?? '') !== '') return false;
+  return stream.isTTY === true;
+}
+
+/** `process.env` where there is one (Node, Deno, Bun), else nothing. */
+function processEnvironment(): Environment {
+  return (globalThis as { process?: { env?: Environment } }).process?.env ?? {};
+}
+
+/**
+ * The {@link Style} for a stream: escapes when {@link colourWanted} (read at each call, so a
+ * stream that stops being a terminal stops getting them).
+ */
+export function styleFor(stream: { isTTY?: boolean | undefined }, env: Environment = processEnvironment()): Style {
   return {
-    bold: (s) => (stream.isTTY ? `\x1b[1m${s}\x1b[0m` : s),
-    dim: (s) => (stream.isTTY ? `\x1b[2m${s}\x1b[0m` : s),
+    bold: (s) => (colourWanted(stream, env) ? `\x1b[1m${s}\x1b[0m` : s),
+    dim: (s) => (colourWanted(stream, env) ? `\x1b[2m${s}\x1b[0m` : s),
   };
 }
 
-/** One line (or, for text, the text itself) describing a content block. */
+/** Media types whose bytes are text (UTF-8 unless they say otherwise, which the CLI does not decode). */
+const TEXTUAL =
+  /^(text\/[^;]+|application\/(json|xml|javascript|ecmascript|x-ndjson|yaml|toml|[^;]*\+(json|xml)))(;.*)?$/i;
+
+/**
+ * The text of a resource's contents: `text` as is, a blob whose media type is textual
+ * (`text/*`, JSON, XML...) decoded as UTF-8; `undefined` for binary data or bytes that are not
+ * UTF-8.
+ */
+export function contentsText(view: ContentsView): string | undefined {
+  if (view.kind === 'text') return view.text;
+  if (view.kind !== 'blob' || view.mimeType === undefined || !TEXTUAL.test(view.mimeType)) return undefined;
+  if (/;\s*charset=(?!"?utf-?8"?\s*(;|$))/i.test(view.mimeType)) return undefined;
+  try {
+    return view.text();
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line (or, for text and embedded text resources, the text itself) describing a content block. */
 export function describeContent(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
       return block.text;
     case 'resource_link':
       return `resource_link ${block.uri} (${block.name})`;
-    case 'resource':
-      return `embedded resource ${block.resource.uri}`;
+    case 'resource': {
+      const view = viewContents(block.resource);
+      const text = contentsText(view);
+      const type = block.resource.mimeType === undefined ? '' : ` (${block.resource.mimeType})`;
+      if (text !== undefined) return `embedded resource ${block.resource.uri}${type}:\n${text.trimEnd()}`;
+      if (view.kind === 'blob') return `embedded resource ${view.uri}${type}: ${view.bytes().length} bytes`;
+      return `embedded resource ${block.resource.uri}${type}`;
+    }
     default:
       return `${block.type} (${block.mimeType})`;
   }
@@ -91,9 +149,14 @@ export function describeTool(tool: Tool, style: Style): string {
 /**
  * The server's identity as a connected client sees it, one line each: identity, how it was
  * started (command line or URL), protocol version and the versions it supports, the
- * capabilities it offers, and its instructions (dimmed) when it sent any. Indented two spaces.
+ * capabilities it offers, and its instructions (dimmed) when it sent any, unless
+ * `options.instructions` is false. Indented two spaces.
  */
-export function serverIdentityLines(client: McpClient, style: Style): string[] {
+export function serverIdentityLines(
+  client: McpClient,
+  style: Style,
+  options: { instructions?: boolean } = {},
+): string[] {
   const info = client.serverInfo;
   const discovery = client.serverDiscovery;
   const lines = [
@@ -103,7 +166,24 @@ export function serverIdentityLines(client: McpClient, style: Style): string[] {
     `  offers:     ${Object.keys(discovery?.capabilities ?? {}).join(', ')}`,
   ];
   // Multi-line instructions keep the block's indentation on every line.
-  if (client.instructions !== undefined)
+  if (client.instructions !== undefined && options.instructions !== false)
     lines.push(`  instructions: ${style.dim(client.instructions.trimEnd().replace(/\n/g, '\n                '))}`);
   return lines;
+}
+
+/**
+ * The first `maxLines` lines of `text`, each cut at `width` characters and indented two spaces,
+ * then how much was left out; `text` whole when it fits.
+ */
+export function foldText(text: string, maxLines: number, width: number): string[] {
+  const all = text.trimEnd().split('\n');
+  const shown = all
+    .slice(0, maxLines)
+    .map((line) => `  ${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
+  const cut = all.length > maxLines || all.some((line, i) => i < maxLines && line.length > width);
+  if (cut)
+    shown.push(
+      `  … (${text.length} characters in ${all.length} line${all.length === 1 ? '' : 's'}; --json shows them all)`,
+    );
+  return shown;
 }

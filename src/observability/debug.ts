@@ -143,11 +143,16 @@ export function consoleDebugSink(entry: DebugEntry): void {
   console.debug(`[mcp-live] ${entry.message}`);
 }
 
-/** True when the environment variable {@link DEBUG_ENV_VAR} is `1` or `true` (Node and alike; false elsewhere). */
-export function debugFromEnvironment(): boolean {
+/**
+ * True when the environment variable {@link DEBUG_ENV_VAR} is `1` or `true`: in `env` when given,
+ * else in `process.env` (Node and alike; false where there is none).
+ */
+export function debugFromEnvironment(env?: Readonly<Record<string, string | undefined>>): boolean {
   let value: string | undefined;
   try {
-    value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[DEBUG_ENV_VAR];
+    value = (env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env)?.[
+      DEBUG_ENV_VAR
+    ];
   } catch {
     return false; // an environment that forbids reading it
   }
