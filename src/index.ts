@@ -4,6 +4,8 @@
  *
  * @module mcp-live
  */
+// Types only: Symbol.asyncDispose for the declarations (see the file).
+import './util/disposable.js';
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export {
@@ -15,6 +17,7 @@ export {
   type WalkOptions,
 } from './client/client.js';
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
+export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
 export type { CallOptions, CallToolOptions } from './client/callOptions.js';
 export { InMemoryTransport } from './transport/inMemory.js';
 export {

@@ -44,6 +44,7 @@ import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } 
 import { checkListPage, requireArray, requireObject } from './results.js';
 import { Caller, type CallInternals } from './caller.js';
 import { ToolOutputValidators } from './outputValidation.js';
+import { ClientStateError } from './errors.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
 import type {
@@ -309,12 +310,11 @@ export class McpClient {
    *   (never a fallback); ConnectionClosedError (-32000) when the transport cannot start or
    *   closes; any error of `server/discover` (modern) or `initialize` (legacy) itself. A failed
    *   connect closes the transport.
+   * @throws ClientStateError (-32040), nothing sent, when connect() was called before on this
+   *   client (connecting, connected, or closed since): a client connects once.
    */
   async connect(options: CallOptions = {}): Promise<DiscoverResult> {
-    if (this.stateValue !== 'new')
-      throw new ConnectionClosedError(`connect: client is ${this.stateValue}`, {
-        reason: `client is ${this.stateValue}`,
-      });
+    if (this.stateValue !== 'new') throw connectAgain(this.stateValue);
     this.stateValue = 'connecting';
     try {
       await this.session.start();
@@ -429,6 +429,9 @@ export class McpClient {
    * (`signal` then cancels it with `tasks/cancel`); with `task: 'manual'` its {@link ToolTask}
    * handle is returned instead.
    *
+   * @throws InvalidArgumentError (-32602), nothing sent, when `name` is not a non-empty string
+   *   (given `{ name, arguments }`, the official client's call style, it says to use
+   *   `callTool(name, args)`) or `args` is not an object.
    * @throws ProtocolError (-32600) if the result has no `content` array.
    * @throws ToolOutputValidationError (-32016) when the tool was listed with an `outputSchema`
    *   and the result's `structuredContent` is missing or breaks it (`data.result` keeps the
@@ -450,6 +453,14 @@ export class McpClient {
     options?: CallToolOptions & { task?: 'auto' | 'off' | undefined },
   ): Promise<CallToolResult>;
   callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<CallToolResult | ToolTask> {
+    if (isObject(name) && typeof name['name'] === 'string')
+      return Promise.reject(
+        new InvalidArgumentError(
+          'name',
+          name,
+          `expected a tool name: use callTool(name, args), not callTool({ name, arguments }) (mcp-live takes them apart: callTool(${JSON.stringify(name['name'])}, ${JSON.stringify(name['arguments'] ?? {})}))`,
+        ),
+      );
     if (typeof name !== 'string' || name === '')
       return Promise.reject(new InvalidArgumentError('name', name, 'expected a tool name'));
     if (!isObject(args)) return Promise.reject(new InvalidArgumentError('arguments', args, 'expected an object'));
@@ -747,6 +758,11 @@ export class McpClient {
     await this.session.close();
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   private async *itemsOf<M extends ListMethod>(
     method: M,
     options: WalkOptions,
@@ -959,4 +975,15 @@ function asNotFound(error: unknown, uri: string): unknown {
   return notFound
     ? new ResourceNotFoundError({ code: error.code, message: error.message, data: error.data }, uri)
     : error;
+}
+
+/** The error of a second `connect()`: what state the client is in, and what to do instead. */
+function connectAgain(state: ClientState): ClientStateError {
+  const message =
+    state === 'connecting'
+      ? 'connect() was already called and is still under way; await that call'
+      : state === 'connected'
+        ? 'the client is already connected (connect() runs once per McpClient)'
+        : 'the client was closed; an McpClient connects once: create a new one to connect again';
+  return new ClientStateError({ method: 'connect', state }, message);
 }

@@ -98,6 +98,11 @@ export const ErrorCode = {
    * status, or was resumed after it (`TaskExpiredError`; `data.taskId`, `data.expiresAt`).
    */
   TaskExpired: -32031,
+  /**
+   * Local: a method was called in a client state that does not allow it, e.g. `connect()` twice
+   * (`ClientStateError`; `data.method`, `data.state`). Nothing was sent.
+   */
+  ClientState: -32040,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

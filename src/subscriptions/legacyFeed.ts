@@ -259,6 +259,11 @@ class LegacySubscription implements Subscription {
     return Promise.resolve();
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /** The uris the server accepted; the refused ones end up in `notHonoured`. */
   opened(claimed: readonly string[]): void {
     this.claimed = claimed;

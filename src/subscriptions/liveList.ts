@@ -202,6 +202,11 @@ export class LiveListImpl<T> implements LiveList<T> {
     return sub === undefined ? Promise.resolve() : sub.close();
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   private onSubscriptionEvent(event: SubscriptionEvent): void {
     if (event.type === 'subscriptionLost' || event.type === 'resync') this.events.emit(event);
     if (event.type === WATCH[this.kind].event || event.type === 'resync') this.changed();

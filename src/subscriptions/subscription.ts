@@ -247,6 +247,11 @@ export class ManagedSubscription implements Subscription {
     return Promise.resolve();
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /**
    * Opens the first stream and resolves at its acknowledgment. With nothing deliverable to ask
    * for, sends nothing and resolves at once. On failure the subscription is closed and the

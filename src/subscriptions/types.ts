@@ -148,6 +148,8 @@ export interface Subscription extends AsyncIterable<SubscriptionEvent> {
    * reopen stops, iterators finish, `closed` resolves with reason `closed`. Idempotent.
    */
   close(): Promise<void>;
+  /** `close()`, for `await using sub = await client.subscribe(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** Resolves (never rejects) once the subscription is closed for good, with why. */
   readonly closed: Promise<SubscriptionClosed>;
 }
@@ -254,6 +256,8 @@ export interface LiveList<T> extends AsyncIterable<LiveListEvent<T>> {
   refresh(): Promise<readonly T[]>;
   /** Closes the live list and its subscription. Idempotent. */
   close(): Promise<void>;
+  /** `close()`, for `await using list = await client.live(…)`. */
+  [Symbol.asyncDispose](): Promise<void>;
   /** Resolves (never rejects) when the live list closed: with its subscription's reason, or `closed`. */
   readonly closed: Promise<SubscriptionClosed>;
 }

@@ -64,6 +64,11 @@ export class InMemoryTransport implements Transport {
     return Promise.resolve();
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   private receive(message: unknown): void {
     if (this.closed) return;
     if (this.handlers === undefined) this.queue.push(message);

@@ -429,6 +429,11 @@ export class LegacySseTransport implements Transport {
     this.shutDown({ reason: 'closed by client', initiatedByClient: true });
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /**
    * @internal Ends the stream without calling `onClose`: the host transport (or a failed
    * handshake that leaves the fallback) reports the close itself. Idempotent.

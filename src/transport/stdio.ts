@@ -191,9 +191,12 @@ export class StdioTransport implements Transport {
   private rejectStart: ((error: Error) => void) | undefined;
 
   /**
-   * @throws InvalidArgumentError (code -32602) when `closeTimeoutMs` is negative or not finite.
+   * @throws InvalidArgumentError (code -32602) when `options` is not an object (a command line
+   *   as one string, say: the error suggests `{ command, args }`), `command` is not a non-empty
+   *   string, or `closeTimeoutMs` is negative or not finite.
    */
   constructor(options: StdioTransportOptions) {
+    checkSpawnOptions(options);
     const timeout = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     if (!Number.isFinite(timeout) || timeout < 0) {
       throw new InvalidArgumentError('closeTimeoutMs', timeout, 'must be a finite number >= 0');
@@ -357,6 +360,11 @@ export class StdioTransport implements Transport {
     return this.closePromise;
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /** Called by the host-exit hook (module-private symbol): synchronous best effort. */
   [killOnHostExit](): void {
     if (!this.exited) {
@@ -473,7 +481,7 @@ export class StdioTransport implements Transport {
     const code = errorCode(error);
     const detail = error instanceof Error ? error.message : String(error);
     const where = this.options.cwd === undefined ? '' : ` in ${JSON.stringify(this.options.cwd)}`;
-    const reason = `failed to start ${JSON.stringify(this.options.command)}${where}: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}`;
+    const reason = `failed to start ${JSON.stringify(this.options.command)}${where}: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}${code === 'ENOENT' ? argumentsHint(this.options.command, this.options.args ?? []) : ''}`;
     reject?.(new ConnectionClosedError(reason, { reason }, error));
     this.resolveClose();
   }
@@ -752,4 +760,39 @@ function problemToError(problem: FramingProblem): ProtocolError {
       ? `stdout line is not JSON (${problem.detail}): ${problem.excerpt}`
       : `stdout line longer than ${problem.maxLineBytes} bytes dropped: ${problem.excerpt}`;
   return new ProtocolError(reason, { value: problem }, ErrorCode.ParseError);
+}
+
+/** `{ command: 'node', args: ['server.js'] }` for the words of a command line (display only). */
+function suggestedOptions(words: readonly string[]): string {
+  const [command, ...args] = words;
+  return `{ command: ${JSON.stringify(command ?? '')}, args: ${JSON.stringify(args)} }`;
+}
+
+/**
+ * Throws when `options` cannot describe a process: a command line passed as one string, or a
+ * `command` that is not a non-empty string.
+ */
+function checkSpawnOptions(options: unknown): void {
+  if (typeof options === 'string') {
+    throw new InvalidArgumentError(
+      'options',
+      options,
+      `expected { command, args }, not a command line: new StdioTransport(${suggestedOptions(options.trim().split(/\s+/))})`,
+    );
+  }
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', options, 'expected { command, args }');
+  const command = (options as { command?: unknown }).command;
+  if (typeof command !== 'string' || command === '')
+    throw new InvalidArgumentError('command', command, 'expected the program to run, e.g. "node"');
+}
+
+/**
+ * For a command that was not found: when it holds spaces and came without `args`, the arguments
+ * most likely belong in `args` (the command is one program, never split).
+ */
+function argumentsHint(command: string, args: readonly string[]): string {
+  const words = command.trim().split(/\s+/);
+  if (words.length < 2) return '';
+  return `; the whole of command is taken as the program's name: put the arguments in args, e.g. ${suggestedOptions([...words, ...args])}`;
 }

@@ -511,6 +511,11 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /**
    * Legacy wire: sends `message` once the session being set up is negotiated, with its id. A
    * failed set-up rejects a request with the set-up's error, and reports it for a notification.

@@ -311,6 +311,11 @@ export class WebSocketTransport implements Transport {
     return this.closePromise;
   }
 
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   private onFrame(data: unknown): void {
     if (this.state !== 'open' && this.state !== 'closing') return;
     this.alive();

@@ -1,0 +1,25 @@
+import { ErrorCode } from '../errors/codes.js';
+import { LocalError } from '../errors/errors.js';
+
+/** `data` of a {@link ClientStateError}. */
+export interface ClientStateErrorData {
+  /** The method called, e.g. `"connect"`. */
+  method: string;
+  /** The client's state at the call: `connecting`, `connected` or `closed` for `connect`. */
+  state: string;
+}
+
+/**
+ * A method was called in a client state that does not allow it (code -32040); nothing was sent.
+ * `connect()` runs once per `McpClient`: a second call while it is connecting or connected, or
+ * after `close()`, throws this. To reconnect, close the client and create a new one.
+ * `data` is {@link ClientStateErrorData}.
+ */
+export class ClientStateError extends LocalError {
+  override name = 'ClientStateError';
+  declare readonly data: ClientStateErrorData;
+
+  constructor(data: ClientStateErrorData, message: string) {
+    super(ErrorCode.ClientState, `${data.method}: ${message}`, { data });
+  }
+}
