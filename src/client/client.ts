@@ -838,7 +838,10 @@ export class McpClient {
   ): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
     const outcome = await this.caller.call(method, params, options, internals);
-    return { result: this.binding.freshness(this.checkPage(method, outcome.result)), storable: outcome.storable };
+    return {
+      result: this.binding.freshness(method, this.checkPage(method, outcome.result)),
+      storable: outcome.storable,
+    };
   }
 
   /**
@@ -881,7 +884,7 @@ export class McpClient {
       { method, ...key, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode, signal: options.signal },
       async (signal) => {
         const loaded = await this.caller.call(method, params, { ...options, signal }, internals);
-        return { result: this.binding.freshness(check(method, loaded.result)), storable: loaded.storable };
+        return { result: this.binding.freshness(method, check(method, loaded.result)), storable: loaded.storable };
       },
     );
     if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);

@@ -101,7 +101,9 @@ export interface ClientOptions {
   /**
    * Freshness given to cacheable legacy results, in ms: legacy servers send no `ttlMs`, so by
    * default nothing from them is served from the cache (ttl 0). A positive value stamps
-   * `ttlMs` on the results that lack one (scope stays private). @default 0
+   * `ttlMs` on the results that lack one (scope stays private). Not used for a list that an open
+   * subscription hears change: that list is kept until its `list_changed` (docs/caching.md).
+   * @default 0
    */
   legacyTtlMs?: number | undefined;
   /** Default idle timeout per request in ms. @default 60000 */

@@ -8,6 +8,7 @@ import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { CallOptions } from '../client/callOptions.js';
 import type { CallInternals, Caller } from '../client/caller.js';
 import type { ResolvedClientOptions } from '../client/options.js';
+import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import type { DiscoverResult } from '../types/protocol.js';
 import type { Era, EraVerdict } from './era.js';
@@ -15,12 +16,23 @@ import { negotiateEra, verdictOf, type EraOutcome } from './connector.js';
 import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
 import { LegacyLink } from './legacyLink.js';
 
+/** The subscription flag whose notification makes each list stale (see `subscriptions/invalidation.ts`). */
+const LIST_FLAG: Readonly<Record<string, FilterFlag>> = {
+  'tools/list': 'toolsListChanged',
+  'prompts/list': 'promptsListChanged',
+  'resources/list': 'resourcesListChanged',
+  'resources/templates/list': 'resourcesListChanged',
+};
+
+/** The `ttlMs` of a legacy list held until its `list_changed`: as long as the cache allows (it caps at `maxTtlMs`). */
+const HELD_TTL_MS = Number.MAX_SAFE_INTEGER;
+
 /** What the binding borrows from its client. */
 export interface EraBindingDeps {
   options: ResolvedClientOptions;
   session: JsonRpcSession;
   caller: Caller;
-  subscriptions: Pick<SubscriptionManager, 'useLegacyFeed' | 'resubscribeLegacy'>;
+  subscriptions: Pick<SubscriptionManager, 'useLegacyFeed' | 'resubscribeLegacy' | 'legacyWatches'>;
   /** The client's `server/discover` (through its cache). */
   discover(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult>;
   connected(): boolean;
@@ -93,9 +105,17 @@ export class EraBinding {
     return handshake;
   }
 
-  /** A legacy result with the host's `legacyTtlMs` (legacy servers send no cache hints); others as they are. */
-  freshness(result: JsonObject): JsonObject {
-    return this.era === 'legacy' ? withLegacyTtl(result, this.deps.options.legacyTtlMs) : result;
+  /**
+   * The freshness a result of `method` is stored with. Modern results: their own `ttlMs`.
+   * Legacy servers send no cache hints: a list whose changes an open subscription hears (the
+   * server declared `listChanged` for it) is kept until its `list_changed` arrives, at most the
+   * cache's `maxTtlMs`; any other legacy result gets the host's `legacyTtlMs` (default 0).
+   */
+  freshness(method: string, result: JsonObject): JsonObject {
+    if (this.era !== 'legacy') return result;
+    const flag = LIST_FLAG[method];
+    if (flag !== undefined && this.deps.subscriptions.legacyWatches(flag)) return withLegacyTtl(result, HELD_TTL_MS);
+    return withLegacyTtl(result, this.deps.options.legacyTtlMs);
   }
 
   private adopt(outcome: EraOutcome): void {

@@ -23,7 +23,7 @@ import { CancelledError, ConnectionClosedError, InvalidArgumentError, isRpcError
 import type { RequestId } from '../jsonrpc/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
 import { EventStream } from './eventStream.js';
-import { filterMinus, filterUnion, narrowToCapabilities, type FilterFlag } from './filter.js';
+import { FILTER_FLAGS, filterMinus, filterUnion, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
 import type {
   SubscribeOptions,
@@ -135,16 +135,34 @@ export class LegacyFeed {
     }
   }
 
+  /**
+   * Whether an open subscription honours `flag`: the server declared `listChanged` for that
+   * list, and its notifications reach this client. The client keeps such a list cached until
+   * the notification arrives.
+   */
+  watches(flag: FilterFlag): boolean {
+    for (const subscription of this.subscriptions) if (subscription.honoured[flag] === true) return true;
+    return false;
+  }
+
   /** Closes every subscription (client closed, or the connection dropped). */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
     for (const subscription of [...this.subscriptions])
       subscription.finish(reason, error, reason === 'transport-closed');
   }
 
-  /** @internal A subscription closed: release its uris. */
+  /**
+   * @internal A subscription closed: release its uris, and drop the lists that nobody hears
+   * change any more (they were kept until a change; now none would be heard).
+   */
   released(subscription: LegacySubscription, uris: readonly string[], tellServer: boolean): void {
     this.subscriptions.delete(subscription);
     for (const uri of uris) this.unclaim(uri, tellServer);
+    const unwatched = FILTER_FLAGS.filter((flag) => subscription.honoured[flag] === true && !this.watches(flag));
+    if (unwatched.length > 0) {
+      const filter: SubscriptionFilter = Object.fromEntries(unwatched.map((flag) => [flag, true]));
+      this.deps.invalidate(invalidationsForFilter(filter)).catch((error: unknown) => this.report(error));
+    }
   }
 
   private async claim(uri: string, options: { signal?: AbortSignal | undefined; timeoutMs: number }): Promise<void> {

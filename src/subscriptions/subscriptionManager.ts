@@ -27,7 +27,7 @@ import type { ResponseCache } from '../cache/responseCache.js';
 import { MetaKey, type SubscriptionFilter } from '../types/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { UnmatchedNotificationError } from './errors.js';
-import { checkFilter, narrowToCapabilities } from './filter.js';
+import { checkFilter, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
 import { LiveListImpl, type LiveListDeps } from './liveList.js';
 import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
@@ -125,6 +125,11 @@ export class SubscriptionManager {
       invalidate: (invalidations) => this.invalidate(invalidations),
       timeoutMs: this.options.timeoutMs,
     });
+  }
+
+  /** On the legacy wire: whether an open subscription hears the list changes of `flag` (see `LegacyFeed.watches`). */
+  legacyWatches(flag: FilterFlag): boolean {
+    return this.legacy?.watches(flag) ?? false;
   }
 
   /** After a new legacy session: see `LegacyFeed.resubscribe`. */
