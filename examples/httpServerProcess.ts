@@ -19,15 +19,17 @@ export interface HttpServerProcess {
 const STDERR_TAIL_CHARS = 4096;
 
 /**
- * Spawns `node <serverScript> --http 0` and resolves once it printed its `MCP_URL=` line.
+ * Spawns `node <serverScript> --http 0` (with `--cors <origin>` when `options.cors` is set) and
+ * resolves once it printed its `MCP_URL=` line.
  * Rejects (with the child killed) when the child fails to start, exits first, or takes longer
  * than `timeoutMs`.
  */
 export function spawnHttpServer(
   serverScript: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; cors?: string } = {},
 ): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [serverScript, '--http', '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const args = [serverScript, '--http', '0', ...(options.cors === undefined ? [] : ['--cors', options.cors])];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);

@@ -6,6 +6,8 @@
  *   node build/examples/server.js                 stdio: newline-delimited JSON-RPC on stdin/stdout
  *   node build/examples/server.js --http <port>   Streamable HTTP at http://127.0.0.1:<port>/mcp
  *                                                 (port 0 picks a free one)
+ *   ... --http <port> --cors <origin>             and CORS for a browser page on <origin>
+ *                                                 (e.g. http://localhost:5173): examples/cors.ts
  *
  * Over HTTP the server listens on 127.0.0.1 only, rejects requests whose Host or Origin is not
  * a localhost one (DNS rebinding), and prints one line to stdout once it listens:
@@ -26,21 +28,30 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { corsHeaders, parseOrigin, preflightHeaders } from './cors.js';
 import { createExampleServerFactory, createExampleState, SERVER_NAME, SERVER_VERSION } from './serverFactory.js';
 
 const HOST = '127.0.0.1';
 const MCP_PATH = '/mcp';
-const USAGE = 'usage: server.js [--http <port>]';
+const USAGE = 'usage: server.js [--http <port> [--cors <origin>]]';
 
 function log(message: string): void {
   process.stderr.write(`[${SERVER_NAME}] ${message}\n`);
 }
 
-/** The port after `--http`, or undefined for stdio. Exits with the usage on anything else. */
-function parseArgs(argv: string[]): number | undefined {
-  if (argv.length === 0) return undefined;
+/** The port after `--http` (undefined for stdio) and the origin after `--cors`. Exits with the usage on anything else. */
+function parseArgs(argv: string[]): { port: number | undefined; cors: string | undefined } {
+  if (argv.length === 0) return { port: undefined, cors: undefined };
   const port = Number(argv[1]);
-  if (argv[0] === '--http' && argv.length === 2 && /^\d+$/.test(argv[1] ?? '') && port <= 65_535) return port;
+  const httpOk = argv[0] === '--http' && /^\d+$/.test(argv[1] ?? '') && port <= 65_535;
+  if (httpOk && argv.length === 2) return { port, cors: undefined };
+  if (httpOk && argv.length === 4 && argv[2] === '--cors') {
+    try {
+      return { port, cors: parseOrigin(argv[3] as string) };
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+    }
+  }
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
@@ -53,7 +64,7 @@ function serveOverStdio(): void {
   log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on stdio`);
 }
 
-async function serveOverHttp(port: number): Promise<void> {
+async function serveOverHttp(port: number, cors: string | undefined): Promise<void> {
   // createMcpHandler builds an instance per request: the state is the process's, and change
   // notifications go through handler.notify to the open subscriptions/listen streams.
   const state = createExampleState();
@@ -64,7 +75,7 @@ async function serveOverHttp(port: number): Promise<void> {
     },
   );
   const httpServer = createServer((req, res) => {
-    serveRequest(handler, req, res).catch((error: unknown) => {
+    serveRequest(handler, req, res, cors).catch((error: unknown) => {
       log(`error: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end();
@@ -115,10 +126,21 @@ function stdinIsPipe(): boolean {
 }
 
 /** Node's IncomingMessage → web Request → the MCP handler → web Response → ServerResponse. */
-async function serveRequest(handler: McpHttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveRequest(
+  handler: McpHttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: string | undefined,
+): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${HOST}`);
   if (url.pathname !== MCP_PATH) {
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found\n');
+    return;
+  }
+  const origin = req.headers.origin;
+  if (cors !== undefined && req.method === 'OPTIONS') {
+    const requested = req.headers['access-control-request-headers'];
+    res.writeHead(204, preflightHeaders(cors, origin, requested)).end();
     return;
   }
 
@@ -143,12 +165,15 @@ async function serveRequest(handler: McpHttpHandler, req: IncomingMessage, res: 
   }
   const request = new Request(url, { method, headers, signal: abort.signal, ...(body !== undefined && { body }) });
 
+  // The --cors origin may send requests too, even when it is not a localhost one.
+  const allowedOrigins =
+    cors === undefined ? localhostAllowedOrigins() : [...localhostAllowedOrigins(), new URL(cors).hostname];
   const response =
     hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-    originValidationResponse(request, localhostAllowedOrigins()) ??
+    originValidationResponse(request, allowedOrigins) ??
     (await handler.fetch(request));
 
-  const outHeaders: Record<string, string> = {};
+  const outHeaders: Record<string, string> = cors === undefined ? {} : corsHeaders(cors, origin);
   response.headers.forEach((value, name) => {
     outHeaders[name] = value;
   });
@@ -172,11 +197,11 @@ async function serveRequest(handler: McpHttpHandler, req: IncomingMessage, res: 
   res.end();
 }
 
-const port = parseArgs(process.argv.slice(2));
+const { port, cors } = parseArgs(process.argv.slice(2));
 if (port === undefined) {
   serveOverStdio();
 } else {
-  serveOverHttp(port).catch((error: unknown) => {
+  serveOverHttp(port, cors).catch((error: unknown) => {
     log(`cannot serve on ${HOST}:${port}: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

@@ -22,6 +22,7 @@ import {
 } from '../jsonrpc/messages.js';
 import { MetaKey } from '../types/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
+import { crossOriginFailure } from './crossOrigin.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
 import {
   checkHeaderValue,
@@ -1142,6 +1143,10 @@ export class StreamableHttpTransport implements Transport {
     }
     if (cancel?.aborted === true) return new CancelledError(method, cancel.reason);
     if (error instanceof NetworkFailure) {
+      // A browser hides why: on a page of another origin, CORS is the likely reason.
+      const blocked = error.code === undefined ? crossOriginFailure(this.url) : undefined;
+      if (blocked !== undefined)
+        return new ConnectionClosedError(`${method}: ${blocked}`, { reason: blocked }, error.cause);
       if (error.connectPhase || id === undefined) {
         const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
         return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
