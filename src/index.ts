@@ -4,8 +4,6 @@
  *
  * @module mcp-live
  */
-// Types only: Symbol.asyncDispose for the declarations (see the file).
-import './util/disposable.js';
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export {

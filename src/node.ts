@@ -4,8 +4,6 @@
  *
  * @module mcp-live/node
  */
-// Types only: Symbol.asyncDispose for the declarations (see the file).
-import './util/disposable.js';
 // Node-only entry (`mcp-live/node`): transports that need Node APIs (child processes, sockets).
 // Adding an export here adds public API. Everything runtime-neutral lives in ./index.ts.
 export { StdioTransport, STDERR_TAIL_BYTES, type StdioTransportOptions } from './transport/stdio.js';

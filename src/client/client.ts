@@ -45,6 +45,7 @@ import { checkListPage, requireArray, requireObject } from './results.js';
 import { Caller, type CallInternals } from './caller.js';
 import { ToolOutputValidators } from './outputValidation.js';
 import { ClientStateError } from './errors.js';
+import type { Closeable } from '../util/disposable.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
 import type {
@@ -119,7 +120,7 @@ export interface WalkOptions extends CallOptions {
  * and data untouched), `TimeoutError` (-32001), `CancelledError` (-32800),
  * `ConnectionClosedError` (-32000), `ProtocolError` (-32600) for results that break the schema.
  */
-export class McpClient {
+export class McpClient implements Closeable {
   private readonly options: ResolvedClientOptions;
   private readonly session: JsonRpcSession;
   private readonly caller: Caller;

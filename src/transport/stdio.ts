@@ -15,6 +15,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../errors/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
+import type { Closeable } from '../util/disposable.js';
 import { planSpawn, resolveWindowsCommand, type SpawnPlan } from './spawnPlan.js';
 import type {
   Transport,
@@ -152,7 +153,7 @@ function decodeTail(bytes: Buffer): string {
  *   /T /F` on the process tree, then `kill()`). It is idempotent and resolves after `onClose`.
  * - If the host process exits with children still running, they get SIGTERM.
  */
-export class StdioTransport implements Transport {
+export class StdioTransport implements Transport, Closeable {
   /** Stdio servers are cancelled with `notifications/cancelled`. */
   readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: false };
   /**

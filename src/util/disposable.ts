@@ -12,4 +12,13 @@ declare global {
   }
 }
 
-export {};
+/**
+ * What can be closed, by `close()` or by `await using`. The client and the transports implement
+ * it, which also puts the declaration above in the package's declarations.
+ */
+export interface Closeable {
+  /** Closes; idempotent. */
+  close(): Promise<void>;
+  /** The same as `close()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
