@@ -16,6 +16,7 @@ export {
 } from './client/client.js';
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
+export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CallToolOptions } from './client/callOptions.js';
 export { InMemoryTransport } from './transport/inMemory.js';
 export {
