@@ -9,8 +9,8 @@
 // declarations last), so "all outputs present and newer than the inputs" means "the last build
 // finished after the last edit".
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -37,17 +37,42 @@ const oldestOutput = () => {
   return min;
 };
 
-const stale =
-  process.argv.includes('--always') || oldestOutput() < Math.max(...INPUTS.map((name) => newest(join(root, name))));
-if (stale) {
-  console.error('ensure-build: dist/ is missing or older than src/; building it (npm run build)');
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['run', 'build', '--silent'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    shell: process.platform === 'win32',
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-} else {
-  console.error('ensure-build: dist/ is up to date with src/');
+// One build at a time: test files that need dist/ call this concurrently, and a build empties
+// dist/ first. A lock directory (mkdir is atomic) makes the others wait, then find it fresh. A
+// lock older than LOCK_STALE_MS is left from a killed build and is taken over.
+const LOCK = join(root, 'node_modules', '.cache', 'ensure-build.lock');
+const LOCK_STALE_MS = 10 * 60_000;
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+mkdirSync(dirname(LOCK), { recursive: true });
+for (;;) {
+  try {
+    mkdirSync(LOCK);
+    break;
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+    const age = Date.now() - (existsSync(LOCK) ? statSync(LOCK).mtimeMs : Date.now());
+    if (age > LOCK_STALE_MS) rmSync(LOCK, { recursive: true, force: true });
+    else sleep(250);
+  }
 }
+
+let status = 0;
+try {
+  const stale =
+    process.argv.includes('--always') || oldestOutput() < Math.max(...INPUTS.map((name) => newest(join(root, name))));
+  if (stale) {
+    console.error('ensure-build: dist/ is missing or older than src/; building it (npm run build)');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const r = spawnSync(npm, ['run', 'build', '--silent'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      shell: process.platform === 'win32',
+    });
+    status = r.status ?? 1;
+  } else {
+    console.error('ensure-build: dist/ is up to date with src/');
+  }
+} finally {
+  rmSync(LOCK, { recursive: true, force: true });
+}
+if (status !== 0) process.exit(status);
