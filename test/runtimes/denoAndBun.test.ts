@@ -39,7 +39,7 @@ afterAll(async () => {
   await pkg?.remove();
 });
 
-const EXPECTED = { era: 'modern', tools: 9, readme: '# mcp-live example server', sum: { sum: 42 } };
+const EXPECTED = { era: 'modern', tools: true, add: true, readme: '# mcp-live example server', sum: { sum: 42 } };
 
 describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('the packed package on %s', (runtime) => {
   async function smoke(...args: string[]): Promise<unknown> {

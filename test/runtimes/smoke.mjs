@@ -20,7 +20,8 @@ try {
   console.log(
     JSON.stringify({
       era: client.era,
-      tools: items.length,
+      tools: items.length > 0,
+      add: items.some((tool) => tool.name === 'add'),
       readme: contents[0]?.text?.split('\n')[0],
       sum: sum.structuredContent,
     }),
