@@ -103,6 +103,17 @@ export const ErrorCode = {
    * (`ClientStateError`; `data.method`, `data.state`). Nothing was sent.
    */
   ClientState: -32040,
+  /**
+   * Local: an entry of an `McpHost` configuration is malformed (`HostConfigError`; `data.server`,
+   * `data.field`). That server is left out; the others still start (unless the host is strict).
+   */
+  HostConfigInvalid: -32050,
+  /**
+   * Local: `McpHost` could not route a call: no tool, prompt, server or resource by that name, the
+   * URI matches more than one server, or the server is not open (`HostRoutingError`;
+   * `data.reason`). Nothing was sent.
+   */
+  HostRouting: -32051,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */
