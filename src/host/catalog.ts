@@ -1,0 +1,176 @@
+/**
+ * The host's catalog: the union of every open server's lists, each item tagged with its server,
+ * tools and prompts under their exposed names. Pure: built from the servers' current lists,
+ * rebuilt whenever one of them changes.
+ */
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import type { ToolFilter } from './config.js';
+import { assignExposedNames, type ExposedNameCollision, type NameRequest, type NameRules } from './exposedNames.js';
+
+/** The four lists of the catalog (the names `McpClient.live()` uses). */
+export type CatalogKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+/** Every {@link CatalogKind}, in catalog order. */
+export const CATALOG_KINDS: readonly CatalogKind[] = Object.freeze([
+  'tools',
+  'prompts',
+  'resources',
+  'resourceTemplates',
+]);
+
+/** A tool of one server, under the name the model sees. */
+export interface HostTool {
+  /** The server that listed it. */
+  readonly server: string;
+  /** The name to give the model (`<server>__<tool>`...); `McpHost.callTool` takes it. */
+  readonly exposedName: string;
+  /** The tool exactly as the server listed it; `tool.name` is what goes on the wire. */
+  readonly tool: Tool;
+}
+
+/** A prompt of one server, under its exposed name (same rules as tools). */
+export interface HostPrompt {
+  readonly server: string;
+  readonly exposedName: string;
+  readonly prompt: Prompt;
+}
+
+/** A resource of one server. */
+export interface HostResource {
+  readonly server: string;
+  readonly resource: Resource;
+}
+
+/** A resource template of one server. */
+export interface HostResourceTemplate {
+  readonly server: string;
+  readonly resourceTemplate: ResourceTemplate;
+}
+
+/** What one open server contributes to the catalog. */
+export interface ServerContribution {
+  server: string;
+  /** The prefix of its exposed names; `""` for none. */
+  prefix: string;
+  toolFilter?: ToolFilter | undefined;
+  tools: readonly Tool[];
+  prompts: readonly Prompt[];
+  resources: readonly Resource[];
+  resourceTemplates: readonly ResourceTemplate[];
+}
+
+/** The union of the open servers' lists. Frozen; a new catalog is built on every change. */
+export interface Catalog {
+  readonly tools: readonly HostTool[];
+  readonly prompts: readonly HostPrompt[];
+  readonly resources: readonly HostResource[];
+  readonly resourceTemplates: readonly HostResourceTemplate[];
+  /** Tools that would have shared an exposed name, and how that was resolved. */
+  readonly toolCollisions: readonly ExposedNameCollision[];
+  /** The same for prompts. */
+  readonly promptCollisions: readonly ExposedNameCollision[];
+  /** Tools by exposed name. */
+  readonly toolsByName: ReadonlyMap<string, HostTool>;
+  /** Prompts by exposed name. */
+  readonly promptsByName: ReadonlyMap<string, HostPrompt>;
+  /** Resources by URI: every server that lists it. */
+  readonly resourcesByUri: ReadonlyMap<string, readonly HostResource[]>;
+}
+
+/** The catalog of no server. */
+export const EMPTY_CATALOG: Catalog = buildCatalog([]);
+
+/** Whether `tool` passes `filter` (by its original name; deny wins). */
+export function toolAllowed(tool: Tool, filter: ToolFilter | undefined): boolean {
+  if (filter === undefined) return true;
+  if (filter.deny?.includes(tool.name) === true) return false;
+  return filter.allow === undefined || filter.allow.includes(tool.name);
+}
+
+/**
+ * Builds the union of `contributions` (in host order). Items that are unchanged since
+ * `previous` (same server, same listed object, same exposed name) keep their wrapper object, so
+ * consumers can compare by reference.
+ */
+export function buildCatalog(
+  contributions: readonly ServerContribution[],
+  rules: NameRules = {},
+  previous?: Catalog,
+): Catalog {
+  const toolSources = contributions.flatMap((c) =>
+    c.tools.filter((tool) => toolAllowed(tool, c.toolFilter)).map((tool) => ({ c, tool })),
+  );
+  const promptSources = contributions.flatMap((c) => c.prompts.map((prompt) => ({ c, prompt })));
+
+  const toolNames = assignExposedNames(
+    toolSources.map(({ c, tool }): NameRequest => ({ server: c.server, prefix: c.prefix, name: tool.name })),
+    rules,
+  );
+  const promptNames = assignExposedNames(
+    promptSources.map(({ c, prompt }): NameRequest => ({ server: c.server, prefix: c.prefix, name: prompt.name })),
+    rules,
+  );
+
+  const oldTools = new Map((previous?.tools ?? []).map((t) => [`${t.server}\u0000${t.exposedName}`, t]));
+  const tools: HostTool[] = [];
+  toolSources.forEach(({ c, tool }, i) => {
+    const exposedName = toolNames.names[i];
+    if (exposedName === undefined) return;
+    const old = oldTools.get(`${c.server}\u0000${exposedName}`);
+    tools.push(old !== undefined && old.tool === tool ? old : Object.freeze({ server: c.server, exposedName, tool }));
+  });
+
+  const oldPrompts = new Map((previous?.prompts ?? []).map((p) => [`${p.server}\u0000${p.exposedName}`, p]));
+  const prompts: HostPrompt[] = [];
+  promptSources.forEach(({ c, prompt }, i) => {
+    const exposedName = promptNames.names[i];
+    if (exposedName === undefined) return;
+    const old = oldPrompts.get(`${c.server}\u0000${exposedName}`);
+    prompts.push(
+      old !== undefined && old.prompt === prompt ? old : Object.freeze({ server: c.server, exposedName, prompt }),
+    );
+  });
+
+  const oldResources = new Map((previous?.resources ?? []).map((r) => [r.resource, r]));
+  const resources = contributions.flatMap((c) =>
+    c.resources.map((resource) => {
+      const old = oldResources.get(resource);
+      return old !== undefined && old.server === c.server ? old : Object.freeze({ server: c.server, resource });
+    }),
+  );
+  const oldTemplates = new Map((previous?.resourceTemplates ?? []).map((r) => [r.resourceTemplate, r]));
+  const resourceTemplates = contributions.flatMap((c) =>
+    c.resourceTemplates.map((resourceTemplate) => {
+      const old = oldTemplates.get(resourceTemplate);
+      return old !== undefined && old.server === c.server ? old : Object.freeze({ server: c.server, resourceTemplate });
+    }),
+  );
+
+  const resourcesByUri = new Map<string, HostResource[]>();
+  for (const item of resources) {
+    const list = resourcesByUri.get(item.resource.uri);
+    if (list === undefined) resourcesByUri.set(item.resource.uri, [item]);
+    else if (!list.some((other) => other.server === item.server)) list.push(item);
+  }
+
+  return Object.freeze({
+    tools: Object.freeze(tools),
+    prompts: Object.freeze(prompts),
+    resources: Object.freeze(resources),
+    resourceTemplates: Object.freeze(resourceTemplates),
+    toolCollisions: Object.freeze(toolNames.collisions),
+    promptCollisions: Object.freeze(promptNames.collisions),
+    toolsByName: new Map(tools.map((t) => [t.exposedName, t])),
+    promptsByName: new Map(prompts.map((p) => [p.exposedName, p])),
+    resourcesByUri,
+  });
+}
+
+/** The kinds whose lists differ between two catalogs (by item wrapper identity and order). */
+export function changedKinds(before: Catalog, after: Catalog): CatalogKind[] {
+  return CATALOG_KINDS.filter((kind) => {
+    const a: readonly unknown[] = before[kind];
+    const b: readonly unknown[] = after[kind];
+    return a.length !== b.length || a.some((item, i) => item !== b[i]);
+  });
+}
