@@ -1,0 +1,274 @@
+/**
+ * A `tools/call` result as each model API's tool-result content. Pure and dependency-free.
+ *
+ * Every converter reads the result the same way, then writes what the API can carry:
+ * - `text` blocks: text;
+ * - `image` blocks: the image where the API takes images in tool results (Responses, Anthropic
+ *   for JPEG/PNG/GIF/WebP, Gemini), else a one-line note (Chat Completions tool messages are
+ *   text only); `audio` likewise (only Gemini takes it);
+ * - embedded resources: text contents as text, headed by their URI; a PDF blob as a document
+ *   or file where the API takes one, an image blob as an image, other blobs as a note;
+ * - resource links: one line with the name, URI, MIME type and description;
+ * - `structuredContent`: its JSON text, unless a text block already holds the same JSON;
+ * - `isError: true`: Anthropic's `is_error`, Gemini's `error` key, and for OpenAI (which has no
+ *   flag) a first line `Error:`.
+ */
+import type { CallToolResult, ContentBlock } from '../types/protocol.js';
+import { LocalError, McpError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+
+/** One piece of a result, before it is written for an API. */
+type Piece =
+  | { kind: 'text'; text: string }
+  | { kind: 'media'; mimeType: string; data: string; uri?: string | undefined; label: string };
+
+/** A Chat Completions tool message (`messages[]`, `role: "tool"`). */
+export interface OpenAiChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/** One item of a Responses `function_call_output` list. */
+export type OpenAiResponsesOutputItem =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' }
+  | { type: 'input_file'; file_data: string; filename: string };
+
+/** A Responses API `function_call_output` input item. */
+export interface OpenAiResponsesToolOutput {
+  type: 'function_call_output';
+  call_id: string;
+  /** A string when the result is text only. */
+  output: string | OpenAiResponsesOutputItem[];
+}
+
+/** One block of an Anthropic `tool_result`'s content. */
+export type AnthropicToolResultBlock =
+  | { type: 'text'; text: string }
+  | {
+      type: 'image';
+      source: { type: 'base64'; media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'; data: string };
+    }
+  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string }; title?: string };
+
+/** An Anthropic `tool_result` content block (in a `user` message). */
+export interface AnthropicToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: AnthropicToolResultBlock[];
+  is_error?: true;
+}
+
+/** A Gemini `Part` holding a `functionResponse`. */
+export interface GeminiFunctionResponsePart {
+  functionResponse: {
+    id?: string;
+    name: string;
+    /** `{ output }` with the text, or `{ error }` when the tool reported an error. */
+    response: { output: string } | { error: string };
+    /** Images, audio and PDFs of the result. */
+    parts?: Array<{ inlineData: { mimeType: string; data: string } }>;
+  };
+}
+
+const ANTHROPIC_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const PDF = 'application/pdf';
+
+/** Chat Completions: the `role: "tool"` message answering `toolCallId`. */
+export function toOpenAiChatToolMessage(result: CallToolResult, toolCallId: string): OpenAiChatToolMessage {
+  const texts = piecesOf(result).map((piece) =>
+    piece.kind === 'text' ? piece.text : note(piece, 'Chat Completions tool messages carry text only'),
+  );
+  return { role: 'tool', tool_call_id: toolCallId, content: withErrorLine(result, texts).join('\n\n') };
+}
+
+/** Responses API: the `function_call_output` item answering `callId`. */
+export function toOpenAiResponsesToolOutput(result: CallToolResult, callId: string): OpenAiResponsesToolOutput {
+  const items: OpenAiResponsesOutputItem[] = [];
+  const pieces = piecesOf(result);
+  if (result.isError === true) items.push({ type: 'input_text', text: 'Error:' });
+  for (const piece of pieces) {
+    if (piece.kind === 'text') items.push({ type: 'input_text', text: piece.text });
+    else if (piece.mimeType.startsWith('image/'))
+      items.push({ type: 'input_image', image_url: dataUrl(piece), detail: 'auto' });
+    else if (piece.mimeType === PDF)
+      items.push({ type: 'input_file', file_data: dataUrl(piece), filename: fileName(piece) });
+    else items.push({ type: 'input_text', text: note(piece, 'not accepted in a function call output') });
+  }
+  const textOnly = items.every((item) => item.type === 'input_text');
+  return {
+    type: 'function_call_output',
+    call_id: callId,
+    output: textOnly ? items.map((item) => (item as { text: string }).text).join('\n\n') : items,
+  };
+}
+
+/** Anthropic Messages: the `tool_result` block answering `toolUseId`. */
+export function toAnthropicToolResult(result: CallToolResult, toolUseId: string): AnthropicToolResult {
+  const content: AnthropicToolResultBlock[] = [];
+  for (const piece of piecesOf(result)) {
+    if (piece.kind === 'text') {
+      if (piece.text !== '') content.push({ type: 'text', text: piece.text });
+    } else if (ANTHROPIC_IMAGE_TYPES.has(piece.mimeType))
+      content.push({
+        type: 'image',
+        source: {
+          type: 'base64',
+          media_type: piece.mimeType as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp',
+          data: piece.data,
+        },
+      });
+    else if (piece.mimeType === PDF)
+      content.push({
+        type: 'document',
+        source: { type: 'base64', media_type: PDF, data: piece.data },
+        ...(piece.uri !== undefined && { title: piece.uri }),
+      });
+    else content.push({ type: 'text', text: note(piece, 'not accepted in a tool result') });
+  }
+  return {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content,
+    ...(result.isError === true && { is_error: true as const }),
+  };
+}
+
+/**
+ * Gemini: the `functionResponse` part answering the model's function call (`call.name` is the
+ * name the model called, `call.id` its id when it gave one).
+ */
+export function toGeminiFunctionResponse(
+  result: CallToolResult,
+  call: { name: string; id?: string | undefined },
+): GeminiFunctionResponsePart {
+  const texts: string[] = [];
+  const parts: Array<{ inlineData: { mimeType: string; data: string } }> = [];
+  for (const piece of piecesOf(result)) {
+    if (piece.kind === 'text') texts.push(piece.text);
+    else if (piece.mimeType.startsWith('image/') || piece.mimeType.startsWith('audio/') || piece.mimeType === PDF)
+      parts.push({ inlineData: { mimeType: piece.mimeType, data: piece.data } });
+    else texts.push(note(piece, 'not accepted in a function response'));
+  }
+  const text = texts.join('\n\n');
+  return {
+    functionResponse: {
+      ...(call.id !== undefined && { id: call.id }),
+      name: call.name,
+      response: result.isError === true ? { error: text } : { output: text },
+      ...(parts.length > 0 && { parts }),
+    },
+  };
+}
+
+/**
+ * A tool result for a call that threw (an unknown tool name the model made up, a timeout, a
+ * server that went away), so the model hears what happened: `isError: true` and the error's
+ * message, with its JSON-RPC code for mcp-live errors.
+ */
+export function errorToolResult(error: unknown): CallToolResult {
+  const text = McpError.is(error)
+    ? `${error.message} (code ${error.code})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** @internal The pieces of a result, in order (see the module comment). */
+function piecesOf(result: CallToolResult): Piece[] {
+  if (typeof result !== 'object' || result === null || !Array.isArray(result.content))
+    throw new LocalError(ErrorCode.InvalidParams, 'expected a tools/call result with a content array', {
+      data: { name: 'result', value: result },
+    });
+  const pieces: Piece[] = [];
+  for (const block of result.content as ContentBlock[]) {
+    switch (block?.type) {
+      case 'text':
+        pieces.push({ kind: 'text', text: String(block.text) });
+        break;
+      case 'image':
+      case 'audio':
+        pieces.push({ kind: 'media', mimeType: block.mimeType, data: block.data, label: block.type });
+        break;
+      case 'resource_link': {
+        const name = block.title ?? block.name;
+        pieces.push({
+          kind: 'text',
+          text: `Resource link: ${name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}${block.description ? `: ${block.description}` : ''}`,
+        });
+        break;
+      }
+      case 'resource': {
+        const contents = block.resource;
+        if ('text' in contents && typeof contents.text === 'string')
+          pieces.push({
+            kind: 'text',
+            text: `Resource ${contents.uri}${contents.mimeType ? ` (${contents.mimeType})` : ''}:\n${contents.text}`,
+          });
+        else if ('blob' in contents && typeof contents.blob === 'string')
+          pieces.push({
+            kind: 'media',
+            mimeType: contents.mimeType ?? 'application/octet-stream',
+            data: contents.blob,
+            uri: contents.uri,
+            label: 'resource',
+          });
+        break;
+      }
+      default:
+        pieces.push({
+          kind: 'text',
+          text: `[content of type ${JSON.stringify((block as { type?: unknown })?.type)} left out]`,
+        });
+    }
+  }
+  const structured = result.structuredContent;
+  if (structured !== undefined && !pieces.some((p) => p.kind === 'text' && sameJson(p.text, structured)))
+    pieces.push({ kind: 'text', text: JSON.stringify(structured) });
+  return pieces;
+}
+
+function withErrorLine(result: CallToolResult, texts: string[]): string[] {
+  return result.isError === true ? ['Error:', ...texts] : texts;
+}
+
+/** A one-line stand-in for media an API cannot take. */
+function note(piece: Extract<Piece, { kind: 'media' }>, why: string): string {
+  const bytes = Math.floor((piece.data.replace(/=+$/, '').length * 3) / 4);
+  return `[${piece.label}${piece.uri === undefined ? '' : ` ${piece.uri}`} (${piece.mimeType}, ${bytes} bytes) left out: ${why}]`;
+}
+
+function dataUrl(piece: Extract<Piece, { kind: 'media' }>): string {
+  return `data:${piece.mimeType};base64,${piece.data}`;
+}
+
+function fileName(piece: Extract<Piece, { kind: 'media' }>): string {
+  const last = piece.uri
+    ?.split(/[/?#]/)
+    .filter((s) => s !== '')
+    .pop();
+  return last !== undefined && last !== '' && !last.endsWith(':') ? last : 'document.pdf';
+}
+
+/** Whether `text` is JSON equal to `value` (key order aside). */
+function sameJson(text: string, value: unknown): boolean {
+  const trimmed = text.trim();
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return false;
+  try {
+    return canonical(JSON.parse(trimmed)) === canonical(value);
+  } catch {
+    return false;
+  }
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
