@@ -322,6 +322,90 @@ export type {
   JsonRpcErrorObject,
 } from './jsonrpc/messages.js';
 export * from './types/protocol.js';
+// McpHost: many servers, one catalog, tools for models (docs/host.md)
+export {
+  McpHost,
+  type McpHostOptions,
+  type HostFromConfigOptions,
+  type HostCallOptions,
+  type HostEvent,
+} from './host/host.js';
+export type { HostServerState, HostServerStatus } from './host/serverSlot.js';
+export {
+  parseHostConfig,
+  isHostConfig,
+  expandVariables,
+  type HostConfig,
+  type ParseHostConfigOptions,
+  type HostServerEntry,
+  type HostServerOptions,
+  type HostClientOptions,
+  type ServerLocation,
+  type StdioServerLocation,
+  type RemoteServerLocation,
+  type CustomServerLocation,
+  type ToolFilter,
+} from './host/config.js';
+export {
+  CATALOG_KINDS,
+  type Catalog,
+  type CatalogKind,
+  type HostTool,
+  type HostPrompt,
+  type HostResource,
+  type HostResourceTemplate,
+} from './host/catalog.js';
+export {
+  assignExposedNames,
+  sanitizeName,
+  MAX_EXPOSED_NAME_LENGTH,
+  DEFAULT_NAME_SEPARATOR,
+  type PrefixMode,
+  type NameRequest,
+  type NameRules,
+  type NameAssignment,
+  type ExposedNameCollision,
+} from './host/exposedNames.js';
+export type { ServerItemRef } from './host/routing.js';
+export type { ObservedClientEvent, ObservedClientState, ReconnectCause } from './host/clientWatch.js';
+export { fetchTransport, type CreateTransport, type TransportContext } from './host/transports.js';
+export {
+  HostConfigError,
+  HostRoutingError,
+  isHostConfigError,
+  isHostRoutingError,
+  type HostConfigErrorData,
+  type HostRoutingErrorData,
+  type HostRoutingReason,
+} from './host/errors.js';
+export {
+  toOpenAiChatTools,
+  toOpenAiResponsesTools,
+  toAnthropicTools,
+  toGeminiFunctionDeclarations,
+  toGeminiSchema,
+  type ModelToolSource,
+  type ToolParametersSchema,
+  type OpenAiChatTool,
+  type OpenAiResponsesTool,
+  type AnthropicTool,
+  type GeminiFunctionDeclaration,
+  type GeminiSchema,
+  type GeminiToolOptions,
+} from './host/modelTools.js';
+export {
+  toOpenAiChatToolMessage,
+  toOpenAiResponsesToolOutput,
+  toAnthropicToolResult,
+  toGeminiFunctionResponse,
+  errorToolResult,
+  type OpenAiChatToolMessage,
+  type OpenAiResponsesToolOutput,
+  type OpenAiResponsesOutputItem,
+  type AnthropicToolResult,
+  type AnthropicToolResultBlock,
+  type GeminiFunctionResponsePart,
+} from './host/modelToolResults.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
 export {
   createOAuthProvider,

@@ -22,3 +22,6 @@ export { WebSocketTransport } from './transport/webSocketNode.js';
 export type { WebSocketTransportOptions } from './transport/webSocket.js';
 // OAuth credentials in a JSON file (mode 0600), for CLIs.
 export { FileCredentialStore } from './auth/fileCredentialStore.js';
+// McpHost in Node: the transport factory (stdio, node:http, ws) and configuration files.
+export { nodeTransport } from './host/nodeTransport.js';
+export { loadHostConfig } from './host/loadConfig.js';

@@ -222,9 +222,12 @@ describe('built entries', () => {
       const bare = [...graph.values()].flat();
       expect(bare.length).toBeGreaterThan(0);
       expect(bare.filter(isNodeBuiltin)).toEqual([]);
-      // Only runtime dependencies, and not `ws` (Node-only; it is behind mcp-live/node).
+      // Only runtime dependencies, and not `ws` nor `jsonc-parser` (behind mcp-live/node: the
+      // WebSocket on ws, and config files read from disk).
       expect(
-        [...new Set(bare.map(packageOf))].filter((name) => name === 'ws' || !dependencies().includes(name)),
+        [...new Set(bare.map(packageOf))].filter(
+          (name) => name === 'ws' || name === 'jsonc-parser' || !dependencies().includes(name),
+        ),
       ).toEqual([]);
       // Every file it reaches is in the tarball.
       const packed = new Set(pack.files.map((file) => file.path));
@@ -311,17 +314,31 @@ describe('built entries', () => {
         'matchUriTemplate',
         'UriTemplateError',
         'selectByAnnotations',
+        // The host and its model converters are runtime-neutral (docs/host.md).
+        'McpHost',
+        'parseHostConfig',
+        'fetchTransport',
+        'toOpenAiChatTools',
+        'toOpenAiResponsesTools',
+        'toAnthropicTools',
+        'toGeminiFunctionDeclarations',
+        'toAnthropicToolResult',
+        'HostRoutingError',
       ]),
     );
-    expect(loaded.root.filter((name) => ['StdioTransport', 'FileCredentialStore', 'planSpawn'].includes(name))).toEqual(
-      [],
-    );
+    expect(
+      loaded.root.filter((name) =>
+        ['StdioTransport', 'FileCredentialStore', 'planSpawn', 'nodeTransport', 'loadHostConfig'].includes(name),
+      ),
+    ).toEqual([]);
     expect(loaded.node).toMatchObject({
       StdioTransport: 'function',
       STDERR_TAIL_BYTES: 'number',
       planSpawn: 'function',
       WebSocketTransport: 'function',
       FileCredentialStore: 'function',
+      nodeTransport: 'function',
+      loadHostConfig: 'function',
     });
     // One copy of the code both entries use: mcp-live/node's WebSocketTransport extends the very
     // class mcp-live exports (so errors from either entry pass `instanceof` with the other's).

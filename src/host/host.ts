@@ -1,0 +1,572 @@
+/**
+ * `McpHost`: many servers behind one object. It connects them in parallel, keeps one catalog of
+ * their tools, prompts and resources current, names tools for models, and routes each call to
+ * the server it belongs to.
+ */
+import { McpClient } from '../client/client.js';
+import type { CallOptions } from '../client/callOptions.js';
+import type { ClientOptions } from '../client/options.js';
+import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
+import type { AuthContextSource } from '../cache/authContext.js';
+import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { EraMemory } from '../legacy/era.js';
+import { EventStream } from '../subscriptions/eventStream.js';
+import type { Transport } from '../transport/transport.js';
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  PromptReference,
+  ReadResourceResult,
+  ResourceTemplateReference,
+} from '../types/protocol.js';
+import {
+  EMPTY_CATALOG,
+  buildCatalog,
+  changedKinds,
+  type Catalog,
+  type CatalogKind,
+  type HostPrompt,
+  type HostResource,
+  type HostResourceTemplate,
+  type HostTool,
+  type ServerContribution,
+} from './catalog.js';
+import { retryingFirstConnect, type ObservedClientEvent } from './clientWatch.js';
+import {
+  isHostConfig,
+  parseHostConfig,
+  type HostClientOptions,
+  type HostConfig,
+  type HostServerEntry,
+  type HostServerOptions,
+  type ParseHostConfigOptions,
+} from './config.js';
+import { HostRoutingError, type HostConfigError } from './errors.js';
+import { DEFAULT_NAME_SEPARATOR, type ExposedNameCollision, type PrefixMode } from './exposedNames.js';
+import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRef } from './routing.js';
+import { ServerSlot, type HostServerState, type HostServerStatus } from './serverSlot.js';
+import { templateMatcher } from './templateRoute.js';
+import { fetchTransport, type CreateTransport } from './transports.js';
+
+/** Options of `new McpHost(options)`. */
+export interface McpHostOptions {
+  /** This host's name and version, sent to every server (an entry's `client.clientInfo` wins). */
+  clientInfo: Implementation;
+  /** The servers, by name, in the order the catalog lists them. @default none (add them with `add`) */
+  servers?: Readonly<Record<string, HostServerEntry>> | undefined;
+  /** Client options every server gets; an entry's `client` options win, key by key. @default {} */
+  client?: HostClientOptions | undefined;
+  /**
+   * Makes the transport of a stdio or remote entry. @default `fetchTransport` (runtime-neutral:
+   * no stdio); in Node pass `nodeTransport` from `mcp-live/node`
+   */
+  createTransport?: CreateTransport | undefined;
+  /**
+   * The one cache store of every server's response cache; keys carry each server's identity, so
+   * entries never mix (see docs/host.md). `false`: no cache. An entry's `client.cache: false`
+   * turns its cache off. @default a new `MemoryCacheStore` (5000 entries / 50 MiB)
+   */
+  cacheStore?: CacheStore | false | undefined;
+  /** When tool and prompt names get their server's prefix. @default "always" */
+  prefixMode?: PrefixMode | undefined;
+  /** Between prefix and name; letters, digits, `_` and `-` only. @default "__" */
+  separator?: string | undefined;
+  /** Receives non-fatal problems of every server (and of the host), tagged with the server name. @default ignore */
+  onError?: ((error: Error, server: string | undefined) => void) | undefined;
+}
+
+/** Options of {@link McpHost.fromConfig}: the host's options, per-server options by name, and parsing options. */
+export interface HostFromConfigOptions extends Omit<McpHostOptions, 'servers'>, ParseHostConfigOptions {
+  /** Per-server options (client options, tool filter, prefix, authProvider), by server name. */
+  servers?: Readonly<Record<string, HostServerOptions>> | undefined;
+}
+
+/** Options of the host's calls: the client's {@link CallOptions}, and which server to ask. */
+export interface HostCallOptions extends CallOptions {
+  /**
+   * `readResource` and `complete`: send to this server instead of routing by URI (for a URI
+   * that more than one server could serve).
+   */
+  server?: string | undefined;
+}
+
+/**
+ * One host event. `state`: a server changed state. `catalog`: the union of the open servers'
+ * lists changed (`kinds` says which lists; read them from the host). `collision`: tools or
+ * prompts that would have shared an exposed name (they were renamed, never dropped). `client`:
+ * a reconnect event of a server's client. All are tagged with the server, where there is one.
+ */
+export type HostEvent =
+  | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined }
+  | { type: 'catalog'; kinds: readonly CatalogKind[] }
+  | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
+  | { type: 'client'; server: string; event: ObservedClientEvent };
+
+/**
+ * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one
+ * live catalog, one cache store, and calls routed by name (docs/host.md).
+ *
+ * ```ts
+ * await using host = McpHost.fromConfig(await loadHostConfig('mcp.json'), { clientInfo, createTransport: nodeTransport });
+ * await host.connect(); // every server settles: open or failed
+ * const tools = toAnthropicTools(host.tools()); // `<server>__<tool>` names
+ * const result = await host.callTool('github__create_issue', { title: 'Bug' });
+ * ```
+ */
+export class McpHost {
+  private readonly options: McpHostOptions;
+  private readonly slots = new Map<string, ServerSlot>();
+  private readonly events: EventStream<HostEvent>;
+  private readonly store: CacheStore | false;
+  private readonly eraMemory: EraMemory;
+  private configErrorList: readonly HostConfigError[] = [];
+  private catalogValue: Catalog = EMPTY_CATALOG;
+  private started = false;
+  private closed = false;
+
+  /**
+   * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
+   *   `prefixMode`) or a bad server entry.
+   */
+  constructor(options: McpHostOptions) {
+    if (typeof options?.clientInfo?.name !== 'string' || typeof options.clientInfo.version !== 'string')
+      throw new InvalidArgumentError('clientInfo', options?.clientInfo, 'expected { name: string, version: string }');
+    const separator = options.separator ?? DEFAULT_NAME_SEPARATOR;
+    if (typeof separator !== 'string' || !/^[A-Za-z0-9_-]*$/.test(separator))
+      throw new InvalidArgumentError('separator', separator, 'expected letters, digits, _ and - only');
+    if (options.prefixMode !== undefined && options.prefixMode !== 'always' && options.prefixMode !== 'onCollision')
+      throw new InvalidArgumentError('prefixMode', options.prefixMode, 'expected "always" or "onCollision"');
+    this.options = options;
+    this.events = new EventStream<HostEvent>({ onError: (error) => this.report(error, undefined) });
+    this.store = options.cacheStore ?? new MemoryCacheStore();
+    this.eraMemory = options.client?.eraMemory ?? new Map();
+    for (const [name, entry] of Object.entries(options.servers ?? {})) this.addSlot(name, entry);
+  }
+
+  /**
+   * A host for a configuration file's servers: `config` is what `parseHostConfig` or
+   * `loadHostConfig` (mcp-live/node) returned, or the raw JSON (parsed here with `options.env`
+   * and `options.strict`). Malformed entries become `failed` servers whose `lastError` is the
+   * `HostConfigError`; disabled ones are listed as `disabled`.
+   * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError as the constructor.
+   */
+  static fromConfig(config: HostConfig | unknown, options: HostFromConfigOptions): McpHost {
+    const parsed = isHostConfig(config) ? config : parseHostConfig(config, options);
+    const servers: Record<string, HostServerEntry> = {};
+    for (const [name, entry] of Object.entries(parsed.servers)) {
+      servers[name] = { ...entry, ...options.servers?.[name] } as HostServerEntry;
+    }
+    const { servers: _perServer, env: _env, strict: _strict, ...hostOptions } = options;
+    const host = new McpHost({ ...hostOptions, servers });
+    host.configErrorList = parsed.errors;
+    for (const name of parsed.disabled) host.addSlot(name, undefined, { state: 'disabled' });
+    for (const error of parsed.errors) {
+      const name = error.data.server;
+      if (name !== undefined && !host.slots.has(name)) host.addSlot(name, undefined, { state: 'failed', error });
+    }
+    return host;
+  }
+
+  /** Every server, in host order: name, state, negotiated version, server info, last error. */
+  get servers(): readonly HostServerStatus[] {
+    return [...this.slots.values()].map((slot) => slot.status());
+  }
+
+  /** One server's status, or `undefined` when there is no server by that name. */
+  server(name: string): HostServerStatus | undefined {
+    return this.slots.get(name)?.status();
+  }
+
+  /** The client of one server (for what the host does not route), once it has one. */
+  client(name: string): McpClient | undefined {
+    return this.slots.get(name)?.client;
+  }
+
+  /** The configuration's malformed entries (also listed in {@link servers} as `failed`). */
+  get configErrors(): readonly HostConfigError[] {
+    return this.configErrorList;
+  }
+
+  /** The whole catalog: the four lists, the collisions, and the lookups routing uses. */
+  get catalog(): Catalog {
+    return this.catalogValue;
+  }
+
+  /** Every tool of every open server, under its exposed name; the array is replaced on each change. */
+  tools(): readonly HostTool[] {
+    return this.catalogValue.tools;
+  }
+
+  /** Every prompt of every open server, under its exposed name. */
+  prompts(): readonly HostPrompt[] {
+    return this.catalogValue.prompts;
+  }
+
+  /** Every resource of every open server. */
+  resources(): readonly HostResource[] {
+    return this.catalogValue.resources;
+  }
+
+  /** Every resource template of every open server. */
+  resourceTemplates(): readonly HostResourceTemplate[] {
+    return this.catalogValue.resourceTemplates;
+  }
+
+  /** Adds a listener for every {@link HostEvent}; returns the function that removes it. */
+  on(listener: (event: HostEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /**
+   * Connects every server not yet started, in parallel, and resolves when all have settled
+   * (each `open` or `failed`), with every server's status. Never rejects because a server
+   * failed: its `lastError` says why (stderr tail, HTTP status...). Servers added later connect
+   * as they are added.
+   * @throws ConnectionClosedError (-32000) once the host is closed.
+   */
+  async connect(options: { signal?: AbortSignal | undefined } = {}): Promise<readonly HostServerStatus[]> {
+    if (this.closed) throw new ConnectionClosedError('connect: the host is closed', { reason: 'host closed' });
+    this.started = true;
+    await Promise.all([...this.slots.values()].map((slot) => slot.start(options.signal)));
+    return this.servers;
+  }
+
+  /**
+   * Adds a server at run time; once the host has connected, it connects at once and this
+   * resolves when it has settled (`open` or `failed`).
+   * @throws InvalidArgumentError (-32602) for an empty or taken name or a malformed entry;
+   *   ConnectionClosedError (-32000) once the host is closed.
+   */
+  async add(name: string, entry: HostServerEntry): Promise<HostServerStatus> {
+    if (this.closed) throw new ConnectionClosedError('add: the host is closed', { reason: 'host closed' });
+    const slot = this.addSlot(name, entry);
+    if (this.started) await slot.start();
+    return slot.status();
+  }
+
+  /**
+   * Closes one server and removes it; its items leave the catalog.
+   * @throws HostRoutingError (-32051, `unknown-server`) when there is no server by that name.
+   */
+  async remove(name: string): Promise<void> {
+    const slot = this.slotNamed(name);
+    this.slots.delete(name);
+    await slot.close();
+    this.refreshCatalog();
+  }
+
+  /** Closes every server (no process, socket or timer left) and ends the events. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.slots.values()].map((slot) => slot.close()));
+    this.refreshCatalog();
+    this.events.end();
+  }
+
+  /** Closes the host, as `close()` does: `await using host = …` closes it when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /**
+   * `tools/call` on the server whose tool this is, under the tool's original name
+   * (spec: server/tools). Every {@link CallOptions} field works as on `McpClient.callTool`.
+   * @param tool the exposed name, or `{ server, name }` with the original name.
+   * @throws HostRoutingError (-32051): `unknown-tool`, `unknown-server`, `server-unavailable`;
+   *   then whatever `McpClient.callTool` throws.
+   */
+  async callTool(
+    tool: string | ServerItemRef,
+    args: JsonObject = {},
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    if (typeof tool !== 'string') this.openSlot(tool.server);
+    const target = routeTool(this.catalogValue, tool);
+    return this.onServer(target.server, (client) => client.callTool(target.tool.name, args, options));
+  }
+
+  /**
+   * `prompts/get` on the prompt's server, under its original name (spec: server/prompts).
+   * @param prompt the exposed name, or `{ server, name }`.
+   * @throws HostRoutingError (-32051): `unknown-prompt`, `unknown-server`, `server-unavailable`;
+   *   then whatever `McpClient.getPrompt` throws.
+   */
+  async getPrompt(
+    prompt: string | ServerItemRef,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
+    if (typeof prompt !== 'string') this.openSlot(prompt.server);
+    const target = routePrompt(this.catalogValue, prompt);
+    return this.onServer(target.server, (client) => client.getPrompt(target.prompt.name, args, options));
+  }
+
+  /**
+   * `resources/read` on the server that lists `uri`, or else the one whose resource template
+   * matches it; `options.server` picks the server instead (spec: server/resources).
+   * @throws HostRoutingError (-32051): `ambiguous-resource` (`data.servers`) when more than one
+   *   server could serve it, `unknown-resource`, `unknown-server`, `server-unavailable`; then
+   *   whatever `McpClient.readResource` throws (ResourceNotFoundError...).
+   */
+  async readResource(uri: string, options: HostCallOptions = {}): Promise<ReadResourceResult> {
+    const { server, ...call } = options;
+    if (typeof uri !== 'string' || uri === '')
+      throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
+    const target =
+      server ??
+      routeResource(
+        this.catalogValue,
+        uri,
+        templateMatcher((error) => this.report(error, undefined)),
+      );
+    return this.onServer(target, (client) => client.readResource(uri, call));
+  }
+
+  /**
+   * `completion/complete` (spec: server/utilities/completion): a `ref/prompt` names the prompt
+   * by its exposed name and goes to its server under the original name; a `ref/resource` goes to
+   * the server that lists that template. `options.server` picks the server instead (the ref is
+   * then sent as given).
+   * @throws HostRoutingError (-32051) as {@link getPrompt} and {@link readResource}; then
+   *   whatever `McpClient.complete` throws.
+   */
+  async complete(
+    ref: PromptReference | ResourceTemplateReference,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+    options: HostCallOptions = {},
+  ): Promise<CompleteResult> {
+    const { server, ...call } = options;
+    if (server !== undefined) return this.onServer(server, (client) => client.complete(ref, argument, context, call));
+    if (ref?.type === 'ref/prompt') {
+      const target = routePrompt(this.catalogValue, ref.name);
+      return this.onServer(target.server, (client) =>
+        client.complete({ ...ref, name: target.prompt.name }, argument, context, call),
+      );
+    }
+    if (ref?.type === 'ref/resource') {
+      const target = routeTemplate(this.catalogValue, ref.uri);
+      return this.onServer(target, (client) => client.complete(ref, argument, context, call));
+    }
+    throw new InvalidArgumentError(
+      'ref',
+      ref,
+      'expected { type: "ref/prompt", name } or { type: "ref/resource", uri }',
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private addSlot(
+    name: string,
+    entry: HostServerEntry | undefined,
+    initial: { state: 'disabled' | 'failed'; error?: Error } | undefined = undefined,
+  ): ServerSlot {
+    if (typeof name !== 'string' || name === '') throw new InvalidArgumentError('name', name, 'expected a server name');
+    if (this.slots.has(name))
+      throw new InvalidArgumentError('name', name, 'a server by that name is already in the host');
+    if (entry !== undefined) checkEntry(name, entry);
+    const slot = new ServerSlot(
+      name,
+      entry,
+      {
+        makeClient: (s) => this.makeClient(s),
+        changed: () => this.refreshCatalog(),
+        stateChanged: (s, previous) =>
+          this.events.emit({
+            type: 'state',
+            server: s.name,
+            state: s.state,
+            previous,
+            ...(s.state === 'failed' && { error: s.status().lastError }),
+          }),
+        clientEvent: (s, event) => this.events.emit({ type: 'client', server: s.name, event }),
+        onError: (error, server) => this.report(error, server),
+      },
+      initial ?? { state: 'new' },
+    );
+    this.slots.set(name, slot);
+    return slot;
+  }
+
+  /** The client of one server: the host's defaults, the entry's options, the shared store and era memory. */
+  private makeClient(slot: ServerSlot): McpClient {
+    const entry = slot.entry as HostServerEntry;
+    const defaults = this.options.client ?? {};
+    const own = entry.client ?? {};
+    const transport: Transport =
+      entry.type === 'custom'
+        ? entry.transport()
+        : (this.options.createTransport ?? fetchTransport)(stripOptions(entry), {
+            server: slot.name,
+            authProvider: entry.authProvider,
+          });
+    const cacheOption = own.cache ?? defaults.cache;
+    let cache: ClientOptions['cache'];
+    if (cacheOption === false || this.store === false) cache = false;
+    else {
+      const authContext = cacheOption?.authContext ?? entryAuthContext(entry, transport);
+      cache = {
+        ...defaults.cache,
+        ...cacheOption,
+        store: cacheOption?.store ?? this.store,
+        ...(authContext !== undefined && { authContext }),
+      };
+    }
+    const onError = own.onError ?? defaults.onError;
+    const options: ClientOptions = {
+      ...defaults,
+      ...own,
+      transport,
+      clientInfo: own.clientInfo ?? defaults.clientInfo ?? this.options.clientInfo,
+      cache,
+      eraMemory: own.eraMemory ?? this.eraMemory,
+      onError: (error) => {
+        onError?.(error);
+        this.report(error, slot.name);
+      },
+    };
+    try {
+      return new McpClient(retryingFirstConnect(options));
+    } catch (error) {
+      void transport.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Runs a call on a server's open client; a connection found gone updates the server's state. */
+  private async onServer<T>(server: string, call: (client: McpClient) => Promise<T>): Promise<T> {
+    const slot = this.slotNamed(server);
+    const client = slot.openClient();
+    try {
+      return await call(client);
+    } catch (error) {
+      slot.afterFailure(error);
+      throw error;
+    }
+  }
+
+  /** @throws HostRoutingError `unknown-server` / `server-unavailable` */
+  private openSlot(name: string): ServerSlot {
+    const slot = this.slotNamed(name);
+    slot.openClient();
+    return slot;
+  }
+
+  /** @throws HostRoutingError (-32051, `unknown-server`) */
+  private slotNamed(name: string): ServerSlot {
+    const slot = typeof name === 'string' ? this.slots.get(name) : undefined;
+    if (slot !== undefined) return slot;
+    throw new HostRoutingError(`no server named ${JSON.stringify(name)} in the host`, {
+      reason: 'unknown-server',
+      name,
+    });
+  }
+
+  /** Rebuilds the catalog from the open servers; one `catalog` event when it changed. */
+  private refreshCatalog(): void {
+    const contributions: ServerContribution[] = [];
+    for (const slot of this.slots.values()) {
+      const contribution = slot.contribution();
+      if (contribution !== undefined) contributions.push(contribution);
+    }
+    const before = this.catalogValue;
+    const after = buildCatalog(
+      contributions,
+      { separator: this.options.separator, prefixMode: this.options.prefixMode },
+      before,
+    );
+    const kinds = changedKinds(before, after);
+    if (kinds.length === 0) return;
+    this.catalogValue = after;
+    this.events.emit({ type: 'catalog', kinds });
+    this.announceCollisions('tools', before.toolCollisions, after.toolCollisions);
+    this.announceCollisions('prompts', before.promptCollisions, after.promptCollisions);
+  }
+
+  private announceCollisions(
+    kind: 'tools' | 'prompts',
+    before: readonly ExposedNameCollision[],
+    after: readonly ExposedNameCollision[],
+  ): void {
+    const known = new Set(before.map(collisionKey));
+    for (const collision of after)
+      if (!known.has(collisionKey(collision))) this.events.emit({ type: 'collision', kind, collision });
+  }
+
+  private report(error: Error, server: string | undefined): void {
+    try {
+      this.options.onError?.(error, server);
+    } catch {
+      // A throwing onError must not break the host.
+    }
+  }
+}
+
+function collisionKey(collision: ExposedNameCollision): string {
+  return JSON.stringify([collision.exposedName, collision.resolution, collision.items]);
+}
+
+/** The location part of an entry, without the host's own options. */
+function stripOptions(entry: Exclude<HostServerEntry, { type: 'custom' }>): Parameters<CreateTransport>[0] {
+  const { client: _client, tools: _tools, prefix: _prefix, authProvider: _auth, ...location } = entry;
+  return location as Parameters<CreateTransport>[0];
+}
+
+/**
+ * The auth context of an entry's private cache entries: the configured credentials (stdio
+ * `env`, remote `headers`) with the transport's own credential id. Two entries that reach the
+ * same server with different credentials never share private entries; neither the env nor the
+ * headers ever appear in a key (the cache hashes the context).
+ */
+function entryAuthContext(entry: HostServerEntry, transport: Transport): AuthContextSource | undefined {
+  if (entry.type === 'custom') return undefined;
+  const configured = entry.type === 'stdio' ? entry.env : entry.headers;
+  const base = `mcp-live/host-entry\u0000${stableJson(configured ?? {})}`;
+  return () => {
+    const credential = transport.authContext?.();
+    return credential === undefined ? base : `${base}\u0000${credential}`;
+  };
+}
+
+function stableJson(record: Readonly<Record<string, string>>): string {
+  return JSON.stringify(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]),
+  );
+}
+
+/** @throws InvalidArgumentError (-32602) for an entry `add` or the constructor cannot run. */
+function checkEntry(name: string, entry: HostServerEntry): void {
+  const bad = (field: string, value: unknown, reason: string): never => {
+    throw new InvalidArgumentError(`servers.${name}.${field}`, value, reason);
+  };
+  if (typeof entry !== 'object' || entry === null) bad('', entry, 'expected a server entry');
+  switch (entry.type) {
+    case 'stdio':
+      if (typeof entry.command !== 'string' || entry.command === '')
+        bad('command', entry.command, 'expected a command');
+      break;
+    case 'http':
+    case 'sse':
+    case 'ws':
+      if (typeof entry.url !== 'string') bad('url', undefined, 'expected a URL string');
+      break;
+    case 'custom':
+      if (typeof entry.transport !== 'function') bad('transport', entry.transport, 'expected a function');
+      break;
+    default:
+      bad('type', (entry as { type?: unknown }).type, 'expected "stdio", "http", "sse", "ws" or "custom"');
+  }
+  if (entry.prefix !== undefined && typeof entry.prefix !== 'string') bad('prefix', entry.prefix, 'expected a string');
+  for (const key of ['allow', 'deny'] as const) {
+    const list = entry.tools?.[key];
+    if (list !== undefined && !(Array.isArray(list) && list.every((n) => typeof n === 'string')))
+      bad(`tools.${key}`, list, 'expected an array of tool names');
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The host's transport factory for Node (exported by `mcp-live/node`): stdio servers as child
+ * processes, Streamable HTTP on `node:http`, WebSocket on `ws`.
+ */
+import { StdioTransport } from '../transport/stdio.js';
+import { StreamableHttpTransport } from '../transport/streamableHttpNode.js';
+import { WebSocketTransport } from '../transport/webSocketNode.js';
+import { LegacySseTransport } from '../transport/legacySse.js';
+import { remoteOptions, wsOptions, type CreateTransport } from './transports.js';
+import { HostConfigError } from './errors.js';
+
+/**
+ * Makes the transport of a host entry in Node: `stdio` spawns the command (its stderr kept for
+ * `lastError`), `http` is Streamable HTTP on `node:http`/`node:https`, `sse` the HTTP+SSE
+ * transport, `ws` WebSocket on `ws`. Pass it as `createTransport` to `McpHost`.
+ * @throws HostConfigError (-32050) for an `authProvider` on a stdio or ws entry.
+ */
+export const nodeTransport: CreateTransport = (location, context) => {
+  switch (location.type) {
+    case 'stdio':
+      if (context.authProvider !== undefined)
+        throw new HostConfigError({
+          server: context.server,
+          field: 'authProvider',
+          reason: 'is for http and sse servers; give a stdio server its credentials in env',
+        });
+      return new StdioTransport({
+        command: location.command,
+        args: [...(location.args ?? [])],
+        ...(location.env !== undefined && { env: { ...location.env } }),
+        ...(location.cwd !== undefined && { cwd: location.cwd }),
+        stderr: 'pipe',
+      });
+    case 'http':
+      return new StreamableHttpTransport(location.url, remoteOptions(location, context));
+    case 'sse':
+      return new LegacySseTransport(location.url, remoteOptions(location, context));
+    case 'ws':
+      return new WebSocketTransport(location.url, wsOptions(location, context));
+  }
+};

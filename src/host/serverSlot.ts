@@ -1,0 +1,310 @@
+/**
+ * One server of a host: its client, its live lists, and its state as the host reports it.
+ * The host owns the slots; a slot tells the host when its contribution to the catalog changed.
+ */
+import type { McpClient } from '../client/client.js';
+import { ConnectionClosedError, McpError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import type { Era } from '../legacy/era.js';
+import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
+import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
+import { observedState, watchClient, type ObservedClientEvent, type ReconnectCause } from './clientWatch.js';
+import type { HostServerEntry, ServerLocation } from './config.js';
+import { HostRoutingError } from './errors.js';
+
+/**
+ * A server's state in the host.
+ * - `new`: added, `connect()` not called yet;
+ * - `connecting`: first connection and first list loads under way;
+ * - `open`: connected; its items are in the catalog;
+ * - `reconnecting`: the connection dropped and the client is reconnecting (its items are out);
+ * - `failed`: it could not start, or dropped and will not come back by itself (`lastError` says
+ *   why); a client that retries its first connection moves on to `open` when it succeeds;
+ * - `closed`: closed by the host (`close()`, `remove()`);
+ * - `disabled`: `"disabled": true` in the configuration; never started.
+ */
+export type HostServerState = 'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled';
+
+/** What `McpHost.servers` says of one server. */
+export interface HostServerStatus {
+  readonly name: string;
+  readonly state: HostServerState;
+  /** The entry's transport type; `undefined` for an entry the configuration could not read. */
+  readonly type: ServerLocation['type'] | undefined;
+  /** The negotiated protocol version, once connected. */
+  readonly protocolVersion: string | undefined;
+  /** The era it speaks (`modern` or `legacy`), once connected. */
+  readonly era: Era | undefined;
+  /** Its self-reported identity (display only), once connected. */
+  readonly serverInfo: Implementation | undefined;
+  /**
+   * Why it failed, or the last error of its lists: a `ConnectionClosedError` with the exit code
+   * and stderr tail, an `HttpError` with the status, a `HostConfigError` naming the field...
+   */
+  readonly lastError: Error | undefined;
+}
+
+/** What a slot needs from its host. */
+export interface SlotHost {
+  /** Makes the client of this slot (transport and options). May throw: the slot fails. */
+  makeClient(slot: ServerSlot): McpClient;
+  /** The slot's contribution or state changed: the host rebuilds the catalog. */
+  changed(): void;
+  stateChanged(slot: ServerSlot, previous: HostServerState): void;
+  clientEvent(slot: ServerSlot, event: ObservedClientEvent): void;
+  onError(error: Error, server: string): void;
+}
+
+type Lists = { [K in CatalogKind]: readonly unknown[] };
+
+/** Which capability offers each list. */
+const OFFERED_BY: Readonly<Record<CatalogKind, 'tools' | 'prompts' | 'resources'>> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+};
+
+/** @internal One server of an `McpHost`. */
+export class ServerSlot {
+  private stateValue: HostServerState;
+  private lastErrorValue: Error | undefined;
+  private clientValue: McpClient | undefined;
+  private readonly lists = new Map<CatalogKind, LiveList<unknown>>();
+  /** Lists whose `closed` has settled (their last items are kept until a new list replaces them). */
+  private readonly closedLists = new WeakSet<LiveList<unknown>>();
+  private everOpen = false;
+  private closing = false;
+  private opening: Promise<void> | undefined;
+  private stopWatching: () => void = () => {};
+  private readonly lifetime = new AbortController();
+
+  constructor(
+    readonly name: string,
+    /** `undefined` for an entry the configuration could not read (the slot stays `failed`). */
+    readonly entry: HostServerEntry | undefined,
+    private readonly host: SlotHost,
+    initial: { state: 'new' | 'disabled' | 'failed'; error?: Error | undefined },
+  ) {
+    this.stateValue = initial.state;
+    this.lastErrorValue = initial.error;
+  }
+
+  get state(): HostServerState {
+    return this.stateValue;
+  }
+
+  get client(): McpClient | undefined {
+    return this.clientValue;
+  }
+
+  status(): HostServerStatus {
+    const client = this.clientValue;
+    return Object.freeze({
+      name: this.name,
+      state: this.stateValue,
+      type: this.entry?.type,
+      protocolVersion: client?.protocolVersion,
+      era: client?.era,
+      serverInfo: client?.serverInfo,
+      lastError: this.lastErrorValue,
+    });
+  }
+
+  /** The slot's lists for the catalog while it is open; `undefined` otherwise. */
+  contribution(): ServerContribution | undefined {
+    if (this.stateValue !== 'open' || this.entry === undefined) return undefined;
+    const items = {} as Lists;
+    for (const kind of CATALOG_KINDS) items[kind] = this.lists.get(kind)?.items ?? [];
+    return {
+      server: this.name,
+      prefix: this.entry.prefix ?? this.name,
+      toolFilter: this.entry.tools,
+      tools: items.tools as readonly Tool[],
+      prompts: items.prompts as readonly Prompt[],
+      resources: items.resources as readonly Resource[],
+      resourceTemplates: items.resourceTemplates as readonly ResourceTemplate[],
+    };
+  }
+
+  /**
+   * Connects and loads the lists; settles when the slot is `open` or `failed` (never rejects).
+   * Only from `new`.
+   */
+  async start(signal?: AbortSignal): Promise<void> {
+    if (this.stateValue !== 'new') return;
+    this.setState('connecting');
+    let client: McpClient;
+    try {
+      client = this.host.makeClient(this);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.clientValue = client;
+    this.stopWatching = watchClient(client, (event) => this.onClientEvent(event));
+    const abort = (): void => this.lifetime.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      await client.connect({ signal: this.lifetime.signal });
+    } catch (error) {
+      if (!this.closing) this.fail(error);
+      return;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+    await this.ensureOpen();
+  }
+
+  /** Closes the client and the lists (no process or timer left). Idempotent. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.lifetime.abort(new ConnectionClosedError(`server ${this.name} removed`, { reason: 'closed by host' }));
+    this.stopWatching();
+    const lists = [...this.lists.values()];
+    await Promise.allSettled([...lists.map((list) => list.close()), this.clientValue?.close()]);
+    if (this.stateValue !== 'disabled') this.setState('closed');
+    this.host.changed();
+  }
+
+  /**
+   * The open client for a call.
+   * @throws HostRoutingError (-32051, `server-unavailable`) when the slot is not open.
+   */
+  openClient(): McpClient {
+    this.sync();
+    const client = this.clientValue;
+    if (this.stateValue === 'open' && client !== undefined) return client;
+    throw new HostRoutingError(
+      `server ${JSON.stringify(this.name)} is ${this.stateValue}${this.lastErrorValue ? `: ${this.lastErrorValue.message}` : ''}`,
+      { reason: 'server-unavailable', server: this.name, state: this.stateValue },
+      this.lastErrorValue,
+    );
+  }
+
+  /** After a call failed: notices a connection that is gone. */
+  afterFailure(error: unknown): void {
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) this.sync(error);
+  }
+
+  /**
+   * Brings the slot's state in line with its client's: a client that closed under an open slot
+   * (a crash, without a client that reconnects) makes it `failed`.
+   */
+  private sync(cause?: unknown): void {
+    const client = this.clientValue;
+    if (client === undefined || this.closing) return;
+    const state = observedState(client);
+    if (state === 'closed' && (this.stateValue === 'open' || this.stateValue === 'reconnecting')) {
+      this.fail(cause ?? new ConnectionClosedError(`server ${this.name}: connection closed`, { reason: 'closed' }));
+    } else if (state === 'reconnecting' && this.stateValue === 'open') {
+      this.setState('reconnecting');
+      this.host.changed();
+    }
+  }
+
+  private onClientEvent(event: ObservedClientEvent): void {
+    if (this.closing) return;
+    switch (event.type) {
+      case 'state':
+        if (event.state === 'open') void this.ensureOpen();
+        else if (event.state === 'reconnecting') {
+          if (this.stateValue === 'open' || this.stateValue === 'connecting') {
+            this.setState(this.everOpen ? 'reconnecting' : 'failed');
+            this.host.changed();
+          }
+        } else if (event.state === 'closed') this.sync();
+        break;
+      case 'reconnecting':
+      case 'gaveUp':
+        this.lastErrorValue = causeError(this.name, event.cause);
+        break;
+      case 'reconnected':
+        break;
+    }
+    this.host.clientEvent(this, event);
+  }
+
+  /** Opens the live lists the server offers (again, after a reconnect), then the slot is `open`. */
+  private ensureOpen(): Promise<void> {
+    this.opening ??= this.openLists().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  private async openLists(): Promise<void> {
+    const client = this.clientValue;
+    if (client === undefined || this.closing) return;
+    const capabilities = client.serverCapabilities ?? {};
+    const wanted = CATALOG_KINDS.filter((kind) => capabilities[OFFERED_BY[kind]] !== undefined);
+    await Promise.all(
+      wanted.map(async (kind) => {
+        const current = this.lists.get(kind);
+        if (current !== undefined && !this.closedLists.has(current)) return;
+        try {
+          const list = await client.live(kind, { onEvent: (event) => this.onListEvent(kind, event) });
+          if (this.closing) {
+            await list.close();
+            return;
+          }
+          this.lists.set(kind, list);
+          void list.closed.then((info) => {
+            this.closedLists.add(list);
+            if (this.lists.get(kind) === list && info.reason !== 'closed') this.sync(info.error);
+          });
+        } catch (error) {
+          // A server may offer resources without templates: -32601 means "no such list".
+          if (kind === 'resourceTemplates' && error instanceof McpError && error.code === ErrorCode.MethodNotFound)
+            return;
+          if (this.closing || observedState(client) !== 'open') return;
+          this.lastErrorValue = asError(error);
+          this.host.onError(this.lastErrorValue, this.name);
+        }
+      }),
+    );
+    if (this.closing || observedState(client) !== 'open') {
+      this.sync();
+      return;
+    }
+    this.everOpen = true;
+    if (this.stateValue !== 'open') this.setState('open');
+    this.host.changed();
+  }
+
+  private onListEvent(kind: CatalogKind, event: LiveListEvent<unknown>): void {
+    if (this.closing) return;
+    if (event.type === 'updated' && event.changed && this.lists.has(kind)) this.host.changed();
+    else if (event.type === 'refreshFailed') this.host.onError(event.error, this.name);
+  }
+
+  private fail(error: unknown): void {
+    this.lastErrorValue = asError(error);
+    this.setState('failed');
+    this.host.changed();
+  }
+
+  private setState(state: HostServerState): void {
+    const previous = this.stateValue;
+    if (previous === state) return;
+    this.stateValue = state;
+    this.host.stateChanged(this, previous);
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** The error a reconnect cause carries, or one made from it. */
+function causeError(server: string, cause: ReconnectCause): Error {
+  if (cause.error instanceof Error) return cause.error;
+  return new ConnectionClosedError(`server ${server}: ${cause.reason}`, {
+    reason: cause.reason,
+    exitCode: cause.exitCode,
+    signal: cause.signal,
+    stderrTail: cause.stderrTail,
+  });
+}
