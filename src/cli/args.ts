@@ -16,7 +16,9 @@ export type ListKind = 'tools' | 'prompts' | 'resources' | 'templates';
 /** Where the server is: a command to spawn (stdio), or a URL (Streamable HTTP or WebSocket). */
 export type ServerSpec =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
-  | { kind: 'http' | 'websocket'; url: string; headers: Record<string, string> };
+  | { kind: 'http' | 'websocket'; url: string; headers: Record<string, string> }
+  /** Every server of a host configuration file (`--config`), behind one `McpHost`. */
+  | { kind: 'config'; path: string };
 
 export type Command =
   | { name: 'inspect' }
@@ -50,7 +52,7 @@ export type Invocation =
   | { kind: 'version' }
   | { kind: 'run'; command: Command; server: ServerSpec; options: GlobalOptions };
 
-export const USAGE = `usage: mcp-live <command> [options] (--url <url> | -- <server command> [args...])
+export const USAGE = `usage: mcp-live <command> [options] (--url <url> | --config <file> | -- <server command> [args...])
 
 commands:
   inspect                          identity, versions, capabilities, counts of everything listed
@@ -75,6 +77,10 @@ commands:
 server:
   -- <command> [args...]           spawn a stdio server, e.g. -- node build/examples/server.js
   --url <url>                      http(s):// for Streamable HTTP, ws(s):// for WebSocket
+  --config <file>                  every server of a config file (mcpServers: Claude Desktop, Cursor,
+                                   .mcp.json; servers: VS Code mcp.json) at once: inspect shows one
+                                   table, list shows exposed names (<server>__<tool>), call takes one,
+                                   read and complete route by URI (not with watch)
 
 options:
   --json                           one JSON document on stdout (watch: one JSON line per event)
@@ -94,6 +100,7 @@ exit codes: 0 ok, 1 error from the server or the transport, 2 usage error, 130 i
 const OPTIONS = {
   json: { type: 'boolean' },
   url: { type: 'string' },
+  config: { type: 'string' },
   header: { type: 'string', short: 'H', multiple: true },
   env: { type: 'string', short: 'e', multiple: true },
   cwd: { type: 'string' },
@@ -140,7 +147,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     if (command.name !== 'call') throw new UsageError('--task is an option of call');
     command.task = true;
   }
-  const server = parseServer(values, serverArgv, terminator !== undefined);
+  const server =
+    values.config === undefined
+      ? parseServer(values, serverArgv, terminator !== undefined)
+      : configServer(values, command, terminator !== undefined);
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     timeoutMs = Number(values.timeout);
@@ -272,6 +282,30 @@ function jsonObject(text: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError(`tool arguments must be a JSON object, not ${text}`);
   return value as Record<string, unknown>;
+}
+
+/** `--config <file>`: alone (no --url, no command after --, no per-server flags), and not for watch. */
+function configServer(
+  values: {
+    config?: string | undefined;
+    url?: string | undefined;
+    header?: string[] | undefined;
+    env?: string[] | undefined;
+    cwd?: string | undefined;
+  },
+  command: Command,
+  sawTerminator: boolean,
+): ServerSpec {
+  if (values.url !== undefined || sawTerminator)
+    throw new UsageError('give the servers either as --config <file>, or one as --url or after --, not both');
+  if (values.header !== undefined || values.env !== undefined || values.cwd !== undefined)
+    throw new UsageError('--header, --env and --cwd are for one server; put them in the config file');
+  if (command.name === 'watch')
+    throw new UsageError('watch follows one server: give it with --url or after --, not --config');
+  if ((command.name === 'call' && command.task === true) || (command.name === 'complete' && command.interactive))
+    throw new UsageError(`${command.name === 'call' ? '--task' : '--interactive'} works on one server, not with --config`);
+  if (values.config === '') throw new UsageError('--config wants a file');
+  return { kind: 'config', path: values.config as string };
 }
 
 function parseServer(

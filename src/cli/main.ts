@@ -9,6 +9,7 @@ import { StdioTransport, WebSocketTransport } from '../node.js';
 import { CliHttpTransport } from './debugHttp.js';
 import { parseCommandLine, USAGE, UsageError, type GlobalOptions, type ServerSpec } from './args.js';
 import { runCommand } from './commands.js';
+import { runHostCommand } from './hostCommands.js';
 import { terminalElicitation } from './elicit.js';
 import { diagnoseConnection } from './diagnose.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, describeError, errorJson, exitCodeFor } from './errors.js';
@@ -49,6 +50,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     options.debug || debugFromEnvironment(env)
       ? (entry) => void io.stderr.write(`${styleFor(io.stderr, env).dim(`[debug] ${entry.message}`)}\n`)
       : undefined;
+  if (server.kind === 'config')
+    return runHostCommand(command, server.path, options, io, {
+      clientName: 'mcp-live-cli',
+      clientVersion: VERSION,
+      debug,
+    });
   const client = new McpClient({
     transport: createTransport(server, options, io, debug),
     debug: debug ?? false,
@@ -91,7 +98,7 @@ function targetOf(server: ServerSpec): string {
 }
 
 function createTransport(
-  server: ServerSpec,
+  server: Exclude<ServerSpec, { kind: 'config' }>,
   options: GlobalOptions,
   io: CliIo,
   debug: DebugSink | undefined,

@@ -85,6 +85,8 @@ const CONFIG_BRAND = Symbol.for('mcp-live.hostConfig');
 export interface HostConfig {
   /** Which shape the file had. */
   readonly format: 'mcpServers' | 'servers';
+  /** Every server name of the file, in file order (enabled, disabled and malformed alike). */
+  readonly names: readonly string[];
   /** Every enabled entry that is well-formed, by server name, in file order. */
   readonly servers: Readonly<Record<string, HostServerEntry>>;
   /** Entries with `"disabled": true`, in file order. */
@@ -149,6 +151,7 @@ export function parseHostConfig(json: unknown, options: ParseHostConfigOptions =
   const servers: Record<string, HostServerEntry> = {};
   const disabled: string[] = [];
   const errors: HostConfigError[] = [];
+  const names = Object.keys(entries);
   for (const [name, raw] of Object.entries(entries)) {
     try {
       if (name === '') throw new HostConfigError({ server: name, field: '(name)', reason: 'a server needs a name' });
@@ -161,7 +164,7 @@ export function parseHostConfig(json: unknown, options: ParseHostConfigOptions =
       errors.push(error);
     }
   }
-  const config = { format, servers, disabled, errors } as HostConfig;
+  const config = { format, names, servers, disabled, errors } as HostConfig;
   Object.defineProperty(config, CONFIG_BRAND, { value: true });
   return Object.freeze(config);
 }

@@ -151,21 +151,27 @@ export class McpHost {
    * `loadHostConfig` (mcp-live/node) returned, or the raw JSON (parsed here with `options.env`
    * and `options.strict`). Malformed entries become `failed` servers whose `lastError` is the
    * `HostConfigError`; disabled ones are listed as `disabled`.
-   * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError as the constructor.
+   * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError (-32602) as the
+   *   constructor, and when `options.servers` names a server the configuration does not have.
    */
   static fromConfig(config: HostConfig | unknown, options: HostFromConfigOptions): McpHost {
     const parsed = isHostConfig(config) ? config : parseHostConfig(config, options);
-    const servers: Record<string, HostServerEntry> = {};
-    for (const [name, entry] of Object.entries(parsed.servers)) {
-      servers[name] = { ...entry, ...options.servers?.[name] } as HostServerEntry;
-    }
-    const { servers: _perServer, env: _env, strict: _strict, ...hostOptions } = options;
-    const host = new McpHost({ ...hostOptions, servers });
+    const { servers: perServer, env: _env, strict: _strict, ...hostOptions } = options;
+    // Options for a server the file does not have (a typo) would silently not apply: a tool
+    // deny list among them.
+    for (const name of Object.keys(perServer ?? {}))
+      if (!parsed.names.includes(name))
+        throw new InvalidArgumentError(`servers.${name}`, name, 'names no server of the configuration');
+    const host = new McpHost(hostOptions);
     host.configErrorList = parsed.errors;
-    for (const name of parsed.disabled) host.addSlot(name, undefined, { state: 'disabled' });
-    for (const error of parsed.errors) {
-      const name = error.data.server;
-      if (name !== undefined && !host.slots.has(name)) host.addSlot(name, undefined, { state: 'failed', error });
+    const errors = new Map(parsed.errors.map((error) => [error.data.server, error]));
+    const disabled = new Set(parsed.disabled);
+    for (const name of parsed.names) {
+      const entry = Object.hasOwn(parsed.servers, name) ? parsed.servers[name] : undefined;
+      const error = errors.get(name);
+      if (entry !== undefined) host.addSlot(name, { ...entry, ...perServer?.[name] } as HostServerEntry);
+      else if (disabled.has(name)) host.addSlot(name, undefined, { state: 'disabled' });
+      else if (error !== undefined) host.addSlot(name, undefined, { state: 'failed', error });
     }
     return host;
   }

@@ -75,6 +75,7 @@ describe('parseHostConfig: entries', () => {
     });
     expect(config.format).toBe('servers');
     expect(Object.keys(config.servers)).toEqual(['b', 'a']);
+    expect(config.names).toEqual(['b', 'a', 'off', 'alsoOff']);
     expect(config.disabled).toEqual(['off', 'alsoOff']);
     expect(config.errors).toEqual([]);
     expect(isHostConfig(config)).toBe(true);

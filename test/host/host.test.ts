@@ -100,8 +100,8 @@ describe('McpHost: connecting', () => {
     await h.connect();
     expect(h.servers.map((s) => [s.name, s.state, s.type])).toEqual([
       ['good', 'open', 'stdio'],
-      ['off', 'disabled', undefined],
       ['bad', 'failed', undefined],
+      ['off', 'disabled', undefined],
     ]);
     expect(h.server('bad')?.lastError).toBe(h.configErrors[0]);
   });
@@ -125,6 +125,13 @@ describe('McpHost: connecting', () => {
     hosts.push(h);
     await h.connect();
     expect(h.tools().map((t) => t.exposedName)).toEqual(['d__echo', 'd__add']);
+    // Options for a server the file does not have are a mistake, not silently ignored.
+    expect(() =>
+      McpHost.fromConfig(
+        { servers: { demo: { command: 'x' } } },
+        { clientInfo, servers: { dmeo: { tools: { deny: ['rm'] } } } },
+      ),
+    ).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', data: { name: 'servers.dmeo', value: 'dmeo' } }));
   });
 
   it('closes everything: servers closed, catalog empty, events ended; idempotent; asyncDispose', async () => {

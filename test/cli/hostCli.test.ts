@@ -1,0 +1,128 @@
+/**
+ * `mcp-live --config <file>`, run in-process: one table for every server (a failing one
+ * included), exposed names, a call routed by exposed name, and the usage errors.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
+
+const FATAL = fileURLToPath(new URL('../fakes/children/fatal.mjs', import.meta.url));
+
+let dir: string;
+let config: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcp-live-host-cli-'));
+  config = join(dir, 'mcp.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        example: { command: process.execPath, args: [EXAMPLE_SERVER] },
+        broken: { command: process.execPath, args: [FATAL] },
+        later: { command: 'x', disabled: true },
+      },
+    }),
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function collector(isTTY = false): { write(text: string): boolean; readonly isTTY: boolean; text: string } {
+  return {
+    isTTY,
+    text: '',
+    write(text: string) {
+      this.text += text;
+      return true;
+    },
+  };
+}
+
+async function run(args: string[], stderrTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = collector();
+  const stderr = collector(stderrTTY);
+  const code = await main(args, { stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('mcp-live --config', () => {
+  it('inspect: one table of every server, the failed one with its cause, progress while connecting', async () => {
+    const { code, stdout, stderr } = await run(['inspect', '--config', config], true);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^SERVER +STATE +TYPE +VERSION +TOOLS +PROMPTS +RESOURCES +TEMPLATES +LAST ERROR$/);
+    expect(lines[1]).toMatch(/^example +open +stdio +2026-07-28 +9 +3 +254 +1$/);
+    expect(lines[2]).toMatch(/^broken +failed +stdio +- +- +- +- +- +.*connection closed/);
+    expect(lines[3]).toMatch(/^later +disabled +- +- /);
+    // The progress line (a terminal on stderr), then the cause with the server's last words.
+    expect(stderr).toContain('connecting: 0 of 2 settled');
+    expect(stderr).toContain('mcp-live: broken: ConnectionClosedError -32000');
+    expect(stderr).toContain('fatal: boom');
+  });
+
+  it('inspect --json', async () => {
+    const { code, stdout } = await run(['inspect', '--json', '--config', config]);
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout) as { servers: Array<Record<string, unknown>> };
+    expect(doc.servers.map((s) => [s['name'], s['state'], s['protocolVersion']])).toEqual([
+      ['example', 'open', '2026-07-28'],
+      ['broken', 'failed', null],
+      ['later', 'disabled', null],
+    ]);
+    expect(doc.servers[0]?.['counts']).toEqual({ tools: 9, prompts: 3, resources: 254, resourceTemplates: 1 });
+    expect(doc.servers[1]?.['lastError']).toMatchObject({
+      name: 'ConnectionClosedError',
+      code: -32000,
+      data: { stderrTail: 'fatal: boom\n' },
+    });
+  });
+
+  it('list tools shows exposed names and servers', async () => {
+    const { code, stdout, stderr } = await run(['list', 'tools', '--config', config]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('example__add(a, b) — Adds two numbers. [example]');
+    expect(stdout.trimEnd().split('\n')).toHaveLength(9);
+    expect(stderr).toContain('not listed: broken');
+  });
+
+  it('call routes an exposed name to its server', async () => {
+    const { code, stdout } = await run(['call', 'example__add', '{"a":2,"b":40}', '--config', config]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('42\nstructured: {"sum":42}\n');
+  });
+
+  it('call with a name the catalog does not have lists the names it has', async () => {
+    const { code, stderr } = await run(['call', 'add', '{"a":2,"b":40}', '--config', config]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('HostRoutingError -32051: no tool "add" in the catalog');
+    expect(stderr).toContain('the tools are example__create_ticket, example__echo, example__add');
+  });
+
+  it.each([
+    [['inspect', '--config', 'x.json', '--url', 'http://h/mcp'], 'not both'],
+    [['inspect', '--config', 'x.json', '--', 'node', 's.js'], 'not both'],
+    [['inspect', '--config', 'x.json', '-e', 'A=b'], 'put them in the config file'],
+    [['watch', '--config', 'x.json'], 'watch follows one server'],
+  ])('usage error: %j', async (args, message) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('a config file that is missing or malformed is a usage error naming it', async () => {
+    const missing = await run(['inspect', '--config', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read');
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, '{ "mcpServers": ');
+    const malformed = await run(['inspect', '--config', bad]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain(`${bad}:1:`);
+  });
+});
