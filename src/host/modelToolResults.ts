@@ -9,7 +9,9 @@
  * - embedded resources: text contents as text, headed by their URI; a PDF blob as a document
  *   or file where the API takes one, an image blob as an image, other blobs as a note;
  * - resource links: one line with the name, URI, MIME type and description;
- * - `structuredContent`: its JSON text, unless a text block already holds the same JSON;
+ * - `structuredContent`: its JSON text, unless the text blocks already say the same: one holds
+ *   the same JSON, or the object has one key whose string value is the text (`{ content: text }`,
+ *   as server-filesystem sends);
  * - `isError: true`: Anthropic's `is_error`, Gemini's `error` key, and for OpenAI (which has no
  *   flag) a first line `Error:`.
  */
@@ -225,9 +227,18 @@ function piecesOf(result: CallToolResult): Piece[] {
     }
   }
   const structured = result.structuredContent;
-  if (structured !== undefined && !pieces.some((p) => p.kind === 'text' && sameJson(p.text, structured)))
+  if (structured !== undefined && !saidInText(structured, pieces))
     pieces.push({ kind: 'text', text: JSON.stringify(structured) });
   return pieces;
+}
+
+/** Whether the text pieces already carry `structured` (see the module comment). */
+function saidInText(structured: unknown, pieces: readonly Piece[]): boolean {
+  const texts = pieces.filter((p): p is Extract<Piece, { kind: 'text' }> => p.kind === 'text').map((p) => p.text);
+  if (texts.some((text) => sameJson(text, structured))) return true;
+  if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) return false;
+  const values = Object.values(structured);
+  return values.length === 1 && typeof values[0] === 'string' && values[0] === texts.join('\n');
 }
 
 function withErrorLine(result: CallToolResult, texts: string[]): string[] {

@@ -92,6 +92,10 @@ const results: Record<string, CallToolResult> = {
     content: [{ type: 'text', text: '{\n  "b": [1, 2],\n  "a": "x"\n}' }],
     structuredContent: { a: 'x', b: [1, 2] },
   },
+  structuredWrappingTheText: {
+    content: [{ type: 'text', text: 'hello\n' }],
+    structuredContent: { content: 'hello\n' },
+  },
   error: { content: [{ type: 'text', text: 'No item 9; items run 1..3.' }], isError: true },
   mixed: {
     content: [
@@ -225,6 +229,11 @@ describe('tool results', () => {
     expect(toOpenAiChatToolMessage(results['structuredAlreadyAsText'] as CallToolResult, 'c').content).toBe(
       '{\n  "b": [1, 2],\n  "a": "x"\n}',
     );
+    expect(toOpenAiChatToolMessage(results['structuredWrappingTheText'] as CallToolResult, 'c').content).toBe(
+      'hello\n',
+    );
+    const other = { content: [{ type: 'text', text: 'hello' }], structuredContent: { content: 'bye' } } as const;
+    expect(toOpenAiChatToolMessage(other as unknown as CallToolResult, 'c').content).toBe('hello\n\n{"content":"bye"}');
   });
 
   it('errorToolResult: a thrown error as an isError result with its code', () => {
