@@ -303,7 +303,9 @@ function configServer(
   if (command.name === 'watch')
     throw new UsageError('watch follows one server: give it with --url or after --, not --config');
   if ((command.name === 'call' && command.task === true) || (command.name === 'complete' && command.interactive))
-    throw new UsageError(`${command.name === 'call' ? '--task' : '--interactive'} works on one server, not with --config`);
+    throw new UsageError(
+      `${command.name === 'call' ? '--task' : '--interactive'} works on one server, not with --config`,
+    );
   if (values.config === '') throw new UsageError('--config wants a file');
   return { kind: 'config', path: values.config as string };
 }

@@ -7,6 +7,7 @@
 import {
   McpHost,
   isHostConfigError,
+  isHostRoutingError,
   type HostServerStatus,
   type HostTool,
   type CreateTransport,
@@ -68,7 +69,11 @@ export async function runHostCommand(
     await connectWithProgress(ctx);
     return await run(ctx, command);
   } catch (error) {
-    return fail(error, exitCodeFor(error, io.signal));
+    const code = fail(error, exitCodeFor(error, io.signal));
+    // A tool name the catalog does not have: say which names it does have.
+    if (command.name === 'call' && !options.json && isHostRoutingError(error) && error.data.reason === 'unknown-tool')
+      io.stderr.write(`${namesHint(host.tools())}\n`);
+    return code;
   } finally {
     await host.close();
   }
@@ -121,13 +126,9 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
     case 'list':
       return list(ctx, command.kind);
     case 'call': {
-      const result = await host
-        .callTool(command.tool, command.args as Parameters<McpHost['callTool']>[1], { signal: io.signal })
-        .catch((error: unknown) => {
-          // A name the catalog does not have: say which names it does have.
-          if (isHostRouting(error) && !ctx.options.json) io.stderr.write(`${namesHint(host.tools())}\n`);
-          throw error;
-        });
+      const result = await host.callTool(command.tool, command.args as Parameters<McpHost['callTool']>[1], {
+        signal: io.signal,
+      });
       if (ctx.options.json) printJson(ctx, result);
       else {
         for (const block of result.content) line(ctx, describeContent(block));
@@ -165,10 +166,6 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       // args.ts refuses watch with --config.
       throw new Error('watch follows one server');
   }
-}
-
-function isHostRouting(error: unknown): boolean {
-  return errorJson(error).name === 'HostRoutingError';
 }
 
 function namesHint(tools: readonly HostTool[]): string {

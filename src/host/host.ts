@@ -4,7 +4,8 @@
  * the server it belongs to.
  */
 import { McpClient } from '../client/client.js';
-import type { CallOptions } from '../client/callOptions.js';
+import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
+import type { ToolTask } from '../tasks/toolTask.js';
 import type { ClientOptions } from '../client/options.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
 import type { AuthContextSource } from '../cache/authContext.js';
@@ -280,19 +281,33 @@ export class McpHost {
 
   /**
    * `tools/call` on the server whose tool this is, under the tool's original name
-   * (spec: server/tools). Every {@link CallOptions} field works as on `McpClient.callTool`.
+   * (spec: server/tools). Every option works as on `McpClient.callTool` ({@link CallToolOptions}:
+   * signal, timeouts, progress, `input_required` modes, and the Tasks extension's `task` and
+   * `onTask`; with `task: 'manual'` a `ToolTask` may come back).
    * @param tool the exposed name, or `{ server, name }` with the original name.
    * @throws HostRoutingError (-32051): `unknown-tool`, `unknown-server`, `server-unavailable`;
    *   then whatever `McpClient.callTool` throws.
    */
+  callTool(
+    tool: string | ServerItemRef,
+    args: JsonObject | undefined,
+    options: CallToolOptions & { task: 'manual' },
+  ): Promise<CallToolResult | ToolTask>;
+  callTool(
+    tool: string | ServerItemRef,
+    args?: JsonObject,
+    options?: CallToolOptions & { task?: 'auto' | 'off' | undefined },
+  ): Promise<CallToolResult>;
   async callTool(
     tool: string | ServerItemRef,
     args: JsonObject = {},
-    options: CallOptions = {},
-  ): Promise<CallToolResult> {
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult | ToolTask> {
     if (typeof tool !== 'string') this.openSlot(tool.server);
     const target = routeTool(this.catalogValue, tool);
-    return this.onServer(target.server, (client) => client.callTool(target.tool.name, args, options));
+    return this.onServer(target.server, (client) =>
+      client.callTool(target.tool.name, args, options as CallToolOptions & { task: 'manual' }),
+    );
   }
 
   /**

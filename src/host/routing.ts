@@ -47,9 +47,8 @@ export function routePrompt(catalog: Catalog, ref: string | ServerItemRef): Host
 }
 
 /**
- * Which servers could serve `uri` by their templates: `match` gives every template that
- * matches (issue 17's `matchUriTemplates`), and the servers are theirs, each once, in catalog
- * order. Templates of one server that all match count as that one server.
+ * Every template of `templates` that could have produced `uri` (RFC 6570), in their order.
+ * Templates of one server that all match count as that one server.
  */
 export type TemplateMatcher = (uri: string, templates: readonly HostResourceTemplate[]) => HostResourceTemplate[];
 
@@ -60,7 +59,7 @@ export type TemplateMatcher = (uri: string, templates: readonly HostResourceTemp
  *   one server lists it, or none does and templates of more than one server match;
  *   `unknown-resource` when none matches.
  */
-export function routeResource(catalog: Catalog, uri: string, match: TemplateMatcher | undefined): string {
+export function routeResource(catalog: Catalog, uri: string, match: TemplateMatcher): string {
   const listed = catalog.resourcesByUri.get(uri) ?? [];
   if (listed.length === 1) return (listed[0] as { server: string }).server;
   if (listed.length > 1)
@@ -68,7 +67,7 @@ export function routeResource(catalog: Catalog, uri: string, match: TemplateMatc
       uri,
       listed.map((r) => r.server),
     );
-  const servers = unique((match?.(uri, catalog.resourceTemplates) ?? []).map((t) => t.server));
+  const servers = unique(match(uri, catalog.resourceTemplates).map((t) => t.server));
   if (servers.length === 1) return servers[0] as string;
   if (servers.length > 1) throw ambiguous(uri, servers);
   throw new HostRoutingError(`no open server lists ${uri} or has a resource template that matches it`, {

@@ -57,7 +57,7 @@ describe('mcp-live --config', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^SERVER +STATE +TYPE +VERSION +TOOLS +PROMPTS +RESOURCES +TEMPLATES +LAST ERROR$/);
-    expect(lines[1]).toMatch(/^example +open +stdio +2026-07-28 +9 +3 +254 +1$/);
+    expect(lines[1]).toMatch(/^example +open +stdio +2026-07-28 +10 +3 +254 +3$/);
     expect(lines[2]).toMatch(/^broken +failed +stdio +- +- +- +- +- +.*connection closed/);
     expect(lines[3]).toMatch(/^later +disabled +- +- /);
     // The progress line (a terminal on stderr), then the cause with the server's last words.
@@ -75,7 +75,7 @@ describe('mcp-live --config', () => {
       ['broken', 'failed', null],
       ['later', 'disabled', null],
     ]);
-    expect(doc.servers[0]?.['counts']).toEqual({ tools: 9, prompts: 3, resources: 254, resourceTemplates: 1 });
+    expect(doc.servers[0]?.['counts']).toEqual({ tools: 10, prompts: 3, resources: 254, resourceTemplates: 3 });
     expect(doc.servers[1]?.['lastError']).toMatchObject({
       name: 'ConnectionClosedError',
       code: -32000,
@@ -87,7 +87,7 @@ describe('mcp-live --config', () => {
     const { code, stdout, stderr } = await run(['list', 'tools', '--config', config]);
     expect(code).toBe(0);
     expect(stdout).toContain('example__add(a, b) — Adds two numbers. [example]');
-    expect(stdout.trimEnd().split('\n')).toHaveLength(9);
+    expect(stdout.trimEnd().split('\n')).toHaveLength(10);
     expect(stderr).toContain('not listed: broken');
   });
 
@@ -101,7 +101,9 @@ describe('mcp-live --config', () => {
     const { code, stderr } = await run(['call', 'add', '{"a":2,"b":40}', '--config', config]);
     expect(code).toBe(1);
     expect(stderr).toContain('HostRoutingError -32051: no tool "add" in the catalog');
-    expect(stderr).toContain('the tools are example__create_ticket, example__echo, example__add');
+    expect(stderr).toMatch(
+      /no tool "add" in the catalog[^]*\nmcp-live: the tools are example__generate_report, example__create_ticket, example__echo, example__add,/,
+    );
   });
 
   it.each([

@@ -11,6 +11,7 @@ import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { CancelledError, ConnectionClosedError, InputRequiredError, TimeoutError } from '../../src/errors/errors.js';
 import { InMemoryTransport } from '../../src/transport/inMemory.js';
 import type { Transport } from '../../src/transport/transport.js';
+import { ToolTask } from '../../src/tasks/toolTask.js';
 import { inMemoryExample, type InMemoryExample } from './inMemoryExample.js';
 
 const clientInfo = { name: 'host-tests', version: '0.0.0' };
@@ -227,6 +228,28 @@ describe('McpHost: routing', () => {
     await expect(two.readResource('nowhere://x')).rejects.toMatchObject({ data: { reason: 'unknown-resource' } });
   });
 
+  it('reads a URI no server lists from the one server whose resource template matches it', async () => {
+    a = inMemoryExample();
+    const { host: h } = host({ servers: { alpha: a.location } });
+    await h.connect();
+    expect(h.resourceTemplates().map((t) => t.resourceTemplate.uriTemplate)).toContain('demo://greeting/{name}');
+    expect(h.catalog.resourcesByUri.has('demo://greeting/Ada')).toBe(false);
+    const read = await h.readResource('demo://greeting/Ada');
+    expect(read.contents[0]).toMatchObject({ uri: 'demo://greeting/Ada' });
+    expect(a.requests.filter((r) => r.method === 'resources/read').map((r) => r.params['uri'])).toEqual([
+      'demo://greeting/Ada',
+    ]);
+
+    const two = await twoServers();
+    await expect(two.readResource('demo://greeting/Bob')).rejects.toMatchObject({
+      data: { reason: 'ambiguous-resource', uri: 'demo://greeting/Bob', servers: ['alpha', 'beta'] },
+    });
+    await expect(two.readResource('demo://greeting/Bob', { server: 'alpha' })).resolves.toBeDefined();
+    await expect(two.readResource('demo://elsewhere/x')).rejects.toMatchObject({
+      data: { reason: 'unknown-resource' },
+    });
+  });
+
   it('passes every call option through: progress, timeouts, cancellation, input_required handlers and manual mode', async () => {
     a = inMemoryExample();
     const { host: h } = host({
@@ -253,6 +276,28 @@ describe('McpHost: routing', () => {
     await expect(
       h.callTool('alpha__create_ticket', { title: 'Bug' }, { inputRequired: 'manual' }),
     ).rejects.toBeInstanceOf(InputRequiredError);
+  });
+
+  it("passes the Tasks extension through: a task in manual mode comes back as its handle, with its server's handlers", async () => {
+    const a = inMemoryExample();
+    const { host: h } = host({
+      servers: {
+        alpha: {
+          ...a.location,
+          client: { handlers: { elicitation: { form: () => ({ action: 'accept', content: { approve: true } }) } } },
+        },
+      },
+    });
+    await h.connect();
+    const result = await h.callTool('alpha__generate_report', { topic: 'Q3', steps: 2, stepMs: 10 }, { task: 'auto' });
+    expect(result.content).toEqual([{ type: 'text', text: 'Report on "Q3": 2 sections written and approved.' }]);
+    const outcome = await h.callTool('alpha__generate_report', { topic: 'Q4' }, { task: 'manual' });
+    expect(outcome).toBeInstanceOf(ToolTask);
+    await (outcome as ToolTask).cancel();
+    expect(a.requests.filter((r) => r.method === 'tools/call').map((r) => r.params['name'])).toEqual([
+      'generate_report',
+      'generate_report',
+    ]);
   });
 });
 

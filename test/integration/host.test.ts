@@ -115,6 +115,10 @@ describe('McpHost with real servers of both eras', () => {
     expect(text && 'text' in text ? text.text : '').toContain('# mcp-live example server');
     const own = host.resources().find((r) => r.server === 'everything')!;
     expect((await host.readResource(own.resource.uri)).contents.length).toBeGreaterThan(0);
+    // Listed by no one; only server-everything has a template that produces it.
+    const dynamic = 'demo://resource/dynamic/text/7';
+    expect(host.catalog.resourcesByUri.has(dynamic)).toBe(false);
+    expect((await host.readResource(dynamic)).contents[0]).toMatchObject({ uri: dynamic });
   });
 
   it('a list_changed on one server updates the union with one catalog event', async () => {
@@ -173,7 +177,7 @@ describe.skipIf(!clientReconnects)('McpHost: a server that crashes mid-session c
     });
     try {
       await host.connect();
-      expect(host.tools().length).toBe(9);
+      expect(host.tools().length).toBe(10);
       const states: string[] = [];
       const back = new Promise<void>((resolve) =>
         host.on((event) => {
@@ -185,7 +189,7 @@ describe.skipIf(!clientReconnects)('McpHost: a server that crashes mid-session c
       process.kill(transports[0]!.pid!, 'SIGKILL');
       await back;
       expect(states).toEqual(['reconnecting', 'open']);
-      expect(host.tools().length).toBe(9);
+      expect(host.tools().length).toBe(10);
       expect((await host.callTool('example__echo', { message: 'back' })).content).toEqual([
         { type: 'text', text: 'back' },
       ]);
