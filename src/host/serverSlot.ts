@@ -77,6 +77,7 @@ export class ServerSlot {
   private everOpen = false;
   private closing = false;
   private opening: Promise<void> | undefined;
+  private starting: Promise<void> | undefined;
   private stopWatching: () => void = () => {};
   private readonly lifetime = new AbortController();
 
@@ -130,10 +131,16 @@ export class ServerSlot {
 
   /**
    * Connects and loads the lists; settles when the slot is `open` or `failed` (never rejects).
-   * Only from `new`.
+   * Only from `new`; a second call while it runs joins the first.
    */
-  async start(signal?: AbortSignal): Promise<void> {
-    if (this.stateValue !== 'new') return;
+  start(signal?: AbortSignal): Promise<void> {
+    if (this.starting !== undefined) return this.starting;
+    if (this.stateValue !== 'new') return Promise.resolve();
+    this.starting = this.run(signal);
+    return this.starting;
+  }
+
+  private async run(signal: AbortSignal | undefined): Promise<void> {
     this.setState('connecting');
     let client: McpClient;
     try {
@@ -145,7 +152,8 @@ export class ServerSlot {
     this.clientValue = client;
     this.stopWatching = watchClient(client, (event) => this.onClientEvent(event));
     const abort = (): void => this.lifetime.abort(signal?.reason);
-    signal?.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted === true) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
     try {
       await client.connect({ signal: this.lifetime.signal });
     } catch (error) {

@@ -4,6 +4,7 @@
  * duplicates. Hashes are checked against node:crypto, not against our own SHA-256.
  */
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   assignExposedNames,
@@ -161,29 +162,23 @@ describe('exposed names', () => {
     expect(backward).toEqual(forward);
   });
 
-  it('never gives two tools one name, and every name fits every model API (a property over many inputs)', () => {
-    const pieces = ['a', 'A', '.', '_', '-', '9', 'é', ' ', '__', 'x'.repeat(40)];
-    let seed = 7;
-    const random = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
-    const word = (): string => Array.from({ length: 1 + random(4) }, () => pieces[random(pieces.length)]).join('');
-    for (let round = 0; round < 50; round++) {
-      const requests: NameRequest[] = Array.from({ length: 30 }, () => {
-        const server = ['s1', 's2', 's.3'][random(3)] as string;
-        return req(server, word(), random(4) === 0 ? '' : server);
-      });
-      for (const prefixMode of ['always', 'onCollision'] as const) {
-        const { names } = assignExposedNames(requests, { prefixMode });
+  it('never gives two tools one name, and every name fits every model API (a property)', () => {
+    const piece = fc.constantFrom('a', 'A', '.', '_', '-', '9', 'é', ' ', '__', '😀', 'x'.repeat(40));
+    const word = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+    const request = fc
+      .record({ server: fc.constantFrom('s1', 's2', 's.3', '9x'), name: word, bare: fc.boolean() })
+      .map(({ server, name, bare }) => req(server, name, bare ? '' : server));
+    fc.assert(
+      fc.property(fc.array(request, { maxLength: 30 }), fc.constantFrom('always', 'onCollision'), (requests, mode) => {
+        const { names } = assignExposedNames(requests, { prefixMode: mode as 'always' | 'onCollision' });
         const kept = names.filter((n): n is string => n !== undefined);
         expect(new Set(kept).size).toBe(kept.length);
         for (const name of kept) expect(name).toMatch(MODEL_NAME);
         // Only exact duplicates (same server, same name) are left out.
-        const distinct = new Set(requests.map((r) => `${r.server}\u0000${r.name}`));
-        expect(kept.length).toBe(distinct.size);
-      }
-    }
+        expect(kept.length).toBe(new Set(requests.map((r) => `${r.server}\u0000${r.name}`)).size);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('sanitizeName', () => {

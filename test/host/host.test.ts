@@ -81,6 +81,18 @@ describe('McpHost: connecting', () => {
     expect(events.filter((e) => e.type === 'catalog').length).toBeGreaterThan(0);
   });
 
+  it('a second connect() joins the first; an aborted one leaves its servers failed with the reason', async () => {
+    const { host: h } = host({ servers: { a: inMemoryExample().location } });
+    const [first, second] = await Promise.all([h.connect(), h.connect()]);
+    expect(first.map((s) => s.state)).toEqual(['open']);
+    expect(second.map((s) => s.state)).toEqual(['open']);
+
+    const { host: aborted } = host({ servers: { b: inMemoryExample().location } });
+    const statuses = await aborted.connect({ signal: AbortSignal.abort('user') });
+    expect(statuses.map((s) => s.state)).toEqual(['failed']);
+    expect(statuses[0]?.lastError).toBeInstanceOf(CancelledError);
+  });
+
   it('fails a stdio entry on the runtime-neutral transport factory, naming what to pass', async () => {
     const { host: h } = host({ servers: { local: { type: 'stdio', command: 'node', args: ['server.js'] } } });
     await h.connect();
