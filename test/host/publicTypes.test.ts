@@ -1,0 +1,51 @@
+/** Pins the public surface of McpHost (checked by tsc; trivially true at run time). */
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  CallToolResult,
+  Catalog,
+  HostEvent,
+  HostPrompt,
+  HostResource,
+  HostResourceTemplate,
+  HostServerState,
+  HostServerStatus,
+  HostTool,
+  McpHost,
+  ReadResourceResult,
+  ToolTask,
+} from '../../src/index.js';
+
+/** Never called: tsc checks the types of what it would do. */
+function catalogPins(host: McpHost): void {
+  expectTypeOf(host.tools()).toEqualTypeOf<readonly HostTool[]>();
+  expectTypeOf(host.prompts()).toEqualTypeOf<readonly HostPrompt[]>();
+  expectTypeOf(host.resources()).toEqualTypeOf<readonly HostResource[]>();
+  expectTypeOf(host.resourceTemplates()).toEqualTypeOf<readonly HostResourceTemplate[]>();
+  expectTypeOf(host.catalog).toEqualTypeOf<Catalog>();
+  expectTypeOf(host.servers).toEqualTypeOf<readonly HostServerStatus[]>();
+  expectTypeOf<HostServerStatus['state']>().toEqualTypeOf<HostServerState>();
+  expectTypeOf<HostServerState>().toEqualTypeOf<
+    'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled'
+  >();
+  expectTypeOf<HostEvent['type']>().toEqualTypeOf<'state' | 'catalog' | 'collision' | 'client'>();
+  expectTypeOf(host.on).toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
+  expectTypeOf<HostTool>().toEqualTypeOf<{
+    readonly server: string;
+    readonly exposedName: string;
+    readonly tool: import('../../src/index.js').Tool;
+  }>();
+}
+
+function callPins(host: McpHost): void {
+  expectTypeOf(host.callTool('a__b', {})).toEqualTypeOf<Promise<CallToolResult>>();
+  expectTypeOf(host.callTool({ server: 'a', name: 'b' })).toEqualTypeOf<Promise<CallToolResult>>();
+  expectTypeOf(host.callTool('a__b', {}, { task: 'manual' })).toEqualTypeOf<Promise<CallToolResult | ToolTask>>();
+  expectTypeOf(host.readResource('x://y', { server: 'a' })).toEqualTypeOf<Promise<ReadResourceResult>>();
+}
+
+describe('McpHost public types', () => {
+  it('are pinned (by tsc)', () => {
+    expectTypeOf(catalogPins).toBeFunction();
+    expectTypeOf(callPins).toBeFunction();
+  });
+});
