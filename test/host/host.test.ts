@@ -147,6 +147,21 @@ describe('McpHost: connecting', () => {
     ).toThrow(expect.objectContaining({ name: 'InvalidArgumentError', data: { name: 'servers.dmeo', value: 'dmeo' } }));
   });
 
+  it('leaves no timer behind once closed, whatever was pending', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const example = inMemoryExample();
+    const { host: h } = host({ servers: { a: example.location, b: inMemoryExample().location } });
+    await h.connect();
+    // A change in flight (a live list's debounce timer) and a slow call (its deadline timer).
+    const slow = h.callTool('a__slow', { steps: 1, durationMs: 5000 }).catch(() => undefined);
+    await h.callTool('a__add_prompt', { name: 'late', text: 'x' });
+    expect(timers()).toBeGreaterThan(before);
+    await h.close();
+    await slow;
+    expect(timers()).toBe(before);
+  });
+
   it('closes everything: servers closed, catalog empty, events ended; idempotent; asyncDispose', async () => {
     const example = inMemoryExample();
     const { host: h, events } = host({ servers: { a: example.location } });
