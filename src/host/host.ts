@@ -3,17 +3,14 @@
  * their tools, prompts and resources current, names tools for models, and routes each call to
  * the server it belongs to.
  */
-import { McpClient } from '../client/client.js';
+import type { McpClient } from '../client/client.js';
 import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
 import type { ToolTask } from '../tasks/toolTask.js';
-import type { ClientOptions } from '../client/options.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
-import type { AuthContextSource } from '../cache/authContext.js';
 import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { EraMemory } from '../legacy/era.js';
 import { EventStream } from '../subscriptions/eventStream.js';
-import type { Transport } from '../transport/transport.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -35,7 +32,8 @@ import {
   type HostTool,
   type ServerContribution,
 } from './catalog.js';
-import { retryingFirstConnect, type ObservedClientEvent } from './clientWatch.js';
+import type { ObservedClientEvent } from './clientWatch.js';
+import { makeServerClient } from './serverClient.js';
 import {
   isHostConfig,
   parseHostConfig,
@@ -414,49 +412,16 @@ export class McpHost {
     return slot;
   }
 
-  /** The client of one server: the host's defaults, the entry's options, the shared store and era memory. */
+  /** The client of one server (see `serverClient.ts`). */
   private makeClient(slot: ServerSlot): McpClient {
-    const entry = slot.entry as HostServerEntry;
-    const defaults = this.options.client ?? {};
-    const own = entry.client ?? {};
-    const transport: Transport =
-      entry.type === 'custom'
-        ? entry.transport()
-        : (this.options.createTransport ?? fetchTransport)(stripOptions(entry), {
-            server: slot.name,
-            authProvider: entry.authProvider,
-          });
-    const cacheOption = own.cache ?? defaults.cache;
-    let cache: ClientOptions['cache'];
-    if (cacheOption === false || this.store === false) cache = false;
-    else {
-      const authContext = cacheOption?.authContext ?? entryAuthContext(entry, transport);
-      cache = {
-        ...defaults.cache,
-        ...cacheOption,
-        store: cacheOption?.store ?? this.store,
-        ...(authContext !== undefined && { authContext }),
-      };
-    }
-    const onError = own.onError ?? defaults.onError;
-    const options: ClientOptions = {
-      ...defaults,
-      ...own,
-      transport,
-      clientInfo: own.clientInfo ?? defaults.clientInfo ?? this.options.clientInfo,
-      cache,
-      eraMemory: own.eraMemory ?? this.eraMemory,
-      onError: (error) => {
-        onError?.(error);
-        this.report(error, slot.name);
-      },
-    };
-    try {
-      return new McpClient(retryingFirstConnect(options));
-    } catch (error) {
-      void transport.close().catch(() => {});
-      throw error;
-    }
+    return makeServerClient(slot.name, slot.entry as HostServerEntry, {
+      defaults: this.options.client ?? {},
+      clientInfo: this.options.clientInfo,
+      createTransport: this.options.createTransport ?? fetchTransport,
+      store: this.store,
+      eraMemory: this.eraMemory,
+      onError: (error) => this.report(error, slot.name),
+    });
   }
 
   /** Runs a call on a server's open client; a connection found gone updates the server's state. */
@@ -530,36 +495,6 @@ export class McpHost {
 
 function collisionKey(collision: ExposedNameCollision): string {
   return JSON.stringify([collision.exposedName, collision.resolution, collision.items]);
-}
-
-/** The location part of an entry, without the host's own options. */
-function stripOptions(entry: Exclude<HostServerEntry, { type: 'custom' }>): Parameters<CreateTransport>[0] {
-  const { client: _client, tools: _tools, prefix: _prefix, authProvider: _auth, ...location } = entry;
-  return location as Parameters<CreateTransport>[0];
-}
-
-/**
- * The auth context of an entry's private cache entries: the configured credentials (stdio
- * `env`, remote `headers`) with the transport's own credential id. Two entries that reach the
- * same server with different credentials never share private entries; neither the env nor the
- * headers ever appear in a key (the cache hashes the context).
- */
-function entryAuthContext(entry: HostServerEntry, transport: Transport): AuthContextSource | undefined {
-  if (entry.type === 'custom') return undefined;
-  const configured = entry.type === 'stdio' ? entry.env : entry.headers;
-  const base = `mcp-live/host-entry\u0000${stableJson(configured ?? {})}`;
-  return () => {
-    const credential = transport.authContext?.();
-    return credential === undefined ? base : `${base}\u0000${credential}`;
-  };
-}
-
-function stableJson(record: Readonly<Record<string, string>>): string {
-  return JSON.stringify(
-    Object.keys(record)
-      .sort()
-      .map((key) => [key, record[key]]),
-  );
 }
 
 /** @throws InvalidArgumentError (-32602) for an entry `add` or the constructor cannot run. */
