@@ -8,6 +8,7 @@ import {
   McpHost,
   isHostConfigError,
   isHostRoutingError,
+  type HostConfig,
   type HostServerStatus,
   type HostTool,
   type CreateTransport,
@@ -15,6 +16,7 @@ import {
 } from '../index.js';
 import { StdioTransport, loadHostConfig, nodeTransport } from '../node.js';
 import type { Command, GlobalOptions, ListKind } from './args.js';
+import { diagnoseConnection } from './diagnose.js';
 import { terminalElicitation } from './elicit.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, describeError, errorJson, exitCodeFor } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
@@ -22,6 +24,8 @@ import { describeContent, describePrompt, describeTool, styleFor, type Style } f
 
 interface HostContext {
   host: McpHost;
+  /** Each server's command line or URL, as the config file gives it. */
+  targets: ReadonlyMap<string, string>;
   io: CliIo;
   options: GlobalOptions;
   style: Style;
@@ -40,14 +44,17 @@ export async function runHostCommand(
   settings: { clientName: string; clientVersion: string; debug: DebugSink | undefined },
 ): Promise<number> {
   const interactive = io.stdin?.isTTY === true;
+  const env = io.env ?? process.env;
   const fail = (error: unknown, code: number): number => {
     if (options.json) io.stdout.write(`${JSON.stringify({ error: errorJson(error) }, null, 2)}\n`);
     else io.stderr.write(`mcp-live: ${code === 130 ? 'interrupted: ' : ''}${describeError(error, { interactive })}\n`);
     return code;
   };
   let host: McpHost;
+  let config: HostConfig;
   try {
-    host = McpHost.fromConfig(await loadHostConfig(path), {
+    config = await loadHostConfig(path, { env });
+    host = McpHost.fromConfig(config, {
       clientInfo: { name: settings.clientName, version: settings.clientVersion },
       createTransport: verboseTransport(options, io),
       client: {
@@ -58,13 +65,23 @@ export async function runHostCommand(
       },
       onError: (error, server) =>
         void io.stderr.write(
-          `${styleFor(io.stderr).dim(`mcp-live: warning${server === undefined ? '' : ` (${server})`}: ${error.message}`)}\n`,
+          `${styleFor(io.stderr, env).dim(`mcp-live: warning${server === undefined ? '' : ` (${server})`}: ${error.message}`)}\n`,
         ),
     });
   } catch (error) {
     return fail(error, isHostConfigError(error) ? EXIT_USAGE : EXIT_ERROR);
   }
-  const ctx: HostContext = { host, io, options, style: styleFor(io.stdout) };
+  const targets = new Map(
+    Object.entries(config.servers).map(([name, entry]) => [
+      name,
+      entry.type === 'stdio'
+        ? [entry.command, ...(entry.args ?? [])].join(' ')
+        : entry.type === 'custom'
+          ? ''
+          : entry.url,
+    ]),
+  );
+  const ctx: HostContext = { host, targets, io: { ...io, env }, options, style: styleFor(io.stdout, env) };
   try {
     await connectWithProgress(ctx);
     return await run(ctx, command);
@@ -251,7 +268,14 @@ function inspect(ctx: HostContext): number {
   for (const { status } of table) {
     const error = status.lastError;
     if (error === undefined || status.state === 'open' || status.state === 'disabled') continue;
-    ctx.io.stderr.write(`mcp-live: ${status.name}: ${describeError(error)}\n`);
+    // A server that cannot be reached gets the one line the single-server commands give it.
+    const target = ctx.targets.get(status.name);
+    const diagnosis = target === undefined ? undefined : diagnoseConnection(error, target);
+    if (diagnosis !== undefined && !ctx.options.debug)
+      ctx.io.stderr.write(
+        `mcp-live: ${status.name}: ${diagnosis.summary} ${styleFor(ctx.io.stderr, ctx.io.env).dim('(--debug for details)')}\n`,
+      );
+    else ctx.io.stderr.write(`mcp-live: ${status.name}: ${describeError(error, { brief: !ctx.options.debug })}\n`);
   }
   return table.some((r) => r.status.state === 'open') || table.length === 0 ? EXIT_OK : EXIT_ERROR;
 }
@@ -299,7 +323,7 @@ function list(ctx: HostContext, kind: ListKind): number {
   const failed = host.servers.filter((s) => s.state === 'failed');
   if (failed.length > 0)
     ctx.io.stderr.write(
-      `${styleFor(ctx.io.stderr).dim(`mcp-live: not listed: ${failed.map((s) => `${s.name} (${s.lastError ? firstLine(s.lastError) : 'failed'})`).join(', ')}`)}\n`,
+      `${styleFor(ctx.io.stderr, ctx.io.env).dim(`mcp-live: not listed: ${failed.map((s) => `${s.name} (${s.lastError ? firstLine(s.lastError) : 'failed'})`).join(', ')}`)}\n`,
     );
   return EXIT_OK;
 }

@@ -93,7 +93,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 }
 
 /** The server as the user named it: its URL, or its command line. */
-function targetOf(server: ServerSpec): string {
+function targetOf(server: Exclude<ServerSpec, { kind: 'config' }>): string {
   return server.kind === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
 }
 

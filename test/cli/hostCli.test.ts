@@ -66,6 +66,27 @@ describe('mcp-live --config', () => {
     expect(stderr).toContain('fatal: boom');
   });
 
+  it('inspect: a server that cannot be reached gets one line naming why, the detail under --debug', async () => {
+    const unreachable = join(dir, 'unreachable.json');
+    await writeFile(
+      unreachable,
+      JSON.stringify({
+        mcpServers: {
+          example: { command: process.execPath, args: [EXAMPLE_SERVER] },
+          down: { url: 'http://127.0.0.1:9/mcp' },
+        },
+      }),
+    );
+    const { code, stdout, stderr } = await run(['inspect', '--config', unreachable]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\ndown +failed +http/);
+    expect(stderr).toContain(
+      'mcp-live: down: connection refused at 127.0.0.1:9: is the server running, on that port? (--debug for details)',
+    );
+    const debug = await run(['inspect', '--debug', '--config', unreachable]);
+    expect(debug.stderr).toMatch(/mcp-live: down: \w+Error -32\d+/);
+  });
+
   it('inspect --json', async () => {
     const { code, stdout } = await run(['inspect', '--json', '--config', config]);
     expect(code).toBe(0);
