@@ -18,21 +18,23 @@ export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './cli
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
 export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CallToolOptions } from './client/callOptions.js';
-export { InMemoryTransport } from './transport/inMemory.js';
-export {
-  StreamableHttpTransport,
-  type StreamableHttpTransportOptions,
-  type AuthProvider,
-  type AuthRequestInfo,
-  type AuthFailureInfo,
-  type FetchLike,
-} from './transport/streamableHttp.js';
+export { InMemoryTransport } from './transport/memory.js';
+export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/http/streamableHttp.js';
+export type {
+  AuthProvider,
+  AuthRequestInfo,
+  AuthFailureInfo,
+  AuthChallenge,
+  BearerChallenge,
+  HttpAuthFailure,
+} from './transport/http/auth.js';
+export type { FetchLike } from './transport/http/stack.js';
 export {
   WebSocketTransport,
   type WebSocketTransportOptions,
   type WebSocketConstructor,
   type WebSocketLike,
-} from './transport/webSocket.js';
+} from './transport/websocket/webSocket.js';
 export {
   HttpError,
   HttpAuthError,
@@ -44,25 +46,19 @@ export {
   isWebSocketCloseError,
   type HttpErrorData,
   type HttpAuthErrorData,
-  type HttpAuthFailure,
   type StreamBrokenErrorData,
   type WebSocketCloseErrorData,
   type WebSocketCloseKind,
 } from './transport/transportErrors.js';
-export {
-  parseWwwAuthenticate,
-  bearerChallenge,
-  type AuthChallenge,
-  type BearerChallenge,
-} from './transport/wwwAuthenticate.js';
-export { encodeHeaderValue } from './transport/headerValue.js';
-export type { RetryPolicy } from './transport/reconnect.js';
+export { parseWwwAuthenticate, bearerChallenge } from './transport/http/wwwAuthenticate.js';
+export { encodeHeaderValue } from './transport/http/headerValue.js';
+export type { RetryPolicy } from './transport/retry.js';
 export {
   SessionExpiredError,
   isSessionExpiredError,
   type SessionExpiredErrorData,
   type LegacyHttpOptions,
-} from './transport/legacyHttp.js';
+} from './transport/http/legacy/legacyHttp.js';
 export type {
   Transport,
   TransportCapabilities,
@@ -110,7 +106,7 @@ export {
   type LegacySseTransportOptions,
   type SseEndpointErrorData,
   type SseEndpointProblem,
-} from './transport/legacySse.js';
+} from './transport/http/legacy/legacySse.js';
 export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
@@ -407,12 +403,8 @@ export {
   type GeminiFunctionResponsePart,
 } from './host/modelToolResults.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
-export {
-  createOAuthProvider,
-  type OAuthProvider,
-  type OAuthProviderOptions,
-  type WallClock,
-} from './auth/oauthProvider.js';
+export { createOAuthProvider, type OAuthProvider } from './auth/oauthProvider.js';
+export type { OAuthProviderOptions, WallClock } from './auth/oauthOptions.js';
 export { createHeadlessRedirectHandler, type HeadlessRedirectOptions } from './auth/redirectHandler.js';
 export { clientIdMetadataDocument } from './auth/registration.js';
 export { MemoryCredentialStore, type CredentialStore } from './auth/credentialStore.js';

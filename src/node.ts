@@ -6,20 +6,20 @@
  */
 // Node-only entry (`mcp-live/node`): transports that need Node APIs (child processes, sockets).
 // Adding an export here adds public API. Everything runtime-neutral lives in ./index.ts.
-export { StdioTransport, STDERR_TAIL_BYTES, type StdioTransportOptions } from './transport/stdio.js';
+export { StdioTransport, STDERR_TAIL_BYTES, type StdioTransportOptions } from './transport/stdio/stdio.js';
 export {
   planSpawn,
   type SpawnConfig,
   type SpawnPlan,
   type SpawnPlanOptions,
   type PlannedSpawnOptions,
-} from './transport/spawnPlan.js';
+} from './transport/stdio/spawnPlan.js';
 // Streamable HTTP on node:http/node:https with a keep-alive agent (the root export uses fetch).
-export { StreamableHttpTransport, type NodeStreamableHttpTransportOptions } from './transport/streamableHttpNode.js';
-export type { NodeHttpOptions } from './transport/nodeHttpStack.js';
+export { StreamableHttpTransport, type NodeStreamableHttpTransportOptions } from './transport/http/node.js';
+export type { NodeHttpOptions } from './transport/http/nodeStack.js';
 // WebSocket on the `ws` package (heartbeat pings need it; browsers use the root export).
-export { WebSocketTransport } from './transport/webSocketNode.js';
-export type { WebSocketTransportOptions } from './transport/webSocket.js';
+export { WebSocketTransport } from './transport/websocket/node.js';
+export type { WebSocketTransportOptions } from './transport/websocket/webSocket.js';
 // OAuth credentials in a JSON file (mode 0600), for CLIs.
 export { FileCredentialStore } from './auth/fileCredentialStore.js';
 // McpHost in Node: the transport factory (stdio, node:http, ws) and configuration files.

@@ -4,7 +4,7 @@
  * its errors to {@link OAuthError}. Runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { discard } from '../transport/httpUtil.js';
+import { discard } from '../transport/http/body.js';
 import { OAuthError, type OAuthFailure } from './errors.js';
 import type { HttpContext } from './types.js';
 

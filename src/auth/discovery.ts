@@ -7,7 +7,7 @@
  * Runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { discard } from '../transport/httpUtil.js';
+import { discard } from '../transport/http/body.js';
 import { getMetadata, readJsonObject, secureEndpoint } from './authHttp.js';
 import { OAuthError } from './errors.js';
 import type { HttpContext } from './types.js';

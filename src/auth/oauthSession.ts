@@ -5,8 +5,8 @@
  */
 import type * as oauth from 'oauth4webapi';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { linkSignals } from '../transport/httpUtil.js';
-import type { AuthFailureInfo, AuthRequestInfo } from '../transport/streamableHttp.js';
+import type { AuthFailureInfo, AuthRequestInfo } from '../transport/http/auth.js';
+import { linkSignals } from '../util/signals.js';
 import {
   redeemAuthorizationResponse,
   refreshAccessToken,
@@ -16,7 +16,7 @@ import {
 import { ClientIdentities, noClientIdentity } from './clientIdentity.js';
 import { discoverAuthorizationServer, discoverResourceMetadata, type ResourceMetadata } from './discovery.js';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError, isOAuthError } from './errors.js';
-import type { ResolvedOAuthOptions } from './oauthProvider.js';
+import type { ResolvedOAuthOptions } from './oauthOptions.js';
 import { coversScopes, parseScopes, scopeKey, selectInitialScopes, selectStepUpScopes, unionScopes } from './scopes.js';
 import { FlightGroup } from './sharedFlight.js';
 import type { HttpContext, StoredTokens } from './types.js';

@@ -3,8 +3,8 @@
  * without user interaction. Runtime-neutral, but it needs a fetch that exposes manual redirects
  * (Node, Deno, Bun; not browsers, where a manual redirect is opaque).
  */
-import type { FetchLike } from '../transport/streamableHttp.js';
-import { discard } from '../transport/httpUtil.js';
+import type { FetchLike } from '../transport/http/stack.js';
+import { discard } from '../transport/http/body.js';
 import { OAuthError } from './errors.js';
 import type { RedirectHandler } from './types.js';
 

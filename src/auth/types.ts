@@ -2,7 +2,7 @@
  * Shapes shared by the authorization modules: what a credential store keeps, the client
  * metadata a host declares, the redirect handler contract. Runtime-neutral.
  */
-import type { FetchLike } from '../transport/streamableHttp.js';
+import type { FetchLike } from '../transport/http/stack.js';
 
 /** How the client authenticates at the token endpoint (RFC 8414 `token_endpoint_auth_methods_supported`). */
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';

@@ -6,7 +6,7 @@
 import type { DebugSink } from '../index.js';
 import { StreamableHttpTransport, type NodeStreamableHttpTransportOptions } from '../node.js';
 import { isSecretKey, redactText } from '../observability/debug.js';
-import type { HttpStack } from '../transport/httpStack.js';
+import type { HttpStack } from '../transport/http/stack.js';
 
 /** Response headers worth a debug line. */
 const RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'www-authenticate', 'retry-after', 'location'] as const;

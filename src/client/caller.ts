@@ -15,8 +15,8 @@ import { MetaKey, type InputRequiredResult, type LoggingMessage } from '../types
 import type { CallOptions } from './callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from './results.js';
-import { ToolHeaderRegistry } from '../transport/mcpParamHeaders.js';
-import { isSessionExpiredError } from '../transport/legacyHttp.js';
+import { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
+import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
 import type { Era } from '../legacy/era.js';
 import type { CallScope } from '../observability/observer.js';
 import { withTasksExtension } from '../tasks/capability.js';

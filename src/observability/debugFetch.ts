@@ -3,7 +3,7 @@
  * method, URL, request headers and the response status, with credentials redacted. Bodies are
  * not logged here: the client's own debug log shows the JSON-RPC messages.
  */
-import type { FetchLike } from '../transport/streamableHttp.js';
+import type { FetchLike } from '../transport/http/stack.js';
 import { consoleDebugSink, isSecretKey, redactText, type DebugSink } from './debug.js';
 
 /** Response headers worth a debug line; all others are left out. */

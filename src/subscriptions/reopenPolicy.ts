@@ -5,7 +5,7 @@
  * in as arguments); {@link reopenWithRetry} runs the attempts on `p-retry`, waiting on injected
  * timers so fake timers drive it.
  */
-import { backoffDelay } from '../transport/reconnect.js';
+import { backoffDelay } from '../transport/retry.js';
 import pRetry from 'p-retry';
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { Clock, Timers } from '../util/clock.js';

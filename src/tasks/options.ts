@@ -2,7 +2,7 @@
  * Options of the Tasks extension: client-wide (`ClientOptions.tasks`) and per `callTool`.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import type { WallClock } from '../auth/oauthProvider.js';
+import type { WallClock } from '../util/clock.js';
 import { resolveTaskPoll, type TaskPollPolicy } from './driver.js';
 import { MemoryTaskStore, type TaskStore } from './taskStore.js';
 import type { DetailedTask, Task } from './types.js';

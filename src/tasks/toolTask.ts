@@ -11,7 +11,7 @@ import type { CallToolResult, InputRequest, InputResponse } from '../types/proto
 import { EventStream } from '../subscriptions/eventStream.js';
 import { abortableDelay } from '../util/signals.js';
 import type { Clock, Timers } from '../util/clock.js';
-import type { WallClock } from '../auth/oauthProvider.js';
+import type { WallClock } from '../util/clock.js';
 import { driveTask, type TaskAnswerEvent, type TaskPollPolicy } from './driver.js';
 import { isTaskExpiredError, isTaskNotFoundError, TaskCancelledError, TaskFailedError } from './errors.js';
 import { isTerminalStatus, readDetailedTask, taskExpiresAt } from './taskShape.js';

@@ -109,8 +109,8 @@ export interface LegacyWireControl {
   failed?(error: unknown): void;
   /**
    * HTTP only, after `enter()`: switches to the deprecated HTTP+SSE transport (2024-11-05) at
-   * the same URL (`GET`, then the `endpoint` event; `src/transport/legacySse.ts`). Resolves once
-   * the endpoint is known; from then on every message goes over it, until `leave()`. Rejects
+   * the same URL (`GET`, then the `endpoint` event; `src/transport/http/legacy/legacySse.ts`).
+   * Resolves once the endpoint is known; from then on every message goes over it, until `leave()`. Rejects
    * like `LegacySseTransport.start()` (`SseEndpointError`, `HttpError`, `HttpAuthError`,
    * `TimeoutError`, `ConnectionClosedError`; `CancelledError` when `signal` aborts).
    */

@@ -6,7 +6,7 @@
 import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonRpcErrorObject, RequestId } from '../jsonrpc/messages.js';
-import type { AuthChallenge, BearerChallenge } from './wwwAuthenticate.js';
+import type { AuthChallenge, BearerChallenge, HttpAuthFailure } from './http/auth.js';
 
 /** Local codes of the transport errors. */
 export const TransportErrorCode = {
@@ -68,9 +68,6 @@ export class HttpError extends LocalError {
     return this.data.status;
   }
 }
-
-/** What a 401 or 403 means, from the status and the Bearer `error` parameter. */
-export type HttpAuthFailure = 'unauthorized' | 'insufficient_scope' | 'forbidden';
 
 /** `data` of an {@link HttpAuthError}. */
 export interface HttpAuthErrorData extends HttpErrorData {

@@ -18,3 +18,25 @@ export function abortableDelay(ms: number, timers: Timers, signal?: AbortSignal)
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** One signal that aborts when any of `signals` does (with its reason); `dispose()` detaches it. */
+export function linkSignals(...signals: Array<AbortSignal | undefined>): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const listeners: Array<[AbortSignal, () => void]> = [];
+  for (const signal of signals) {
+    if (signal === undefined) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const listener = (): void => controller.abort(signal.reason);
+    signal.addEventListener('abort', listener, { once: true });
+    listeners.push([signal, listener]);
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const [signal, listener] of listeners) signal.removeEventListener('abort', listener);
+    },
+  };
+}

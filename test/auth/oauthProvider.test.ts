@@ -9,11 +9,12 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryCredentialStore } from '../../src/auth/credentialStore.js';
 import { AuthorizationRequiredError, OAuthError } from '../../src/auth/errors.js';
-import { createOAuthProvider, type OAuthProvider, type OAuthProviderOptions } from '../../src/auth/oauthProvider.js';
+import type { OAuthProviderOptions } from '../../src/auth/oauthOptions.js';
+import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import type { RedirectHandler } from '../../src/auth/types.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { request, startRecording } from '../fakes/httpHarness.js';
 import {
   FakeAuthorizationServer,

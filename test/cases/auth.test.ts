@@ -6,11 +6,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryCredentialStore } from '../../src/auth/credentialStore.js';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError } from '../../src/auth/errors.js';
-import { createOAuthProvider, type OAuthProvider, type OAuthProviderOptions } from '../../src/auth/oauthProvider.js';
+import type { OAuthProviderOptions } from '../../src/auth/oauthOptions.js';
+import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import type { StoredTokens } from '../../src/auth/types.js';
-import type { AuthRequestInfo } from '../../src/transport/streamableHttp.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import type { AuthRequestInfo } from '../../src/transport/http/auth.js';
+import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { HttpAuthError } from '../../src/transport/transportErrors.js';
 import {
   startAuthPair,

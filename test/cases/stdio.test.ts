@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import { ConnectionClosedError, ProtocolError } from '../../src/errors/errors.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 
 const child = (name: string) => fileURLToPath(new URL(`../fakes/children/${name}`, import.meta.url));
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, VERSION, type CliIo } from '../../src/cli/main.js';
 import { serverIdentityLines, styleFor } from '../../src/cli/render.js';
 import { McpClient } from '../../src/client/client.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { EXAMPLE_SERVER, startExampleHttpServer } from '../integration/exampleServer.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from '../fakes/publishedServers.js';

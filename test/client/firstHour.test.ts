@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClientStateError } from '../../src/client/errors.js';
 import { InvalidArgumentError, McpError } from '../../src/errors/errors.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { exampleClient } from '../integration/exampleServer.js';
 
 /** Whether process `pid` still runs. */

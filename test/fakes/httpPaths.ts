@@ -2,8 +2,8 @@
  * The two request paths of the Streamable HTTP transport, for tests that run on both: the
  * runtime-neutral class on `fetch` (root entry) and the `mcp-live/node` class on `node:http`.
  */
-import { StreamableHttpTransport as FetchPathTransport } from '../../src/transport/streamableHttp.js';
-import { StreamableHttpTransport as NodePathTransport } from '../../src/transport/streamableHttpNode.js';
+import { StreamableHttpTransport as FetchPathTransport } from '../../src/transport/http/streamableHttp.js';
+import { StreamableHttpTransport as NodePathTransport } from '../../src/transport/http/node.js';
 
 /** One request path: its name (for test titles) and the transport class that takes it. */
 export interface HttpPath {

@@ -1,4 +1,4 @@
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 

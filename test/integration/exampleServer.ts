@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnHttpServer, type HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 
 /** The built example server (`npm run build` writes it; `npm test` builds first). */
 export const EXAMPLE_SERVER = fileURLToPath(new URL('../../build/examples/server.js', import.meta.url));

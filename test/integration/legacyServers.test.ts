@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
-import type { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import type { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
 import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
 import {

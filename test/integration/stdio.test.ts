@@ -12,7 +12,7 @@ import {
   RpcError,
   TimeoutError,
 } from '../../src/errors/errors.js';
-import type { StdioTransport } from '../../src/transport/stdio.js';
+import type { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { exampleClient } from './exampleServer.js';
 
 describe('example server over stdio', () => {

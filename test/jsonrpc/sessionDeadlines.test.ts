@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TimeoutError } from '../../src/errors/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/messages.js';
 import { JsonRpcSession, type SessionRequestOptions } from '../../src/jsonrpc/session.js';
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
 import { systemTimers, type Clock, type Timers } from '../../src/util/clock.js';
 
 /** A session over an in-memory pair; the server end only records what it receives. */

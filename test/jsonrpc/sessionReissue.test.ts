@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcSession } from '../../src/jsonrpc/session.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { StreamBrokenError } from '../../src/transport/transportErrors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { HttpFake, sseEvent, startSse } from '../fakes/httpFake.js';

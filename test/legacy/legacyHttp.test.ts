@@ -7,9 +7,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import type { StreamableHttpTransport, StreamableHttpTransportOptions } from '../../src/transport/streamableHttp.js';
+import type {
+  StreamableHttpTransport,
+  StreamableHttpTransportOptions,
+} from '../../src/transport/http/streamableHttp.js';
 import { StreamBrokenError } from '../../src/transport/transportErrors.js';
-import { resolveLegacyHttpOptions } from '../../src/transport/legacyHttp.js';
+import { resolveLegacyHttpOptions } from '../../src/transport/http/legacy/legacyHttp.js';
 import { CancelledError, InvalidArgumentError } from '../../src/errors/errors.js';
 import type { Era } from '../../src/legacy/era.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse, type RecordedRequest } from '../fakes/httpFake.js';

@@ -9,8 +9,8 @@ import { McpClient } from '../../src/client/client.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { DEBUG_ENV_VAR, redact, redactText, type DebugEntry } from '../../src/observability/debug.js';
 import { debugFetch } from '../../src/observability/debugFetch.js';
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
-import { StreamableHttpTransport } from '../../src/transport/streamableHttp.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
+import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
 import { exampleInMemory } from './exampleInMemory.js';
 

@@ -9,7 +9,7 @@ import type { JSONRPCMessage, Transport as SdkTransport } from '@modelcontextpro
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
 import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
 
 /** A message the server received (requests and notifications). */

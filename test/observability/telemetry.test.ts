@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CacheMissError } from '../../src/cache/errors.js';
 import { InvalidArgumentError, ResourceNotFoundError } from '../../src/errors/errors.js';
 import { McpClient } from '../../src/client/client.js';
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
 import type { TelemetryOptions, TelemetryPropagator } from '../../src/observability/telemetry.js';
 import { connectedLegacyPair } from '../fakes/legacyScripted.js';
 import { exampleInMemory, type ExamplePeer, type Seen } from './exampleInMemory.js';

@@ -4,7 +4,7 @@
  * without a word to the server when the server ended it (`abandon`).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
 import { JsonRpcSession, type SessionRequestOptions } from '../../src/jsonrpc/session.js';
 import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
 import { systemTimers } from '../../src/util/clock.js';

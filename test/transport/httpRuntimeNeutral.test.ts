@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const NEUTRAL_ENTRIES = [
-  'transport/streamableHttp.ts',
-  'transport/sseReader.ts',
-  'transport/mcpParamHeaders.ts',
-  'transport/webSocket.ts',
+  'transport/http/streamableHttp.ts',
+  'transport/http/sseReader.ts',
+  'transport/http/mcpParamHeaders.ts',
+  'transport/websocket/webSocket.ts',
 ];
 const ALLOWED_PACKAGES = new Set(['eventsource-parser', 'p-retry', '@noble/hashes/sha2.js', '@noble/hashes/utils.js']);
 

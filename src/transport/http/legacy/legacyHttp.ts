@@ -1,0 +1,432 @@
+/**
+ * The legacy shape of Streamable HTTP (MCP 2025-03-26 through 2025-11-25,
+ * basic/transports "Streamable HTTP"), as the {@link StreamableHttpTransport} speaks it after
+ * the client falls back to `initialize`: the `Mcp-Session-Id` session, the optional standalone
+ * GET stream, `Last-Event-ID` resumption honouring the SSE `retry` field, and `DELETE` on close.
+ * The transport owns the HTTP exchanges; this module owns the legacy state and policies.
+ * Runtime-neutral.
+ */
+import { ErrorCode } from '../../../errors/codes.js';
+import { InvalidArgumentError, LocalError, McpError } from '../../../errors/errors.js';
+import type { RequestId } from '../../../jsonrpc/messages.js';
+import type { Timers } from '../../../util/clock.js';
+import { abortableDelay } from '../../../util/signals.js';
+import type { HttpStackResponse } from '../stack.js';
+import { mediaType } from '../body.js';
+import { HttpError, StreamBrokenError, isHttpAuthError } from '../../transportErrors.js';
+
+/** Options of the legacy wire (`StreamableHttpTransportOptions.legacy`). Every field is optional. */
+export interface LegacyHttpOptions {
+  /**
+   * Open the optional standalone GET stream after the handshake, for server messages that
+   * belong to no request (change notifications, server requests). @default true
+   */
+  standaloneStream?: boolean | undefined;
+  /**
+   * GET attempts in a row that may fail (400, 404, a network error, a stream that ends with no
+   * event) before the standalone stream is given up; 405 gives it up at once. @default 3
+   */
+  standaloneMaxAttempts?: number | undefined;
+  /** Wait before the first GET retry, in ms; doubles for each further one (with jitter in [0.5, 1)). @default 1000 */
+  standaloneRetryDelayMs?: number | undefined;
+  /** Resumptions (GET with `Last-Event-ID`) of one request's broken response stream. @default 3 */
+  maxResumptions?: number | undefined;
+  /** Wait before a reconnect when the server sent no SSE `retry` field, in ms. @default 1000 */
+  defaultRetryMs?: number | undefined;
+  /** Send `DELETE` with the session id when the transport closes. @default true */
+  deleteSessionOnClose?: boolean | undefined;
+  /** Longest wait for that `DELETE`, in ms. @default 2000 */
+  deleteTimeoutMs?: number | undefined;
+  /** Random source in [0, 1) for the jitter. @default Math.random */
+  random?: (() => number) | undefined;
+}
+
+/** {@link LegacyHttpOptions} with every default filled in. */
+export type ResolvedLegacyHttpOptions = {
+  readonly [K in keyof LegacyHttpOptions]-?: NonNullable<LegacyHttpOptions[K]>;
+};
+
+/**
+ * Fills the defaults of `options` and checks them.
+ * @throws InvalidArgumentError (-32602) for a count that is not an integer >= 0 (>= 1 for
+ *   `standaloneMaxAttempts`) or a delay that is not a finite number >= 0.
+ */
+export function resolveLegacyHttpOptions(options: LegacyHttpOptions | undefined): ResolvedLegacyHttpOptions {
+  const resolved = {
+    standaloneStream: options?.standaloneStream ?? true,
+    standaloneMaxAttempts: options?.standaloneMaxAttempts ?? 3,
+    standaloneRetryDelayMs: options?.standaloneRetryDelayMs ?? 1000,
+    maxResumptions: options?.maxResumptions ?? 3,
+    defaultRetryMs: options?.defaultRetryMs ?? 1000,
+    deleteSessionOnClose: options?.deleteSessionOnClose ?? true,
+    deleteTimeoutMs: options?.deleteTimeoutMs ?? 2000,
+    random: options?.random ?? Math.random,
+  };
+  for (const key of ['standaloneMaxAttempts', 'maxResumptions'] as const) {
+    const value = resolved[key];
+    const min = key === 'standaloneMaxAttempts' ? 1 : 0;
+    if (!Number.isInteger(value) || value < min)
+      throw new InvalidArgumentError(`legacy.${key}`, value, `expected an integer >= ${min}`);
+  }
+  for (const key of ['standaloneRetryDelayMs', 'defaultRetryMs', 'deleteTimeoutMs'] as const) {
+    const value = resolved[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new InvalidArgumentError(`legacy.${key}`, value, 'expected a finite number of ms >= 0');
+  }
+  if (typeof resolved.random !== 'function')
+    throw new InvalidArgumentError('legacy.random', resolved.random, 'expected a function');
+  return Object.freeze(resolved);
+}
+
+/** `data` of a {@link SessionExpiredError}. */
+export interface SessionExpiredErrorData {
+  /** The JSON-RPC method of the request the server refused. */
+  method: string;
+  /** Always 404. */
+  status: number;
+}
+
+/**
+ * The server answered HTTP 404 to a request that carried `Mcp-Session-Id`: the legacy session
+ * is gone (spec 2025-11-25: basic/transports, Session Management). The transport has already
+ * dropped the session id; the client starts one new session (`initialize` without the header)
+ * and sends the request once more under a new id. It rejects with this error (code -32014)
+ * when that fails again. Messages sent between the 404 and the new session's `initialize`
+ * result wait in the transport and then carry the new id. `data` is
+ * {@link SessionExpiredErrorData}; the session id itself is never put in an error.
+ */
+export class SessionExpiredError extends LocalError {
+  override name = 'SessionExpiredError';
+  declare readonly data: SessionExpiredErrorData;
+
+  constructor(data: SessionExpiredErrorData) {
+    super(ErrorCode.SessionExpired, `${data.method}: the server ended the session (HTTP ${data.status})`, { data });
+  }
+}
+
+/** True for a {@link SessionExpiredError}, whichever package copy made it. */
+export function isSessionExpiredError(value: unknown): value is SessionExpiredError {
+  return McpError.is(value) && value.local && value.code === ErrorCode.SessionExpired;
+}
+
+/** What one SSE response body carried, as the transport's reader saw it. */
+export interface PumpResult {
+  /** The JSON-RPC response to the request the stream belongs to arrived (and was handed up). */
+  responded: boolean;
+  /** SSE events received, empty priming events included. */
+  events: number;
+  /** The last `id:` seen, if any: the `Last-Event-ID` of a reconnect. */
+  lastEventId: string | undefined;
+  /** The last `retry:` value, in ms, if any. */
+  retryMs: number | undefined;
+  /** Why reading stopped early (a network error), when it did. */
+  failure?: unknown;
+}
+
+/** What the legacy channel borrows from its transport. */
+export interface LegacyHttpPort {
+  /**
+   * Sends `GET` to the endpoint with `Accept: text/event-stream`, the legacy headers, the
+   * credential (auth retry and same-origin redirects included) and `Last-Event-ID` when given.
+   * Resolves with any final response; rejects like a POST does (`HttpAuthError`, network failures).
+   */
+  get(lastEventId: string | undefined, signal: AbortSignal): Promise<HttpStackResponse>;
+  /**
+   * Reads an SSE body, handing each JSON-RPC message up (with `relatedRequestId` when given),
+   * until it ends or the response to `relatedRequestId` arrived.
+   */
+  pump(
+    response: HttpStackResponse,
+    method: string,
+    relatedRequestId: RequestId | undefined,
+    signal: AbortSignal,
+  ): Promise<PumpResult>;
+  /** Sends `DELETE` with the legacy headers; resolves with the response. */
+  delete(signal: AbortSignal): Promise<HttpStackResponse>;
+  /** The `HttpError` for a response that is not the SSE stream asked for. */
+  httpError(response: HttpStackResponse, method: string): Promise<HttpError>;
+  emitError(error: Error): void;
+}
+
+/**
+ * The legacy session of one transport: its id and negotiated version, the standalone GET
+ * stream, resumption of broken response streams, and the `DELETE` at the end.
+ */
+export class LegacyHttpChannel {
+  /** The `Mcp-Session-Id` the server assigned at initialization, if any. */
+  sessionId: string | undefined;
+  /** The version `initialize` negotiated: sent as `MCP-Protocol-Version` once known. */
+  protocolVersion: string | undefined;
+  private standalone: AbortController | undefined;
+
+  constructor(
+    private readonly port: LegacyHttpPort,
+    private readonly options: ResolvedLegacyHttpOptions,
+    private readonly timers: Timers,
+    private readonly closeSignal: AbortSignal,
+  ) {}
+
+  /** Adds `mcp-session-id` and `mcp-protocol-version` (when known) to `headers` (lower-case names). */
+  applyHeaders(headers: Record<string, string>): void {
+    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
+  }
+
+  /**
+   * Keeps the session id of the response to `initialize` (visible ASCII 0x21-0x7E only; any
+   * other value is reported and ignored). Later responses never change it.
+   */
+  captureSession(method: string, response: HttpStackResponse): void {
+    if (method !== 'initialize') return;
+    const value = response.header('mcp-session-id');
+    if (value === undefined) return;
+    if (!/^[\x21-\x7e]+$/.test(value)) {
+      this.port.emitError(
+        new LocalError(
+          ErrorCode.InvalidRequest,
+          'the server sent an Mcp-Session-Id with characters outside 0x21-0x7E; ignored',
+        ),
+      );
+      return;
+    }
+    this.sessionId = value;
+  }
+
+  /**
+   * When `status` is 404 and the request carried `sentSessionId`, the session is gone: forgets
+   * it (unless a new one replaced it meanwhile) and returns the {@link SessionExpiredError} to
+   * throw; otherwise `undefined`.
+   */
+  sessionExpired(method: string, status: number, sentSessionId: string | undefined): SessionExpiredError | undefined {
+    if (status !== 404 || sentSessionId === undefined) return undefined;
+    if (this.sessionId === sentSessionId) this.sessionId = undefined;
+    return new SessionExpiredError({ method, status });
+  }
+
+  /**
+   * Starts the standalone GET stream (replacing a running one), unless turned off. Resolves
+   * once the first GET got its response headers (or failed), so server messages sent right
+   * after the handshake have a stream to arrive on. Never rejects.
+   */
+  startStandalone(): Promise<void> {
+    this.stopStandalone();
+    if (!this.options.standaloneStream || this.closeSignal.aborted) return Promise.resolve();
+    const controller = new AbortController();
+    this.standalone = controller;
+    const onClose = () => controller.abort(this.closeSignal.reason);
+    this.closeSignal.addEventListener('abort', onClose, { once: true });
+    return new Promise<void>((resolve) => {
+      void this.runStandalone(controller.signal, resolve).finally(() => {
+        this.closeSignal.removeEventListener('abort', onClose);
+        resolve();
+      });
+    });
+  }
+
+  /** Stops the standalone GET stream, if one runs. */
+  stopStandalone(): void {
+    this.standalone?.abort();
+    this.standalone = undefined;
+  }
+
+  /**
+   * Resumes a request's response stream that ended before the response (spec 2025-11-25:
+   * basic/transports, Resumability and Redelivery): waits the server's `retry` (or
+   * `defaultRetryMs`), then `GET` with `Last-Event-ID`, handing up what that stream carries,
+   * up to `maxResumptions` times while each stream gives a new event id.
+   * @throws StreamBrokenError (-32012) when no resumption delivers the response; HttpError
+   *   (-32010) when a GET is refused; the abort reason when `signal` aborts.
+   */
+  async resume(method: string, requestId: RequestId, broken: PumpResult, signal: AbortSignal): Promise<void> {
+    let lastEventId = broken.lastEventId;
+    let retryMs = broken.retryMs;
+    let events = broken.events;
+    for (let attempt = 0; attempt < this.options.maxResumptions && lastEventId !== undefined; attempt++) {
+      await abortableDelay(retryMs ?? this.options.defaultRetryMs, this.timers, signal);
+      const response = await this.port.get(lastEventId, signal);
+      if (!isEventStream(response)) throw await this.port.httpError(response, method);
+      const pumped = await this.port.pump(response, method, requestId, signal);
+      if (pumped.responded) return;
+      events += pumped.events;
+      retryMs = pumped.retryMs ?? retryMs;
+      if (pumped.lastEventId === undefined || pumped.lastEventId === lastEventId) break;
+      lastEventId = pumped.lastEventId;
+    }
+    throw new StreamBrokenError({
+      method,
+      requestId,
+      phase: 'mid-stream',
+      reason: 'the response stream ended before the response, and resuming it did not deliver it',
+      eventsReceived: events,
+      outcome: 'unknown',
+    });
+  }
+
+  /**
+   * Ends the session with `DELETE` (spec 2025-11-25: Session Management), waiting at most
+   * `deleteTimeoutMs`. A 405 (the server keeps sessions) or any failure is ignored.
+   */
+  async terminate(): Promise<void> {
+    if (this.sessionId === undefined || !this.options.deleteSessionOnClose) return;
+    const controller = new AbortController();
+    const timer = this.timers.setTimeout(() => controller.abort(), this.options.deleteTimeoutMs);
+    try {
+      (await this.port.delete(controller.signal)).discard();
+    } catch {
+      // Best effort: the session expires on the server anyway.
+    } finally {
+      this.timers.clearTimeout(timer);
+      this.sessionId = undefined;
+    }
+  }
+
+  /**
+   * The standalone GET stream (spec 2025-11-25: Listening for Messages from the Server): 405
+   * means the server offers none, and it is never asked again. Other refusals (400, 404...),
+   * network failures and streams that end without an event count as failures: retried with
+   * backoff up to `standaloneMaxAttempts` in a row, then given up with one report to `onError`.
+   * A stream that carried events is reopened after the server's `retry` (with `Last-Event-ID`).
+   * Nothing here ever closes the transport.
+   */
+  private async runStandalone(signal: AbortSignal, onFirstResponse: () => void): Promise<void> {
+    let failures = 0;
+    let lastEventId: string | undefined;
+    let retryMs: number | undefined;
+    let lastProblem: unknown;
+    while (!signal.aborted) {
+      try {
+        const response = await this.port.get(lastEventId, signal).finally(onFirstResponse);
+        if (response.status === 405) {
+          response.discard();
+          return;
+        }
+        if (!isEventStream(response)) {
+          failures++;
+          lastProblem = await this.port.httpError(response, 'GET');
+        } else {
+          const pumped = await this.port.pump(response, 'GET', undefined, signal);
+          lastEventId = pumped.lastEventId ?? lastEventId;
+          retryMs = pumped.retryMs ?? retryMs;
+          if (pumped.events > 0) failures = 0;
+          else {
+            failures++;
+            lastProblem = new Error('GET: the standalone SSE stream ended without an event');
+          }
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        if (isHttpAuthError(error)) {
+          this.report(error);
+          return;
+        }
+        failures++;
+        lastProblem = error;
+      }
+      if (failures >= this.options.standaloneMaxAttempts) {
+        this.report(lastProblem);
+        return;
+      }
+      const delayMs = failures === 0 ? (retryMs ?? this.options.defaultRetryMs) : this.backoff(failures);
+      try {
+        await abortableDelay(delayMs, this.timers, signal);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  private backoff(failures: number): number {
+    const base = this.options.standaloneRetryDelayMs * 2 ** (failures - 1);
+    return Math.round(base * (0.5 + this.options.random() / 2));
+  }
+
+  /** The standalone stream was given up: its last failure goes to `onError` (never thrown). */
+  private report(problem: unknown): void {
+    this.port.emitError(problem instanceof Error ? problem : new Error(String(problem)));
+  }
+}
+
+/** A 2xx `text/event-stream` response. */
+function isEventStream(response: HttpStackResponse): boolean {
+  return (
+    response.status >= 200 &&
+    response.status < 300 &&
+    mediaType(response.header('content-type')) === 'text/event-stream'
+  );
+}
+
+/**
+ * Holds messages back while a legacy session is being set up: from a 404 that ended the old
+ * session (or from the start of a handshake) until `initialize` negotiated the new one (spec
+ * 2025-11-25: basic/transports, Session Management), so that they carry the new
+ * `Mcp-Session-Id` instead of none. A failed set-up rejects every waiter with its error.
+ */
+export class SessionSetup {
+  private pending: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+
+  /** True while a set-up is under way. */
+  get active(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Starts holding messages back (no-op while already holding). */
+  begin(): void {
+    if (this.pending !== undefined) return;
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => {}); // nobody may be waiting
+    this.pending = { promise, resolve, reject };
+  }
+
+  /** Ends the set-up: waiters go on (no `error`) or reject with `error`. */
+  settle(error?: unknown): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    if (error === undefined) pending.resolve();
+    else pending.reject(error);
+  }
+
+  /**
+   * Resolves when the set-up ends well (at once when none is under way); rejects with the
+   * set-up's error, or with the abort reason of the first of `signals` to abort.
+   */
+  wait(signals: ReadonlyArray<AbortSignal | undefined>): Promise<void> {
+    const pending = this.pending;
+    if (pending === undefined) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const listeners: Array<[AbortSignal, () => void]> = [];
+      const done = (): void => {
+        for (const [signal, listener] of listeners) signal.removeEventListener('abort', listener);
+      };
+      for (const signal of signals) {
+        if (signal === undefined) continue;
+        if (signal.aborted) {
+          done();
+          reject(signal.reason);
+          return;
+        }
+        const listener = (): void => {
+          done();
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', listener, { once: true });
+        listeners.push([signal, listener]);
+      }
+      pending.promise.then(
+        () => {
+          done();
+          resolve();
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+}

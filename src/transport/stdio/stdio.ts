@@ -1,0 +1,799 @@
+/**
+ * The stdio transport: the client launches the MCP server as a child process and talks
+ * JSON-RPC over its stdin/stdout.
+ *
+ * Spec (MCP 2026-07-28, basic/transports, "stdio"): messages are newline-delimited JSON-RPC
+ * encoded in UTF-8 and must not contain embedded newlines; the server may write UTF-8 logs to
+ * stderr (the client may capture, forward or ignore them) and must not write anything to
+ * stdout that is not a valid MCP message. To shut down, the client closes the server's stdin,
+ * waits for it to exit, sends SIGTERM if it does not exit in reasonable time, then SIGKILL.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { ErrorCode } from '../../errors/codes.js';
+import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
+import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
+import type { Closeable } from '../../util/disposable.js';
+import { planSpawn, resolveWindowsCommand, type SpawnPlan } from './spawnPlan.js';
+import type {
+  Transport,
+  TransportCapabilities,
+  TransportCloseInfo,
+  TransportHandlers,
+  TransportSendOptions,
+} from '../transport.js';
+
+/** Options for {@link StdioTransport}. */
+export interface StdioTransportOptions {
+  /** Executable to run, e.g. `"npx"`, `"uvx"`, `"node"`. Looked up on the child's PATH. */
+  command: string;
+  /** Arguments, each passed as one argument (no shell splitting, on every platform). */
+  args?: string[] | undefined;
+  /**
+   * Extra environment variables. The child gets only a safe default set inherited from the
+   * host (POSIX: HOME, LOGNAME, PATH, SHELL, TERM, USER; Windows: APPDATA, PATH, PATHEXT,
+   * SYSTEMROOT, COMSPEC, TEMP, USERPROFILE...) plus these, which win.
+   */
+  env?: Record<string, string> | undefined;
+  /** Working directory of the server. Default: the host's. */
+  cwd?: string | undefined;
+  /**
+   * What to do with the server's stderr. It is always drained, so a chatty server never blocks
+   * on a full pipe, and its last 4 KiB are kept for {@link TransportCloseInfo.stderrTail}:
+   * - `'pipe'` (default): keep the tail only;
+   * - `'inherit'`: also copy every byte to the host's `process.stderr`;
+   * - a function: also call it with each chunk, decoded as UTF-8 (characters never split);
+   * - `'ignore'`: connect stderr to the null device; no tail.
+   */
+  stderr?: 'pipe' | 'inherit' | 'ignore' | ((chunk: string) => void) | undefined;
+  /**
+   * Milliseconds `close()` waits after closing stdin before sending SIGTERM, and again before
+   * SIGKILL. Default 2000.
+   */
+  closeTimeoutMs?: number | undefined;
+  /** Longest accepted stdout line in bytes; longer ones are dropped and reported. Default 64 MiB. */
+  maxLineBytes?: number | undefined;
+}
+
+/** Bytes of stderr kept for {@link TransportCloseInfo.stderrTail}. */
+export const STDERR_TAIL_BYTES = 4096;
+
+const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
+/** After the child exits, how long to wait for its stdout/stderr pipes to close (ms). */
+const MAX_EXIT_GRACE_MS = 500;
+
+type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
+
+/**
+ * Lines sent in the same turn (and, while the pipe is full, until it drains), written with one
+ * `stdin.write`. Every `send` of the batch gets the batch's promise.
+ */
+interface Batch {
+  data: string;
+  readonly promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+function newBatch(): Batch {
+  const batch = { data: '' } as Batch;
+  (batch as { promise: Promise<void> }).promise = new Promise<void>((resolve, reject) => {
+    batch.resolve = resolve;
+    batch.reject = reject;
+  });
+  return batch;
+}
+
+// Children still running, so that they are signalled if the host exits without closing them
+// (they lead their own process group, so a Ctrl-C in the host's terminal does not reach them).
+const live = new Set<StdioTransport>();
+const killOnHostExit = Symbol('killOnHostExit');
+const onHostExit = (): void => {
+  for (const transport of live) {
+    transport[killOnHostExit]();
+  }
+};
+function track(transport: StdioTransport): void {
+  if (live.size === 0) {
+    process.on('exit', onHostExit);
+  }
+  live.add(transport);
+}
+function untrack(transport: StdioTransport): void {
+  if (live.delete(transport) && live.size === 0) {
+    process.off('exit', onHostExit);
+  }
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Decodes a byte tail that may start inside a UTF-8 character. */
+function decodeTail(bytes: Buffer): string {
+  let start = 0;
+  while (start < bytes.length && start < 3 && (bytes[start]! & 0xc0) === 0x80) {
+    start += 1;
+  }
+  return bytes.toString('utf8', start);
+}
+
+/**
+ * A {@link Transport} that runs an MCP server as a child process and exchanges
+ * newline-delimited JSON-RPC over its stdin and stdout (MCP 2026-07-28, basic/transports,
+ * stdio).
+ *
+ * Lifecycle:
+ * - `start(handlers)` spawns the process and resolves on its `spawn` event. It rejects with
+ *   {@link ConnectionClosedError} (code -32000; `cause` is the Node error, e.g. `code: 'ENOENT'`)
+ *   when the process cannot be started, and with `InvalidArgumentError` (code -32602) for a
+ *   command line that cannot be passed on (NUL characters...). When `start()` rejects,
+ *   `handlers.onClose` is never called.
+ * - Every stdout line that is JSON goes to `onMessage` (any JSON value: the session checks it is
+ *   JSON-RPC); every other line goes to `onError` as a {@link ProtocolError} (code -32700,
+ *   `data.value` is `{ kind: 'invalid-json' | 'line-too-long'; excerpt; byteLength; ... }`); the
+ *   transport stays open.
+ * - `onClose` is called exactly once, after the child has exited and its stdout/stderr have
+ *   been read to the end (at most 500 ms after exit, in case a grandchild holds the pipes), with
+ *   `{ reason, initiatedByClient, exitCode, signal, stderrTail }`. A child that closes its
+ *   stdout without exiting is shut down as by `close()`, with `initiatedByClient: false`.
+ * - `close()` closes stdin, waits up to `closeTimeoutMs` for the child to exit, then sends
+ *   SIGTERM to the child's whole process group, waits again, then SIGKILL (Windows: `taskkill
+ *   /T /F` on the process tree, then `kill()`). It is idempotent and resolves after `onClose`.
+ * - If the host process exits with children still running, they get SIGTERM.
+ */
+export class StdioTransport implements Transport, Closeable {
+  /** Stdio servers are cancelled with `notifications/cancelled`. */
+  readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: false };
+  /**
+   * `stdio:` + JSON of `[command, ...args]`, plus ` cwd=` + JSON of `cwd` when set. The
+   * environment is left out (it may hold secrets).
+   */
+  readonly serverIdentity: string;
+
+  private readonly options: StdioTransportOptions;
+  private readonly closeTimeoutMs: number;
+  private state: State = 'new';
+  private handlers: TransportHandlers | undefined;
+  private child: ChildProcess | undefined;
+  private initiatedByClient = false;
+  private exited = false;
+  private exitCode: number | null = null;
+  private exitSignal: NodeJS.Signals | null = null;
+  private closeCause: unknown;
+  private peerReason: string | undefined;
+  /** True once this transport sent the child a signal. */
+  private signalled = false;
+
+  private framer: LineFramer | undefined;
+  private stderrChunks: Buffer[] = [];
+  private stderrBytes = 0;
+  private stderrDecoder: TextDecoder | undefined;
+
+  /** Lines not handed to stdin yet: written by a microtask, or on 'drain' when the pipe is full. */
+  private pending: Batch | undefined;
+  private flushScheduled = false;
+  private waitingForDrain = false;
+
+  private timers = new Set<NodeJS.Timeout>();
+  private closePromise: Promise<void> | undefined;
+  private resolveClosePromise: (() => void) | undefined;
+  private rejectStart: ((error: Error) => void) | undefined;
+
+  /**
+   * @throws InvalidArgumentError (code -32602) when `options` is not an object (a command line
+   *   as one string, say: the error suggests `{ command, args }`), `command` is not a non-empty
+   *   string, or `closeTimeoutMs` is negative or not finite.
+   */
+  constructor(options: StdioTransportOptions) {
+    checkSpawnOptions(options);
+    const timeout = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    if (!Number.isFinite(timeout) || timeout < 0) {
+      throw new InvalidArgumentError('closeTimeoutMs', timeout, 'must be a finite number >= 0');
+    }
+    this.options = { ...options, args: [...(options.args ?? [])] };
+    this.closeTimeoutMs = timeout;
+    const identity = JSON.stringify([options.command, ...(options.args ?? [])]);
+    this.serverIdentity =
+      options.cwd === undefined ? `stdio:${identity}` : `stdio:${identity} cwd=${JSON.stringify(options.cwd)}`;
+  }
+
+  /** Process id of the running child (also after it exited); `undefined` before it started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last bytes (at most 4 KiB) the server wrote to stderr so far, decoded as UTF-8. */
+  get stderrTail(): string {
+    return decodeTail(this.stderrBuffer());
+  }
+
+  /**
+   * Spawns the server (see {@link planSpawn}) and resolves once the OS has started it (the
+   * child's `spawn` event); the server may still be loading. Call once.
+   *
+   * @throws ConnectionClosedError (code -32000) when the process cannot be started (`cause` is
+   *   the Node error: ENOENT for a missing command or cwd, EACCES...), or when `close()` was
+   *   called before or during start. `handlers.onClose` is not called in these cases.
+   * @throws InvalidArgumentError (code -32602) for an empty command or NUL characters in it.
+   * @throws LocalError (code -32603) when called a second time.
+   */
+  start(handlers: TransportHandlers): Promise<void> {
+    if (this.state !== 'new') {
+      return Promise.reject(
+        this.state === 'closed'
+          ? new ConnectionClosedError('stdio transport was closed before it started', { reason: 'closed by client' })
+          : new LocalError(ErrorCode.InternalError, 'StdioTransport.start() called twice'),
+      );
+    }
+    this.handlers = handlers;
+    this.state = 'starting';
+
+    let plan: SpawnPlan;
+    try {
+      plan = planSpawn(
+        {
+          command: this.options.command,
+          args: this.options.args,
+          env: this.options.env,
+          cwd: this.options.cwd,
+        },
+        {
+          stderr: this.options.stderr === 'ignore' ? 'ignore' : 'pipe',
+          resolveCommand: (command, env, cwd) => resolveWindowsCommand(command, env, cwd, isFile),
+        },
+      );
+    } catch (error) {
+      this.state = 'closed';
+      return Promise.reject(error);
+    }
+
+    return new Promise<void>((resolve, reject) => {
+      this.rejectStart = reject;
+      let child: ChildProcess;
+      try {
+        child = spawn(plan.file, plan.args, plan.options);
+      } catch (error) {
+        this.failStart(error);
+        return;
+      }
+      this.child = child;
+      this.attach(child);
+      child.once('spawn', () => {
+        if (this.state !== 'starting') {
+          return;
+        }
+        this.rejectStart = undefined;
+        if (this.closePromise !== undefined) {
+          // close() was called while starting: start fails, the child is shut down.
+          reject(
+            new ConnectionClosedError('stdio transport was closed while starting', { reason: 'closed by client' }),
+          );
+          this.handlers = undefined; // start() failed: no onClose.
+          this.state = 'open';
+          this.beginShutdown();
+          return;
+        }
+        this.state = 'open';
+        track(this);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Writes `message` as one line to the server's stdin. Writes go out in call order. Lines
+   * sent in the same turn are coalesced into one `stdin.write` (from a microtask), and when
+   * the pipe is full, later lines wait for it to drain. Resolves once the bytes are handed to
+   * the OS (the promise may be shared by the sends of one batch). `close()` still writes the
+   * lines sent before it. `options.signal` is ignored: stdio requests are cancelled by
+   * notification.
+   *
+   * @throws ConnectionClosedError (code -32000) at once, without writing, when the transport is
+   *   not started, closing or closed; later if the write fails (EPIPE: the server is gone).
+   * @throws InvalidArgumentError (code -32602) when the message cannot be serialized as JSON.
+   */
+  send(message: JsonRpcMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.state !== 'open') {
+      return Promise.reject(this.closedError('send'));
+    }
+    let data: string;
+    try {
+      data = serializeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    let batch = this.pending;
+    if (batch === undefined) {
+      batch = newBatch();
+      this.pending = batch;
+    }
+    batch.data += data;
+    if (!this.flushScheduled && !this.waitingForDrain) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flush);
+    }
+    return batch.promise;
+  }
+
+  /**
+   * Shuts the server down: closes its stdin, waits up to `closeTimeoutMs` ms for it to exit,
+   * then SIGTERM to its process group, waits again, then SIGKILL. Idempotent: every call
+   * returns the same promise, which resolves after `handlers.onClose` was called (or at once if
+   * the transport never started or already closed). Never rejects.
+   */
+  close(): Promise<void> {
+    if (this.closePromise !== undefined) {
+      return this.closePromise;
+    }
+    this.closePromise = new Promise<void>((resolve) => {
+      this.resolveClosePromise = resolve;
+    });
+    switch (this.state) {
+      case 'new':
+      case 'closed':
+        this.state = 'closed';
+        this.resolveClose();
+        break;
+      case 'starting':
+        // Settled by the 'spawn' or 'error' event.
+        this.initiatedByClient = true;
+        break;
+      case 'open':
+        this.initiatedByClient = true;
+        this.beginShutdown();
+        break;
+      case 'closing':
+        // The peer started it (stdout closed); onClose will say so.
+        break;
+    }
+    return this.closePromise;
+  }
+
+  /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** Called by the host-exit hook (module-private symbol): synchronous best effort. */
+  [killOnHostExit](): void {
+    if (!this.exited) {
+      this.signalGroup('SIGTERM');
+    }
+  }
+
+  private attach(child: ChildProcess): void {
+    // 'error' listeners on every stream, for good: a late EPIPE must never crash the host.
+    child.stdin?.on('error', (error) => this.onStreamError('stdin', error));
+    child.stdout?.on('error', (error) => this.onStreamError('stdout', error));
+    child.stderr?.on('error', (error) => this.onStreamError('stderr', error));
+    child.on('error', (error) => this.onChildError(error));
+
+    const framer = new LineFramer(
+      {
+        onValue: (value) => {
+          if (this.handlers === undefined || this.state === 'closed') {
+            return;
+          }
+          try {
+            this.handlers.onMessage(value);
+          } catch (error) {
+            this.emitError(error instanceof Error ? error : new Error(String(error)));
+          }
+        },
+        onProblem: (problem) => this.emitError(problemToError(problem)),
+      },
+      { maxLineBytes: this.options.maxLineBytes },
+    );
+    this.framer = framer;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (this.state !== 'closed') {
+        framer.push(chunk);
+      }
+    });
+    child.stdout?.on('end', () => {
+      if (this.state === 'open') {
+        this.peerReason = 'server closed stdout';
+        this.beginShutdown();
+      }
+    });
+
+    const forward = this.options.stderr;
+    if (child.stderr) {
+      if (typeof forward === 'function') {
+        this.stderrDecoder = new TextDecoder('utf-8');
+      }
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.keepStderr(chunk);
+        if (forward === 'inherit') {
+          process.stderr.write(chunk);
+        } else if (typeof forward === 'function' && this.stderrDecoder !== undefined) {
+          const text = this.stderrDecoder.decode(chunk, { stream: true });
+          if (text.length > 0) {
+            this.callStderr(forward, text);
+          }
+        }
+      });
+      child.stderr.on('end', () => {
+        if (typeof forward === 'function' && this.stderrDecoder !== undefined) {
+          const rest = this.stderrDecoder.decode();
+          if (rest.length > 0) {
+            this.callStderr(forward, rest);
+          }
+        }
+      });
+    }
+
+    child.on('exit', (code, signal) => {
+      this.exited = true;
+      this.exitCode = code;
+      this.exitSignal = signal;
+      untrack(this);
+      this.clearTimers();
+      if (this.state === 'starting' || this.state === 'closed') {
+        return;
+      }
+      // No more writes: stdin leads nowhere now.
+      this.beginShutdown();
+      // Wait for stdout/stderr to be read to the end ('close'), but not forever: a grandchild
+      // may hold the pipes open. When the client is closing, the group is signalled at once.
+      if (this.initiatedByClient) {
+        this.signalGroup('SIGTERM');
+      }
+      this.timer(
+        Math.min(this.closeTimeoutMs, MAX_EXIT_GRACE_MS),
+        () => {
+          this.signalGroup(this.initiatedByClient ? 'SIGKILL' : 'SIGTERM');
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          this.finish();
+        },
+        true,
+      );
+    });
+    child.on('close', (code, signal) => {
+      if (!this.exited) {
+        this.exited = true;
+        this.exitCode = code;
+        this.exitSignal = signal;
+      }
+      untrack(this);
+      this.finish();
+    });
+  }
+
+  private failStart(error: unknown): void {
+    const reject = this.rejectStart;
+    this.rejectStart = undefined;
+    this.state = 'closed';
+    this.clearTimers();
+    this.rejectQueuedWrites();
+    const code = errorCode(error);
+    const detail = error instanceof Error ? error.message : String(error);
+    const where = this.options.cwd === undefined ? '' : ` in ${JSON.stringify(this.options.cwd)}`;
+    const reason = `failed to start ${JSON.stringify(this.options.command)}${where}: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}${code === 'ENOENT' ? argumentsHint(this.options.command, this.options.args ?? []) : ''}`;
+    reject?.(new ConnectionClosedError(reason, { reason }, error));
+    this.resolveClose();
+  }
+
+  private onChildError(error: Error): void {
+    if (this.state === 'starting') {
+      this.failStart(error);
+      return;
+    }
+    // After spawn: a failed kill() or similar. Not fatal by itself.
+    this.emitError(error);
+  }
+
+  private onStreamError(stream: 'stdin' | 'stdout' | 'stderr', error: Error): void {
+    const code = errorCode(error);
+    // EPIPE / reset / destroyed: the child is going away; its exit will close the transport.
+    if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'ERR_STREAM_DESTROYED' || code === 'EOF') {
+      return;
+    }
+    if (stream === 'stdout' && this.state === 'open') {
+      this.closeCause = error;
+      this.peerReason = `stdout error: ${error.message}`;
+      this.beginShutdown();
+    }
+    this.emitError(error);
+  }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    this.writePending();
+  };
+
+  /** Writes the pending batch now, unless the pipe is full (then 'drain' writes it). */
+  private writePending(): void {
+    const batch = this.pending;
+    if (batch === undefined || this.waitingForDrain) return;
+    this.pending = undefined;
+    const stdin = this.child?.stdin;
+    if (this.state !== 'open' || !stdin || !stdin.writable) {
+      batch.reject(this.closedError('send'));
+      return;
+    }
+    const ok = stdin.write(batch.data, (error) => {
+      if (error) {
+        batch.reject(this.closedError('send', error));
+      } else {
+        batch.resolve();
+      }
+    });
+    if (!ok) {
+      this.waitingForDrain = true;
+      stdin.once('drain', this.onDrain);
+    }
+  }
+
+  private readonly onDrain = (): void => {
+    this.waitingForDrain = false;
+    this.writePending();
+  };
+
+  private rejectQueuedWrites(): void {
+    const batch = this.pending;
+    this.pending = undefined;
+    if (batch !== undefined) {
+      batch.reject(this.closedError('send'));
+    }
+    if (this.waitingForDrain) {
+      this.waitingForDrain = false;
+      this.child?.stdin?.off('drain', this.onDrain);
+    }
+  }
+
+  /** Closes stdin, then escalates: SIGTERM to the group, then SIGKILL, then give up waiting. */
+  private beginShutdown(): void {
+    if (this.state !== 'open') {
+      return;
+    }
+    // Lines sent before close() in this turn go out before stdin ends, as if written at once.
+    this.writePending();
+    this.state = 'closing';
+    this.rejectQueuedWrites();
+    const child = this.child;
+    try {
+      child?.stdin?.end();
+    } catch {
+      // Already destroyed.
+    }
+    if (this.exited) {
+      return; // The exit handler already waits for the pipes.
+    }
+    const step = this.closeTimeoutMs;
+    this.timer(step, () => {
+      this.signalGroup('SIGTERM');
+      this.timer(step, () => {
+        this.signalGroup('SIGKILL');
+        // SIGKILL cannot be ignored; this only guards against a process stuck in the kernel.
+        this.timer(Math.max(step, MAX_EXIT_GRACE_MS), () => {
+          child?.stdout?.destroy();
+          child?.stderr?.destroy();
+          this.closeCause ??= new Error('process did not exit after SIGKILL');
+          this.finish();
+        });
+      });
+    });
+  }
+
+  private signalGroup(signal: 'SIGTERM' | 'SIGKILL'): void {
+    const child = this.child;
+    const pid = child?.pid;
+    if (child === undefined || pid === undefined) {
+      return;
+    }
+    this.signalled = true;
+    if (process.platform === 'win32') {
+      if (signal === 'SIGTERM') {
+        try {
+          const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+          killer.on('error', () => {});
+          killer.unref();
+        } catch {
+          // Fall through to kill() at the SIGKILL step.
+        }
+      } else if (!this.exited) {
+        child.kill(signal);
+      }
+      return;
+    }
+    try {
+      process.kill(-pid, signal);
+    } catch (error) {
+      // ESRCH: the group is gone. EPERM or anything else: at least signal the child itself.
+      if (errorCode(error) !== 'ESRCH' && !this.exited) {
+        try {
+          child.kill(signal);
+        } catch {
+          // Nothing more to do.
+        }
+      }
+    }
+  }
+
+  /** Delivers onClose once, after everything the child wrote has been handed up. */
+  private finish(): void {
+    if (this.state === 'closed') {
+      return;
+    }
+    if (this.state === 'starting') {
+      this.failStart(this.closeCause ?? new Error('process closed before it started'));
+      return;
+    }
+    // A last line without "\n" is still handed up, before the state says closed.
+    this.framer?.end();
+    this.state = 'closed';
+    this.clearTimers();
+    untrack(this);
+    this.rejectQueuedWrites();
+
+    const info: TransportCloseInfo = {
+      reason: this.closeReason(),
+      initiatedByClient: this.initiatedByClient,
+      exitCode: this.exitCode,
+      signal: this.exitSignal,
+      stderrTail: this.options.stderr === 'ignore' ? undefined : this.stderrTail,
+    };
+    if (this.closeCause !== undefined) {
+      info.cause = this.closeCause;
+    }
+    const handlers = this.handlers;
+    this.handlers = undefined;
+    this.framer = undefined;
+    try {
+      handlers?.onClose(info);
+    } finally {
+      this.resolveClose();
+    }
+  }
+
+  private closeReason(): string {
+    if (this.initiatedByClient) {
+      return 'closed by client';
+    }
+    const exit =
+      this.exitCode !== null
+        ? `process exited with code ${this.exitCode}`
+        : this.exitSignal !== null
+          ? `process killed by signal ${this.exitSignal}`
+          : undefined;
+    if (this.peerReason !== undefined && (this.signalled || exit === undefined)) {
+      // We had to stop it: the peer's misbehaviour is the reason, the exit a detail.
+      return exit === undefined ? this.peerReason : `${this.peerReason}; ${exit}`;
+    }
+    return exit ?? 'process closed';
+  }
+
+  private resolveClose(): void {
+    const resolve = this.resolveClosePromise;
+    this.resolveClosePromise = undefined;
+    if (this.closePromise === undefined) {
+      this.closePromise = Promise.resolve();
+    }
+    resolve?.();
+  }
+
+  private closedError(action: string, cause?: unknown): ConnectionClosedError {
+    const reason =
+      this.state === 'new' || this.state === 'starting'
+        ? 'transport not started'
+        : this.state === 'closed'
+          ? 'transport closed'
+          : 'transport closing';
+    const data = {
+      reason,
+      exitCode: this.exited ? this.exitCode : undefined,
+      signal: this.exited ? this.exitSignal : undefined,
+    };
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    return new ConnectionClosedError(`cannot ${action}: ${reason}${detail}`, data, cause);
+  }
+
+  private emitError(error: Error): void {
+    if (this.handlers === undefined || this.state === 'closed') {
+      return;
+    }
+    try {
+      this.handlers.onError(error);
+    } catch {
+      // A throwing onError has nowhere left to report to.
+    }
+  }
+
+  private callStderr(forward: (chunk: string) => void, text: string): void {
+    try {
+      forward(text);
+    } catch (error) {
+      this.emitError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private keepStderr(chunk: Buffer): void {
+    this.stderrChunks.push(chunk);
+    this.stderrBytes += chunk.length;
+    if (this.stderrBytes > STDERR_TAIL_BYTES * 2) {
+      const tail = this.stderrBuffer();
+      this.stderrChunks = [tail];
+      this.stderrBytes = tail.length;
+    }
+  }
+
+  private stderrBuffer(): Buffer {
+    const all = this.stderrChunks.length === 1 ? this.stderrChunks[0]! : Buffer.concat(this.stderrChunks);
+    return all.length > STDERR_TAIL_BYTES ? all.subarray(all.length - STDERR_TAIL_BYTES) : all;
+  }
+
+  private timer(ms: number, fn: () => void, unref = false): void {
+    const handle = setTimeout(() => {
+      this.timers.delete(handle);
+      fn();
+    }, ms);
+    if (unref) {
+      handle.unref();
+    }
+    this.timers.add(handle);
+  }
+
+  private clearTimers(): void {
+    for (const handle of this.timers) {
+      clearTimeout(handle);
+    }
+    this.timers.clear();
+  }
+}
+
+function problemToError(problem: FramingProblem): ProtocolError {
+  const reason =
+    problem.kind === 'invalid-json'
+      ? `stdout line is not JSON (${problem.detail}): ${problem.excerpt}`
+      : `stdout line longer than ${problem.maxLineBytes} bytes dropped: ${problem.excerpt}`;
+  return new ProtocolError(reason, { value: problem }, ErrorCode.ParseError);
+}
+
+/** `{ command: 'node', args: ['server.js'] }` for the words of a command line (display only). */
+function suggestedOptions(words: readonly string[]): string {
+  const [command, ...args] = words;
+  return `{ command: ${JSON.stringify(command ?? '')}, args: ${JSON.stringify(args)} }`;
+}
+
+/**
+ * Throws when `options` cannot describe a process: a command line passed as one string, or a
+ * `command` that is not a non-empty string.
+ */
+function checkSpawnOptions(options: unknown): void {
+  if (typeof options === 'string') {
+    throw new InvalidArgumentError(
+      'options',
+      options,
+      `expected { command, args }, not a command line: new StdioTransport(${suggestedOptions(options.trim().split(/\s+/))})`,
+    );
+  }
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', options, 'expected { command, args }');
+  const command = (options as { command?: unknown }).command;
+  if (typeof command !== 'string' || command === '')
+    throw new InvalidArgumentError('command', command, 'expected the program to run, e.g. "node"');
+}
+
+/**
+ * For a command that was not found: when it holds spaces and came without `args`, the arguments
+ * most likely belong in `args` (the command is one program, never split).
+ */
+function argumentsHint(command: string, args: readonly string[]): string {
+  const words = command.trim().split(/\s+/);
+  if (words.length < 2) return '';
+  return `; the whole of command is taken as the program's name: put the arguments in args, e.g. ${suggestedOptions([...words, ...args])}`;
+}
