@@ -136,7 +136,8 @@ export function toOAuthError(
       error,
     );
   }
-  if (error instanceof TypeError && !String((error as { code?: unknown }).code ?? '').startsWith('ERR_INVALID_ARG')) {
+  const code = (error as { code?: unknown }).code;
+  if (error instanceof TypeError && !(typeof code === 'string' && code.startsWith('ERR_INVALID_ARG'))) {
     // fetch rejects with a TypeError when the request could not be made.
     return new OAuthError(`${step}: ${error.message}`, { failure: 'network-error', issuer }, error);
   }

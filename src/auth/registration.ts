@@ -131,11 +131,7 @@ export async function registerClient(
   body['application_type'] = metadata.application_type ?? applicationTypeFor(redirectUrl);
   let response: Response;
   try {
-    response = await oauth.dynamicClientRegistrationRequest(
-      as,
-      body as oauth.OmitSymbolProperties<oauth.Client>,
-      oauthRequestOptions(http, endpoint),
-    );
+    response = await oauth.dynamicClientRegistrationRequest(as, body, oauthRequestOptions(http, endpoint));
   } catch (error) {
     if (http.signal.aborted) throw http.signal.reason;
     throw new OAuthError(

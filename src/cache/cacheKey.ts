@@ -51,6 +51,7 @@ export function serverTag(serverIdentity: string): string {
 
 // Characters JSON.stringify escapes, plus surrogates (lone ones are escaped): strings without
 // them quote as '"' + s + '"'.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** `JSON.stringify(s)` for a string, with a fast path for strings that need no escaping. */

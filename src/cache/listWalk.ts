@@ -292,7 +292,7 @@ export class ListWalk {
 /** @internal The outcome of serving `entry`. */
 export function outcomeOf(entry: CacheEntry, source: CacheSource): CacheOutcome {
   return {
-    result: entry.value as JsonObject,
+    result: entry.value,
     source,
     scope: entry.scope,
     ttlMs: entry.ttlMs,

@@ -38,7 +38,6 @@ import {
   isCacheableMethod,
   isListMethod,
   type CacheEvent,
-  type CacheMode,
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
@@ -295,7 +294,7 @@ export class ResponseCache {
     } catch {
       return undefined; // fetch reports it
     }
-    return this.peekEntry(method, param, protocolVersion, partition)?.value as JsonObject | undefined;
+    return this.peekEntry(method, param, protocolVersion, partition)?.value;
   }
 
   /**

@@ -68,7 +68,7 @@ interface KindInfo {
   /** The result's array key, also the key of `--json` output. */
   key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
   /** What makes an item unique within the list. */
-  id(item: unknown): string;
+  id: (item: unknown) => string;
 }
 
 const KINDS: Record<ListKind, KindInfo> = {
@@ -276,7 +276,7 @@ async function call(ctx: CommandContext, tool: string, args: Record<string, unkn
   let taskId: string | undefined;
   let result;
   try {
-    result = await ctx.client.callTool(tool, args as Parameters<McpClient['callTool']>[1], {
+    result = await ctx.client.callTool(tool, args, {
       signal: ctx.io.signal,
       task: task ? 'auto' : 'off',
       // A task's states (Tasks extension): the id once, on its own line; then the status on the progress line.

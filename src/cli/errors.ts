@@ -69,11 +69,12 @@ export function describeError(error: unknown, context: { interactive?: boolean; 
   // Era detection's data repeats its message step by step: that is --debug's (and --json's).
   const repeatsMessage = json.name === 'EraDetectionError';
   if (json.data !== undefined && !(context.brief === true && repeatsMessage)) {
-    const data = json.data as { stderrTail?: unknown } | null;
+    const data = json.data;
     // A stdio server's last words read better as text than as one escaped JSON string.
     if (
       typeof data === 'object' &&
       data !== null &&
+      'stderrTail' in data &&
       typeof data.stderrTail === 'string' &&
       data.stderrTail.trim() !== ''
     ) {

@@ -17,8 +17,8 @@ import {
 
 /** Bold and dim, as ANSI escapes when the stream is a terminal, else the text unchanged. */
 export interface Style {
-  bold(text: string): string;
-  dim(text: string): string;
+  readonly bold: (text: string) => string;
+  readonly dim: (text: string) => string;
 }
 
 /** Environment variables, as `process.env` holds them. */

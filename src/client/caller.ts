@@ -11,7 +11,7 @@ import type { JsonRpcSession, SessionRequestOptions } from '../jsonrpc/session.j
 import { driveInputRequired } from '../inputRequired/driver.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
 import { withInputRetry } from '../inputRequired/retry.js';
-import { MetaKey, type InputRequiredResult, type LoggingMessage } from '../types/protocol.js';
+import { MetaKey, type LoggingMessage } from '../types/protocol.js';
 import type { CallOptions } from './callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from './results.js';
@@ -162,7 +162,7 @@ export class Caller {
       throw new ProtocolError('input_required is not allowed for this method', { method, value: first });
     }
     if ((options.inputRequired ?? this.options.inputRequired) === 'manual') {
-      throw new InputRequiredError(method, first as InputRequiredResult);
+      throw new InputRequiredError(method, first);
     }
     const result = await driveInputRequired({
       method,

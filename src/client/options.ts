@@ -11,7 +11,7 @@ import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../legacy/era.js';
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
-import { resolveDebug, type DebugEntry, type DebugOption, type DebugSink } from '../observability/debug.js';
+import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
 
 /** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */

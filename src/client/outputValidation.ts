@@ -82,7 +82,7 @@ export class ToolOutputValidators {
     try {
       // A copy: listed tools may be frozen (cached results are), and the validator annotates
       // the schema it is given.
-      const validator = new Validator(structuredClone(schema) as never, '2020-12', false);
+      const validator = new Validator(structuredClone(schema), '2020-12', false);
       this.compiled.set(tool, validator);
       return validator;
     } catch (error) {

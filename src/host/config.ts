@@ -6,7 +6,7 @@
  * Pure and runtime-neutral: the environment used for `${VAR}` expansion is passed in.
  */
 import type { Transport } from '../transport/transport.js';
-import type { AuthProvider } from '../transport/streamableHttp.js';
+import type { AuthProvider } from '../transport/http/auth.js';
 import type { ClientOptions } from '../client/options.js';
 import type { Implementation } from '../types/protocol.js';
 import { HostConfigError } from './errors.js';

@@ -2,10 +2,10 @@
  * The host's transport factory for Node (exported by `mcp-live/node`): stdio servers as child
  * processes, Streamable HTTP on `node:http`, WebSocket on `ws`.
  */
-import { StdioTransport } from '../transport/stdio.js';
-import { StreamableHttpTransport } from '../transport/streamableHttpNode.js';
-import { WebSocketTransport } from '../transport/webSocketNode.js';
-import { LegacySseTransport } from '../transport/legacySse.js';
+import { StdioTransport } from '../transport/stdio/stdio.js';
+import { StreamableHttpTransport } from '../transport/http/node.js';
+import { WebSocketTransport } from '../transport/websocket/node.js';
+import { LegacySseTransport } from '../transport/http/legacy/legacySse.js';
 import { remoteOptions, wsOptions, type CreateTransport } from './transports.js';
 import { HostConfigError } from './errors.js';
 

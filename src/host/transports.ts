@@ -4,9 +4,10 @@
  * `node:http` and WebSocket on `ws`.
  */
 import type { Transport } from '../transport/transport.js';
-import { StreamableHttpTransport, type AuthProvider } from '../transport/streamableHttp.js';
-import { LegacySseTransport } from '../transport/legacySse.js';
-import { WebSocketTransport } from '../transport/webSocket.js';
+import type { AuthProvider } from '../transport/http/auth.js';
+import { StreamableHttpTransport } from '../transport/http/streamableHttp.js';
+import { LegacySseTransport } from '../transport/http/legacy/legacySse.js';
+import { WebSocketTransport } from '../transport/websocket/webSocket.js';
 import type { RemoteServerLocation, StdioServerLocation } from './config.js';
 import { HostConfigError } from './errors.js';
 

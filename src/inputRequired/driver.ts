@@ -211,7 +211,7 @@ function linkCall(
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener('abort', onAbort, { once: true });
-  let handle: TimerHandle | undefined;
+  let handle: TimerHandle;
   if (deadline !== undefined && !controller.signal.aborted) {
     const left = deadline.at - clock.now();
     if (left <= 0) controller.abort(timeoutError());

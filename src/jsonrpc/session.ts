@@ -178,7 +178,7 @@ export class JsonRpcSession {
    * The one timer of the session: armed for the earliest deadline of the pending requests (or
    * later: it only moves earlier when a request needs it to), cleared when no request is timed.
    */
-  private deadlineTimer: TimerHandle | undefined;
+  private deadlineTimer: TimerHandle;
   /** The clock time {@link deadlineTimer} fires at. */
   private deadlineTimerAt = 0;
   /** Pending requests whose deadlines count ({@link PendingRequest.timed}). */
@@ -702,7 +702,7 @@ export class JsonRpcSession {
           const rpc = McpError.is(error) && error.code > -33000 && error.code < -31000;
           return answer({
             error: {
-              code: rpc ? (error as McpError).code : ErrorCode.InternalError,
+              code: rpc ? error.code : ErrorCode.InternalError,
               message: error instanceof Error ? error.message : String(error),
             },
           });

@@ -39,8 +39,8 @@ export function initializeParams(
 ): JsonObject {
   return {
     protocolVersion: version,
-    capabilities: { ...capabilities } as JsonObject,
-    clientInfo: { ...clientInfo } as unknown as JsonObject,
+    capabilities: { ...capabilities },
+    clientInfo: { ...clientInfo },
   };
 }
 
@@ -66,7 +66,7 @@ export function readInitializeResult(result: JsonObject, ours: readonly string[]
   const instructions = result['instructions'];
   return {
     protocolVersion: version,
-    capabilities: capabilities as ServerCapabilities,
+    capabilities: capabilities,
     serverInfo: { version: '', ...serverInfo } as unknown as Implementation,
     instructions: typeof instructions === 'string' ? instructions : undefined,
     result,

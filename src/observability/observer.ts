@@ -243,7 +243,7 @@ export class CallScope {
   settle<T>(promise: Promise<T>): Promise<T> {
     return promise.then(
       (value) => {
-        this.succeed(isObject(value) ? (value as JsonObject) : undefined);
+        this.succeed(isObject(value) ? value : undefined);
         return value;
       },
       (error: unknown) => {

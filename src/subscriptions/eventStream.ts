@@ -87,10 +87,10 @@ export class EventStream<E> {
           reader.wake = undefined;
         }
       },
-      return: async () => {
+      return: () => {
         const result = done();
         reader.wake?.();
-        return result;
+        return Promise.resolve(result);
       },
       [Symbol.asyncIterator]: () => iterator,
     };

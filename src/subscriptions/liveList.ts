@@ -71,13 +71,13 @@ interface Waiter<T> {
 export class LiveListImpl<T> implements LiveList<T> {
   readonly method: ListMethod;
   readonly closed: Promise<SubscriptionClosed>;
-  private itemsValue: readonly T[] = Object.freeze([]) as readonly T[];
+  private itemsValue: readonly T[] = Object.freeze([]);
   private versionValue = 0;
   private failedValue = false;
   private lastErrorValue: Error | undefined;
   private sub: Subscription | undefined;
   private readonly lifetime = new AbortController();
-  private timer: TimerHandle | undefined;
+  private timer: TimerHandle;
   private timerKind: 'debounce' | 'retry' | undefined;
   private running: Promise<void> | undefined;
   private dirty = false;

@@ -55,8 +55,8 @@ export function protocolMeta(
 ): JsonObject {
   const meta: JsonObject = {
     [MetaKey.protocolVersion]: version,
-    [MetaKey.clientCapabilities]: options.capabilities as JsonObject,
+    [MetaKey.clientCapabilities]: options.capabilities,
   };
-  if (options.sendClientInfo) meta[MetaKey.clientInfo] = options.clientInfo as unknown as JsonObject;
+  if (options.sendClientInfo) meta[MetaKey.clientInfo] = options.clientInfo;
   return meta;
 }

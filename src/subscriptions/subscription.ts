@@ -44,7 +44,7 @@ export interface SubscriptionHost {
    */
   listen(
     filter: SubscriptionFilter,
-    options: { signal: AbortSignal; timeoutMs: number; onRequestId(id: RequestId): void },
+    options: { signal: AbortSignal; timeoutMs: number; onRequestId: (id: RequestId) => void },
   ): Promise<JsonObject>;
   /** Clears the timeouts of the pending listen `id` for good (its ack arrived). */
   disarmTimeouts(id: RequestId): void;

@@ -75,7 +75,7 @@ class SignalCancelHandle implements CancelHandle {
   }
 
   get reason(): unknown {
-    return this.signal.reason;
+    return this.signal.reason as unknown;
   }
 
   onAbort(listener: Listener): void {

@@ -66,7 +66,7 @@ export function resolveRetryPolicy(policy: RetryPolicy | false | undefined): Res
 function definedOnly(policy: RetryPolicy): Partial<ResolvedRetryPolicy> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(policy)) if (value !== undefined) out[key] = value;
-  return out as Partial<ResolvedRetryPolicy>;
+  return out;
 }
 
 /** What to do after a failed attempt. */
@@ -81,7 +81,7 @@ export interface RetryDecision {
 export interface WithRetryOptions {
   policy: ResolvedRetryPolicy;
   /** Decides, per failure, whether to retry and how long the server asked to wait. */
-  classify(error: unknown, attempt: number): RetryDecision;
+  classify: (error: unknown, attempt: number) => RetryDecision;
   /** Aborting it stops waiting and retrying; `withRetry` then rejects with `signal.reason`. */
   signal?: AbortSignal | undefined;
   /** Timers for the waits. @default the globals (fake-timer friendly) */

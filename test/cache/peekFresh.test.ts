@@ -24,7 +24,7 @@ function setup(options: Partial<ResponseCacheOptions> = {}) {
   return {
     cache,
     events,
-    advance(ms: number) {
+    advance: (ms: number) => {
       t += ms;
     },
   };

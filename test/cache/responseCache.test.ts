@@ -944,9 +944,9 @@ describe('stale-while-revalidate', () => {
 describe('stale-if-error', () => {
   async function primed(staleIfErrorMs: number) {
     const ctx = setup({ staleIfErrorMs });
-    let error: unknown;
+    let failure: { error: unknown } | undefined;
     const server = loader(() => {
-      if (error !== undefined) throw error;
+      if (failure !== undefined) throw failure.error;
       return { resultType: 'complete', tools: tools('good'), ttlMs: 1_000, cacheScope: 'public' };
     });
     await ctx.cache.fetch(listTools(), server.load);
@@ -954,8 +954,8 @@ describe('stale-if-error', () => {
     return {
       ...ctx,
       server,
-      failWith(e: unknown) {
-        error = e;
+      failWith: (e: unknown) => {
+        failure = { error: e };
       },
     };
   }

@@ -54,7 +54,7 @@ async function transportFor(rs: FakeProtectedMcpServer, authProvider: OAuthProvi
   const recorded = await startRecording(transport);
   return {
     transport,
-    async call(id: number, name: string): Promise<any> {
+    call: async (id: number, name: string): Promise<any> => {
       await transport.send(request(id, 'tools/call', { name, arguments: {} }));
       return recorded.messages.find((m) => m.message.id === id)?.message.result;
     },
@@ -338,10 +338,10 @@ describe('B44: 403 insufficient_scope step-up', () => {
     seed(as, rs, store, ['files:read']);
     const oauth = provider(rs, { store });
     const attempts: number[] = [];
-    const watched = Object.assign((info: AuthRequestInfo) => {
+    const watched: OAuthProvider = Object.assign((info: AuthRequestInfo) => {
       attempts.push(info.attempt);
       return oauth(info);
-    }, oauth) as OAuthProvider;
+    }, oauth);
     const error = await (await transportFor(rs, watched)).call(1, 'write_file').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpAuthError);
     expect((error as HttpAuthError).data.failure).toBe('forbidden');

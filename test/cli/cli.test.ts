@@ -114,6 +114,7 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(lines[0]).toMatch(/^demo:\/\/readme +readme +text\/markdown$/);
     expect(stderr).toContain('resources/list: 254 resources in 6 pages');
     expect(stderr).toContain('\r\x1b[2K');
+    // eslint-disable-next-line no-control-regex -- the dim escape sequence is what is checked
     expect(stderr).toMatch(/\n?\x1b\[2m254 resources in 6 pages\x1b\[0m\n$/);
   });
 

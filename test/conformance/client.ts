@@ -155,13 +155,6 @@ async function callEveryTool(client: McpClient, tools: readonly Tool[]): Promise
   for (const tool of tools) await call(client, tool.name);
 }
 
-/** Connect, list tools, call `add_numbers` (the shared mock's tool) if it is listed. */
-const addNumbers: Step = async (client, run) => {
-  await connect(client, run);
-  const tools = await listTools(client);
-  if (tools.some((t) => t.name === 'add_numbers')) await call(client, 'add_numbers', { a: 5, b: 3 });
-};
-
 const steps: Record<string, Step> = {
   // Shared stateless (2026-07-28) or stateful (2025-11-25) mock: add_numbers.
   tools_call: async (client, run) => {

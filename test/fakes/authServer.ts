@@ -346,7 +346,7 @@ export interface FakeProtectedMcpServerOptions {
    * Where its protected resource metadata is served: `path` (`/.well-known/oauth-protected-resource<path>`),
    * `root`, or another path. @default 'path'
    */
-  prm?: 'path' | 'root' | string;
+  prm?: string;
   /** Name the metadata URL in `WWW-Authenticate`. @default true */
   advertisePrm?: boolean;
   /** The metadata's `resource`. @default the endpoint URL (`root`: the bare origin) */
@@ -486,7 +486,7 @@ export async function startAuthPair(
   rsOptions:
     | Partial<FakeProtectedMcpServerOptions>
     | ((as: FakeAuthorizationServer) => Partial<FakeProtectedMcpServerOptions>) = {},
-): Promise<{ as: FakeAuthorizationServer; rs: FakeProtectedMcpServer; close(): Promise<void> }> {
+): Promise<{ as: FakeAuthorizationServer; rs: FakeProtectedMcpServer; close: () => Promise<void> }> {
   const as = await FakeAuthorizationServer.start(asOptions);
   const rs = await FakeProtectedMcpServer.start({
     authorizationServers: () => [as.issuer],

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage, McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
 export interface WebSocketBridge {
   /** `ws://127.0.0.1:<port>/mcp` */
@@ -26,7 +26,7 @@ class SocketServerTransport implements Transport {
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
       try {
-        this.onmessage?.(JSON.parse(data.toString()) as JSONRPCMessage);
+        this.onmessage?.(JSON.parse(rawText(data)) as JSONRPCMessage);
       } catch (error) {
         this.onerror?.(error as Error);
       }
@@ -72,4 +72,10 @@ export async function startWebSocketBridge(factory: McpServerFactory): Promise<W
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** The text of a `ws` message (a Buffer, an ArrayBuffer, or the fragments of one). */
+export function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
 }

@@ -9,7 +9,7 @@ import { HostConfigError, HostRoutingError } from '../../src/host/errors.js';
 import { parseCacheKey } from '../../src/cache/cacheKey.js';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { CancelledError, ConnectionClosedError, InputRequiredError, TimeoutError } from '../../src/errors/errors.js';
-import { InMemoryTransport } from '../../src/transport/inMemory.js';
+import { InMemoryTransport } from '../../src/transport/memory.js';
 import type { Transport } from '../../src/transport/transport.js';
 import { ToolTask } from '../../src/tasks/toolTask.js';
 import { inMemoryExample, type InMemoryExample } from './inMemoryExample.js';

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import { viewContents } from '../../src/index.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
-import type { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { startExampleHttpServer } from './exampleServer.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';

@@ -14,7 +14,7 @@ import { loadHostConfig } from '../../src/host/loadConfig.js';
 import { nodeTransport } from '../../src/host/nodeTransport.js';
 import { reconnects } from '../../src/host/clientWatch.js';
 import { ConnectionClosedError } from '../../src/errors/errors.js';
-import { StdioTransport } from '../../src/transport/stdio.js';
+import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import type { Transport } from '../../src/transport/transport.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { toAnthropicToolResult } from '../../src/host/modelToolResults.js';

@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import { CancelledError, ProtocolError } from '../../src/errors/errors.js';
-import type { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { CAFE_URI, observed, startHttpExampleServer, type HttpExampleServer } from '../fakes/httpExampleServer.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
 

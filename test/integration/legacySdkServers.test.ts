@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
-import type { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
 import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';

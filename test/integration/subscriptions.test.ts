@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
-import type { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import type { LiveListEvent, Subscription, SubscriptionEvent } from '../../src/subscriptions/types.js';
 import type { Prompt } from '../../src/types/protocol.js';
 import { ConnectionClosedError, RpcError } from '../../src/errors/errors.js';
@@ -135,9 +134,7 @@ describe('example server: subscriptions/listen and live lists', () => {
 
 describe('example server: the server process goes away', () => {
   it('subscriptionLost, then closed with transport-closed', async () => {
-    let transport: StdioTransport;
-    let client: McpClient;
-    ({ client, transport } = exampleClient());
+    const { client, transport } = exampleClient();
     await client.connect();
     const sub: Subscription = await client.subscribe({ toolsListChanged: true });
     const lost = nextEvent<SubscriptionEvent>(sub, (e) => e.type === 'subscriptionLost');

@@ -248,11 +248,10 @@ describe('McpClient over StreamableHttpTransport against scripted HTTP+SSE serve
     } = {},
   ): Promise<HttpFake> {
     let stream: ServerResponse | undefined;
-    let fake: HttpFake | undefined;
-    fake = await HttpFake.start((request, res) => {
+    const fake: HttpFake = await HttpFake.start((request, res) => {
       if (request.method === 'GET') {
         stream = res;
-        startSse(res, options.opening?.(fake!.url) ?? ['event: endpoint\ndata: /messages?sessionId=7\n\n']);
+        startSse(res, options.opening?.(fake.url) ?? ['event: endpoint\ndata: /messages?sessionId=7\n\n']);
         return;
       }
       if (!request.path.startsWith('/messages')) {

@@ -19,10 +19,10 @@ describe('public types', () => {
     expectTypeOf<McpClient['subscribe']>().toEqualTypeOf<
       (filter: SubscriptionFilter, options?: SubscribeOptions) => Promise<Subscription>
     >();
-    expectTypeOf<Awaited<ReturnType<typeof livePrompts>>>().toEqualTypeOf<LiveList<Prompt>>();
-    expectTypeOf<Awaited<ReturnType<typeof liveTemplates>>>().toEqualTypeOf<LiveList<ResourceTemplate>>();
-    expectTypeOf<Awaited<ReturnType<typeof liveResources>>>().toEqualTypeOf<LiveList<Resource>>();
-    expectTypeOf<Awaited<ReturnType<typeof liveTools>>['items']>().toEqualTypeOf<readonly Tool[]>();
+    expectTypeOf(livePrompts).returns.resolves.toEqualTypeOf<LiveList<Prompt>>();
+    expectTypeOf(liveTemplates).returns.resolves.toEqualTypeOf<LiveList<ResourceTemplate>>();
+    expectTypeOf(liveResources).returns.resolves.toEqualTypeOf<LiveList<Resource>>();
+    expectTypeOf(liveTools).returns.resolves.toHaveProperty('items').toEqualTypeOf<readonly Tool[]>();
     expectTypeOf<Subscription['closed']>().toEqualTypeOf<Promise<SubscriptionClosed>>();
     expectTypeOf<Subscription['on']>().toEqualTypeOf<(listener: (event: SubscriptionEvent) => void) => () => void>();
     expectTypeOf<Extract<SubscriptionEvent, { type: 'resourceUpdated' }>>().toEqualTypeOf<{

@@ -7,7 +7,7 @@ import { ConnectionClosedError, ProtocolError } from '../../src/errors/errors.js
 import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/jsonrpc/messages.js';
 import { SubscriptionManager } from '../../src/subscriptions/subscriptionManager.js';
 import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
-import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../../src/subscriptions/reopenPolicy.js';
+import { resolveReopenPolicy } from '../../src/subscriptions/reopenPolicy.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { ALL_CHANGES, SUB_ID, change, fakeClock, flush, record, types } from './fixtures.js';
@@ -54,7 +54,7 @@ function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
     random: () => 0.5,
     onError: (error) => errors.push(error),
     timeoutMs: 1000,
-    reopen: resolveReopenPolicy({ jitter: false }) as ResolvedReopenPolicy,
+    reopen: resolveReopenPolicy({ jitter: false }),
     liveDebounceMs: 50,
     liveRetry: { minDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: false },
   });

@@ -79,7 +79,7 @@ export function fetchStack(fetchImpl: FetchLike): HttpStack {
       };
       const init: RequestInit = {
         method: request.method,
-        headers: request.headers as Record<string, string>,
+        headers: request.headers,
         signal: controller.signal,
         redirect: 'manual',
       };

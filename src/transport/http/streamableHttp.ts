@@ -378,13 +378,16 @@ export class StreamableHttpTransport implements Transport {
    * Makes the transport usable; sends nothing (the 2026-07-28 wire has no connection set-up).
    * @throws ConnectionClosedError (code -32000) after `close()`; LocalError (-32603) when called twice.
    */
-  async start(handlers: TransportHandlers): Promise<void> {
+  start(handlers: TransportHandlers): Promise<void> {
     if (this.state === 'closed')
-      throw new ConnectionClosedError('HTTP transport was closed before it started', { reason: 'closed by client' });
+      return Promise.reject(
+        new ConnectionClosedError('HTTP transport was closed before it started', { reason: 'closed by client' }),
+      );
     if (this.state !== 'new')
-      throw new LocalError(ErrorCode.InternalError, 'StreamableHttpTransport.start() called twice');
+      return Promise.reject(new LocalError(ErrorCode.InternalError, 'StreamableHttpTransport.start() called twice'));
     this.handlers = handlers;
     this.state = 'open';
+    return Promise.resolve();
   }
 
   /**

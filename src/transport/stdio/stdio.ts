@@ -17,13 +17,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
 import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
 import type { Closeable } from '../../util/disposable.js';
 import { planSpawn, resolveWindowsCommand, type SpawnPlan } from './spawnPlan.js';
-import type {
-  Transport,
-  TransportCapabilities,
-  TransportCloseInfo,
-  TransportHandlers,
-  TransportSendOptions,
-} from '../transport.js';
+import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 
 /** Options for {@link StdioTransport}. */
 export interface StdioTransportOptions {
@@ -304,7 +298,7 @@ export class StdioTransport implements Transport, Closeable {
    *   not started, closing or closed; later if the write fails (EPIPE: the server is gone).
    * @throws InvalidArgumentError (code -32602) when the message cannot be serialized as JSON.
    */
-  send(message: JsonRpcMessage, _options?: TransportSendOptions): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     if (this.state !== 'open') {
       return Promise.reject(this.closedError('send'));
     }

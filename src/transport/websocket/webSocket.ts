@@ -125,10 +125,10 @@ export class WebSocketTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   private closeRequested = false;
   private lastSocketError: unknown;
-  private pingTimer: TimerHandle | undefined;
-  private pongTimer: TimerHandle | undefined;
-  private connectTimer: TimerHandle | undefined;
-  private closeTimer: TimerHandle | undefined;
+  private pingTimer: TimerHandle;
+  private pongTimer: TimerHandle;
+  private connectTimer: TimerHandle;
+  private closeTimer: TimerHandle;
   private rejectStart: ((error: Error) => void) | undefined;
   private closePromise: Promise<void> | undefined;
   private resolveClose: (() => void) | undefined;

@@ -5,14 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../../src/client/client.js';
-import { CancelledError, RpcError } from '../../../src/errors/errors.js';
+import { CancelledError } from '../../../src/errors/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification } from '../../../src/jsonrpc/messages.js';
 import { JsonRpcSession } from '../../../src/jsonrpc/session.js';
-import {
-  paramHeadersFor,
-  screenToolHeaders,
-  type ParamHeaderMap,
-} from '../../../src/transport/http/mcpParamHeaders.js';
+import { paramHeadersFor, type ParamHeaderMap } from '../../../src/transport/http/mcpParamHeaders.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import type { Transport, TransportHandlers, TransportSendOptions } from '../../../src/transport/transport.js';
 import { systemTimers } from '../../../src/util/clock.js';

@@ -22,7 +22,7 @@ import type { Transport, TransportCloseInfo } from '../../../src/transport/trans
 import { systemTimers } from '../../../src/util/clock.js';
 import { testServerFactory } from '../../fakes/httpExampleServer.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
-import { startWebSocketBridge, type WebSocketBridge } from '../../fakes/webSocketBridge.js';
+import { rawText, startWebSocketBridge, type WebSocketBridge } from '../../fakes/webSocketBridge.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -45,7 +45,7 @@ async function scriptedServer(options: { protocol?: string | false } = {}) {
     sockets.push(socket);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
-      const text = data.toString();
+      const text = rawText(data);
       frames.push(text);
       onFrame(socket, JSON.parse(text));
     });

@@ -418,9 +418,9 @@ export class LegacySseTransport implements Transport {
   }
 
   /** Aborts the stream and every POST in flight, then calls `onClose` once. Idempotent. */
-  async close(): Promise<void> {
-    if (this.state === 'closed') return;
-    this.shutDown({ reason: 'closed by client', initiatedByClient: true });
+  close(): Promise<void> {
+    if (this.state !== 'closed') this.shutDown({ reason: 'closed by client', initiatedByClient: true });
+    return Promise.resolve();
   }
 
   /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */

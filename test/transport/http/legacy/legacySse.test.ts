@@ -88,10 +88,9 @@ describe('LegacySseTransport: the endpoint event', () => {
 
   it('takes an absolute endpoint on the same origin, and a path-absolute one', async () => {
     for (const data of [(url: string) => `${new URL(url).origin}/post?x=1`, () => '/post?x=1']) {
-      let fake: HttpFake | undefined;
-      fake = await sseServer([]);
+      const fake = await sseServer([]);
       fake.handle((request, res) =>
-        request.method === 'GET' ? startSse(res, [endpoint(data(fake!.url))]) : res.writeHead(202).end(),
+        request.method === 'GET' ? startSse(res, [endpoint(data(fake.url))]) : res.writeHead(202).end(),
       );
       const t = transport(fake.url);
       await t.start(recorder());
