@@ -100,13 +100,12 @@ export {
   type EraMemory,
   type EraVerdict,
 } from './legacy/era.js';
+export { LegacySseTransport, type LegacySseTransportOptions } from './transport/http/legacy/legacySse.js';
 export {
-  LegacySseTransport,
   SseEndpointError,
-  type LegacySseTransportOptions,
   type SseEndpointErrorData,
   type SseEndpointProblem,
-} from './transport/http/legacy/legacySse.js';
+} from './transport/http/legacy/sseEndpoint.js';
 export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';

@@ -15,7 +15,7 @@ import type { LegacyHandshake } from '../../src/legacy/handshake.js';
 import type { DiscoverResult } from '../../src/types/protocol.js';
 import { ConnectionClosedError, RpcError, TimeoutError } from '../../src/errors/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
-import { SseEndpointError } from '../../src/transport/http/legacy/legacySse.js';
+import { SseEndpointError } from '../../src/transport/http/legacy/sseEndpoint.js';
 import { HttpAuthError, HttpError, type HttpErrorData } from '../../src/transport/transportErrors.js';
 import { HttpFake, sendJson, startSse, type RecordedRequest } from '../fakes/httpFake.js';
 

@@ -6,7 +6,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
-import type { AuthFailureInfo, AuthProvider } from './auth.js';
+import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
+import { bearerChallenge, parseWwwAuthenticate } from './wwwAuthenticate.js';
 
 /** An opaque, stable id of a credential value: 32 hex digits of a domain-separated SHA-256. */
 export function credentialId(value: string): string {
@@ -64,4 +65,21 @@ export class AuthorizationSource {
   private note(value: string): void {
     if (this.last?.value !== value) this.last = { value, id: credentialId(value) };
   }
+}
+
+/**
+ * What a 401 or 403 response says about the credential `rejected`: its `WWW-Authenticate`
+ * challenges, the first Bearer one, and the failure they name (`insufficient_scope` only for a
+ * 403 with that Bearer error).
+ */
+export function authFailureOf(
+  status: 401 | 403,
+  wwwAuthenticate: string | null | undefined,
+  rejected: string | undefined,
+): AuthFailureInfo & { readonly challenges: AuthChallenge[] } {
+  const challenges = parseWwwAuthenticate(wwwAuthenticate);
+  const bearer = bearerChallenge(challenges);
+  const failure: HttpAuthFailure =
+    status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
+  return { status, failure, challenges, bearer, rejected };
 }

@@ -1,28 +1,13 @@
 /**
  * Reading HTTP responses without trusting them (media types, JSON and JSON-RPC error bodies,
- * capped excerpts), checking endpoint URLs, and naming the system error behind a failed fetch.
- * Shared by the HTTP transports and `src/auth/`. Runtime-neutral.
+ * capped excerpts) and checking endpoint URLs. Shared by the HTTP transports and `src/auth/`.
+ * Runtime-neutral.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
 import { isObject, type JsonRpcErrorObject } from '../../jsonrpc/messages.js';
 
-/** The Node/undici error code behind a fetch failure (`error.cause.code`, or an AggregateError's), e.g. `"ECONNREFUSED"`. */
-export function fetchErrorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors)) {
-      for (const inner of errors) {
-        const innerCode = (inner as { code?: unknown } | null)?.code;
-        if (typeof innerCode === 'string') return innerCode;
-      }
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+/** Bytes of an error body read for its excerpt or its JSON-RPC error. */
+export const ERROR_BODY_BYTES = 64 * 1024;
 
 /** The media type of a `Content-Type` value, lower-cased, without parameters; `undefined` when absent. */
 export function mediaType(header: string | null | undefined): string | undefined {

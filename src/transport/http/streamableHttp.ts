@@ -5,25 +5,36 @@
  * through an {@link HttpStack}, `fetch` here; `mcp-live/node` plugs in `node:http`.
  */
 import { ErrorCode } from '../../errors/codes.js';
-import {
-  CancelledError,
-  ConnectionClosedError,
-  InvalidArgumentError,
-  LocalError,
-  McpError,
-  ProtocolError,
-} from '../../errors/errors.js';
-import {
-  isObject,
-  type JsonObject,
-  type JsonRpcErrorObject,
-  type JsonRpcMessage,
-  type RequestId,
-} from '../../jsonrpc/messages.js';
-import { MetaKey } from '../../types/protocol.js';
+import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
+import type { JsonObject, JsonRpcMessage, RequestId } from '../../jsonrpc/messages.js';
 import { systemTimers, type Timers } from '../../util/clock.js';
-import { crossOriginFailure } from './crossOrigin.js';
-import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
+import { cancelHandleOf, sendCancelOf } from '../cancelHandle.js';
+import { resolveRetryPolicy, type RetryPolicy } from '../retry.js';
+import type {
+  CancelHandle,
+  LegacyWireControl,
+  Transport,
+  TransportCapabilities,
+  TransportHandlers,
+  TransportSendOptions,
+} from '../transport.js';
+import { bodyExcerpt, HttpError, StreamBrokenError } from '../transportErrors.js';
+import type { AuthProvider } from './auth.js';
+import { AuthorizationSource } from './authorization.js';
+import { ERROR_BODY_BYTES, jsonRpcError, mediaType, parseEndpointUrl, parseJson } from './body.js';
+import { envelopeHeaders, POST_HEADERS } from './envelope.js';
+import { HttpExchange } from './exchange.js';
+import {
+  LegacyHttpChannel,
+  resolveLegacyHttpOptions,
+  SessionSetup,
+  type LegacyHttpOptions,
+  type LegacyHttpPort,
+  type ResolvedLegacyHttpOptions,
+} from './legacy/legacyHttp.js';
+import type { LegacySseTransport } from './legacy/legacySse.js';
+import { openSseFallback } from './legacy/sseFallback.js';
+import { MessageReader } from './messageReader.js';
 import {
   checkHeaderValue,
   fetchStack,
@@ -33,39 +44,6 @@ import {
   type HttpStack,
   type HttpStackResponse,
 } from './stack.js';
-import { AuthorizationSource } from './authorization.js';
-import { fetchErrorCode, jsonRpcError, mediaType, parseEndpointUrl, parseJson, safeUrl } from './body.js';
-import {
-  parseRetryAfter,
-  resolveRetryPolicy,
-  withRetry,
-  type ResolvedRetryPolicy,
-  type RetryDecision,
-  type RetryPolicy,
-} from '../retry.js';
-import { SseReader } from './sseReader.js';
-import type {
-  CancelHandle,
-  LegacyWireControl,
-  Transport,
-  TransportCapabilities,
-  TransportHandlers,
-  TransportSendOptions,
-} from '../transport.js';
-import { cancelHandleOf, sendCancelOf } from '../cancelHandle.js';
-import { openSseFallback, type LegacySseTransport } from './legacy/legacySse.js';
-import {
-  LegacyHttpChannel,
-  resolveLegacyHttpOptions,
-  SessionSetup,
-  type LegacyHttpOptions,
-  type LegacyHttpPort,
-  type PumpResult,
-  type ResolvedLegacyHttpOptions,
-} from './legacy/legacyHttp.js';
-import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../transportErrors.js';
-import type { AuthProvider, HttpAuthFailure } from './auth.js';
-import { bearerChallenge, parseWwwAuthenticate } from './wwwAuthenticate.js';
 
 /** Options for {@link StreamableHttpTransport}. Every field is optional. */
 export interface StreamableHttpTransportOptions {
@@ -105,25 +83,6 @@ export interface StreamableHttpTransportOptions {
   legacy?: LegacyHttpOptions | undefined;
 }
 
-const ACCEPT = 'application/json, text/event-stream';
-/** Headers of every POST, under the protocol ones. */
-const POST_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  accept: ACCEPT,
-  'content-type': 'application/json',
-});
-/** Statuses retried as transient (with `Retry-After`). */
-const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
-/** Failures that happen before a byte of the request left: safe to retry for every method. */
-const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-/** Bytes of an error body read for its excerpt or its JSON-RPC error. */
-const ERROR_BODY_BYTES = 64 * 1024;
 /** What the transport can do, per era. */
 const MODERN_CAPABILITIES: TransportCapabilities = Object.freeze({
   cancelsByAbortingSend: true,
@@ -136,32 +95,7 @@ const LEGACY_CAPABILITIES: TransportCapabilities = Object.freeze({
   closesStreamOnCancel: true,
   answersEveryRequest: true,
 });
-/**
- * Which `params` field the `Mcp-Name` header mirrors, per method (spec: basic/transports,
- * Standard Request Headers; ext-tasks, Streamable HTTP: Routing Headers for `tasks/*`).
- */
-const MCP_NAME_SOURCE: Readonly<Record<string, string>> = Object.freeze({
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-});
-
 type State = 'new' | 'open' | 'closed';
-
-/** A fetch that failed before any response arrived. */
-class NetworkFailure extends Error {
-  override name = 'NetworkFailure';
-  constructor(
-    readonly connectPhase: boolean,
-    readonly code: string | undefined,
-    cause: unknown,
-  ) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-  }
-}
 
 /**
  * A {@link Transport} for MCP servers reached over HTTP (MCP 2026-07-28,
@@ -233,15 +167,14 @@ export class StreamableHttpTransport implements Transport {
   /** The fetch of the options (or the global): the deprecated HTTP+SSE fallback always uses it. */
   private readonly fetchImpl: FetchLike;
   private readonly stack: HttpStack;
-  private readonly retryPolicy: ResolvedRetryPolicy;
+  /** Every HTTP exchange (credential, redirects, retries), and the transport's lifetime. */
+  private readonly exchange: HttpExchange;
+  /** Hands what the exchanges carry up to {@link handlers}. */
+  private readonly reader: MessageReader;
   private readonly timers: Timers;
   private readonly maxEventChars: number | undefined;
-  private readonly maxRedirects: number;
   private state: State = 'new';
   private handlers: TransportHandlers | undefined;
-  private readonly closeController = new AbortController();
-  /** Signals made by {@link link} that are still in use, aborted by `close()`. */
-  private readonly linked = new Set<AbortController>();
   /** Legacy wire: holds messages back while a new session is set up. */
   private readonly sessionSetup = new SessionSetup();
   private readonly legacyOptions: ResolvedLegacyHttpOptions;
@@ -258,7 +191,7 @@ export class StreamableHttpTransport implements Transport {
         this.legacyPort(),
         this.legacyOptions,
         this.timers,
-        this.closeController.signal,
+        this.exchange.closeSignal,
       );
       this.sessionSetup.begin();
     },
@@ -283,7 +216,7 @@ export class StreamableHttpTransport implements Transport {
         timers: this.timers,
         maxEventChars: this.maxEventChars,
         handlers: this.handlers,
-        closeSignal: this.closeController.signal,
+        closeSignal: this.exchange.closeSignal,
       };
       const onClosed = (): void => {
         // The SSE stream ended: this transport is done, and `close()` will return early, so
@@ -333,13 +266,25 @@ export class StreamableHttpTransport implements Transport {
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.stack = this.createStack(options);
     this.auth = new AuthorizationSource(this.url, this.staticHeaders['authorization'], options.authProvider);
-    this.retryPolicy = resolveRetryPolicy(options.retry);
     this.timers = options.timers ?? systemTimers;
     this.maxEventChars = options.maxEventChars;
-    const redirects = options.maxRedirects ?? 3;
-    if (!Number.isInteger(redirects) || redirects < 0)
-      throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
-    this.maxRedirects = redirects;
+    const maxRedirects = options.maxRedirects ?? 3;
+    if (!Number.isInteger(maxRedirects) || maxRedirects < 0)
+      throw new InvalidArgumentError('maxRedirects', maxRedirects, 'expected an integer >= 0');
+    this.exchange = new HttpExchange({
+      url: this.url,
+      serverIdentity: this.serverIdentity,
+      stack: this.stack,
+      auth: this.auth,
+      retryPolicy: resolveRetryPolicy(options.retry),
+      timers: this.timers,
+      maxRedirects,
+    });
+    this.reader = new MessageReader({
+      handlers: () => this.handlers,
+      exchange: this.exchange,
+      maxEventChars: this.maxEventChars,
+    });
     this.legacyOptions = resolveLegacyHttpOptions(options.legacy);
   }
 
@@ -370,7 +315,7 @@ export class StreamableHttpTransport implements Transport {
    * Rejects with whatever the provider rejects with.
    */
   async resolveAuthContext(signal?: AbortSignal): Promise<string | undefined> {
-    const value = await this.auth.value(1, undefined, signal ?? this.closeController.signal);
+    const value = await this.auth.value(1, undefined, signal ?? this.exchange.closeSignal);
     return value === undefined ? undefined : this.auth.id;
   }
 
@@ -443,11 +388,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.state === 'closed') return;
     const wasOpen = this.state === 'open';
     this.state = 'closed';
-    const reason = new ConnectionClosedError('HTTP transport closed', { reason: 'closed by client' });
-    this.closeController.abort(reason);
-    for (const controller of this.linked) controller.abort(reason);
-    this.linked.clear();
-    this.stack.abortAll(reason);
+    this.exchange.close(new ConnectionClosedError('HTTP transport closed', { reason: 'closed by client' }));
     const handlers = this.handlers;
     this.handlers = undefined;
     if (wasOpen) handlers?.onClose({ reason: 'closed by client', initiatedByClient: true });
@@ -473,13 +414,13 @@ export class StreamableHttpTransport implements Transport {
   ): Promise<void> {
     const id = 'id' in message ? (message.id as RequestId | undefined) : undefined;
     const cancel = sendCancelOf(options);
-    const link = this.link(cancel);
+    const link = this.exchange.link(cancel);
     try {
       await this.sessionSetup.wait([link.signal]);
     } catch (error) {
-      const final = this.finalError(error, message.method, id, cancel);
-      if (id !== undefined || this.closeController.signal.aborted || cancel?.aborted === true) throw final;
-      this.emitError(final);
+      const final = this.exchange.finalError(error, message.method, id, cancel);
+      if (id !== undefined || this.exchange.closeSignal.aborted || cancel?.aborted === true) throw final;
+      this.reader.emitError(final);
       return;
     } finally {
       link.dispose();
@@ -494,132 +435,15 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
+  /** The headers of a POST of `method`: the legacy envelope after the fallback, else the 2026-07-28 one. */
   private protocolHeaders(
     method: string,
     params: JsonObject | undefined,
     extra: Readonly<Record<string, string>> | undefined,
   ): Record<string, string> {
-    if (this.legacy !== undefined) {
-      // The legacy envelope: no Mcp-Method, Mcp-Name or Mcp-Param-* headers (spec 2025-11-25).
-      return this.legacyHeaders();
-    }
-    let headers: Record<string, string>;
-    if (extra === undefined) headers = { ...this.postHeaders };
-    else {
-      const checked = normalizeHeaders(extra, { ...this.staticHeaders });
-      if (checked.invalid !== undefined) {
-        throw new InvalidArgumentError(
-          `headers[${JSON.stringify(checked.invalid)}]`,
-          extra[checked.invalid],
-          'not a valid HTTP header name and value',
-        );
-      }
-      headers = Object.assign(checked.headers, POST_HEADERS);
-    }
-    const meta = params?.['_meta'];
-    const version = isObject(meta) ? meta[MetaKey.protocolVersion] : undefined;
-    if (typeof version === 'string') {
-      if (!isPlainHeaderValue(version) || version === '')
-        throw new InvalidArgumentError(
-          '_meta.protocolVersion',
-          version,
-          'cannot be sent as the MCP-Protocol-Version header',
-        );
-      headers['mcp-protocol-version'] = version;
-    }
-    if (!isPlainHeaderValue(method) || method === '')
-      throw new InvalidArgumentError('method', method, 'cannot be sent as the Mcp-Method header (visible ASCII only)');
-    headers['mcp-method'] = method;
-    const source = Object.hasOwn(MCP_NAME_SOURCE, method) ? MCP_NAME_SOURCE[method] : undefined;
-    const name = source === undefined ? undefined : params?.[source];
-    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
-    return headers;
-  }
-
-  /**
-   * One POST of a message, retried by the transport's policy while its failures are transient.
-   * The first try runs outside p-retry (most POSTs succeed at once); p-retry takes over after a
-   * retryable failure, with that failure as its first attempt.
-   */
-  private postWithRetry(
-    method: string,
-    body: string,
-    headers: Readonly<Record<string, string>>,
-    idempotent: boolean,
-    cancel: CancelHandle | undefined,
-  ): Promise<HttpStackResponse> {
-    // A promise chain, not an async frame: every POST takes this path.
-    return this.exchangeWithAuth('POST', method, body, headers, cancel).catch((error: unknown) => {
-      if (this.retryPolicy.retries === 0 || this.isAborted(cancel) || !classify(error, idempotent).retry) throw error;
-      return this.retryPost(method, body, headers, idempotent, cancel, error);
-    });
-  }
-
-  /** {@link postWithRetry} after a first failure that the policy retries. */
-  private async retryPost(
-    method: string,
-    body: string,
-    headers: Readonly<Record<string, string>>,
-    idempotent: boolean,
-    cancel: CancelHandle | undefined,
-    firstFailure: unknown,
-  ): Promise<HttpStackResponse> {
-    let replayed = false;
-    const link = this.link(cancel);
-    try {
-      return await withRetry(
-        () => {
-          if (!replayed) {
-            replayed = true;
-            return Promise.reject(firstFailure);
-          }
-          return this.exchangeWithAuth('POST', method, body, headers, cancel);
-        },
-        {
-          policy: this.retryPolicy,
-          signal: link.signal,
-          timers: this.timers,
-          classify: (error) => classify(error, idempotent),
-        },
-      );
-    } finally {
-      link.dispose();
-    }
-  }
-
-  /**
-   * True when the exchange of `cancel` is over: `cancel` aborted, or the transport closed.
-   * Exchanges carry the caller's cancellation only; `close()` aborts them through the stack.
-   */
-  private isAborted(cancel: CancelHandle | undefined): boolean {
-    return cancel?.aborted === true || this.closeController.signal.aborted;
-  }
-
-  /** Why the exchange of `cancel` was aborted (see {@link isAborted}). */
-  private abortReason(cancel: CancelHandle | undefined): unknown {
-    return cancel?.aborted === true ? cancel.reason : this.closeController.signal.reason;
-  }
-
-  /**
-   * One AbortSignal that aborts with `cancel` and with `close()`, for the slow paths that need a
-   * signal object (auth provider, retry waits, resumption, a legacy session set-up). `dispose()`
-   * detaches it. Creating one costs more than the rest of a request, so the hot path never does.
-   */
-  private link(cancel: CancelHandle | undefined): { signal: AbortSignal; dispose(): void } {
-    if (cancel === undefined || this.closeController.signal.aborted)
-      return { signal: this.closeController.signal, dispose: () => {} };
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort(cancel.reason);
-    if (cancel.aborted) onAbort();
-    else cancel.onAbort(onAbort);
-    this.linked.add(controller);
-    return {
-      signal: controller.signal,
-      dispose: () => {
-        this.linked.delete(controller);
-        cancel.offAbort(onAbort);
-      },
-    };
+    // The legacy envelope: no Mcp-Method, Mcp-Name or Mcp-Param-* headers (spec 2025-11-25).
+    if (this.legacy !== undefined) return this.legacyHeaders();
+    return envelopeHeaders(method, params, extra, this.staticHeaders, this.postHeaders);
   }
 
   private async exchangeRequest(
@@ -631,11 +455,11 @@ export class StreamableHttpTransport implements Transport {
     cancel: CancelHandle | undefined,
   ): Promise<void> {
     try {
-      const response = await this.postWithRetry(method, body, headers, idempotent, cancel);
+      const response = await this.exchange.post(method, body, headers, idempotent, cancel);
       this.legacy?.captureSession(method, response);
       await this.consumeResponse(response, method, id, cancel, headers['mcp-session-id']);
     } catch (error) {
-      throw this.finalError(error, method, id, cancel);
+      throw this.exchange.finalError(error, method, id, cancel);
     }
   }
 
@@ -647,7 +471,7 @@ export class StreamableHttpTransport implements Transport {
     cancel: CancelHandle | undefined,
   ): Promise<void> {
     try {
-      const response = await this.postWithRetry(method, body, headers, idempotent, cancel);
+      const response = await this.exchange.post(method, body, headers, idempotent, cancel);
       if (response.status >= 200 && response.status < 300) {
         // Accepted: 202, 200 or 204, with or without a body. Never parsed.
         response.discard();
@@ -656,160 +480,19 @@ export class StreamableHttpTransport implements Transport {
       const expired = this.legacy?.sessionExpired(method, response.status, headers['mcp-session-id']);
       if (expired !== undefined) {
         response.discard();
-        this.emitError(expired);
+        this.reader.emitError(expired);
         return;
       }
       const text = await readStart(response, ERROR_BODY_BYTES);
       const parsed = parseJson(text);
-      this.emitError(new HttpError(this.errorData(response, method, text, 'status', jsonRpcError(parsed))));
+      this.reader.emitError(
+        new HttpError(this.exchange.errorData(response, method, text, 'status', jsonRpcError(parsed))),
+      );
     } catch (error) {
-      const final = this.finalError(error, method, undefined, cancel);
-      if (this.closeController.signal.aborted || cancel?.aborted === true) throw final;
+      const final = this.exchange.finalError(error, method, undefined, cancel);
+      if (this.exchange.closeSignal.aborted || cancel?.aborted === true) throw final;
       if (final instanceof InvalidArgumentError) throw final;
-      this.emitError(final);
-    }
-  }
-
-  /**
-   * One exchange (a POST; on the legacy wire also GET and DELETE), with its auth retry and
-   * same-origin 307/308 redirects. Resolves with a response that is not 401/403/3xx/transient;
-   * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
-   * `retryAfterMs`) or {@link NetworkFailure}.
-   */
-  private exchangeWithAuth(
-    httpMethod: 'POST' | 'GET' | 'DELETE',
-    method: string,
-    body: string | undefined,
-    headers: Readonly<Record<string, string>>,
-    cancel: CancelHandle | undefined,
-  ): Promise<HttpStackResponse> {
-    if (this.auth.provider === undefined)
-      return this.exchangeOnce(httpMethod, method, body, headers, cancel, undefined);
-    return this.exchangeWithProvider(httpMethod, method, body, headers, cancel);
-  }
-
-  /** {@link exchangeWithAuth} with an `authProvider`: it gets a signal that follows `cancel` and `close()`. */
-  private async exchangeWithProvider(
-    httpMethod: 'POST' | 'GET' | 'DELETE',
-    method: string,
-    body: string | undefined,
-    headers: Readonly<Record<string, string>>,
-    cancel: CancelHandle | undefined,
-  ): Promise<HttpStackResponse> {
-    const link = this.link(cancel);
-    try {
-      return await this.exchangeOnce(httpMethod, method, body, headers, cancel, link.signal);
-    } finally {
-      link.dispose();
-    }
-  }
-
-  /** {@link exchangeWithAuth} with `authSignal`, the signal handed to the auth provider (present when there is one). */
-  private async exchangeOnce(
-    httpMethod: 'POST' | 'GET' | 'DELETE',
-    method: string,
-    body: string | undefined,
-    headers: Readonly<Record<string, string>>,
-    cancel: CancelHandle | undefined,
-    authSignal: AbortSignal | undefined,
-  ): Promise<HttpStackResponse> {
-    // Without a provider the static Authorization (if any) is already in `headers`.
-    let authorization =
-      authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
-    let retriedAuth = false;
-    let url = this.url;
-    for (let redirects = 0; ;) {
-      let requestHeaders = headers;
-      if (authorization !== undefined && authorization !== headers['authorization']) {
-        const value = checkHeaderValue(authorization);
-        if (value === undefined)
-          throw new InvalidArgumentError(
-            'authorization',
-            '(hidden)',
-            'the Authorization value from authProvider is not a valid HTTP header value',
-          );
-        requestHeaders = { ...headers, authorization: value };
-      }
-      let response: HttpStackResponse;
-      try {
-        response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, cancel });
-      } catch (error) {
-        if (this.isAborted(cancel)) throw this.abortReason(cancel);
-        throw networkFailure(error);
-      }
-      const status = response.status;
-      if (status === 401 || status === 403) {
-        const challenges = parseWwwAuthenticate(response.header('www-authenticate') ?? null);
-        const bearer = bearerChallenge(challenges);
-        const failure: HttpAuthFailure =
-          status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
-        if (authSignal !== undefined && !retriedAuth && failure !== 'forbidden') {
-          response.discard();
-          const next = await this.auth.value(
-            2,
-            { status, failure, challenges, bearer, rejected: authorization },
-            authSignal,
-          );
-          retriedAuth = true;
-          if (next !== undefined && next !== authorization) {
-            authorization = next;
-            continue;
-          }
-          throw new HttpAuthError({
-            ...this.errorData(response, method, '', 'status'),
-            failure,
-            challenges,
-            bearer,
-            retriedWithNewCredential: false,
-          });
-        }
-        const text = await readStart(response, ERROR_BODY_BYTES);
-        if (this.auth.provider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
-          // The retried credential was refused too: the provider may explain why with an error of
-          // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
-          await this.auth.provider({
-            url: this.url,
-            attempt: 3,
-            signal: authSignal,
-            failure: { status, failure, challenges, bearer, rejected: authorization },
-          });
-        }
-        throw new HttpAuthError({
-          ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
-          failure,
-          challenges,
-          bearer,
-          retriedWithNewCredential: retriedAuth,
-        });
-      }
-      if (status === 0 || (status >= 300 && status < 400)) {
-        const location = response.header('location');
-        response.discard();
-        const target = location === undefined ? undefined : safeUrl(location, url);
-        if (
-          (status === 307 || status === 308) &&
-          target !== undefined &&
-          target.origin === new URL(url).origin &&
-          redirects < this.maxRedirects
-        ) {
-          redirects++;
-          url = target.href;
-          continue;
-        }
-        throw new HttpError({
-          ...this.errorData(response, method, '', 'redirect'),
-          ...(location !== undefined && { location }),
-        });
-      }
-      if (TRANSIENT_STATUSES.has(status)) {
-        const text = await readStart(response, ERROR_BODY_BYTES);
-        const retryAfterMs = parseRetryAfter(response.header('retry-after'));
-        throw new HttpError({
-          ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
-          ...(retryAfterMs !== undefined && { retryAfterMs }),
-        });
-      }
-      return response;
+      this.reader.emitError(final);
     }
   }
 
@@ -837,9 +520,9 @@ export class StreamableHttpTransport implements Transport {
       const rpcError = type === 'application/json' ? jsonRpcError(parsed) : undefined;
       if (rpcError !== undefined && status >= 400 && status < 500) {
         // A modern server's refusal (-32020, -32021, -32022, -32602, -32601...): it is the response.
-        if (this.deliver(parsed, id, status)) return;
+        if (this.reader.deliver(parsed, id, status)) return;
       }
-      throw new HttpError(this.errorData(response, method, text, 'status', jsonRpcError(parsed)));
+      throw new HttpError(this.exchange.errorData(response, method, text, 'status', jsonRpcError(parsed)));
     }
     if (type === 'text/event-stream') {
       await this.readEventStream(response, method, id, cancel);
@@ -850,7 +533,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         text = await response.text();
       } catch (error) {
-        if (this.isAborted(cancel)) throw this.abortReason(cancel);
+        if (this.exchange.isAborted(cancel)) throw this.exchange.abortReason(cancel);
         throw new StreamBrokenError(
           {
             method,
@@ -867,14 +550,14 @@ export class StreamableHttpTransport implements Transport {
       try {
         parsed = JSON.parse(text) as unknown;
       } catch {
-        if (text.trim() === '') throw new HttpError(this.errorData(response, method, '', 'empty-body'));
+        if (text.trim() === '') throw new HttpError(this.exchange.errorData(response, method, '', 'empty-body'));
         throw new ProtocolError(
           'response body is not JSON',
           { method, value: bodyExcerpt(text) },
           ErrorCode.ParseError,
         );
       }
-      if (!this.deliver(parsed, id, status))
+      if (!this.reader.deliver(parsed, id, status))
         throw new ProtocolError('response body is not the JSON-RPC response to this request', {
           method,
           value: parsed,
@@ -882,7 +565,7 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     const text = await readStart(response, ERROR_BODY_BYTES);
-    throw new HttpError(this.errorData(response, method, text, text === '' ? 'empty-body' : 'content-type'));
+    throw new HttpError(this.exchange.errorData(response, method, text, text === '' ? 'empty-body' : 'content-type'));
   }
 
   private async readEventStream(
@@ -891,11 +574,11 @@ export class StreamableHttpTransport implements Transport {
     id: RequestId,
     cancel: CancelHandle | undefined,
   ): Promise<void> {
-    const pumped = await this.pump(response, method, id, cancel);
+    const pumped = await this.reader.pump(response, method, id, cancel);
     if (pumped.responded) return;
     // Legacy wire: a stream that gave an event id can be resumed with GET + Last-Event-ID.
     if (this.legacy !== undefined && pumped.lastEventId !== undefined) {
-      const link = this.link(cancel);
+      const link = this.exchange.link(cancel);
       try {
         await this.legacy.resume(method, id, pumped, link.signal);
       } finally {
@@ -919,94 +602,6 @@ export class StreamableHttpTransport implements Transport {
     );
   }
 
-  /**
-   * Reads an SSE body, handing each JSON-RPC `message` event up (related to `relatedId` when
-   * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
-   * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
-   */
-  private async pump(
-    response: HttpStackResponse,
-    method: string,
-    relatedId: RequestId | undefined,
-    cancel: CancelHandle | undefined,
-  ): Promise<PumpResult> {
-    // Statuses that never have a body (the Fetch standard's null-body statuses among 2xx).
-    if (response.status === 204 || response.status === 205)
-      throw new HttpError(this.errorData(response, method, '', 'empty-body'));
-    const reader = new SseReader({ maxEventChars: this.maxEventChars });
-    let events = 0;
-    const result = (responded: boolean, failure?: unknown): PumpResult => ({
-      responded,
-      events,
-      lastEventId: reader.lastEventId,
-      retryMs: reader.retryMs,
-      ...(failure !== undefined && { failure }),
-    });
-    try {
-      for await (const event of reader.readChunks(response.chunks())) {
-        events++;
-        // `ping`, `keepalive` and other event types carry nothing for JSON-RPC.
-        if (event.type !== 'message') continue;
-        const value = parseJson(event.data);
-        if (value === undefined) {
-          this.emitError(
-            new ProtocolError(
-              'SSE event data is not JSON; skipped',
-              { method, value: bodyExcerpt(event.data) },
-              ErrorCode.ParseError,
-            ),
-          );
-          continue;
-        }
-        if (!isObject(value) || value['jsonrpc'] !== '2.0') {
-          this.emitError(new ProtocolError('SSE event data is not a JSON-RPC message; skipped', { method, value }));
-          continue;
-        }
-        if (this.deliver(value, relatedId, response.status)) return result(true);
-      }
-    } catch (error) {
-      if (this.isAborted(cancel)) throw this.abortReason(cancel);
-      if (McpError.is(error)) throw error;
-      return result(false, error);
-    }
-    if (this.isAborted(cancel)) throw this.abortReason(cancel);
-    // Priming events carry no data, so they are not counted above; their id still makes the stream resumable.
-    if (events === 0 && reader.lastEventId !== undefined) events = 1;
-    return result(false);
-  }
-
-  /**
-   * Hands a parsed value up as a message of request `id`'s exchange (or of no request, for the
-   * standalone GET stream). True when it is the response to that request (its `id` equals `id`,
-   * or is `null` or absent).
-   */
-  private deliver(value: unknown, id: RequestId | undefined, httpStatus: number): boolean {
-    const handlers = this.handlers;
-    if (handlers === undefined) return false;
-    try {
-      // The status travels only with refusals (4xx): that is where era detection needs it.
-      const status = httpStatus >= 200 && httpStatus < 300 ? undefined : httpStatus;
-      handlers.onMessage(
-        value,
-        id === undefined
-          ? status === undefined
-            ? undefined
-            : { httpStatus: status }
-          : status === undefined
-            ? { relatedRequestId: id }
-            : { relatedRequestId: id, httpStatus: status },
-      );
-    } catch (error) {
-      this.emitError(error instanceof Error ? error : new Error(String(error)));
-    }
-    if (id === undefined) return false;
-    return (
-      isObject(value) &&
-      ('result' in value || 'error' in value) &&
-      (value['id'] === id || value['id'] === null || value['id'] === undefined)
-    );
-  }
-
   /** What the legacy channel borrows: GET/DELETE with auth, the SSE reader, error reporting. */
   private legacyPort(): LegacyHttpPort {
     return {
@@ -1027,22 +622,23 @@ export class StreamableHttpTransport implements Transport {
         }
         // `signal` already follows the transport's close (standalone stream, or a request's exchange).
         const cancel = cancelHandleOf(signal);
-        return this.exchangeWithAuth('GET', 'GET', undefined, headers, cancel).catch((error: unknown) => {
-          throw this.finalError(error, 'GET', undefined, cancel);
+        return this.exchange.send('GET', 'GET', undefined, headers, cancel).catch((error: unknown) => {
+          throw this.exchange.finalError(error, 'GET', undefined, cancel);
         });
       },
       delete: (signal) => {
         const headers = this.legacyHeaders();
         delete headers['content-type'];
-        return this.exchangeWithAuth('DELETE', 'DELETE', undefined, headers, cancelHandleOf(signal));
+        return this.exchange.send('DELETE', 'DELETE', undefined, headers, cancelHandleOf(signal));
       },
-      pump: (response, method, relatedId, signal) => this.pump(response, method, relatedId, cancelHandleOf(signal)),
+      pump: (response, method, relatedId, signal) =>
+        this.reader.pump(response, method, relatedId, cancelHandleOf(signal)),
       httpError: async (response, method) => {
         const text = await readStart(response, ERROR_BODY_BYTES);
         const type = mediaType(response.header('content-type'));
         const ok = response.status >= 200 && response.status < 300;
         return new HttpError(
-          this.errorData(
+          this.exchange.errorData(
             response,
             method,
             text,
@@ -1051,92 +647,7 @@ export class StreamableHttpTransport implements Transport {
           ),
         );
       },
-      emitError: (error) => this.emitError(error),
+      emitError: (error) => this.reader.emitError(error),
     };
   }
-
-  private errorData(
-    response: HttpStackResponse,
-    method: string,
-    text: string,
-    problem: HttpErrorData['problem'],
-    rpcError?: JsonRpcErrorObject,
-  ): HttpErrorData {
-    return {
-      status: response.status,
-      method,
-      url: this.serverIdentity,
-      contentType: response.header('content-type'),
-      bodyExcerpt: bodyExcerpt(text),
-      problem,
-      ...(rpcError !== undefined && { rpcError }),
-    };
-  }
-
-  /** Maps a failed exchange to the error `send()` rejects with. */
-  private finalError(
-    error: unknown,
-    method: string,
-    id: RequestId | undefined,
-    cancel: CancelHandle | undefined,
-  ): Error {
-    if (this.closeController.signal.aborted) {
-      return new ConnectionClosedError(
-        `${method}: connection closed (closed by client)`,
-        { reason: 'closed by client' },
-        McpError.is(error) ? undefined : error,
-      );
-    }
-    if (cancel?.aborted === true) return new CancelledError(method, cancel.reason);
-    if (error instanceof NetworkFailure) {
-      // A browser hides why: on a page of another origin, CORS is the likely reason.
-      const blocked = error.code === undefined ? crossOriginFailure(this.url) : undefined;
-      if (blocked !== undefined)
-        return new ConnectionClosedError(`${method}: ${blocked}`, { reason: blocked }, error.cause);
-      if (error.connectPhase || id === undefined) {
-        const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
-        return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
-      }
-      return new StreamBrokenError(
-        {
-          method,
-          requestId: id,
-          phase: 'before-response',
-          reason: `the connection failed before a response${error.code === undefined ? '' : ` (${error.code})`}`,
-          eventsReceived: 0,
-          outcome: 'unknown',
-        },
-        error.cause,
-      );
-    }
-    return error instanceof Error ? error : new Error(String(error));
-  }
-
-  private emitError(error: Error): void {
-    const handlers = this.handlers;
-    if (handlers === undefined) return;
-    try {
-      handlers.onError(error);
-    } catch {
-      // A throwing onError has nowhere left to report to.
-    }
-  }
-}
-
-function classify(error: unknown, idempotent: boolean): RetryDecision {
-  if (error instanceof NetworkFailure) return { retry: error.connectPhase || idempotent };
-  if (
-    error instanceof HttpError &&
-    !(error instanceof HttpAuthError) &&
-    TRANSIENT_STATUSES.has(error.data.status) &&
-    error.data.problem === 'status'
-  ) {
-    return { retry: idempotent || error.data.status === 429, delayMs: error.data.retryAfterMs };
-  }
-  return { retry: false };
-}
-
-function networkFailure(error: unknown): NetworkFailure {
-  const code = fetchErrorCode(error);
-  return new NetworkFailure(code !== undefined && CONNECT_ERROR_CODES.has(code), code, error);
 }

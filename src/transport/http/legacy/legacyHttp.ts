@@ -11,6 +11,7 @@ import { InvalidArgumentError, LocalError, McpError } from '../../../errors/erro
 import type { RequestId } from '../../../jsonrpc/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
+import type { PumpResult } from '../messageReader.js';
 import type { HttpStackResponse } from '../stack.js';
 import { mediaType } from '../body.js';
 import { HttpError, StreamBrokenError, isHttpAuthError } from '../../transportErrors.js';
@@ -107,20 +108,6 @@ export class SessionExpiredError extends LocalError {
 /** True for a {@link SessionExpiredError}, whichever package copy made it. */
 export function isSessionExpiredError(value: unknown): value is SessionExpiredError {
   return McpError.is(value) && value.local && value.code === ErrorCode.SessionExpired;
-}
-
-/** What one SSE response body carried, as the transport's reader saw it. */
-export interface PumpResult {
-  /** The JSON-RPC response to the request the stream belongs to arrived (and was handed up). */
-  responded: boolean;
-  /** SSE events received, empty priming events included. */
-  events: number;
-  /** The last `id:` seen, if any: the `Last-Event-ID` of a reconnect. */
-  lastEventId: string | undefined;
-  /** The last `retry:` value, in ms, if any. */
-  retryMs: number | undefined;
-  /** Why reading stopped early (a network error), when it did. */
-  failure?: unknown;
 }
 
 /** What the legacy channel borrows from its transport. */

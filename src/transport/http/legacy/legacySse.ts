@@ -15,23 +15,9 @@ import {
   ProtocolError,
   TimeoutError,
 } from '../../../errors/errors.js';
-import { isObject, type JsonRpcMessage, type RequestId } from '../../../jsonrpc/messages.js';
+import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/messages.js';
 import { systemTimers, type Timers } from '../../../util/clock.js';
 import { linkSignals } from '../../../util/signals.js';
-import type { AuthFailureInfo, AuthProvider, HttpAuthFailure } from '../auth.js';
-import { AuthorizationSource } from '../authorization.js';
-import {
-  discard,
-  fetchErrorCode,
-  jsonRpcError,
-  mediaType,
-  parseEndpointUrl,
-  parseJson,
-  readStart,
-  safeUrl,
-} from '../body.js';
-import { SseReader, type SseEvent } from '../sseReader.js';
-import type { FetchLike } from '../stack.js';
 import type {
   Transport,
   TransportCapabilities,
@@ -40,7 +26,23 @@ import type {
   TransportSendOptions,
 } from '../../transport.js';
 import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../../transportErrors.js';
-import { bearerChallenge, parseWwwAuthenticate } from '../wwwAuthenticate.js';
+import type { AuthProvider } from '../auth.js';
+import { AuthorizationSource, authFailureOf } from '../authorization.js';
+import {
+  discard,
+  ERROR_BODY_BYTES,
+  jsonRpcError,
+  mediaType,
+  parseEndpointUrl,
+  parseJson,
+  readStart,
+  safeUrl,
+} from '../body.js';
+import { messageOfEvent } from '../messageReader.js';
+import { NetworkFailure } from '../networkFailure.js';
+import { SseReader, type SseEvent } from '../sseReader.js';
+import type { FetchLike } from '../stack.js';
+import { endpointOf, SseEndpointError } from './sseEndpoint.js';
 
 /** Options for {@link LegacySseTransport}. Every field is optional. */
 export interface LegacySseTransportOptions {
@@ -67,120 +69,15 @@ export interface LegacySseTransportOptions {
   maxRedirects?: number | undefined;
 }
 
-/** What was wrong with the server's `endpoint` event. */
-export type SseEndpointProblem = 'missing' | 'not-first' | 'invalid' | 'cross-origin';
-
-/** `data` of a {@link SseEndpointError}. */
-export interface SseEndpointErrorData {
-  /** Always `"GET"`: the request that opened the stream. */
-  method: 'GET';
-  /** The SSE URL (origin and path). */
-  url: string;
-  /**
-   * `missing`: the stream ended before any event; `not-first`: the first event was not
-   * `endpoint`; `invalid`: its data is not an `http:`/`https:` URI without credentials;
-   * `cross-origin`: it resolves to another origin than the SSE URL.
-   */
-  problem: SseEndpointProblem;
-  /** The offending value: the endpoint event's data as sent, or `{ type, data }` of the first event. */
-  value: unknown;
-  /** The endpoint resolved against the SSE URL, when it parsed. */
-  resolved?: string | undefined;
-  /** The same text as the message, without the method prefix. */
-  reason: string;
-}
-
-/**
- * The HTTP+SSE server's stream did not start with a usable `endpoint` event (code -32600,
- * like every `ProtocolError`). `data` is {@link SseEndpointErrorData}, with the offending value.
- * An endpoint on another origin is refused: the client would otherwise send its messages, and
- * its credential, wherever the stream told it to.
- */
-export class SseEndpointError extends ProtocolError {
-  override name = 'SseEndpointError';
-  declare readonly data: SseEndpointErrorData;
-
-  constructor(reason: string, data: Omit<SseEndpointErrorData, 'reason' | 'method'>) {
-    const full: { method: string; value: unknown } = { method: 'GET', ...data };
-    super(reason, full);
-  }
-}
-
-/**
- * @internal What a `StreamableHttpTransport` lends the HTTP+SSE fallback it opens at its own
- * URL (see {@link openSseFallback}): its settings, its handlers, and its close.
- */
-export interface SseFallbackHost {
-  readonly url: string;
-  readonly headers: Headers;
-  readonly fetch: FetchLike;
-  readonly timers: Timers;
-  readonly maxEventChars: number | undefined;
-  /** The host's handlers; `undefined` when it was never started or is closed. */
-  readonly handlers: TransportHandlers | undefined;
-  /** The host's `Authorization` value for one try (it notes the credential for `authContext()`). */
-  authorize(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined>;
-  /** Aborted when the host closes: the stream then ends without an `onClose` (the host reports its own). */
-  readonly closeSignal: AbortSignal;
-  /** The stream ended by itself and `onClose` was called: the host counts as closed from now on. */
-  onClosed(): void;
-}
-
-/**
- * @internal Opens the deprecated HTTP+SSE transport at the host's URL for a
- * `StreamableHttpTransport` whose client fell back to it (`LegacyWireControl.openSse`).
- * Resolves once the `endpoint` event arrived; rejects like {@link LegacySseTransport.start}.
- */
-export async function openSseFallback(
-  host: SseFallbackHost,
-  signal: AbortSignal | undefined,
-): Promise<LegacySseTransport> {
-  const handlers = host.handlers;
-  if (handlers === undefined || host.closeSignal.aborted)
-    throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });
-  const transport = new LegacySseTransport(host.url, {
-    headers: host.headers,
-    fetch: host.fetch,
-    authProvider: (info) => host.authorize(info.attempt, info.failure, info.signal),
-    timers: host.timers,
-    ...(host.maxEventChars !== undefined && { maxEventChars: host.maxEventChars }),
-  });
-  await transport.open(handlers, signal, { closeSignal: host.closeSignal, onClosed: () => host.onClosed() });
-  return transport;
-}
-
 /** What the transport can do: cancellation is `notifications/cancelled`; replies come on the stream. */
 const CAPABILITIES: TransportCapabilities = Object.freeze({
   cancelsByAbortingSend: false,
   mirrorsToolParamHeaders: false,
   answersEveryRequest: false,
 });
-/** Failures that happen before a byte of the request left. */
-const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-/** Bytes of an error body read for its excerpt. */
-const ERROR_BODY_BYTES = 64 * 1024;
 const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 
 type State = 'new' | 'opening' | 'open' | 'closed';
-
-/** A fetch that failed before any response arrived. */
-class NetworkFailure extends Error {
-  override name = 'NetworkFailure';
-  readonly connectPhase: boolean;
-  readonly code: string | undefined;
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.code = fetchErrorCode(cause);
-    this.connectPhase = this.code !== undefined && CONNECT_ERROR_CODES.has(this.code);
-  }
-}
 
 /**
  * A {@link Transport} for servers that speak only the deprecated HTTP+SSE transport (MCP
@@ -337,7 +234,7 @@ export class LegacySseTransport implements Transport {
       }
       events = new SseReader({ maxEventChars: this.maxEventChars }).read(response.body);
       const first = await events.next();
-      this.endpointUrl = this.readEndpoint(first.done === true ? undefined : first.value, url);
+      this.endpointUrl = endpointOf(first.done === true ? undefined : first.value, url, this.url, this.serverIdentity);
     } catch (error) {
       events?.return().catch(() => {});
       this.lifetime.signal.removeEventListener('abort', stopStream);
@@ -437,6 +334,16 @@ export class LegacySseTransport implements Transport {
     this.shutDown(undefined);
   }
 
+  private deliver(data: string): void {
+    const value = messageOfEvent(data, 'GET', (error) => this.emitError(error));
+    if (value === undefined) return;
+    try {
+      this.handlers?.onMessage(value);
+    } catch (error) {
+      this.emitError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   /** Reads the stream after the endpoint: `message` events go up; the end of the stream closes the transport. */
   private async listen(events: AsyncGenerator<SseEvent, void, undefined>): Promise<void> {
     let failure: unknown;
@@ -455,70 +362,6 @@ export class LegacySseTransport implements Transport {
     if (this.state !== 'open') return;
     const reason = failure === undefined ? 'the HTTP+SSE stream ended' : 'the HTTP+SSE stream failed';
     this.shutDown({ reason, initiatedByClient: false, ...(failure !== undefined && { cause: failure }) });
-  }
-
-  private deliver(data: string): void {
-    const value = parseJson(data);
-    if (value === undefined) {
-      this.emitError(
-        new ProtocolError(
-          'SSE event data is not JSON; skipped',
-          { method: 'GET', value: bodyExcerpt(data) },
-          ErrorCode.ParseError,
-        ),
-      );
-      return;
-    }
-    if (!isObject(value) || value['jsonrpc'] !== '2.0') {
-      this.emitError(new ProtocolError('SSE event data is not a JSON-RPC message; skipped', { method: 'GET', value }));
-      return;
-    }
-    try {
-      this.handlers?.onMessage(value);
-    } catch (error) {
-      this.emitError(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  /** The endpoint of the first event, resolved against `base` (the URL that answered the GET). */
-  private readEndpoint(first: SseEvent | undefined, base: string): URL {
-    const url = this.serverIdentity;
-    if (first === undefined)
-      throw new SseEndpointError('the SSE stream ended before the endpoint event', {
-        url,
-        problem: 'missing',
-        value: undefined,
-      });
-    if (first.type !== 'endpoint') {
-      throw new SseEndpointError(`the first SSE event is "${first.type}", not "endpoint"`, {
-        url,
-        problem: 'not-first',
-        value: { type: first.type, data: bodyExcerpt(first.data) },
-      });
-    }
-    const raw = first.data;
-    const resolved = safeUrl(raw.trim(), base);
-    if (
-      resolved === undefined ||
-      (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') ||
-      resolved.username !== '' ||
-      resolved.password !== ''
-    ) {
-      throw new SseEndpointError('the endpoint event does not hold an http(s) URI without credentials', {
-        url,
-        problem: 'invalid',
-        value: raw,
-        ...(resolved !== undefined && { resolved: resolved.origin + resolved.pathname }),
-      });
-    }
-    resolved.hash = '';
-    if (resolved.origin !== this.url.origin) {
-      throw new SseEndpointError(
-        `the endpoint ${resolved.origin} is not on the origin of the SSE stream (${this.url.origin}); refused`,
-        { url, problem: 'cross-origin', value: raw, resolved: resolved.href },
-      );
-    }
-    return resolved;
   }
 
   /**
@@ -565,11 +408,8 @@ export class LegacySseTransport implements Transport {
       }
       const status = response.status;
       if (status === 401 || status === 403) {
-        const challenges = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-        const bearer = bearerChallenge(challenges);
-        const failure: HttpAuthFailure =
-          status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
-        const info: AuthFailureInfo = { status, failure, challenges, bearer, rejected: authorization };
+        const info = authFailureOf(status, response.headers.get('www-authenticate'), authorization);
+        const { failure, challenges, bearer } = info;
         if (this.auth.provider !== undefined && !retriedAuth && failure !== 'forbidden') {
           await discard(response);
           const next = await this.auth.value(2, info, signal);

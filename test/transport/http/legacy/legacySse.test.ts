@@ -5,11 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  LegacySseTransport,
-  SseEndpointError,
-  type LegacySseTransportOptions,
-} from '../../../../src/transport/http/legacy/legacySse.js';
+import { LegacySseTransport, type LegacySseTransportOptions } from '../../../../src/transport/http/legacy/legacySse.js';
+import { SseEndpointError } from '../../../../src/transport/http/legacy/sseEndpoint.js';
 import type { TransportCloseInfo, TransportHandlers } from '../../../../src/transport/transport.js';
 import type { Timers } from '../../../../src/util/clock.js';
 import { HttpFake, startSse, type RecordedRequest } from '../../../fakes/httpFake.js';

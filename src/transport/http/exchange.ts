@@ -1,0 +1,359 @@
+/**
+ * One HTTP exchange of the Streamable HTTP transport: the credential of each try and the one
+ * retry after a refused credential, same-origin 307/308 redirects, the retries of transient
+ * failures (the transport's retry policy), and the error a failed exchange becomes. It also
+ * holds the transport's lifetime: `close()` aborts every exchange in flight. What travels on the
+ * exchange (envelope headers, JSON or SSE bodies) is the transport's. Runtime-neutral.
+ */
+import { CancelledError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
+import type { JsonRpcErrorObject, RequestId } from '../../jsonrpc/messages.js';
+import type { Timers } from '../../util/clock.js';
+import type { CancelHandle } from '../transport.js';
+import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../retry.js';
+import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../transportErrors.js';
+import { authFailureOf, type AuthorizationSource } from './authorization.js';
+import { ERROR_BODY_BYTES, jsonRpcError, parseJson, safeUrl } from './body.js';
+import { crossOriginFailure } from './crossOrigin.js';
+import { NetworkFailure } from './networkFailure.js';
+import { checkHeaderValue, readStart, type HttpStack, type HttpStackResponse } from './stack.js';
+
+/** Statuses retried as transient (with `Retry-After`). */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** What an {@link HttpExchange} works with; fixed for the transport's lifetime. */
+export interface HttpExchangeOptions {
+  /** The endpoint URL every exchange starts at. */
+  readonly url: string;
+  /** The endpoint as errors name it (origin and path). */
+  readonly serverIdentity: string;
+  readonly stack: HttpStack;
+  readonly auth: AuthorizationSource;
+  readonly retryPolicy: ResolvedRetryPolicy;
+  readonly timers: Timers;
+  /** Same-origin 307/308 redirects followed per exchange. */
+  readonly maxRedirects: number;
+}
+
+/** The exchanges of one transport, and its lifetime (see the file's opening comment). */
+export class HttpExchange {
+  private readonly url: string;
+  private readonly serverIdentity: string;
+  private readonly stack: HttpStack;
+  private readonly auth: AuthorizationSource;
+  private readonly retryPolicy: ResolvedRetryPolicy;
+  private readonly timers: Timers;
+  private readonly maxRedirects: number;
+  private readonly closeController = new AbortController();
+  /** Signals made by {@link link} that are still in use, aborted by {@link close}. */
+  private readonly linked = new Set<AbortController>();
+
+  constructor(options: HttpExchangeOptions) {
+    this.url = options.url;
+    this.serverIdentity = options.serverIdentity;
+    this.stack = options.stack;
+    this.auth = options.auth;
+    this.retryPolicy = options.retryPolicy;
+    this.timers = options.timers;
+    this.maxRedirects = options.maxRedirects;
+  }
+
+  /** Aborted (with the close reason) once {@link close} was called. */
+  get closeSignal(): AbortSignal {
+    return this.closeController.signal;
+  }
+
+  /**
+   * Aborts every exchange in flight with `reason`: their signals, their waits, and the requests
+   * on the stack. Exchanges started later still run (the legacy session's `DELETE`).
+   */
+  close(reason: unknown): void {
+    this.closeController.abort(reason);
+    for (const controller of this.linked) controller.abort(reason);
+    this.linked.clear();
+    this.stack.abortAll(reason);
+  }
+
+  /**
+   * One POST of a message, retried by the transport's policy while its failures are transient.
+   * The first try runs outside p-retry (most POSTs succeed at once); p-retry takes over after a
+   * retryable failure, with that failure as its first attempt.
+   */
+  post(
+    method: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    idempotent: boolean,
+    cancel: CancelHandle | undefined,
+  ): Promise<HttpStackResponse> {
+    // A promise chain, not an async frame: every POST takes this path.
+    return this.send('POST', method, body, headers, cancel).catch((error: unknown) => {
+      if (this.retryPolicy.retries === 0 || this.isAborted(cancel) || !classify(error, idempotent).retry) throw error;
+      return this.retryPost(method, body, headers, idempotent, cancel, error);
+    });
+  }
+
+  /** {@link post} after a first failure that the policy retries. */
+  private async retryPost(
+    method: string,
+    body: string,
+    headers: Readonly<Record<string, string>>,
+    idempotent: boolean,
+    cancel: CancelHandle | undefined,
+    firstFailure: unknown,
+  ): Promise<HttpStackResponse> {
+    let replayed = false;
+    const link = this.link(cancel);
+    try {
+      return await withRetry(
+        () => {
+          if (!replayed) {
+            replayed = true;
+            return Promise.reject(firstFailure);
+          }
+          return this.send('POST', method, body, headers, cancel);
+        },
+        {
+          policy: this.retryPolicy,
+          signal: link.signal,
+          timers: this.timers,
+          classify: (error) => classify(error, idempotent),
+        },
+      );
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /**
+   * One exchange (a POST; on the legacy wire also GET and DELETE), with its auth retry and
+   * same-origin 307/308 redirects. Resolves with a response that is not 401/403/3xx/transient;
+   * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
+   * `retryAfterMs`) or {@link NetworkFailure}.
+   */
+  send(
+    httpMethod: 'POST' | 'GET' | 'DELETE',
+    method: string,
+    body: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    cancel: CancelHandle | undefined,
+  ): Promise<HttpStackResponse> {
+    if (this.auth.provider === undefined) return this.sendOnce(httpMethod, method, body, headers, cancel, undefined);
+    return this.sendWithProvider(httpMethod, method, body, headers, cancel);
+  }
+
+  /** {@link send} with an `authProvider`: it gets a signal that follows `cancel` and `close()`. */
+  private async sendWithProvider(
+    httpMethod: 'POST' | 'GET' | 'DELETE',
+    method: string,
+    body: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    cancel: CancelHandle | undefined,
+  ): Promise<HttpStackResponse> {
+    const link = this.link(cancel);
+    try {
+      return await this.sendOnce(httpMethod, method, body, headers, cancel, link.signal);
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /** {@link send} with `authSignal`, the signal handed to the auth provider (present when there is one). */
+  private async sendOnce(
+    httpMethod: 'POST' | 'GET' | 'DELETE',
+    method: string,
+    body: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    cancel: CancelHandle | undefined,
+    authSignal: AbortSignal | undefined,
+  ): Promise<HttpStackResponse> {
+    // Without a provider the static Authorization (if any) is already in `headers`.
+    let authorization =
+      authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
+    let retriedAuth = false;
+    let url = this.url;
+    for (let redirects = 0; ;) {
+      let requestHeaders = headers;
+      if (authorization !== undefined && authorization !== headers['authorization']) {
+        const value = checkHeaderValue(authorization);
+        if (value === undefined)
+          throw new InvalidArgumentError(
+            'authorization',
+            '(hidden)',
+            'the Authorization value from authProvider is not a valid HTTP header value',
+          );
+        requestHeaders = { ...headers, authorization: value };
+      }
+      let response: HttpStackResponse;
+      try {
+        response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, cancel });
+      } catch (error) {
+        if (this.isAborted(cancel)) throw this.abortReason(cancel);
+        throw new NetworkFailure(error);
+      }
+      const status = response.status;
+      if (status === 401 || status === 403) {
+        const refusal = authFailureOf(status, response.header('www-authenticate'), authorization);
+        const { failure, challenges, bearer } = refusal;
+        if (authSignal !== undefined && !retriedAuth && failure !== 'forbidden') {
+          response.discard();
+          const next = await this.auth.value(2, refusal, authSignal);
+          retriedAuth = true;
+          if (next !== undefined && next !== authorization) {
+            authorization = next;
+            continue;
+          }
+          throw new HttpAuthError({
+            ...this.errorData(response, method, '', 'status'),
+            failure,
+            challenges,
+            bearer,
+            retriedWithNewCredential: false,
+          });
+        }
+        const text = await readStart(response, ERROR_BODY_BYTES);
+        if (this.auth.provider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
+          // The retried credential was refused too: the provider may explain why with an error of
+          // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
+          await this.auth.provider({ url: this.url, attempt: 3, signal: authSignal, failure: refusal });
+        }
+        throw new HttpAuthError({
+          ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
+          failure,
+          challenges,
+          bearer,
+          retriedWithNewCredential: retriedAuth,
+        });
+      }
+      if (status === 0 || (status >= 300 && status < 400)) {
+        const location = response.header('location');
+        response.discard();
+        const target = location === undefined ? undefined : safeUrl(location, url);
+        if (
+          (status === 307 || status === 308) &&
+          target !== undefined &&
+          target.origin === new URL(url).origin &&
+          redirects < this.maxRedirects
+        ) {
+          redirects++;
+          url = target.href;
+          continue;
+        }
+        throw new HttpError({
+          ...this.errorData(response, method, '', 'redirect'),
+          ...(location !== undefined && { location }),
+        });
+      }
+      if (TRANSIENT_STATUSES.has(status)) {
+        const text = await readStart(response, ERROR_BODY_BYTES);
+        const retryAfterMs = parseRetryAfter(response.header('retry-after'));
+        throw new HttpError({
+          ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
+          ...(retryAfterMs !== undefined && { retryAfterMs }),
+        });
+      }
+      return response;
+    }
+  }
+
+  /**
+   * True when the exchange of `cancel` is over: `cancel` aborted, or the transport closed.
+   * Exchanges carry the caller's cancellation only; `close()` aborts them through the stack.
+   */
+  isAborted(cancel: CancelHandle | undefined): boolean {
+    return cancel?.aborted === true || this.closeController.signal.aborted;
+  }
+
+  /** Why the exchange of `cancel` was aborted (see {@link isAborted}). */
+  abortReason(cancel: CancelHandle | undefined): unknown {
+    return cancel?.aborted === true ? cancel.reason : this.closeController.signal.reason;
+  }
+
+  /**
+   * One AbortSignal that aborts with `cancel` and with `close()`, for the slow paths that need a
+   * signal object (auth provider, retry waits, resumption, a legacy session set-up). `dispose()`
+   * detaches it. Creating one costs more than the rest of a request, so the hot path never does.
+   */
+  link(cancel: CancelHandle | undefined): { signal: AbortSignal; dispose(): void } {
+    if (cancel === undefined || this.closeController.signal.aborted)
+      return { signal: this.closeController.signal, dispose: () => {} };
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(cancel.reason);
+    if (cancel.aborted) onAbort();
+    else cancel.onAbort(onAbort);
+    this.linked.add(controller);
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        this.linked.delete(controller);
+        cancel.offAbort(onAbort);
+      },
+    };
+  }
+
+  /** `data` of an {@link HttpError} about `response` to a message of `method`. */
+  errorData(
+    response: HttpStackResponse,
+    method: string,
+    text: string,
+    problem: HttpErrorData['problem'],
+    rpcError?: JsonRpcErrorObject,
+  ): HttpErrorData {
+    return {
+      status: response.status,
+      method,
+      url: this.serverIdentity,
+      contentType: response.header('content-type'),
+      bodyExcerpt: bodyExcerpt(text),
+      problem,
+      ...(rpcError !== undefined && { rpcError }),
+    };
+  }
+
+  /** The error a failed exchange of a message of `method` (request `id`, if one) becomes. */
+  finalError(error: unknown, method: string, id: RequestId | undefined, cancel: CancelHandle | undefined): Error {
+    if (this.closeController.signal.aborted) {
+      return new ConnectionClosedError(
+        `${method}: connection closed (closed by client)`,
+        { reason: 'closed by client' },
+        McpError.is(error) ? undefined : error,
+      );
+    }
+    if (cancel?.aborted === true) return new CancelledError(method, cancel.reason);
+    if (error instanceof NetworkFailure) {
+      // A browser hides why: on a page of another origin, CORS is the likely reason.
+      const blocked = error.code === undefined ? crossOriginFailure(this.url) : undefined;
+      if (blocked !== undefined)
+        return new ConnectionClosedError(`${method}: ${blocked}`, { reason: blocked }, error.cause);
+      if (error.connectPhase || id === undefined) {
+        const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
+        return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
+      }
+      return new StreamBrokenError(
+        {
+          method,
+          requestId: id,
+          phase: 'before-response',
+          reason: `the connection failed before a response${error.code === undefined ? '' : ` (${error.code})`}`,
+          eventsReceived: 0,
+          outcome: 'unknown',
+        },
+        error.cause,
+      );
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** Whether a failure of an exchange may be retried, and after how long the server asked for. */
+function classify(error: unknown, idempotent: boolean): RetryDecision {
+  if (error instanceof NetworkFailure) return { retry: error.connectPhase || idempotent };
+  if (
+    error instanceof HttpError &&
+    !(error instanceof HttpAuthError) &&
+    TRANSIENT_STATUSES.has(error.data.status) &&
+    error.data.problem === 'status'
+  ) {
+    return { retry: idempotent || error.data.status === 429, delayMs: error.data.retryAfterMs };
+  }
+  return { retry: false };
+}

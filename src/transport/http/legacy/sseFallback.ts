@@ -1,0 +1,53 @@
+/**
+ * The deprecated HTTP+SSE transport opened by a `StreamableHttpTransport` at its own URL, when
+ * its client falls back to it (`LegacyWireControl.openSse`; docs/legacy.md). Runtime-neutral.
+ */
+import { ConnectionClosedError } from '../../../errors/errors.js';
+import type { Timers } from '../../../util/clock.js';
+import type { TransportHandlers } from '../../transport.js';
+import type { AuthFailureInfo } from '../auth.js';
+import type { FetchLike } from '../stack.js';
+import { LegacySseTransport } from './legacySse.js';
+
+/**
+ * @internal What a `StreamableHttpTransport` lends the HTTP+SSE fallback it opens at its own
+ * URL (see {@link openSseFallback}): its settings, its handlers, and its close.
+ */
+export interface SseFallbackHost {
+  readonly url: string;
+  readonly headers: Headers;
+  readonly fetch: FetchLike;
+  readonly timers: Timers;
+  readonly maxEventChars: number | undefined;
+  /** The host's handlers; `undefined` when it was never started or is closed. */
+  readonly handlers: TransportHandlers | undefined;
+  /** The host's `Authorization` value for one try (it notes the credential for `authContext()`). */
+  authorize(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined>;
+  /** Aborted when the host closes: the stream then ends without an `onClose` (the host reports its own). */
+  readonly closeSignal: AbortSignal;
+  /** The stream ended by itself and `onClose` was called: the host counts as closed from now on. */
+  onClosed(): void;
+}
+
+/**
+ * @internal Opens the deprecated HTTP+SSE transport at the host's URL for a
+ * `StreamableHttpTransport` whose client fell back to it (`LegacyWireControl.openSse`).
+ * Resolves once the `endpoint` event arrived; rejects like {@link LegacySseTransport.start}.
+ */
+export async function openSseFallback(
+  host: SseFallbackHost,
+  signal: AbortSignal | undefined,
+): Promise<LegacySseTransport> {
+  const handlers = host.handlers;
+  if (handlers === undefined || host.closeSignal.aborted)
+    throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });
+  const transport = new LegacySseTransport(host.url, {
+    headers: host.headers,
+    fetch: host.fetch,
+    authProvider: (info) => host.authorize(info.attempt, info.failure, info.signal),
+    timers: host.timers,
+    ...(host.maxEventChars !== undefined && { maxEventChars: host.maxEventChars }),
+  });
+  await transport.open(handlers, signal, { closeSignal: host.closeSignal, onClosed: () => host.onClosed() });
+  return transport;
+}
