@@ -6,7 +6,8 @@
  */
 // Node-only entry (`mcp-live/node`): transports that need Node APIs (child processes, sockets).
 // Adding an export here adds public API. Everything runtime-neutral lives in ./index.ts.
-export { StdioTransport, STDERR_TAIL_BYTES, type StdioTransportOptions } from './transport/stdio/stdio.js';
+export { StdioTransport, type StdioTransportOptions } from './transport/stdio/stdio.js';
+export { STDERR_TAIL_BYTES } from './transport/stdio/stderr.js';
 export {
   planSpawn,
   type SpawnConfig,

@@ -9,15 +9,17 @@
  * waits for it to exit, sends SIGTERM if it does not exit in reasonable time, then SIGKILL.
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
-import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
 import type { Closeable } from '../../util/disposable.js';
-import { planSpawn, resolveWindowsCommand, type SpawnPlan } from './spawnPlan.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
+import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';
+import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
+import type { SpawnPlan } from './spawnPlan.js';
+import { ServerStderr } from './stderr.js';
+import { WriteQueue } from './writeQueue.js';
 
 /** Options for {@link StdioTransport}. */
 export interface StdioTransportOptions {
@@ -51,77 +53,11 @@ export interface StdioTransportOptions {
   maxLineBytes?: number | undefined;
 }
 
-/** Bytes of stderr kept for {@link TransportCloseInfo.stderrTail}. */
-export const STDERR_TAIL_BYTES = 4096;
-
 const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
 /** After the child exits, how long to wait for its stdout/stderr pipes to close (ms). */
 const MAX_EXIT_GRACE_MS = 500;
 
 type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
-
-/**
- * Lines sent in the same turn (and, while the pipe is full, until it drains), written with one
- * `stdin.write`. Every `send` of the batch gets the batch's promise.
- */
-interface Batch {
-  data: string;
-  readonly promise: Promise<void>;
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
-function newBatch(): Batch {
-  const batch = { data: '' } as Batch;
-  (batch as { promise: Promise<void> }).promise = new Promise<void>((resolve, reject) => {
-    batch.resolve = resolve;
-    batch.reject = reject;
-  });
-  return batch;
-}
-
-// Children still running, so that they are signalled if the host exits without closing them
-// (they lead their own process group, so a Ctrl-C in the host's terminal does not reach them).
-const live = new Set<StdioTransport>();
-const killOnHostExit = Symbol('killOnHostExit');
-const onHostExit = (): void => {
-  for (const transport of live) {
-    transport[killOnHostExit]();
-  }
-};
-function track(transport: StdioTransport): void {
-  if (live.size === 0) {
-    process.on('exit', onHostExit);
-  }
-  live.add(transport);
-}
-function untrack(transport: StdioTransport): void {
-  if (live.delete(transport) && live.size === 0) {
-    process.off('exit', onHostExit);
-  }
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** Decodes a byte tail that may start inside a UTF-8 character. */
-function decodeTail(bytes: Buffer): string {
-  let start = 0;
-  while (start < bytes.length && start < 3 && (bytes[start]! & 0xc0) === 0x80) {
-    start += 1;
-  }
-  return bytes.toString('utf8', start);
-}
 
 /**
  * A {@link Transport} that runs an MCP server as a child process and exchanges
@@ -171,14 +107,14 @@ export class StdioTransport implements Transport, Closeable {
   private signalled = false;
 
   private framer: LineFramer | undefined;
-  private stderrChunks: Buffer[] = [];
-  private stderrBytes = 0;
-  private stderrDecoder: TextDecoder | undefined;
-
-  /** Lines not handed to stdin yet: written by a microtask, or on 'drain' when the pipe is full. */
-  private pending: Batch | undefined;
-  private flushScheduled = false;
-  private waitingForDrain = false;
+  private readonly stderr: ServerStderr;
+  private readonly writes = new WriteQueue({
+    stdin: () => this.child?.stdin,
+    open: () => this.state === 'open',
+    closedError: (cause) => this.closedError('send', cause),
+  });
+  /** Unregisters the SIGTERM sent to the child if the host exits while it runs. */
+  private untrackHostExit: (() => void) | undefined;
 
   private timers = new Set<NodeJS.Timeout>();
   private closePromise: Promise<void> | undefined;
@@ -198,6 +134,10 @@ export class StdioTransport implements Transport, Closeable {
     }
     this.options = { ...options, args: [...(options.args ?? [])] };
     this.closeTimeoutMs = timeout;
+    const forward = options.stderr;
+    this.stderr = new ServerStderr(forward === 'ignore' || forward === undefined ? 'pipe' : forward, (error) =>
+      this.emitError(error),
+    );
     const identity = JSON.stringify([options.command, ...(options.args ?? [])]);
     this.serverIdentity =
       options.cwd === undefined ? `stdio:${identity}` : `stdio:${identity} cwd=${JSON.stringify(options.cwd)}`;
@@ -210,7 +150,7 @@ export class StdioTransport implements Transport, Closeable {
 
   /** The last bytes (at most 4 KiB) the server wrote to stderr so far, decoded as UTF-8. */
   get stderrTail(): string {
-    return decodeTail(this.stderrBuffer());
+    return this.stderr.tail;
   }
 
   /**
@@ -236,17 +176,9 @@ export class StdioTransport implements Transport, Closeable {
 
     let plan: SpawnPlan;
     try {
-      plan = planSpawn(
-        {
-          command: this.options.command,
-          args: this.options.args,
-          env: this.options.env,
-          cwd: this.options.cwd,
-        },
-        {
-          stderr: this.options.stderr === 'ignore' ? 'ignore' : 'pipe',
-          resolveCommand: (command, env, cwd) => resolveWindowsCommand(command, env, cwd, isFile),
-        },
+      plan = planServer(
+        { command: this.options.command, args: this.options.args, env: this.options.env, cwd: this.options.cwd },
+        this.options.stderr === 'ignore' ? 'ignore' : 'pipe',
       );
     } catch (error) {
       this.state = 'closed';
@@ -257,7 +189,7 @@ export class StdioTransport implements Transport, Closeable {
       this.rejectStart = reject;
       let child: ChildProcess;
       try {
-        child = spawn(plan.file, plan.args, plan.options);
+        child = spawnServer(plan);
       } catch (error) {
         this.failStart(error);
         return;
@@ -280,7 +212,9 @@ export class StdioTransport implements Transport, Closeable {
           return;
         }
         this.state = 'open';
-        track(this);
+        this.untrackHostExit = killOnHostExit(() => {
+          if (!this.exited) this.signalGroup('SIGTERM');
+        });
         resolve();
       });
     });
@@ -308,17 +242,7 @@ export class StdioTransport implements Transport, Closeable {
     } catch (error) {
       return Promise.reject(error);
     }
-    let batch = this.pending;
-    if (batch === undefined) {
-      batch = newBatch();
-      this.pending = batch;
-    }
-    batch.data += data;
-    if (!this.flushScheduled && !this.waitingForDrain) {
-      this.flushScheduled = true;
-      queueMicrotask(this.flush);
-    }
-    return batch.promise;
+    return this.writes.push(data);
   }
 
   /**
@@ -360,13 +284,6 @@ export class StdioTransport implements Transport, Closeable {
     await this.close();
   }
 
-  /** Called by the host-exit hook (module-private symbol): synchronous best effort. */
-  [killOnHostExit](): void {
-    if (!this.exited) {
-      this.signalGroup('SIGTERM');
-    }
-  }
-
   private attach(child: ChildProcess): void {
     // 'error' listeners on every stream, for good: a late EPIPE must never crash the host.
     child.stdin?.on('error', (error) => this.onStreamError('stdin', error));
@@ -403,37 +320,13 @@ export class StdioTransport implements Transport, Closeable {
       }
     });
 
-    const forward = this.options.stderr;
-    if (child.stderr) {
-      if (typeof forward === 'function') {
-        this.stderrDecoder = new TextDecoder('utf-8');
-      }
-      child.stderr.on('data', (chunk: Buffer) => {
-        this.keepStderr(chunk);
-        if (forward === 'inherit') {
-          process.stderr.write(chunk);
-        } else if (typeof forward === 'function' && this.stderrDecoder !== undefined) {
-          const text = this.stderrDecoder.decode(chunk, { stream: true });
-          if (text.length > 0) {
-            this.callStderr(forward, text);
-          }
-        }
-      });
-      child.stderr.on('end', () => {
-        if (typeof forward === 'function' && this.stderrDecoder !== undefined) {
-          const rest = this.stderrDecoder.decode();
-          if (rest.length > 0) {
-            this.callStderr(forward, rest);
-          }
-        }
-      });
-    }
+    if (child.stderr) this.stderr.drain(child.stderr);
 
     child.on('exit', (code, signal) => {
       this.exited = true;
       this.exitCode = code;
       this.exitSignal = signal;
-      untrack(this);
+      this.untrack();
       this.clearTimers();
       if (this.state === 'starting' || this.state === 'closed') {
         return;
@@ -462,7 +355,7 @@ export class StdioTransport implements Transport, Closeable {
         this.exitCode = code;
         this.exitSignal = signal;
       }
-      untrack(this);
+      this.untrack();
       this.finish();
     });
   }
@@ -472,7 +365,7 @@ export class StdioTransport implements Transport, Closeable {
     this.rejectStart = undefined;
     this.state = 'closed';
     this.clearTimers();
-    this.rejectQueuedWrites();
+    this.writes.rejectQueued();
     const code = errorCode(error);
     const detail = error instanceof Error ? error.message : String(error);
     const where = this.options.cwd === undefined ? '' : ` in ${JSON.stringify(this.options.cwd)}`;
@@ -504,60 +397,15 @@ export class StdioTransport implements Transport, Closeable {
     this.emitError(error);
   }
 
-  private readonly flush = (): void => {
-    this.flushScheduled = false;
-    this.writePending();
-  };
-
-  /** Writes the pending batch now, unless the pipe is full (then 'drain' writes it). */
-  private writePending(): void {
-    const batch = this.pending;
-    if (batch === undefined || this.waitingForDrain) return;
-    this.pending = undefined;
-    const stdin = this.child?.stdin;
-    if (this.state !== 'open' || !stdin || !stdin.writable) {
-      batch.reject(this.closedError('send'));
-      return;
-    }
-    const ok = stdin.write(batch.data, (error) => {
-      if (error) {
-        batch.reject(this.closedError('send', error));
-      } else {
-        batch.resolve();
-      }
-    });
-    if (!ok) {
-      this.waitingForDrain = true;
-      stdin.once('drain', this.onDrain);
-    }
-  }
-
-  private readonly onDrain = (): void => {
-    this.waitingForDrain = false;
-    this.writePending();
-  };
-
-  private rejectQueuedWrites(): void {
-    const batch = this.pending;
-    this.pending = undefined;
-    if (batch !== undefined) {
-      batch.reject(this.closedError('send'));
-    }
-    if (this.waitingForDrain) {
-      this.waitingForDrain = false;
-      this.child?.stdin?.off('drain', this.onDrain);
-    }
-  }
-
   /** Closes stdin, then escalates: SIGTERM to the group, then SIGKILL, then give up waiting. */
   private beginShutdown(): void {
     if (this.state !== 'open') {
       return;
     }
     // Lines sent before close() in this turn go out before stdin ends, as if written at once.
-    this.writePending();
+    this.writes.writePending();
     this.state = 'closing';
-    this.rejectQueuedWrites();
+    this.writes.rejectQueued();
     const child = this.child;
     try {
       child?.stdin?.end();
@@ -583,39 +431,17 @@ export class StdioTransport implements Transport, Closeable {
     });
   }
 
+  /** Signals the child's process group (see {@link signalProcessGroup}), noting that it was signalled. */
   private signalGroup(signal: 'SIGTERM' | 'SIGKILL'): void {
     const child = this.child;
-    const pid = child?.pid;
-    if (child === undefined || pid === undefined) {
-      return;
-    }
+    if (child?.pid === undefined) return;
     this.signalled = true;
-    if (process.platform === 'win32') {
-      if (signal === 'SIGTERM') {
-        try {
-          const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-          killer.on('error', () => {});
-          killer.unref();
-        } catch {
-          // Fall through to kill() at the SIGKILL step.
-        }
-      } else if (!this.exited) {
-        child.kill(signal);
-      }
-      return;
-    }
-    try {
-      process.kill(-pid, signal);
-    } catch (error) {
-      // ESRCH: the group is gone. EPERM or anything else: at least signal the child itself.
-      if (errorCode(error) !== 'ESRCH' && !this.exited) {
-        try {
-          child.kill(signal);
-        } catch {
-          // Nothing more to do.
-        }
-      }
-    }
+    signalProcessGroup(child, signal, this.exited);
+  }
+
+  private untrack(): void {
+    this.untrackHostExit?.();
+    this.untrackHostExit = undefined;
   }
 
   /** Delivers onClose once, after everything the child wrote has been handed up. */
@@ -631,8 +457,8 @@ export class StdioTransport implements Transport, Closeable {
     this.framer?.end();
     this.state = 'closed';
     this.clearTimers();
-    untrack(this);
-    this.rejectQueuedWrites();
+    this.untrack();
+    this.writes.rejectQueued();
 
     const info: TransportCloseInfo = {
       reason: this.closeReason(),
@@ -705,29 +531,6 @@ export class StdioTransport implements Transport, Closeable {
     } catch {
       // A throwing onError has nowhere left to report to.
     }
-  }
-
-  private callStderr(forward: (chunk: string) => void, text: string): void {
-    try {
-      forward(text);
-    } catch (error) {
-      this.emitError(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  private keepStderr(chunk: Buffer): void {
-    this.stderrChunks.push(chunk);
-    this.stderrBytes += chunk.length;
-    if (this.stderrBytes > STDERR_TAIL_BYTES * 2) {
-      const tail = this.stderrBuffer();
-      this.stderrChunks = [tail];
-      this.stderrBytes = tail.length;
-    }
-  }
-
-  private stderrBuffer(): Buffer {
-    const all = this.stderrChunks.length === 1 ? this.stderrChunks[0]! : Buffer.concat(this.stderrChunks);
-    return all.length > STDERR_TAIL_BYTES ? all.subarray(all.length - STDERR_TAIL_BYTES) : all;
   }
 
   private timer(ms: number, fn: () => void, unref = false): void {
