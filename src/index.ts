@@ -303,7 +303,7 @@ export {
 } from './observability/debug.js';
 export { debugFetch } from './observability/debugFetch.js';
 export type { CacheOutcomeName } from './observability/observer.js';
-export type { Progress } from './jsonrpc/session.js';
+export type { Progress } from './jsonrpc/sessionOptions.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';
 export type {
   RequestId,

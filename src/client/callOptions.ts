@@ -1,4 +1,4 @@
-import type { Progress } from '../jsonrpc/session.js';
+import type { Progress } from '../jsonrpc/sessionOptions.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { LoggingLevel, LoggingMessage } from '../types/protocol.js';
 import type { CacheMode } from '../cache/types.js';

@@ -7,7 +7,8 @@ import {
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
-import type { JsonRpcSession, SessionRequestOptions } from '../jsonrpc/session.js';
+import type { JsonRpcSession } from '../jsonrpc/session.js';
+import type { SessionRequestOptions } from '../jsonrpc/sessionOptions.js';
 import { driveInputRequired } from '../inputRequired/driver.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
 import { withInputRetry } from '../inputRequired/retry.js';

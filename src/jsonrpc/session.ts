@@ -6,11 +6,11 @@ import {
   RpcError,
   TimeoutError,
 } from '../errors/errors.js';
-import { ErrorCode } from '../errors/codes.js';
-import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { systemClock, type Clock, type Timers } from '../util/clock.js';
 import { CancelSource } from '../transport/cancelHandle.js';
 import type { MessageContext, Transport, TransportCloseInfo, TransportSendOptions } from '../transport/transport.js';
 import { isStreamBrokenError } from '../transport/transportErrors.js';
+import { InboundRequests, type InboundRequestHandler } from './inbound.js';
 import {
   isObject,
   isRequestId,
@@ -21,107 +21,8 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from './messages.js';
-
-/** One `notifications/progress` update, as handed to the `onProgress` call option. */
-export interface Progress {
-  /** Progress so far; increases with each update. */
-  progress: number;
-  /** Total amount of work, when the server knows it. */
-  total?: number | undefined;
-  /** Human-readable status, when the server sent one. */
-  message?: string | undefined;
-}
-
-/** Per-request options understood by the session. */
-export interface SessionRequestOptions {
-  /** Aborting it cancels the request with a {@link CancelledError}. */
-  signal?: AbortSignal | undefined;
-  /** Idle timeout in ms: time allowed without a response (or, by default, without progress). */
-  timeoutMs: number;
-  /** Hard limit in ms on the whole request, whatever progress arrives. */
-  maxTotalTimeoutMs: number;
-  /** When true, each progress notification restarts the idle timeout. */
-  resetTimeoutOnProgress: boolean;
-  /** Called for each progress notification addressed to this request. */
-  onProgress?: ((progress: Progress) => void) | undefined;
-  /**
-   * Called for notifications the transport attributes to this request (for example
-   * `notifications/message` on an HTTP response stream).
-   */
-  onRelatedNotification?: ((notification: JsonRpcNotification) => void) | undefined;
-  /**
-   * Whether a timeout or abort sends `notifications/cancelled`. False only for requests the
-   * protocol forbids cancelling (legacy `initialize`). @default true
-   */
-  cancellable?: boolean | undefined;
-  /**
-   * Called once, synchronously, with the JSON-RPC id this request is sent under, before the
-   * message reaches the transport. For long-lived requests whose later messages name the request
-   * by id (`subscriptions/listen`: `_meta["io.modelcontextprotocol/subscriptionId"]`).
-   */
-  onRequestId?: ((id: RequestId) => void) | undefined;
-  /** Extra transport headers for this request (Streamable HTTP: the tool's `Mcp-Param-*`). */
-  transportHeaders?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Whether the request may run twice without harm; transports retry only such requests after
-   * a transient failure. @default the transport's rule (everything but `tools/call`)
-   */
-  idempotent?: boolean | undefined;
-  /**
-   * How often to re-issue the request under a new id when its response stream breaks before
-   * the response (Streamable HTTP, spec: basic/transports/streamable-http). `onRequestId` is
-   * called again with each new id. @default 2 when `idempotent` is true, else 0 (the call then
-   * fails with `StreamBrokenError`, -32012: the outcome is unknown)
-   */
-  reissueOnBrokenStream?: number | undefined;
-}
-
-/**
- * Handles a request the server sent to the client (legacy wire only) and returns its result.
- * `signal` aborts when the server cancels the request or the connection closes; `id` is the
- * request's JSON-RPC id.
- */
-export type InboundRequestHandler = (
-  params: JsonObject | undefined,
-  signal: AbortSignal,
-  id: RequestId,
-) => Promise<JsonObject> | JsonObject;
-
-export interface SessionOptions {
-  transport: Transport;
-  timers: Timers;
-  /**
-   * The clock request deadlines are measured on (ms). Give the one that matches `timers`: the
-   * session keeps one timer for all its requests and, when it fires, reads the clock to tell
-   * which deadlines passed (a progress notification only moves a deadline). @default
-   * {@link systemClock} (`performance.now()`, looked up at each call)
-   */
-  clock?: Clock | undefined;
-  /** Notifications other than progress (and other than those routed to a request). */
-  onNotification(notification: JsonRpcNotification): void;
-  /** Non-fatal problems: malformed messages, responses for unknown ids, failed notifications. */
-  onError(error: Error): void;
-  /** Called once when the transport closes, after every pending request was rejected. */
-  onClose?(info: TransportCloseInfo): void;
-  /**
-   * Whether to answer server-to-client requests. The 2026-07-28 wire has none (servers ask
-   * through `input_required` results), so modern sessions report them instead of replying.
-   * @default false
-   */
-  answerInboundRequests?: boolean;
-  /** Handlers for server-to-client requests, by method, when {@link answerInboundRequests} is on. */
-  inboundRequestHandlers?: ReadonlyMap<string, InboundRequestHandler>;
-  /**
-   * Sees every message handed to the transport (`send`) and every value it delivers
-   * (`receive`, before any check), for the debug log. It must not throw or mutate them.
-   */
-  onWire?: ((direction: 'send' | 'receive', message: unknown) => void) | undefined;
-  /** Told when a request is re-issued under a new id after its response stream broke. */
-  onReissue?: ((method: string, oldId: RequestId, newId: RequestId) => void) | undefined;
-}
-
-/** Session state: `new` until started, `open` while messages flow, `closed` for good. */
-export type SessionState = 'new' | 'open' | 'closed';
+import type { SessionOptions, SessionRequestOptions, SessionState } from './sessionOptions.js';
+import { SessionTimer } from './sessionTimer.js';
 
 interface PendingRequest {
   /** Changes when the request is re-issued after a broken stream. */
@@ -150,8 +51,6 @@ interface PendingRequest {
 }
 
 const RECENTLY_CANCELLED_LIMIT = 1024;
-/** Longest delay given to one `setTimeout` (2^31 - 1 ms): a later deadline is re-armed when it fires. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A JSON-RPC 2.0 client session over one {@link Transport}: allocates ids, keeps the pending
@@ -172,15 +71,10 @@ export class JsonRpcSession {
   private stateValue: SessionState = 'new';
   private closeInfo: TransportCloseInfo | undefined;
   private closePromise: Promise<void> | undefined;
-  private readonly inboundControllers = new Map<RequestId, AbortController>();
-  private inboundHandlers: ReadonlyMap<string, InboundRequestHandler> | undefined;
-  /**
-   * The one timer of the session: armed for the earliest deadline of the pending requests (or
-   * later: it only moves earlier when a request needs it to), cleared when no request is timed.
-   */
-  private deadlineTimer: TimerHandle;
-  /** The clock time {@link deadlineTimer} fires at. */
-  private deadlineTimerAt = 0;
+  /** Requests from the server (legacy wire), and their handlers. */
+  private readonly inbound: InboundRequests;
+  /** The one timer of the session, for the earliest deadline of the timed requests; cleared when none is. */
+  private readonly timer: SessionTimer;
   /** Pending requests whose deadlines count ({@link PendingRequest.timed}). */
   private timedCount = 0;
 
@@ -189,7 +83,15 @@ export class JsonRpcSession {
     this.transport = options.transport;
     this.timers = options.timers;
     this.clock = options.clock ?? systemClock;
-    if (options.answerInboundRequests === true) this.inboundHandlers = options.inboundRequestHandlers ?? new Map();
+    this.timer = new SessionTimer(this.timers, this.clock, (now) => this.onDeadlines(now));
+    this.inbound = new InboundRequests(
+      {
+        write: (message) => this.write(message),
+        open: () => this.stateValue === 'open',
+        onError: (error) => this.options.onError(error),
+      },
+      options.answerInboundRequests === true ? (options.inboundRequestHandlers ?? new Map()) : undefined,
+    );
   }
 
   /**
@@ -202,7 +104,7 @@ export class JsonRpcSession {
    * gets no response. Without a map, inbound requests are reported to `onError` and never answered.
    */
   setInboundRequestHandlers(handlers: ReadonlyMap<string, InboundRequestHandler> | undefined): void {
-    this.inboundHandlers = handlers;
+    this.inbound.setHandlers(handlers);
   }
 
   get state(): SessionState {
@@ -302,7 +204,7 @@ export class JsonRpcSession {
           : Infinity;
       entry.timed = true;
       this.timedCount++;
-      this.armDeadlineTimer(Math.min(entry.idleDeadline, entry.totalDeadline), now);
+      this.timer.arm(Math.min(entry.idleDeadline, entry.totalDeadline), now);
       if (signal !== undefined) {
         entry.abortListener = () => {
           this.settle(entry, new CancelledError(method, signal.reason));
@@ -448,38 +350,10 @@ export class JsonRpcSession {
   }
 
   /**
-   * Makes sure the session timer fires by clock time `at` (ms): arms it, or moves it earlier.
-   * A timer already due earlier stays: when it fires, it re-arms for what is left.
+   * The session timer fired at `now`: times out every request whose deadline passed (an idle
+   * deadline first when both did), and returns the earliest deadline left (`Infinity`: none).
    */
-  private armDeadlineTimer(at: number, now: number): void {
-    // No deadline (timeouts of Infinity): nothing to wait for.
-    if (at === Infinity) return;
-    if (this.deadlineTimer !== undefined) {
-      if (this.deadlineTimerAt <= at) return;
-      this.timers.clearTimeout(this.deadlineTimer);
-    }
-    let delay = at - now;
-    if (!(delay > 0)) {
-      // Due already (or not a number of ms: then it times out at once, as setTimeout would).
-      delay = 0;
-      at = now;
-    } else if (delay > MAX_TIMER_MS) {
-      // Beyond what setTimeout can wait: fire at the limit and look again then.
-      delay = MAX_TIMER_MS;
-      at = now + delay;
-    }
-    this.deadlineTimerAt = at;
-    this.deadlineTimer = this.timers.setTimeout(this.onDeadlineTimer, delay);
-  }
-
-  /**
-   * The session timer fired: times out every request whose deadline passed (an idle deadline
-   * first when both did) and re-arms for the earliest deadline left. A timer is never early by
-   * the session's count: the clock is read as at least the time it was armed for.
-   */
-  private readonly onDeadlineTimer = (): void => {
-    this.deadlineTimer = undefined;
-    const now = Math.max(this.clock.now(), this.deadlineTimerAt);
+  private onDeadlines(now: number): number {
     let next = Infinity;
     let expired: PendingRequest[] | undefined;
     for (const entry of this.pending.values()) {
@@ -491,18 +365,15 @@ export class JsonRpcSession {
     if (expired !== undefined) {
       for (const entry of expired) this.onTimeout(entry, entry.totalDeadline < entry.idleDeadline ? 'total' : 'idle');
     }
-    if (next !== Infinity && this.timedCount > 0) this.armDeadlineTimer(next, now);
-  };
+    return this.timedCount > 0 ? next : Infinity;
+  }
 
   /** The request's deadlines stop counting; the session timer is cleared once none does. */
   private untime(entry: PendingRequest): void {
     if (!entry.timed) return;
     entry.timed = false;
     this.timedCount--;
-    if (this.timedCount === 0 && this.deadlineTimer !== undefined) {
-      this.timers.clearTimeout(this.deadlineTimer);
-      this.deadlineTimer = undefined;
-    }
+    if (this.timedCount === 0) this.timer.clear();
   }
 
   private onTimeout(entry: PendingRequest, kind: 'idle' | 'total'): void {
@@ -555,7 +426,7 @@ export class JsonRpcSession {
     }
     const method = message['method'];
     if (typeof method === 'string') {
-      if ('id' in message) this.handleInboundRequest(message, method);
+      if ('id' in message) this.inbound.handle(message, method);
       else this.handleNotification(message as unknown as JsonRpcNotification, context);
       return;
     }
@@ -597,14 +468,9 @@ export class JsonRpcSession {
       return;
     }
     if (notification.method === 'notifications/cancelled') {
-      const requestId = notification.params?.['requestId'];
-      const inbound = isRequestId(requestId) ? this.inboundControllers.get(requestId) : undefined;
-      if (inbound !== undefined) {
-        // The server gave up on its own request: stop the handler and send no response.
-        this.inboundControllers.delete(requestId as RequestId);
-        inbound.abort(notification.params?.['reason'] ?? 'cancelled by the server');
-        return;
-      }
+      // The server gave up on its own request: stop the handler and send no response.
+      const params = notification.params;
+      if (this.inbound.cancel(params?.['requestId'], params?.['reason'] ?? 'cancelled by the server')) return;
     }
     const related = context?.relatedRequestId;
     const entry = related === undefined ? undefined : this.pending.get(related);
@@ -652,78 +518,11 @@ export class JsonRpcSession {
     }
   }
 
-  private handleInboundRequest(message: JsonObject, method: string): void {
-    const id = message['id'];
-    if (!isRequestId(id)) {
-      this.options.onError(new ProtocolError('request with an invalid id; ignored', { value: message }));
-      return;
-    }
-    if (method === 'notifications/cancelled') return;
-    const handlers = this.inboundHandlers;
-    if (handlers === undefined) {
-      this.options.onError(
-        new ProtocolError('server sent a request, which this protocol version does not allow; ignored', {
-          method,
-          value: message,
-        }),
-      );
-      return;
-    }
-    const handler = handlers.get(method);
-    if (handler === undefined) {
-      void this.respondError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
-      return;
-    }
-    const controller = new AbortController();
-    this.inboundControllers.set(id, controller);
-    // Exactly one response: the first settlement wins; a cancelled request gets none.
-    let answered = false;
-    const answer = (reply: { result: JsonObject } | { error: JsonRpcErrorObject }): Promise<void> => {
-      if (answered || this.inboundControllers.get(id) !== controller) return Promise.resolve();
-      answered = true;
-      this.inboundControllers.delete(id);
-      if ('error' in reply) return this.respondError(id, reply.error);
-      return this.write({ jsonrpc: '2.0', id, result: reply.result }).catch((error: unknown) => {
-        if (this.stateValue === 'open') this.options.onError(asError(error));
-      });
-    };
-    const params = message['params'];
-    Promise.resolve()
-      .then(() => handler(isObject(params) ? params : undefined, controller.signal, id))
-      .then(
-        (result) => {
-          if (!isObject(result))
-            return answer({
-              error: { code: ErrorCode.InternalError, message: `${method}: the handler returned no result object` },
-            });
-          return answer({ result });
-        },
-        (error: unknown) => {
-          const rpc = McpError.is(error) && error.code > -33000 && error.code < -31000;
-          return answer({
-            error: {
-              code: rpc ? error.code : ErrorCode.InternalError,
-              message: error instanceof Error ? error.message : String(error),
-            },
-          });
-        },
-      )
-      .catch((error: unknown) => this.options.onError(asError(error)));
-  }
-
-  private respondError(id: RequestId, error: JsonRpcErrorObject): Promise<void> {
-    if (this.stateValue !== 'open') return Promise.resolve();
-    return this.write({ jsonrpc: '2.0', id, error }).catch((sendError: unknown) => {
-      if (this.stateValue === 'open') this.options.onError(asError(sendError));
-    });
-  }
-
   private handleClose(info: TransportCloseInfo): void {
     if (this.stateValue === 'closed') return;
     this.stateValue = 'closed';
     this.closeInfo = info;
-    for (const controller of this.inboundControllers.values()) controller.abort();
-    this.inboundControllers.clear();
+    this.inbound.abortAll();
     for (const entry of [...this.pending.values()]) {
       this.settle(
         entry,

@@ -6,7 +6,7 @@
 import { McpError } from '../errors/errors.js';
 import type { CacheSource } from '../cache/types.js';
 import { isObject, type JsonObject, type RequestId } from '../jsonrpc/messages.js';
-import type { SessionOptions } from '../jsonrpc/session.js';
+import type { SessionOptions } from '../jsonrpc/sessionOptions.js';
 import type { Implementation } from '../types/protocol.js';
 import type { Clock } from '../util/clock.js';
 import { logLine, redact, redactText, type DebugEntryType, type DebugSink } from './debug.js';

@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TimeoutError } from '../../src/errors/errors.js';
 import type { JsonObject } from '../../src/jsonrpc/messages.js';
-import { JsonRpcSession, type SessionRequestOptions } from '../../src/jsonrpc/session.js';
+import { JsonRpcSession } from '../../src/jsonrpc/session.js';
+import type { SessionRequestOptions } from '../../src/jsonrpc/sessionOptions.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
 import { systemTimers, type Clock, type Timers } from '../../src/util/clock.js';
 

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryTransport } from '../../src/transport/memory.js';
-import { JsonRpcSession, type SessionRequestOptions } from '../../src/jsonrpc/session.js';
+import { JsonRpcSession } from '../../src/jsonrpc/session.js';
+import type { SessionRequestOptions } from '../../src/jsonrpc/sessionOptions.js';
 import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { ScriptedServer } from '../fakes/scriptedServer.js';
