@@ -5,24 +5,19 @@
  */
 import { CancelledError, InvalidArgumentError, McpError, ProtocolError, isCancelledError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope } from '../types/protocol.js';
+import { isObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
-import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
-import {
-  CacheKeyBuilder,
-  PUBLIC_PARTITION,
-  keyParam,
-  keyPrefix,
-  parseCacheKey,
-  quoteJson,
-  type CacheKeyParts,
-} from './cacheKey.js';
-import { HitIndex } from './hitIndex.js';
-import { MemoryCacheStore, type CacheEntry, type CacheStore } from './cacheStore.js';
-import type { FleetInvalidation, FlightTicket } from './fleet.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
+import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
+import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson, type CacheKeyParts } from './cacheKey.js';
+import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
+import { CacheEntries } from './entries.js';
 import { CacheMissError } from './errors.js';
+import type { FleetInvalidation, FlightTicket } from './fleet.js';
+import { DEFAULT_MAX_TTL_MS, ageMs, isFresh, isWithinStaleWindow, normalizeScope, normalizeTtl } from './freshness.js';
+import { HitIndex } from './hitIndex.js';
+import { InFlightLoads, type InFlight } from './inFlight.js';
 import {
   ListWalk,
   missData,
@@ -33,6 +28,7 @@ import {
   type Settled,
   type WalkHooks,
 } from './listWalk.js';
+import { CacheReporter } from './reporter.js';
 import {
   LIST_METHODS,
   isCacheableMethod,
@@ -47,8 +43,6 @@ import {
   type Loader,
   type SkipReason,
 } from './types.js';
-import { deepFreezeAndMeasure } from './freeze.js';
-import { DEFAULT_MAX_TTL_MS, ageMs, isFresh, isWithinStaleWindow, normalizeScope, normalizeTtl } from './freshness.js';
 
 /** Options of {@link ResponseCache}. */
 export interface ResponseCacheOptions {
@@ -97,25 +91,6 @@ export interface ResponseCacheOptions {
   onError?: ((error: Error) => void) | undefined;
 }
 
-/** One request in flight, shared by every caller with the same key and partition. */
-interface InFlight {
-  readonly dedupeKey: string;
-  readonly method: string;
-  readonly param: string | null;
-  readonly dedupeTag: string;
-  readonly controller: AbortController;
-  /** Background refreshes are never aborted by their joiners. */
-  readonly pinned: boolean;
-  /** Walk pages: the walk's commit stores them, not the load. */
-  readonly deferStore: boolean;
-  waiters: number;
-  /** The store's fence (fleet stores), taken before the load was sent (a promise until it is known). */
-  fence: unknown;
-  /** Set when an invalidation matched while in flight: the result is returned but not stored. */
-  invalidated: boolean;
-  promise: Promise<Settled>;
-}
-
 const noop = (): void => {};
 
 /**
@@ -158,20 +133,12 @@ export class ResponseCache {
   private readonly maxTtlMs: number;
   private readonly swrMs: number;
   private readonly sieMs: number;
-  private readonly onEvent: ((event: CacheEvent) => void) | undefined;
-  private readonly onError: (error: Error) => void;
-  private readonly counters: CacheStats = {
-    hits: 0,
-    misses: 0,
-    staleServes: 0,
-    evictions: 0,
-    stores: 0,
-    invalidations: 0,
-  };
-  private readonly inflight = new Map<string, InFlight>();
-  private readonly active = new Set<InFlight>();
-  /** Scope of the last entry stored per method: which partition to look in first. */
-  private readonly scopeHint = new Map<string, CacheScope>();
+  /** Counters, events and error reports. */
+  private readonly reporter: CacheReporter;
+  /** The entries in the store: lookups, the hit index's fast path, writes, deletions. */
+  private readonly entries: CacheEntries;
+  /** Loads in flight, shared by callers with the same key and auth context. */
+  private readonly loads = new InFlightLoads();
   /** Invalidation generations: all, per method, per method + partition (walks compare their sum). */
   private generationAll = 0;
   private readonly generationByMethod = new Map<string, number>();
@@ -182,8 +149,6 @@ export class ResponseCache {
   private readonly origin = {};
   /** Where fresh hits find their key without building it: only on a {@link MemoryCacheStore}. */
   private readonly index: HitIndex | undefined;
-  /** True when the store is this cache's own: then the index knows every key of the store. */
-  private readonly exactIndex: boolean;
 
   /**
    * @throws InvalidArgumentError (-32602) when `serverIdentity` is not a string or a duration
@@ -197,7 +162,6 @@ export class ResponseCache {
     this.keys = new CacheKeyBuilder(options.serverIdentity);
     this.index =
       this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
-    this.exactIndex = options.store === undefined;
     this.clock = options.clock ?? systemClock;
     this.wallClock = options.wallClock ?? systemWallClock;
     this.partitioner = new AuthPartitioner(options.authContext, options.sharedStore ?? options.store !== undefined);
@@ -206,22 +170,30 @@ export class ResponseCache {
       throw new InvalidArgumentError('maxTtlMs', 0, 'expected a positive number of milliseconds');
     this.swrMs = duration('staleWhileRevalidateMs', options.staleWhileRevalidateMs, 0);
     this.sieMs = duration('staleIfErrorMs', options.staleIfErrorMs, 0);
-    this.onEvent = options.onEvent;
-    this.onError = options.onError ?? noop;
+    this.reporter = new CacheReporter(options.onEvent, options.onError ?? noop);
+    this.entries = new CacheEntries(
+      this.store,
+      this.keys,
+      this.index,
+      options.store === undefined,
+      this.clock,
+      this.wallClock,
+      this.reporter,
+    );
     const prefix = this.keys.prefix;
     this.unsubscribeEvict =
       this.store.onEvict?.((key) => {
         if (!key.startsWith(prefix)) return;
         this.index?.removeKey(key);
-        this.counters.evictions++;
-        if (this.onEvent !== undefined) this.emit({ type: 'evict', key });
+        this.reporter.counters.evictions++;
+        if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'evict', key });
       }) ?? noop;
     this.unsubscribeFleet = this.store.onInvalidation?.((notice) => this.invalidatedElsewhere(notice)) ?? noop;
   }
 
   /** A snapshot of the counters (a new plain object each call). */
   stats(): CacheStats {
-    return { ...this.counters };
+    return { ...this.reporter.counters };
   }
 
   /**
@@ -260,13 +232,13 @@ export class ResponseCache {
     const param = keyParam(method, request);
     const version = request.protocolVersion;
     if (this.index !== undefined && (mode === 'default' || mode === 'force-cache' || mode === 'only-if-cached')) {
-      const entry = this.peekEntry(method, param, version, partition);
+      const entry = this.entries.peek(method, param, version, partition);
       if (entry !== undefined) return Promise.resolve(outcomeOf(entry, 'cache'));
     }
     const keys = this.keys.requestKeys(method, param, version, partition.privateTag, partition.dedupeTag);
     const ctx: Ctx = { method, param, keys, partition, mode };
     if (mode === 'reload' || mode === 'no-cache') return this.viaNetwork(ctx, undefined, 'mode', load, signal);
-    const found = this.lookup(ctx);
+    const found = this.entries.lookup(ctx);
     if (isPromise(found)) return found.then((f) => this.decide(ctx, f, load, signal));
     return this.decide(ctx, found, load, signal);
   }
@@ -294,54 +266,7 @@ export class ResponseCache {
     } catch {
       return undefined; // fetch reports it
     }
-    return this.peekEntry(method, param, protocolVersion, partition)?.value;
-  }
-
-  /**
-   * The fresh entry of a request found through the hit index, counted as a hit; `undefined`
-   * when the index cannot answer for sure (then the full lookup decides). Mirrors
-   * {@link lookup} + {@link decide}: the first probe (by scope hint) that has an entry decides.
-   */
-  private peekEntry(
-    method: string,
-    param: string | null,
-    protocolVersion: string,
-    partition: AuthPartition,
-  ): CacheEntry | undefined {
-    const index = this.index as HitIndex;
-    const privateTag = partition.privateTag;
-    let key: string | undefined;
-    let second: string | undefined;
-    if (privateTag === undefined) {
-      key = index.get(method, protocolVersion, PUBLIC_PARTITION, param);
-    } else {
-      const publicFirst = this.scopeHint.get(method) === 'public';
-      key = index.get(method, protocolVersion, publicFirst ? PUBLIC_PARTITION : privateTag, param);
-      if (key === undefined) {
-        // Only an exact index proves the first probe empty; otherwise the full lookup decides.
-        if (!this.exactIndex) return undefined;
-        second = index.get(method, protocolVersion, publicFirst ? privateTag : PUBLIC_PARTITION, param);
-        if (second === undefined) return undefined;
-        key = second;
-      }
-    }
-    if (key === undefined) return undefined;
-    let entry: MaybePromise<CacheEntry | undefined>;
-    try {
-      entry = this.store.get(key);
-    } catch {
-      return undefined; // fetch reports it
-    }
-    if (entry === undefined || isPromise(entry)) {
-      if (entry === undefined) index.removeKey(key); // deleted behind this cache's back
-      return undefined;
-    }
-    if (second !== undefined && this.scopeHint.get(method) !== entry.scope) this.scopeHint.set(method, entry.scope);
-    const now = this.clock.now();
-    if (!(now < entry.receivedAt + entry.ttlMs)) return undefined;
-    this.counters.hits++;
-    if (this.onEvent !== undefined) this.emit({ type: 'hit', method, param, key, ageMs: ageMs(entry, now) });
-    return entry;
+    return this.entries.peek(method, param, protocolVersion, partition)?.value;
   }
 
   /**
@@ -447,62 +372,10 @@ export class ResponseCache {
   dispose(): void {
     this.unsubscribeEvict();
     this.unsubscribeFleet();
-    for (const record of this.active) if (record.pinned) record.controller.abort(new Error('response cache disposed'));
+    this.loads.abortPinned(new Error('response cache disposed'));
   }
 
   // ---- read path ----------------------------------------------------------------------------
-
-  private lookup(ctx: Pick<Ctx, 'method' | 'param' | 'keys'>): MaybePromise<Found | undefined> {
-    const found = this.probe(ctx);
-    if (this.index !== undefined && found !== undefined && !isPromise(found)) {
-      // Found in the store but maybe not in the index (written by another cache on the store).
-      const keys = ctx.keys;
-      const partition = found.key === keys.publicKey ? PUBLIC_PARTITION : keys.privateTag;
-      if (partition !== undefined) this.index.add(ctx.method, keys.protocolVersion, partition, ctx.param, found.key);
-    }
-    return found;
-  }
-
-  private probe(ctx: Pick<Ctx, 'method' | 'keys'>): MaybePromise<Found | undefined> {
-    const { publicKey, privateKey } = ctx.keys;
-    if (privateKey === undefined) return this.read(publicKey);
-    const publicFirst = this.scopeHint.get(ctx.method) === 'public';
-    const first = publicFirst ? publicKey : privateKey;
-    const second = publicFirst ? privateKey : publicKey;
-    const found = this.read(first);
-    if (isPromise(found)) return found.then((f) => f ?? this.readSecond(ctx.method, second));
-    return found ?? this.readSecond(ctx.method, second);
-  }
-
-  /** The second probe of a lookup; a hit there flips the method's scope hint. */
-  private readSecond(method: string, key: string): MaybePromise<Found | undefined> {
-    const remember = (found: Found | undefined): Found | undefined => {
-      if (found !== undefined) this.scopeHint.set(method, found.entry.scope);
-      return found;
-    };
-    const found = this.read(key);
-    return isPromise(found) ? found.then(remember) : remember(found);
-  }
-
-  private read(key: string): MaybePromise<Found | undefined> {
-    let entry: MaybePromise<CacheEntry | undefined>;
-    try {
-      entry = this.store.get(key);
-    } catch (error) {
-      this.report(error);
-      return undefined;
-    }
-    if (isPromise(entry)) {
-      return entry.then(
-        (e) => (e === undefined ? undefined : { key, entry: e }),
-        (error: unknown) => {
-          this.report(error);
-          return undefined;
-        },
-      );
-    }
-    return entry === undefined ? undefined : { key, entry };
-  }
 
   private decide(
     ctx: Ctx,
@@ -515,9 +388,15 @@ export class ResponseCache {
       const entry = found.entry;
       const now = this.clock.now();
       if (isFresh(entry, now)) {
-        this.counters.hits++;
-        if (this.onEvent !== undefined)
-          this.emit({ type: 'hit', method: ctx.method, param: ctx.param, key: found.key, ageMs: ageMs(entry, now) });
+        this.reporter.counters.hits++;
+        if (this.reporter.onEvent !== undefined)
+          this.reporter.emit({
+            type: 'hit',
+            method: ctx.method,
+            param: ctx.param,
+            key: found.key,
+            ageMs: ageMs(entry, now),
+          });
         return Promise.resolve(outcomeOf(entry, 'cache'));
       }
       if (mode === 'force-cache' || mode === 'only-if-cached')
@@ -530,18 +409,18 @@ export class ResponseCache {
       return this.viaNetwork(ctx, found, 'stale', load, signal);
     }
     if (mode === 'only-if-cached') {
-      this.counters.misses++;
-      if (this.onEvent !== undefined)
-        this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason: 'absent', joined: false });
+      this.reporter.counters.misses++;
+      if (this.reporter.onEvent !== undefined)
+        this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason: 'absent', joined: false });
       return Promise.reject(new CacheMissError(missData(ctx.method, ctx.param)));
     }
     return this.viaNetwork(ctx, undefined, 'absent', load, signal);
   }
 
   private serveStale(ctx: Ctx, found: Found, now: number, reason: 'revalidate' | 'error' | 'mode'): CacheOutcome {
-    this.counters.staleServes++;
-    if (this.onEvent !== undefined)
-      this.emit({
+    this.reporter.counters.staleServes++;
+    if (this.reporter.onEvent !== undefined)
+      this.reporter.emit({
         type: 'stale',
         method: ctx.method,
         param: ctx.param,
@@ -564,7 +443,7 @@ export class ResponseCache {
   ): Promise<CacheOutcome> {
     const outcome = checkOutcome(await load(signal));
     const result = outcome.result;
-    if (this.onEvent !== undefined) this.emit({ type: 'skip', method, param, reason });
+    if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'skip', method, param, reason });
     return {
       result,
       source: 'network',
@@ -582,13 +461,13 @@ export class ResponseCache {
     signal: AbortSignal | undefined,
   ): Promise<CacheOutcome> {
     const dedupeKey = ctx.keys.dedupeKey;
-    let record = this.inflight.get(dedupeKey);
-    this.counters.misses++;
-    if (this.onEvent !== undefined)
-      this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined: record !== undefined });
+    let record = this.loads.get(dedupeKey);
+    this.reporter.counters.misses++;
+    if (this.reporter.onEvent !== undefined)
+      this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined: record !== undefined });
     record ??= this.startLoad(ctx, dedupeKey, load, false, false);
     const shared = record;
-    const waited = this.wait(shared, signal, ctx.method).then((settled) => settled.outcome);
+    const waited = this.loads.wait(shared, signal, ctx.method).then((settled) => settled.outcome);
     if (ctx.mode !== 'default' || found === undefined || this.sieMs <= 0) return waited;
     return waited.catch((error: unknown) => {
       if (shared.invalidated || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs))
@@ -601,21 +480,15 @@ export class ResponseCache {
 
   /** Starts one shared load; registers it for dedupe and for invalidation marks. */
   private startLoad(ctx: Ctx, dedupeKey: string, load: Loader, pinned: boolean, deferStore: boolean): InFlight {
-    const record: InFlight = {
+    const record = this.loads.start({
       dedupeKey,
       method: ctx.method,
       param: ctx.param,
       dedupeTag: ctx.partition.dedupeTag,
-      controller: new AbortController(),
       pinned,
       deferStore,
-      waiters: 0,
       fence: this.fence(ctx.method),
-      invalidated: false,
-      promise: undefined as unknown as Promise<Settled>,
-    };
-    this.inflight.set(dedupeKey, record);
-    this.active.add(record);
+    });
     record.promise = this.runLoad(record, ctx, load);
     record.promise.catch(noop); // waiters may all have gone; never an unhandled rejection
     return record;
@@ -640,8 +513,7 @@ export class ResponseCache {
       return await this.settle(record, ctx, outcome);
     } finally {
       if (ticket !== undefined && 'release' in ticket) ticket.release();
-      if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
-      this.active.delete(record);
+      this.loads.finish(record);
     }
   }
 
@@ -651,7 +523,7 @@ export class ResponseCache {
     try {
       return this.store.fence(this.keys.tag, method);
     } catch (error) {
-      this.report(error);
+      this.reporter.report(error);
       return undefined;
     }
   }
@@ -673,10 +545,10 @@ export class ResponseCache {
     const settled: Settled = { outcome, unstorable, bytes };
     if (record.deferStore) return settled;
     if (unstorable !== undefined) {
-      this.skip(ctx.method, ctx.param, unstorable);
+      this.reporter.skip(ctx.method, ctx.param, unstorable);
       return settled;
     }
-    await this.write(
+    await this.entries.write(
       ctx,
       { value: result, receivedAt, ttlMs, scope, bytes },
       true,
@@ -686,113 +558,13 @@ export class ResponseCache {
     return settled;
   }
 
-  /**
-   * Writes one entry under the key its scope selects. `fromNetwork` values are frozen (and
-   * measured) here. Returns true when stored.
-   */
-  private async write(
-    ctx: Pick<Ctx, 'method' | 'param' | 'keys'>,
-    entry: { value: JsonObject; receivedAt: number; ttlMs: number; scope: CacheScope; bytes: number | undefined },
-    fromNetwork: boolean,
-    invalidated: () => boolean,
-    fence: unknown,
-  ): Promise<boolean> {
-    const { publicKey, privateKey } = ctx.keys;
-    if (entry.scope === 'private' && privateKey === undefined)
-      return this.skip(ctx.method, ctx.param, 'private-without-auth-context');
-    if (invalidated()) return this.skip(ctx.method, ctx.param, 'invalidated');
-    const measured = fromNetwork ? deepFreezeAndMeasure(entry.value) : 0;
-    const bytes = entry.bytes ?? measured;
-    const key = entry.scope === 'public' ? publicKey : (privateKey as string);
-    const stored: CacheEntry = {
-      value: entry.value,
-      receivedAt: entry.receivedAt,
-      ttlMs: entry.ttlMs,
-      scope: entry.scope,
-      bytes,
-      // The same instant on the wall clock, for stores that keep entries outside the process.
-      expiresAt: this.wallClock.now() + (entry.receivedAt + entry.ttlMs - this.clock.now()),
-    };
-    let accepted: Awaited<ReturnType<CacheStore['set']>>;
-    try {
-      const pending = this.store.set(key, stored, fence);
-      accepted = isPromise(pending) ? await pending : pending;
-    } catch (error) {
-      this.report(error);
-      return this.skip(ctx.method, ctx.param, 'store-error');
-    }
-    const index = this.index;
-    const partition = entry.scope === 'public' ? PUBLIC_PARTITION : (ctx.keys.privateTag as string);
-    if (accepted === false || typeof accepted === 'string') {
-      index?.remove(ctx.method, ctx.keys.protocolVersion, partition, ctx.param);
-      const reason =
-        accepted === 'invalidated' ? 'invalidated' : accepted === 'unavailable' ? 'store-unavailable' : 'too-large';
-      return this.skip(ctx.method, ctx.param, reason);
-    }
-    index?.add(ctx.method, ctx.keys.protocolVersion, partition, ctx.param, key);
-    this.counters.stores++;
-    if (this.scopeHint.get(ctx.method) !== entry.scope) this.scopeHint.set(ctx.method, entry.scope);
-    if (this.onEvent !== undefined)
-      this.emit({
-        type: 'store',
-        method: ctx.method,
-        param: ctx.param,
-        key,
-        scope: entry.scope,
-        ttlMs: entry.ttlMs,
-        bytes,
-      });
-    if (entry.scope === 'public' && privateKey !== undefined) {
-      // A newer public answer supersedes this auth context's older private one.
-      index?.remove(ctx.method, ctx.keys.protocolVersion, ctx.keys.privateTag as string, ctx.param);
-      await this.deleteKey(privateKey);
-    }
-    return true;
-  }
-
-  private async deleteKey(key: string): Promise<void> {
-    try {
-      const pending = this.store.delete(key);
-      if (isPromise(pending)) await pending;
-    } catch (error) {
-      this.report(error);
-    }
-  }
-
-  /** Makes this caller wait for a shared load; its own abort only ends its own wait. */
-  private wait(record: InFlight, signal: AbortSignal | undefined, method: string): Promise<Settled> {
-    record.waiters++;
-    if (signal === undefined) return record.promise;
-    return new Promise<Settled>((resolve, reject) => {
-      const onAbort = (): void => {
-        record.waiters--;
-        reject(new CancelledError(method, signal.reason));
-        if (record.waiters === 0 && !record.pinned) {
-          if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
-          record.controller.abort(signal.reason);
-        }
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      record.promise.then(
-        (settled) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(settled);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
-  }
-
   /** Stale-while-revalidate: one background load per key and partition. */
   private revalidate(ctx: Ctx, load: Loader): void {
     const dedupeKey = ctx.keys.dedupeKey;
-    if (this.inflight.has(dedupeKey)) return;
+    if (this.loads.has(dedupeKey)) return;
     const record = this.startLoad(ctx, dedupeKey, load, true, false);
     record.promise.catch((error: unknown) => {
-      if (!isCancelledError(error) && !record.controller.signal.aborted) this.report(error);
+      if (!isCancelledError(error) && !record.controller.signal.aborted) this.reporter.report(error);
     });
   }
 
@@ -816,11 +588,11 @@ export class ResponseCache {
     now: () => this.clock.now(),
     generation: (method, tag) => this.generation(method, tag),
     fence: (method) => this.fence(method),
-    lookup: (ctx) => this.lookup(ctx),
+    lookup: (ctx) => this.entries.lookup(ctx),
     hit: (ctx, found, now) => {
-      this.counters.hits++;
-      if (this.onEvent !== undefined)
-        this.emit({
+      this.reporter.counters.hits++;
+      if (this.reporter.onEvent !== undefined)
+        this.reporter.emit({
           type: 'hit',
           method: ctx.method,
           param: ctx.param,
@@ -830,8 +602,9 @@ export class ResponseCache {
     },
     serveStale: (ctx, found, now, reason) => this.serveStale(ctx, found, now, reason),
     miss: (ctx, reason, joined) => {
-      this.counters.misses++;
-      if (this.onEvent !== undefined) this.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined });
+      this.reporter.counters.misses++;
+      if (this.reporter.onEvent !== undefined)
+        this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined });
     },
     load: (ctx, load, signal, reason) => {
       if (ctx.mode === 'no-store') {
@@ -853,10 +626,10 @@ export class ResponseCache {
       }
       // Walk loads are shared with other walks only: they are stored by commit, not by the load.
       const dedupeKey = `${ctx.keys.dedupeKey}#walk`;
-      const existing = this.inflight.get(dedupeKey);
+      const existing = this.loads.get(dedupeKey);
       this.walkHooks.miss(ctx, reason, existing !== undefined);
       const record = existing ?? this.startLoad(ctx, dedupeKey, load, false, true);
-      return this.wait(record, signal, ctx.method);
+      return this.loads.wait(record, signal, ctx.method);
     },
     staleIfError: (ctx, found, error) => {
       if (
@@ -870,17 +643,19 @@ export class ResponseCache {
       outcome.error = error;
       return outcome;
     },
-    write: (ctx, entry, fromNetwork, invalidated, fence) => this.write(ctx, entry, fromNetwork, invalidated, fence),
+    write: (ctx, entry, fromNetwork, invalidated, fence) =>
+      this.entries.write(ctx, entry, fromNetwork, invalidated, fence),
     deleteKey: (key) => {
       this.index?.removeKey(key);
-      return this.deleteKey(key);
+      return this.entries.delete(key);
     },
     skip: (method, param, reason) => {
-      this.skip(method, param, reason);
+      this.reporter.skip(method, param, reason);
     },
     mismatch: (method, publicPages, privatePages) => {
-      if (this.onEvent !== undefined) this.emit({ type: 'scope-mismatch', method, publicPages, privatePages });
-      this.report(
+      if (this.reporter.onEvent !== undefined)
+        this.reporter.emit({ type: 'scope-mismatch', method, publicPages, privatePages });
+      this.reporter.report(
         new ProtocolError('list pages disagree on cacheScope; the list is cached as private', {
           method,
           value: { publicPages, privatePages },
@@ -918,11 +693,7 @@ export class ResponseCache {
         }
       }
     }
-    for (const record of this.active) {
-      if (!covers(record)) continue;
-      record.invalidated = true;
-      if (this.inflight.get(record.dedupeKey) === record) this.inflight.delete(record.dedupeKey);
-    }
+    this.loads.invalidate(covers);
   }
 
   /** An invalidation made by another cache on a fleet store: keep what is in flight here from being stored. */
@@ -931,13 +702,17 @@ export class ResponseCache {
     this.markInvalidated(notice.target, notice.partition);
   }
 
+  /**
+   * One invalidation: counted, its generation moved and matching loads in flight marked (their
+   * results are not stored), a fleet store told, matching entries deleted, one `invalidate` event.
+   */
   private invalidate(
     target: InvalidateTarget,
     prefix: string,
     matchKey: (parts: CacheKeyParts) => boolean,
     partition: string | undefined,
   ): Promise<number> {
-    this.counters.invalidations++;
+    this.reporter.counters.invalidations++;
     this.markInvalidated(target, partition);
     let told: MaybePromise<void> = undefined;
     if (this.store.invalidated !== undefined) {
@@ -950,71 +725,19 @@ export class ResponseCache {
           origin: this.origin,
         });
       } catch (error) {
-        this.report(error);
+        this.reporter.report(error);
       }
     }
-    const remove = (listed: Iterable<string>): MaybePromise<number> => {
-      const matched: string[] = [];
-      for (const key of listed) {
-        if (!key.startsWith(prefix)) continue;
-        const parts = parseCacheKey(key);
-        if (parts !== undefined && parts.serverTag === this.keys.tag && matchKey(parts)) {
-          matched.push(key);
-          this.index?.remove(parts.method, parts.protocolVersion, parts.partition, parts.param);
-        }
-      }
-      const pending: Promise<unknown>[] = [];
-      for (const key of matched) {
-        try {
-          const done = this.store.delete(key);
-          if (isPromise(done)) pending.push(done.catch((error: unknown) => this.report(error)));
-        } catch (error) {
-          this.report(error);
-        }
-      }
-      const finish = (): number => {
-        if (this.onEvent !== undefined) this.emit({ type: 'invalidate', target, removed: matched.length });
-        return matched.length;
-      };
-      return pending.length === 0 ? finish() : Promise.all(pending).then(finish);
-    };
-    const enumerate = (): Promise<number> => {
-      try {
-        const listed = this.store.keys(prefix);
-        // With a synchronous store the entries are gone before this method returns.
-        return Promise.resolve(isPromise(listed) ? listed.then(remove) : remove(listed));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    };
+    const enumerate = (): Promise<number> =>
+      this.entries.deleteMatching(prefix, matchKey, (removed) => {
+        if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'invalidate', target, removed });
+        return removed;
+      });
     if (!isPromise(told)) return enumerate();
     return told.then(enumerate, (error: unknown) => {
-      this.report(error);
+      this.reporter.report(error);
       return enumerate();
     });
-  }
-
-  // ---- reporting ----------------------------------------------------------------------------
-
-  private skip(method: string, param: string | null, reason: SkipReason): false {
-    if (this.onEvent !== undefined) this.emit({ type: 'skip', method, param, reason });
-    return false;
-  }
-
-  private emit(event: CacheEvent): void {
-    try {
-      this.onEvent?.(event);
-    } catch (error) {
-      this.report(error);
-    }
-  }
-
-  private report(error: unknown): void {
-    try {
-      this.onError(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // a throwing onError must not break the cache
-    }
   }
 }
 
