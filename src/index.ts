@@ -6,14 +6,8 @@
  */
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
-export {
-  McpClient,
-  type ClientState,
-  type PageParams,
-  type ListMethod,
-  type ListItemTypes,
-  type WalkOptions,
-} from './client/client.js';
+export { McpClient, type ClientState } from './client/client.js';
+export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
 export type { Closeable } from './util/disposable.js';

@@ -1,24 +1,10 @@
-import {
-  ConnectionClosedError,
-  InvalidArgumentError,
-  ProtocolError,
-  ResourceNotFoundError,
-  RpcError,
-} from '../errors/errors.js';
+import { ConnectionClosedError, InvalidArgumentError, ResourceNotFoundError, RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
 import { JsonRpcSession } from '../jsonrpc/session.js';
 import { ResponseCache } from '../cache/responseCache.js';
 import type { CacheStats } from '../cache/types.js';
-import {
-  listAll,
-  pageFromResult,
-  pages as walkPages,
-  type FetchPage,
-  type ListAllResult,
-  type Page,
-  type PaginateOptions,
-} from '../pagination/paginate.js';
+import { pages as walkPages, type ListAllResult, type Page } from '../pagination/paginate.js';
 import {
   MetaKey,
   type Prompt,
@@ -41,8 +27,17 @@ import {
 } from '../types/protocol.js';
 import type { CallOptions, CallToolOptions } from './callOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
-import { checkListPage, requireArray, requireObject } from './results.js';
+import { requireArray } from './results.js';
 import { Caller, type CallInternals } from './caller.js';
+import {
+  CachedReads,
+  checkDiscover,
+  checkRead,
+  type ListItemTypes,
+  type ListMethod,
+  type PageParams,
+  type WalkOptions,
+} from './reads.js';
 import { ToolOutputValidators } from './outputValidation.js';
 import { ClientStateError } from './errors.js';
 import type { Closeable } from '../util/disposable.js';
@@ -59,7 +54,7 @@ import type {
 import type { SubscriptionFilter } from '../types/protocol.js';
 import type { Era, EraVerdict } from '../legacy/era.js';
 import { EraBinding } from '../legacy/eraBinding.js';
-import { Observer, type CallScope, type CallTarget } from '../observability/observer.js';
+import { Observer, type CallTarget } from '../observability/observer.js';
 import { checkCompleteResult } from '../completion/completeResult.js';
 import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';
 // Loaded on first use (import() below), so that hosts that never use templates or links do
@@ -75,31 +70,6 @@ import type { ToolTask } from '../tasks/toolTask.js';
 
 /** Connection state of an {@link McpClient}. */
 export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
-
-/** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
-export interface PageParams {
-  cursor?: string | undefined;
-}
-
-/** The four paginated list methods (spec: server/utilities/pagination). */
-export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
-
-/** The item type of each list method. */
-export interface ListItemTypes {
-  'tools/list': Tool;
-  'prompts/list': Prompt;
-  'resources/list': Resource;
-  'resources/templates/list': ResourceTemplate;
-}
-
-/**
- * Options of a whole-list walk: the {@link CallOptions} of every page request, plus the walk's
- * own. `signal` cancels the whole walk; timeouts apply to each page request on its own.
- */
-export interface WalkOptions extends CallOptions {
-  /** The most page requests the walk sends, restarts included. @default 1000 */
-  maxPages?: number | undefined;
-}
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
@@ -126,6 +96,8 @@ export class McpClient implements Closeable {
   private readonly caller: Caller;
   private readonly responseCache: ResponseCache | undefined;
   private readonly outputValidators: ToolOutputValidators;
+  /** Cacheable reads and list walks, through {@link responseCache}. */
+  private readonly reads: CachedReads;
   private readonly subscriptionManager: SubscriptionManager;
   private readonly binding: EraBinding;
   private readonly tasks: TaskManager;
@@ -184,6 +156,17 @@ export class McpClient implements Closeable {
     });
     this.caller = new Caller(this.session, this.options);
     this.outputValidators = new ToolOutputValidators(this.options.onError);
+    this.reads = new CachedReads(
+      {
+        caller: this.caller,
+        observer: this.observer,
+        outputValidators: this.outputValidators,
+        onError: this.options.onError,
+        closed: () => this.stateValue === 'closed',
+        freshness: (method, result) => this.binding.freshness(method, result),
+      },
+      this.responseCache,
+    );
     this.subscriptionManager = new SubscriptionManager({
       ...this.options.subscriptions,
       host: sessionListenHost({
@@ -193,7 +176,7 @@ export class McpClient implements Closeable {
         connected: () => this.stateValue === 'connected',
       }),
       cache: this.responseCache,
-      walk: async (method, walk) => (await this.listAllOf(method, walk)).items,
+      walk: async (method, walk) => (await this.reads.listAllOf(method, walk)).items,
       clock,
       timers: this.options.timers,
       onError,
@@ -340,24 +323,31 @@ export class McpClient implements Closeable {
   }
 
   private async loadDiscovery(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult> {
-    const result = (await this.cached('server/discover', {}, {}, options, checkDiscover, internals)) as DiscoverResult;
+    const result = (await this.reads.cached(
+      'server/discover',
+      {},
+      {},
+      options,
+      checkDiscover,
+      internals,
+    )) as DiscoverResult;
     this.binding.discovery = result;
     return result;
   }
 
   /** One page of `tools/list` (spec: server/tools). Malformed tools are reported and left out. */
   async listTools(params: PageParams = {}, options: CallOptions = {}): Promise<ListToolsResult> {
-    return (await this.listPage('tools/list', params, options)) as ListToolsResult;
+    return (await this.reads.listPage('tools/list', params, options)) as ListToolsResult;
   }
 
   /** One page of `prompts/list` (spec: server/prompts). */
   async listPrompts(params: PageParams = {}, options: CallOptions = {}): Promise<ListPromptsResult> {
-    return (await this.listPage('prompts/list', params, options)) as ListPromptsResult;
+    return (await this.reads.listPage('prompts/list', params, options)) as ListPromptsResult;
   }
 
   /** One page of `resources/list` (spec: server/resources). */
   async listResources(params: PageParams = {}, options: CallOptions = {}): Promise<ListResourcesResult> {
-    return (await this.listPage('resources/list', params, options)) as ListResourcesResult;
+    return (await this.reads.listPage('resources/list', params, options)) as ListResourcesResult;
   }
 
   /** One page of `resources/templates/list` (spec: server/resources, Resource Templates). */
@@ -365,7 +355,7 @@ export class McpClient implements Closeable {
     params: PageParams = {},
     options: CallOptions = {},
   ): Promise<ListResourceTemplatesResult> {
-    return (await this.listPage('resources/templates/list', params, options)) as ListResourceTemplatesResult;
+    return (await this.reads.listPage('resources/templates/list', params, options)) as ListResourceTemplatesResult;
   }
 
   /**
@@ -398,7 +388,7 @@ export class McpClient implements Closeable {
     if (typeof uri !== 'string' || uri === '')
       throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
     try {
-      return (await this.cached('resources/read', { uri }, { uri }, options, checkRead)) as ReadResourceResult;
+      return (await this.reads.cached('resources/read', { uri }, { uri }, options, checkRead)) as ReadResourceResult;
     } catch (error) {
       const mapped = asNotFound(error, uri);
       if (mapped instanceof ResourceNotFoundError) await this.responseCache?.invalidateUri(uri);
@@ -662,7 +652,7 @@ export class McpClient implements Closeable {
     method: M,
     options: WalkOptions = {},
   ): AsyncGenerator<Page<ListItemTypes[M]>, void, undefined> {
-    const walk = this.listWalk(method, options);
+    const walk = this.reads.listWalk(method, options);
     try {
       yield* walkPages(walk.fetchPage, walk.paginate);
       await walk.commit();
@@ -696,22 +686,22 @@ export class McpClient implements Closeable {
 
   /** The whole `tools/list`: `{ items, pages, results }`; never a partial list. Errors as {@link pages}. */
   listAllTools(options: WalkOptions = {}): Promise<ListAllResult<Tool>> {
-    return this.listAllOf('tools/list', options);
+    return this.reads.listAllOf('tools/list', options);
   }
 
   /** The whole `prompts/list`. Errors as {@link pages}. */
   listAllPrompts(options: WalkOptions = {}): Promise<ListAllResult<Prompt>> {
-    return this.listAllOf('prompts/list', options);
+    return this.reads.listAllOf('prompts/list', options);
   }
 
   /** The whole `resources/list`. Errors as {@link pages}. */
   listAllResources(options: WalkOptions = {}): Promise<ListAllResult<Resource>> {
-    return this.listAllOf('resources/list', options);
+    return this.reads.listAllOf('resources/list', options);
   }
 
   /** The whole `resources/templates/list`. Errors as {@link pages}. */
   listAllResourceTemplates(options: WalkOptions = {}): Promise<ListAllResult<ResourceTemplate>> {
-    return this.listAllOf('resources/templates/list', options);
+    return this.reads.listAllOf('resources/templates/list', options);
   }
 
   /**
@@ -771,127 +761,6 @@ export class McpClient implements Closeable {
     for await (const page of this.pages(method, options)) yield* page.items;
   }
 
-  private async listAllOf<M extends ListMethod>(
-    method: M,
-    options: WalkOptions,
-  ): Promise<ListAllResult<ListItemTypes[M]>> {
-    const walk = this.listWalk(method, options);
-    const run = async (): Promise<ListAllResult<ListItemTypes[M]>> => {
-      const all = await listAll(walk.fetchPage, walk.paginate);
-      await walk.commit();
-      return all;
-    };
-    return walk.scope === undefined ? run() : walk.scope.settle(run());
-  }
-
-  /** The hooks of one list walk: each page through the cache's walk, restarts dropping its pages. */
-  private listWalk<M extends ListMethod>(
-    method: M,
-    options: WalkOptions,
-  ): {
-    fetchPage: FetchPage<ListItemTypes[M]>;
-    paginate: PaginateOptions;
-    commit(): Promise<unknown>;
-    scope: CallScope | undefined;
-  } {
-    const cacheWalk = this.responseCache?.walkList({
-      method,
-      protocolVersion: this.caller.protocolVersion,
-      mode: options.cacheMode,
-    });
-    const scope = this.observer?.start(method, {}, this.caller.protocolVersion, true);
-    const internals = scope === undefined ? undefined : { scope };
-    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) =>
-      this.loadPage(method, cursor, { ...options, signal }, internals);
-    const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
-      if (this.stateValue === 'closed')
-        throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
-      let result: JsonObject;
-      if (cacheWalk === undefined) {
-        ({ result } = await load(cursor)(signal));
-        scope?.page(undefined);
-      } else {
-        const outcome = await cacheWalk.page(cursor, load(cursor), signal);
-        result = outcome.result;
-        scope?.page(outcome.source);
-      }
-      return pageFromResult<ListItemTypes[M]>(method, result);
-    };
-    return {
-      scope,
-      fetchPage,
-      paginate: {
-        method,
-        maxPages: options.maxPages,
-        signal: options.signal,
-        ...(cacheWalk !== undefined && { onRestart: async () => void (await cacheWalk.restart()) }),
-      },
-      commit: () => cacheWalk?.commit() ?? Promise.resolve(),
-    };
-  }
-
-  /** Sends one list page request and checks it (malformed items reported and dropped). */
-  private async loadPage(
-    method: ListMethod,
-    cursor: string | undefined,
-    options: CallOptions,
-    internals?: CallInternals,
-  ): Promise<{ result: JsonObject; storable: boolean }> {
-    const params: JsonObject = cursor === undefined ? {} : { cursor };
-    const outcome = await this.caller.call(method, params, options, internals);
-    return {
-      result: this.binding.freshness(method, this.checkPage(method, outcome.result)),
-      storable: outcome.storable,
-    };
-  }
-
-  /**
-   * A cacheable request: served from the cache when the call's mode allows, else sent; what
-   * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
-   */
-  private cached(
-    method: string,
-    params: JsonObject,
-    key: { uri?: string; cursor?: string },
-    options: CallOptions,
-    check: (method: string, result: JsonObject) => JsonObject,
-    internals?: CallInternals,
-  ): Promise<JsonObject> {
-    if (this.observer === undefined) return this.fromCache(method, params, key, options, check, internals);
-    const scope = this.observer.start(
-      method,
-      key.uri === undefined ? {} : { uri: key.uri },
-      this.caller.protocolVersion,
-      true,
-    );
-    return scope.settle(this.fromCache(method, params, key, options, check, { ...internals, scope }));
-  }
-
-  private async fromCache(
-    method: string,
-    params: JsonObject,
-    key: { uri?: string; cursor?: string },
-    options: CallOptions,
-    check: (method: string, result: JsonObject) => JsonObject,
-    internals: CallInternals | undefined,
-  ): Promise<JsonObject> {
-    const cache = this.responseCache;
-    if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
-    if (cache === undefined) return check(method, (await this.caller.call(method, params, options, internals)).result);
-    // A closed client answers nothing, not even from the cache.
-    if (this.stateValue === 'closed')
-      throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
-    const outcome = await cache.fetch(
-      { method, ...key, protocolVersion: this.caller.protocolVersion, mode: options.cacheMode, signal: options.signal },
-      async (signal) => {
-        const loaded = await this.caller.call(method, params, { ...options, signal }, internals);
-        return { result: this.binding.freshness(method, check(method, loaded.result)), storable: loaded.storable };
-      },
-    );
-    if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
-    return outcome.result;
-  }
-
   /**
    * Runs one uncached call, in a scope of its own when observed. Unobserved, it is `run(undefined)`
    * (the public verbs are not `async` themselves, so this adds no promise of its own).
@@ -904,37 +773,6 @@ export class McpClient implements Closeable {
     if (this.observer === undefined) return run(undefined);
     const scope = this.observer.start(method, target, this.caller.protocolVersion);
     return scope.settle(run({ scope }));
-  }
-
-  private async listPage(method: ListMethod, params: PageParams, options: CallOptions): Promise<JsonObject> {
-    const cursor = params.cursor;
-    if (cursor !== undefined && typeof cursor !== 'string')
-      throw new InvalidArgumentError('cursor', cursor, 'expected a string');
-    const wire: JsonObject = cursor === undefined ? {} : { cursor };
-    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) =>
-      this.checkPage(m as ListMethod, result),
-    );
-  }
-
-  /**
-   * Checks a list page (malformed items reported and dropped). On transports that mirror
-   * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
-   * warning naming tool and reason (spec: basic/transports/streamable-http).
-   */
-  private checkPage(method: ListMethod, result: JsonObject): JsonObject {
-    const page = checkListPage(method, result, this.options.onError);
-    if (method !== 'tools/list') return page;
-    this.outputValidators.learn(page['tools'] as Tool[]);
-    const registry = this.caller.toolHeaders;
-    if (registry === undefined) return page;
-    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
-    if (rejected.length === 0) return page;
-    for (const { tool, reason } of rejected) {
-      this.options.onError(
-        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
-      );
-    }
-    return { ...page, tools };
   }
 
   private handleNotification(notification: JsonRpcNotification): void {
@@ -953,20 +791,6 @@ function targetOf(params: unknown): CallTarget {
   if (!isObject(params)) return {};
   if (typeof params['name'] === 'string') return { name: params['name'] };
   return typeof params['uri'] === 'string' ? { uri: params['uri'] } : {};
-}
-
-function checkDiscover(method: string, result: JsonObject): JsonObject {
-  const versions = requireArray(method, result, 'supportedVersions');
-  if (!versions.every((v) => typeof v === 'string')) {
-    throw new ProtocolError('result.supportedVersions must hold strings', { method, value: result });
-  }
-  requireObject(method, result, 'capabilities');
-  return result;
-}
-
-function checkRead(method: string, result: JsonObject): JsonObject {
-  requireArray(method, result, 'contents');
-  return result;
 }
 
 /** Classifies a resources/read failure as not-found when the server said so (B10). */

@@ -1,0 +1,236 @@
+/**
+ * The client's cacheable reads: `server/discover`, list pages and `resources/read` go through
+ * the response cache when there is one (what the check returns is what gets stored), and whole
+ * lists are walked page by page through the cache's list walk, each page checked (malformed
+ * items reported and dropped; tools whose `x-mcp-header` annotation breaks the rules left out).
+ */
+import type { ResponseCache } from '../cache/responseCache.js';
+import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { CallScope, Observer } from '../observability/observer.js';
+import {
+  listAll,
+  pageFromResult,
+  type FetchPage,
+  type ListAllResult,
+  type PaginateOptions,
+} from '../pagination/paginate.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import type { CallOptions } from './callOptions.js';
+import type { Caller, CallInternals } from './caller.js';
+import type { ToolOutputValidators } from './outputValidation.js';
+import { checkListPage, requireArray, requireObject } from './results.js';
+
+/** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
+export interface PageParams {
+  cursor?: string | undefined;
+}
+
+/** The four paginated list methods (spec: server/utilities/pagination). */
+export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+
+/** The item type of each list method. */
+export interface ListItemTypes {
+  'tools/list': Tool;
+  'prompts/list': Prompt;
+  'resources/list': Resource;
+  'resources/templates/list': ResourceTemplate;
+}
+
+/**
+ * Options of a whole-list walk: the {@link CallOptions} of every page request, plus the walk's
+ * own. `signal` cancels the whole walk; timeouts apply to each page request on its own.
+ */
+export interface WalkOptions extends CallOptions {
+  /** The most page requests the walk sends, restarts included. @default 1000 */
+  maxPages?: number | undefined;
+}
+
+/** What {@link CachedReads} works with: the client's caller, checks and state. */
+export interface ReadsHost {
+  readonly caller: Caller;
+  readonly observer: Observer | undefined;
+  readonly outputValidators: ToolOutputValidators;
+  readonly onError: (error: Error) => void;
+  /** True once the client is closed: it answers nothing, not even from the cache. */
+  closed(): boolean;
+  /** Gives a checked result of `method` the freshness hints of its era (legacy results get `legacyTtlMs`). */
+  freshness(method: string, result: JsonObject): JsonObject;
+}
+
+/** The client's cacheable reads and list walks (see the file's opening comment). */
+export class CachedReads {
+  constructor(
+    private readonly host: ReadsHost,
+    private readonly cache: ResponseCache | undefined,
+  ) {}
+
+  /**
+   * A cacheable request: served from the cache when the call's mode allows, else sent; what
+   * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
+   */
+  cached(
+    method: string,
+    params: JsonObject,
+    key: { uri?: string; cursor?: string },
+    options: CallOptions,
+    check: (method: string, result: JsonObject) => JsonObject,
+    internals?: CallInternals,
+  ): Promise<JsonObject> {
+    if (this.host.observer === undefined) return this.fromCache(method, params, key, options, check, internals);
+    const scope = this.host.observer.start(
+      method,
+      key.uri === undefined ? {} : { uri: key.uri },
+      this.host.caller.protocolVersion,
+      true,
+    );
+    return scope.settle(this.fromCache(method, params, key, options, check, { ...internals, scope }));
+  }
+
+  async listPage(method: ListMethod, params: PageParams, options: CallOptions): Promise<JsonObject> {
+    const cursor = params.cursor;
+    if (cursor !== undefined && typeof cursor !== 'string')
+      throw new InvalidArgumentError('cursor', cursor, 'expected a string');
+    const wire: JsonObject = cursor === undefined ? {} : { cursor };
+    return this.cached(method, wire, cursor === undefined ? {} : { cursor }, options, (m, result) =>
+      this.checkPage(m as ListMethod, result),
+    );
+  }
+
+  async listAllOf<M extends ListMethod>(method: M, options: WalkOptions): Promise<ListAllResult<ListItemTypes[M]>> {
+    const walk = this.listWalk(method, options);
+    const run = async (): Promise<ListAllResult<ListItemTypes[M]>> => {
+      const all = await listAll(walk.fetchPage, walk.paginate);
+      await walk.commit();
+      return all;
+    };
+    return walk.scope === undefined ? run() : walk.scope.settle(run());
+  }
+
+  /** The hooks of one list walk: each page through the cache's walk, restarts dropping its pages. */
+  listWalk<M extends ListMethod>(
+    method: M,
+    options: WalkOptions,
+  ): {
+    fetchPage: FetchPage<ListItemTypes[M]>;
+    paginate: PaginateOptions;
+    commit(): Promise<unknown>;
+    scope: CallScope | undefined;
+  } {
+    const cacheWalk = this.cache?.walkList({
+      method,
+      protocolVersion: this.host.caller.protocolVersion,
+      mode: options.cacheMode,
+    });
+    const scope = this.host.observer?.start(method, {}, this.host.caller.protocolVersion, true);
+    const internals = scope === undefined ? undefined : { scope };
+    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) =>
+      this.loadPage(method, cursor, { ...options, signal }, internals);
+    const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
+      if (this.host.closed())
+        throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
+      let result: JsonObject;
+      if (cacheWalk === undefined) {
+        ({ result } = await load(cursor)(signal));
+        scope?.page(undefined);
+      } else {
+        const outcome = await cacheWalk.page(cursor, load(cursor), signal);
+        result = outcome.result;
+        scope?.page(outcome.source);
+      }
+      return pageFromResult<ListItemTypes[M]>(method, result);
+    };
+    return {
+      scope,
+      fetchPage,
+      paginate: {
+        method,
+        maxPages: options.maxPages,
+        signal: options.signal,
+        ...(cacheWalk !== undefined && { onRestart: async () => void (await cacheWalk.restart()) }),
+      },
+      commit: () => cacheWalk?.commit() ?? Promise.resolve(),
+    };
+  }
+
+  private async fromCache(
+    method: string,
+    params: JsonObject,
+    key: { uri?: string; cursor?: string },
+    options: CallOptions,
+    check: (method: string, result: JsonObject) => JsonObject,
+    internals: CallInternals | undefined,
+  ): Promise<JsonObject> {
+    const cache = this.cache;
+    if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
+    if (cache === undefined)
+      return check(method, (await this.host.caller.call(method, params, options, internals)).result);
+    // A closed client answers nothing, not even from the cache.
+    if (this.host.closed())
+      throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
+    const outcome = await cache.fetch(
+      {
+        method,
+        ...key,
+        protocolVersion: this.host.caller.protocolVersion,
+        mode: options.cacheMode,
+        signal: options.signal,
+      },
+      async (signal) => {
+        const loaded = await this.host.caller.call(method, params, { ...options, signal }, internals);
+        return { result: this.host.freshness(method, check(method, loaded.result)), storable: loaded.storable };
+      },
+    );
+    if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
+    return outcome.result;
+  }
+
+  /** Sends one list page request and checks it (malformed items reported and dropped). */
+  private async loadPage(
+    method: ListMethod,
+    cursor: string | undefined,
+    options: CallOptions,
+    internals?: CallInternals,
+  ): Promise<{ result: JsonObject; storable: boolean }> {
+    const params: JsonObject = cursor === undefined ? {} : { cursor };
+    const outcome = await this.host.caller.call(method, params, options, internals);
+    return { result: this.host.freshness(method, this.checkPage(method, outcome.result)), storable: outcome.storable };
+  }
+
+  /**
+   * Checks a list page (malformed items reported and dropped). On transports that mirror
+   * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
+   * warning naming tool and reason (spec: basic/transports/streamable-http).
+   */
+  private checkPage(method: ListMethod, result: JsonObject): JsonObject {
+    const page = checkListPage(method, result, this.host.onError);
+    if (method !== 'tools/list') return page;
+    this.host.outputValidators.learn(page['tools'] as Tool[]);
+    const registry = this.host.caller.toolHeaders;
+    if (registry === undefined) return page;
+    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
+    if (rejected.length === 0) return page;
+    for (const { tool, reason } of rejected) {
+      this.host.onError(
+        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
+      );
+    }
+    return { ...page, tools };
+  }
+}
+
+/** Checks the fields of a DiscoverResult the client reads. */
+export function checkDiscover(method: string, result: JsonObject): JsonObject {
+  const versions = requireArray(method, result, 'supportedVersions');
+  if (!versions.every((v) => typeof v === 'string')) {
+    throw new ProtocolError('result.supportedVersions must hold strings', { method, value: result });
+  }
+  requireObject(method, result, 'capabilities');
+  return result;
+}
+
+/** Checks the fields of a ReadResourceResult the client reads. */
+export function checkRead(method: string, result: JsonObject): JsonObject {
+  requireArray(method, result, 'contents');
+  return result;
+}
