@@ -2,14 +2,12 @@
  * When a subscription reopens a listen stream that ended without the host asking, and how long
  * it waits first: jittered exponential backoff, a budget for streams that die young, a budget
  * per time window, and a long cool-down once either is spent. The budget is pure (time comes
- * in as arguments); {@link reopenWithRetry} runs the attempts on `p-retry`, waiting on injected
- * timers so fake timers drive it.
+ * in as arguments); {@link reopenWithRetry} layers it on the one retry loop (`transport/retry.ts`,
+ * on p-retry), whose waits run on injected timers so fake timers drive it.
  */
-import { backoffDelay } from '../transport/retry.js';
-import pRetry from 'p-retry';
 import { InvalidArgumentError } from '../errors/errors.js';
+import { backoffDelay, retry } from '../transport/retry.js';
 import type { Clock, Timers } from '../util/clock.js';
-import { abortableDelay } from '../util/signals.js';
 
 /** How a subscription reopens its stream. Every field is optional; times are in ms. */
 export interface ReopenPolicy {
@@ -185,28 +183,26 @@ export interface ReopenRetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, fails with an error that is not `retryable`, or `signal`
- * aborts; each failure waits as the budget decides, on the injected timers (never p-retry's own
- * `setTimeout`). Each attempt is recorded in the budget's window. Rejects with the last error
- * (or `signal.reason`).
+ * aborts; the budget names each wait (its backoff or its cool-down), on the injected timers,
+ * through the retry loop of `transport/retry.ts` (p-retry). Each attempt is recorded in the
+ * budget's window. Rejects with the last error (or `signal.reason`).
  */
 export function reopenWithRetry<T>(attempt: () => Promise<T>, options: ReopenRetryOptions): Promise<T> {
   const { budget, clock, timers, signal } = options;
-  return pRetry(
+  return retry(
     () => {
       budget.attemptStarted(clock.now());
       return attempt();
     },
     {
       retries: Number.POSITIVE_INFINITY,
-      minTimeout: 0,
-      maxTimeout: 0,
       signal,
-      onFailedAttempt: async ({ error }) => {
-        if (signal.aborted) throw signal.reason;
-        if (!options.retryable(error)) throw error;
+      timers,
+      next: (error) => {
+        if (!options.retryable(error)) return undefined;
         const decision = budget.attemptFailed(clock.now());
         options.onRetry?.(error, decision);
-        await abortableDelay(decision.delayMs, timers, signal);
+        return decision.delayMs;
       },
     },
   );

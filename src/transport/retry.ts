@@ -1,7 +1,9 @@
 /**
- * The one retry policy of the network transports, on `p-retry`: bounded attempts, exponential
- * backoff with jitter, `Retry-After` honoured, every wait on injected timers and cut short by
- * the caller's signal. Runtime-neutral.
+ * The one retry module of mcp-live, on `p-retry`: a loop of attempts ({@link retry}) whose waits
+ * a hook names and injected timers run, cut short by the caller's signal; the one backoff
+ * formula ({@link backoffDelay}); and the retry policy of the network transports on top of them
+ * ({@link withRetry}: bounded attempts, exponential backoff with jitter, `Retry-After`
+ * honoured). Listen reopens layer their budget on {@link retry} the same way. Runtime-neutral.
  */
 import pRetry from 'p-retry';
 import { InvalidArgumentError } from '../errors/errors.js';
@@ -94,7 +96,8 @@ export interface WithRetryOptions {
 
 /**
  * The backoff before retry number `retry` (1-based), in ms: `minDelayMs * factor^(retry-1)`,
- * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter.
+ * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter. The one backoff formula of
+ * mcp-live: HTTP retries, the legacy GET stream, listen reopens and live-list refreshes use it.
  */
 export function backoffDelay(
   policy: Pick<ResolvedRetryPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>,
@@ -105,50 +108,91 @@ export function backoffDelay(
   return Math.round(policy.jitter ? base * (0.5 + random() / 2) : base);
 }
 
+/** Options of {@link retry}. */
+export interface RetryLoopOptions {
+  /** Retries after the first attempt at most; `Infinity` for a loop that `next` or the signal ends. */
+  retries: number;
+  /**
+   * After failure number `attempt` (1-based) with `error`: the wait in ms before the next
+   * attempt, or `undefined` to stop with that error. It may throw to stop with another error.
+   * Not called once the retries are spent.
+   */
+  next: (error: unknown, attempt: number) => number | undefined;
+  /** Aborting it stops waiting and retrying; the run then rejects with `signal.reason`. */
+  signal?: AbortSignal | undefined;
+  /** Timers for the waits. @default the globals, looked up per call (fake-timer friendly) */
+  timers?: Timers | undefined;
+}
+
 /**
- * Runs `attempt` until it succeeds, `classify` says a failure is final, the retries run out, a
- * `Retry-After` exceeds `maxRetryAfterMs`, or `signal` aborts. Rejects with the last failure
- * (or `signal.reason`).
+ * Runs `attempt` until it succeeds, `next` stops it, the retries are spent, or `signal` aborts;
+ * rejects with the last failure (or `signal.reason`). The loop is p-retry's: attempt numbers,
+ * the `retries` budget, the abort signal. The waits are not: p-retry 7 (the last major that runs
+ * on Node 20) computes its delay and sleeps on the global `setTimeout` in one step, with
+ * `Math.random` for its jitter, and neither can be injected, while every wait of mcp-live runs
+ * on the `timers` a host or a test hands in, with a random source a test can fix. So p-retry's
+ * own wait is 0, and `next` (on {@link backoffDelay}, `Retry-After`, or a budget of its own)
+ * names each wait, slept here on `timers`. Every failure is `next`'s to judge: p-retry's rule of
+ * never retrying a `TypeError` is kept out by carrying each failure in an envelope of our own.
  */
-export function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: WithRetryOptions): Promise<T> {
-  const { policy, classify, signal, onRetry } = options;
+export function retry<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryLoopOptions): Promise<T> {
+  const { next, signal } = options;
   const timers = options.timers ?? systemTimers;
-  const random = options.random ?? Math.random;
   const failures = new WeakMap<Error, unknown>();
   return pRetry(
     async (attemptNumber) => {
       try {
         return await attempt(attemptNumber);
       } catch (error) {
-        // p-retry needs Error instances; keep the original value to rethrow it unchanged.
-        if (error instanceof Error) throw error;
-        const wrapped = new Error(String(error));
-        failures.set(wrapped, error);
-        throw wrapped;
+        // p-retry needs Error instances, and treats a TypeError as final: carry the original.
+        const carried = new Error(error instanceof Error ? error.message : String(error));
+        failures.set(carried, error);
+        throw carried;
       }
     },
     {
-      retries: policy.retries,
-      // The waits happen in onFailedAttempt, on the injected timers; p-retry itself never sleeps.
+      retries: options.retries,
       minTimeout: 0,
       maxTimeout: 0,
       signal,
       onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
         const original = failures.has(error) ? failures.get(error) : error;
-        const decision = classify(original, attemptNumber);
-        if (!decision.retry || retriesLeft <= 0) throw original;
-        let delayMs: number;
-        if (decision.delayMs !== undefined) {
-          if (decision.delayMs > policy.maxRetryAfterMs) throw original;
-          delayMs = Math.max(0, decision.delayMs);
-        } else {
-          delayMs = backoffDelay(policy, attemptNumber, random);
-        }
-        onRetry?.({ error: original, attempt: attemptNumber, delayMs });
-        await abortableDelay(delayMs, timers, signal);
+        if (signal?.aborted) throw signal.reason;
+        if (retriesLeft <= 0) throw original;
+        const delayMs = next(original, attemptNumber);
+        if (delayMs === undefined) throw original;
+        await abortableDelay(Math.max(0, delayMs), timers, signal);
       },
     },
   );
+}
+
+/**
+ * Runs `attempt` until it succeeds, `classify` says a failure is final, the retries run out, a
+ * `Retry-After` exceeds `maxRetryAfterMs`, or `signal` aborts. Rejects with the last failure
+ * (or `signal.reason`). Waits are the policy's backoff, or what the server asked for.
+ */
+export function withRetry<T>(attempt: (attemptNumber: number) => Promise<T>, options: WithRetryOptions): Promise<T> {
+  const { policy, classify, onRetry } = options;
+  const random = options.random ?? Math.random;
+  return retry(attempt, {
+    retries: policy.retries,
+    signal: options.signal,
+    timers: options.timers,
+    next: (error, attemptNumber) => {
+      const decision = classify(error, attemptNumber);
+      if (!decision.retry) return undefined;
+      let delayMs: number;
+      if (decision.delayMs !== undefined) {
+        if (decision.delayMs > policy.maxRetryAfterMs) return undefined;
+        delayMs = Math.max(0, decision.delayMs);
+      } else {
+        delayMs = backoffDelay(policy, attemptNumber, random);
+      }
+      onRetry?.({ error, attempt: attemptNumber, delayMs });
+      return delayMs;
+    },
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import { InvalidArgumentError, LocalError, McpError } from '../../../errors/erro
 import type { RequestId } from '../../../jsonrpc/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
+import { backoffDelay, retry } from '../../retry.js';
 import type { PumpResult } from '../messageReader.js';
 import type { HttpStackResponse } from '../stack.js';
 import { mediaType } from '../body.js';
@@ -271,60 +272,55 @@ export class LegacyHttpChannel {
    * The standalone GET stream (spec 2025-11-25: Listening for Messages from the Server): 405
    * means the server offers none, and it is never asked again. Other refusals (400, 404...),
    * network failures and streams that end without an event count as failures: retried with
-   * backoff up to `standaloneMaxAttempts` in a row, then given up with one report to `onError`.
-   * A stream that carried events is reopened after the server's `retry` (with `Last-Event-ID`).
-   * Nothing here ever closes the transport.
+   * backoff (the retry loop of `transport/retry.ts`) up to `standaloneMaxAttempts` in a row, then
+   * given up with one report to `onError`; an auth refusal is given up at once. A stream that
+   * carried events is reopened after the server's `retry` (with `Last-Event-ID`). Nothing here
+   * ever closes the transport.
    */
   private async runStandalone(signal: AbortSignal, onFirstResponse: () => void): Promise<void> {
-    let failures = 0;
     let lastEventId: string | undefined;
     let retryMs: number | undefined;
-    let lastProblem: unknown;
+    // One GET and its stream: true when the stream carried events, false for a 405; else throws.
+    const openOnce = async (): Promise<boolean> => {
+      const response = await this.port.get(lastEventId, signal).finally(onFirstResponse);
+      if (response.status === 405) {
+        response.discard();
+        return false;
+      }
+      if (!isEventStream(response)) throw await this.port.httpError(response, 'GET');
+      const pumped = await this.port.pump(response, 'GET', undefined, signal);
+      lastEventId = pumped.lastEventId ?? lastEventId;
+      retryMs = pumped.retryMs ?? retryMs;
+      if (pumped.events === 0) throw new Error('GET: the standalone SSE stream ended without an event');
+      return true;
+    };
+    const backoff = {
+      minDelayMs: this.options.standaloneRetryDelayMs,
+      maxDelayMs: Number.POSITIVE_INFINITY,
+      factor: 2,
+      jitter: true,
+    };
     while (!signal.aborted) {
       try {
-        const response = await this.port.get(lastEventId, signal).finally(onFirstResponse);
-        if (response.status === 405) {
-          response.discard();
-          return;
-        }
-        if (!isEventStream(response)) {
-          failures++;
-          lastProblem = await this.port.httpError(response, 'GET');
-        } else {
-          const pumped = await this.port.pump(response, 'GET', undefined, signal);
-          lastEventId = pumped.lastEventId ?? lastEventId;
-          retryMs = pumped.retryMs ?? retryMs;
-          if (pumped.events > 0) failures = 0;
-          else {
-            failures++;
-            lastProblem = new Error('GET: the standalone SSE stream ended without an event');
-          }
-        }
+        const reopen = await retry(openOnce, {
+          retries: this.options.standaloneMaxAttempts - 1,
+          signal,
+          timers: this.timers,
+          next: (error, failures) =>
+            isHttpAuthError(error) ? undefined : backoffDelay(backoff, failures, this.options.random),
+        });
+        if (!reopen) return;
       } catch (error) {
-        if (signal.aborted) return;
-        if (isHttpAuthError(error)) {
-          this.report(error);
-          return;
-        }
-        failures++;
-        lastProblem = error;
-      }
-      if (failures >= this.options.standaloneMaxAttempts) {
-        this.report(lastProblem);
+        // Given up: its last failure goes to onError (never thrown).
+        if (!signal.aborted) this.report(error);
         return;
       }
-      const delayMs = failures === 0 ? (retryMs ?? this.options.defaultRetryMs) : this.backoff(failures);
       try {
-        await abortableDelay(delayMs, this.timers, signal);
+        await abortableDelay(retryMs ?? this.options.defaultRetryMs, this.timers, signal);
       } catch {
         return;
       }
     }
-  }
-
-  private backoff(failures: number): number {
-    const base = this.options.standaloneRetryDelayMs * 2 ** (failures - 1);
-    return Math.round(base * (0.5 + this.options.random() / 2));
   }
 
   /** The standalone stream was given up: its last failure goes to `onError` (never thrown). */
