@@ -230,7 +230,7 @@ export function serveTaskMethods(server: McpServer, tasks: ReportTasks): void {
   server.server.setRequestHandler('tasks/update', { params }, (request, ctx) => {
     requireDeclared(ctx);
     // The SDK lifts `inputResponses` out of params, as it does for every multi round-trip request.
-    return tasks.update(request.taskId, ctx.mcpReq.inputResponses as Record<string, unknown> | undefined);
+    return tasks.update(request.taskId, ctx.mcpReq.inputResponses);
   });
   server.server.setRequestHandler('tasks/cancel', { params }, (request, ctx) => {
     requireDeclared(ctx);

@@ -552,7 +552,7 @@ function createServer(
       // A CreateTaskResult (resultType "task"): the SDK passes it through; its types do not know it.
       if (context.era !== 'legacy' && declaresTasks(ctx))
         return state.reports.create(topic, total, ms) as unknown as CallToolResult;
-      const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
+      const responses = ctx.mcpReq.inputResponses;
       if (responses?.['approval'] === undefined)
         return inputRequired({ inputRequests: { approval: approvalRequest(topic) } });
       const approval = acceptedContent(responses, 'approval', approvalSchema);

@@ -103,12 +103,8 @@ export {
 export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
-export {
-  MemoryCacheStore,
-  type MemoryCacheStoreOptions,
-  type CacheStore,
-  type CacheEntry,
-} from './cache/cacheStore.js';
+export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore } from './cache/cacheStore.js';
+export type { CacheEntry } from './cache/types.js';
 export type { MaybePromise } from './util/maybePromise.js';
 export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/errors.js';
 export type { FleetInvalidation, FlightTicket, StoreRefusal } from './cache/fleet.js';

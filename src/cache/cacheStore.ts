@@ -3,44 +3,14 @@
  * invalidation) lives in `ResponseCache`; a store only keeps entries and evicts them when full.
  */
 import { LRUCache } from 'lru-cache';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope } from '../types/protocol.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 
 import type { MaybePromise } from '../util/maybePromise.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from './fleet.js';
+import type { CacheEntry } from './types.js';
 
 /** Stores may answer synchronously (memory) or not (Redis, IndexedDB). */
 export type { MaybePromise };
-
-/**
- * One cached result, as `ResponseCache` writes it (spec: server/utilities/caching).
- *
- * `receivedAt` is a reading of the monotonic `Clock.now()` of the process that reads the entry.
- * A store kept in the process returns what was written (share it only between caches on the
- * same clock; the default, `performance.now()`, is shared by everything in one process). A
- * store kept outside the process (Redis) must not keep `receivedAt`: it keeps `expiresAt` and
- * converts back to the reader's clock on `get`, so that no clock of another process is read
- * as one of this process.
- */
-export interface CacheEntry {
-  /** The result, deeply frozen. Returned to callers as is (zero-copy). */
-  readonly value: Readonly<JsonObject>;
-  /** `Clock.now()` when the response was received, in ms (monotonic). */
-  readonly receivedAt: number;
-  /** Normalized TTL in ms (missing/invalid → 0, capped at the cache's `maxTtlMs`). */
-  readonly ttlMs: number;
-  /** Normalized scope (anything but `"public"` is `"private"`). */
-  readonly scope: CacheScope;
-  /** Size used for the store's byte bound: the caller's byte count or an estimate. */
-  readonly bytes: number;
-  /**
-   * When the entry stops being fresh, in wall-clock ms since the epoch (`WallClock.now()`):
-   * what a store shared by several processes keeps instead of `receivedAt`. `ResponseCache`
-   * sets it on every entry it writes. Never used to judge freshness in the process.
-   */
-  readonly expiresAt?: number | undefined;
-}
 
 /**
  * Where `ResponseCache` keeps entries. Any method may return a promise. Keys are opaque

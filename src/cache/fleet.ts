@@ -3,7 +3,7 @@
  * it, and what they tell it: invalidations, write fences and single-flight tickets. A store
  * kept in one process (the memory store) implements none of this.
  */
-import type { CacheEntry } from './cacheStore.js';
+import type { CacheEntry } from './types.js';
 import type { InvalidateTarget } from './types.js';
 
 /**

@@ -8,7 +8,7 @@ import type { JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
 import type { AuthPartition } from './authContext.js';
 import type { CacheKeyBuilder, RequestKeys } from './cacheKey.js';
-import type { CacheEntry } from './cacheStore.js';
+import type { CacheEntry } from './types.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { CacheMissError } from './errors.js';
 import { combinePages, isFresh } from './freshness.js';

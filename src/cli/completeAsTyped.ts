@@ -106,6 +106,7 @@ export async function completeAsTyped(
         if (key?.name === 'return' || key?.name === 'enter') return finish(EXIT_OK);
         if (key?.name === 'backspace') value = [...value].slice(0, -1).join('');
         else if (key?.name === 'tab') value = suggestions[0] ?? value;
+        // eslint-disable-next-line no-control-regex -- typed text is what holds no control character
         else if (text !== undefined && !key?.ctrl && !key?.meta && /^[^\x00-\x1f\x7f]+$/u.test(text)) value += text;
         else return;
         draw();

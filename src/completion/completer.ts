@@ -134,7 +134,7 @@ export function createCompleter(
 
 class DebouncedCompleter implements Completer {
   private pending: PendingCall | undefined;
-  private timer: TimerHandle | undefined;
+  private timer: TimerHandle;
   private inflight: AbortController | undefined;
   private generation = 0;
   private closed = false;

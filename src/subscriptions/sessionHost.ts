@@ -29,11 +29,11 @@ export function sessionListenHost(source: ListenHostSource): SubscriptionHost {
       const meta = source.requestMeta();
       if ((filter.taskIds?.length ?? 0) > 0) {
         const declared = (meta[MetaKey.clientCapabilities] ?? {}) as ClientCapabilities;
-        meta[MetaKey.clientCapabilities] = withTasksExtension(declared) as JsonObject;
+        meta[MetaKey.clientCapabilities] = withTasksExtension(declared);
       }
       return session.request(
         'subscriptions/listen',
-        { notifications: { ...filter } as JsonObject, _meta: meta },
+        { notifications: { ...filter }, _meta: meta },
         { signal, timeoutMs, maxTotalTimeoutMs: timeoutMs, resetTimeoutOnProgress: false, onRequestId },
       );
     },

@@ -292,7 +292,7 @@ function linkRun(method: string, options: DriveTaskOptions) {
     new TimeoutError({ method, timeoutMs: deadline?.totalTimeoutMs ?? 0, kind: 'total' });
   const onOuter = () => abort(outer?.reason, true);
   const onStop = () => abort(stop?.reason, false);
-  let handle: TimerHandle | undefined;
+  let handle: TimerHandle;
   if (stop?.aborted) abort(stop.reason, false);
   else if (outer?.aborted) abort(outer.reason, true);
   else {

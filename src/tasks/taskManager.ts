@@ -55,17 +55,18 @@ export class TaskManager {
 
   constructor(private readonly deps: TaskManagerDeps) {
     this.resolved = deps.options;
-    const manager = this;
+    // Read at each use: the settings may be resolved later than this runtime is made.
+    const settings = (): ResolvedTasksOptions => this.settings;
     this.runtime = {
       serverIdentity: deps.serverIdentity,
       get store() {
-        return manager.settings.store;
+        return settings().store;
       },
       get poll() {
-        return manager.settings.poll;
+        return settings().poll;
       },
       get wallClock() {
-        return manager.settings.clock;
+        return settings().clock;
       },
       clock: deps.clock,
       timers: deps.timers,

@@ -111,7 +111,7 @@ export function openTaskWatch(taskId: string, deps: TaskWatchDeps): TaskWatch {
       }
       const delay = live ? Math.max(ms, deps.backstopMs) : ms;
       return new Promise<DetailedTask | undefined>((resolve, reject) => {
-        let handle: TimerHandle | undefined;
+        let handle: TimerHandle;
         const finish = () => {
           if (handle !== undefined) deps.timers.clearTimeout(handle);
           signal.removeEventListener('abort', onAbort);

@@ -5,7 +5,7 @@
  */
 import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
-import type { Progress } from '../jsonrpc/session.js';
+import type { Progress } from '../jsonrpc/sessionOptions.js';
 import type { CallOptions } from '../client/callOptions.js';
 import type { CallToolResult, InputRequest, InputResponse } from '../types/protocol.js';
 import { EventStream } from '../subscriptions/eventStream.js';
@@ -173,7 +173,7 @@ export class ToolTask {
         inputResponses[again],
         'this input key was answered already; each key is answered once per task',
       );
-    await this.send(TaskMethod.update, { taskId: this.taskId, inputResponses: inputResponses as JsonObject }, options);
+    await this.send(TaskMethod.update, { taskId: this.taskId, inputResponses: inputResponses }, options);
     await this.recordAnswers({ type: 'delivered', keys });
   }
 
@@ -264,7 +264,7 @@ export class ToolTask {
           update: (inputResponses, hookSignal) =>
             this.send(
               TaskMethod.update,
-              { taskId: this.taskId, inputResponses: inputResponses as JsonObject },
+              { taskId: this.taskId, inputResponses: inputResponses },
               { ...requestOptions, signal: hookSignal },
             ).then(() => undefined),
           cancel: () => {
@@ -357,7 +357,8 @@ export class ToolTask {
     this.expiresAt = taskExpiresAt(task, this.firstSeenAt);
     if (!changed && !first) return;
     this.progressCount += 1;
-    if (!isTerminalStatus(task.status)) this.persist();
+    // persist() reports its own failures; the writes chain keeps their order.
+    if (!isTerminalStatus(task.status)) void this.persist();
     this.events.emit({ type: 'status', task });
     const progress: Progress = { progress: this.progressCount, message: task.statusMessage ?? task.status };
     for (const listener of this.progressListeners) {
@@ -389,7 +390,7 @@ export class ToolTask {
         this.pending = Object.keys(left).length === 0 ? undefined : left;
       }
     }
-    this.persist();
+    void this.persist();
     await this.writes;
   }
 

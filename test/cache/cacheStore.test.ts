@@ -1,11 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_ENTRIES,
-  MemoryCacheStore,
-  type CacheEntry,
-} from '../../src/cache/cacheStore.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, MemoryCacheStore } from '../../src/cache/cacheStore.js';
+import type { CacheEntry } from '../../src/cache/types.js';
 import { deepFreezeAndMeasure } from '../../src/cache/freeze.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 

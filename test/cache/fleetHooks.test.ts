@@ -4,7 +4,8 @@
  * (Redis or another) relies on, without Redis.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryCacheStore, type CacheEntry, type CacheStore } from '../../src/cache/cacheStore.js';
+import { MemoryCacheStore, type CacheStore } from '../../src/cache/cacheStore.js';
+import type { CacheEntry } from '../../src/cache/types.js';
 import { serverTag } from '../../src/cache/cacheKey.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from '../../src/cache/fleet.js';
 import { ResponseCache } from '../../src/cache/responseCache.js';

@@ -4,7 +4,8 @@
  * and events) and say `undefined` whenever it cannot tell synchronously.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryCacheStore, type CacheEntry, type CacheStore } from '../../src/cache/cacheStore.js';
+import { MemoryCacheStore, type CacheStore } from '../../src/cache/cacheStore.js';
+import type { CacheEntry } from '../../src/cache/types.js';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
 import type { CacheEvent, Loader } from '../../src/cache/types.js';
 import type { JsonObject } from '../../src/jsonrpc/messages.js';

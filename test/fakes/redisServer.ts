@@ -73,15 +73,15 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
       }
       function cleanup(): void {
         clearTimeout(timer);
-        proc.stdout!.off('data', onData);
+        proc.stdout.off('data', onData);
         proc.off('exit', onExit);
       }
-      proc.stdout!.on('data', onData);
-      proc.stderr!.on('data', onData);
+      proc.stdout.on('data', onData);
+      proc.stderr.on('data', onData);
       proc.once('exit', onExit);
     });
-    proc.stdout!.resume();
-    proc.stderr!.resume();
+    proc.stdout.resume();
+    proc.stderr.resume();
   }
 
   async function kill(): Promise<void> {

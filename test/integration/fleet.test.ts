@@ -43,12 +43,12 @@ class Instance {
     const child = spawn(process.execPath, [CHILD, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] });
     const instance = new Instance(child);
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     const started = new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`fleet client exited (${code}): ${stderr}`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
         const message = JSON.parse(line) as Record<string, unknown>;
         if (message['event'] === 'started') resolve();
         if (typeof message['id'] === 'number') {

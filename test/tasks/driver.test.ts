@@ -13,7 +13,7 @@ import {
   type TaskAnswerEvent,
 } from '../../src/tasks/driver.js';
 import { TaskExpiredError } from '../../src/tasks/errors.js';
-import type { DetailedTask, Task } from '../../src/tasks/types.js';
+import type { DetailedTask } from '../../src/tasks/types.js';
 import type { InputRequest, InputResponse } from '../../src/types/protocol.js';
 import { abortableDelay } from '../../src/util/signals.js';
 import { systemTimers } from '../../src/util/clock.js';
@@ -144,7 +144,7 @@ describe('when the loop looks at the task', () => {
 
   it('a seed that is not working (no payload) is looked at at once', async () => {
     const { hooks, gets } = scripted([task('completed')]);
-    await expect(run({ hooks, first: task('completed') as Task, firstIsDetailed: false })).resolves.toMatchObject({
+    await expect(run({ hooks, first: task('completed'), firstIsDetailed: false })).resolves.toMatchObject({
       status: 'completed',
     });
     expect(gets).toEqual([T0]);

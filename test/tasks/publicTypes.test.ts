@@ -26,6 +26,7 @@ type Calls = ReturnType<typeof calls>;
 
 describe('public types', () => {
   it('callTool: a result in auto and off modes, a result or a handle in manual mode', () => {
+    expectTypeOf(calls).toBeFunction();
     expectTypeOf<Calls['plain']>().toEqualTypeOf<Promise<CallToolResult>>();
     expectTypeOf<Calls['auto']>().toEqualTypeOf<Promise<CallToolResult>>();
     expectTypeOf<Calls['off']>().toEqualTypeOf<Promise<CallToolResult>>();

@@ -13,7 +13,7 @@ export class Availability {
   private stateValue: AvailabilityState;
   /** True once this outage was reported (reset when the store is up again). */
   private reported = false;
-  private timer: TimerHandle | undefined;
+  private timer: TimerHandle;
   private waiters: Array<() => void> = [];
   private closed = false;
 

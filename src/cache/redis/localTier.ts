@@ -9,7 +9,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Clock, WallClock } from '../../util/clock.js';
-import type { CacheEntry } from '../cacheStore.js';
+import type { CacheEntry } from '../types.js';
 import { parseCacheKey } from '../cacheKey.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
 import { serverTagOf } from './redisKeys.js';

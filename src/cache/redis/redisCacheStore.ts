@@ -14,7 +14,8 @@ import {
   type Timers,
   type WallClock,
 } from '../../util/clock.js';
-import type { CacheEntry, CacheStore } from '../cacheStore.js';
+import type { CacheStore } from '../cacheStore.js';
+import type { CacheEntry } from '../types.js';
 import { keyPrefix, quoteJson } from '../cacheKey.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from '../fleet.js';
 import { CACHEABLE_METHODS } from '../types.js';

@@ -71,7 +71,7 @@ export class RedisLink {
   /** `run()`, or a {@link RedisTimeout} once `timeoutMs` pass first (the late answer is dropped). */
   bounded<T>(operation: string, run: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      let handle: TimerHandle | undefined = this.timers.setTimeout(() => {
+      let handle: TimerHandle = this.timers.setTimeout(() => {
         handle = undefined;
         reject(new RedisTimeout(operation, this.timeoutMs));
       }, this.timeoutMs);

@@ -8,7 +8,7 @@
 import type { Clock, Timers } from '../../util/clock.js';
 import { abortableDelay } from '../../util/signals.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
-import type { CacheEntry } from '../cacheStore.js';
+import type { CacheEntry } from '../types.js';
 import type { FlightTicket } from '../fleet.js';
 import type { Generations } from './generations.js';
 import type { RedisKeys } from './redisKeys.js';

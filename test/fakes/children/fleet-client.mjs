@@ -22,7 +22,8 @@ const store = new RedisCacheStore({
   prefix: config.prefix,
   localTier: config.localTier ?? false,
   retryMs: 100,
-  onError: (error) => write({ event: 'store-error', code: error.code, reason: error.data?.reason, message: error.message }),
+  onError: (error) =>
+    write({ event: 'store-error', code: error.code, reason: error.data?.reason, message: error.message }),
 });
 await store.ready();
 
