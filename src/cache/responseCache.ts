@@ -8,16 +8,17 @@ import { ErrorCode } from '../errors/codes.js';
 import { isObject } from '../jsonrpc/messages.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
-import { isPromise, type MaybePromise } from '../util/maybePromise.js';
+import { isPromise } from '../util/maybePromise.js';
 import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
-import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson, type CacheKeyParts } from './cacheKey.js';
+import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } from './cacheKey.js';
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { CacheEntries } from './entries.js';
 import { CacheMissError } from './errors.js';
-import type { FleetInvalidation, FlightTicket } from './fleet.js';
+import type { FlightTicket } from './fleet.js';
 import { DEFAULT_MAX_TTL_MS, ageMs, isFresh, isWithinStaleWindow, normalizeScope, normalizeTtl } from './freshness.js';
 import { HitIndex } from './hitIndex.js';
 import { InFlightLoads, type InFlight } from './inFlight.js';
+import { Invalidations, isUnder } from './invalidations.js';
 import {
   ListWalk,
   missData,
@@ -37,7 +38,6 @@ import {
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
-  type InvalidateTarget,
   type ListMethod,
   type LoadOutcome,
   type Loader,
@@ -139,14 +139,10 @@ export class ResponseCache {
   private readonly entries: CacheEntries;
   /** Loads in flight, shared by callers with the same key and auth context. */
   private readonly loads = new InFlightLoads();
-  /** Invalidation generations: all, per method, per method + partition (walks compare their sum). */
-  private generationAll = 0;
-  private readonly generationByMethod = new Map<string, number>();
-  private readonly generationByPartition = new Map<string, number>();
+  /** Generations, marks on loads in flight, the fleet store told, entries deleted. */
+  private readonly invalidations: Invalidations;
   private readonly unsubscribeEvict: () => void;
   private readonly unsubscribeFleet: () => void;
-  /** Marks this cache's own invalidations when the store passes them back. */
-  private readonly origin = {};
   /** Where fresh hits find their key without building it: only on a {@link MemoryCacheStore}. */
   private readonly index: HitIndex | undefined;
 
@@ -180,6 +176,13 @@ export class ResponseCache {
       this.wallClock,
       this.reporter,
     );
+    this.invalidations = new Invalidations({
+      store: this.store,
+      serverTag: this.keys.tag,
+      loads: this.loads,
+      entries: this.entries,
+      reporter: this.reporter,
+    });
     const prefix = this.keys.prefix;
     this.unsubscribeEvict =
       this.store.onEvict?.((key) => {
@@ -188,7 +191,7 @@ export class ResponseCache {
         this.reporter.counters.evictions++;
         if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'evict', key });
       }) ?? noop;
-    this.unsubscribeFleet = this.store.onInvalidation?.((notice) => this.invalidatedElsewhere(notice)) ?? noop;
+    this.unsubscribeFleet = this.store.onInvalidation?.((notice) => this.invalidations.fromFleet(notice)) ?? noop;
   }
 
   /** A snapshot of the counters (a new plain object each call). */
@@ -302,7 +305,7 @@ export class ResponseCache {
    * @returns the number of entries removed.
    */
   invalidateMethod(method: string): Promise<number> {
-    return this.invalidate({ kind: 'method', method }, keyPrefix(this.keys.tag, method), () => true, undefined);
+    return this.invalidations.run({ kind: 'method', method }, keyPrefix(this.keys.tag, method), () => true, undefined);
   }
 
   /**
@@ -313,7 +316,7 @@ export class ResponseCache {
    */
   invalidateUri(uri: string): Promise<number> {
     const quoted = quoteJson(uri);
-    return this.invalidate(
+    return this.invalidations.run(
       { kind: 'uri', uri },
       keyPrefix(this.keys.tag, 'resources/read') + quoted.slice(0, -1),
       (parts) => isUnder(parts.param, uri),
@@ -335,7 +338,7 @@ export class ResponseCache {
       return Promise.reject(new InvalidArgumentError('method', method, `expected one of ${LIST_METHODS.join(', ')}`));
     const which = options.authContext ?? 'all';
     if (which === 'all')
-      return this.invalidate(
+      return this.invalidations.run(
         { kind: 'list', method, authContext: 'all' },
         keyPrefix(this.keys.tag, method),
         () => true,
@@ -348,7 +351,7 @@ export class ResponseCache {
       return Promise.reject(error);
     }
     const tag = partition.privateTag;
-    return this.invalidate(
+    return this.invalidations.run(
       { kind: 'list', method, authContext: 'current' },
       keyPrefix(this.keys.tag, method),
       (parts) => parts.partition === PUBLIC_PARTITION || parts.partition === tag,
@@ -362,7 +365,7 @@ export class ResponseCache {
    * @returns the number of entries removed.
    */
   invalidateAll(): Promise<number> {
-    return this.invalidate({ kind: 'all' }, this.keys.prefix, () => true, undefined);
+    return this.invalidations.run({ kind: 'all' }, this.keys.prefix, () => true, undefined);
   }
 
   /**
@@ -570,23 +573,11 @@ export class ResponseCache {
 
   // ---- walks --------------------------------------------------------------------------------
 
-  private generation(method: string, dedupeTag: string): number {
-    return (
-      this.generationAll +
-      (this.generationByMethod.get(method) ?? 0) +
-      (this.generationByPartition.get(`${method}\u0000${dedupeTag}`) ?? 0)
-    );
-  }
-
-  private bump(map: Map<string, number>, key: string): void {
-    map.set(key, (map.get(key) ?? 0) + 1);
-  }
-
   /** What a {@link ListWalk} may call; closures so the walk never sees the cache's fields. */
   private readonly walkHooks: WalkHooks = {
     keys: () => this.keys,
     now: () => this.clock.now(),
-    generation: (method, tag) => this.generation(method, tag),
+    generation: (method, tag) => this.invalidations.generation(method, tag),
     fence: (method) => this.fence(method),
     lookup: (ctx) => this.entries.lookup(ctx),
     hit: (ctx, found, now) => {
@@ -664,86 +655,6 @@ export class ResponseCache {
     },
     invalidateList: (method) => this.invalidateList(method as ListMethod),
   };
-
-  // ---- invalidation -------------------------------------------------------------------------
-
-  /**
-   * Moves the generation an invalidation covers (walks compare generations) and marks the loads
-   * in flight it covers, so that their results are returned but not stored. `partition` is the
-   * dedupe tag of a `list`/`current` invalidation.
-   */
-  private markInvalidated(target: InvalidateTarget, partition: string | undefined): void {
-    let covers: (record: InFlight) => boolean;
-    switch (target.kind) {
-      case 'all':
-        this.generationAll++;
-        covers = () => true;
-        break;
-      case 'uri':
-        covers = (record) => record.method === 'resources/read' && isUnder(record.param, target.uri);
-        break;
-      default: {
-        const method = target.method;
-        if (target.kind === 'list' && target.authContext === 'current' && partition !== undefined) {
-          this.bump(this.generationByPartition, `${method}\u0000${partition}`);
-          covers = (record) => record.method === method && record.dedupeTag === partition;
-        } else {
-          this.bump(this.generationByMethod, method);
-          covers = (record) => record.method === method;
-        }
-      }
-    }
-    this.loads.invalidate(covers);
-  }
-
-  /** An invalidation made by another cache on a fleet store: keep what is in flight here from being stored. */
-  private invalidatedElsewhere(notice: FleetInvalidation): void {
-    if (notice.origin === this.origin || notice.serverTag !== this.keys.tag) return;
-    this.markInvalidated(notice.target, notice.partition);
-  }
-
-  /**
-   * One invalidation: counted, its generation moved and matching loads in flight marked (their
-   * results are not stored), a fleet store told, matching entries deleted, one `invalidate` event.
-   */
-  private invalidate(
-    target: InvalidateTarget,
-    prefix: string,
-    matchKey: (parts: CacheKeyParts) => boolean,
-    partition: string | undefined,
-  ): Promise<number> {
-    this.reporter.counters.invalidations++;
-    this.markInvalidated(target, partition);
-    let told: MaybePromise<void> = undefined;
-    if (this.store.invalidated !== undefined) {
-      // A fleet store moves the fleet's generation (refusing writes fenced before now) before the entries go.
-      try {
-        told = this.store.invalidated({
-          serverTag: this.keys.tag,
-          target,
-          ...(partition !== undefined && { partition }),
-          origin: this.origin,
-        });
-      } catch (error) {
-        this.reporter.report(error);
-      }
-    }
-    const enumerate = (): Promise<number> =>
-      this.entries.deleteMatching(prefix, matchKey, (removed) => {
-        if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'invalidate', target, removed });
-        return removed;
-      });
-    if (!isPromise(told)) return enumerate();
-    return told.then(enumerate, (error: unknown) => {
-      this.reporter.report(error);
-      return enumerate();
-    });
-  }
-}
-
-/** True for `uri` itself and the uris under it (`uri + "/..."`). */
-function isUnder(param: string | null, uri: string): boolean {
-  return param !== null && (param === uri || param.startsWith(`${uri}/`));
 }
 
 /** Whether stale-if-error may answer this failure. */
