@@ -143,7 +143,7 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
     case 'list':
       return list(ctx, command.kind);
     case 'call': {
-      const result = await host.callTool(command.tool, command.args as Parameters<McpHost['callTool']>[1], {
+      const result = await host.callTool(command.tool, command.args, {
         signal: io.signal,
       });
       if (ctx.options.json) printJson(ctx, result);

@@ -38,7 +38,6 @@ import {
   isHostConfig,
   parseHostConfig,
   type HostClientOptions,
-  type HostConfig,
   type HostServerEntry,
   type HostServerOptions,
   type ParseHostConfigOptions,
@@ -153,7 +152,7 @@ export class McpHost {
    * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError (-32602) as the
    *   constructor, and when `options.servers` names a server the configuration does not have.
    */
-  static fromConfig(config: HostConfig | unknown, options: HostFromConfigOptions): McpHost {
+  static fromConfig(config: unknown, options: HostFromConfigOptions): McpHost {
     const parsed = isHostConfig(config) ? config : parseHostConfig(config, options);
     const { servers: perServer, env: _env, strict: _strict, ...hostOptions } = options;
     // Options for a server the file does not have (a typo) would silently not apply: a tool
@@ -168,7 +167,7 @@ export class McpHost {
     for (const name of parsed.names) {
       const entry = Object.hasOwn(parsed.servers, name) ? parsed.servers[name] : undefined;
       const error = errors.get(name);
-      if (entry !== undefined) host.addSlot(name, { ...entry, ...perServer?.[name] } as HostServerEntry);
+      if (entry !== undefined) host.addSlot(name, { ...entry, ...perServer?.[name] });
       else if (disabled.has(name)) host.addSlot(name, undefined, { state: 'disabled' });
       else if (error !== undefined) host.addSlot(name, undefined, { state: 'failed', error });
     }

@@ -15,7 +15,7 @@
  * - `isError: true`: Anthropic's `is_error`, Gemini's `error` key, and for OpenAI (which has no
  *   flag) a first line `Error:`.
  */
-import type { CallToolResult, ContentBlock } from '../types/protocol.js';
+import type { CallToolResult } from '../types/protocol.js';
 import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 
@@ -185,7 +185,7 @@ function piecesOf(result: CallToolResult): Piece[] {
       data: { name: 'result', value: result },
     });
   const pieces: Piece[] = [];
-  for (const block of result.content as ContentBlock[]) {
+  for (const block of result.content) {
     switch (block?.type) {
       case 'text':
         pieces.push({ kind: 'text', text: String(block.text) });

@@ -154,7 +154,7 @@ function parts(source: ModelToolSource): {
 
 /** The tool's input schema as the APIs take it (see the module comment). */
 export function parametersOf(inputSchema: JsonObject | undefined): ToolParametersSchema {
-  const { $schema: _dialect, ...schema } = (isObject(inputSchema) ? inputSchema : {}) as JsonObject;
+  const { $schema: _dialect, ...schema } = isObject(inputSchema) ? inputSchema : {};
   const properties = isObject(schema['properties']) ? schema['properties'] : {};
   return { ...schema, type: 'object', properties };
 }
@@ -222,7 +222,7 @@ export function toGeminiSchema(schema: JsonObject): GeminiSchema {
       out.properties = properties;
     }
     if (Array.isArray(node['required']) && node['required'].every((r) => typeof r === 'string'))
-      out.required = node['required'] as string[];
+      out.required = node['required'];
     if (node['items'] !== undefined && !Array.isArray(node['items'])) out.items = convert(node['items'], depth, seen);
     const variants = Array.isArray(node['anyOf'])
       ? node['anyOf']

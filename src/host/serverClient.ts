@@ -78,7 +78,7 @@ export function makeServerClient(name: string, entry: HostServerEntry, context: 
 /** The location part of an entry, without the host's own options. */
 function stripOptions(entry: Exclude<HostServerEntry, { type: 'custom' }>): Parameters<CreateTransport>[0] {
   const { client: _client, tools: _tools, prefix: _prefix, authProvider: _auth, ...location } = entry;
-  return location as Parameters<CreateTransport>[0];
+  return location;
 }
 
 /**

@@ -170,7 +170,7 @@ describe('exposed names', () => {
       .map(({ server, name, bare }) => req(server, name, bare ? '' : server));
     fc.assert(
       fc.property(fc.array(request, { maxLength: 30 }), fc.constantFrom('always', 'onCollision'), (requests, mode) => {
-        const { names } = assignExposedNames(requests, { prefixMode: mode as 'always' | 'onCollision' });
+        const { names } = assignExposedNames(requests, { prefixMode: mode });
         const kept = names.filter((n): n is string => n !== undefined);
         expect(new Set(kept).size).toBe(kept.length);
         for (const name of kept) expect(name).toMatch(MODEL_NAME);

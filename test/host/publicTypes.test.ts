@@ -28,7 +28,7 @@ function catalogPins(host: McpHost): void {
     'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled'
   >();
   expectTypeOf<HostEvent['type']>().toEqualTypeOf<'state' | 'catalog' | 'collision' | 'client'>();
-  expectTypeOf(host.on).toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
+  expectTypeOf<typeof host.on>().toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
   expectTypeOf<HostTool>().toEqualTypeOf<{
     readonly server: string;
     readonly exposedName: string;
