@@ -18,7 +18,8 @@ import type { EraStepFailure } from './errors.js';
  *   that is not a DiscoverResult (`ProtocolError`: some legacy servers answer any unknown
  *   method with `{}`). Never keyed to one code.
  * - `fatal`: nothing to fall back from: an authorization challenge (`HttpAuthError`, 401/403:
- *   authorize first), a closed connection, the caller's abort, a bad argument, a non-mcp-live
+ *   authorize first) or a failed authorization (`OAuthError`, `InsufficientScopeError`,
+ *   `AuthorizationRequiredError`), a closed connection, the caller's abort, a bad argument, a non-mcp-live
  *   error.
  */
 export type ProbeVerdict = 'modern' | 'legacy' | 'fatal';
@@ -30,9 +31,16 @@ const MODERN_CODES: ReadonlySet<number> = new Set([
   ErrorCode.UnsupportedProtocolVersion,
 ]);
 
-/** Local errors that end the connect attempt instead of leading to a fallback. */
+/**
+ * Local errors that end the connect attempt instead of leading to a fallback. The OAuth
+ * provider's errors are among them: the authorization failed, whatever the server's era, and
+ * probing again would only repeat the token request.
+ */
 const FATAL_LOCAL_CODES: ReadonlySet<number> = new Set([
   TransportErrorCode.HttpAuth,
+  ErrorCode.AuthorizationFailed,
+  ErrorCode.InsufficientScope,
+  ErrorCode.AuthorizationRequired,
   ErrorCode.ConnectionClosed,
   ErrorCode.RequestCancelled,
   ErrorCode.InvalidParams,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AuthorizationRequiredError, InsufficientScopeError, OAuthError } from '../../src/auth/errors.js';
 import { classifyProbeFailure, probeError, stepFailure } from '../../src/legacy/eraProbe.js';
 import {
   CancelledError,
@@ -77,6 +78,29 @@ describe('classifyProbeFailure', () => {
         challenges: [],
         bearer: undefined,
         retriedWithNewCredential: false,
+      }),
+    ],
+    [
+      'a refused token request (OAuthError, even with HTTP 400)',
+      new OAuthError('refused', { failure: 'token-request-failed', status: 400, error: 'invalid_grant' }),
+    ],
+    [
+      'a scope the server keeps refusing',
+      new InsufficientScopeError({
+        requiredScopes: ['a'],
+        grantedScopes: ['a'],
+        reason: 'already-granted',
+        attempts: 0,
+      }),
+    ],
+    [
+      'an authorization a user must finish in a browser',
+      new AuthorizationRequiredError({
+        authorizationUrl: 'https://as/authorize',
+        scopes: [],
+        issuer: 'https://as',
+        resource: 'https://mcp',
+        reason: 'no-redirect-handler',
       }),
     ],
     ['a closed connection', new ConnectionClosedError('gone', { reason: 'process exited' })],
