@@ -1,7 +1,8 @@
 /**
  * What the HTTP transports tell an `authProvider` hook and what it answers: the request it
- * authorizes, and the server's refusal of the previous credential (the `WWW-Authenticate`
- * challenges, RFC 9110 §11.6.1, and what a 401 or 403 means). Types only, and a leaf: it imports
+ * authorizes, the server's refusal of the previous credential (the `WWW-Authenticate`
+ * challenges, RFC 9110 §11.6.1, and what a 401 or 403 means), and the proof-of-possession hook
+ * (a DPoP proof per request, RFC 9449 §7.1, and the server's `DPoP-Nonce`, §9). Types only, and a leaf: it imports
  * nothing, so every HTTP file (and `src/auth/`) can name them without an import circle.
  */
 
@@ -47,7 +48,10 @@ export interface AuthFailureInfo {
   readonly failure: HttpAuthFailure;
   /** Every `WWW-Authenticate` challenge, parsed. */
   readonly challenges: readonly AuthChallenge[];
-  /** The first Bearer challenge's parameters (`resourceMetadata`, `scope`, `error`...). */
+  /**
+   * The Bearer challenge's parameters (`resourceMetadata`, `scope`, `error`...); the `DPoP`
+   * challenge's when the refused credential was a DPoP one or there is no Bearer challenge.
+   */
   readonly bearer: BearerChallenge | undefined;
   /** The `Authorization` value the server refused (compare it with the current one). */
   readonly rejected: string | undefined;
@@ -74,5 +78,56 @@ export interface AuthRequestInfo {
  * On `attempt: 2` it may refresh the token or run a step-up flow; returning the same value as
  * `failure.rejected` (or `undefined`) ends the request with `HttpAuthError` (-32011). Concurrent
  * refreshes are the provider's to merge (compare `failure.rejected` with its current token).
+ * A plain function is an `AuthProvider`; `requestProof` adds proof of possession (DPoP).
  */
-export type AuthProvider = (info: AuthRequestInfo) => Promise<string | undefined> | string | undefined;
+export interface AuthProvider {
+  (info: AuthRequestInfo): Promise<string | undefined> | string | undefined;
+  /** Per-request proof headers for the credential it returns (RFC 9449 DPoP); see {@link RequestProof}. */
+  readonly requestProof?: RequestProof | undefined;
+}
+
+/** One HTTP request a proof is made for. */
+export interface ProofRequest {
+  /** The HTTP method: `POST`, `GET` or `DELETE`. */
+  readonly method: string;
+  /** The URL the request goes to, after same-origin redirects, query included. */
+  readonly url: string;
+  /** The `Authorization` value the request carries (e.g. `"DPoP <token>"`). */
+  readonly authorization: string;
+  /** Aborted when the request is cancelled or the transport closes. */
+  readonly signal: AbortSignal;
+}
+
+/** The server's answer to a request that carried proof headers. */
+export interface ProofResponse {
+  /** The URL the request went to. */
+  readonly url: string;
+  /** The HTTP status. */
+  readonly status: number;
+  /** A response header by lower-case name; `undefined` when absent. */
+  readonly header: (name: string) => string | undefined;
+}
+
+/**
+ * Proof of possession for each HTTP request (RFC 9449 DPoP). When an `AuthProvider` has this
+ * property, the transport calls `headers()` before every request that carries the provider's
+ * `Authorization` value (retries and redirects included, so each gets a fresh proof) and
+ * `response()` with every answer to such a request. When `response()` returns `true` for a 401,
+ * the transport sends the request once more, with the same `Authorization` and a new proof;
+ * a second such answer is an ordinary 401.
+ */
+export interface RequestProof {
+  /**
+   * The headers that bind `request` to its credential, e.g. `{ dpop: "<proof JWT>" }`; `{}` for
+   * none. Names are compared case-insensitively; a name the transport already sends
+   * (`Authorization`, `Content-Type`, the MCP headers) is ignored.
+   * @throws whatever fails; the request then fails with it.
+   */
+  headers(request: ProofRequest): Promise<Readonly<Record<string, string>>>;
+  /**
+   * Reads the server's answer (a new nonce in `DPoP-Nonce`). Returns `true` when the server
+   * refused the proof only because it wants a fresh nonce (401 with a `DPoP`
+   * `error="use_dpop_nonce"` challenge and a `DPoP-Nonce`). Never throws.
+   */
+  response(response: ProofResponse): boolean;
+}

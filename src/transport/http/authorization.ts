@@ -7,6 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
 import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
+import { isHeaderToken } from './headerValue.js';
 import { bearerChallenge, parseWwwAuthenticate } from './wwwAuthenticate.js';
 
 /** An opaque, stable id of a credential value: 32 hex digits of a domain-separated SHA-256. */
@@ -62,15 +63,71 @@ export class AuthorizationSource {
     return value;
   }
 
+  /** True when the provider adds proof headers to each request (`requestProof`). */
+  get proves(): boolean {
+    return this.provider?.requestProof !== undefined;
+  }
+
+  /**
+   * The provider's proof headers (RFC 9449 `DPoP`) for one request carrying `authorization`, to
+   * add to `headers`: names lower-cased, names already in `headers` left out. `{}` without a
+   * provider proof hook.
+   * @throws InvalidArgumentError (-32602) for a header name or value that is not valid HTTP
+   *   (the value is not shown); whatever the hook throws.
+   */
+  async proofHeaders(
+    method: string,
+    url: string,
+    authorization: string | undefined,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+  ): Promise<Record<string, string>> {
+    const proof = this.provider?.requestProof;
+    if (proof === undefined || authorization === undefined) return {};
+    const given = await proof.headers({ method, url, authorization, signal });
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(given)) {
+      const lower = name.toLowerCase();
+      if (!isHeaderToken(lower))
+        throw new InvalidArgumentError('requestProof.headers()', name, 'not a valid HTTP header name');
+      const checked = typeof value === 'string' ? checkProofValue(value) : undefined;
+      if (checked === undefined)
+        throw new InvalidArgumentError('requestProof.headers()', '(hidden)', `the value of ${lower} is not valid HTTP`);
+      if (!(lower in headers)) out[lower] = checked;
+    }
+    return out;
+  }
+
+  /**
+   * Hands the answer to a request that carried proof headers to the provider; `true` when the
+   * request should go once more with a fresh proof (a `use_dpop_nonce` 401).
+   */
+  proofRefused(url: string, status: number, header: (name: string) => string | undefined): boolean {
+    const proof = this.provider?.requestProof;
+    if (proof === undefined) return false;
+    try {
+      return proof.response({ url, status, header });
+    } catch {
+      return false;
+    }
+  }
+
   private note(value: string): void {
     if (this.last?.value !== value) this.last = { value, id: credentialId(value) };
   }
 }
 
+/** A header value without leading or trailing blanks, or `undefined` when it holds a control character. */
+function checkProofValue(value: string): string | undefined {
+  const trimmed = value.replace(/^[\t ]+|[\t ]+$/g, '');
+  return trimmed === '' || /[^\t\x20-\x7e\x80-\xff]/.test(trimmed) ? undefined : trimmed;
+}
+
 /**
  * What a 401 or 403 response says about the credential `rejected`: its `WWW-Authenticate`
- * challenges, the first Bearer one, and the failure they name (`insufficient_scope` only for a
- * 403 with that Bearer error).
+ * challenges, the one in the scheme of `rejected` (else the first Bearer one, else the first
+ * DPoP one; see `bearerChallenge`), and the failure they name (`insufficient_scope` only for a
+ * 403 with that error).
  */
 export function authFailureOf(
   status: 401 | 403,
@@ -78,7 +135,7 @@ export function authFailureOf(
   rejected: string | undefined,
 ): AuthFailureInfo & { readonly challenges: AuthChallenge[] } {
   const challenges = parseWwwAuthenticate(wwwAuthenticate);
-  const bearer = bearerChallenge(challenges);
+  const bearer = bearerChallenge(challenges, rejected);
   const failure: HttpAuthFailure =
     status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
   return { status, failure, challenges, bearer, rejected };

@@ -170,6 +170,7 @@ export class HttpExchange {
     let authorization =
       authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
     let retriedAuth = false;
+    let retriedProof = false;
     let url = this.url;
     for (let redirects = 0; ;) {
       let requestHeaders = headers;
@@ -183,6 +184,12 @@ export class HttpExchange {
           );
         requestHeaders = { ...headers, authorization: value };
       }
+      let proved = false;
+      if (authSignal !== undefined && this.auth.proves) {
+        const proof = await this.auth.proofHeaders(httpMethod, url, authorization, requestHeaders, authSignal);
+        proved = Object.keys(proof).length > 0;
+        if (proved) requestHeaders = { ...requestHeaders, ...proof };
+      }
       let response: HttpStackResponse;
       try {
         response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, cancel });
@@ -191,6 +198,12 @@ export class HttpExchange {
         throw new NetworkFailure(error);
       }
       const status = response.status;
+      if (proved && this.auth.proofRefused(url, status, (name) => response.header(name)) && !retriedProof) {
+        // The server wants a proof with its fresh nonce (RFC 9449 §9): once more, same credential.
+        retriedProof = true;
+        response.discard();
+        continue;
+      }
       if (status === 401 || status === 403) {
         const refusal = authFailureOf(status, response.header('www-authenticate'), authorization);
         const { failure, challenges, bearer } = refusal;

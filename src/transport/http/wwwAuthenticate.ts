@@ -53,11 +53,16 @@ export function parseWwwAuthenticate(header: string | null | undefined): AuthCha
 }
 
 /**
- * The first `Bearer` challenge (scheme compared case-insensitively) as {@link BearerChallenge},
- * or `undefined` when there is none.
+ * The parameters of the challenge an OAuth client acts on, as {@link BearerChallenge}: the first
+ * challenge in the scheme of the credential `sent` (its `Authorization` value, e.g. `"DPoP …"`),
+ * else the first `Bearer` one, else the first `DPoP` one (RFC 9449 §7.1 uses the same
+ * parameters). Schemes compare case-insensitively. `undefined` when there is none.
  */
-export function bearerChallenge(challenges: readonly AuthChallenge[]): BearerChallenge | undefined {
-  const bearer = challenges.find((c) => c.scheme.toLowerCase() === 'bearer');
+export function bearerChallenge(challenges: readonly AuthChallenge[], sent?: string): BearerChallenge | undefined {
+  const sentScheme = sent?.split(' ', 1)[0]?.toLowerCase();
+  const find = (scheme: string | undefined) =>
+    scheme === undefined ? undefined : challenges.find((c) => c.scheme.toLowerCase() === scheme);
+  const bearer = find(sentScheme === 'dpop' ? 'dpop' : undefined) ?? find('bearer') ?? find('dpop');
   if (bearer === undefined) return undefined;
   const p = bearer.params;
   return {

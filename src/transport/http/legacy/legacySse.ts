@@ -379,6 +379,7 @@ export class LegacySseTransport implements Transport {
   ): Promise<{ response: Response; url: string }> {
     let authorization = await this.auth.value(1, undefined, signal);
     let retriedAuth = false;
+    let retriedProof = false;
     let url = target;
     for (let redirects = 0; ;) {
       const requestHeaders = new Headers(headers);
@@ -392,6 +393,14 @@ export class LegacySseTransport implements Transport {
             'the Authorization value from authProvider is not a valid HTTP header value',
           );
         }
+      }
+      let proved = false;
+      if (this.auth.proves && authorization !== undefined) {
+        const sent: Record<string, string> = {};
+        requestHeaders.forEach((value, name) => (sent[name] = value));
+        const proof = await this.auth.proofHeaders(httpMethod, url, authorization, sent, signal);
+        for (const [name, value] of Object.entries(proof)) requestHeaders.set(name, value);
+        proved = Object.keys(proof).length > 0;
       }
       let response: Response;
       try {
@@ -407,6 +416,17 @@ export class LegacySseTransport implements Transport {
         throw new NetworkFailure(error);
       }
       const status = response.status;
+      const answered = response;
+      if (
+        proved &&
+        this.auth.proofRefused(url, status, (name) => answered.headers.get(name) ?? undefined) &&
+        !retriedProof
+      ) {
+        // The server wants a proof with its fresh nonce (RFC 9449 §9): once more, same credential.
+        retriedProof = true;
+        await discard(response);
+        continue;
+      }
       if (status === 401 || status === 403) {
         const info = authFailureOf(status, response.headers.get('www-authenticate'), authorization);
         const { failure, challenges, bearer } = info;
