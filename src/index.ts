@@ -21,6 +21,9 @@ export type {
   AuthChallenge,
   BearerChallenge,
   HttpAuthFailure,
+  RequestProof,
+  ProofRequest,
+  ProofResponse,
 } from './transport/http/auth.js';
 export type { FetchLike } from './transport/http/stack.js';
 export {
@@ -393,13 +396,32 @@ export {
 } from './host/modelToolResults.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
 export { createOAuthProvider, type OAuthProvider } from './auth/oauthProvider.js';
-export type { OAuthProviderOptions, WallClock } from './auth/oauthOptions.js';
+export type {
+  OAuthProviderOptions,
+  OAuthProviderBaseOptions,
+  AuthorizationCodeProviderOptions,
+  NonInteractiveProviderOptions,
+  WallClock,
+} from './auth/oauthOptions.js';
+export type {
+  OAuthGrant,
+  NonInteractiveGrant,
+  AuthorizationCodeGrant,
+  ClientCredentialsGrant,
+  JwtBearerGrant,
+  AssertionRequest,
+  IdJagGrant,
+  IdentityProvider,
+  SubjectTokenRequest,
+} from './auth/grants.js';
+export type { DPoPOptions, DPoPKeySource } from './auth/dpop.js';
 export { createHeadlessRedirectHandler, type HeadlessRedirectOptions } from './auth/redirectHandler.js';
 export { clientIdMetadataDocument } from './auth/registration.js';
 export { MemoryCredentialStore, type CredentialStore } from './auth/credentialStore.js';
 export type {
   OAuthClientMetadata,
   PreRegisteredClient,
+  PrivateKeyInput,
   RedirectHandler,
   RedirectRequest,
   StoredClient,

@@ -87,6 +87,8 @@ export async function readJsonObject(response: Response): Promise<Record<string,
 /**
  * Maps an error thrown by an `oauth4webapi` call (or the fetch under it) to {@link OAuthError}
  * with `failure`; an abort of `http.signal` is rethrown as its reason, an `OAuthError` as is.
+ * The library's error is kept as `cause` without what it carries (a response body can hold the
+ * tokens it could not accept): its name, message, `code` and `status` only.
  */
 export function toOAuthError(
   error: unknown,
@@ -107,7 +109,7 @@ export function toOAuthError(
         error: error.error,
         errorDescription: error.error_description,
       },
-      error,
+      bareError(error),
     );
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
@@ -122,18 +124,18 @@ export function toOAuthError(
         error: code,
         errorDescription: first?.parameters.error_description,
       },
-      error,
+      bareError(error),
     );
   }
   if (error instanceof oauth.UnsupportedOperationError && failure === 'token-request-failed') {
-    return new OAuthError(`${step}: ${error.message}`, { failure: 'unsupported-token-type', issuer }, error);
+    return new OAuthError(`${step}: ${error.message}`, { failure: 'unsupported-token-type', issuer }, bareError(error));
   }
   if (error instanceof oauth.OperationProcessingError) {
     const status = error.cause instanceof Response ? error.cause.status : undefined;
     return new OAuthError(
       `${step}: ${error.message}`,
       { failure, issuer, ...(status !== undefined && { status }) },
-      error,
+      bareError(error),
     );
   }
   const code = (error as { code?: unknown }).code;
@@ -142,4 +144,14 @@ export function toOAuthError(
     return new OAuthError(`${step}: ${error.message}`, { failure: 'network-error', issuer }, error);
   }
   return error;
+}
+
+/** An error with `error`'s name, message, `code` and `status`, and nothing it refers to. */
+function bareError(error: Error): Error {
+  const bare = new Error(error.message);
+  bare.name = error.name;
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  if (typeof code === 'string') Object.assign(bare, { code });
+  if (typeof status === 'number') Object.assign(bare, { status });
+  return bare;
 }

@@ -6,9 +6,11 @@
  * Runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { oauthRequestOptions, secureEndpoint, toOAuthError } from './authHttp.js';
+import { secureEndpoint } from './authHttp.js';
+import type { DPoPProver } from './dpop.js';
 import { OAuthError, type OAuthFailure } from './errors.js';
 import { clientAuthentication, type ClientIdentity } from './registration.js';
+import { requestToken } from './tokenRequest.js';
 import type { HttpContext } from './types.js';
 
 /**
@@ -86,7 +88,8 @@ export async function startAuthorization(
  * issuer exactly, whether or not the server advertises
  * `authorization_response_iss_parameter_supported`; an absent one is refused when it does),
  * then `state`, then an `error` response. The token request carries `code_verifier`,
- * `redirect_uri` and `resource`, authenticated as the client identity says.
+ * `redirect_uri` and `resource`, authenticated as the client identity says, with a DPoP proof
+ * when `dpop` is given.
  * @throws OAuthError `iss-mismatch`, `iss-missing`, `state-mismatch`, `authorization-denied`
  *   (with the server's `error`; never acted on before `iss` matched), `token-request-failed`,
  *   `unsupported-token-type`, `network-error`; the signal's reason when aborted.
@@ -95,6 +98,7 @@ export async function redeemAuthorizationResponse(
   pending: PendingAuthorization,
   callback: URL,
   http: HttpContext,
+  dpop: DPoPProver | undefined,
 ): Promise<oauth.TokenEndpointResponse> {
   const { as } = pending;
   const client: oauth.Client = { client_id: pending.client.clientId };
@@ -104,29 +108,26 @@ export async function redeemAuthorizationResponse(
   } catch (error) {
     throw authorizationResponseError(error, callback.searchParams, pending);
   }
-  const endpoint = secureEndpoint(as.token_endpoint, 'token_endpoint', http, as.issuer);
-  try {
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      clientAuthentication(pending.client),
-      validated,
-      pending.redirectUri,
-      pending.codeVerifier,
-      {
-        ...oauthRequestOptions(http, endpoint),
-        additionalParameters: { resource: pending.resource },
-      },
-    );
-    return bearerOnly(await oauth.processAuthorizationCodeResponse(as, client, response), as.issuer);
-  } catch (error) {
-    throw toOAuthError(error, 'token-request-failed', `token request to ${as.issuer}`, http, as.issuer);
-  }
+  return requestToken(
+    { as, http, dpop, step: `token request to ${as.issuer}` },
+    (options) =>
+      oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        clientAuthentication(pending.client),
+        validated,
+        pending.redirectUri,
+        pending.codeVerifier,
+        { ...options, additionalParameters: { resource: pending.resource } },
+      ),
+    (response) => oauth.processAuthorizationCodeResponse(as, client, response),
+  );
 }
 
 /**
- * Spends a refresh token (OAuth 2.1 §4.3) with the `resource` indicator. A rotated refresh
- * token comes back in the response; a response without one leaves the old one in force.
+ * Spends a refresh token (OAuth 2.1 §4.3) with the `resource` indicator (and a DPoP proof when
+ * `dpop` is given). A rotated refresh token comes back in the response; a response without one
+ * leaves the old one in force.
  * @throws OAuthError `token-request-failed` (`data.error` is the server's code, e.g.
  *   `invalid_grant`, when it refused), `unsupported-token-type`, `network-error`,
  *   `insecure-endpoint`; the signal's reason when aborted.
@@ -137,28 +138,18 @@ export async function refreshAccessToken(
   refreshToken: string,
   resource: string,
   http: HttpContext,
+  dpop: DPoPProver | undefined,
 ): Promise<oauth.TokenEndpointResponse> {
   const client: oauth.Client = { client_id: identity.clientId };
-  const endpoint = secureEndpoint(as.token_endpoint, 'token_endpoint', http, as.issuer);
-  try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthentication(identity), refreshToken, {
-      ...oauthRequestOptions(http, endpoint),
-      additionalParameters: { resource },
-    });
-    return bearerOnly(await oauth.processRefreshTokenResponse(as, client, response), as.issuer);
-  } catch (error) {
-    throw toOAuthError(error, 'token-request-failed', `refresh at ${as.issuer}`, http, as.issuer);
-  }
-}
-
-function bearerOnly(response: oauth.TokenEndpointResponse, issuer: string): oauth.TokenEndpointResponse {
-  if (response.token_type !== 'bearer') {
-    throw new OAuthError(
-      `the token endpoint of ${issuer} issued a ${response.token_type} token; only Bearer tokens are supported`,
-      { failure: 'unsupported-token-type', issuer, actual: response.token_type },
-    );
-  }
-  return response;
+  return requestToken(
+    { as, http, dpop, step: `refresh at ${as.issuer}` },
+    (options) =>
+      oauth.refreshTokenGrantRequest(as, client, clientAuthentication(identity), refreshToken, {
+        ...options,
+        additionalParameters: { resource },
+      }),
+    (response) => oauth.processRefreshTokenResponse(as, client, response),
+  );
 }
 
 /** Names why `validateAuthResponse` refused, from the parameters it saw. */

@@ -14,8 +14,10 @@ import type { HttpContext, OAuthClientMetadata, PreRegisteredClient, StoredClien
 export interface ClientIdentityConfig {
   readonly preRegistered: readonly PreRegisteredClient[];
   readonly clientIdMetadataUrl: string | undefined;
-  readonly clientMetadata: OAuthClientMetadata;
-  readonly redirectUrl: string;
+  /** For Dynamic Client Registration (the authorization code grant only). */
+  readonly clientMetadata: OAuthClientMetadata | undefined;
+  /** The redirect URL of the authorization code grant; without one no registration is used. */
+  readonly redirectUrl: string | undefined;
   readonly store: CredentialStore;
   /** Wall-clock epoch ms. */
   readonly now: () => number;
@@ -60,33 +62,34 @@ export class ClientIdentities {
       return {
         clientId: client.clientId,
         clientSecret: client.clientSecret,
+        privateKey: client.privateKey,
         method:
           client.tokenEndpointAuthMethod ??
-          chooseAuthMethod(as.token_endpoint_auth_methods_supported, client.clientSecret !== undefined),
+          chooseAuthMethod(
+            as.token_endpoint_auth_methods_supported,
+            client.clientSecret !== undefined,
+            client.privateKey !== undefined,
+          ),
         source: 'pre-registered',
       };
     }
     if (config.clientIdMetadataUrl !== undefined && as['client_id_metadata_document_supported'] === true) {
       return { clientId: config.clientIdMetadataUrl, method: 'none', source: 'metadata-document' };
     }
+    const { redirectUrl, clientMetadata } = config;
+    if (redirectUrl === undefined || clientMetadata === undefined) return undefined;
     const stored = await config.store.getClient(issuer);
     if (
       stored !== undefined &&
       stored.issuer === issuer &&
-      stored.redirectUris.includes(config.redirectUrl) &&
+      stored.redirectUris.includes(redirectUrl) &&
       (stored.clientSecretExpiresAt === undefined || stored.clientSecretExpiresAt > config.now())
     ) {
       return identityOf(stored);
     }
     if (!register || as.registration_endpoint === undefined) return undefined;
     const client = await this.registrations.join(issuer, http.signal, async (signal) => {
-      const registered = await registerClient(
-        as,
-        config.clientMetadata,
-        config.redirectUrl,
-        { ...http, signal },
-        config.now(),
-      );
+      const registered = await registerClient(as, clientMetadata, redirectUrl, { ...http, signal }, config.now());
       await config.store.setClient(issuer, registered);
       return registered;
     });

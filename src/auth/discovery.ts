@@ -174,13 +174,15 @@ export function authorizationServerMetadataUrls(issuer: URL): string[] {
  * candidate of {@link authorizationServerMetadataUrls} that answers 200. The document is
  * checked by `oauth4webapi` (`processDiscoveryResponse`), then its `issuer` must equal `issuer`
  * exactly, as a string (RFC 8414 §3.3; no normalization), and `code_challenge_methods_supported`
- * must list `S256` (spec: security-considerations, "Authorization Code Protection").
+ * must list `S256` (spec: security-considerations, "Authorization Code Protection") unless
+ * `options.requirePkce` is false (grants without an authorization code, and an enterprise IdP).
  * @throws OAuthError `metadata-not-found`, `metadata-invalid`, `issuer-mismatch`,
  *   `pkce-unsupported`, `insecure-endpoint`, `network-error`; the signal's reason when aborted.
  */
 export async function discoverAuthorizationServer(
   issuer: string,
   http: HttpContext,
+  options: { requirePkce?: boolean | undefined } = {},
 ): Promise<oauth.AuthorizationServer> {
   const issuerUrl = secureEndpoint(issuer, 'authorization server issuer', http, issuer);
   if (issuerUrl.search !== '' || issuerUrl.hash !== '' || issuer.includes('#')) {
@@ -228,7 +230,7 @@ export async function discoverAuthorizationServer(
       );
     }
     const methods = metadata.code_challenge_methods_supported;
-    if (!Array.isArray(methods) || !methods.includes('S256')) {
+    if ((options.requirePkce ?? true) && (!Array.isArray(methods) || !methods.includes('S256'))) {
       throw new OAuthError(
         `authorization server ${issuer} does not support PKCE with S256 (code_challenge_methods_supported): refusing to proceed`,
         {

@@ -46,8 +46,10 @@ export type OAuthFailure =
   | 'authorization-denied'
   /** The token endpoint refused (`data.error`, e.g. `invalid_grant`) or answered with something unusable. */
   | 'token-request-failed'
-  /** The token endpoint issued a token type other than `Bearer` (e.g. `DPoP`), which this client does not present. */
+  /** The token endpoint issued a token type this client does not present: not `Bearer`, nor `DPoP` after a DPoP proof. */
   | 'unsupported-token-type'
+  /** The authorization server lists `grant_types_supported` without the grant the provider is configured for (no request was sent). */
+  | 'grant-unsupported'
   /** The server refused every fresh token: the authorization attempt limit for this challenge was reached. */
   | 'retry-limit'
   /** An authorization server or metadata URL could not be reached (`cause` is the network error). */

@@ -7,20 +7,76 @@ import type { FetchLike } from '../transport/http/stack.js';
 import type { WallClock } from '../util/clock.js';
 import { isLoopbackHost } from './authHttp.js';
 import { MemoryCredentialStore, type CredentialStore } from './credentialStore.js';
+import { checkDPoPKeyPair, type DPoPKeySource, type DPoPOptions } from './dpop.js';
+import { checkGrant, type AuthorizationCodeGrant, type NonInteractiveGrant, type OAuthGrant } from './grants.js';
 import { parseScopes } from './scopes.js';
-import type { OAuthClientMetadata, PreRegisteredClient, RedirectHandler } from './types.js';
+import type { OAuthClientMetadata, PreRegisteredClient, PrivateKeyInput, RedirectHandler } from './types.js';
 
 /** Wall-clock time, in epoch milliseconds (token and secret expiry times are stored as such). */
 export type { WallClock };
 
-/** Options of {@link createOAuthProvider}. */
-export interface OAuthProviderOptions {
+/** Options of {@link createOAuthProvider}, whatever its grant. */
+export interface OAuthProviderBaseOptions {
   /**
    * The MCP endpoint, as given to the transport (e.g. `"https://mcp.example.com/mcp"`). The
    * provider serves only this endpoint: the protected resource metadata must name it (or a
    * parent path of it on the same origin), and a transport for another URL is refused.
    */
   serverUrl: string | URL;
+  /** Where tokens and registered clients are kept. @default a new `MemoryCredentialStore` */
+  store?: CredentialStore | undefined;
+  /**
+   * Client credentials registered out of band, used first when they match the authorization
+   * server (spec: client-registration, priority 1): a secret, or a private key for
+   * `private_key_jwt`. The `client_credentials` grant needs one. @default none
+   */
+  preRegistered?: PreRegisteredClient | readonly PreRegisteredClient[] | undefined;
+  /**
+   * The HTTPS URL of this client's Client ID Metadata Document, used as `client_id` with
+   * authorization servers that advertise `client_id_metadata_document_supported` (priority 2).
+   * The host publishes the document there. Must be `https:` with a path. @default none
+   */
+  clientIdMetadataUrl?: string | undefined;
+  /** Scopes always asked for, on top of those the server's challenge or metadata names. @default none */
+  scope?: string | readonly string[] | undefined;
+  /**
+   * Step-up authorizations for one `insufficient_scope` challenge (the same scope set) before
+   * giving up with `InsufficientScopeError` (`reason: "retry-limit"`). With the first
+   * authorization, an operation sees at most `maxStepUps + 1` authorization attempts.
+   * @default 2
+   */
+  maxStepUps?: number | undefined;
+  /**
+   * Renew an access token this long before its `expires_in` runs out, in ms: by refresh token,
+   * or with a grant that needs no browser, by running it again. @default 30000
+   */
+  refreshSkewMs?: number | undefined;
+  /**
+   * Sender-constrained tokens (RFC 9449 DPoP; MCP extension `io.modelcontextprotocol/auth/dpop`).
+   * On: every token request carries a DPoP proof (and is sent once more when the authorization
+   * server asks for a nonce); a token the server binds to the key (`token_type: "DPoP"`) is sent
+   * as `Authorization: DPoP <token>` with a fresh proof per HTTP request (`htm`, `htu`, `iat`,
+   * `jti`, `ath`), and a `use_dpop_nonce` 401 from the MCP server is retried once with its
+   * nonce. A server that issues bearer tokens anyway gets them presented as bearer tokens.
+   * `true` uses a key pair generated for this provider; {@link DPoPOptions} can give the host's
+   * own. @default false
+   */
+  dpop?: boolean | DPoPOptions | undefined;
+  /**
+   * Allow plain `http:` authorization servers that are not on a loopback host. The spec
+   * requires HTTPS; loopback hosts are always allowed. @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /** The fetch for metadata, registration and token requests. @default globalThis.fetch, looked up at each call */
+  fetch?: FetchLike | undefined;
+  /** Wall-clock time for token and secret expiry. @default `{ now: Date.now }` */
+  clock?: WallClock | undefined;
+}
+
+/** Options of a provider that runs the authorization code flow in a browser (the default grant). */
+export interface AuthorizationCodeProviderOptions extends OAuthProviderBaseOptions {
+  /** @default `{ type: 'authorization_code' }` */
+  grant?: AuthorizationCodeGrant | undefined;
   /** This client's metadata (RFC 7591 names), for Dynamic Client Registration. */
   clientMetadata: OAuthClientMetadata;
   /**
@@ -35,51 +91,39 @@ export interface OAuthProviderOptions {
    * one fails with `AuthorizationRequiredError` (-32019) carrying the URL. @default none
    */
   redirectHandler?: RedirectHandler | undefined;
-  /** Where tokens and registered clients are kept. @default a new `MemoryCredentialStore` */
-  store?: CredentialStore | undefined;
-  /**
-   * Client credentials registered out of band, used first when they match the authorization
-   * server (spec: client-registration, priority 1). @default none
-   */
-  preRegistered?: PreRegisteredClient | readonly PreRegisteredClient[] | undefined;
-  /**
-   * The HTTPS URL of this client's Client ID Metadata Document, used as `client_id` with
-   * authorization servers that advertise `client_id_metadata_document_supported` (priority 2).
-   * The host publishes the document there. Must be `https:` with a path. @default none
-   */
-  clientIdMetadataUrl?: string | undefined;
-  /** Scopes always asked for, on top of those the server's challenge or metadata names. @default none */
-  scope?: string | readonly string[] | undefined;
   /**
    * Ask for `offline_access` (a refresh token) when the authorization server lists it in
    * `scopes_supported` (spec: basic/authorization, "Refresh Tokens"). @default true
    */
   offlineAccess?: boolean | undefined;
-  /**
-   * Step-up authorizations for one `insufficient_scope` challenge (the same scope set) before
-   * giving up with `InsufficientScopeError` (`reason: "retry-limit"`). With the first
-   * authorization, an operation sees at most `maxStepUps + 1` authorization attempts.
-   * @default 2
-   */
-  maxStepUps?: number | undefined;
-  /** Refresh an access token this long before its `expires_in` runs out, in ms. @default 30000 */
-  refreshSkewMs?: number | undefined;
-  /**
-   * Allow plain `http:` authorization servers that are not on a loopback host. The spec
-   * requires HTTPS; loopback hosts are always allowed. @default false
-   */
-  allowInsecureHttp?: boolean | undefined;
-  /** The fetch for metadata, registration and token requests. @default globalThis.fetch, looked up at each call */
-  fetch?: FetchLike | undefined;
-  /** Wall-clock time for token and secret expiry. @default `{ now: Date.now }` */
-  clock?: WallClock | undefined;
 }
+
+/**
+ * Options of a provider for an agent or service without a browser: client credentials,
+ * workload identity (JWT bearer) or enterprise-managed authorization (ID-JAG). No redirect,
+ * no registration: the client is `preRegistered` (or its Client ID Metadata Document URL), or,
+ * for the JWT bearer grant, needs no client at all.
+ */
+export interface NonInteractiveProviderOptions extends OAuthProviderBaseOptions {
+  /** How tokens are obtained; see {@link ClientCredentialsGrant}, {@link JwtBearerGrant}, {@link IdJagGrant}. */
+  grant: NonInteractiveGrant;
+  clientMetadata?: undefined;
+  redirectUrl?: undefined;
+  redirectHandler?: undefined;
+  offlineAccess?: undefined;
+}
+
+/** Options of {@link createOAuthProvider}: a browser flow, or a grant without a browser. */
+export type OAuthProviderOptions = AuthorizationCodeProviderOptions | NonInteractiveProviderOptions;
 
 /** {@link OAuthProviderOptions} checked, with their defaults applied. */
 export interface ResolvedOAuthOptions {
   readonly serverUrl: URL;
-  readonly clientMetadata: OAuthClientMetadata;
-  readonly redirectUrl: string;
+  readonly grant: OAuthGrant;
+  /** For the authorization code grant only. */
+  readonly clientMetadata: OAuthClientMetadata | undefined;
+  /** For the authorization code grant only. */
+  readonly redirectUrl: string | undefined;
   readonly redirectHandler: RedirectHandler | undefined;
   readonly store: CredentialStore;
   readonly preRegistered: readonly PreRegisteredClient[];
@@ -91,6 +135,8 @@ export interface ResolvedOAuthOptions {
   readonly allowInsecureHttp: boolean;
   readonly fetch: FetchLike;
   readonly clock: WallClock;
+  /** DPoP on, with the host's key source (`undefined`: generate one), or off. */
+  readonly dpop: { readonly keyPair: DPoPKeySource | undefined } | undefined;
 }
 
 /**
@@ -100,8 +146,10 @@ export interface ResolvedOAuthOptions {
 export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAuthOptions {
   const serverUrl = parseHttpUrl(options.serverUrl, 'serverUrl');
   serverUrl.hash = '';
+  const grant = checkGrant(options.grant);
+  const interactive = grant.type === 'authorization_code';
   if (options.clientIdMetadataUrl !== undefined) checkMetadataDocumentUrl(options.clientIdMetadataUrl);
-  if (typeof options.clientMetadata?.client_name !== 'string')
+  if (interactive && typeof options.clientMetadata?.client_name !== 'string')
     throw new InvalidArgumentError('clientMetadata', options.clientMetadata, 'expected an object with a client_name');
   const pre = options.preRegistered;
   const preRegistered =
@@ -113,23 +161,61 @@ export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAut
   for (const client of preRegistered) {
     if (typeof client.clientId !== 'string' || client.clientId === '')
       throw new InvalidArgumentError('preRegistered.clientId', client.clientId, 'expected a non-empty string');
+    if (client.privateKey !== undefined) checkPrivateKey(client.privateKey, 'preRegistered.privateKey');
+    if (client.tokenEndpointAuthMethod === 'private_key_jwt' && client.privateKey === undefined)
+      throw new InvalidArgumentError('preRegistered.privateKey', undefined, 'private_key_jwt needs a privateKey');
+  }
+  if (grant.type === 'client_credentials' && preRegistered.length === 0)
+    throw new InvalidArgumentError('preRegistered', pre, 'the client_credentials grant needs a pre-registered client');
+  if (grant.type === 'id-jag') {
+    if (preRegistered.length === 0 && options.clientIdMetadataUrl === undefined)
+      throw new InvalidArgumentError(
+        'preRegistered',
+        pre,
+        'the id-jag grant needs a pre-registered client (or clientIdMetadataUrl) at the MCP authorization server',
+      );
+    if (grant.idp.privateKey !== undefined) checkPrivateKey(grant.idp.privateKey, 'grant.idp.privateKey');
   }
   return {
     serverUrl,
-    clientMetadata: options.clientMetadata,
-    redirectUrl: checkRedirectUrl(options.redirectUrl),
-    redirectHandler: options.redirectHandler,
+    grant,
+    clientMetadata: interactive ? options.clientMetadata : undefined,
+    redirectUrl: interactive ? checkRedirectUrl(options.redirectUrl) : undefined,
+    redirectHandler: interactive ? options.redirectHandler : undefined,
     store: options.store ?? new MemoryCredentialStore(),
     preRegistered,
     clientIdMetadataUrl: options.clientIdMetadataUrl,
     extraScopes: parseScopes(options.scope),
-    offlineAccess: options.offlineAccess ?? true,
+    offlineAccess: interactive && (options.offlineAccess ?? true),
     maxStepUps: positiveInteger(options.maxStepUps, 2, 'maxStepUps'),
     refreshSkewMs: nonNegative(options.refreshSkewMs, 30_000, 'refreshSkewMs'),
     allowInsecureHttp: options.allowInsecureHttp ?? false,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     clock: options.clock ?? { now: () => Date.now() },
+    dpop: resolveDPoP(options.dpop),
   };
+}
+
+function resolveDPoP(dpop: boolean | DPoPOptions | undefined): ResolvedOAuthOptions['dpop'] {
+  if (dpop === undefined || dpop === false) return undefined;
+  if (dpop === true) return { keyPair: undefined };
+  const keyPair = (dpop as DPoPOptions | null)?.keyPair;
+  if (
+    typeof dpop !== 'object' ||
+    dpop === null ||
+    (keyPair !== undefined && typeof keyPair !== 'function' && (typeof keyPair !== 'object' || keyPair === null))
+  )
+    throw new InvalidArgumentError('dpop', typeof dpop, 'expected a boolean or { keyPair }');
+  if (keyPair !== undefined && typeof keyPair !== 'function') checkDPoPKeyPair(keyPair, 'dpop.keyPair');
+  return { keyPair };
+}
+
+/** A private signing key: a `CryptoKey` of type `private` with the `sign` usage. */
+function checkPrivateKey(input: PrivateKeyInput, name: string): void {
+  const key = (input as { key?: unknown }).key ?? input;
+  const { type, usages } = (key ?? {}) as { type?: unknown; usages?: unknown };
+  if (type !== 'private' || !Array.isArray(usages) || !usages.includes('sign'))
+    throw new InvalidArgumentError(name, '(hidden)', 'expected a private CryptoKey with the sign usage');
 }
 
 function parseHttpUrl(value: string | URL, name: string): URL {
@@ -147,7 +233,9 @@ function parseHttpUrl(value: string | URL, name: string): URL {
 }
 
 /** The redirect URL as given (sent byte for byte), after checking the spec's rule: https, loopback http, or a private-use scheme. */
-function checkRedirectUrl(value: string | URL): string {
+function checkRedirectUrl(value: string | URL | undefined): string {
+  if (typeof value !== 'string' && !(value instanceof URL))
+    throw new InvalidArgumentError('redirectUrl', value, 'the authorization_code grant needs a redirect URL');
   const text = typeof value === 'string' ? value : value.href;
   let url: URL;
   try {

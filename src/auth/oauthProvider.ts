@@ -1,10 +1,11 @@
 /**
  * The OAuth 2.1 client of an MCP server reached over HTTP (spec: basic/authorization), as an
- * `authProvider` for `StreamableHttpTransport`: it supplies `Authorization: Bearer <token>` per
- * request and, when the server refuses, discovers the authorization server, refreshes, runs
- * the authorization code flow or a scope step-up. Runtime-neutral.
+ * `authProvider` for `StreamableHttpTransport`: it supplies `Authorization: Bearer <token>` (or
+ * a DPoP-bound token with its proof) per request and, when the server refuses, discovers the
+ * authorization server, refreshes, runs its grant (the authorization code flow, or one without
+ * a browser) or a scope step-up. Runtime-neutral.
  */
-import type { AuthRequestInfo } from '../transport/http/auth.js';
+import type { AuthRequestInfo, RequestProof } from '../transport/http/auth.js';
 import { resolveOAuthOptions, type OAuthProviderOptions } from './oauthOptions.js';
 import { OAuthSession } from './oauthSession.js';
 import type { StoredTokens } from './types.js';
@@ -15,8 +16,9 @@ import type { StoredTokens } from './types.js';
  */
 export interface OAuthProvider {
   /**
-   * The transport's hook (see `AuthProvider`). Attempt 1: the current `Bearer` token, refreshed
-   * first when it is about to expire and the authorization server is known; `undefined` when
+   * The transport's hook (see `AuthProvider`). Attempt 1: the current token (`Bearer`, or
+   * `DPoP` for a DPoP-bound one), renewed first when it is about to expire and the
+   * authorization server is known; `undefined` when
    * there is none yet (the server's 401 then starts the flow). Attempt 2, after a 401: the token
    * another request already obtained, else one refresh or authorization shared by every
    * concurrent caller. Attempt 2 after 403 `insufficient_scope`: a step-up authorization for the
@@ -31,8 +33,9 @@ export interface OAuthProvider {
   readonly serverUrl: string;
   /**
    * Logs in now, before any request: discovers the authorization server from the well-known
-   * metadata URLs and runs the authorization code flow for `scope` (else the resource's
-   * `scopes_supported`). No request timeout applies, unlike a flow started by a request.
+   * metadata URLs and runs the grant (the authorization code flow, by default) for `scope`
+   * (else the resource's `scopes_supported`). No request timeout applies, unlike a flow
+   * started by a request.
    * @throws as the provider does.
    */
   authorize(options?: {
@@ -50,6 +53,8 @@ export interface OAuthProvider {
   getTokens(): Promise<StoredTokens | undefined>;
   /** Forgets the tokens of this server (here and in the store) and every pending authorization. */
   signOut(): Promise<void>;
+  /** With `dpop` on: the DPoP proof of each HTTP request that presents a DPoP-bound token. */
+  readonly requestProof?: RequestProof | undefined;
 }
 
 /**
@@ -64,7 +69,12 @@ export interface OAuthProvider {
  *   `application_type`), stored by issuer and never shown to another server.
  * - Authorization code with PKCE S256, `state`, `resource` exactly as the metadata gives it,
  *   `iss` checked (RFC 9207) before the code is redeemed; token endpoint auth
- *   `client_secret_basic`, `client_secret_post` or `none`.
+ *   `client_secret_basic`, `client_secret_post`, `private_key_jwt` or `none`.
+ * - Or, with `grant`, no browser: client credentials, the JWT bearer grant with a JWT the host
+ *   supplies (workload identity), or enterprise-managed authorization (an ID-JAG from the
+ *   enterprise IdP by token exchange); a refused grant is surfaced, never retried or swapped.
+ * - With `dpop`, sender-constrained tokens (RFC 9449): proofs on token requests and on every
+ *   MCP request, the `DPoP` scheme, each server's `DPoP-Nonce` retried once.
  * - Refresh tokens (with `offline_access` when offered); one refresh or authorization for any
  *   number of concurrent 401s; a refused refresh never deletes stored credentials.
  * - Step-up on 403 `insufficient_scope` for the union of granted and challenged scopes, at most
@@ -72,7 +82,9 @@ export interface OAuthProvider {
  *   already holds ends with `InsufficientScopeError`.
  *
  * @throws InvalidArgumentError (-32602) for a `serverUrl`, `redirectUrl` or
- *   `clientIdMetadataUrl` that breaks the rules above, or a bad number option.
+ *   `clientIdMetadataUrl` that breaks the rules above, a bad number option, a malformed
+ *   `grant`, a grant without the client it needs, or a `privateKey` / `dpop.keyPair` that is
+ *   not a private signing `CryptoKey`.
  *
  * @example
  * const oauth = createOAuthProvider({
@@ -89,6 +101,7 @@ export interface OAuthProvider {
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
   const session = new OAuthSession(resolveOAuthOptions(options));
   const provider = (info: AuthRequestInfo): Promise<string | undefined> => session.authorization(info);
+  const requestProof = session.requestProof();
   return Object.assign(provider, {
     serverUrl: session.serverKey,
     authorize: (opts?: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined }) =>
@@ -97,5 +110,6 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       session.complete(callbackUrl, opts?.signal),
     getTokens: () => session.currentTokens(),
     signOut: () => session.signOut(),
+    ...(requestProof !== undefined && { requestProof }),
   });
 }

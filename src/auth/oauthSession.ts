@@ -1,11 +1,12 @@
 /**
  * The state machine behind `createOAuthProvider()`: the current tokens, discovery, the shared
- * 401 recoveries, early refreshes and step-ups, and the authorization code flow around the
- * redirect handler. Runtime-neutral.
+ * 401 recoveries, early renewals and step-ups, and the grant that obtains tokens: the
+ * authorization code flow around the redirect handler, or a grant without a browser. With DPoP
+ * on, the key binding of tokens and the proofs of MCP requests. Runtime-neutral.
  */
 import type * as oauth from 'oauth4webapi';
 import { InvalidArgumentError } from '../errors/errors.js';
-import type { AuthFailureInfo, AuthRequestInfo } from '../transport/http/auth.js';
+import type { AuthFailureInfo, AuthRequestInfo, RequestProof } from '../transport/http/auth.js';
 import { linkSignals } from '../util/signals.js';
 import {
   redeemAuthorizationResponse,
@@ -15,7 +16,9 @@ import {
 } from './authorizationCode.js';
 import { ClientIdentities, noClientIdentity } from './clientIdentity.js';
 import { discoverAuthorizationServer, discoverResourceMetadata, type ResourceMetadata } from './discovery.js';
+import { DPoPProver } from './dpop.js';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError, isOAuthError } from './errors.js';
+import { GrantRunner } from './grants.js';
 import type { ResolvedOAuthOptions } from './oauthOptions.js';
 import { coversScopes, parseScopes, scopeKey, selectInitialScopes, selectStepUpScopes, unionScopes } from './scopes.js';
 import { FlightGroup } from './sharedFlight.js';
@@ -56,9 +59,15 @@ export class OAuthSession {
   private refusedRefreshToken: string | undefined;
   /** The last transport URL found to be `serverKey`'s. */
   private checkedUrl: string | undefined;
+  /** The DPoP key and proofs, when DPoP is on. */
+  private readonly dpop: DPoPProver | undefined;
+  /** The grant without a browser, when the provider has one (else the authorization code flow). */
+  private readonly runner: GrantRunner | undefined;
 
   constructor(private readonly options: ResolvedOAuthOptions) {
     this.serverKey = `${options.serverUrl.origin}${options.serverUrl.pathname}`;
+    this.dpop = options.dpop === undefined ? undefined : new DPoPProver(options.dpop.keyPair);
+    this.runner = options.grant.type === 'authorization_code' ? undefined : new GrantRunner(options.grant);
     this.identities = new ClientIdentities({
       preRegistered: options.preRegistered,
       clientIdMetadataUrl: options.clientIdMetadataUrl,
@@ -67,6 +76,19 @@ export class OAuthSession {
       store: options.store,
       now: () => options.clock.now(),
     });
+  }
+
+  /** The transport's proof hook, when DPoP is on: a proof for each request presenting a DPoP token. */
+  requestProof(): RequestProof | undefined {
+    const dpop = this.dpop;
+    if (dpop === undefined) return undefined;
+    return {
+      headers: async ({ method, url, authorization }) => {
+        if (!/^dpop /i.test(authorization)) return {};
+        return { dpop: await dpop.proof(method, url, authorization.slice(5).trim()) };
+      },
+      response: ({ url, status, header }) => dpop.noteResponse(url, status, header),
+    };
   }
 
   async authorization(info: AuthRequestInfo): Promise<string | undefined> {
@@ -131,31 +153,42 @@ export class OAuthSession {
     await this.options.store.deleteTokens(this.serverKey);
   }
 
-  /** Attempt 1: the token to send, refreshed early when it is about to expire. */
+  /** Attempt 1: the token to send, renewed early when it is about to expire. */
   private async currentHeader(signal: AbortSignal): Promise<string | undefined> {
     const tokens = await this.load();
     if (tokens === undefined) return undefined;
     const as = this.servers.get(tokens.issuer);
-    const refreshToken = tokens.refreshToken;
-    if (
-      as !== undefined &&
-      refreshToken !== undefined &&
-      refreshToken !== this.refusedRefreshToken &&
-      this.expiring(tokens)
-    ) {
+    if (as !== undefined && this.expiring(tokens) && this.renewable(tokens)) {
       try {
-        const refreshed = await this.earlyRefreshes.join(bearer(tokens), signal, async (flightSignal) => {
-          const result = await this.refresh(tokens, refreshToken, as, this.http(flightSignal));
-          if (result === undefined) throw new Error('refresh refused');
-          return result;
-        });
-        return bearer(refreshed);
+        const renewed = await this.earlyRefreshes.join(authorizationOf(tokens), signal, (flightSignal) =>
+          this.renew(tokens, as, this.http(flightSignal)),
+        );
+        return authorizationOf(renewed);
       } catch {
         if (signal.aborted) throw signal.reason;
         // Send the token we have: if the server refuses it, its 401 starts the full recovery.
       }
     }
-    return bearer(this.tokens ?? tokens);
+    return authorizationOf(this.tokens ?? tokens);
+  }
+
+  /** Whether `tokens` can be renewed without a browser: a refresh token not refused, or a grant that needs none. */
+  private renewable(tokens: StoredTokens): boolean {
+    return (
+      this.runner !== undefined ||
+      (tokens.refreshToken !== undefined && tokens.refreshToken !== this.refusedRefreshToken)
+    );
+  }
+
+  /** An early renewal: the refresh token when there is one, else the grant again. */
+  private async renew(tokens: StoredTokens, as: oauth.AuthorizationServer, http: HttpContext): Promise<StoredTokens> {
+    const refreshToken = tokens.refreshToken;
+    if (refreshToken !== undefined && refreshToken !== this.refusedRefreshToken) {
+      const refreshed = await this.refresh(tokens, refreshToken, as, http);
+      if (refreshed !== undefined) return refreshed;
+    }
+    if (this.runner === undefined) throw new Error('refresh refused');
+    return this.grantToken(as, tokens.resource, parseScopes(tokens.scope), http);
   }
 
   /** Attempt 2 after a 401. */
@@ -165,8 +198,10 @@ export class OAuthSession {
     await this.earlyRefreshes.settle(rejected, signal);
     const current = this.tokens;
     // Sent with an older token than the current one: retry with the current one, no refresh.
-    if (current !== undefined && bearer(current) !== failure.rejected) return bearer(current);
-    return bearer(await this.recoveries.join(rejected, signal, (flightSignal) => this.recover(failure, flightSignal)));
+    if (current !== undefined && authorizationOf(current) !== failure.rejected) return authorizationOf(current);
+    return authorizationOf(
+      await this.recoveries.join(rejected, signal, (flightSignal) => this.recover(failure, flightSignal)),
+    );
   }
 
   /** One 401 recovery: rediscover, adopt what another process stored, refresh, or authorize. */
@@ -175,10 +210,10 @@ export class OAuthSession {
     const found = await this.discover(failure.bearer?.resourceMetadata, http);
     const issuer = found.as.issuer;
     const resource = found.resource.resource;
-    const stored = await this.options.store.getTokens(this.serverKey);
+    const stored = await this.usable(await this.options.store.getTokens(this.serverKey));
     if (
       stored !== undefined &&
-      bearer(stored) !== failure.rejected &&
+      authorizationOf(stored) !== failure.rejected &&
       stored.issuer === issuer &&
       stored.resource === resource &&
       !this.expiring(stored)
@@ -229,9 +264,9 @@ export class OAuthSession {
     if (identity === undefined || (current.clientId !== undefined && identity.clientId !== current.clientId))
       return undefined;
     try {
-      const response = await refreshAccessToken(as, identity, refreshToken, current.resource, http);
+      const response = await refreshAccessToken(as, identity, refreshToken, current.resource, http, this.dpop);
       return await this.save(
-        this.tokensFrom(response, {
+        await this.tokensFrom(response, {
           issuer: as.issuer,
           resource: current.resource,
           clientId: identity.clientId,
@@ -243,7 +278,7 @@ export class OAuthSession {
       if (!(isOAuthError(error) && error.data.failure === 'token-request-failed' && error.data.error !== undefined))
         throw error;
       this.refusedRefreshToken = refreshToken;
-      const stored = await this.options.store.getTokens(this.serverKey);
+      const stored = await this.usable(await this.options.store.getTokens(this.serverKey));
       if (
         stored !== undefined &&
         stored.accessToken !== current.accessToken &&
@@ -264,7 +299,7 @@ export class OAuthSession {
     for (;;) {
       const current = this.tokens;
       if (current === undefined) return this.onUnauthorized(failure, signal);
-      const key = bearer(current);
+      const key = authorizationOf(current);
       const granted = parseScopes(current.scope);
       if (key !== failure.rejected && (challenged.length === 0 || coversScopes(granted, challenged))) return key;
       if (challenged.length === 0) throw this.insufficientScope(failure, challenged, granted, 'no-scope-in-challenge');
@@ -285,7 +320,7 @@ export class OAuthSession {
           this.stepUpTargets.delete(key);
         }
       });
-      return bearer(tokens);
+      return authorizationOf(tokens);
     }
   }
 
@@ -351,8 +386,9 @@ export class OAuthSession {
   }
 
   /**
-   * Runs the authorization code flow for `scopes` with the discovered authorization server.
-   * `admit` may veto the attempt by returning an error (the step-up attempt limit).
+   * Obtains tokens for `scopes` from the discovered authorization server with the grant: the
+   * authorization code flow, or the grant without a browser. `admit` may veto the attempt by
+   * returning an error (the step-up attempt limit).
    */
   private async authorizeWith(
     found: Discovered,
@@ -360,15 +396,21 @@ export class OAuthSession {
     http: HttpContext,
     admit: () => Error | undefined,
   ): Promise<StoredTokens> {
+    if (this.runner !== undefined) {
+      const refused = admit();
+      if (refused !== undefined) throw refused;
+      return this.grantToken(found.as, found.resource.resource, scopes, http);
+    }
     const identity = await this.identities.resolve(found.as, http, true);
     if (identity === undefined) throw noClientIdentity(found.as);
     const refused = admit();
     if (refused !== undefined) throw refused;
+    const redirectUrl = this.options.redirectUrl as string;
     const pending = await startAuthorization(
       {
         as: found.as,
         client: identity,
-        redirectUri: this.options.redirectUrl,
+        redirectUri: redirectUrl,
         resource: found.resource.resource,
         scopes,
       },
@@ -379,7 +421,7 @@ export class OAuthSession {
     if (handler === undefined) throw this.authorizationRequired(pending, 'no-redirect-handler');
     const callback = await handler({
       authorizationUrl: new URL(pending.authorizationUrl.href),
-      redirectUrl: this.options.redirectUrl,
+      redirectUrl,
       state: pending.state,
       scopes: pending.scopes,
       issuer: found.as.issuer,
@@ -388,6 +430,27 @@ export class OAuthSession {
     if (http.signal.aborted) throw http.signal.reason;
     if (callback === undefined) throw this.authorizationRequired(pending, 'declined');
     return this.redeem(pending, parseCallback(callback), http);
+  }
+
+  /** One token from the grant without a browser, saved. */
+  private async grantToken(
+    as: oauth.AuthorizationServer,
+    resource: string,
+    scopes: readonly string[],
+    http: HttpContext,
+  ): Promise<StoredTokens> {
+    const runner = this.runner as GrantRunner;
+    const identity = await this.identities.resolve(as, http, false);
+    const response = await runner.token({ as, identity, resource, scopes, http, dpop: this.dpop });
+    return this.save(
+      await this.tokensFrom(response, {
+        issuer: as.issuer,
+        resource,
+        clientId: identity?.clientId,
+        requested: [...scopes],
+        previous: undefined,
+      }),
+    );
   }
 
   private authorizationRequired(
@@ -414,9 +477,9 @@ export class OAuthSession {
       });
     }
     this.pending.delete(pending.state);
-    const response = await redeemAuthorizationResponse(pending, callback, http);
+    const response = await redeemAuthorizationResponse(pending, callback, http, this.dpop);
     return this.save(
-      this.tokensFrom(response, {
+      await this.tokensFrom(response, {
         issuer: pending.as.issuer,
         resource: pending.resource,
         clientId: pending.client.clientId,
@@ -432,7 +495,7 @@ export class OAuthSession {
     const issuer = this.chooseIssuer(resource.authorizationServers);
     let as = this.servers.get(issuer);
     if (as === undefined) {
-      as = await discoverAuthorizationServer(issuer, http);
+      as = await discoverAuthorizationServer(issuer, http, { requirePkce: this.runner === undefined });
       this.servers.set(issuer, as);
     }
     return { resource, as };
@@ -447,16 +510,18 @@ export class OAuthSession {
     return servers[0]!;
   }
 
-  private tokensFrom(
+  /** The tokens of a token response; a DPoP one records the thumbprint of the key it is bound to. */
+  private async tokensFrom(
     response: oauth.TokenEndpointResponse,
     context: {
       issuer: string;
       resource: string;
-      clientId: string;
+      clientId: string | undefined;
       requested: string[];
       previous: StoredTokens | undefined;
     },
-  ): StoredTokens {
+  ): Promise<StoredTokens> {
+    const dpopJkt = response.token_type === 'dpop' ? await this.dpop?.thumbprint() : undefined;
     const now = this.options.clock.now();
     const scope =
       response.scope ?? (context.requested.length > 0 ? context.requested.join(' ') : context.previous?.scope);
@@ -464,8 +529,9 @@ export class OAuthSession {
     return {
       issuer: context.issuer,
       resource: context.resource,
-      clientId: context.clientId,
+      ...(context.clientId !== undefined && { clientId: context.clientId }),
       accessToken: response.access_token,
+      ...(dpopJkt !== undefined && { tokenType: 'DPoP' as const, dpopJkt }),
       ...(refreshToken !== undefined && { refreshToken }),
       ...(response.expires_in !== undefined && { expiresAt: now + response.expires_in * 1000 }),
       ...(scope !== undefined && scope !== '' && { scope }),
@@ -482,9 +548,11 @@ export class OAuthSession {
   /** Loads the stored tokens once (again after a failed load). */
   private async load(): Promise<StoredTokens | undefined> {
     if (this.loading === undefined) {
-      const loading = Promise.resolve(this.options.store.getTokens(this.serverKey)).then((stored) => {
-        if (this.tokens === undefined && stored !== undefined) this.tokens = stored;
-      });
+      const loading = Promise.resolve(this.options.store.getTokens(this.serverKey))
+        .then((stored) => this.usable(stored))
+        .then((stored) => {
+          if (this.tokens === undefined && stored !== undefined) this.tokens = stored;
+        });
       this.loading = loading;
       loading.catch(() => {
         if (this.loading === loading) this.loading = undefined;
@@ -492,6 +560,16 @@ export class OAuthSession {
     }
     await this.loading;
     return this.tokens;
+  }
+
+  /**
+   * `tokens` when this provider can present them: bearer tokens always, a DPoP token only when
+   * it is bound to this provider's key (another process's key, or none, cannot prove it).
+   */
+  private async usable(tokens: StoredTokens | undefined): Promise<StoredTokens | undefined> {
+    if (tokens === undefined || tokens.tokenType !== 'DPoP') return tokens;
+    if (this.dpop === undefined || tokens.dpopJkt === undefined) return undefined;
+    return tokens.dpopJkt === (await this.dpop.thumbprint()) ? tokens : undefined;
   }
 
   private remember(pending: PendingAuthorization): void {
@@ -526,8 +604,9 @@ export class OAuthSession {
   }
 }
 
-function bearer(tokens: StoredTokens): string {
-  return `Bearer ${tokens.accessToken}`;
+/** The `Authorization` value of `tokens`: `DPoP <token>` for a DPoP-bound token, else `Bearer <token>`. */
+function authorizationOf(tokens: StoredTokens): string {
+  return `${tokens.tokenType === 'DPoP' ? 'DPoP' : 'Bearer'} ${tokens.accessToken}`;
 }
 
 function serverScopes(as: oauth.AuthorizationServer): string[] | undefined {

@@ -6,7 +6,13 @@
 import * as oauth from 'oauth4webapi';
 import { isLoopbackHost, oauthRequestOptions, readJsonObject, secureEndpoint } from './authHttp.js';
 import { OAuthError } from './errors.js';
-import type { HttpContext, OAuthClientMetadata, StoredClient, TokenEndpointAuthMethod } from './types.js';
+import type {
+  HttpContext,
+  OAuthClientMetadata,
+  PrivateKeyInput,
+  StoredClient,
+  TokenEndpointAuthMethod,
+} from './types.js';
 
 /** The client id to present to one authorization server, and how to authenticate with it. */
 export interface ClientIdentity {
@@ -14,6 +20,8 @@ export interface ClientIdentity {
   readonly clientId: string;
   /** `client_secret`, for confidential clients. */
   readonly clientSecret?: string | undefined;
+  /** The private key of `private_key_jwt`. */
+  readonly privateKey?: PrivateKeyInput | undefined;
   /** Token endpoint authentication. */
   readonly method: TokenEndpointAuthMethod;
   /** Where the identity came from. */
@@ -27,15 +35,19 @@ const METHODS: ReadonlySet<string> = new Set<TokenEndpointAuthMethod>([
 ]);
 
 /**
- * The token endpoint authentication for a client with or without a secret, given the server's
- * `token_endpoint_auth_methods_supported` (absent means `client_secret_basic`, RFC 8414 §2):
- * with a secret, `client_secret_basic` unless only `client_secret_post` is listed; without,
- * `none`.
+ * The token endpoint authentication for a client with or without a secret or a private key,
+ * given the server's `token_endpoint_auth_methods_supported` (absent means
+ * `client_secret_basic`, RFC 8414 §2): with a key, `private_key_jwt` unless the server lists
+ * methods without it and there is a secret; with a secret, `client_secret_basic` unless only
+ * `client_secret_post` is listed; with neither, `none`.
  */
 export function chooseAuthMethod(
   supported: readonly string[] | undefined,
   hasSecret: boolean,
+  hasKey = false,
 ): TokenEndpointAuthMethod {
+  if (hasKey && (supported === undefined || supported.includes('private_key_jwt') || !hasSecret))
+    return 'private_key_jwt';
   if (!hasSecret) return 'none';
   if (supported === undefined || supported.includes('client_secret_basic')) return 'client_secret_basic';
   if (supported.includes('client_secret_post')) return 'client_secret_post';
@@ -82,10 +94,25 @@ export function clientAuthentication(identity: ClientIdentity): oauth.ClientAuth
     }
     case 'client_secret_post':
       return oauth.ClientSecretPost(identity.clientSecret ?? '');
+    case 'private_key_jwt':
+      if (identity.privateKey === undefined)
+        throw new OAuthError(`client ${identity.clientId} uses private_key_jwt but has no privateKey`, {
+          failure: 'no-client-identity',
+        });
+      return oauth.PrivateKeyJwt(signingKey(identity.privateKey));
     default:
       return oauth.None();
   }
 }
+
+/** A {@link PrivateKeyInput} as `oauth4webapi` takes it. */
+export function signingKey(input: PrivateKeyInput): oauth.CryptoKey | oauth.PrivateKey {
+  if (!('key' in input)) return input;
+  return input.kid === undefined ? { key: input.key } : { key: input.key, kid: input.kid };
+}
+
+/** Client authentication that sends nothing: for grants whose assertion identifies the client (RFC 7523 §3). */
+export const noClientAuthentication: oauth.ClientAuth = () => {};
 
 function formEncode(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2);

@@ -2,10 +2,23 @@
  * Shapes shared by the authorization modules: what a credential store keeps, the client
  * metadata a host declares, the redirect handler contract. Runtime-neutral.
  */
+import type * as oauth from 'oauth4webapi';
 import type { FetchLike } from '../transport/http/stack.js';
 
-/** How the client authenticates at the token endpoint (RFC 8414 `token_endpoint_auth_methods_supported`). */
-export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+/**
+ * How the client authenticates at the token endpoint (RFC 8414
+ * `token_endpoint_auth_methods_supported`). `private_key_jwt` signs a client assertion
+ * (RFC 7523 §2.2) with the client's private key.
+ */
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+/**
+ * A private key that signs JWTs (client assertions, RFC 7523 §2.2): a Web Crypto `CryptoKey`
+ * of type `private` with the `sign` usage (ECDSA, RSASSA-PKCS1-v1_5, RSA-PSS or Ed25519; a
+ * non-extractable key works, as its bytes are never read), optionally with the `kid` the
+ * authorization server knows it by. Secret: it is never copied, logged or stored.
+ */
+export type PrivateKeyInput = oauth.CryptoKey | { readonly key: oauth.CryptoKey; readonly kid?: string | undefined };
 
 /**
  * The tokens of one MCP server, as a {@link CredentialStore} keeps them. Times are wall-clock
@@ -19,8 +32,21 @@ export interface StoredTokens {
   resource: string;
   /** The client id they were issued to; a refresh uses the same client. */
   clientId?: string | undefined;
-  /** The access token, sent as `Authorization: Bearer <accessToken>`. */
+  /**
+   * The access token, sent as `Authorization: Bearer <accessToken>`, or `DPoP <accessToken>`
+   * with a proof when {@link tokenType} is `DPoP`.
+   */
   accessToken: string;
+  /**
+   * `DPoP` for a token bound to the provider's DPoP key (RFC 9449, `token_type: "DPoP"`);
+   * absent or `Bearer` for a bearer token.
+   */
+  tokenType?: 'Bearer' | 'DPoP' | undefined;
+  /**
+   * For a `DPoP` token: the JWK SHA-256 thumbprint (RFC 7638) of the key it is bound to. A
+   * provider with another key does not use it.
+   */
+  dpopJkt?: string | undefined;
   /** The refresh token, when the server issued one. */
   refreshToken?: string | undefined;
   /** When the access token expires (epoch ms), from `expires_in`; absent when the server did not say. */
@@ -100,8 +126,14 @@ export interface OAuthClientMetadata {
 export interface PreRegisteredClient {
   /** `client_id`. */
   clientId: string;
-  /** `client_secret`, for a confidential client. */
+  /** `client_secret`, for a confidential client. Secret. */
   clientSecret?: string | undefined;
+  /**
+   * The client's private key, for `private_key_jwt` (RFC 7523 §2.2): each token request carries
+   * a fresh assertion signed with it (`iss` and `sub` the client id, `aud` the issuer, 60 s
+   * lifetime).
+   */
+  privateKey?: PrivateKeyInput | undefined;
   /**
    * The issuer these credentials belong to. They are used only with that authorization server.
    * Without it they bind to the first authorization server they are used with, for the
@@ -109,8 +141,9 @@ export interface PreRegisteredClient {
    */
   issuer?: string | undefined;
   /**
-   * @default `client_secret_basic` with a secret (unless the server lists only
-   * `client_secret_post`), `none` without
+   * @default `private_key_jwt` with a private key (unless the server lists only secret-based
+   * methods and there is a secret), else `client_secret_basic` with a secret (unless the server
+   * lists only `client_secret_post`), else `none`
    */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod | undefined;
 }

@@ -75,6 +75,9 @@ const SECRET_KEYS: ReadonlySet<string> = new Set([
   'codeverifier',
   'assertion',
   'clientassertion',
+  'subjecttoken',
+  'actortoken',
+  'dpop',
 ]);
 
 /** True when a header, parameter or property named `key` holds a credential. */

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryCredentialStore } from '../../src/auth/credentialStore.js';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError } from '../../src/auth/errors.js';
-import type { OAuthProviderOptions } from '../../src/auth/oauthOptions.js';
+import type { AuthorizationCodeProviderOptions } from '../../src/auth/oauthOptions.js';
 import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import type { StoredTokens } from '../../src/auth/types.js';
@@ -37,7 +37,7 @@ async function pair(
   return started;
 }
 
-function provider(rs: FakeProtectedMcpServer, options: Partial<OAuthProviderOptions> = {}): OAuthProvider {
+function provider(rs: FakeProtectedMcpServer, options: Partial<AuthorizationCodeProviderOptions> = {}): OAuthProvider {
   return createOAuthProvider({
     serverUrl: rs.url,
     clientMetadata: { client_name: 'cases' },

@@ -1,15 +1,21 @@
 /**
  * Fakes for the OAuth tests, on 127.0.0.1 (port 0): an authorization server (metadata,
  * registration, authorize, token) that checks what a real one checks (PKCE S256, redirect URI,
- * resource, client authentication, one-time codes, rotating refresh tokens), and an MCP endpoint
- * behind bearer auth that answers the 2026-07-28 wire (server/discover, tools/list, tools/call)
- * and serves its protected resource metadata. Everything they receive is recorded.
+ * resource, client authentication including private_key_jwt assertions, one-time codes,
+ * rotating refresh tokens, DPoP proofs and nonces), with the client credentials, JWT bearer and
+ * token exchange grants when a test turns them on; and an MCP endpoint behind bearer or DPoP
+ * auth that answers the 2026-07-28 wire (server/discover, tools/list, tools/call) and serves its
+ * protected resource metadata. Everything they receive is recorded.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { DISCOVER, HttpFake, sendJson, type RecordedRequest } from './httpFake.js';
+import { checkDPoPProof, decodeJwt, verifyJwt, type CheckedProof } from './jwt.js';
 
-type Method = 'client_secret_basic' | 'client_secret_post' | 'none';
+type Method = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+/** What a grant handler answers: the scopes of the token to issue, or an OAuth error. */
+export type GrantAnswer = { scopes: string[] } | { error: string; status?: number };
 
 /** Options of {@link FakeAuthorizationServer}. */
 export interface FakeAuthorizationServerOptions {
@@ -39,8 +45,8 @@ export interface FakeAuthorizationServerOptions {
   cimd?: boolean;
   /** `scopes_supported`. @default absent */
   scopesSupported?: readonly string[];
-  /** A client known in advance. */
-  preRegistered?: { clientId: string; clientSecret?: string; method: Method };
+  /** A client known in advance (with its public key for `private_key_jwt`). */
+  preRegistered?: { clientId: string; clientSecret?: string; method: Method; publicJwk?: JsonWebKey };
   /** Issue refresh tokens. @default true */
   refreshTokens?: boolean;
   /** `expires_in` of access tokens, in seconds. @default 3600 */
@@ -51,12 +57,31 @@ export interface FakeAuthorizationServerOptions {
   omitScopeInTokenResponse?: boolean;
   /** Prefix of registered client ids. @default 'client-' */
   clientIdPrefix?: string;
+  /** `grant_types_supported`. @default ['authorization_code', 'refresh_token'] */
+  grantTypes?: readonly string[];
+  /**
+   * DPoP (RFC 9449): `dpop_signing_alg_values_supported` in the metadata; a token request with
+   * a valid proof gets a `DPoP` token bound to its key; `requireNonce` answers a proof without
+   * the current nonce with 400 `use_dpop_nonce`.
+   */
+  dpop?: { algs?: readonly string[]; requireNonce?: boolean };
+  /** Answers the `client_credentials` grant for the authenticated client. Off when absent. */
+  clientCredentials?: (clientId: string, params: URLSearchParams) => GrantAnswer;
+  /** Answers the JWT bearer grant (`assertion`); `clientId` when the request authenticated a client. Off when absent. */
+  jwtBearer?: (assertion: string, params: URLSearchParams, clientId: string | undefined) => GrantAnswer;
+  /** Answers token exchange (RFC 8693), as an IdP: the token to issue and its type. Off when absent. */
+  tokenExchange?: (
+    params: URLSearchParams,
+    clientId: string | undefined,
+  ) => { token: string; issuedTokenType: string } | { error: string };
 }
 
 interface Client {
   secret: string | undefined;
   method: Method;
   redirectUris: string[] | undefined;
+  /** The public key of a `private_key_jwt` client. */
+  publicJwk?: JsonWebKey | undefined;
 }
 
 interface CodeGrant {
@@ -73,12 +98,16 @@ export interface TokenInfo {
   clientId: string;
   resource: string | undefined;
   issuer: string;
+  /** The thumbprint of the DPoP key the token is bound to. */
+  jkt?: string | undefined;
 }
 
 /** One token endpoint request as received. */
 export interface TokenRequest {
   params: URLSearchParams;
   authorization: string | undefined;
+  /** The `DPoP` header, when there was one. */
+  dpop?: string | undefined;
 }
 
 export class FakeAuthorizationServer {
@@ -93,6 +122,13 @@ export class FakeAuthorizationServer {
   tokenGate: Promise<void> | undefined;
   /** Status and body the token endpoint answers with instead, when set. */
   tokenFailure: { status: number; body: unknown } | undefined;
+  /** DPoP proofs of token requests that passed the checks, in order. */
+  readonly dpopProofs: CheckedProof[] = [];
+  /** Why DPoP proofs of token requests failed, in order. */
+  readonly dpopFailures: string[] = [];
+  /** The nonce a proof must carry when `dpop.requireNonce` (changed by tests to rotate it). */
+  dpopNonce = 'as-nonce-1';
+  private readonly seenJtis = new Set<string>();
   private readonly codes = new Map<string, CodeGrant>();
   private readonly refreshTokens = new Map<string, TokenInfo & { used: boolean }>();
   private counter = 0;
@@ -105,7 +141,12 @@ export class FakeAuthorizationServer {
     this.issuer = `${origin}${options.issuerPath ?? ''}`;
     if (options.preRegistered !== undefined) {
       const pre = options.preRegistered;
-      this.clients.set(pre.clientId, { secret: pre.clientSecret, method: pre.method, redirectUris: undefined });
+      this.clients.set(pre.clientId, {
+        secret: pre.clientSecret,
+        method: pre.method,
+        redirectUris: undefined,
+        publicJwk: pre.publicJwk,
+      });
     }
   }
 
@@ -139,7 +180,7 @@ export class FakeAuthorizationServer {
       token_endpoint: `${base}/token`,
       ...((o.registration ?? true) && { registration_endpoint: `${base}/register` }),
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: o.grantTypes ?? ['authorization_code', 'refresh_token'],
       ...(o.codeChallengeMethods !== null && { code_challenge_methods_supported: o.codeChallengeMethods ?? ['S256'] }),
       ...(o.issParameterSupported !== null && {
         authorization_response_iss_parameter_supported: o.issParameterSupported ?? true,
@@ -147,6 +188,7 @@ export class FakeAuthorizationServer {
       token_endpoint_auth_methods_supported: o.tokenEndpointAuthMethods ?? ['none'],
       ...(o.cimd === true && { client_id_metadata_document_supported: true }),
       ...(o.scopesSupported !== undefined && { scopes_supported: o.scopesSupported }),
+      ...(o.dpop !== undefined && { dpop_signing_alg_values_supported: o.dpop.algs ?? ['ES256'] }),
     };
   }
 
@@ -253,12 +295,67 @@ export class FakeAuthorizationServer {
   private async token(request: RecordedRequest, res: ServerResponse): Promise<void> {
     const params = new URLSearchParams(request.body);
     const authorization = request.headers.authorization;
-    this.tokenRequests.push({ params, authorization });
+    const dpopHeader = request.headers['dpop'];
+    this.tokenRequests.push({
+      params,
+      authorization,
+      ...(typeof dpopHeader === 'string' && { dpop: dpopHeader }),
+    });
     if (this.tokenGate !== undefined) await this.tokenGate;
     if (this.tokenFailure !== undefined) return sendJson(res, this.tokenFailure.status, this.tokenFailure.body);
-    const clientId = this.authenticate(params, authorization);
-    if (clientId === undefined) return sendJson(res, 401, { error: 'invalid_client' });
+    let jkt: string | undefined;
+    if (this.options.dpop !== undefined && dpopHeader !== undefined) {
+      const checked = checkDPoPProof(dpopHeader, { method: 'POST', url: `${this.issuer}/token` });
+      if (typeof checked === 'string') {
+        this.dpopFailures.push(checked);
+        return sendJson(res, 400, { error: 'invalid_dpop_proof', error_description: checked });
+      }
+      if (this.seenJtis.has(checked.payload['jti'])) {
+        this.dpopFailures.push('replayed jti');
+        return sendJson(res, 400, { error: 'invalid_dpop_proof', error_description: 'replayed' });
+      }
+      this.seenJtis.add(checked.payload['jti']);
+      if (this.options.dpop.requireNonce === true && checked.payload['nonce'] !== this.dpopNonce) {
+        res.writeHead(400, { 'Content-Type': 'application/json', 'DPoP-Nonce': this.dpopNonce });
+        res.end(JSON.stringify({ error: 'use_dpop_nonce', error_description: 'nonce required' }));
+        return;
+      }
+      this.dpopProofs.push(checked);
+      jkt = checked.jkt;
+    }
     const grantType = params.get('grant_type');
+    const clientId = this.authenticate(params, authorization);
+    if (grantType === 'urn:ietf:params:oauth:grant-type:jwt-bearer' && this.options.jwtBearer !== undefined) {
+      const anonymous = clientId === undefined && authorization === undefined && !params.has('client_assertion');
+      if (clientId === undefined && !anonymous) return sendJson(res, 401, { error: 'invalid_client' });
+      const answer = this.options.jwtBearer(params.get('assertion') ?? '', params, clientId);
+      if ('error' in answer) return sendJson(res, answer.status ?? 400, { error: answer.error });
+      return this.sendTokens(
+        res,
+        { scopes: answer.scopes, clientId: clientId ?? '', resource: params.get('resource') ?? undefined, jkt },
+        false,
+      );
+    }
+    if (grantType === 'urn:ietf:params:oauth:grant-type:token-exchange' && this.options.tokenExchange !== undefined) {
+      const answer = this.options.tokenExchange(params, clientId);
+      if ('error' in answer) return sendJson(res, 400, { error: answer.error });
+      return sendJson(res, 200, {
+        access_token: answer.token,
+        issued_token_type: answer.issuedTokenType,
+        token_type: 'N_A',
+        expires_in: 300,
+      });
+    }
+    if (clientId === undefined) return sendJson(res, 401, { error: 'invalid_client' });
+    if (grantType === 'client_credentials' && this.options.clientCredentials !== undefined) {
+      const answer = this.options.clientCredentials(clientId, params);
+      if ('error' in answer) return sendJson(res, answer.status ?? 400, { error: answer.error });
+      return this.sendTokens(
+        res,
+        { scopes: answer.scopes, clientId, resource: params.get('resource') ?? undefined, jkt },
+        false,
+      );
+    }
     if (grantType === 'authorization_code') {
       const code = params.get('code') ?? '';
       const grant = this.codes.get(code);
@@ -273,6 +370,7 @@ export class FakeAuthorizationServer {
         scopes: (this.options.grant ?? ((s) => s))(grant.scopes),
         clientId,
         resource: grant.resource,
+        jkt,
       });
     }
     if (grantType === 'refresh_token') {
@@ -280,10 +378,12 @@ export class FakeAuthorizationServer {
       if (stored === undefined || stored.used || stored.clientId !== clientId)
         return sendJson(res, 400, { error: 'invalid_grant' });
       stored.used = true;
+      if (stored.jkt !== undefined && stored.jkt !== jkt) return sendJson(res, 400, { error: 'invalid_grant' });
       return this.sendTokens(res, {
         scopes: stored.scopes,
         clientId,
         resource: params.get('resource') ?? stored.resource,
+        jkt,
       });
     }
     sendJson(res, 400, { error: 'unsupported_grant_type' });
@@ -301,6 +401,8 @@ export class FakeAuthorizationServer {
         ? id
         : undefined;
     }
+    const assertion = params.get('client_assertion');
+    if (assertion !== null) return this.authenticateAssertion(params, assertion);
     const id = params.get('client_id') ?? '';
     if (this.options.cimd === true && id.startsWith('https://') && !params.has('client_secret')) return id;
     const client = this.clients.get(id);
@@ -309,20 +411,45 @@ export class FakeAuthorizationServer {
     return client.method === 'none' && !params.has('client_secret') ? id : undefined;
   }
 
+  /** `private_key_jwt` (RFC 7523 §2.2): the client whose key signed a valid assertion for this issuer. */
+  private authenticateAssertion(params: URLSearchParams, assertion: string): string | undefined {
+    if (params.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+      return undefined;
+    const payload = decodeJwt(assertion)?.payload;
+    const id = payload?.['iss'];
+    const client = typeof id === 'string' ? this.clients.get(id) : undefined;
+    if (client?.method !== 'private_key_jwt' || client.publicJwk === undefined) return undefined;
+    const now = Date.now() / 1000;
+    const fresh = typeof payload?.['exp'] === 'number' && payload['exp'] > now && payload['exp'] - now <= 300;
+    const jti = payload?.['jti'];
+    if (
+      !verifyJwt(assertion, client.publicJwk) ||
+      payload?.['sub'] !== id ||
+      payload?.['aud'] !== this.issuer ||
+      !fresh ||
+      typeof jti !== 'string' ||
+      this.seenJtis.has(jti)
+    )
+      return undefined;
+    this.seenJtis.add(jti);
+    return id as string;
+  }
+
   private sendTokens(
     res: ServerResponse,
-    info: { scopes: string[]; clientId: string; resource: string | undefined },
+    info: { scopes: string[]; clientId: string; resource: string | undefined; jkt?: string | undefined },
+    refresh = true,
   ): void {
     const accessToken = `at-${++this.counter}-${randomBytes(4).toString('hex')}`;
     this.tokens.set(accessToken, { ...info, issuer: this.issuer });
     let refreshToken: string | undefined;
-    if (this.options.refreshTokens ?? true) {
+    if (refresh && (this.options.refreshTokens ?? true)) {
       refreshToken = `rt-${this.counter}-${randomBytes(4).toString('hex')}`;
       this.refreshTokens.set(refreshToken, { ...info, issuer: this.issuer, used: false });
     }
     sendJson(res, 200, {
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: info.jkt === undefined ? 'Bearer' : 'DPoP',
       expires_in: this.options.expiresIn ?? 3600,
       ...(refreshToken !== undefined && { refresh_token: refreshToken }),
       ...(info.scopes.length > 0 && this.options.omitScopeInTokenResponse !== true && { scope: info.scopes.join(' ') }),
@@ -359,12 +486,27 @@ export interface FakeProtectedMcpServerOptions {
   requiredScopes?: (method: string, params: any) => string[];
   /** Answers every authenticated request with 403 without `insufficient_scope`. */
   forbidden?: boolean;
+  /**
+   * DPoP (RFC 9449 §7): accept `Authorization: DPoP <token>` with a valid proof for the token's
+   * key (and refuse a bound token presented as Bearer); `requireNonce` answers a proof without
+   * the current nonce with 401 `use_dpop_nonce`.
+   */
+  dpop?: { requireNonce?: boolean };
+  /** `ttlMs` of the (private) tools/list result. @default 0 */
+  listTtlMs?: number;
 }
 
 export class FakeProtectedMcpServer {
   readonly prmRequests: string[] = [];
   /** The `Authorization` header of every POST, in order. */
   readonly authorizations: Array<string | undefined> = [];
+  /** DPoP proofs that passed the checks, in order. */
+  readonly dpopProofs: CheckedProof[] = [];
+  /** Why DPoP proofs failed, in order. */
+  readonly dpopFailures: string[] = [];
+  /** The nonce a proof must carry when `dpop.requireNonce`. */
+  dpopNonce = 'rs-nonce-1';
+  private readonly seenJtis = new Set<string>();
 
   private constructor(
     readonly http: HttpFake,
@@ -421,19 +563,50 @@ export class FakeProtectedMcpServer {
     this.authorizations.push(header);
     const prmUrl = `${this.origin}${this.prmPath}`;
     const advertise = this.options.advertisePrm ?? true;
-    const token = header?.startsWith('Bearer ') === true ? header.slice(7) : undefined;
-    const info = token === undefined ? undefined : this.options.verify(token);
+    const scheme = header?.split(' ', 1)[0];
+    const dpop = this.options.dpop !== undefined && scheme === 'DPoP';
+    const token = scheme === 'Bearer' || dpop ? header!.slice(scheme.length + 1) : undefined;
+    let info = token === undefined ? undefined : this.options.verify(token);
+    if (dpop && info !== undefined) {
+      const checked = checkDPoPProof(request.headers['dpop'], {
+        method: request.method,
+        url: `${this.origin}${request.path}`,
+        accessToken: token,
+      });
+      if (typeof checked === 'string' || checked.jkt !== info.jkt || this.seenJtis.has(checked.payload['jti'])) {
+        this.dpopFailures.push(typeof checked === 'string' ? checked : checked.jkt !== info.jkt ? 'jkt' : 'replay');
+        return sendJson(
+          res,
+          401,
+          { error: 'invalid_dpop_proof' },
+          { 'WWW-Authenticate': `DPoP error="invalid_dpop_proof", algs="ES256"` },
+        );
+      }
+      this.seenJtis.add(checked.payload['jti']);
+      if (this.options.dpop?.requireNonce === true && checked.payload['nonce'] !== this.dpopNonce) {
+        return sendJson(
+          res,
+          401,
+          { error: 'use_dpop_nonce' },
+          { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': this.dpopNonce },
+        );
+      }
+      this.dpopProofs.push(checked);
+    } else if (info?.jkt !== undefined) {
+      info = undefined; // a DPoP-bound token presented as a bearer token
+    }
     if (info === undefined) {
       const parts = [
         ...(token !== undefined ? ['error="invalid_token"'] : []),
         ...(this.options.challengeScope !== undefined ? [`scope="${this.options.challengeScope}"`] : []),
         ...(advertise ? [`resource_metadata="${prmUrl}"`] : []),
       ];
+      const challengeScheme = this.options.dpop === undefined ? 'Bearer' : 'DPoP';
       return sendJson(
         res,
         401,
         { error: 'invalid_token' },
-        { 'WWW-Authenticate': `Bearer ${parts.join(', ')}`.trim() },
+        { 'WWW-Authenticate': `${challengeScheme} ${parts.join(', ')}`.trim() },
       );
     }
     const message = request.json ?? {};
@@ -469,7 +642,7 @@ export class FakeProtectedMcpServer {
             { name: 'read_file', inputSchema: { type: 'object' } },
             { name: 'write_file', inputSchema: { type: 'object' } },
           ],
-          ttlMs: 0,
+          ttlMs: this.options.listTtlMs ?? 0,
           cacheScope: 'private',
         };
       case 'tools/call':
