@@ -15,7 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gate, gateRevision, loadBaseline, REVISIONS } from './gate.mjs';
+import { gate, gateRevision, loadBaseline, REVISIONS, SCORED_EXTENSIONS } from './gate.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -69,7 +69,16 @@ function runSuite(node, revision, scenario) {
   // The suite splits --command on spaces and appends the server URL as the last argument.
   const command = `${process.execPath} ${driver}`;
   const selection =
-    scenario === undefined ? ['--requirements', revision] : ['--scenario', scenario, '--spec-version', revision];
+    scenario === undefined
+      ? ['--requirements', revision]
+      : [
+          '--scenario',
+          scenario,
+          '--spec-version',
+          revision,
+          // The suite runs an extension scenario on its own only when forced.
+          ...(SCORED_EXTENSIONS.includes(scenario) ? ['--force'] : []),
+        ];
   const args = [
     join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
     'client',

@@ -26,6 +26,9 @@ import {
   type ElicitResult,
   type InputHandlers,
   type JsonObject,
+  type NonInteractiveGrant,
+  type OAuthProvider,
+  type PreRegisteredClient,
   type Tool,
 } from '../../src/index.js';
 
@@ -93,32 +96,104 @@ const handlers: InputHandlers = {
 
 /**
  * What a headless host that may meet protected servers configures: an OAuth provider that acts
- * only on 401/403. It publishes a client ID metadata document at the suite's URL, and uses the
- * pre-registered credentials the scenario hands out, when it does.
+ * only on 401/403, with DPoP on (tokens bound to a key when the authorization server issues
+ * them). By default it runs the authorization code flow: it publishes a client ID metadata
+ * document at the suite's URL, and uses the pre-registered credentials the scenario hands out,
+ * when it does. The scenarios of the extensions for agents without a browser stand for hosts
+ * configured for that grant (MACHINE_HOSTS).
  */
-function makeAuthProvider(run: Run) {
-  const clientId = run.context['client_id'];
-  const clientSecret = run.context['client_secret'];
-  const issuer = run.context['issuer'];
+async function makeAuthProvider(run: Run): Promise<OAuthProvider> {
+  const clientId = text(run.context['client_id']);
+  const clientSecret = text(run.context['client_secret']);
+  const issuer = text(run.context['issuer']);
+  const preRegistered: PreRegisteredClient | undefined =
+    clientId === undefined
+      ? undefined
+      : {
+          clientId,
+          ...(clientSecret !== undefined && { clientSecret }),
+          ...(issuer !== undefined && { issuer }),
+        };
+  const machine = Object.entries(MACHINE_HOSTS).find(([prefix]) => run.scenario.startsWith(prefix))?.[1];
+  if (machine !== undefined) {
+    const { grant, privateKey } = await machine(run.context);
+    return createOAuthProvider({
+      serverUrl: run.url,
+      grant,
+      dpop: true,
+      ...(preRegistered !== undefined && {
+        preRegistered: { ...preRegistered, ...(privateKey !== undefined && { privateKey }) },
+      }),
+    });
+  }
   return createOAuthProvider({
     serverUrl: run.url,
     clientMetadata: { client_name: 'mcp-live-conformance' },
     redirectUrl: 'http://localhost:3000/callback',
     redirectHandler: createHeadlessRedirectHandler(),
     clientIdMetadataUrl: 'https://conformance-test.local/client-metadata.json',
-    ...(typeof clientId === 'string' && {
-      preRegistered: {
-        clientId,
-        ...(typeof clientSecret === 'string' && { clientSecret }),
-        ...(typeof issuer === 'string' && { issuer }),
-      },
-    }),
+    dpop: true,
+    ...(preRegistered !== undefined && { preRegistered }),
   });
 }
 
-function makeClient(run: Run): McpClient {
+/**
+ * Hosts without a browser, by scenario prefix: the grant they are configured with, from the
+ * credentials the scenario hands out (a service's client secret or signing key, a workload's
+ * platform JWT, a user's enterprise ID token and the IdP it came from).
+ */
+const MACHINE_HOSTS: Record<
+  string,
+  (context: JsonObject) => Promise<{ grant: NonInteractiveGrant; privateKey?: CryptoKey }>
+> = {
+  // A service with a client secret, or a private key for private_key_jwt.
+  'auth/client-credentials-': async (context) => {
+    const pem = text(context['private_key_pem']);
+    return {
+      grant: { type: 'client_credentials' },
+      ...(pem !== undefined && { privateKey: await importPkcs8(pem, text(context['signing_algorithm']) ?? 'ES256') }),
+    };
+  },
+  // A workload whose platform issued it a JWT for this authorization server.
+  'auth/wif-': async (context) => {
+    const jwt = text(context['valid_jwt']);
+    if (jwt === undefined) throw new Error('context.valid_jwt is missing');
+    return { grant: { type: 'jwt-bearer', assertion: () => jwt } };
+  },
+  // A user signed in to the host through the enterprise IdP.
+  'auth/enterprise-managed-authorization': async (context) => {
+    const idToken = text(context['idp_id_token']);
+    const idpIssuer = text(context['idp_issuer']);
+    const idpClientId = text(context['idp_client_id']);
+    if (idToken === undefined || idpIssuer === undefined || idpClientId === undefined)
+      throw new Error('context.idp_id_token, idp_issuer or idp_client_id is missing');
+    const tokenEndpoint = text(context['idp_token_endpoint']);
+    return {
+      grant: {
+        type: 'id-jag',
+        idp: { issuer: idpIssuer, clientId: idpClientId, ...(tokenEndpoint !== undefined && { tokenEndpoint }) },
+        subjectToken: () => idToken,
+      },
+    };
+  },
+};
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A PKCS #8 PEM private key as a non-extractable Web Crypto signing key. */
+async function importPkcs8(pem: string, alg: string): Promise<CryptoKey> {
+  const der = Uint8Array.from(atob(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  const curves: Record<string, string> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
+  const namedCurve = curves[alg];
+  if (namedCurve === undefined) throw new Error(`unsupported signing_algorithm ${alg}`);
+  return crypto.subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve }, false, ['sign']);
+}
+
+async function makeClient(run: Run): Promise<McpClient> {
   const options: ClientOptions = {
-    transport: new StreamableHttpTransport(run.url, { authProvider: makeAuthProvider(run) }),
+    transport: new StreamableHttpTransport(run.url, { authProvider: await makeAuthProvider(run) }),
     clientInfo: { name: 'mcp-live-conformance', version: '0.1.0' },
     handlers,
     timeoutMs: TIMEOUT_MS,
@@ -276,7 +351,7 @@ async function main(): Promise<number> {
     log(`no steps for scenario ${run.scenario}`);
     return 1;
   }
-  const client = makeClient(run);
+  const client = await makeClient(run);
   try {
     await step(client, run);
     log('done');
