@@ -62,6 +62,7 @@ export type {
   TransportCloseInfo,
   TransportHandlers,
   TransportSendOptions,
+  RequestCredential,
   CancelHandle,
   MessageContext,
   LegacyWireControl,
@@ -127,6 +128,7 @@ export type {
 } from './cache/types.js';
 export { CACHEABLE_METHODS } from './cache/types.js';
 export type { AuthContext, AuthContextSource } from './cache/authContext.js';
+export type { CredentialSource } from './cache/partitionResolver.js';
 // Pagination (spec: server/utilities/pagination)
 export {
   PaginationError,

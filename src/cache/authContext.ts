@@ -63,7 +63,14 @@ export class AuthPartitioner {
    */
   current(): AuthPartition {
     const source = this.source;
-    const context = typeof source === 'function' ? source() : source;
+    return this.of(typeof source === 'function' ? source() : source);
+  }
+
+  /**
+   * The partition of `context` (memoized for the last one); `undefined` or `''` is the anonymous one.
+   * @throws InvalidArgumentError (-32602) as {@link current}.
+   */
+  of(context: AuthContext | undefined): AuthPartition {
     if (context === undefined || context === '') return this.sharedStore ? ANONYMOUS_SHARED : ANONYMOUS_OWN;
     let kind: 'id' | 'credential';
     let value: string;

@@ -7,6 +7,8 @@ import { CancelledError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
 import type { AuthPartition } from './authContext.js';
+import type { RequestAuth } from './partitionResolver.js';
+import type { RequestCredential } from '../transport/transport.js';
 import type { CacheKeyBuilder, RequestKeys } from './cacheKey.js';
 import type { CacheEntry } from './types.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
@@ -55,6 +57,8 @@ export interface Ctx {
   /** The request's keys (see CacheKeyBuilder.requestKeys). */
   readonly keys: RequestKeys;
   readonly partition: AuthPartition;
+  /** The credential the request is sent with, when the partition was resolved from it. */
+  readonly credential: RequestCredential | undefined;
   readonly mode: CacheMode;
 }
 
@@ -118,9 +122,11 @@ interface WalkPage {
  */
 export class ListWalk {
   private readonly seen: WalkPage[] = [];
-  private startGeneration: number;
+  private startGeneration = 0;
   private fence: unknown;
   private committed: Promise<ListWalkSummary> | undefined;
+  /** The walk's partition and credential, once resolved (on the first page when it was asynchronous). */
+  private auth: RequestAuth | undefined;
 
   /** @internal Made by {@link ResponseCache.walkList}. */
   constructor(
@@ -129,10 +135,22 @@ export class ListWalk {
     readonly method: ListMethod,
     private readonly protocolVersion: string,
     private readonly mode: CacheMode,
-    private readonly partition: AuthPartition,
+    private readonly pendingAuth: MaybePromise<RequestAuth>,
   ) {
-    this.startGeneration = hooks.generation(method, partition.dedupeTag);
-    this.fence = hooks.fence(method);
+    if (!isPromise(pendingAuth)) this.resolved(pendingAuth);
+  }
+
+  private resolved(auth: RequestAuth): RequestAuth {
+    if (this.auth === undefined) {
+      this.auth = auth;
+      this.startGeneration = this.hooks.generation(this.method, auth.partition.dedupeTag);
+      this.fence = this.hooks.fence(this.method);
+    }
+    return this.auth;
+  }
+
+  private async resolveAuth(): Promise<RequestAuth> {
+    return this.auth ?? this.resolved(await this.pendingAuth);
   }
 
   /**
@@ -150,6 +168,8 @@ export class ListWalk {
   async page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
     if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    const { partition, credential } = this.auth ?? (await this.resolveAuth());
+    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
     // A fence still being read must be known before any page goes out.
     if (isPromise(this.fence)) this.fence = await this.fence;
     const keys = this.hooks.keys();
@@ -158,10 +178,10 @@ export class ListWalk {
       this.method,
       param,
       this.protocolVersion,
-      this.partition.privateTag,
-      this.partition.dedupeTag,
+      partition.privateTag,
+      partition.dedupeTag,
     );
-    const ctx: Ctx = { method: this.method, param, keys: requestKeys, partition: this.partition, mode: this.mode };
+    const ctx: Ctx = { method: this.method, param, keys: requestKeys, partition, credential, mode: this.mode };
     let found: Found | undefined;
     if (this.mode !== 'no-store' && this.mode !== 'reload' && this.mode !== 'no-cache') {
       found = await this.hooks.lookup(ctx);
@@ -207,8 +227,9 @@ export class ListWalk {
   async restart(): Promise<number> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
     this.seen.length = 0;
+    const auth = await this.resolveAuth();
     const removed = await this.hooks.invalidateList(this.method);
-    this.startGeneration = this.hooks.generation(this.method, this.partition.dedupeTag);
+    this.startGeneration = this.hooks.generation(this.method, auth.partition.dedupeTag);
     this.fence = this.hooks.fence(this.method);
     return removed;
   }
@@ -255,8 +276,9 @@ export class ListWalk {
       const publicPages = pages.filter((p) => p.scope === 'public').length;
       this.hooks.mismatch(this.method, publicPages, pages.length - publicPages);
     }
+    const tag = this.auth?.partition.dedupeTag;
     const invalidated = (): boolean =>
-      this.hooks.generation(this.method, this.partition.dedupeTag) !== this.startGeneration;
+      tag === undefined || this.hooks.generation(this.method, tag) !== this.startGeneration;
     let stored = 0;
     for (const page of pages) {
       if (page.unstorable !== undefined) {

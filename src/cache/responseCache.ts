@@ -8,11 +8,12 @@ import { ErrorCode } from '../errors/codes.js';
 import { isObject } from '../jsonrpc/messages.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
-import { isPromise } from '../util/maybePromise.js';
-import { AuthPartitioner, type AuthContextSource, type AuthPartition } from './authContext.js';
+import { isPromise, type MaybePromise } from '../util/maybePromise.js';
+import type { AuthContextSource, AuthPartition } from './authContext.js';
 import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } from './cacheKey.js';
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { CacheEntries } from './entries.js';
+import { PartitionResolver, type CredentialSource, type RequestAuth } from './partitionResolver.js';
 import { CacheMissError } from './errors.js';
 import type { FlightTicket } from './fleet.js';
 import { DEFAULT_MAX_TTL_MS, ageMs, isFresh, isWithinStaleWindow, normalizeScope, normalizeTtl } from './freshness.js';
@@ -35,6 +36,7 @@ import {
   isCacheableMethod,
   isListMethod,
   type CacheEvent,
+  type CacheMode,
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
@@ -59,10 +61,20 @@ export interface ResponseCacheOptions {
   /**
    * The auth context requests are made in (see {@link AuthContextSource}); read at the start of
    * each request when it is a function. Private entries are partitioned by its SHA-256 digest.
-   * Without it, private results are kept in an `anonymous` partition of the cache's own store,
-   * or not at all with a shared store.
+   * When it is not given (or the function returns `undefined`), the partition is that of the
+   * credential the request will be sent with (see `credentials`); without either, private
+   * results are kept in an `anonymous` partition of the cache's own store, or not at all with a
+   * shared store.
    */
   authContext?: AuthContextSource | undefined;
+  /**
+   * Resolves, before each lookup, the credential the request would be sent with (`McpClient`
+   * passes its transport's `credentialFor`). The request's private entries are looked up and
+   * stored in that credential's partition, and the loader gets the credential to send the
+   * request with (its second argument). A result whose request ended up sent with another
+   * credential (refused, then replaced) is not stored. Unused while `authContext` yields one.
+   */
+  credentials?: CredentialSource | undefined;
   /** Monotonic clock for freshness. @default systemClock (performance.now) */
   clock?: Clock | undefined;
   /**
@@ -129,7 +141,7 @@ export class ResponseCache {
   private readonly keys: CacheKeyBuilder;
   private readonly clock: Clock;
   private readonly wallClock: WallClock;
-  private readonly partitioner: AuthPartitioner;
+  private readonly partitions: PartitionResolver;
   private readonly maxTtlMs: number;
   private readonly swrMs: number;
   private readonly sieMs: number;
@@ -160,7 +172,11 @@ export class ResponseCache {
       this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
     this.clock = options.clock ?? systemClock;
     this.wallClock = options.wallClock ?? systemWallClock;
-    this.partitioner = new AuthPartitioner(options.authContext, options.sharedStore ?? options.store !== undefined);
+    this.partitions = new PartitionResolver({
+      authContext: options.authContext,
+      credentials: options.credentials,
+      sharedStore: options.sharedStore ?? options.store !== undefined,
+    });
     this.maxTtlMs = duration('maxTtlMs', options.maxTtlMs, DEFAULT_MAX_TTL_MS);
     if (this.maxTtlMs === 0)
       throw new InvalidArgumentError('maxTtlMs', 0, 'expected a positive number of milliseconds');
@@ -211,7 +227,7 @@ export class ResponseCache {
    * @throws CacheMissError (-32005) in mode `only-if-cached` when there is no entry.
    * @throws InvalidArgumentError (-32602) when the auth context function returns an invalid value.
    * @throws whatever `load` throws (shared by every caller of a shared load), unless
-   *   stale-if-error answers instead.
+   *   stale-if-error answers instead; whatever the `credentials` source throws.
    */
   fetch(request: CacheRequest, load: Loader): Promise<CacheOutcome> {
     const { method, signal } = request;
@@ -226,12 +242,22 @@ export class ResponseCache {
         isCacheableMethod(method) ? 'no-store' : 'not-cacheable',
       );
     }
-    let partition: AuthPartition;
+    // The partition of the credential this request will be sent with, resolved before the lookup.
+    let resolved: MaybePromise<RequestAuth>;
     try {
-      partition = this.partitioner.current();
+      resolved = this.partitions.resolve(signal);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (isPromise(resolved)) return resolved.then((auth) => this.fetchAs(request, mode, auth, load));
+    return this.fetchAs(request, mode, resolved, load);
+  }
+
+  /** {@link fetch} once the request's partition is known. */
+  private fetchAs(request: CacheRequest, mode: CacheMode, auth: RequestAuth, load: Loader): Promise<CacheOutcome> {
+    const { method, signal } = request;
+    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    const partition = auth.partition;
     const param = keyParam(method, request);
     const version = request.protocolVersion;
     if (this.index !== undefined && (mode === 'default' || mode === 'force-cache' || mode === 'only-if-cached')) {
@@ -239,7 +265,7 @@ export class ResponseCache {
       if (entry !== undefined) return Promise.resolve(outcomeOf(entry, 'cache'));
     }
     const keys = this.keys.requestKeys(method, param, version, partition.privateTag, partition.dedupeTag);
-    const ctx: Ctx = { method, param, keys, partition, mode };
+    const ctx: Ctx = { method, param, keys, partition, credential: auth.credential, mode };
     if (mode === 'reload' || mode === 'no-cache') return this.viaNetwork(ctx, undefined, 'mode', load, signal);
     const found = this.entries.lookup(ctx);
     if (isPromise(found)) return found.then((f) => this.decide(ctx, f, load, signal));
@@ -263,13 +289,14 @@ export class ResponseCache {
    */
   peekFresh(method: string, param: string | null, protocolVersion: string): JsonObject | undefined {
     if (this.index === undefined) return undefined;
-    let partition: AuthPartition;
+    let auth: RequestAuth | undefined;
     try {
-      partition = this.partitioner.current();
+      auth = this.partitions.resolveNow();
     } catch {
       return undefined; // fetch reports it
     }
-    return this.entries.peek(method, param, protocolVersion, partition)?.value;
+    if (auth === undefined) return undefined;
+    return this.entries.peek(method, param, protocolVersion, auth.partition)?.value;
   }
 
   /**
@@ -283,7 +310,8 @@ export class ResponseCache {
    * - every page is stored to expire with the earliest-expiring page, so the list is fresh
    *   exactly as long as its shortest-lived page and a later walk reloads it from page one.
    *
-   * The walk's auth context is read once, here. An invalidation of the method (or of its
+   * The walk's partition (its auth context, else the credential its pages are sent with) is
+   * resolved once, here; every page is sent with that credential. An invalidation of the method (or of its
    * pages for this auth context) during the walk makes `commit` store nothing. A walk that is
    * never committed stores nothing. Single pages fetched with {@link fetch} are stored at once
    * with their own hints instead.
@@ -294,8 +322,9 @@ export class ResponseCache {
   walkList(request: ListWalkRequest): ListWalk {
     if (!isListMethod(request.method))
       throw new InvalidArgumentError('method', request.method, `expected one of ${LIST_METHODS.join(', ')}`);
-    const partition = this.partitioner.current();
-    return new ListWalk(this.walkHooks, request.method, request.protocolVersion, request.mode ?? 'default', partition);
+    const auth = this.partitions.resolve(undefined);
+    if (isPromise(auth)) auth.catch(noop); // a walk that never asks for a page reports nothing
+    return new ListWalk(this.walkHooks, request.method, request.protocolVersion, request.mode ?? 'default', auth);
   }
 
   /**
@@ -344,12 +373,18 @@ export class ResponseCache {
         () => true,
         undefined,
       );
-    let partition: AuthPartition;
+    let resolved: MaybePromise<RequestAuth>;
     try {
-      partition = this.partitioner.current();
+      resolved = this.partitions.resolve(undefined);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (isPromise(resolved)) return resolved.then((auth) => this.invalidateListOf(method, auth.partition));
+    return this.invalidateListOf(method, resolved.partition);
+  }
+
+  /** {@link invalidateList} for one partition's pages and the public ones. */
+  private invalidateListOf(method: ListMethod, partition: AuthPartition): Promise<number> {
     const tag = partition.privateTag;
     return this.invalidations.run(
       { kind: 'list', method, authContext: 'current' },
@@ -512,7 +547,7 @@ export class ResponseCache {
       }
       // A fence still being read must be known before the request goes out.
       if (isPromise(record.fence)) record.fence = await record.fence;
-      const outcome = checkOutcome(await load(record.controller.signal));
+      const outcome = checkOutcome(await load(record.controller.signal, ctx.credential));
       return await this.settle(record, ctx, outcome);
     } finally {
       if (ticket !== undefined && 'release' in ticket) ticket.release();
@@ -544,7 +579,9 @@ export class ResponseCache {
         ? 'input-required'
         : loaded.storable !== true
           ? 'not-storable'
-          : undefined;
+          : ctx.credential?.replaced === true
+            ? 'credential-changed'
+            : undefined;
     const settled: Settled = { outcome, unstorable, bytes };
     if (record.deferStore) return settled;
     if (unstorable !== undefined) {
@@ -599,7 +636,7 @@ export class ResponseCache {
     },
     load: (ctx, load, signal, reason) => {
       if (ctx.mode === 'no-store') {
-        return load(signal).then((loaded) => {
+        return load(signal, ctx.credential).then((loaded) => {
           const outcome = checkOutcome(loaded);
           const result = outcome.result;
           return {

@@ -3,6 +3,7 @@
  */
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { CacheScope } from '../types/protocol.js';
+import type { RequestCredential } from '../transport/transport.js';
 
 /** The methods whose results carry caching hints and may be cached (spec: server/utilities/caching). */
 export const CACHEABLE_METHODS = [
@@ -86,9 +87,11 @@ export interface LoadOutcome {
 /**
  * Sends the request. `signal` is the signal to send it with: for shared loads it aborts only
  * when every waiting caller has aborted (or the cache is disposed); for `no-store` and
- * non-cacheable requests it is the caller's own signal.
+ * non-cacheable requests it is the caller's own signal. `credential`, when present, is the
+ * credential the cache resolved the request's partition from: the request must be sent with it
+ * (`TransportSendOptions.credential`).
  */
-export type Loader = (signal: AbortSignal | undefined) => Promise<LoadOutcome>;
+export type Loader = (signal: AbortSignal | undefined, credential?: RequestCredential) => Promise<LoadOutcome>;
 
 /** Where a result came from. */
 export type CacheSource = 'network' | 'cache' | 'stale';
@@ -125,6 +128,11 @@ export type SkipReason =
   | 'input-required'
   /** A private result, a shared store and no auth context declared (B14). */
   | 'private-without-auth-context'
+  /**
+   * The request was sent again with another credential than the one its partition was resolved
+   * from (the server refused the first one): the result belongs to that other credential.
+   */
+  | 'credential-changed'
   /**
    * The key was invalidated while the request was in flight (generation guard), in this
    * process or, with a fleet store, in another one.

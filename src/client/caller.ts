@@ -21,6 +21,7 @@ import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
 import type { Era } from '../legacy/era.js';
 import type { CallScope } from '../observability/observer.js';
 import { withTasksExtension } from '../tasks/capability.js';
+import type { RequestCredential } from '../transport/transport.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -43,6 +44,8 @@ export interface CallInternals {
    * `resultType: "task"` answer: the outcome's result is then the `CreateTaskResult` as received.
    */
   declareTasks?: boolean | undefined;
+  /** The credential to send every attempt with (the one the cache resolved its partition from). */
+  credential?: RequestCredential | undefined;
 }
 
 /**
@@ -183,7 +186,9 @@ export class Caller {
           context.signal,
           context.remainingMs ?? totalMs,
           onLog,
-          internals === undefined ? undefined : { scope: internals.scope, declareTasks: internals.declareTasks },
+          internals === undefined
+            ? undefined
+            : { scope: internals.scope, declareTasks: internals.declareTasks, credential: internals.credential },
         );
       },
       fulfil: (requests, context) =>
@@ -222,6 +227,7 @@ export class Caller {
       };
       if (transportHeaders !== undefined) sessionOptions.transportHeaders = transportHeaders;
       if (internals?.cancellable !== undefined) sessionOptions.cancellable = internals.cancellable;
+      if (internals?.credential !== undefined) sessionOptions.credential = internals.credential;
       if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
       request = this.session.request(
         method,

@@ -109,17 +109,14 @@ export class McpClient implements Closeable {
   constructor(options: ClientOptions) {
     this.options = resolveClientOptions(options);
     const { cache, transport, clock, onError } = this.options;
-    // Without a declared auth context, private entries follow the credential the transport sends.
-    const authContext =
-      cache === false
-        ? undefined
-        : (cache.authContext ?? (transport.authContext === undefined ? undefined : () => transport.authContext?.()));
+    // Without a declared auth context, private entries follow the credential each request is sent with.
+    const credentialFor = transport.credentialFor?.bind(transport);
     this.responseCache =
       cache === false
         ? undefined
         : new ResponseCache({
             ...cache,
-            ...(authContext !== undefined && { authContext }),
+            ...(credentialFor !== undefined && { credentials: credentialFor }),
             serverIdentity: transport.serverIdentity,
             clock,
             onError,

@@ -14,8 +14,11 @@ import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from 
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
 
-/** Response cache settings; `serverIdentity`, `clock` and `onError` come from the client. */
-export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError'>;
+/**
+ * Response cache settings; `serverIdentity`, `clock`, `onError` and `credentials` (the
+ * transport's `credentialFor`) come from the client.
+ */
+export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError' | 'credentials'>;
 
 /** What the client does with an `input_required` result (spec: basic/patterns/mrtr). */
 export type InputRequiredMode = 'auto' | 'manual';

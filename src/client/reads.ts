@@ -8,6 +8,7 @@ import type { ResponseCache } from '../cache/responseCache.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { CallScope, Observer } from '../observability/observer.js';
+import type { RequestCredential } from '../transport/transport.js';
 import {
   listAll,
   pageFromResult,
@@ -124,8 +125,8 @@ export class CachedReads {
     });
     const scope = this.host.observer?.start(method, {}, this.host.caller.protocolVersion, true);
     const internals = scope === undefined ? undefined : { scope };
-    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined) =>
-      this.loadPage(method, cursor, { ...options, signal }, internals);
+    const load = (cursor: string | undefined) => (signal: AbortSignal | undefined, credential?: RequestCredential) =>
+      this.loadPage(method, cursor, { ...options, signal }, { ...internals, credential });
     const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
       if (this.host.closed())
         throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
@@ -176,8 +177,13 @@ export class CachedReads {
         mode: options.cacheMode,
         signal: options.signal,
       },
-      async (signal) => {
-        const loaded = await this.host.caller.call(method, params, { ...options, signal }, internals);
+      async (signal, credential) => {
+        const loaded = await this.host.caller.call(
+          method,
+          params,
+          { ...options, signal },
+          { ...internals, credential },
+        );
         return { result: this.host.freshness(method, check(method, loaded.result)), storable: loaded.storable };
       },
     );

@@ -30,8 +30,8 @@ export interface ServerClientContext {
 
 /**
  * Makes the client of server `name` (not connected). Its cache uses the host's store, with
- * private entries partitioned by the entry's configured credentials unless the options declare
- * an auth context; it retries a failed first connection when it can reconnect.
+ * private entries partitioned by the entry's configured credentials (or, with an
+ * `authProvider`, by the credential of each request) unless the options declare an auth context; it retries a failed first connection when it can reconnect.
  * @throws what the transport factory or `new McpClient` throws (HostConfigError,
  *   InvalidArgumentError); a transport already made is closed then.
  */
@@ -46,7 +46,7 @@ export function makeServerClient(name: string, entry: HostServerEntry, context: 
   let cache: ClientOptions['cache'];
   if (cacheOption === false || context.store === false) cache = false;
   else {
-    const authContext = cacheOption?.authContext ?? entryAuthContext(entry, transport);
+    const authContext = cacheOption?.authContext ?? entryAuthContext(entry);
     cache = {
       ...defaults.cache,
       ...cacheOption,
@@ -82,19 +82,18 @@ function stripOptions(entry: Exclude<HostServerEntry, { type: 'custom' }>): Para
 }
 
 /**
- * The auth context of an entry's private cache entries: the configured credentials (stdio
- * `env`, remote `headers`) with the transport's own credential id. Two entries that reach the
- * same server with different credentials never share private entries; neither the env nor the
- * headers ever appear in a key (the cache hashes the context).
+ * The auth context of an entry's private cache entries: its configured credentials (stdio
+ * `env`, remote `headers`), so that two entries that reach the same server with different
+ * credentials never share private entries; neither the env nor the headers ever appear in a
+ * key (the cache hashes the context). An entry with an `authProvider` declares none: each of
+ * its requests is then partitioned by the credential it is sent with, resolved before the
+ * lookup (the provider may serve several users; the credential sent last is another
+ * request's, never a partition).
  */
-function entryAuthContext(entry: HostServerEntry, transport: Transport): AuthContextSource | undefined {
-  if (entry.type === 'custom') return undefined;
+function entryAuthContext(entry: HostServerEntry): AuthContextSource | undefined {
+  if (entry.type === 'custom' || entry.authProvider !== undefined) return undefined;
   const configured = entry.type === 'stdio' ? entry.env : entry.headers;
-  const base = `mcp-live/host-entry\u0000${stableJson(configured ?? {})}`;
-  return () => {
-    const credential = transport.authContext?.();
-    return credential === undefined ? base : `${base}\u0000${credential}`;
-  };
+  return `mcp-live/host-entry\u0000${stableJson(configured ?? {})}`;
 }
 
 function stableJson(record: Readonly<Record<string, string>>): string {

@@ -8,7 +8,13 @@ import {
 } from '../errors/errors.js';
 import { systemClock, type Clock, type Timers } from '../util/clock.js';
 import { CancelSource } from '../transport/cancelHandle.js';
-import type { MessageContext, Transport, TransportCloseInfo, TransportSendOptions } from '../transport/transport.js';
+import type {
+  MessageContext,
+  RequestCredential,
+  Transport,
+  TransportCloseInfo,
+  TransportSendOptions,
+} from '../transport/transport.js';
 import { isStreamBrokenError } from '../transport/transportErrors.js';
 import { InboundRequests, type InboundRequestHandler } from './inbound.js';
 import {
@@ -220,14 +226,15 @@ export class JsonRpcSession {
   /** Hands a request to the transport; a stream broken mid-response may re-issue it. */
   private dispatch(entry: PendingRequest): void {
     const id = entry.id;
-    const { transportHeaders, idempotent } = entry.options;
+    const { transportHeaders, idempotent, credential } = entry.options;
     let sendOptions: TransportSendOptions | undefined;
     if (entry.sendCancel !== undefined)
-      sendOptions = new CancellableSendOptions(entry.sendCancel, transportHeaders, idempotent);
-    else if (transportHeaders !== undefined || idempotent !== undefined) {
+      sendOptions = new CancellableSendOptions(entry.sendCancel, transportHeaders, idempotent, credential);
+    else if (transportHeaders !== undefined || idempotent !== undefined || credential !== undefined) {
       sendOptions = {};
       if (transportHeaders !== undefined) sendOptions.headers = transportHeaders;
       if (idempotent !== undefined) sendOptions.idempotent = idempotent;
+      if (credential !== undefined) sendOptions.credential = credential;
     }
     this.write(entry.message, sendOptions).catch((error: unknown) => {
       if (this.pending.get(id) !== entry) return;
@@ -543,6 +550,7 @@ class CancellableSendOptions implements TransportSendOptions {
     readonly cancel: CancelSource,
     readonly headers: Readonly<Record<string, string>> | undefined,
     readonly idempotent: boolean | undefined,
+    readonly credential: RequestCredential | undefined,
   ) {}
 
   get signal(): AbortSignal {

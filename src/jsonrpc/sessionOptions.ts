@@ -3,7 +3,7 @@
  * (timeouts, progress, cancellation, re-issue). Types only.
  */
 import type { Clock, Timers } from '../util/clock.js';
-import type { Transport, TransportCloseInfo } from '../transport/transport.js';
+import type { RequestCredential, Transport, TransportCloseInfo } from '../transport/transport.js';
 import type { InboundRequestHandler } from './inbound.js';
 import type { JsonRpcNotification, RequestId } from './messages.js';
 
@@ -47,6 +47,8 @@ export interface SessionRequestOptions {
   onRequestId?: ((id: RequestId) => void) | undefined;
   /** Extra transport headers for this request (Streamable HTTP: the tool's `Mcp-Param-*`). */
   transportHeaders?: Readonly<Record<string, string>> | undefined;
+  /** The credential to send the request with (see `TransportSendOptions.credential`). */
+  credential?: RequestCredential | undefined;
   /**
    * Whether the request may run twice without harm; transports retry only such requests after
    * a transient failure. @default the transport's rule (everything but `tools/call`)

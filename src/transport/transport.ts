@@ -177,6 +177,32 @@ export interface TransportSendOptions {
    * ignore it. @default true for every method except `tools/call`
    */
   idempotent?: boolean | undefined;
+  /**
+   * The credential to send this request with on its first try, as {@link Transport.credentialFor}
+   * resolved it before the request (the response cache looked up its private partition with it).
+   * Transports that did not make it, and transports without credentials, ignore it.
+   */
+  credential?: RequestCredential | undefined;
+}
+
+/**
+ * The credential of one request, resolved before the request is sent (see
+ * {@link Transport.credentialFor}). Opaque: the credential itself cannot be read from it, and it
+ * prints as its `id` only.
+ */
+export interface RequestCredential {
+  /**
+   * A stable, opaque id of the credential: `"credential:<32 hex>"`, the first 128 bits of a
+   * domain-separated SHA-256 of the `Authorization` value; never the value. `undefined` when the
+   * request carries no credential.
+   */
+  readonly id: string | undefined;
+  /**
+   * True once a later try of a request sent with it carried another credential (the server
+   * refused this one and the auth provider gave a new one): the response then belongs to that
+   * other credential, and the response cache does not store it under this one's partition.
+   */
+  readonly replaced: boolean;
 }
 
 /**
@@ -200,11 +226,15 @@ export interface Transport {
    */
   readonly serverIdentity: string;
   /**
-   * An opaque, stable id of the credential the transport currently sends (a digest, never the
-   * credential itself), or `undefined` when it sends none. The client's cache partitions
-   * private entries by it unless the host declares its own auth context.
+   * Resolves the credential the next request would be sent with (asking the auth provider, if
+   * any, for its first try), without sending anything. Passed back in
+   * {@link TransportSendOptions.credential}, that request is sent with exactly this credential.
+   * The client's response cache partitions private entries by its `id`, resolved before each
+   * lookup, unless the host declares its own auth context (spec: server/utilities/caching,
+   * `cacheScope: "private"`). Transports that send no per-request credential leave it out.
+   * Rejects with whatever the auth provider rejects with.
    */
-  authContext?(): string | undefined;
+  credentialFor?(signal?: AbortSignal): RequestCredential | Promise<RequestCredential>;
   /** Present when the legacy wire needs the transport's help (Streamable HTTP); see {@link LegacyWireControl}. */
   readonly legacyWire?: LegacyWireControl | undefined;
   /** Opens the connection; called once. Rejects when it cannot be made (spawn failure, refused socket). */

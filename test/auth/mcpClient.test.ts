@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import { McpClient } from '../../src/client/client.js';
-import { credentialId } from '../../src/transport/http/authorization.js';
+import { credentialId } from '../../src/transport/http/pinnedCredential.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { startAuthPair, type FakeProtectedMcpServer } from '../fakes/authServer.js';
 
@@ -58,8 +58,10 @@ describe('McpClient with the OAuth provider', () => {
     expect(methods.slice(0, 2)).toEqual(['server/discover', 'server/discover']);
     expect(methods).toEqual(expect.arrayContaining(['tools/list', 'tools/call']));
     // The private cache partition is a digest of the header, never the token.
-    expect(transport.authContext()).toBe(credentialId(header));
-    expect(transport.authContext()).not.toContain(tokens.accessToken);
+    const credential = await transport.credentialFor();
+    expect(credential.id).toBe(credentialId(header));
+    expect(credential.id).not.toContain(tokens.accessToken);
+    expect(JSON.stringify(credential)).not.toContain(tokens.accessToken);
   });
 
   it('steps up inside callTool and carries on with the wider token', async () => {
@@ -79,11 +81,11 @@ describe('McpClient with the OAuth provider', () => {
     });
     const { client, transport } = clientFor(rs, oauth);
     await client.connect();
-    const before = transport.authContext();
+    const before = (await transport.credentialFor()).id;
     const written = await client.callTool('write_file', {});
     expect(written.content[0]).toMatchObject({ text: 'called write_file' });
     expect(as.authorizations.map((a) => a.get('scope'))).toEqual(['mcp:basic', 'mcp:basic mcp:write']);
-    expect(transport.authContext()).not.toBe(before);
+    expect((await transport.credentialFor()).id).not.toBe(before);
     await client.callTool('read_file', {});
     expect(as.authorizations).toHaveLength(2);
   });

@@ -1,27 +1,26 @@
 /**
  * The `Authorization` value of each HTTP try, from the static header or the host's
- * `authProvider`, and the opaque id of the credential last sent (the cache's auth partition).
- * Shared by the Streamable HTTP and HTTP+SSE transports. Runtime-neutral.
+ * `authProvider`, and the credential of each request resolved ahead of it (the cache's auth
+ * partition: see {@link AuthorizationSource.pin}). Shared by the Streamable HTTP and HTTP+SSE
+ * transports. Runtime-neutral.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
+import { isPromise } from '../../util/maybePromise.js';
+import type { RequestCredential } from '../transport.js';
 import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
 import { isHeaderToken } from './headerValue.js';
+import { PinnedCredential } from './pinnedCredential.js';
 import { bearerChallenge, parseWwwAuthenticate } from './wwwAuthenticate.js';
 
-/** An opaque, stable id of a credential value: 32 hex digits of a domain-separated SHA-256. */
-export function credentialId(value: string): string {
-  return `credential:${bytesToHex(sha256(utf8ToBytes(`mcp-live/authorization\u0000${value}`))).slice(0, 32)}`;
-}
-
 /**
- * The `Authorization` value of each HTTP try, and the opaque id of the credential last sent (the
- * cache's auth partition, see {@link credentialId}). Shared by the Streamable HTTP and HTTP+SSE
- * transports.
+ * The `Authorization` value of each HTTP try, and the credential of each request resolved ahead
+ * of it ({@link pin}, for the response cache's partition).
  */
 export class AuthorizationSource {
-  private last: { readonly value: string; readonly id: string } | undefined;
+  /** The credential of every request when there is no provider: the static header, or none. */
+  private readonly staticPin: PinnedCredential;
+  private lastValue: string | undefined;
+  private lastId: string | undefined;
 
   /**
    * @param url the endpoint, as the provider is told it
@@ -33,12 +32,29 @@ export class AuthorizationSource {
     readonly staticValue: string | undefined,
     readonly provider: AuthProvider | undefined,
   ) {
-    if (staticValue !== undefined) this.note(staticValue);
+    this.staticPin = new PinnedCredential(this, staticValue);
   }
 
-  /** `"credential:<32 hex>"` of the credential last sent (or the static one); never the value. */
-  get id(): string | undefined {
-    return this.last?.id;
+  /**
+   * The credential the next request would be sent with, asked of the provider now (attempt 1),
+   * synchronously when the provider answers synchronously. Hand it back to {@link first} to
+   * send that request with exactly this credential.
+   * @throws InvalidArgumentError (-32602) as {@link value}; whatever the provider throws.
+   */
+  pin(signal: AbortSignal): PinnedCredential | Promise<PinnedCredential> {
+    if (this.provider === undefined) return this.staticPin;
+    const value = this.valueNow(1, undefined, signal);
+    if (isPromise(value)) return value.then((v) => this.pinOf(v));
+    return this.pinOf(value);
+  }
+
+  /**
+   * The value for a request's first try: the pinned one when `credential` was made here (see
+   * {@link pin}), else the provider's.
+   */
+  first(credential: RequestCredential | undefined, signal: AbortSignal): Promise<string | undefined> {
+    const pinned = PinnedCredential.valueFor(credential, this);
+    return pinned !== undefined ? Promise.resolve(pinned.value) : this.value(1, undefined, signal);
   }
 
   /**
@@ -47,20 +63,7 @@ export class AuthorizationSource {
    *   or `undefined`; whatever the provider throws.
    */
   async value(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined> {
-    let value = this.staticValue;
-    if (this.provider !== undefined) {
-      const provided = await this.provider({
-        url: this.url,
-        attempt,
-        signal,
-        ...(failure !== undefined && { failure }),
-      });
-      if (provided !== undefined && typeof provided !== 'string')
-        throw new InvalidArgumentError('authProvider()', typeof provided, 'expected a string or undefined');
-      if (provided !== undefined && provided !== '') value = provided;
-    }
-    if (value !== undefined) this.note(value);
-    return value;
+    return this.valueNow(attempt, failure, signal);
   }
 
   /** True when the provider adds proof headers to each request (`requestProof`). */
@@ -112,8 +115,35 @@ export class AuthorizationSource {
     }
   }
 
-  private note(value: string): void {
-    if (this.last?.value !== value) this.last = { value, id: credentialId(value) };
+  /** {@link value}, synchronous when the provider is. */
+  private valueNow(
+    attempt: number,
+    failure: AuthFailureInfo | undefined,
+    signal: AbortSignal,
+  ): string | undefined | Promise<string | undefined> {
+    if (this.provider === undefined) return this.staticValue;
+    const provided = this.provider({
+      url: this.url,
+      attempt,
+      signal,
+      ...(failure !== undefined && { failure }),
+    });
+    return isPromise(provided) ? provided.then((p) => this.checked(p)) : this.checked(provided);
+  }
+
+  private checked(provided: unknown): string | undefined {
+    if (provided !== undefined && typeof provided !== 'string')
+      throw new InvalidArgumentError('authProvider()', typeof provided, 'expected a string or undefined');
+    return provided !== undefined && provided !== '' ? provided : this.staticValue;
+  }
+
+  private pinOf(value: string | undefined): PinnedCredential {
+    if (value === this.staticValue) return this.staticPin;
+    // One digest per distinct value in a row: a provider returns the same token many times.
+    const pinned = new PinnedCredential(this, value, value === this.lastValue ? this.lastId : undefined);
+    this.lastValue = value;
+    this.lastId = pinned.id;
+    return pinned;
   }
 }
 

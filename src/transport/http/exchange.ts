@@ -8,13 +8,14 @@
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
 import type { JsonRpcErrorObject, RequestId } from '../../jsonrpc/messages.js';
 import type { Timers } from '../../util/clock.js';
-import type { CancelHandle } from '../transport.js';
+import type { CancelHandle, RequestCredential } from '../transport.js';
 import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../retry.js';
 import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../transportErrors.js';
 import { authFailureOf, type AuthorizationSource } from './authorization.js';
 import { ERROR_BODY_BYTES, jsonRpcError, parseJson, safeUrl } from './body.js';
 import { crossOriginFailure } from './crossOrigin.js';
 import { NetworkFailure } from './networkFailure.js';
+import { PinnedCredential } from './pinnedCredential.js';
 import { checkHeaderValue, readStart, type HttpStack, type HttpStackResponse } from './stack.js';
 
 /** Statuses retried as transient (with `Retry-After`). */
@@ -84,11 +85,12 @@ export class HttpExchange {
     headers: Readonly<Record<string, string>>,
     idempotent: boolean,
     cancel: CancelHandle | undefined,
+    credential?: RequestCredential,
   ): Promise<HttpStackResponse> {
     // A promise chain, not an async frame: every POST takes this path.
-    return this.send('POST', method, body, headers, cancel).catch((error: unknown) => {
+    return this.send('POST', method, body, headers, cancel, credential).catch((error: unknown) => {
       if (this.retryPolicy.retries === 0 || this.isAborted(cancel) || !classify(error, idempotent).retry) throw error;
-      return this.retryPost(method, body, headers, idempotent, cancel, error);
+      return this.retryPost(method, body, headers, idempotent, cancel, error, credential);
     });
   }
 
@@ -100,6 +102,7 @@ export class HttpExchange {
     idempotent: boolean,
     cancel: CancelHandle | undefined,
     firstFailure: unknown,
+    credential: RequestCredential | undefined,
   ): Promise<HttpStackResponse> {
     let replayed = false;
     const link = this.link(cancel);
@@ -110,7 +113,7 @@ export class HttpExchange {
             replayed = true;
             return Promise.reject(firstFailure);
           }
-          return this.send('POST', method, body, headers, cancel);
+          return this.send('POST', method, body, headers, cancel, credential);
         },
         {
           policy: this.retryPolicy,
@@ -128,7 +131,8 @@ export class HttpExchange {
    * One exchange (a POST; on the legacy wire also GET and DELETE), with its auth retry and
    * same-origin 307/308 redirects. Resolves with a response that is not 401/403/3xx/transient;
    * throws {@link HttpAuthError}, {@link HttpError} (3xx, transient statuses, carrying
-   * `retryAfterMs`) or {@link NetworkFailure}.
+   * `retryAfterMs`) or {@link NetworkFailure}. `credential` (a request's POST) is sent on the
+   * first try when this transport resolved it ahead (`credentialFor`).
    */
   send(
     httpMethod: 'POST' | 'GET' | 'DELETE',
@@ -136,9 +140,11 @@ export class HttpExchange {
     body: string | undefined,
     headers: Readonly<Record<string, string>>,
     cancel: CancelHandle | undefined,
+    credential?: RequestCredential,
   ): Promise<HttpStackResponse> {
-    if (this.auth.provider === undefined) return this.sendOnce(httpMethod, method, body, headers, cancel, undefined);
-    return this.sendWithProvider(httpMethod, method, body, headers, cancel);
+    if (this.auth.provider === undefined)
+      return this.sendOnce(httpMethod, method, body, headers, cancel, undefined, undefined);
+    return this.sendWithProvider(httpMethod, method, body, headers, cancel, credential);
   }
 
   /** {@link send} with an `authProvider`: it gets a signal that follows `cancel` and `close()`. */
@@ -148,10 +154,11 @@ export class HttpExchange {
     body: string | undefined,
     headers: Readonly<Record<string, string>>,
     cancel: CancelHandle | undefined,
+    credential: RequestCredential | undefined,
   ): Promise<HttpStackResponse> {
     const link = this.link(cancel);
     try {
-      return await this.sendOnce(httpMethod, method, body, headers, cancel, link.signal);
+      return await this.sendOnce(httpMethod, method, body, headers, cancel, link.signal, credential);
     } finally {
       link.dispose();
     }
@@ -165,10 +172,12 @@ export class HttpExchange {
     headers: Readonly<Record<string, string>>,
     cancel: CancelHandle | undefined,
     authSignal: AbortSignal | undefined,
+    credential: RequestCredential | undefined,
   ): Promise<HttpStackResponse> {
-    // Without a provider the static Authorization (if any) is already in `headers`.
+    // Without a provider the static Authorization (if any) is already in `headers`; with one, a
+    // request's first try carries the credential resolved for it ahead (the cache's partition).
     let authorization =
-      authSignal === undefined ? this.auth.staticValue : await this.auth.value(1, undefined, authSignal);
+      authSignal === undefined ? this.auth.staticValue : await this.auth.first(credential, authSignal);
     let retriedAuth = false;
     let retriedProof = false;
     let url = this.url;
@@ -213,6 +222,7 @@ export class HttpExchange {
           retriedAuth = true;
           if (next !== undefined && next !== authorization) {
             authorization = next;
+            if (credential instanceof PinnedCredential) credential.markReplaced();
             continue;
           }
           throw new HttpAuthError({

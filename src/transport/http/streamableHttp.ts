@@ -13,6 +13,7 @@ import { resolveRetryPolicy, type RetryPolicy } from '../retry.js';
 import type {
   CancelHandle,
   LegacyWireControl,
+  RequestCredential,
   Transport,
   TransportCapabilities,
   TransportHandlers,
@@ -224,10 +225,7 @@ export class StreamableHttpTransport implements Transport {
         this.state = 'closed';
         this.stack.close();
       };
-      this.sse = await openSseFallback(
-        { ...host, authorize: (attempt, failure, s) => this.auth.value(attempt, failure, s), onClosed },
-        signal,
-      );
+      this.sse = await openSseFallback({ ...host, auth: this.auth, onClosed }, signal);
     },
   };
 
@@ -298,25 +296,18 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /**
-   * An opaque id of the credential (`Authorization` value) this transport last sent or
-   * resolved, for partitioning private cache entries: `"credential:<32 hex>"`, the first 128
-   * bits of a domain-separated SHA-256 of the value. Never the credential itself. With a static
-   * `Authorization` header it is known from construction; with an `authProvider` it is
-   * `undefined` until the first request or {@link resolveAuthContext}; without credentials it
-   * stays `undefined`.
+   * The credential the next request would be sent with, resolved now without sending anything
+   * (see `Transport.credentialFor`): the `authProvider` is asked for its first try (synchronously
+   * when it answers synchronously), else the static `Authorization` header is used. Its `id` is
+   * `"credential:<32 hex>"`, the first 128 bits of a domain-separated SHA-256 of the value (never
+   * the value), or `undefined` without a credential. Passed back in
+   * `TransportSendOptions.credential`, the request's first try carries exactly this credential.
+   * The client's response cache partitions private entries by it (docs/caching.md).
+   * @throws whatever the `authProvider` throws; InvalidArgumentError (-32602) when it returns
+   *   something other than a string or `undefined`.
    */
-  authContext(): string | undefined {
-    return this.auth.id;
-  }
-
-  /**
-   * Asks the `authProvider` (attempt 1) for the credential the next request would carry, and
-   * resolves with its opaque id (see {@link authContext}); `undefined` when there is none.
-   * Rejects with whatever the provider rejects with.
-   */
-  async resolveAuthContext(signal?: AbortSignal): Promise<string | undefined> {
-    const value = await this.auth.value(1, undefined, signal ?? this.exchange.closeSignal);
-    return value === undefined ? undefined : this.auth.id;
+  credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
+    return this.auth.pin(signal ?? this.exchange.closeSignal);
   }
 
   /**
@@ -375,7 +366,7 @@ export class StreamableHttpTransport implements Transport {
     const body = JSON.stringify(message);
     const idempotent = options.idempotent ?? message.method !== 'tools/call';
     if ('id' in message && message.id !== undefined) {
-      return this.exchangeRequest(message.method, message.id, body, headers, idempotent, cancel);
+      return this.exchangeRequest(message.method, message.id, body, headers, idempotent, cancel, options.credential);
     }
     return this.exchangeNotification(message.method, body, headers, idempotent, cancel);
   }
@@ -453,9 +444,10 @@ export class StreamableHttpTransport implements Transport {
     headers: Readonly<Record<string, string>>,
     idempotent: boolean,
     cancel: CancelHandle | undefined,
+    credential: RequestCredential | undefined,
   ): Promise<void> {
     try {
-      const response = await this.exchange.post(method, body, headers, idempotent, cancel);
+      const response = await this.exchange.post(method, body, headers, idempotent, cancel, credential);
       this.legacy?.captureSession(method, response);
       await this.consumeResponse(response, method, id, cancel, headers['mcp-session-id']);
     } catch (error) {

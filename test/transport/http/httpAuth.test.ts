@@ -168,31 +168,52 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(attempts).toEqual([1]);
     });
 
-    it('authContext() is an opaque id of the credential, stable per value and never the token', async () => {
+    it('credentialFor() resolves the next credential ahead, as an opaque id, and the request carries exactly it', async () => {
       fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
       let token = 'secret-token-1';
       const transport = transportFor(fake.url, { authProvider: () => `Bearer ${token}` });
       await startRecording(transport);
-      expect(transport.authContext()).toBeUndefined();
-      await transport.send(request(1, 'tools/list'));
-      const first = transport.authContext();
-      expect(first).toMatch(/^credential:[0-9a-f]{32}$/);
-      expect(first).not.toContain('secret');
-      await transport.send(request(2, 'tools/list'));
-      expect(transport.authContext()).toBe(first);
+      const first = await transport.credentialFor();
+      expect(first.id).toMatch(/^credential:[0-9a-f]{32}$/);
+      expect(first.id).not.toContain('secret');
+      expect(JSON.stringify(first)).not.toContain('secret');
+      expect(String(Object.values(first))).not.toContain('secret');
+      expect((await transport.credentialFor()).id).toBe(first.id);
+      // The provider now answers with another token; the pinned request still carries the first.
       token = 'secret-token-2';
-      const next = await transport.resolveAuthContext();
-      expect(next).toMatch(/^credential:[0-9a-f]{32}$/);
-      expect(next).not.toBe(first);
-      expect(transport.authContext()).toBe(next);
+      await transport.send(request(1, 'tools/list'), { credential: first });
+      expect(fake.requests[0]!.headers.authorization).toBe('Bearer secret-token-1');
+      await transport.send(request(2, 'tools/list'));
+      expect(fake.requests[1]!.headers.authorization).toBe('Bearer secret-token-2');
+      const next = await transport.credentialFor();
+      expect(next.id).not.toBe(first.id);
 
       const other = transportFor(fake.url, { headers: { Authorization: 'Bearer secret-token-2' } });
       await startRecording(other);
-      expect(other.authContext()).toBe(next);
+      expect((await other.credentialFor()).id).toBe(next.id);
+      // A credential pinned by another transport is not honoured: that transport uses its own.
+      await other.send(request(3, 'tools/list'), { credential: first });
+      expect(fake.requests[2]!.headers.authorization).toBe('Bearer secret-token-2');
       const anonymous = transportFor(fake.url);
       await startRecording(anonymous);
-      expect(anonymous.authContext()).toBeUndefined();
-      expect(await anonymous.resolveAuthContext()).toBeUndefined();
+      expect((await anonymous.credentialFor()).id).toBeUndefined();
+    });
+
+    it('marks a pinned credential replaced when a 401 made the provider give another one', async () => {
+      fake = await HttpFake.start((req, res) =>
+        req.headers.authorization === 'Bearer fresh'
+          ? sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} })
+          : res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' }).end(),
+      );
+      const transport = transportFor(fake.url, {
+        authProvider: (info) => (info.attempt === 1 ? 'Bearer stale' : 'Bearer fresh'),
+      });
+      await startRecording(transport);
+      const pinned = await transport.credentialFor();
+      expect(pinned.replaced).toBe(false);
+      await transport.send(request(1, 'tools/list'), { credential: pinned });
+      expect(fake.requests.map((r) => r.headers.authorization)).toEqual(['Bearer stale', 'Bearer fresh']);
+      expect(pinned.replaced).toBe(true);
     });
   });
 });

@@ -19,6 +19,7 @@ import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/messages.js';
 import { systemTimers, type Timers } from '../../../util/clock.js';
 import { linkSignals } from '../../../util/signals.js';
 import type {
+  RequestCredential,
   Transport,
   TransportCapabilities,
   TransportCloseInfo,
@@ -40,6 +41,7 @@ import {
 } from '../body.js';
 import { messageOfEvent } from '../messageReader.js';
 import { NetworkFailure } from '../networkFailure.js';
+import { PinnedCredential } from '../pinnedCredential.js';
 import { SseReader, type SseEvent } from '../sseReader.js';
 import type { FetchLike } from '../stack.js';
 import { endpointOf, SseEndpointError } from './sseEndpoint.js';
@@ -126,10 +128,12 @@ export class LegacySseTransport implements Transport {
 
   /**
    * @param url the SSE endpoint, `http:` or `https:`, e.g. `"http://127.0.0.1:3001/sse"`.
+   * @param auth @internal the `Authorization` source of a `StreamableHttpTransport` whose
+   *   fallback this is (its `authProvider` and the credentials it resolved ahead of requests)
    * @throws InvalidArgumentError (-32602) for a URL that does not parse, is not HTTP(S) or holds
    *   credentials; static headers that are not valid HTTP; a bad timeout or redirect count.
    */
-  constructor(url: string | URL, options: LegacySseTransportOptions = {}) {
+  constructor(url: string | URL, options: LegacySseTransportOptions = {}, auth?: AuthorizationSource) {
     const parsed = parseEndpointUrl(url);
     this.url = parsed;
     this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
@@ -143,11 +147,13 @@ export class LegacySseTransport implements Transport {
       );
     }
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.auth = new AuthorizationSource(
-      this.url.href,
-      this.staticHeaders.get('authorization') ?? undefined,
-      options.authProvider,
-    );
+    this.auth =
+      auth ??
+      new AuthorizationSource(
+        this.url.href,
+        this.staticHeaders.get('authorization') ?? undefined,
+        options.authProvider,
+      );
     this.timers = options.timers ?? systemTimers;
     const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
@@ -165,9 +171,13 @@ export class LegacySseTransport implements Transport {
     return this.endpointUrl?.href;
   }
 
-  /** An opaque id of the credential last sent (`"credential:<32 hex>"`), as for `StreamableHttpTransport`. */
-  authContext(): string | undefined {
-    return this.auth.id;
+  /**
+   * The credential the next request would be POSTed with, as for `StreamableHttpTransport`
+   * (see `Transport.credentialFor`): its `id` partitions the response cache; passed back in
+   * `TransportSendOptions.credential`, the request is sent with exactly it.
+   */
+  credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
+    return this.auth.pin(signal ?? this.lifetime.signal);
   }
 
   /**
@@ -279,7 +289,15 @@ export class LegacySseTransport implements Transport {
     headers.set('Content-Type', 'application/json');
     const linked = linkSignals(options.signal, this.lifetime.signal);
     try {
-      const { response } = await this.exchange('POST', method, endpoint.href, body, headers, linked.signal);
+      const { response } = await this.exchange(
+        'POST',
+        method,
+        endpoint.href,
+        body,
+        headers,
+        linked.signal,
+        options.credential,
+      );
       if (response.status >= 200 && response.status < 300) {
         // 202 Accepted (any 2xx): the reply, if any, comes on the stream.
         await discard(response);
@@ -376,8 +394,9 @@ export class LegacySseTransport implements Transport {
     body: string | undefined,
     headers: Headers,
     signal: AbortSignal,
+    credential?: RequestCredential,
   ): Promise<{ response: Response; url: string }> {
-    let authorization = await this.auth.value(1, undefined, signal);
+    let authorization = await this.auth.first(credential, signal);
     let retriedAuth = false;
     let retriedProof = false;
     let url = target;
@@ -436,6 +455,7 @@ export class LegacySseTransport implements Transport {
           retriedAuth = true;
           if (next !== undefined && next !== authorization) {
             authorization = next;
+            if (credential instanceof PinnedCredential) credential.markReplaced();
             continue;
           }
           throw new HttpAuthError({

@@ -5,7 +5,7 @@
 import { ConnectionClosedError } from '../../../errors/errors.js';
 import type { Timers } from '../../../util/clock.js';
 import type { TransportHandlers } from '../../transport.js';
-import type { AuthFailureInfo } from '../auth.js';
+import type { AuthorizationSource } from '../authorization.js';
 import type { FetchLike } from '../stack.js';
 import { LegacySseTransport } from './legacySse.js';
 
@@ -21,8 +21,8 @@ export interface SseFallbackHost {
   readonly maxEventChars: number | undefined;
   /** The host's handlers; `undefined` when it was never started or is closed. */
   readonly handlers: TransportHandlers | undefined;
-  /** The host's `Authorization` value for one try (it notes the credential for `authContext()`). */
-  authorize(attempt: number, failure: AuthFailureInfo | undefined, signal: AbortSignal): Promise<string | undefined>;
+  /** The host's `Authorization` of each try; the fallback's requests use it (and the credentials it pinned). */
+  readonly auth: AuthorizationSource;
   /** Aborted when the host closes: the stream then ends without an `onClose` (the host reports its own). */
   readonly closeSignal: AbortSignal;
   /** The stream ended by itself and `onClose` was called: the host counts as closed from now on. */
@@ -41,13 +41,16 @@ export async function openSseFallback(
   const handlers = host.handlers;
   if (handlers === undefined || host.closeSignal.aborted)
     throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });
-  const transport = new LegacySseTransport(host.url, {
-    headers: host.headers,
-    fetch: host.fetch,
-    authProvider: (info) => host.authorize(info.attempt, info.failure, info.signal),
-    timers: host.timers,
-    ...(host.maxEventChars !== undefined && { maxEventChars: host.maxEventChars }),
-  });
+  const transport = new LegacySseTransport(
+    host.url,
+    {
+      headers: host.headers,
+      fetch: host.fetch,
+      timers: host.timers,
+      ...(host.maxEventChars !== undefined && { maxEventChars: host.maxEventChars }),
+    },
+    host.auth,
+  );
   await transport.open(handlers, signal, { closeSignal: host.closeSignal, onClosed: () => host.onClosed() });
   return transport;
 }

@@ -298,7 +298,11 @@ describe('LegacySseTransport: messages, POSTs, close', () => {
       ['GET', 'Bearer fresh', 'k1'],
       ['POST', 'Bearer fresh', 'k1'],
     ]);
-    expect(t.authContext()).toMatch(/^credential:[0-9a-f]{32}$/);
+    const pinned = await t.credentialFor();
+    expect(pinned.id).toMatch(/^credential:[0-9a-f]{32}$/);
+    expect(attempts).toEqual([1, 2, 1, 1]);
+    await t.send(NOTIFICATION, { credential: pinned });
+    expect(attempts).toEqual([1, 2, 1, 1]); // the pinned credential is sent, the provider not asked again
   });
 
   it('a 401 on the GET without a new credential is an HttpAuthError', async () => {
