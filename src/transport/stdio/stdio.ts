@@ -16,6 +16,7 @@ import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
 import type { Closeable } from '../../util/disposable.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';
+import { endGroup } from './processGroup.js';
 import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
 import type { SpawnPlan } from './spawnPlan.js';
 import { ServerStderr } from './stderr.js';
@@ -80,7 +81,9 @@ type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
  *   stdout without exiting is shut down as by `close()`, with `initiatedByClient: false`.
  * - `close()` closes stdin, waits up to `closeTimeoutMs` for the child to exit, then sends
  *   SIGTERM to the child's whole process group, waits again, then SIGKILL (Windows: `taskkill
- *   /T /F` on the process tree, then `kill()`). It is idempotent and resolves after `onClose`.
+ *   /T /F` on the process tree, then `kill()`). It is idempotent and resolves after `onClose`,
+ *   once no process of the group is left (POSIX), whichever member exited first: members that
+ *   outlive the server get SIGTERM, and SIGKILL `closeTimeoutMs` later.
  * - If the host process exits with children still running, they get SIGTERM.
  */
 export class StdioTransport implements Transport, Closeable {
@@ -119,6 +122,10 @@ export class StdioTransport implements Transport, Closeable {
   private timers = new Set<NodeJS.Timeout>();
   private closePromise: Promise<void> | undefined;
   private resolveClosePromise: (() => void) | undefined;
+  /** What `close()` returns: {@link closePromise}, then the end of the process group. */
+  private closedForGood: Promise<void> | undefined;
+  /** `performance.now()` when the group was last sent SIGTERM. */
+  private groupTermAt: number | undefined;
   private rejectStart: ((error: Error) => void) | undefined;
 
   /**
@@ -249,9 +256,23 @@ export class StdioTransport implements Transport, Closeable {
    * Shuts the server down: closes its stdin, waits up to `closeTimeoutMs` ms for it to exit,
    * then SIGTERM to its process group, waits again, then SIGKILL. Idempotent: every call
    * returns the same promise, which resolves after `handlers.onClose` was called (or at once if
-   * the transport never started or already closed). Never rejects.
+   * the transport never started) and no process of the server's group is left (POSIX): members
+   * still there when the server is gone get SIGTERM, then SIGKILL `closeTimeoutMs` later, also
+   * when the server had exited by itself before. Never rejects.
    */
   close(): Promise<void> {
+    this.closedForGood ??= this.shutDown().then(() => this.endGroup());
+    return this.closedForGood;
+  }
+
+  /** Ends the process group once the server is gone (see {@link close}). */
+  private async endGroup(): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid === undefined || process.platform === 'win32') return;
+    await endGroup(pid, this.closeTimeoutMs, this.groupTermAt);
+  }
+
+  private shutDown(): Promise<void> {
     if (this.closePromise !== undefined) {
       return this.closePromise;
     }
@@ -437,6 +458,7 @@ export class StdioTransport implements Transport, Closeable {
     if (child?.pid === undefined) return;
     this.signalled = true;
     signalProcessGroup(child, signal, this.exited);
+    if (signal === 'SIGTERM') this.groupTermAt = performance.now();
   }
 
   private untrack(): void {
