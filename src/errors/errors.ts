@@ -122,6 +122,14 @@ export interface ConnectionClosedErrorData {
   signal?: string | null | undefined;
   /** stdio: the last lines the server wrote to stderr (bounded). */
   stderrTail?: string | undefined;
+  /**
+   * HTTP: the connection could not be made, so the server received nothing (never "outcome
+   * unknown", never a reason to try another era): `refused`, `dns`, `unreachable`, `timeout`,
+   * `tls` (an untrusted certificate, or TLS spoken to a plain-HTTP port) or `blocked`.
+   */
+  connectFailure?: 'refused' | 'dns' | 'unreachable' | 'timeout' | 'tls' | 'blocked' | undefined;
+  /** HTTP: the Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
+  errorCode?: string | undefined;
 }
 
 /** `data` of {@link ProtocolError}. */

@@ -7,6 +7,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { McpError, RpcError } from '../errors/errors.js';
 import { TransportErrorCode } from '../transport/transportErrors.js';
 import type { EraStepFailure } from './errors.js';
+import { isNotDelivered } from '../transport/http/connectFailure.js';
 
 /**
  * What a failed probe says about the server.
@@ -17,10 +18,11 @@ import type { EraStepFailure } from './errors.js';
  *   answer in time (`TimeoutError`), a response stream that broke before the answer, a result
  *   that is not a DiscoverResult (`ProtocolError`: some legacy servers answer any unknown
  *   method with `{}`). Never keyed to one code.
- * - `fatal`: nothing to fall back from: an authorization challenge (`HttpAuthError`, 401/403:
- *   authorize first) or a failed authorization (`OAuthError`, `InsufficientScopeError`,
- *   `AuthorizationRequiredError`), a closed connection, the caller's abort, a bad argument, a non-mcp-live
- *   error.
+ * - `fatal`: nothing to fall back from: a request that never reached the server
+ *   ({@link isNotDelivered}: an authorization failure at any step, `HttpAuthError`,
+ *   `OAuthError`, `InsufficientScopeError`, `AuthorizationRequiredError`; a connection refused,
+ *   unresolvable, unreachable or refused by TLS), a closed connection, the caller's abort, a bad
+ *   argument, a non-mcp-live error.
  */
 export type ProbeVerdict = 'modern' | 'legacy' | 'fatal';
 
@@ -32,15 +34,10 @@ const MODERN_CODES: ReadonlySet<number> = new Set([
 ]);
 
 /**
- * Local errors that end the connect attempt instead of leading to a fallback. The OAuth
- * provider's errors are among them: the authorization failed, whatever the server's era, and
- * probing again would only repeat the token request.
+ * Local errors that end the connect attempt instead of leading to a fallback (besides those
+ * {@link isNotDelivered} names: authorization failures and connections that could not be made).
  */
 const FATAL_LOCAL_CODES: ReadonlySet<number> = new Set([
-  TransportErrorCode.HttpAuth,
-  ErrorCode.AuthorizationFailed,
-  ErrorCode.InsufficientScope,
-  ErrorCode.AuthorizationRequired,
   ErrorCode.ConnectionClosed,
   ErrorCode.RequestCancelled,
   ErrorCode.InvalidParams,
@@ -61,7 +58,7 @@ export function probeError(error: unknown, method: string): unknown {
 
 /** Classifies the failure of a `server/discover` probe (see {@link ProbeVerdict}). A result is always modern. */
 export function classifyProbeFailure(error: unknown): ProbeVerdict {
-  if (!McpError.is(error)) return 'fatal';
+  if (!McpError.is(error) || isNotDelivered(error)) return 'fatal';
   if (!error.local) {
     if (MODERN_CODES.has(error.code)) return 'modern';
     const status = (error as RpcError).httpStatus;

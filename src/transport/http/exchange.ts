@@ -14,6 +14,7 @@ import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErro
 import { authFailureOf, type AuthorizationSource } from './authorization.js';
 import { ERROR_BODY_BYTES, jsonRpcError, parseJson, safeUrl } from './body.js';
 import { crossOriginFailure } from './crossOrigin.js';
+import { isRetriableConnectFailure, unreachableError } from './connectFailure.js';
 import { NetworkFailure } from './networkFailure.js';
 import { PinnedCredential } from './pinnedCredential.js';
 import { checkHeaderValue, readStart, type HttpStack, type HttpStackResponse } from './stack.js';
@@ -347,7 +348,8 @@ export class HttpExchange {
       const blocked = error.code === undefined ? crossOriginFailure(this.url) : undefined;
       if (blocked !== undefined)
         return new ConnectionClosedError(`${method}: ${blocked}`, { reason: blocked }, error.cause);
-      if (error.connectPhase || id === undefined) {
+      if (error.connect !== undefined) return unreachableError(method, this.serverIdentity, error.connect, error.cause);
+      if (id === undefined) {
         const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
         return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
       }
@@ -369,7 +371,8 @@ export class HttpExchange {
 
 /** Whether a failure of an exchange may be retried, and after how long the server asked for. */
 function classify(error: unknown, idempotent: boolean): RetryDecision {
-  if (error instanceof NetworkFailure) return { retry: error.connectPhase || idempotent };
+  if (error instanceof NetworkFailure)
+    return { retry: error.connect === undefined ? idempotent : isRetriableConnectFailure(error.connect.failure) };
   if (
     error instanceof HttpError &&
     !(error instanceof HttpAuthError) &&

@@ -40,6 +40,7 @@ import {
   safeUrl,
 } from '../body.js';
 import { messageOfEvent } from '../messageReader.js';
+import { unreachableError } from '../connectFailure.js';
 import { NetworkFailure } from '../networkFailure.js';
 import { PinnedCredential } from '../pinnedCredential.js';
 import { SseReader, type SseEvent } from '../sseReader.js';
@@ -518,6 +519,7 @@ export class LegacySseTransport implements Transport {
     if (callerSignal?.aborted === true) return new CancelledError('GET', callerSignal.reason);
     if (timeoutSignal.aborted && openingSignal.aborted) return timeoutSignal.reason as TimeoutError;
     if (error instanceof NetworkFailure) {
+      if (error.connect !== undefined) return unreachableError('GET', this.serverIdentity, error.connect, error.cause);
       const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
       return new ConnectionClosedError(`GET: ${reason}`, { reason }, error.cause);
     }
@@ -544,7 +546,8 @@ export class LegacySseTransport implements Transport {
       );
     if (callSignal?.aborted === true) return new CancelledError(method, callSignal.reason);
     if (error instanceof NetworkFailure) {
-      if (error.connectPhase || id === undefined) {
+      if (error.connect !== undefined) return unreachableError(method, this.serverIdentity, error.connect, error.cause);
+      if (id === undefined) {
         const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
         return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
       }

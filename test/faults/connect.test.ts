@@ -1,0 +1,171 @@
+/**
+ * `connect()` against servers it cannot use: a request that never reached the server (refused
+ * connection, TLS failure, refused credential, authorization needed) is no reason to try
+ * another era; it reaches the caller unchanged, within a bound, with nothing else sent.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  McpClient,
+  StreamableHttpTransport as FetchHttpTransport,
+  createOAuthProvider,
+  type DebugEntry,
+} from '../../src/index.js';
+import { StreamableHttpTransport } from '../../src/node.js';
+import { startAuthPair } from '../fakes/authServer.js';
+import { HttpFake } from '../fakes/httpFake.js';
+import { expectNoLeakedHandles, expectRejects, faultProbe } from './harness.js';
+
+const FIXTURES = new URL('./fixtures/', import.meta.url);
+const TRANSPORTS = [
+  { name: 'node:http', Transport: StreamableHttpTransport },
+  { name: 'fetch', Transport: FetchHttpTransport },
+] as const;
+
+/** A client that records the JSON-RPC methods it sends. */
+function recordingClient(
+  transport: InstanceType<typeof StreamableHttpTransport> | InstanceType<typeof FetchHttpTransport>,
+): { client: McpClient; sent: string[] } {
+  const sent: string[] = [];
+  const client = new McpClient({
+    transport,
+    clientInfo: { name: 'faults', version: '0.0.0' },
+    debug: (entry: DebugEntry) => {
+      const message = entry.data?.['message'] as { method?: string } | undefined;
+      if (entry.type === 'wire' && entry.data?.['direction'] === 'send' && message?.method !== undefined)
+        sent.push(message.method);
+    },
+  });
+  return { client, sent };
+}
+
+/** A port on 127.0.0.1 that was just free: nothing listens there. */
+async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function selfSignedServer(): Promise<{ url: string; requests: number; close(): Promise<void> }> {
+  const state = { requests: 0 };
+  const server: HttpsServer = createHttpsServer(
+    {
+      key: readFileSync(new URL('self-signed.key', FIXTURES)),
+      cert: readFileSync(new URL('self-signed.crt', FIXTURES)),
+    },
+    (_req, res) => {
+      state.requests++;
+      res.writeHead(500).end();
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/mcp`,
+    get requests() {
+      return state.requests;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('connect() never falls back to another era on a request that was not delivered', () => {
+  const probe = faultProbe();
+  const cleanups: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  async function cleanUp(): Promise<void> {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await expectNoLeakedHandles(probe.baseline);
+  }
+
+  it('an OAuth provider that needs the user: AuthorizationRequiredError (-32019) unchanged, no initialize', async () => {
+    const { as, rs, close } = await startAuthPair({}, { challengeScope: 'mcp:basic' });
+    cleanups.push(close);
+    const oauth = createOAuthProvider({
+      serverUrl: rs.url,
+      clientMetadata: { client_name: 'faults' },
+      redirectUrl: 'http://127.0.0.1:8765/callback',
+    });
+    const { client, sent } = recordingClient(new StreamableHttpTransport(rs.url, { authProvider: oauth }));
+    cleanups.push(() => client.close());
+    const error = await expectRejects(client.connect(), 5000, { name: 'AuthorizationRequiredError', code: -32019 });
+    expect(error.data.authorizationUrl).toContain(as.issuer);
+    expect(sent).toEqual(['server/discover']);
+    expect(rs.mcpRequests.map((r) => r.json?.method)).toEqual(['server/discover']);
+    await cleanUp();
+  });
+
+  for (const { name, Transport } of TRANSPORTS) {
+    it(`${name}: a 401 without a provider is HttpAuthError (-32011), not EraDetectionError; no initialize`, async () => {
+      const server = await HttpFake.start((_request, res) => {
+        res.writeHead(401, { 'www-authenticate': 'Bearer realm="mcp"' }).end();
+      });
+      cleanups.push(() => server.close());
+      const { client, sent } = recordingClient(
+        new Transport(server.url, { headers: { Authorization: 'Bearer nope' } }),
+      );
+      cleanups.push(() => client.close());
+      await expectRejects(client.connect(), 3000, { name: 'HttpAuthError', code: -32011 });
+      expect(sent).toEqual(['server/discover']);
+      expect(server.requests).toHaveLength(1);
+      await cleanUp();
+    });
+
+    it(`${name}: a refused connection is ConnectionClosedError refused, with no initialize`, async () => {
+      const port = await closedPort();
+      const { client, sent } = recordingClient(
+        new Transport(`http://127.0.0.1:${port}/mcp`, { retry: { minDelayMs: 10, maxDelayMs: 20 } }),
+      );
+      cleanups.push(() => client.close());
+      const error = await expectRejects(client.connect(), 2000, {
+        name: 'ConnectionClosedError',
+        code: -32000,
+        data: { connectFailure: 'refused', errorCode: 'ECONNREFUSED' },
+      });
+      expect(error.message).toContain('connection refused');
+      expect(sent).toEqual(['server/discover']);
+      await cleanUp();
+    });
+
+    it(`${name}: a self-signed certificate is ConnectionClosedError tls at once: no retry, no initialize`, async () => {
+      const server = await selfSignedServer();
+      cleanups.push(() => server.close());
+      const { client, sent } = recordingClient(new Transport(server.url));
+      cleanups.push(() => client.close());
+      const error = await expectRejects(client.connect(), 1000, {
+        name: 'ConnectionClosedError',
+        code: -32000,
+        data: { connectFailure: 'tls', errorCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+      });
+      expect(error.message).toContain('TLS handshake failed');
+      expect(sent).toEqual(['server/discover']);
+      expect(server.requests).toBe(0);
+      await cleanUp();
+    });
+
+    it(`${name}: TLS spoken to a plain-HTTP port is ConnectionClosedError tls`, async () => {
+      const server = await HttpFake.start((_request, res) => res.writeHead(500).end());
+      cleanups.push(() => server.close());
+      const { client, sent } = recordingClient(new Transport(server.url.replace('http:', 'https:')));
+      cleanups.push(() => client.close());
+      await expectRejects(client.connect(), 1000, {
+        name: 'ConnectionClosedError',
+        code: -32000,
+        data: { connectFailure: 'tls' },
+      });
+      expect(sent).toEqual(['server/discover']);
+      expect(server.requests).toHaveLength(0);
+      await cleanUp();
+    });
+  }
+});
