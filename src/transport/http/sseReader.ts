@@ -88,6 +88,7 @@ export class SseReader {
       maxBufferSize: this.maxEventChars,
     });
     const decoder = new TextDecoder('utf-8');
+    const lines = new LineEnds();
     const check = (): void => {
       if (overflow !== undefined) {
         throw new ProtocolError(
@@ -98,14 +99,32 @@ export class SseReader {
       }
     };
     for await (const chunk of chunks) {
-      parser.feed(decoder.decode(chunk, { stream: true }));
+      parser.feed(lines.normalize(decoder.decode(chunk, { stream: true })));
       check();
       while (queue.length > 0) yield queue.shift()!;
     }
     // Complete a last line and a last event that the stream did not terminate.
-    parser.feed(`${decoder.decode()}\n\n`);
+    parser.feed(`${lines.normalize(decoder.decode())}\n\n`);
     check();
     while (queue.length > 0) yield queue.shift()!;
+  }
+}
+
+/**
+ * Turns every line end (CRLF, CR or LF: SSE treats them alike) into LF, across chunk
+ * boundaries. A CR is a line end as soon as it arrives: the parser never waits for a LF that
+ * might follow it, so an event ending in CR CR at the end of a chunk is dispatched at once
+ * (on a quiet stream no more bytes may come for a long time).
+ */
+class LineEnds {
+  /** The previous text ended in CR: a LF starting the next one belongs to that line end. */
+  private afterCr = false;
+
+  normalize(text: string): string {
+    if (text.length === 0) return text;
+    const rest = this.afterCr && text.startsWith('\n') ? text.slice(1) : text;
+    this.afterCr = text.endsWith('\r');
+    return rest.includes('\r') ? rest.replace(/\r\n?/g, '\n') : rest;
   }
 }
 

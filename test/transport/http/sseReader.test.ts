@@ -81,6 +81,31 @@ describe('SseReader', () => {
     }
   });
 
+  it('an event ending in CR CR at the end of a chunk is dispatched at once, on a stream that then stays quiet', async () => {
+    for (const ending of ['\r\r', '\n\r', '\r\n\r']) {
+      let release!: () => void;
+      const quiet = new Promise<void>((resolve) => (release = resolve));
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        yield new TextEncoder().encode(`event: message\ndata: {"list":"changed"}${ending}`);
+        await quiet; // no more bytes for now: a quiet listen stream
+        yield new TextEncoder().encode('\ndata: next\n\n');
+      }
+      const iterator = new SseReader().readChunks(chunks());
+      const first = await Promise.race([
+        iterator.next(),
+        new Promise((resolve) => setTimeout(() => resolve('held back'), 200)),
+      ]);
+      expect(first, JSON.stringify(ending)).toEqual({
+        done: false,
+        value: { type: 'message', data: '{"list":"changed"}', id: undefined },
+      });
+      release();
+      // The LF that follows a chunk-final CR belongs to that line end, not to a new blank line.
+      expect((await iterator.next()).value).toEqual({ type: 'message', data: 'next', id: undefined });
+      expect((await iterator.next()).done).toBe(true);
+    }
+  });
+
   it('B24: ignores comments, records the id of an empty-data event without dispatching it, keeps event types', async () => {
     const comments: string[] = [];
     const reader = new SseReader({ onComment: (c) => comments.push(c) });
