@@ -241,6 +241,38 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(gets(server).filter((r) => r.headers['last-event-id'] !== undefined)).toEqual([]);
     });
 
+    it('keeps resuming within the budget when a resumed stream closes without an event (same Last-Event-ID)', async () => {
+      let callId: unknown;
+      const { client, server } = await setUp(
+        {
+          request: (request, res) => {
+            if (request.json?.method !== 'tools/call') return false;
+            callId = request.json.id;
+            primingThenClose(res, 'e-1', 10);
+            return true;
+          },
+          get: (request, res) => {
+            if (request.headers['last-event-id'] === undefined) return void res.writeHead(405).end();
+            const resumes = gets(server).filter((r) => r.headers['last-event-id'] !== undefined).length;
+            // The first resumption closes with nothing; the second delivers the reply.
+            if (resumes === 1) {
+              startSse(res, []);
+              res.end();
+              return;
+            }
+            startSse(res, [`id: e-2\n${sseEvent({ jsonrpc: '2.0', id: callId, result: { content: [] } })}`]);
+            res.end();
+          },
+        },
+        {},
+        { legacy: { maxResumptions: 3 } },
+      );
+      const result = await client.callTool('x', {});
+      expect(result.content).toEqual([]);
+      const resumes = gets(server).filter((r) => r.headers['last-event-id'] !== undefined);
+      expect(resumes.map((r) => r.headers['last-event-id'])).toEqual(['e-1', 'e-1']);
+    });
+
     it('gives up after maxResumptions GETs that bring nothing new', async () => {
       const { client, server } = await setUp(
         {

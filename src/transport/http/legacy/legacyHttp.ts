@@ -220,8 +220,10 @@ export class LegacyHttpChannel {
   /**
    * Resumes a request's response stream that ended before the response (spec 2025-11-25:
    * basic/transports, Resumability and Redelivery): waits the server's `retry` (or
-   * `defaultRetryMs`), then `GET` with `Last-Event-ID`, handing up what that stream carries,
-   * up to `maxResumptions` times while each stream gives a new event id.
+   * `defaultRetryMs`), then `GET` with `Last-Event-ID` (the last event id seen), handing up
+   * what that stream carries, up to `maxResumptions` times: a resumed stream that closes
+   * without an event is resumed again from the same id, while the HTTP session is alive (a
+   * refused GET, such as 404 for an expired session, ends the resumptions).
    * @throws StreamBrokenError (-32012) when no resumption delivers the response; HttpError
    *   (-32010) when a GET is refused; the abort reason when `signal` aborts.
    */
@@ -237,8 +239,8 @@ export class LegacyHttpChannel {
       if (pumped.responded) return;
       events += pumped.events;
       retryMs = pumped.retryMs ?? retryMs;
-      if (pumped.lastEventId === undefined || pumped.lastEventId === lastEventId) break;
-      lastEventId = pumped.lastEventId;
+      // A stream that closed with nothing new is resumed again from the same event, within the budget.
+      lastEventId = pumped.lastEventId ?? lastEventId;
     }
     throw new StreamBrokenError({
       method,
