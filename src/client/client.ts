@@ -1,4 +1,12 @@
-import { ConnectionClosedError, InvalidArgumentError, ResourceNotFoundError, RpcError } from '../errors/errors.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  ResourceNotFoundError,
+  RpcError,
+  isCancelledError,
+  isTimeoutError,
+} from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
 import { JsonRpcSession } from '../jsonrpc/session.js';
@@ -293,9 +301,20 @@ export class McpClient implements Closeable {
    *   connect closes the transport.
    * @throws ClientStateError (-32040), nothing sent, when connect() was called before on this
    *   client (connecting, connected, or closed since): a client connects once.
+   * @throws TimeoutError (-32001, `data: { method: 'connect', kind: 'total' }`) when
+   *   `options.maxTotalTimeoutMs` ran out: the options bound the whole negotiation, every era
+   *   included (`timeoutMs` is the wait of each step: the probe, `initialize`, HTTP+SSE);
+   *   CancelledError (-32800) when `options.signal` aborts, at once (already aborted: before
+   *   anything starts). These two reject without waiting for the transport to finish closing;
+   *   `close()` waits for it.
    */
   async connect(options: CallOptions = {}): Promise<DiscoverResult> {
     if (this.stateValue !== 'new') throw connectAgain(this.stateValue);
+    const signal = options.signal;
+    if (signal?.aborted === true) {
+      await this.close();
+      throw new CancelledError('connect', signal.reason);
+    }
     this.stateValue = 'connecting';
     try {
       await this.session.start();
@@ -304,7 +323,12 @@ export class McpClient implements Closeable {
       this.observer?.connected(this.binding.era, this.binding.protocolVersion);
       return result;
     } catch (error) {
-      await this.close();
+      const closing = this.close();
+      // The caller's abort and connect()'s own deadline end it now; close() finishes the clean-up.
+      const now = isCancelledError(error) || (isTimeoutError(error) && error.data.method === 'connect');
+      if (now)
+        closing.catch(() => {}); // a later close() reports it
+      else await closing;
       throw error;
     }
   }

@@ -78,6 +78,11 @@ export interface EraSettings {
    * that answer every request, such as HTTP).
    */
   probeTimeoutMs: number | undefined;
+  /**
+   * True once the negotiation must stop whatever the last step failed with (the caller aborted,
+   * or `connect()`'s budget is spent): that failure is thrown, no other era is tried.
+   */
+  stopped?: (() => boolean) | undefined;
 }
 
 /** Where the connector landed. */
@@ -112,7 +117,7 @@ export async function negotiateEra(settings: EraSettings, hooks: EraHooks): Prom
         return sseOutcome(await hooks.initializeOverSse());
       return legacyOutcome(await hooks.initialize());
     } catch (error) {
-      if (isFatalConnectError(error)) throw error;
+      if (fatal(settings, error)) throw error;
       settings.memory.delete(settings.serverIdentity);
     }
   }
@@ -126,8 +131,8 @@ async function forcedLegacy(settings: EraSettings, hooks: EraHooks): Promise<Era
   try {
     return legacyOutcome(await hooks.initialize());
   } catch (error) {
-    if (hooks.initializeOverSse === undefined || !isSseFallbackCue(error)) throw error;
-    const sse = await trySse(hooks.initializeOverSse);
+    if (hooks.initializeOverSse === undefined || !isSseFallbackCue(error) || fatal(settings, error)) throw error;
+    const sse = await trySse(settings, hooks.initializeOverSse);
     if ('outcome' in sse) return sse.outcome;
     throw new EraDetectionError(
       {
@@ -143,12 +148,13 @@ async function forcedLegacy(settings: EraSettings, hooks: EraHooks): Promise<Era
 
 /** The HTTP+SSE handshake; a failure that is not fatal is returned, not thrown. */
 async function trySse(
+  settings: EraSettings,
   initializeOverSse: () => Promise<LegacyHandshake>,
 ): Promise<{ outcome: EraOutcome } | { error: unknown }> {
   try {
     return { outcome: sseOutcome(await initializeOverSse()) };
   } catch (error) {
-    if (isFatalConnectError(error) || error instanceof VersionNegotiationError) throw error;
+    if (fatal(settings, error) || error instanceof VersionNegotiationError) throw error;
     return { error };
   }
 }
@@ -160,7 +166,7 @@ async function detect(settings: EraSettings, hooks: EraHooks, probeTimeoutMs: nu
     discovery = await hooks.discover(version, probeTimeoutMs);
   } catch (raw) {
     const error = probeError(raw, 'server/discover');
-    const verdict = classifyProbeFailure(error);
+    const verdict = fatal(settings, error) ? 'fatal' : classifyProbeFailure(error);
     if (verdict === 'fatal' || (settings.era === 'modern' && verdict === 'legacy')) throw raw;
     if (verdict === 'modern') return negotiateAfterModernError(settings, hooks, error);
     return fallBack(settings, hooks, error, probeTimeoutMs !== undefined && isTimeoutError(error));
@@ -219,7 +225,7 @@ async function fallBack(
   try {
     return legacyOutcome(await hooks.initialize());
   } catch (caught) {
-    if (isFatalConnectError(caught) || caught instanceof VersionNegotiationError) throw caught;
+    if (fatal(settings, caught) || caught instanceof VersionNegotiationError) throw caught;
     error = caught;
   }
   if (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error))) {
@@ -227,12 +233,12 @@ async function fallBack(
     try {
       return negotiateModern(settings, hooks, await hooks.discover(version, undefined), version);
     } catch (again) {
-      if (isFatalConnectError(again)) throw again;
+      if (fatal(settings, again)) throw again;
     }
   }
   let sseError: unknown;
   if (hooks.initializeOverSse !== undefined && isSseFallbackCue(error)) {
-    const sse = await trySse(hooks.initializeOverSse);
+    const sse = await trySse(settings, hooks.initializeOverSse);
     if ('outcome' in sse) return sse.outcome;
     sseError = sse.error;
   }
@@ -248,6 +254,11 @@ async function fallBack(
     },
     sseError ?? error,
   );
+}
+
+/** A failure after which no other step is tried: see {@link isFatalConnectError} and `EraSettings.stopped`. */
+function fatal(settings: EraSettings, error: unknown): boolean {
+  return isFatalConnectError(error) || settings.stopped?.() === true;
 }
 
 function legacyOutcome(handshake: LegacyHandshake): EraOutcome {

@@ -15,6 +15,7 @@ import type { Era, EraVerdict } from './era.js';
 import { negotiateEra, verdictOf, type EraOutcome } from './connector.js';
 import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
 import { LegacyLink } from './legacyLink.js';
+import { ConnectBudget, type StepTimeouts } from './connectBudget.js';
 
 /** The subscription flag whose notification makes each list stale (see `subscriptions/invalidation.ts`). */
 const LIST_FLAG: Readonly<Record<string, FilterFlag>> = {
@@ -57,50 +58,79 @@ export class EraBinding {
     return this.legacy?.handshakeResult?.result;
   }
 
-  /** Settles the era and version (see `connector.ts`) and sets the client up for it. */
+  /**
+   * Settles the era and version (see `connector.ts`) and sets the client up for it. The call's
+   * options bound the whole negotiation ({@link ConnectBudget}): each step waits at most
+   * `timeoutMs` for an answer (a probe less), all steps together at most `maxTotalTimeoutMs`,
+   * and the signal ends it at once.
+   */
   async negotiate(options: CallOptions): Promise<DiscoverResult> {
-    const { era, eraMemory, protocolVersions, legacyProtocolVersions, probeTimeoutMs, transport } = this.deps.options;
+    const resolved = this.deps.options;
+    const { era, eraMemory, protocolVersions, legacyProtocolVersions, probeTimeoutMs, transport } = resolved;
+    const budget = new ConnectBudget(
+      options.timeoutMs ?? resolved.timeoutMs,
+      options.maxTotalTimeoutMs ?? resolved.maxTotalTimeoutMs,
+      options.signal,
+      resolved.clock,
+      resolved.timers,
+    );
     // Over HTTP every request is answered (and may run an authorization flow): no short probe there.
     const probe = transport.capabilities.answersEveryRequest === true ? undefined : probeTimeoutMs;
-    const outcome = await negotiateEra(
-      {
-        era,
-        memory: eraMemory,
-        serverIdentity: transport.serverIdentity,
-        modernVersions: protocolVersions,
-        legacyVersions: legacyProtocolVersions,
-        probeTimeoutMs: probe,
-      },
-      {
-        discover: (version, probeMs) => {
-          this.deps.caller.useWire('modern', version);
-          const timeouts =
-            probeMs === undefined
-              ? {}
-              : { timeoutMs: Math.min(probeMs, options.timeoutMs ?? probeMs), maxTotalTimeoutMs: probeMs };
-          // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
-          const internals =
-            probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
-          return this.deps.discover({ ...options, ...timeouts, cacheMode: options.cacheMode ?? 'no-cache' }, internals);
+    try {
+      const outcome = await negotiateEra(
+        {
+          era,
+          memory: eraMemory,
+          serverIdentity: transport.serverIdentity,
+          modernVersions: protocolVersions,
+          legacyVersions: legacyProtocolVersions,
+          probeTimeoutMs: probe,
+          stopped: () => budget.ended(),
         },
-        initialize: () => this.connectLegacy(options.signal, false),
-        // Only HTTP transports can fall back to the deprecated HTTP+SSE transport.
-        initializeOverSse:
-          transport.legacyWire?.openSse === undefined ? undefined : () => this.connectLegacy(options.signal, true),
-      },
-    );
-    this.adopt(outcome);
-    return this.discovery as DiscoverResult;
+        {
+          discover: (version, probeMs) =>
+            budget.step(() => {
+              this.deps.caller.useWire('modern', version);
+              // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
+              const internals =
+                probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
+              return this.deps.discover(
+                {
+                  ...options,
+                  ...budget.timeouts(probeMs),
+                  signal: budget.signal,
+                  cacheMode: options.cacheMode ?? 'no-cache',
+                },
+                internals,
+              );
+            }),
+          initialize: () => budget.step(() => this.connectLegacy(budget.signal, false, budget.timeouts())),
+          // Only HTTP transports can fall back to the deprecated HTTP+SSE transport.
+          initializeOverSse:
+            transport.legacyWire?.openSse === undefined
+              ? undefined
+              : () => budget.step(() => this.connectLegacy(budget.signal, true, budget.timeouts())),
+        },
+      );
+      this.adopt(outcome);
+      return this.discovery as DiscoverResult;
+    } finally {
+      budget.dispose();
+    }
   }
 
-  private async connectLegacy(signal: AbortSignal | undefined, overSse: boolean): Promise<LegacyHandshake> {
+  private async connectLegacy(
+    signal: AbortSignal | undefined,
+    overSse: boolean,
+    timeouts: StepTimeouts,
+  ): Promise<LegacyHandshake> {
     const link = new LegacyLink({
       ...this.deps.options,
       versions: this.deps.options.legacyProtocolVersions,
       session: this.deps.session,
       onRenewed: (handshake) => this.renewed(handshake),
     });
-    const handshake = await link.connect(signal, overSse);
+    const handshake = await link.connect(signal, overSse, timeouts);
     this.legacy = link;
     return handshake;
   }

@@ -43,14 +43,19 @@ export class LegacyLink {
    * deprecated HTTP+SSE transport at the same URL: `LegacyWireControl.openSse`), starts
    * answering server requests, sends `initialize` (never cancelled: a timeout just stops
    * waiting) and `notifications/initialized`. On failure, the transport and session go back to
-   * the modern wire, so the client may still probe.
+   * the modern wire, so the client may still probe. `timeouts` bound `initialize` (else the
+   * link's `timeoutMs`).
    * @throws what `initialize` throws: `RpcError`, `TimeoutError` (-32001), `ProtocolError`
    *   (-32600) for a malformed result, `VersionNegotiationError` (-32022) for a version the
    *   client does not speak, transport errors; with `overSse`, what `openSse` throws
    *   (`SseEndpointError`, `HttpError`...), or `InvalidArgumentError` (-32602) when the
    *   transport has no HTTP+SSE fallback.
    */
-  async connect(signal: AbortSignal | undefined, overSse = false): Promise<LegacyHandshake> {
+  async connect(
+    signal: AbortSignal | undefined,
+    overSse = false,
+    timeouts?: { timeoutMs: number; maxTotalTimeoutMs: number },
+  ): Promise<LegacyHandshake> {
     const { session, transport } = this.options;
     if (overSse && transport.legacyWire?.openSse === undefined)
       throw new InvalidArgumentError(
@@ -62,7 +67,7 @@ export class LegacyLink {
     session.setInboundRequestHandlers(legacyInboundHandlers(this.options.handlers));
     try {
       if (overSse) await transport.legacyWire?.openSse?.(signal);
-      return await this.handshake(signal);
+      return await this.handshake(signal, timeouts);
     } catch (error) {
       transport.legacyWire?.leave();
       session.setInboundRequestHandlers(undefined);
@@ -97,15 +102,19 @@ export class LegacyLink {
     return renewal;
   }
 
-  private async handshake(signal: AbortSignal | undefined): Promise<LegacyHandshake> {
-    const { session, transport, versions, timeoutMs } = this.options;
+  private async handshake(
+    signal: AbortSignal | undefined,
+    timeouts?: { timeoutMs: number; maxTotalTimeoutMs: number },
+  ): Promise<LegacyHandshake> {
+    const { session, transport, versions } = this.options;
+    const timeoutMs = timeouts?.timeoutMs ?? this.options.timeoutMs;
     const result = await session.request(
       'initialize',
       initializeParams(versions[0] as string, this.options.capabilities, this.options.clientInfo),
       {
         signal,
         timeoutMs,
-        maxTotalTimeoutMs: timeoutMs,
+        maxTotalTimeoutMs: timeouts?.maxTotalTimeoutMs ?? timeoutMs,
         resetTimeoutOnProgress: false,
         cancellable: false,
       },

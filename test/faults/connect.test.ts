@@ -14,10 +14,10 @@ import {
   createOAuthProvider,
   type DebugEntry,
 } from '../../src/index.js';
-import { StreamableHttpTransport } from '../../src/node.js';
+import { StdioTransport, StreamableHttpTransport } from '../../src/node.js';
 import { startAuthPair } from '../fakes/authServer.js';
 import { HttpFake } from '../fakes/httpFake.js';
-import { expectNoLeakedHandles, expectRejects, faultProbe } from './harness.js';
+import { expectGroupGone, expectNoLeakedHandles, expectRejects, faultProbe, settleWithin } from './harness.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const TRANSPORTS = [
@@ -168,4 +168,72 @@ describe('connect() never falls back to another era on a request that was not de
       await cleanUp();
     });
   }
+});
+
+describe('connect() within its own bounds, against a silent server', () => {
+  const probe = faultProbe();
+  const SERVER = new URL('./children/faulty-server.mjs', import.meta.url).pathname;
+  const clients: McpClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  function silentClient(
+    options: { probeTimeoutMs?: number } = {},
+    mode = 'silent',
+  ): { client: McpClient; transport: StdioTransport } {
+    const transport = new StdioTransport({ command: process.execPath, args: [SERVER, mode], closeTimeoutMs: 200 });
+    const client = new McpClient({ transport, clientInfo: { name: 'faults', version: '0.0.0' }, ...options });
+    clients.push(client);
+    return { client, transport };
+  }
+
+  async function closedAndClean(client: McpClient, transport: StdioTransport): Promise<void> {
+    await settleWithin(client.close(), 2000, 'close()');
+    if (transport.pid !== undefined) await expectGroupGone(transport.pid);
+    await expectNoLeakedHandles(probe.baseline);
+  }
+
+  it('timeoutMs bounds every step, initialize included: EraDetectionError after probe + initialize', async () => {
+    const { client, transport } = silentClient({ probeTimeoutMs: 5000 });
+    const error = await expectRejects(client.connect({ timeoutMs: 300 }), 1500, {
+      name: 'EraDetectionError',
+      code: -32015,
+    });
+    expect(error.data.probe).toMatchObject({ error: 'TimeoutError' });
+    expect(error.data.fallback).toMatchObject({ error: 'TimeoutError' });
+    await closedAndClean(client, transport);
+  });
+
+  it('maxTotalTimeoutMs bounds the whole negotiation: TimeoutError kind total', async () => {
+    const { client, transport } = silentClient({ probeTimeoutMs: 5000 }, 'silent-stubborn');
+    const started = performance.now();
+    const error = await expectRejects(client.connect({ maxTotalTimeoutMs: 400 }), 1200, {
+      name: 'TimeoutError',
+      code: -32001,
+    });
+    expect(error.data).toEqual({ method: 'connect', timeoutMs: 400, kind: 'total' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(380);
+    await closedAndClean(client, transport);
+  });
+
+  it('an already-aborted signal rejects at once with CancelledError; nothing is started', async () => {
+    const { client, transport } = silentClient();
+    const controller = new AbortController();
+    controller.abort('no');
+    const settled = await settleWithin(client.connect({ signal: controller.signal }), 100);
+    expect(settled.status).toBe('rejected');
+    expect((settled as { error: { code: number } }).error).toMatchObject({ name: 'CancelledError', code: -32800 });
+    expect(transport.pid).toBeUndefined();
+    await closedAndClean(client, transport);
+  });
+
+  it('an abort during the negotiation rejects at once with CancelledError, however slowly the server closes', async () => {
+    const { client, transport } = silentClient({ probeTimeoutMs: 5000 }, 'silent-stubborn');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('user left'), 150);
+    const settled = await settleWithin(client.connect({ signal: controller.signal }), 400);
+    expect((settled as { error: unknown }).error).toMatchObject({ name: 'CancelledError', code: -32800 });
+    await closedAndClean(client, transport);
+  });
 });

@@ -4,6 +4,7 @@
 //   sigkill-on-call     tools/call: SIGKILLs itself
 //   hang                tools/call: never answered
 //   silent              nothing is ever answered, not even server/discover
+//   silent-stubborn     as silent, and it ignores stdin EOF and SIGTERM (only SIGKILL ends it)
 //   garbage             tools/call: 1000 garbage lines on stdout first, then the answer
 //   huge-line           tools/call: one 10 MiB line of non-JSON, then the answer
 //   huge-answer         tools/call: the answer itself is a 10 MiB line
@@ -33,8 +34,15 @@ if (mode === 'group-helper') {
   helper.on('spawn', () => send({ jsonrpc: '2.0', method: 'notifications/helper', params: { pid: helper.pid } }));
 }
 
+if (mode === 'silent-stubborn') {
+  process.on('SIGTERM', () => {});
+  setInterval(() => {}, 1000);
+}
+
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on('close', () => process.exit(0));
+rl.on('close', () => {
+  if (mode !== 'silent-stubborn') process.exit(0);
+});
 rl.on('line', (line) => {
   let message;
   try {
@@ -42,7 +50,7 @@ rl.on('line', (line) => {
   } catch {
     return;
   }
-  if (mode === 'silent' || !('id' in message) || message.method === undefined) return;
+  if (mode.startsWith('silent') || !('id' in message) || message.method === undefined) return;
   const { id, method } = message;
   if (method === 'server/discover') return send({ jsonrpc: '2.0', id, result: discover });
   if (method === 'tools/list')
