@@ -168,17 +168,27 @@ async function detect(settings: EraSettings, hooks: EraHooks, probeTimeoutMs: nu
     const error = probeError(raw, 'server/discover');
     const verdict = fatal(settings, error) ? 'fatal' : classifyProbeFailure(error);
     if (verdict === 'fatal' || (settings.era === 'modern' && verdict === 'legacy')) throw raw;
-    if (verdict === 'modern') return negotiateAfterModernError(settings, hooks, error);
+    if (verdict === 'modern') return negotiateAfterModernError(settings, hooks, error, version);
     return fallBack(settings, hooks, error, probeTimeoutMs !== undefined && isTimeoutError(error));
   }
   return negotiateModern(settings, hooks, discovery, version);
 }
 
-/** The probe failed with a recognised modern error: -32022 leads to a version switch, others are surfaced. */
-async function negotiateAfterModernError(settings: EraSettings, hooks: EraHooks, error: unknown): Promise<EraOutcome> {
+/**
+ * The probe failed with a recognised modern error: -32022 leads to one version switch, others
+ * are surfaced. The switch never goes back to `refused`, the version the server just refused,
+ * even when its `supported` list names it: the next shared modern version, else (in `auto`) the
+ * first shared legacy one through `initialize`.
+ */
+async function negotiateAfterModernError(
+  settings: EraSettings,
+  hooks: EraHooks,
+  error: unknown,
+  refused: string,
+): Promise<EraOutcome> {
   if (!isRpcError(error) || error.code !== ErrorCode.UnsupportedProtocolVersion) throw error;
   const theirs = supportedOf(error);
-  const modern = settings.modernVersions.find((v) => theirs.includes(v));
+  const modern = settings.modernVersions.find((v) => v !== refused && theirs.includes(v));
   if (modern !== undefined) return negotiateModern(settings, hooks, await hooks.discover(modern, undefined), modern);
   if (settings.era !== 'modern' && settings.legacyVersions.some((v) => theirs.includes(v)))
     return legacyOutcome(await hooks.initialize());

@@ -99,6 +99,19 @@ describe('negotiateEra', () => {
     ]);
   });
 
+  it('auto, -32022 to 2026-07-28 whose list names 2026-07-28 and 2025-11-25: never re-sends the refused version', async () => {
+    const h = hooks({ discover: [unsupported(['2026-07-28', '2025-11-25'])], initialize: [HANDSHAKE] });
+    expect(await negotiateEra(settings(), h)).toMatchObject({ era: 'legacy', protocolVersion: '2025-11-25' });
+    expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: 5000 }, { initialize: true }]);
+  });
+
+  it('-32022 whose list names only the refused version and nothing else shared: VersionNegotiationError, no loop', async () => {
+    const h = hooks({ discover: [unsupported(['2026-07-28'])] });
+    const error = await negotiateEra(settings({ era: 'modern' }), h).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VersionNegotiationError);
+    expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: undefined }]);
+  });
+
   it('auto, -32022 naming only legacy versions this client speaks: initialize', async () => {
     const h = hooks({ discover: [unsupported(['2025-11-25'])], initialize: [HANDSHAKE] });
     expect((await negotiateEra(settings(), h)).era).toBe('legacy');
