@@ -102,6 +102,8 @@ export class LegacyFeed {
     }
     subscription.opened(claimed);
     this.subscriptions.add(subscription);
+    // Updates before resources/subscribe were never announced: the cached reads may be stale.
+    await this.deps.invalidate(claimed.map((uri) => ({ kind: 'uri', uri })));
     if (signal !== undefined) {
       if (signal.aborted) subscription.finish('closed');
       else signal.addEventListener('abort', () => subscription.finish('closed'), { once: true });

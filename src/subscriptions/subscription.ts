@@ -253,8 +253,9 @@ export class ManagedSubscription implements Subscription {
   }
 
   /**
-   * Opens the first stream and resolves at its acknowledgment. With nothing deliverable to ask
-   * for, sends nothing and resolves at once. On failure the subscription is closed and the
+   * Opens the first stream and resolves at its acknowledgment, once the cache entries the
+   * acknowledged subset covers are dropped (changes before it were never announced). With
+   * nothing deliverable to ask for, sends nothing and resolves at once. On failure the subscription is closed and the
    * error rethrown (a host abort as `CancelledError` with the signal's reason as `cause`).
    */
   async open(): Promise<void> {
@@ -266,6 +267,9 @@ export class ManagedSubscription implements Subscription {
     try {
       const { honoured } = await this.startListen();
       this.honouredValue = honoured;
+      // Changes before the acknowledgment were never announced: what the stream covers from now
+      // on may already be stale in the cache (as after a reopen).
+      await this.deps.invalidate(invalidationsForFilter(honoured));
       if (this.stateValue === 'opening') this.stateValue = 'open';
     } catch (error) {
       if (signal?.aborted) {

@@ -255,19 +255,48 @@ describe('events: listeners, iterators, routing, invalidation first', () => {
     const order: string[] = [];
     const { client, server } = await subscriptionPair({ cache: { onEvent: (e) => cacheEvents.push(e) } });
     server.on('tools/list', () => ({ result: TOOLS_PAGE }));
-    await client.listTools();
     const sub = await client.subscribe({ toolsListChanged: true });
     sub.on(() => {
       order.push('listener');
       expect(cacheEvents.some((e) => e.type === 'invalidate')).toBe(true);
     });
+    await client.listTools();
     await client.listTools(); // a hit
     expect(server.requests('tools/list')).toHaveLength(1);
+    cacheEvents.length = 0;
     await server.send(change('notifications/tools/list_changed', sub.subscriptionId));
     await flush();
     expect(order).toEqual(['listener']);
     await client.listTools(); // dropped: back to the server
     expect(server.requests('tools/list')).toHaveLength(2);
+    await client.close();
+  });
+
+  it('what was cached before the first acknowledgment is stale once the stream is acknowledged', async () => {
+    const { client, server } = await subscriptionPair();
+    server.on('tools/list', () => ({ result: TOOLS_PAGE }));
+    server.on('resources/read', (request) => ({
+      result: {
+        resultType: 'complete',
+        contents: [{ uri: request['params']['uri'], text: 'x' }],
+        ttlMs: 60_000,
+        cacheScope: 'public',
+      },
+    }));
+    await client.listTools();
+    await client.readResource('mem://watched');
+    await client.readResource('mem://other');
+    // Changes before the ack were never announced: what the acknowledged subset covers is dropped.
+    await client.subscribe({ toolsListChanged: true, resourceSubscriptions: ['mem://watched'] });
+    await client.listTools();
+    await client.readResource('mem://watched');
+    await client.readResource('mem://other'); // not covered: still a hit
+    expect(server.requests('tools/list')).toHaveLength(2);
+    expect(server.requests('resources/read').map((r) => r['params']['uri'])).toEqual([
+      'mem://watched',
+      'mem://other',
+      'mem://watched',
+    ]);
     await client.close();
   });
 
