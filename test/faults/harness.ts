@@ -135,23 +135,29 @@ export async function expectGroupGone(pgid: number, ms = 500): Promise<void> {
   expect(groupAlive(pgid), `a process of group ${pgid} survived: ${groupMembers(pgid).join(', ')}`).toBe(false);
 }
 
+/** The JavaScript heap plus the memory of ArrayBuffers and Buffers (body chunks live there), in bytes. */
+function usedMemory(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
 /**
- * Samples the heap while `run` runs (every 10 ms) and fails when it grew by more than `maxMiB`
- * over its start at any sample. Returns what `run` returned.
+ * Samples memory (heap and buffers) while `run` runs, every 10 ms, and fails when it grew by
+ * more than `maxMiB` over its start at any sample. Returns what `run` returned.
  */
 export async function withBoundedHeap<T>(maxMiB: number, run: () => Promise<T>): Promise<T> {
-  const start = process.memoryUsage().heapUsed;
+  const start = usedMemory();
   let peak = start;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    peak = Math.max(peak, usedMemory());
   }, 10);
   try {
     return await run();
   } finally {
     clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    peak = Math.max(peak, usedMemory());
     const grewMiB = (peak - start) / (1024 * 1024);
-    expect(grewMiB, `heap grew by ${grewMiB.toFixed(1)} MiB`).toBeLessThan(maxMiB);
+    expect(grewMiB, `memory grew by ${grewMiB.toFixed(1)} MiB`).toBeLessThan(maxMiB);
   }
 }
 

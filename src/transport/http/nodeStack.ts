@@ -6,7 +6,13 @@
  * which a stdio-only host should not pay for at startup.
  */
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import type { HttpStack, HttpStackRequest, HttpStackResponse } from './stack.js';
+import {
+  BodyTooLargeError,
+  declaredLength,
+  type HttpStack,
+  type HttpStackRequest,
+  type HttpStackResponse,
+} from './stack.js';
 
 /** Options of the `node:http` request path. Every field is optional. */
 export interface NodeHttpOptions {
@@ -218,12 +224,30 @@ class NodeStackResponse implements HttpStackResponse {
     if (!this.res.complete) throw prematureClose();
   }
 
-  text(): Promise<string> {
+  text(maxBytes: number): Promise<string> {
     const res = this.res;
+    const length = declaredLength(this.header('content-length'));
+    if (length !== undefined && length > maxBytes) {
+      res.destroy();
+      return Promise.reject(new BodyTooLargeError(maxBytes, length));
+    }
     return new Promise<string>((resolve, reject) => {
       let first: Buffer | undefined;
       let rest: Buffer[] | undefined;
+      let total = 0;
+      let tooLarge = false;
       res.on('data', (chunk: Buffer) => {
+        if (tooLarge) return;
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          // Settled here; the 'close' the destroy causes rejects a settled promise, harmlessly.
+          tooLarge = true;
+          reject(new BodyTooLargeError(maxBytes, total));
+          first = undefined;
+          rest = undefined;
+          res.destroy();
+          return;
+        }
         if (first === undefined) first = chunk;
         else (rest ??= [first]).push(chunk);
       });

@@ -38,10 +38,35 @@ export interface HttpStackResponse {
    * broke the body (a connection failure, or the abort reason once the signal aborted).
    */
   chunks(): AsyncIterable<Uint8Array>;
-  /** The whole body as UTF-8 text. Rejects like {@link chunks}. */
-  text(): Promise<string>;
+  /**
+   * The whole body as UTF-8 text. Rejects like {@link chunks}, and with {@link BodyTooLargeError}
+   * (dropping the rest of the body) as soon as it is longer than `maxBytes`, or its
+   * `Content-Length` says it will be.
+   */
+  text(maxBytes: number): Promise<string>;
   /** Drops the body unread and frees the connection. Never throws. */
   discard(): void;
+}
+
+/** A response body longer than the transport accepts (see {@link HttpStackResponse.text}). */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+  /**
+   * @param limit the cap, in bytes
+   * @param received the bytes received (or declared by `Content-Length`) when reading stopped
+   */
+  constructor(
+    readonly limit: number,
+    readonly received: number,
+  ) {
+    super(`response body longer than ${limit} bytes (${received} seen)`);
+  }
+}
+
+/** The `Content-Length` of a response when it is a valid number, else `undefined`. */
+export function declaredLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value);
 }
 
 /** How the transport sends HTTP requests. */
@@ -138,14 +163,30 @@ class FetchStackResponse implements HttpStackResponse {
     }
   }
 
-  async text(): Promise<string> {
-    try {
-      return await this.response.text();
-    } catch (error) {
-      throw this.signal.aborted ? this.signal.reason : error;
-    } finally {
-      this.release();
+  async text(maxBytes: number): Promise<string> {
+    const length = declaredLength(this.header('content-length'));
+    if (length !== undefined && length > maxBytes) {
+      this.discard();
+      throw new BodyTooLargeError(maxBytes, length);
     }
+    // With a Content-Length within the cap, fetch enforces it: the whole body at once.
+    if (length !== undefined) {
+      try {
+        return await this.response.text();
+      } catch (error) {
+        throw this.signal.aborted ? this.signal.reason : error;
+      } finally {
+        this.release();
+      }
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for await (const chunk of this.chunks()) {
+      total += chunk.byteLength;
+      if (total > maxBytes) throw new BodyTooLargeError(maxBytes, total); // leaving the loop drops the rest
+      chunks.push(chunk);
+    }
+    return decodeStart(chunks, total, total);
   }
 
   discard(): void {

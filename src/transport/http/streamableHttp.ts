@@ -37,6 +37,7 @@ import type { LegacySseTransport } from './legacy/legacySse.js';
 import { openSseFallback } from './legacy/sseFallback.js';
 import { MessageReader } from './messageReader.js';
 import {
+  BodyTooLargeError,
   checkHeaderValue,
   fetchStack,
   normalizeHeaders,
@@ -74,6 +75,13 @@ export interface StreamableHttpTransportOptions {
   timers?: Timers | undefined;
   /** Longest SSE event accepted, in characters. @default 67108864 */
   maxEventChars?: number | undefined;
+  /**
+   * Longest JSON response body accepted, in bytes: a longer one (or one whose `Content-Length`
+   * says so) is dropped as soon as it crosses the limit, and the request fails with
+   * `ProtocolError` (-32700, `data.value: { maxBodyBytes, received }`), as an oversized SSE event
+   * does. Error bodies are read only in part anyway. @default 67108864 (64 MiB)
+   */
+  maxBodyBytes?: number | undefined;
   /** Same-origin 307/308 redirects followed per POST. Other redirects fail. @default 3 */
   maxRedirects?: number | undefined;
   /**
@@ -84,6 +92,8 @@ export interface StreamableHttpTransportOptions {
   legacy?: LegacyHttpOptions | undefined;
 }
 
+/** Longest JSON response body accepted by default, in bytes. */
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** What the transport can do, per era. */
 const MODERN_CAPABILITIES: TransportCapabilities = Object.freeze({
   cancelsByAbortingSend: true,
@@ -174,6 +184,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly reader: MessageReader;
   private readonly timers: Timers;
   private readonly maxEventChars: number | undefined;
+  private readonly maxBodyBytes: number;
   private state: State = 'new';
   private handlers: TransportHandlers | undefined;
   /** Legacy wire: holds messages back while a new session is set up. */
@@ -266,6 +277,10 @@ export class StreamableHttpTransport implements Transport {
     this.auth = new AuthorizationSource(this.url, this.staticHeaders['authorization'], options.authProvider);
     this.timers = options.timers ?? systemTimers;
     this.maxEventChars = options.maxEventChars;
+    const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (typeof maxBody !== 'number' || !Number.isInteger(maxBody) || maxBody < 1)
+      throw new InvalidArgumentError('maxBodyBytes', maxBody, 'expected an integer number of bytes >= 1');
+    this.maxBodyBytes = maxBody;
     const maxRedirects = options.maxRedirects ?? 3;
     if (!Number.isInteger(maxRedirects) || maxRedirects < 0)
       throw new InvalidArgumentError('maxRedirects', maxRedirects, 'expected an integer >= 0');
@@ -523,9 +538,16 @@ export class StreamableHttpTransport implements Transport {
     if (type === 'application/json') {
       let text: string;
       try {
-        text = await response.text();
+        text = await response.text(this.maxBodyBytes);
       } catch (error) {
         if (this.exchange.isAborted(cancel)) throw this.exchange.abortReason(cancel);
+        if (error instanceof BodyTooLargeError) {
+          throw new ProtocolError(
+            `response body longer than ${error.limit} bytes; dropped`,
+            { method, value: { maxBodyBytes: error.limit, received: error.received } },
+            ErrorCode.ParseError,
+          );
+        }
         throw new StreamBrokenError(
           {
             method,
