@@ -1,11 +1,14 @@
 import { ProtocolError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { repairToolSchemas } from './toolSchemas.js';
 
 /**
  * Checks on results: only the fields mcp-live reads or hands on as typed, once per result.
  * A result that lacks them fails the call with `ProtocolError` (code -32600) carrying the
  * offending value; one malformed item in a list is reported and dropped instead.
  */
+
+const ignore = (): void => {};
 
 /**
  * How a result ended: `complete` (also when `resultType` is absent), `input_required`, or `task`
@@ -53,9 +56,23 @@ export function readNextCursor(method: string, result: JsonObject): string | und
   return cursor;
 }
 
-/** Item checks per list method: the fields an item needs to be usable. */
-const itemChecks: Record<string, { key: string; check: (item: JsonObject) => boolean }> = {
-  'tools/list': { key: 'tools', check: (t) => typeof t['name'] === 'string' && isObject(t['inputSchema']) },
+/**
+ * Item checks per list method: the fields an item needs to be usable, and the repair of an
+ * item that is usable once normalised (`undefined`: malformed after all).
+ */
+const itemChecks: Record<
+  string,
+  {
+    key: string;
+    check: (item: JsonObject) => boolean;
+    repair?: (method: string, item: JsonObject, report: (error: Error) => void) => JsonObject | undefined;
+  }
+> = {
+  'tools/list': {
+    key: 'tools',
+    check: (t) => typeof t['name'] === 'string' && isObject(t['inputSchema']),
+    repair: repairToolSchemas,
+  },
   'prompts/list': {
     key: 'prompts',
     check: (p) => typeof p['name'] === 'string' && (p['arguments'] === undefined || Array.isArray(p['arguments'])),
@@ -76,26 +93,36 @@ export function listKey(method: string): string {
 
 /**
  * Validates a list page in place: the item array must exist, `nextCursor` must be a string or
- * absent, and malformed items are removed and reported through `report` (one report per item).
+ * absent, items with a slip that can be normalised are replaced by a repaired copy (reported),
+ * and malformed items are removed and reported through `report` (one report per item). One
+ * bad item never fails the page.
  */
 export function checkListPage(method: string, result: JsonObject, report: (error: Error) => void): JsonObject {
   const entry = itemChecks[method];
   if (entry === undefined) throw new Error(`not a list method: ${method}`);
   const items = requireArray(method, result, entry.key);
   readNextCursor(method, result);
-  let bad = false;
+  const repair = entry.repair;
+  const usable = (item: unknown, sink: (error: Error) => void): JsonObject | undefined => {
+    if (!isObject(item) || !entry.check(item)) return undefined;
+    return repair === undefined ? item : repair(method, item, sink);
+  };
+  // Most pages are clean: look first, copy only when an item must go or be replaced.
+  let clean = true;
   for (const item of items) {
-    if (!isObject(item) || !entry.check(item)) {
-      bad = true;
+    if (usable(item, ignore) !== item) {
+      clean = false;
       break;
     }
   }
-  if (bad) {
-    result[entry.key] = items.filter((item) => {
-      if (isObject(item) && entry.check(item)) return true;
+  if (clean) return result;
+  const kept: unknown[] = [];
+  for (const item of items) {
+    const checked = usable(item, report);
+    if (checked === undefined)
       report(new ProtocolError(`malformed item in ${entry.key}; skipped`, { method, value: item }));
-      return false;
-    });
+    else kept.push(checked);
   }
+  result[entry.key] = kept;
   return result;
 }

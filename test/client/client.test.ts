@@ -188,6 +188,40 @@ describe('McpClient requests', () => {
     await client.close();
   });
 
+  it('a tool whose schema says "required": null is kept without it (reported); a required of another type drops the tool', async () => {
+    const onError = vi.fn();
+    const { client, server } = await connectedPair({ onError });
+    const sent = {
+      name: 'nullish',
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: null },
+      outputSchema: { type: 'object', required: null },
+    };
+    server.on('tools/list', () => ({
+      result: {
+        resultType: 'complete',
+        tools: [
+          sent,
+          { name: 'numeric', inputSchema: { type: 'object', required: 5 } },
+          { name: 'fine', inputSchema: { type: 'object', required: ['q'] } },
+        ],
+        ttlMs: 0,
+        cacheScope: 'public',
+      },
+    }));
+    const { items } = await client.listAllTools();
+    expect(items.map((t) => t.name)).toEqual(['nullish', 'fine']);
+    expect(items[0]!.inputSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
+    expect(items[0]!.outputSchema).toEqual({ type: 'object' });
+    expect(sent.inputSchema.required).toBeNull(); // what the server sent is left alone
+    const reasons = onError.mock.calls.map((call) => (call[0] as Error).message);
+    expect(reasons).toEqual([
+      'tools/list: tool "nullish": inputSchema.required is null; treated as absent',
+      'tools/list: tool "nullish": outputSchema.required is null; treated as absent',
+      'tools/list: malformed item in tools; skipped',
+    ]);
+    await client.close();
+  });
+
   it('sends the first page without a cursor key and "" as a real cursor', async () => {
     const { client, server } = await connectedPair();
     server.on('prompts/list', () => ({
