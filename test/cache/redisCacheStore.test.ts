@@ -413,13 +413,15 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
     it('killed: calls still succeed, one CacheStoreError, nothing served; restarted: caching resumes', async () => {
       nextPrefix();
       const errors: Error[] = [];
-      const made = await store({ onError: (error) => errors.push(error), retryMs: 50 });
+      // A dead Redis, not a slow one (the next test): calls must not wait on the timeout to notice.
+      const made = await store({ onError: (error) => errors.push(error), retryMs: 50, timeoutMs: 5_000 });
       const alice = cache(made, { authContext: 'alice' });
       const doc = loader(() => ({ contents: [{ text: 'mine' }], ttlMs: 60_000 }));
       await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load);
       expect((await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load)).source).toBe(
         'cache',
       );
+      expect(errors).toEqual([]);
 
       await redis.kill();
       for (let i = 0; i < 5; i++) {
@@ -442,6 +444,33 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
       );
       expect(doc.calls.count).toBe(7);
       expect(errors).toHaveLength(1);
+    });
+
+    it('a slow start is not an outage: a probe finding the first connection still opening is not reported', async () => {
+      nextPrefix();
+      const errors: Error[] = [];
+      const made = new RedisCacheStore({
+        connection: redis.url,
+        prefix,
+        retryMs: 50,
+        timeoutMs: 5_000,
+        onError: (error) => errors.push(error),
+      });
+      stores.push(made);
+      // A loaded machine: the loop is late, so the probe timer fires before the connection is ready.
+      const until = performance.now() + 200;
+      while (performance.now() < until);
+      await made.ready();
+      expect(errors).toEqual([]);
+
+      // The first outage after it is reported once.
+      const doc = loader(() => ({ contents: [{ text: 'mine' }], ttlMs: 60_000 }));
+      const alice = cache(made, { authContext: 'alice' });
+      await redis.kill();
+      await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load);
+      await alice.fetch({ method: 'resources/read', uri: 'x://k', protocolVersion: V }, doc.load);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: ErrorCode.CacheStoreFailed, data: { reason: 'unreachable' } });
     });
 
     it('slow: a call waits at most about timeoutMs, reported once as a timeout; an invalidation made meanwhile is replayed', async () => {

@@ -4,8 +4,21 @@
  * kept), the failure is reported once, and a probe runs every `retryMs` (and whenever the
  * client says it is ready again). The probe's work (a PING, then replaying what could not be
  * done while down) must succeed before the store is `up` again.
+ *
+ * One outage, one report: an outage runs from the first failure until a probe succeeds, and
+ * a probe during which any failure was seen does not succeed (the store stays `down`, no new
+ * report). A slow start is not an outage: until the client's first connection is ready the
+ * store is `starting`, and a probe that fails while the client is still opening it is not
+ * reported, for up to {@link START_GRACE_MS}. A failed connection attempt is reported, and so
+ * is a PING that fails or times out on an open connection.
  */
 import type { TimerHandle, Timers } from '../../util/clock.js';
+
+/**
+ * How long a first connection may take before a probe failing meanwhile counts as an outage,
+ * in ms (counted in probes of `retryMs`): ioredis's default `connectTimeout`.
+ */
+export const START_GRACE_MS = 10_000;
 
 export type AvailabilityState = 'starting' | 'up' | 'down' | 'recovering';
 
@@ -13,6 +26,10 @@ export class Availability {
   private stateValue: AvailabilityState;
   /** True once this outage was reported (reset when the store is up again). */
   private reported = false;
+  /** Failures seen so far: a probe that saw one while it ran does not declare Redis up. */
+  private failures = 0;
+  /** What is left of {@link START_GRACE_MS}. */
+  private graceMs = START_GRACE_MS;
   private timer: TimerHandle;
   private waiters: Array<() => void> = [];
   private closed = false;
@@ -20,6 +37,7 @@ export class Availability {
   /**
    * @param recover the probe: resolves when Redis answers and the store may be used again.
    * @param onDown called each time the store leaves `up` (drop what can no longer be trusted).
+   * @param connecting true while the client is opening a connection (not an outage at start).
    */
   constructor(
     initiallyUp: boolean,
@@ -28,6 +46,7 @@ export class Availability {
     private readonly recover: () => Promise<void>,
     private readonly report: (error: unknown) => void,
     private readonly onDown: () => void,
+    private readonly connecting: () => boolean,
   ) {
     this.stateValue = initiallyUp ? 'up' : 'starting';
     if (!initiallyUp) this.schedule();
@@ -44,6 +63,7 @@ export class Availability {
   /** An operation failed: go `down` (reporting `error` once per outage) and probe. */
   failed(error: unknown): void {
     if (this.closed) return;
+    this.failures++;
     if (!this.reported) {
       this.reported = true;
       this.report(error);
@@ -75,20 +95,34 @@ export class Availability {
   }
 
   private async probe(): Promise<void> {
+    const from = this.stateValue;
+    const failuresBefore = this.failures;
     this.stateValue = 'recovering';
     try {
       await this.recover();
     } catch (error) {
       if (this.closed) return;
-      this.stateValue = 'down';
-      if (!this.reported) {
-        this.reported = true;
-        this.report(error);
+      if (from === 'starting' && this.failures === failuresBefore && this.connecting() && this.graceMs > 0) {
+        // The first connection is still being opened: a slow start, not an outage.
+        this.graceMs -= this.retryMs;
+        this.stateValue = 'starting';
+      } else {
+        this.stateValue = 'down';
+        if (!this.reported) {
+          this.reported = true;
+          this.report(error);
+        }
       }
       this.schedule();
       return;
     }
     if (this.closed) return;
+    if (this.failures !== failuresBefore) {
+      // Something failed while the probe ran (reported then): this outage is not over.
+      this.stateValue = 'down';
+      this.schedule();
+      return;
+    }
     this.stateValue = 'up';
     this.reported = false;
     const waiters = this.waiters;

@@ -89,7 +89,10 @@ export interface RedisCacheStoreOptions {
   singleFlight?: boolean | SingleFlightOptions | undefined;
   /**
    * Receives each {@link CacheStoreError}: once per outage (Redis unreachable or too slow), and
-   * for each entry text that is not an mcp-live entry. Never called with a credential. @default ignore
+   * for each entry text that is not an mcp-live entry. Never called with a credential. An outage
+   * lasts until a probe succeeds with no failure seen while it ran. A slow start is not one: while
+   * the first connection is still being opened (up to 10 s) the store is `starting` and reports
+   * nothing; a failed connection attempt is reported. @default ignore
    */
   onError?: ((error: Error) => void) | undefined;
   /** Monotonic clock (timeouts, freshness handed to the cache). @default performance.now */
@@ -211,6 +214,7 @@ export class RedisCacheStore implements CacheStore {
         this.local?.clear();
         this.generations.forget();
       },
+      () => this.link.connecting,
     );
     redis.on('ready', this.onClientReady);
     // An owned connection's errors are ours to hear (ioredis logs unheard ones); a host's are the host's.

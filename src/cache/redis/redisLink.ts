@@ -68,6 +68,12 @@ export class RedisLink {
     return this.client.status === 'ready';
   }
 
+  /** True while the client is opening a connection (`wait` for a lazy one, `connecting`, `connect`). */
+  get connecting(): boolean {
+    const status = this.client.status;
+    return status === 'wait' || status === 'connecting' || status === 'connect';
+  }
+
   /** `run()`, or a {@link RedisTimeout} once `timeoutMs` pass first (the late answer is dropped). */
   bounded<T>(operation: string, run: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -2,7 +2,7 @@
 // (dist/), over Streamable HTTP to one MCP server, sharing a RedisCacheStore. Driven by JSON lines
 // on stdin; answers and events are JSON lines on stdout.
 //
-//   node fleet-client.mjs '{"mcpUrl":..., "redisUrl":..., "prefix":..., "users":["alice"], "localTier":false}'
+//   node fleet-client.mjs '{"mcpUrl":..., "redisUrl":..., "prefix":..., "users":["alice"], "localTier":false, "timeoutMs":200}'
 //
 // Commands: {"id", "op": "read", "user", "uri"} → {"id", "source": "cache" | "network", "text"}
 //           {"id", "op": "subscribe", "user", "uris": [...]} → {"id"}
@@ -22,6 +22,7 @@ const store = new RedisCacheStore({
   prefix: config.prefix,
   localTier: config.localTier ?? false,
   retryMs: 100,
+  timeoutMs: config.timeoutMs,
   onError: (error) =>
     write({ event: 'store-error', code: error.code, reason: error.data?.reason, message: error.message }),
 });
