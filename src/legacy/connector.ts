@@ -16,7 +16,9 @@
  *      but a legacy one also leads to `initialize`.
  *    - A probe that timed out, followed by an `initialize` the server refused with a JSON-RPC
  *      error (or answered with something that is not an InitializeResult), may be a slow modern
- *      server: it is probed once more, with the normal timeout.
+ *      server: it is probed once more, with the normal timeout. So is a server that refused
+ *      `initialize` with a recognised modern error, whatever the probe met (a probe that timed
+ *      out under the normal timeouts over HTTP, then -32020 for the legacy request's headers).
  *    - A probe answered with a result that is not a DiscoverResult (some legacy servers answer
  *      any unknown method with `{}`) leads to `initialize` too; if that fails, the probe's
  *      `ProtocolError` is thrown (a modern server with a broken result).
@@ -238,7 +240,10 @@ async function fallBack(
     if (fatal(settings, caught) || caught instanceof VersionNegotiationError) throw caught;
     error = caught;
   }
-  if (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error))) {
+  // A server that refuses initialize with an error only a 2026-07-28 server sends (-32020 for
+  // the missing Mcp-Method header, say) is modern whatever the probe met: probe it once more.
+  const modernRefusal = classifyProbeFailure(probeError(error, 'initialize')) === 'modern';
+  if (modernRefusal || (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error)))) {
     const version = first(settings.modernVersions);
     try {
       return negotiateModern(settings, hooks, await hooks.discover(version, undefined), version);

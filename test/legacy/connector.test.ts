@@ -180,6 +180,27 @@ describe('negotiateEra', () => {
     ]);
   });
 
+  it('a probe that failed without a probe timeout (HTTP) and an initialize refused with -32020: modern, probed once more', async () => {
+    const headerMismatch = new RpcError({ code: -32020, message: 'Mcp-Method header required' }, 'initialize', 400);
+    const h = hooks({ discover: [timeout(), DISCOVERY], initialize: [headerMismatch] });
+    expect(await negotiateEra(settings({ probeTimeoutMs: undefined }), h)).toMatchObject({ era: 'modern' });
+    expect(h.calls).toEqual([
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+      { initialize: true },
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+    ]);
+  });
+
+  it('an initialize refused with a legacy-looking error after an HTTP probe timeout: no second probe', async () => {
+    const h = hooks({
+      discover: [timeout()],
+      initialize: [new RpcError({ code: -32603, message: 'broken' }, 'initialize')],
+    });
+    const error = await negotiateEra(settings({ probeTimeoutMs: undefined }), h).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EraDetectionError);
+    expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: undefined }, { initialize: true }]);
+  });
+
   it('a probe that timed out and an initialize answered with something else: probed once more too', async () => {
     const malformed = new ProtocolError('result has no protocolVersion string', { method: 'initialize', value: {} });
     const h = hooks({ discover: [timeout(), DISCOVERY], initialize: [malformed] });
