@@ -16,9 +16,9 @@
  *      but a legacy one also leads to `initialize`.
  *    - A probe that timed out, followed by an `initialize` the server refused with a JSON-RPC
  *      error (or answered with something that is not an InitializeResult), may be a slow modern
- *      server: it is probed once more, with the normal timeout. So is a server that refused
- *      `initialize` with a recognised modern error, whatever the probe met (a probe that timed
- *      out under the normal timeouts over HTTP, then -32020 for the legacy request's headers).
+ *      server: it is probed once more, with the normal timeout. So is a server whose probe
+ *      timed out under the normal timeouts (HTTP) and that refused `initialize` with a
+ *      recognised modern error (-32020 for the legacy request's headers, say).
  *    - A probe answered with a result that is not a DiscoverResult (some legacy servers answer
  *      any unknown method with `{}`) leads to `initialize` too; if that fails, the probe's
  *      `ProtocolError` is thrown (a modern server with a broken result).
@@ -31,6 +31,7 @@
  *      fails (other than fatally), the verdict is forgotten and the server probed.
  */
 import {
+  type RpcError,
   UnsupportedProtocolVersionError,
   VersionNegotiationError,
   isRpcError,
@@ -178,9 +179,11 @@ async function detect(settings: EraSettings, hooks: EraHooks, probeTimeoutMs: nu
 
 /**
  * The probe failed with a recognised modern error: -32022 leads to one version switch, others
- * are surfaced. The switch never goes back to `refused`, the version the server just refused,
- * even when its `supported` list names it: the next shared modern version, else (in `auto`) the
- * first shared legacy one through `initialize`.
+ * are surfaced. The switch prefers a version other than `refused`, the one the server just
+ * refused: the next shared modern version, else (in `auto`) the first shared legacy one through
+ * `initialize`. Only when the server's `supported` list names `refused` and nothing else this
+ * client speaks is `refused` sent once more (a rejection the server may not repeat); a second
+ * -32022 ends in `VersionNegotiationError`, never a loop.
  */
 async function negotiateAfterModernError(
   settings: EraSettings,
@@ -194,10 +197,22 @@ async function negotiateAfterModernError(
   if (modern !== undefined) return negotiateModern(settings, hooks, await hooks.discover(modern, undefined), modern);
   if (settings.era !== 'modern' && settings.legacyVersions.some((v) => theirs.includes(v)))
     return legacyOutcome(await hooks.initialize());
-  throw new VersionNegotiationError(
-    { clientSupported: [...settings.modernVersions], serverSupported: theirs },
-    asUnsupported(error),
-  );
+  const noShared = (cause: RpcError) =>
+    new VersionNegotiationError(
+      { clientSupported: [...settings.modernVersions], serverSupported: theirs },
+      asUnsupported(cause),
+    );
+  if (!theirs.includes(refused)) throw noShared(error);
+  let discovery: DiscoverResult;
+  try {
+    discovery = await hooks.discover(refused, undefined);
+  } catch (again) {
+    const refusedAgain = probeError(again, 'server/discover');
+    if (isRpcError(refusedAgain) && refusedAgain.code === ErrorCode.UnsupportedProtocolVersion)
+      throw noShared(refusedAgain);
+    throw again;
+  }
+  return negotiateModern(settings, hooks, discovery, refused);
 }
 
 /**
@@ -240,10 +255,11 @@ async function fallBack(
     if (fatal(settings, caught) || caught instanceof VersionNegotiationError) throw caught;
     error = caught;
   }
-  // A server that refuses initialize with an error only a 2026-07-28 server sends (-32020 for
-  // the missing Mcp-Method header, say) is modern whatever the probe met: probe it once more.
-  const modernRefusal = classifyProbeFailure(probeError(error, 'initialize')) === 'modern';
-  if (modernRefusal || (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error)))) {
+  // A probe that timed out (under any timeout: HTTP's normal ones too), then an initialize
+  // refused with an error only a 2026-07-28 server sends (-32020 for the legacy request's
+  // headers, say): a modern server whose answer was late. Probe it once more.
+  const lateModern = isTimeoutError(probe) && classifyProbeFailure(probeError(error, 'initialize')) === 'modern';
+  if (lateModern || (probeTimedOut && (isRpcError(error) || isMalformedAnswer(error)))) {
     const version = first(settings.modernVersions);
     try {
       return negotiateModern(settings, hooks, await hooks.discover(version, undefined), version);

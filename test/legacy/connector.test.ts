@@ -105,11 +105,23 @@ describe('negotiateEra', () => {
     expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: 5000 }, { initialize: true }]);
   });
 
-  it('-32022 whose list names only the refused version and nothing else shared: VersionNegotiationError, no loop', async () => {
-    const h = hooks({ discover: [unsupported(['2026-07-28'])] });
+  it('-32022 whose list names only the refused version: sent once more (conformance request-metadata), modern', async () => {
+    const h = hooks({ discover: [unsupported(['2026-07-28']), DISCOVERY] });
+    expect(await negotiateEra(settings(), h)).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
+    expect(h.calls).toEqual([
+      { discover: '2026-07-28', probeTimeoutMs: 5000 },
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+    ]);
+  });
+
+  it('-32022 naming only the refused version, twice: VersionNegotiationError after one retry, no loop', async () => {
+    const h = hooks({ discover: [unsupported(['2026-07-28']), unsupported(['2026-07-28'])] });
     const error = await negotiateEra(settings({ era: 'modern' }), h).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VersionNegotiationError);
-    expect(h.calls).toEqual([{ discover: '2026-07-28', probeTimeoutMs: undefined }]);
+    expect(h.calls).toEqual([
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+      { discover: '2026-07-28', probeTimeoutMs: undefined },
+    ]);
   });
 
   it('auto, -32022 naming only legacy versions this client speaks: initialize', async () => {
