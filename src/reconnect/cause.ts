@@ -1,0 +1,65 @@
+/**
+ * What a reconnect reports about a dropped connection or a failed attempt, and which failures a
+ * new attempt may mend. Pure.
+ */
+import { ConnectionClosedError, McpError, isTimeoutError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import type { TransportCloseInfo } from '../transport/transport.js';
+import {
+  isHttpAuthError,
+  isHttpError,
+  isStreamBrokenError,
+  isWebSocketCloseError,
+} from '../transport/transportErrors.js';
+import type { ReconnectCause } from './types.js';
+
+/** The cause of a drop: the transport's close info, with the error pending requests got. */
+export function causeOfClose(info: TransportCloseInfo, error: ConnectionClosedError): ReconnectCause {
+  if (isWebSocketCloseError(info.cause)) return { reason: 'websocket-close', closeCode: info.cause.data.code, error };
+  if (info.exitCode !== undefined || info.signal !== undefined || info.stderrTail !== undefined)
+    return {
+      reason: 'process-exit',
+      exitCode: info.exitCode,
+      signal: info.signal,
+      ...(info.stderrTail !== undefined && { stderrTail: info.stderrTail }),
+      error,
+    };
+  return { reason: 'connection-lost', error };
+}
+
+/** The cause of a failed attempt: what its error says (a process that exited, a closed socket, an HTTP status). */
+export function causeOfFailure(error: unknown): ReconnectCause {
+  if (error instanceof ConnectionClosedError || (McpError.is(error) && error.code === ErrorCode.ConnectionClosed)) {
+    const data = error.data as ConnectionClosedError['data'] | undefined;
+    const cause = (error as { cause?: unknown }).cause;
+    if (isWebSocketCloseError(cause)) return { reason: 'websocket-close', closeCode: cause.data.code, error };
+    if (data?.exitCode !== undefined || data?.signal !== undefined)
+      return {
+        reason: 'process-exit',
+        exitCode: data.exitCode,
+        signal: data.signal,
+        ...(data.stderrTail !== undefined && { stderrTail: data.stderrTail }),
+        error,
+      };
+  }
+  if (isHttpError(error)) return { reason: 'connect-failed', httpStatus: error.data.status, error };
+  return { reason: 'connect-failed', error };
+}
+
+/**
+ * Whether a failure to connect may be mended by another attempt: the connection could not be
+ * made or was lost (`ConnectionClosedError`: spawn failure, exited process, refused or closed
+ * socket), the server did not answer in time (`TimeoutError`), an HTTP exchange broke or got
+ * 408, 429 or a 5xx. Never an authorization failure, a version no longer shared, an answer that
+ * breaks the protocol, or the caller's abort: those would fail the same way again.
+ */
+export function isRetryableConnectFailure(error: unknown): boolean {
+  if (!McpError.is(error) || !error.local) return false;
+  if (error.code === ErrorCode.ConnectionClosed || isTimeoutError(error) || isStreamBrokenError(error)) return true;
+  if (isHttpAuthError(error)) return false;
+  if (isHttpError(error)) {
+    const status = error.data.status;
+    return status === 408 || status === 429 || status >= 500;
+  }
+  return false;
+}

@@ -1,0 +1,74 @@
+/**
+ * The reconnect loop: waits, attempts, and asks the budget for the next wait, until an attempt
+ * succeeds, the budget is spent, a failure no attempt can mend comes up, or the signal aborts.
+ * A loop over hooks on the one retry loop of `transport/retry.ts` (p-retry), with every wait on
+ * the injected timers; it never touches a transport itself.
+ */
+import { retry } from '../transport/retry.js';
+import type { Clock, Timers } from '../util/clock.js';
+import { abortableDelay } from '../util/signals.js';
+import { causeOfFailure, isRetryableConnectFailure } from './cause.js';
+import type { ReconnectBudget } from './policy.js';
+import type { ReconnectCause } from './types.js';
+
+/** Options of {@link reconnectLoop}. */
+export interface ReconnectLoopOptions {
+  budget: ReconnectBudget;
+  clock: Clock;
+  timers: Timers;
+  /** Stops the loop at once (the client closed): the current wait is cleared, and the loop rejects with `signal.reason`. */
+  signal: AbortSignal;
+  /** The wait before attempt 1, in ms, and why there is a wait (the drop, or the failed first connect). */
+  first: { delayMs: number; cause: ReconnectCause };
+  /** One attempt (number `attempt`, from 1): resolves once a new connection is open and negotiated. */
+  attempt(attempt: number, signal: AbortSignal): Promise<void>;
+  /** Told before each wait: the attempt that follows it, the wait in ms, and why. */
+  onReconnecting(attempt: number, delayMs: number, cause: ReconnectCause): void;
+}
+
+/** How a loop that was not aborted ended. */
+export type ReconnectOutcome =
+  | { reconnected: true; attempts: number }
+  | {
+      reconnected: false;
+      /** Attempts made (0 when the budget was spent at the drop itself). */
+      attempts: number;
+      /** Why it stopped: the last attempt's failure. */
+      cause: ReconnectCause;
+    };
+
+/**
+ * Runs the attempts (see the module comment). Resolves with how it ended; rejects only with
+ * `signal.reason` when the signal aborts.
+ */
+export async function reconnectLoop(options: ReconnectLoopOptions): Promise<ReconnectOutcome> {
+  const { budget, clock, timers, signal } = options;
+  let attempts = 0;
+  options.onReconnecting(1, options.first.delayMs, options.first.cause);
+  await abortableDelay(options.first.delayMs, timers, signal);
+  try {
+    await retry(
+      (attempt) => {
+        attempts = attempt;
+        budget.attemptStarted(clock.now());
+        return options.attempt(attempt, signal);
+      },
+      {
+        retries: Number.POSITIVE_INFINITY,
+        signal,
+        timers,
+        next: (error, attempt) => {
+          if (!isRetryableConnectFailure(error)) return undefined;
+          const decision = budget.attemptFailed(clock.now());
+          if (decision === undefined) return undefined;
+          options.onReconnecting(attempt + 1, decision.delayMs, causeOfFailure(error));
+          return decision.delayMs;
+        },
+      },
+    );
+    return { reconnected: true, attempts };
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    return { reconnected: false, attempts, cause: causeOfFailure(error) };
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * How a client reconnects after its connection dropped, and when it stops: jittered
+ * exponential backoff, a budget against crash loops (a few quick retries for a connection that
+ * dies young, a bounded number of reconnects per window, a long cool-down once either is
+ * spent), and giving up after a few cool-downs that did not help. The budget is pure: time comes
+ * in as arguments. The loop that runs it is `loop.ts`, on the one retry loop of
+ * `transport/retry.ts`.
+ */
+import { InvalidArgumentError } from '../errors/errors.js';
+import { backoffDelay } from '../transport/retry.js';
+
+/** How an `McpClient` reconnects (`ClientOptions.reconnect`). Every field is optional; times are in ms. */
+export interface ReconnectOptions {
+  /** Wait before the first attempt after a drop, in ms (before jitter). @default 500 */
+  minDelayMs?: number | undefined;
+  /** Longest backoff wait, in ms (before jitter). @default 30000 */
+  maxDelayMs?: number | undefined;
+  /** Growth of the wait from one consecutive failure to the next. @default 2 */
+  factor?: number | undefined;
+  /** Multiply each backoff wait by a random factor in [0.5, 1) (cool-downs: add up to 10 %). @default true */
+  jitter?: boolean | undefined;
+  /**
+   * A connection that drops within this long of opening (being negotiated), and an attempt that
+   * fails, count as quick failures, in ms. A connection that lived longer starts the count over.
+   * @default 10000
+   */
+  quickFailureMs?: number | undefined;
+  /** Consecutive quick failures that are retried with backoff; the next one waits `coolDownMs`. @default 5 */
+  maxQuickRetries?: number | undefined;
+  /** Reconnect attempts allowed per `windowMs`; beyond that, each attempt waits `coolDownMs`. @default 10 */
+  maxReconnectsPerWindow?: number | undefined;
+  /** The window of `maxReconnectsPerWindow`, in ms. @default 3600000 (1 h) */
+  windowMs?: number | undefined;
+  /** The wait once the quick retries or the window budget are spent, in ms. @default 300000 (5 min) */
+  coolDownMs?: number | undefined;
+  /**
+   * Cool-downs after quick failures, in a row, before the client gives up (`gaveUp`, then
+   * `closed`); a connection that lives `quickFailureMs` starts the count over. `Infinity`
+   * never gives up. Cool-downs of the window budget do not count. @default 3
+   */
+  maxCoolDowns?: number | undefined;
+  /**
+   * Also retry a first `connect()` that failed at the connection level (the command could not
+   * be spawned, the process exited, the socket was refused, HTTP 5xx; never an authorization
+   * failure or a version mismatch). `connect()` still rejects with that failure, but the client
+   * goes on `reconnecting` instead of `closed`, under the same budget. For hosts that keep a
+   * server they could not start (McpHost sets it). @default false
+   */
+  retryFirstConnect?: boolean | undefined;
+  /** Random source in [0, 1) for the jitter. @default Math.random */
+  random?: (() => number) | undefined;
+}
+
+/** {@link ReconnectOptions} with every default filled in. */
+export type ResolvedReconnectPolicy = { readonly [K in keyof ReconnectOptions]-?: NonNullable<ReconnectOptions[K]> };
+
+/** The defaults of {@link ReconnectOptions}. */
+export const DEFAULT_RECONNECT_POLICY: ResolvedReconnectPolicy = Object.freeze({
+  minDelayMs: 500,
+  maxDelayMs: 30_000,
+  factor: 2,
+  jitter: true,
+  quickFailureMs: 10_000,
+  maxQuickRetries: 5,
+  maxReconnectsPerWindow: 10,
+  windowMs: 3_600_000,
+  coolDownMs: 300_000,
+  maxCoolDowns: 3,
+  retryFirstConnect: false,
+  random: Math.random,
+});
+
+/**
+ * Fills the defaults of `options` and checks them; `false` (never reconnect) stays `false`.
+ * @throws InvalidArgumentError (-32602) for a negative or non-finite time, a `factor` below 1, a
+ *   count that is not an integer ≥ 0 (`maxCoolDowns` may be `Infinity`), or a bad `random`.
+ */
+export function resolveReconnectOptions(
+  options: ReconnectOptions | false | undefined,
+): ResolvedReconnectPolicy | false {
+  if (options === false) return false;
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw new InvalidArgumentError('reconnect', options, 'expected ReconnectOptions or false');
+  const merged: Record<string, unknown> = { ...DEFAULT_RECONNECT_POLICY };
+  for (const [key, value] of Object.entries(options ?? {})) if (value !== undefined) merged[key] = value;
+  const resolved = merged as ResolvedReconnectPolicy;
+  for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'windowMs', 'coolDownMs'] as const) {
+    const value = resolved[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new InvalidArgumentError(`reconnect.${key}`, value, 'expected a finite number of ms >= 0');
+  }
+  for (const key of ['maxQuickRetries', 'maxReconnectsPerWindow'] as const) {
+    const value = resolved[key];
+    if (!Number.isInteger(value) || value < 0)
+      throw new InvalidArgumentError(`reconnect.${key}`, value, 'expected an integer >= 0');
+  }
+  const cooldowns = resolved.maxCoolDowns;
+  if (!(Number.isInteger(cooldowns) || cooldowns === Number.POSITIVE_INFINITY) || cooldowns < 0)
+    throw new InvalidArgumentError('reconnect.maxCoolDowns', cooldowns, 'expected an integer >= 0 or Infinity');
+  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1)
+    throw new InvalidArgumentError('reconnect.factor', resolved.factor, 'expected a finite number >= 1');
+  for (const key of ['jitter', 'retryFirstConnect'] as const) {
+    if (typeof resolved[key] !== 'boolean')
+      throw new InvalidArgumentError(`reconnect.${key}`, resolved[key], 'expected a boolean');
+  }
+  if (typeof resolved.random !== 'function')
+    throw new InvalidArgumentError('reconnect.random', resolved.random, 'expected a function returning [0, 1)');
+  return Object.freeze({ ...resolved });
+}
+
+/** What {@link ReconnectBudget} decided: wait `delayMs` before the next attempt. */
+export interface ReconnectDecision {
+  delayMs: number;
+  /** True when a budget was spent and this is the long cool-down. */
+  coolDown: boolean;
+}
+
+/**
+ * The reconnect budget of one client. Pure: every method takes the time (`now`, monotonic ms).
+ * `undefined` from a method means: give up.
+ *
+ * - Each consecutive failure multiplies the backoff by `factor`: a connection that drops within
+ *   `quickFailureMs` of opening, and every attempt that fails. A connection that lived
+ *   `quickFailureMs` starts the count at one (and the cool-down count at zero).
+ * - Up to `maxQuickRetries` consecutive quick failures are retried with backoff; past that,
+ *   each attempt waits `coolDownMs`, and after `maxCoolDowns` such cool-downs the budget gives up.
+ * - At most `maxReconnectsPerWindow` attempts start within any `windowMs`; past that, each
+ *   attempt waits `coolDownMs` (never a reason to give up: the server does come back).
+ */
+export class ReconnectBudget {
+  /** Failures since the last connection that lived `quickFailureMs`: the backoff exponent. */
+  private failures = 0;
+  /** Quick ones among them: drops of young connections, and failed attempts. */
+  private quickFailures = 0;
+  /** Cool-downs spent on quick failures since then. */
+  private coolDowns = 0;
+  private readonly starts: number[] = [];
+
+  constructor(private readonly policy: ResolvedReconnectPolicy) {}
+
+  /** Consecutive quick failures so far. */
+  get consecutiveQuickFailures(): number {
+    return this.quickFailures;
+  }
+
+  /** A connection opened at `openedAt` dropped at `now`: the wait before the first attempt. */
+  dropped(openedAt: number, now: number): ReconnectDecision | undefined {
+    if (now - openedAt < this.policy.quickFailureMs) {
+      this.failures++;
+      this.quickFailures++;
+    } else {
+      this.failures = 1;
+      this.quickFailures = 0;
+      this.coolDowns = 0;
+    }
+    return this.decide(now);
+  }
+
+  /** An attempt failed at `now`: the wait before the next one. */
+  attemptFailed(now: number): ReconnectDecision | undefined {
+    this.failures++;
+    this.quickFailures++;
+    return this.decide(now);
+  }
+
+  /** Records that an attempt starts at `now` (counted in the window budget). */
+  attemptStarted(now: number): void {
+    this.prune(now);
+    this.starts.push(now);
+  }
+
+  private decide(now: number): ReconnectDecision | undefined {
+    this.prune(now);
+    const p = this.policy;
+    if (this.quickFailures > p.maxQuickRetries) {
+      if (this.coolDowns >= p.maxCoolDowns) return undefined;
+      this.coolDowns++;
+      return this.coolDown();
+    }
+    if (this.starts.length >= p.maxReconnectsPerWindow) return this.coolDown();
+    return { delayMs: backoffDelay(p, Math.max(1, this.failures), p.random), coolDown: false };
+  }
+
+  private coolDown(): ReconnectDecision {
+    const p = this.policy;
+    return { delayMs: Math.round(p.jitter ? p.coolDownMs * (1 + p.random() / 10) : p.coolDownMs), coolDown: true };
+  }
+
+  private prune(now: number): void {
+    const since = now - this.policy.windowMs;
+    while (this.starts.length > 0 && (this.starts[0] as number) <= since) this.starts.shift();
+  }
+}
