@@ -81,6 +81,14 @@ export interface TransportCapabilities {
    * answer `server/discover`. @default false
    */
   readonly answersEveryRequest?: boolean | undefined;
+  /**
+   * True when `start()` may be called again once the transport has closed (its `onClose` was
+   * called, whether the peer ended it or the owner called `close()`): it opens a new connection
+   * to the same server, with the same options and the new handlers (stdio spawns the command
+   * again; WebSocket opens a new socket). Each run has its own single `onClose`. `McpClient`
+   * reconnects only over such transports (`ClientOptions.reconnect`). @default false
+   */
+  readonly restartable?: boolean | undefined;
 }
 
 /**
@@ -211,7 +219,8 @@ export interface RequestCredential {
  *
  * Contract:
  * - `start(handlers)` is called once, resolves when messages can be sent, and rejects if the
- *   connection cannot be made (spawn failure, refused socket).
+ *   connection cannot be made (spawn failure, refused socket). A transport whose
+ *   `capabilities.restartable` is true may be started again after it closed.
  * - `send(message)` resolves when the message is handed to the OS (or the peer); writes stay
  *   in call order. It rejects if the transport is closed.
  * - `close()` is idempotent, ends the connection and any child process, and resolves after
@@ -237,7 +246,10 @@ export interface Transport {
   credentialFor?(signal?: AbortSignal): RequestCredential | Promise<RequestCredential>;
   /** Present when the legacy wire needs the transport's help (Streamable HTTP); see {@link LegacyWireControl}. */
   readonly legacyWire?: LegacyWireControl | undefined;
-  /** Opens the connection; called once. Rejects when it cannot be made (spawn failure, refused socket). */
+  /**
+   * Opens the connection; called once (again after a close when `capabilities.restartable`).
+   * Rejects when it cannot be made (spawn failure, refused socket).
+   */
   start(handlers: TransportHandlers): Promise<void>;
   /** Hands one message to the peer, in call order. Rejects once the transport is closed. */
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void>;

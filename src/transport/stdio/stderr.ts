@@ -46,6 +46,12 @@ export class ServerStderr {
     });
   }
 
+  /** Forgets the kept tail: a new process starts (the tail of each close is that process's own). */
+  clear(): void {
+    this.chunks = [];
+    this.bytes = 0;
+  }
+
   /** The last bytes (at most {@link STDERR_TAIL_BYTES}) read so far, decoded as UTF-8. */
   get tail(): string {
     return decodeTail(this.buffer());

@@ -87,8 +87,8 @@ type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
  * - If the host process exits with children still running, they get SIGTERM.
  */
 export class StdioTransport implements Transport, Closeable {
-  /** Stdio servers are cancelled with `notifications/cancelled`. */
-  readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: false };
+  /** Stdio servers are cancelled with `notifications/cancelled`; `start()` again after a close spawns the server again. */
+  readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: false, restartable: true };
   /**
    * `stdio:` + JSON of `[command, ...args]`, plus ` cwd=` + JSON of `cwd` when set. The
    * environment is left out (it may hold secrets).
@@ -127,6 +127,8 @@ export class StdioTransport implements Transport, Closeable {
   /** `performance.now()` when the group was last sent SIGTERM. */
   private groupTermAt: number | undefined;
   private rejectStart: ((error: Error) => void) | undefined;
+  /** How many times `start()` ran: a closed transport that started before may start again. */
+  private runs = 0;
 
   /**
    * @throws InvalidArgumentError (code -32602) when `options` is not an object (a command line
@@ -162,15 +164,19 @@ export class StdioTransport implements Transport, Closeable {
 
   /**
    * Spawns the server (see {@link planSpawn}) and resolves once the OS has started it (the
-   * child's `spawn` event); the server may still be loading. Call once.
+   * child's `spawn` event); the server may still be loading. Once the transport has closed
+   * (the process exited, or after `close()`), `start()` may be called again: it spawns the
+   * command again, with the new `handlers` (`capabilities.restartable`; `McpClient` reconnects
+   * this way). Each run reports its own `onClose`, exit code and stderr tail.
    *
    * @throws ConnectionClosedError (code -32000) when the process cannot be started (`cause` is
    *   the Node error: ENOENT for a missing command or cwd, EACCES...), or when `close()` was
    *   called before or during start. `handlers.onClose` is not called in these cases.
    * @throws InvalidArgumentError (code -32602) for an empty command or NUL characters in it.
-   * @throws LocalError (code -32603) when called a second time.
+   * @throws LocalError (code -32603) when called while starting or open.
    */
   start(handlers: TransportHandlers): Promise<void> {
+    if (this.state === 'closed' && this.runs > 0 && this.resolveClosePromise === undefined) this.reset();
     if (this.state !== 'new') {
       return Promise.reject(
         this.state === 'closed'
@@ -180,6 +186,7 @@ export class StdioTransport implements Transport, Closeable {
     }
     this.handlers = handlers;
     this.state = 'starting';
+    this.runs++;
 
     let plan: SpawnPlan;
     try {
@@ -204,7 +211,7 @@ export class StdioTransport implements Transport, Closeable {
       this.child = child;
       this.attach(child);
       child.once('spawn', () => {
-        if (this.state !== 'starting') {
+        if (this.state !== 'starting' || this.child !== child) {
           return;
         }
         this.rejectStart = undefined;
@@ -305,17 +312,44 @@ export class StdioTransport implements Transport, Closeable {
     await this.close();
   }
 
+  /** Forgets the run that ended, so that `start()` spawns the server again. */
+  private reset(): void {
+    this.state = 'new';
+    this.child = undefined;
+    this.initiatedByClient = false;
+    this.exited = false;
+    this.exitCode = null;
+    this.exitSignal = null;
+    this.closeCause = undefined;
+    this.peerReason = undefined;
+    this.signalled = false;
+    this.framer = undefined;
+    this.closePromise = undefined;
+    this.rejectStart = undefined;
+    this.stderr.clear();
+  }
+
   private attach(child: ChildProcess): void {
+    // Events of a process from an earlier run (after a restart) are not this run's.
+    const current = (): boolean => this.child === child;
     // 'error' listeners on every stream, for good: a late EPIPE must never crash the host.
-    child.stdin?.on('error', (error) => this.onStreamError('stdin', error));
-    child.stdout?.on('error', (error) => this.onStreamError('stdout', error));
-    child.stderr?.on('error', (error) => this.onStreamError('stderr', error));
-    child.on('error', (error) => this.onChildError(error));
+    child.stdin?.on('error', (error) => {
+      if (current()) this.onStreamError('stdin', error);
+    });
+    child.stdout?.on('error', (error) => {
+      if (current()) this.onStreamError('stdout', error);
+    });
+    child.stderr?.on('error', (error) => {
+      if (current()) this.onStreamError('stderr', error);
+    });
+    child.on('error', (error) => {
+      if (current()) this.onChildError(error);
+    });
 
     const framer = new LineFramer(
       {
         onValue: (value) => {
-          if (this.handlers === undefined || this.state === 'closed') {
+          if (this.handlers === undefined || this.state === 'closed' || !current()) {
             return;
           }
           try {
@@ -330,12 +364,12 @@ export class StdioTransport implements Transport, Closeable {
     );
     this.framer = framer;
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (this.state !== 'closed') {
+      if (this.state !== 'closed' && current()) {
         framer.push(chunk);
       }
     });
     child.stdout?.on('end', () => {
-      if (this.state === 'open') {
+      if (this.state === 'open' && current()) {
         this.peerReason = 'server closed stdout';
         this.beginShutdown();
       }
@@ -344,6 +378,7 @@ export class StdioTransport implements Transport, Closeable {
     if (child.stderr) this.stderr.drain(child.stderr);
 
     child.on('exit', (code, signal) => {
+      if (!current()) return;
       this.exited = true;
       this.exitCode = code;
       this.exitSignal = signal;
@@ -371,6 +406,7 @@ export class StdioTransport implements Transport, Closeable {
       );
     });
     child.on('close', (code, signal) => {
+      if (!current()) return;
       if (!this.exited) {
         this.exited = true;
         this.exitCode = code;

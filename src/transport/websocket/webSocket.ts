@@ -99,16 +99,17 @@ type State = 'new' | 'connecting' | 'open' | 'closing' | 'closed';
  *   reports `exitCode: 1006` with a {@link WebSocketCloseError} (`kind: "abnormal"`,
  *   `local: true`) as `cause`.
  * - When the server closes, `onClose` gets `exitCode` = the close code and a
- *   {@link WebSocketCloseError} (-32013) as `cause`. Nothing reconnects here: a new connection
- *   is a new conversation, set up above the transport.
+ *   {@link WebSocketCloseError} (-32013) as `cause`. Nothing reconnects here, but once closed
+ *   the transport may be started again (`capabilities.restartable`): `start()` opens a new
+ *   socket to the same URL; `McpClient` reconnects this way.
  * - `close()` sends a Close frame with 1000, waits up to `closeTimeoutMs`, then drops the socket;
  *   it resolves after `onClose`.
  *
  * Cancellation is `notifications/cancelled` (capabilities.cancelsByAbortingSend is false).
  */
 export class WebSocketTransport implements Transport {
-  /** Requests are cancelled with `notifications/cancelled`. */
-  readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: false };
+  /** Requests are cancelled with `notifications/cancelled`; `start()` again after a close opens a new socket. */
+  readonly capabilities: TransportCapabilities = { cancelsByAbortingSend: false, restartable: true };
   /** The socket URL's origin and path: no credentials, query or fragment. */
   readonly serverIdentity: string;
 
@@ -132,6 +133,8 @@ export class WebSocketTransport implements Transport {
   private rejectStart: ((error: Error) => void) | undefined;
   private closePromise: Promise<void> | undefined;
   private resolveClose: (() => void) | undefined;
+  /** How many times `start()` ran: a closed transport that started before may start again. */
+  private runs = 0;
 
   /**
    * @param url a `ws:` or `wss:` URL (`http:`/`https:` are accepted and mapped).
@@ -161,11 +164,13 @@ export class WebSocketTransport implements Transport {
   }
 
   /**
-   * Opens the socket; resolves when it is open.
+   * Opens the socket; resolves when it is open. Once the transport has closed (whoever closed
+   * it), `start()` opens a new socket, with the new `handlers`.
    * @throws ConnectionClosedError (code -32000) when it cannot be opened (see the class docs).
-   * @throws LocalError (code -32603) when called twice.
+   * @throws LocalError (code -32603) when called while connecting or open.
    */
   start(handlers: TransportHandlers): Promise<void> {
+    if (this.state === 'closed' && this.runs > 0) this.reset();
     if (this.state !== 'new') {
       return Promise.reject(
         this.state === 'closed'
@@ -186,6 +191,7 @@ export class WebSocketTransport implements Transport {
     }
     this.handlers = handlers;
     this.state = 'connecting';
+    this.runs++;
     return new Promise<void>((resolve, reject) => {
       this.rejectStart = reject;
       let socket: WebSocketLike;
@@ -314,6 +320,17 @@ export class WebSocketTransport implements Transport {
   /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** Forgets the socket that closed, so that `start()` opens a new one. */
+  private reset(): void {
+    this.state = 'new';
+    this.socket = undefined;
+    this.closeRequested = false;
+    this.lastSocketError = undefined;
+    this.rejectStart = undefined;
+    this.closePromise = undefined;
+    this.resolveClose = undefined;
   }
 
   private onFrame(data: unknown): void {

@@ -130,7 +130,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(errors).toHaveLength(1);
       expect(errors[0]).toBeInstanceOf(ProtocolError);
       expect(errors[0]!.message).toContain('not a JSON-RPC message');
-      expect(client.state).toBe('connected');
+      expect(client.state).toBe('open');
       await expect(client.listTools()).resolves.toMatchObject({ tools: [] });
     });
 

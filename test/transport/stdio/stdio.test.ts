@@ -521,9 +521,45 @@ describe('StdioTransport', () => {
     await t.close();
     expect(r.closes).toHaveLength(1);
 
+    // Closed before it ever started: it never starts.
     const never = new StdioTransport({ command: process.execPath });
     await never.close();
     await expect(never.start(recorder().handlers)).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('starts again after a close (restartable): a new process, its own onClose and stderr tail; no event of the old one leaks', async () => {
+    const t = nodeChild('echo.mjs');
+    expect(t.capabilities.restartable).toBe(true);
+    const first = recorder();
+    await t.start(first.handlers);
+    const firstPid = t.pid!;
+    await t.send(request(1, 'stderr', { text: 'first run\n' }));
+    await first.next((m) => m['id'] === 1);
+    process.kill(firstPid, 'SIGKILL');
+    expect(await within(first.closed, 1000, 'onClose')).toMatchObject({ signal: 'SIGKILL', stderrTail: 'first run\n' });
+
+    // After a close by the peer.
+    const second = recorder();
+    await t.start(second.handlers);
+    expect(t.pid).not.toBe(firstPid);
+    await t.send(request(2));
+    expect(await second.next((m) => m['id'] === 2)).toEqual({ jsonrpc: '2.0', id: 2, result: { echo: {} } });
+    await t.send(request(3, 'exit', { code: 4 }));
+    const info = await within(second.closed, 1000, 'onClose');
+    expect(info).toMatchObject({ exitCode: 4, signal: null, initiatedByClient: false });
+    expect(info.stderrTail).toBe('');
+
+    // After the owner's close().
+    const third = recorder();
+    await t.start(third.handlers);
+    const thirdPid = t.pid!;
+    await t.close();
+    expect(third.closes).toEqual([expect.objectContaining({ initiatedByClient: true })]);
+    expect(await waitUntilGone(thirdPid)).toBe(true);
+    expect(first.closes).toHaveLength(1);
+    expect(second.closes).toHaveLength(1);
+    expect(first.messages).toHaveLength(1);
+    expect(second.errors).toEqual([]);
   });
 
   it('close() while start() is pending: start rejects, the child is stopped, no onClose', async () => {

@@ -243,7 +243,12 @@ describe('WebSocket transport', () => {
       pongTimeoutMs: 100,
     });
     const observed = observeClose(transport);
-    const client = new McpClient({ transport: observed.transport, clientInfo: { name: 'b31', version: '0' } });
+    // Without reconnecting: the client closes with the transport (reconnects: test/integration/reconnect.test.ts).
+    const client = new McpClient({
+      transport: observed.transport,
+      clientInfo: { name: 'b31', version: '0' },
+      reconnect: false,
+    });
     await client.connect();
     const call = client.callTool('echo', { message: 'x' });
     await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
@@ -268,6 +273,31 @@ describe('WebSocket transport', () => {
     const serverClosed = new Promise<number>((resolve) => server.sockets[0]!.once('close', (code) => resolve(code)));
     serverSocket._socket.resume();
     expect(await serverClosed).toBe(1006);
+  });
+
+  it('starts again after a close (restartable): a new socket to the same URL, with its own handlers', async () => {
+    const server = await scriptedServer();
+    server.respond((socket, frame) => socket.send(JSON.stringify({ jsonrpc: '2.0', id: frame.id, result: {} })));
+    const transport = transportFor(server.url);
+    expect(transport.capabilities.restartable).toBe(true);
+    const first = await startRecording(transport);
+    server.sockets[0]!.close(1001, 'going away');
+    await vi.waitFor(() => expect(first.closes).toHaveLength(1), { timeout: 5000, interval: 10 });
+    expect(first.closes[0]).toMatchObject({ exitCode: 1001, initiatedByClient: false });
+
+    const second = await startRecording(transport);
+    expect(server.sockets).toHaveLength(2);
+    await transport.send(request(7, 'tools/list'));
+    await vi.waitFor(() => expect(second.messages).toHaveLength(1), { timeout: 5000, interval: 10 });
+    expect(first.messages).toHaveLength(0);
+    await transport.close();
+    expect(second.closes).toEqual([{ reason: 'closed by client', initiatedByClient: true, exitCode: 1000 }]);
+    // And after the owner's close() too.
+    const third = await startRecording(transport);
+    expect(server.sockets).toHaveLength(3);
+    await transport.close();
+    expect(third.closes).toHaveLength(1);
+    expect(first.closes).toHaveLength(1);
   });
 
   it('close() sends 1000 and resolves after onClose', async () => {
