@@ -130,6 +130,13 @@ export interface ConnectionClosedErrorData {
   connectFailure?: 'refused' | 'dns' | 'unreachable' | 'timeout' | 'tls' | 'blocked' | undefined;
   /** HTTP: the Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
   errorCode?: string | undefined;
+  /**
+   * Whether the request reached the server: `unknown` for one in flight when the connection
+   * dropped (the server may have acted on it; a `tools/call` is never sent again, even when the
+   * client reconnects), `not-sent` for one refused before anything was sent. Absent on errors
+   * that are not about one request.
+   */
+  outcome?: 'unknown' | 'not-sent' | undefined;
 }
 
 /** `data` of {@link ProtocolError}. */
@@ -169,7 +176,7 @@ export class CancelledError extends LocalError {
 
 /**
  * The connection closed, or was never open, while a request was pending (code -32000).
- * `data` is the transport's close info: `{ reason, exitCode?, signal?, stderrTail? }`.
+ * `data` is the transport's close info: `{ reason, exitCode?, signal?, stderrTail?, outcome? }` ({@link ConnectionClosedErrorData}).
  */
 export class ConnectionClosedError extends LocalError {
   override name = 'ConnectionClosedError';

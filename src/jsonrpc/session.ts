@@ -2,6 +2,7 @@ import {
   CancelledError,
   ConnectionClosedError,
   McpError,
+  type ConnectionClosedErrorData,
   ProtocolError,
   RpcError,
   TimeoutError,
@@ -142,6 +143,23 @@ export class JsonRpcSession {
   }
 
   /**
+   * Starts the transport again after it closed, for a reconnect (a transport whose
+   * `capabilities.restartable` is true: stdio spawns the server again, WebSocket opens a new
+   * socket). The session is open again; ids go on from where they were, so a late response
+   * from the old connection can never settle a new request. Inbound handlers stay as they were.
+   * Rejects as {@link start} (and the session is closed again).
+   * @throws Error when the session is not closed.
+   */
+  restart(): Promise<void> {
+    if (this.stateValue !== 'closed')
+      return Promise.reject(new Error(`session is ${this.stateValue}: only a closed session restarts`));
+    this.stateValue = 'new';
+    this.closeInfo = undefined;
+    this.closePromise = undefined;
+    return this.start();
+  }
+
+  /**
    * Sends a request and resolves with its `result` object. Rejects with {@link RpcError} for an
    * error response, {@link TimeoutError}, {@link CancelledError}, {@link ConnectionClosedError},
    * or {@link ProtocolError} for a response that is not a valid JSON-RPC response.
@@ -252,7 +270,11 @@ export class JsonRpcSession {
         entry,
         McpError.is(error)
           ? error
-          : new ConnectionClosedError(`${entry.method}: send failed`, { reason: 'send failed' }, error),
+          : new ConnectionClosedError(
+              `${entry.method}: send failed`,
+              { reason: 'send failed', outcome: 'unknown' },
+              error,
+            ),
       );
     });
   }
@@ -352,8 +374,13 @@ export class JsonRpcSession {
 
   private closedError(method: string): ConnectionClosedError {
     const info = this.closeInfo;
-    if (info === undefined) return new ConnectionClosedError(`${method}: not connected`, { reason: 'not connected' });
-    return new ConnectionClosedError(`${method}: connection closed (${info.reason})`, closeData(info), info.cause);
+    if (info === undefined)
+      return new ConnectionClosedError(`${method}: not connected`, { reason: 'not connected', outcome: 'not-sent' });
+    return new ConnectionClosedError(
+      `${method}: connection closed (${info.reason})`,
+      closeData(info, 'not-sent'),
+      info.cause,
+    );
   }
 
   /**
@@ -533,7 +560,11 @@ export class JsonRpcSession {
     for (const entry of [...this.pending.values()]) {
       this.settle(
         entry,
-        new ConnectionClosedError(`${entry.method}: connection closed (${info.reason})`, closeData(info), info.cause),
+        new ConnectionClosedError(
+          `${entry.method}: connection closed (${info.reason})`,
+          closeData(info, 'unknown'),
+          info.cause,
+        ),
       );
     }
     this.options.onClose?.(info);
@@ -558,17 +589,14 @@ class CancellableSendOptions implements TransportSendOptions {
   }
 }
 
-function closeData(info: TransportCloseInfo): {
-  reason: string;
-  exitCode?: number | null;
-  signal?: string | null;
-  stderrTail?: string;
-} {
+/** `ConnectionClosedError.data` for a request the close ended (`unknown`) or refused (`not-sent`). */
+function closeData(info: TransportCloseInfo, outcome: 'unknown' | 'not-sent'): ConnectionClosedErrorData {
   return {
     reason: info.reason,
     ...(info.exitCode !== undefined && { exitCode: info.exitCode }),
     ...(info.signal !== undefined && { signal: info.signal }),
     ...(info.stderrTail !== undefined && { stderrTail: info.stderrTail }),
+    outcome,
   };
 }
 
