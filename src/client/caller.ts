@@ -1,5 +1,7 @@
 import {
+  ConnectionClosedError,
   InputRequiredError,
+  McpError,
   MissingClientCapabilityError,
   ProtocolError,
   RpcError,
@@ -46,7 +48,21 @@ export interface CallInternals {
   declareTasks?: boolean | undefined;
   /** The credential to send every attempt with (the one the cache resolved its partition from). */
   credential?: RequestCredential | undefined;
+  /** A request of the negotiation itself (`server/discover`): it never waits for a reconnect, being part of one. */
+  handshake?: boolean | undefined;
 }
+
+/**
+ * Waits, at most `timeoutMs`, until the client's connection is open again (see
+ * `client/connection.ts`). Rejects with `TimeoutError` (`data.kind` as given), `CancelledError`
+ * when `signal` aborts, or `ConnectionClosedError` when the client gave up or closed.
+ */
+export type ConnectionWait = (
+  method: string,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  kind: 'idle' | 'total',
+) => Promise<void>;
 
 /**
  * Sends one MCP request the way the negotiated wire wants it. 2026-07-28: a fresh `_meta` per
@@ -65,6 +81,12 @@ export class Caller {
   private eraValue: Era = 'modern';
   /** Legacy wire: starts a new session after `SessionExpiredError` (set by the client). */
   renewSession: (() => Promise<unknown>) | undefined;
+  /**
+   * Set by the client while it reconnects, `undefined` while the connection is open: requests
+   * wait on it before they are sent, and a request the drop cut short waits on it before it is
+   * sent again (unless it is a `tools/call`).
+   */
+  reconnecting: ConnectionWait | undefined;
   /** Per-call log listeners of calls in flight that asked for a log level. */
   private readonly logListeners = new Set<(message: LoggingMessage) => void>();
   /**
@@ -143,7 +165,7 @@ export class Caller {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.send(method, sentParams, options, options.signal, totalMs, onLog, internals).then((first) => {
+    return this.send(method, sentParams, options, options.signal, totalMs, deadline, onLog, internals).then((first) => {
       const kind = resultKind(method, first, internals?.declareTasks === true);
       if (kind === 'complete') return { result: first, storable: manualRetry === undefined };
       if (kind === 'task') return { result: first, storable: false };
@@ -185,6 +207,7 @@ export class Caller {
           options,
           context.signal,
           context.remainingMs ?? totalMs,
+          deadline,
           onLog,
           internals === undefined
             ? undefined
@@ -197,16 +220,25 @@ export class Caller {
     return { result, storable: false };
   }
 
-  /** One attempt: a new JSON-RPC id and a fresh `_meta`. */
+  /**
+   * One attempt: a new JSON-RPC id and a fresh `_meta`. While the client reconnects, it is sent
+   * once the connection is open again (within the call's own timeouts). `deadline` is the
+   * call's total deadline on the clock.
+   */
   private send(
     method: string,
     params: JsonObject,
     options: CallOptions,
     signal: AbortSignal | undefined,
     totalMs: number,
+    deadline: number,
     onLog: ((message: LoggingMessage) => void) | undefined,
     internals?: CallInternals,
   ): Promise<JsonObject> {
+    if (this.reconnecting !== undefined && internals?.handshake !== true)
+      return this.afterReconnect(method, options, signal, deadline).then(() =>
+        this.send(method, params, options, signal, deadline - this.options.clock.now(), deadline, onLog, internals),
+      );
     const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
     const scope = internals?.scope;
     let sessionOptions: SessionRequestOptions;
@@ -238,14 +270,36 @@ export class Caller {
       return Promise.reject(error);
     }
     return request.catch((error: unknown) =>
-      this.failedAttempt(error, method, params, options, sessionOptions, scope, internals?.declareTasks),
+      this.failedAttempt(error, method, params, options, sessionOptions, deadline, onLog, internals),
     );
   }
 
   /**
-   * What a failed attempt becomes. Legacy HTTP (spec 2025-11-25, Session Management): after
-   * `SessionExpiredError`, one new session and one more try. An unwrapped -32004 becomes
-   * `UnsupportedProtocolVersionError`; anything else is thrown as it is.
+   * Waits for the reconnect under way, within the call's timeouts: the idle one (`timeoutMs`),
+   * and what is left of the total one. Resolves at once when the connection is open.
+   */
+  private afterReconnect(
+    method: string,
+    options: CallOptions,
+    signal: AbortSignal | undefined,
+    deadline: number,
+  ): Promise<void> {
+    const wait = this.reconnecting;
+    if (wait === undefined) return Promise.resolve();
+    const idleMs = options.timeoutMs ?? this.options.timeoutMs;
+    const leftMs = deadline - this.options.clock.now();
+    if (leftMs < idleMs) return wait(method, signal, Math.max(0, leftMs), 'total');
+    return wait(method, signal, idleMs, 'idle');
+  }
+
+  /**
+   * What a failed attempt becomes. A request the connection's drop cut short, while the client
+   * reconnects: sent again on the new connection within its own deadline, unless it may have
+   * had an effect the server would repeat (`tools/call`, or `idempotent: false`), which
+   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). Legacy HTTP (spec
+   * 2025-11-25, Session Management): after `SessionExpiredError`, one new session and one more
+   * try. An unwrapped -32004 becomes `UnsupportedProtocolVersionError`; anything else is
+   * thrown as it is.
    */
   private async failedAttempt(
     error: unknown,
@@ -253,9 +307,23 @@ export class Caller {
     params: JsonObject,
     options: CallOptions,
     sessionOptions: SessionRequestOptions,
-    scope: CallScope | undefined,
-    declareTasks: boolean | undefined,
+    deadline: number,
+    onLog: ((message: LoggingMessage) => void) | undefined,
+    internals: CallInternals | undefined,
   ): Promise<JsonObject> {
+    if (this.reconnecting !== undefined && internals?.handshake !== true && isConnectionClosedError(error)) {
+      const sent = (error.data as { outcome?: unknown } | undefined)?.outcome !== 'not-sent';
+      if (sent && (method === 'tools/call' || options.idempotent === false)) throw error;
+      this.options.debug?.({
+        type: 'reconnect',
+        message: `${method}: the connection dropped; sending it again once reconnected`,
+      });
+      await this.afterReconnect(method, options, sessionOptions.signal, deadline);
+      const leftMs = deadline - this.options.clock.now();
+      return this.send(method, params, options, sessionOptions.signal, leftMs, deadline, onLog, internals);
+    }
+    const scope = internals?.scope;
+    const declareTasks = internals?.declareTasks;
     if (isSessionExpiredError(error) && this.renewSession !== undefined) {
       this.options.debug?.({
         type: 'reconnect',
@@ -367,4 +435,12 @@ export class Caller {
     if (this.options.sendClientInfo) meta[MetaKey.clientInfo] = this.options.clientInfo;
     return meta;
   }
+}
+
+/** A `ConnectionClosedError` (-32000), whichever package copy made it. */
+function isConnectionClosedError(error: unknown): error is ConnectionClosedError {
+  return (
+    error instanceof ConnectionClosedError ||
+    (McpError.is(error) && error.local && error.code === ErrorCode.ConnectionClosed)
+  );
 }

@@ -75,9 +75,10 @@ import { TaskManager, isCreateTaskResult, type ResumeTaskOptions } from '../task
 import type { TaskRecord } from '../tasks/taskStore.js';
 import type { TaskMode } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
+import type { ClientEvent, ClientState } from '../reconnect/types.js';
+import { ClientConnection } from './connection.js';
 
-/** Connection state of an {@link McpClient}. */
-export type ClientState = 'new' | 'connecting' | 'connected' | 'closed';
+export type { ClientState } from '../reconnect/types.js';
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
@@ -111,7 +112,8 @@ export class McpClient implements Closeable {
   private readonly tasks: TaskManager;
   /** Spans and debug lines; undefined unless `telemetry` or `debug` is on. */
   private readonly observer: Observer | undefined;
-  private stateValue: ClientState = 'new';
+  /** The state, the events, and the reconnect. */
+  private readonly connection: ClientConnection;
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
   constructor(options: ClientOptions) {
@@ -148,16 +150,7 @@ export class McpClient implements Closeable {
       clock,
       onNotification: (notification) => this.handleNotification(notification),
       onError: this.options.onError,
-      onClose: (info) => {
-        this.stateValue = 'closed';
-        const closed = new ConnectionClosedError(
-          `connection closed (${info.reason})`,
-          { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
-          info.cause,
-        );
-        this.subscriptionManager.closeAll('transport-closed', closed);
-        this.tasks.close(closed);
-      },
+      onClose: (info) => this.connection.transportClosed(info),
     });
     this.caller = new Caller(this.session, this.options);
     this.outputValidators = new ToolOutputValidators(this.options.onError);
@@ -167,7 +160,7 @@ export class McpClient implements Closeable {
         observer: this.observer,
         outputValidators: this.outputValidators,
         onError: this.options.onError,
-        closed: () => this.stateValue === 'closed',
+        closed: () => this.connection.state === 'closed',
         freshness: (method, result) => this.binding.freshness(method, result),
       },
       this.responseCache,
@@ -178,7 +171,10 @@ export class McpClient implements Closeable {
         session: this.session,
         requestMeta: () => protocolMeta(this.caller.protocolVersion, this.options),
         capabilities: () => this.serverCapabilities,
-        connected: () => this.stateValue === 'connected',
+        connected: () => this.connection.state === 'open',
+        reconnecting: () => this.connection.state === 'reconnecting',
+        whenOpen: (signal, timeoutMs) =>
+          this.connection.wait('subscriptions/listen', signal, timeoutMs ?? Number.POSITIVE_INFINITY, 'idle'),
       }),
       cache: this.responseCache,
       walk: async (method, walk) => (await this.reads.listAllOf(method, walk)).items,
@@ -193,7 +189,7 @@ export class McpClient implements Closeable {
       caller: this.caller,
       subscriptions: this.subscriptionManager,
       discover: (callOptions, internals) => this.loadDiscovery(callOptions, internals),
-      connected: () => this.stateValue === 'connected',
+      connected: () => this.connection.state === 'open',
     });
     this.tasks = new TaskManager({
       serverIdentity: transport.serverIdentity,
@@ -209,11 +205,64 @@ export class McpClient implements Closeable {
       timers: this.options.timers,
       onError: (error) => onError(error instanceof Error ? error : new Error(String(error))),
     });
+    this.connection = new ClientConnection({
+      session: this.session,
+      policy: this.options.reconnect,
+      restartable: transport.capabilities.restartable === true,
+      clock,
+      timers: this.options.timers,
+      setWait: (wait) => {
+        this.caller.reconnecting = wait;
+      },
+      renegotiate: (signal) => this.binding.renegotiate(signal),
+      negotiated: () => ({
+        protocolVersion: this.binding.protocolVersion as string,
+        era: this.binding.era as Era,
+      }),
+      dropped: (error) => {
+        // Notifications were missed while the connection was down: nothing cached may be trusted.
+        this.responseCache?.invalidateAll().catch((failure: unknown) => onError(asError(failure)));
+        this.subscriptionManager.connectionDropped(error);
+      },
+      reopened: () => {
+        this.observer?.connected(this.binding.era, this.binding.protocolVersion);
+        if (this.binding.era === 'legacy')
+          this.subscriptionManager.resubscribeLegacy().catch((error: unknown) => onError(asError(error)));
+      },
+      lost: (error) => {
+        this.subscriptionManager.closeAll('transport-closed', error);
+        this.tasks.close(error);
+      },
+      onError,
+      debug: this.options.debug,
+    });
   }
 
-  /** `new` → `connecting` → `connected` → `closed`. */
+  /**
+   * `new` → `connecting` → `open` → (`reconnecting` → `open`)* → `closed`. `reconnecting` while
+   * the client makes a new connection after a drop (requests made then wait for it); `closed`
+   * is for good. See {@link on} for the events.
+   */
   get state(): ClientState {
-    return this.stateValue;
+    return this.connection.state;
+  }
+
+  /**
+   * Calls `listener` with every {@link ClientEvent}: `state` changes, and while reconnecting,
+   * `reconnecting` (attempt, wait, cause: exit code, signal, stderr tail, WebSocket close
+   * code), `reconnected` (the version and era negotiated again) or `gaveUp` (the last cause;
+   * `closed` follows). Returns the function that removes this listener. A listener that throws
+   * is reported to `onError`. See docs/transports.md, "Reconnecting".
+   *
+   * ```ts
+   * const off = client.on((event) => {
+   *   if (event.type === 'reconnecting') console.warn(`server down (${event.cause.reason}); retry in ${event.delayMs} ms`);
+   *   if (event.type === 'gaveUp') console.error('server gone:', event.cause.stderrTail);
+   * });
+   * ```
+   */
+  on(listener: (event: ClientEvent) => void): () => void {
+    return this.connection.on(listener);
   }
 
   /** The protocol version in use, once connected: `2026-07-28`, or the legacy version `initialize` negotiated. */
@@ -287,7 +336,8 @@ export class McpClient implements Closeable {
 
   /**
    * Starts the transport and settles the era and version (spec: basic/versioning; details in
-   * docs/legacy.md). With `era: "auto"`: `server/discover` as a probe (`probeTimeoutMs`); a
+   * docs/legacy.md). Once open, the client reconnects by itself after a drop
+   * (`ClientOptions.reconnect`). With `era: "auto"`: `server/discover` as a probe (`probeTimeoutMs`); a
    * DiscoverResult or a recognised modern error means 2026-07-28 (-32022 leads to one retry
    * with a version from `data.supported`); anything else means legacy: `initialize`, then
    * `notifications/initialized`. The verdict is remembered in `eraMemory`.
@@ -298,9 +348,10 @@ export class McpClient implements Closeable {
    *   EraDetectionError (-32015) when neither era works; HttpAuthError (-32011) on 401/403
    *   (never a fallback); ConnectionClosedError (-32000) when the transport cannot start or
    *   closes; any error of `server/discover` (modern) or `initialize` (legacy) itself. A failed
-   *   connect closes the transport.
+   *   connect closes the client, unless `reconnect.retryFirstConnect` is on and the failure is
+   *   one a new attempt may mend: it still rejects, and the client goes on `reconnecting`.
    * @throws ClientStateError (-32040), nothing sent, when connect() was called before on this
-   *   client (connecting, connected, or closed since): a client connects once.
+   *   client (connecting, open, reconnecting, or closed since): a client connects once.
    * @throws TimeoutError (-32001, `data: { method: 'connect', kind: 'total' }`) when
    *   `options.maxTotalTimeoutMs` ran out: the options bound the whole negotiation, every era
    *   included (`timeoutMs` is the wait of each step: the probe, `initialize`, HTTP+SSE);
@@ -309,20 +360,22 @@ export class McpClient implements Closeable {
    *   `close()` waits for it.
    */
   async connect(options: CallOptions = {}): Promise<DiscoverResult> {
-    if (this.stateValue !== 'new') throw connectAgain(this.stateValue);
+    const state = this.connection.state;
+    if (state !== 'new') throw connectAgain(state);
     const signal = options.signal;
     if (signal?.aborted === true) {
       await this.close();
       throw new CancelledError('connect', signal.reason);
     }
-    this.stateValue = 'connecting';
+    this.connection.connecting();
     try {
       await this.session.start();
       const result = await this.binding.negotiate(options);
-      if (this.stateValue === 'connecting') this.stateValue = 'connected';
+      this.connection.opened();
       this.observer?.connected(this.binding.era, this.binding.protocolVersion);
       return result;
     } catch (error) {
+      if (this.connection.firstConnectFailed(error, signal)) throw error;
       const closing = this.close();
       // The caller's abort and connect()'s own deadline end it now; close() finishes the clean-up.
       const now = isCancelledError(error) || (isTimeoutError(error) && error.data.method === 'connect');
@@ -389,7 +442,7 @@ export class McpClient implements Closeable {
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     // A fresh cache hit needs no request object, no loader and no async frame.
     if (
-      this.stateValue === 'connected' &&
+      this.connection.state === 'open' &&
       (options === undefined || (options.cacheMode === undefined && options.signal === undefined))
     ) {
       const cache = this.responseCache;
@@ -757,16 +810,18 @@ export class McpClient implements Closeable {
   }
 
   /**
-   * Closes the transport (and the server process on stdio). Pending calls reject with
+   * Closes the transport (and the server process on stdio). A reconnect under way stops at once
+   * (no backoff timer is left). Pending calls, and calls waiting for a reconnect, reject with
    * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
    * close with reason `client-closed`; tasks being followed stop following (they keep running
    * on the server, and their records stay for {@link resumeTask}). Idempotent.
    */
   async close(): Promise<void> {
-    this.stateValue = 'closed';
+    const stopped = this.connection.close();
     this.subscriptionManager.closeAll('client-closed');
     this.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
     this.responseCache?.dispose();
+    await stopped;
     await this.session.close();
   }
 
@@ -831,8 +886,14 @@ function connectAgain(state: ClientState): ClientStateError {
   const message =
     state === 'connecting'
       ? 'connect() was already called and is still under way; await that call'
-      : state === 'connected'
+      : state === 'open'
         ? 'the client is already connected (connect() runs once per McpClient)'
-        : 'the client was closed; an McpClient connects once: create a new one to connect again';
+        : state === 'reconnecting'
+          ? 'the client is connected and reconnecting by itself (connect() runs once per McpClient)'
+          : 'the client was closed; an McpClient connects once: create a new one to connect again';
   return new ClientStateError({ method: 'connect', state }, message);
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

@@ -13,6 +13,7 @@ import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, typ
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
+import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
 
 /**
  * Response cache settings; `serverIdentity`, `clock`, `onError` and `credentials` (the
@@ -70,6 +71,17 @@ export interface ClientOptions {
    * @default off (a single call can still ask with its `task` option)
    */
   tasks?: TasksOptions | boolean | undefined;
+  /**
+   * Reconnecting after the connection drops (a stdio server that exits, a WebSocket that
+   * closes), over transports that can start again (`capabilities.restartable`: stdio,
+   * WebSocket). The client then negotiates again, reopens its subscriptions (each hears
+   * `resync`), drops the server's cache entries, sends again the requests the drop cut short
+   * (never a `tools/call`), and holds new ones until it is back. Backoff with jitter, and a
+   * budget against crash loops; `close()` stops it at once. `false` never reconnects: a drop
+   * closes the client. Details: docs/transports.md, "Reconnecting".
+   * @default {} (on: see {@link ReconnectOptions} for each default)
+   */
+  reconnect?: false | ReconnectOptions | undefined;
   /** Send `clientInfo` on every request, as the spec recommends. @default true */
   sendClientInfo?: boolean | undefined;
   /** Protocol versions this client accepts, most preferred first. @default ["2026-07-28"] */
@@ -164,6 +176,7 @@ export interface ResolvedClientOptions {
   cache: false | ClientCacheOptions;
   subscriptions: ResolvedSubscriptionOptions;
   tasks: ResolvedTasksOptions | undefined;
+  reconnect: ResolvedReconnectPolicy | false;
   sendClientInfo: boolean;
   protocolVersions: readonly string[];
   era: EraSetting;
@@ -256,6 +269,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     cache: options.cache ?? {},
     subscriptions: resolveSubscriptionOptions(options.subscriptions),
     tasks: resolveTasksOptions(options.tasks),
+    reconnect: resolveReconnectOptions(options.reconnect),
     sendClientInfo: options.sendClientInfo ?? true,
     protocolVersions,
     era,

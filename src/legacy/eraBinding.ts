@@ -11,7 +11,7 @@ import type { ResolvedClientOptions } from '../client/options.js';
 import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import type { DiscoverResult } from '../types/protocol.js';
-import type { Era, EraVerdict } from './era.js';
+import type { Era, EraMemory, EraVerdict } from './era.js';
 import { negotiateEra, verdictOf, type EraOutcome } from './connector.js';
 import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
 import { LegacyLink } from './legacyLink.js';
@@ -33,7 +33,10 @@ export interface EraBindingDeps {
   options: ResolvedClientOptions;
   session: JsonRpcSession;
   caller: Caller;
-  subscriptions: Pick<SubscriptionManager, 'useLegacyFeed' | 'resubscribeLegacy' | 'legacyWatches'>;
+  subscriptions: Pick<
+    SubscriptionManager,
+    'useLegacyFeed' | 'useModernWire' | 'resubscribeLegacy' | 'legacyWatches' | 'closeAll'
+  >;
   /** The client's `server/discover` (through its cache). */
   discover(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult>;
   connected(): boolean;
@@ -64,9 +67,39 @@ export class EraBinding {
    * `timeoutMs` for an answer (a probe less), all steps together at most `maxTotalTimeoutMs`,
    * and the signal ends it at once.
    */
-  async negotiate(options: CallOptions): Promise<DiscoverResult> {
+  negotiate(options: CallOptions): Promise<DiscoverResult> {
+    return this.settle(options, this.deps.options.eraMemory, undefined);
+  }
+
+  /**
+   * Negotiates again on a new connection (a reconnect): the server may have been upgraded or
+   * downgraded meanwhile. The wire goes back to modern until the era is known again. A server
+   * remembered as legacy is probed again (it may speak 2026-07-28 now); one remembered as
+   * modern gets `server/discover` with the normal timeouts (a legacy answer still means
+   * legacy). The new verdict is remembered. Subscriptions of an era left behind are closed
+   * (`transport-closed`); legacy ones are subscribed again by the client once open. Bounded as
+   * {@link negotiate} with the client's default timeouts; `signal` ends it at once.
+   * @throws as {@link negotiate}.
+   */
+  async renegotiate(signal: AbortSignal): Promise<void> {
+    const { session, caller, options } = this.deps;
+    const previous = this.era;
+    session.setInboundRequestHandlers(undefined);
+    if (this.legacy !== undefined) options.transport.legacyWire?.leave();
+    this.legacy = undefined;
+    caller.renewSession = undefined;
+    const memory = options.eraMemory;
+    const probeLegacyAgain: EraMemory = {
+      get: (identity) => (memory.get(identity) === 'modern' ? 'modern' : undefined),
+      set: (identity, verdict) => memory.set(identity, verdict),
+      delete: (identity) => memory.delete(identity),
+    };
+    await this.settle({ signal }, probeLegacyAgain, previous);
+  }
+
+  private async settle(options: CallOptions, memory: EraMemory, previous: Era | undefined): Promise<DiscoverResult> {
     const resolved = this.deps.options;
-    const { era, eraMemory, protocolVersions, legacyProtocolVersions, probeTimeoutMs, transport } = resolved;
+    const { era, protocolVersions, legacyProtocolVersions, probeTimeoutMs, transport } = resolved;
     const budget = new ConnectBudget(
       options.timeoutMs ?? resolved.timeoutMs,
       options.maxTotalTimeoutMs ?? resolved.maxTotalTimeoutMs,
@@ -80,7 +113,7 @@ export class EraBinding {
       const outcome = await negotiateEra(
         {
           era,
-          memory: eraMemory,
+          memory,
           serverIdentity: transport.serverIdentity,
           modernVersions: protocolVersions,
           legacyVersions: legacyProtocolVersions,
@@ -92,8 +125,11 @@ export class EraBinding {
             budget.step(() => {
               this.deps.caller.useWire('modern', version);
               // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
+              // A handshake request never waits for a reconnect: it is part of one.
               const internals =
-                probeMs === undefined ? undefined : { cancellable: transport.capabilities.cancelsByAbortingSend };
+                probeMs === undefined
+                  ? { handshake: true }
+                  : { handshake: true, cancellable: transport.capabilities.cancelsByAbortingSend };
               return this.deps.discover(
                 {
                   ...options,
@@ -112,7 +148,7 @@ export class EraBinding {
               : () => budget.step(() => this.connectLegacy(budget.signal, true, budget.timeouts())),
         },
       );
-      this.adopt(outcome);
+      this.adopt(outcome, previous);
       return this.discovery as DiscoverResult;
     } finally {
       budget.dispose();
@@ -148,12 +184,18 @@ export class EraBinding {
     return withLegacyTtl(result, this.deps.options.legacyTtlMs);
   }
 
-  private adopt(outcome: EraOutcome): void {
-    const { caller } = this.deps;
+  /** Sets the client up for `outcome`; `previous` is the era of the connection before (a reconnect). */
+  private adopt(outcome: EraOutcome, previous: Era | undefined): void {
+    const { caller, subscriptions } = this.deps;
     this.era = outcome.era;
     this.verdict = verdictOf(outcome);
     this.protocolVersion = outcome.protocolVersion;
     caller.useWire(outcome.era, outcome.protocolVersion);
+    if (previous !== undefined && previous !== outcome.era) {
+      // Subscriptions of the other era cannot carry over: they end as with a lost connection.
+      subscriptions.closeAll('transport-closed');
+      if (outcome.era === 'modern') subscriptions.useModernWire();
+    }
     if (outcome.era === 'modern') {
       this.discovery = outcome.discovery;
       return;
@@ -161,7 +203,9 @@ export class EraBinding {
     this.discovery = discoveryFromHandshake(outcome.handshake);
     const link = this.legacy as LegacyLink;
     caller.renewSession = () => link.renew();
-    this.deps.subscriptions.useLegacyFeed({
+    // Still on the legacy wire after a reconnect: the feed and its subscriptions stay.
+    if (previous === 'legacy') return;
+    subscriptions.useLegacyFeed({
       capabilities: () => this.discovery?.capabilities,
       connected: () => this.deps.connected(),
       subscribe: (uri, { signal, timeoutMs }) => caller.call('resources/subscribe', { uri }, { signal, timeoutMs }),

@@ -16,8 +16,9 @@
  * - `notifications/resources/updated` reaches the subscriptions whose honoured uris are that
  *   uri or a parent of it (`uri` under `parent/`).
  * - there is no acknowledgment and no stream to reopen: a subscription stays open until it is
- *   closed or the connection drops. After a renewed HTTP session the uris are subscribed
- *   again and every subscription hears `resync`.
+ *   closed or the connection is lost. After a renewed HTTP session, or a reconnect (it hears
+ *   `subscriptionLost` with `willReopen` at the drop), the uris are subscribed again and every
+ *   subscription hears `resync`.
  */
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, isRpcError } from '../errors/errors.js';
 import type { RequestId } from '../jsonrpc/messages.js';
@@ -135,6 +136,14 @@ export class LegacyFeed {
       await this.deps.invalidate(invalidationsForFilter(subscription.requested));
       subscription.resync();
     }
+  }
+
+  /**
+   * The connection dropped and the client reconnects: every subscription hears
+   * `subscriptionLost` (`willReopen: true`) and is `reopening` until {@link resubscribe}.
+   */
+  suspend(error: Error): void {
+    for (const subscription of this.subscriptions) subscription.suspend(error);
   }
 
   /**
@@ -303,8 +312,15 @@ class LegacySubscription implements Subscription {
     this.events.emit(event);
   }
 
+  suspend(error: Error): void {
+    if (this.stateValue !== 'open') return;
+    this.stateValue = 'reopening';
+    this.events.emit({ type: 'subscriptionLost', reason: 'transport-closed', error, willReopen: true });
+  }
+
   resync(): void {
     if (this.stateValue === 'closed') return;
+    this.stateValue = 'open';
     this.resyncs++;
     this.events.emit({
       type: 'resync',

@@ -12,6 +12,10 @@ export interface ListenHostSource {
   requestMeta(): JsonObject;
   capabilities(): ServerCapabilities | undefined;
   connected(): boolean;
+  /** Whether the client is reconnecting (a listen then waits for {@link whenOpen}). */
+  reconnecting(): boolean;
+  /** Resolves once the connection is open again; rejects when `signal` aborts, `timeoutMs` passes, or the client gives up or closes. */
+  whenOpen(signal: AbortSignal | undefined, timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -41,6 +45,8 @@ export function sessionListenHost(source: ListenHostSource): SubscriptionHost {
     abandon: (id, error) => void session.abandon(id, error),
     capabilities: () => source.capabilities(),
     connected: () => source.connected(),
+    reconnecting: () => source.reconnecting(),
+    whenOpen: (signal, timeoutMs) => source.whenOpen(signal, timeoutMs),
   };
 }
 

@@ -54,6 +54,14 @@ export interface SubscriptionHost {
   capabilities(): ServerCapabilities | undefined;
   /** Whether the client is connected (requests can be sent). */
   connected(): boolean;
+  /** Whether the client is reconnecting after a drop: a stream it cut is opened again once {@link whenOpen} resolves. */
+  reconnecting(): boolean;
+  /**
+   * Resolves once the client's connection is open (at once when it is); rejects with
+   * `CancelledError` when `signal` aborts, `TimeoutError` after `timeoutMs` (no limit when
+   * absent), `ConnectionClosedError` when the client gives up or closes.
+   */
+  whenOpen(signal: AbortSignal | undefined, timeoutMs?: number): Promise<void>;
 }
 
 /** @internal What a subscription needs from its manager. */
@@ -265,7 +273,7 @@ export class ManagedSubscription implements Subscription {
       return;
     }
     try {
-      const { honoured } = await this.startListen();
+      const { honoured } = await this.firstListen();
       this.honouredValue = honoured;
       // Changes before the acknowledgment were never announced: what the stream covers from now
       // on may already be stale in the cache (as after a reopen).
@@ -402,9 +410,39 @@ export class ManagedSubscription implements Subscription {
     return end.reason === 'transport-closed' && this.deps.host.connected() ? { ...end, reason: 'stream-dropped' } : end;
   }
 
+  /**
+   * The first stream: sent (after the reconnect under way, if any) and acknowledged. A drop of
+   * the connection before the ack, while the client reconnects, sends it again once it is back.
+   */
+  private async firstListen(): Promise<{ attempt: ListenAttempt; honoured: SubscriptionFilter }> {
+    for (;;) {
+      if (this.deps.host.reconnecting())
+        await this.deps.host.whenOpen(this.lifetime.signal, this.settings.timeoutMs).catch((error: unknown) => {
+          throw this.lifetime.signal.aborted ? this.lifetime.signal.reason : error;
+        });
+      try {
+        return await this.startListen();
+      } catch (error) {
+        if (this.closedInfo !== undefined || !this.cutByReconnect(endOf(error))) throw error;
+      }
+    }
+  }
+
+  /** Whether a listen ended because the connection dropped and the client is getting a new one. */
+  private cutByReconnect(end: ListenEnd): boolean {
+    return end.reason === 'transport-closed' && this.deps.host.reconnecting();
+  }
+
   /** An acknowledged stream ended without the host asking: reopen it, or close for good. */
   private streamLost(end: ListenEnd, ackedAt: number): void {
     const policy = this.settings.reopen;
+    if (policy !== false && this.cutByReconnect(end) && !isEmptyFilter(this.honouredValue)) {
+      // The connection dropped and the client reconnects: listen again once it is back.
+      this.stateValue = 'reopening';
+      this.events.emit({ type: 'subscriptionLost', reason: end.reason, error: end.error, willReopen: true });
+      void this.resumeAfterReconnect();
+      return;
+    }
     const final =
       policy === false ||
       end.reason === 'transport-closed' ||
@@ -450,23 +488,75 @@ export class ManagedSubscription implements Subscription {
           });
         },
       });
-      this.reopenCount++;
-      this.honouredValue = honoured;
-      // Notifications may have been missed while the stream was down.
-      await this.deps.invalidate(invalidationsForFilter(this.requested));
-      if (this.stateValue === 'closed' || this.current !== attempt) return;
-      this.stateValue = 'open';
-      this.events.emit({
-        type: 'resync',
-        reopens: this.reopenCount,
-        honoured: this.honouredValue,
-        notHonoured: this.notHonoured,
-      });
+      await this.resynced(attempt, honoured);
+    } catch (error) {
+      if (this.stateValue === 'closed') return;
+      const end = endOf(error);
+      if (this.cutByReconnect(end)) {
+        void this.resumeAfterReconnect();
+        return;
+      }
+      this.events.emit({ type: 'subscriptionLost', reason: end.reason, error: end.error, willReopen: false });
+      this.finish(end);
+    }
+  }
+
+  /**
+   * After a drop, while the client reconnects: waits for the new connection, then sends the
+   * same filter again (at once: the client's reconnect budget already paced it), and
+   * announces `resync`. Dropped again meanwhile: waits again. A listen the new connection
+   * refuses goes on under the reopen budget, as any reopen; the client giving up closes it.
+   */
+  private async resumeAfterReconnect(): Promise<void> {
+    const signal = this.lifetime.signal;
+    try {
+      for (;;) {
+        await this.deps.host.whenOpen(signal);
+        let opened: { attempt: ListenAttempt; honoured: SubscriptionFilter };
+        try {
+          opened = await this.startListen();
+        } catch (error) {
+          if (this.stateValue === 'closed') return;
+          const end = this.connectedEnd(endOf(error));
+          if (this.cutByReconnect(end)) continue;
+          const policy = this.settings.reopen;
+          if (policy === false || !isRetryableReopenFailure(error)) throw error;
+          this.budget ??= new ReopenBudget(policy, this.deps.random);
+          const decision = this.budget.attemptFailed(this.deps.clock.now());
+          this.events.emit({
+            type: 'subscriptionLost',
+            reason: end.reason,
+            error: end.error,
+            willReopen: true,
+            retryInMs: decision.delayMs,
+          });
+          void this.reopen(decision.delayMs, this.budget);
+          return;
+        }
+        await this.resynced(opened.attempt, opened.honoured);
+        return;
+      }
     } catch (error) {
       if (this.stateValue === 'closed') return;
       const end = endOf(error);
       this.events.emit({ type: 'subscriptionLost', reason: end.reason, error: end.error, willReopen: false });
       this.finish(end);
     }
+  }
+
+  /** A reopened stream was acknowledged: the cache drops what the filter covers, then `resync`. */
+  private async resynced(attempt: ListenAttempt, honoured: SubscriptionFilter): Promise<void> {
+    this.reopenCount++;
+    this.honouredValue = honoured;
+    // Notifications may have been missed while the stream was down.
+    await this.deps.invalidate(invalidationsForFilter(this.requested));
+    if (this.stateValue === 'closed' || this.current !== attempt) return;
+    this.stateValue = 'open';
+    this.events.emit({
+      type: 'resync',
+      reopens: this.reopenCount,
+      honoured: this.honouredValue,
+      notHonoured: this.notHonoured,
+    });
   }
 }

@@ -127,12 +127,26 @@ export class SubscriptionManager {
     });
   }
 
+  /** Back to the modern wire (a reconnect found the server upgraded): `subscribe()` sends `subscriptions/listen` again. */
+  useModernWire(): void {
+    this.legacy = undefined;
+  }
+
   /** On the legacy wire: whether an open subscription hears the list changes of `flag` (see `LegacyFeed.watches`). */
   legacyWatches(flag: FilterFlag): boolean {
     return this.legacy?.watches(flag) ?? false;
   }
 
-  /** After a new legacy session: see `LegacyFeed.resubscribe`. */
+  /**
+   * The connection dropped and the client reconnects. Streams on the modern wire learn it from
+   * their listen request and wait for the new connection themselves; legacy subscriptions hear
+   * `subscriptionLost` here, and `resync` after {@link resubscribeLegacy}.
+   */
+  connectionDropped(error: Error): void {
+    this.legacy?.suspend(error);
+  }
+
+  /** After a new legacy session, or a reconnect to a legacy server: see `LegacyFeed.resubscribe`. */
   resubscribeLegacy(): Promise<void> {
     return this.legacy?.resubscribe() ?? Promise.resolve();
   }
@@ -145,14 +159,16 @@ export class SubscriptionManager {
   /** See `McpClient.subscribe`. */
   async subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
     const wanted = checkFilter(filter);
-    if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
-    const signal = options.signal;
-    if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
-    if (!this.options.host.connected())
-      throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
       throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
+    const signal = options.signal;
+    // While the client reconnects, a new subscription waits for it (within its ack timeout).
+    if (this.options.host.reconnecting() && !signal?.aborted) await this.options.host.whenOpen(signal, timeoutMs);
+    if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
+    if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
+    if (!this.options.host.connected())
+      throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
     const reopen =
       options.reopen === undefined
         ? this.options.reopen

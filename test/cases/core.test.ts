@@ -220,7 +220,7 @@ describe('B34: responses for unknown or null ids', () => {
     await expect(list).resolves.toMatchObject({ tools: [] });
     expect(onError).toHaveBeenCalledTimes(3);
     for (const [error] of onError.mock.calls) expect(error).toBeInstanceOf(ProtocolError);
-    expect(client.state).toBe('connected');
+    expect(client.state).toBe('open');
     await client.close();
   });
 });

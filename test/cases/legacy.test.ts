@@ -355,7 +355,7 @@ describe('B27: the optional GET stream answered 405, 400 or 404', () => {
     expect((errors[0] as HttpError).status).toBe(status);
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(1);
-    expect(client.state).toBe('connected');
+    expect(client.state).toBe('open');
     expect(gets(server)).toHaveLength(3);
     expect(server.issued).toEqual(['S1']);
   });
@@ -410,7 +410,7 @@ describe('B28 (legacy): acknowledging notifications/initialized', () => {
     const client = httpClient(server.url, { onError: (e) => errors.push(e) });
     await client.connect();
     expect((await client.listTools()).tools).toHaveLength(1);
-    expect(client.state).toBe('connected');
+    expect(client.state).toBe('open');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(HttpError);
     expect((errors[0] as HttpError).data).toMatchObject({

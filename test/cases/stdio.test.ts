@@ -10,7 +10,10 @@ import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 
 const child = (name: string) => fileURLToPath(new URL(`../fakes/children/${name}`, import.meta.url));
 
-function stdioClient(args: string[], options: { onError?: (e: Error) => void; onLog?: (m: unknown) => void } = {}) {
+function stdioClient(
+  args: string[],
+  options: { onError?: (e: Error) => void; onLog?: (m: unknown) => void; reconnect?: false } = {},
+) {
   const transport = new StdioTransport({ command: process.execPath, args, stderr: 'pipe', closeTimeoutMs: 300 });
   return new McpClient({ transport, clientInfo: { name: 'cases', version: '0' }, ...options });
 }
@@ -30,7 +33,7 @@ describe('B17: non-JSON lines on stdout do not kill the connection', () => {
     });
     expect(list.tools).toEqual([]);
     expect(order).toEqual(['log', 'result']);
-    expect(client.state).toBe('connected');
+    expect(client.state).toBe('open');
     // Three non-JSON lines from the framer, one JSON log object from the session.
     expect(errors).toHaveLength(4);
     expect(errors.every((e) => e instanceof ProtocolError)).toBe(true);
@@ -42,11 +45,13 @@ describe('B17: non-JSON lines on stdout do not kill the connection', () => {
 
 describe('B20: the child exits or crashes with requests pending', () => {
   it('B20: a pending call rejects with the exit code and stderr tail; later calls fail at once', async () => {
-    const client = stdioClient([child('scripted-modern.mjs'), 'die-on-second']);
+    // Without reconnecting (by default the client would start the server again; see
+    // test/integration/reconnect.test.ts).
+    const client = stdioClient([child('scripted-modern.mjs'), 'die-on-second'], { reconnect: false });
     await client.connect();
     const error = (await client.callTool('x').catch((e: unknown) => e)) as ConnectionClosedError;
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect(error.data).toMatchObject({ exitCode: 1, reason: 'process exited with code 1' });
+    expect(error.data).toMatchObject({ exitCode: 1, reason: 'process exited with code 1', outcome: 'unknown' });
     expect((error.data as { stderrTail: string }).stderrTail).toContain('fatal: boom');
     const later = await client.callTool('y').catch((e: unknown) => e);
     expect(later).toBeInstanceOf(ConnectionClosedError);

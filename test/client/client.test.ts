@@ -29,7 +29,7 @@ describe('McpClient.connect', () => {
         },
       },
     });
-    expect(client.state).toBe('connected');
+    expect(client.state).toBe('open');
     expect(client.protocolVersion).toBe('2026-07-28');
     expect(client.serverInfo).toEqual({ name: 'scripted', version: '0.0.0' });
     expect(client.instructions).toBe('scripted');

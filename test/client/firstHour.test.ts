@@ -27,7 +27,7 @@ describe('a second connect()', () => {
     expect(again).toBeInstanceOf(ClientStateError);
     expect(again).toMatchObject({
       code: -32040,
-      data: { method: 'connect', state: 'connected' },
+      data: { method: 'connect', state: 'open' },
       message: 'connect: the client is already connected (connect() runs once per McpClient)',
     });
     await client.close();
@@ -102,7 +102,7 @@ describe('await using', () => {
       }
       expect(await subscriptionClosed).toMatchObject({ reason: 'closed' });
       expect(await liveClosed).toMatchObject({ reason: 'closed' });
-      expect(connected.state).toBe('connected');
+      expect(connected.state).toBe('open');
     }
     expect(client.state).toBe('closed');
     expect(alive(transport.pid!)).toBe(false);

@@ -13,7 +13,14 @@ export interface WebSocketBridge {
   readonly url: string;
   /** The server end of each connection, in order. */
   readonly sockets: WebSocket[];
+  /** Its port on 127.0.0.1. */
+  readonly port: number;
   close(): Promise<void>;
+  /**
+   * Goes away as a server restarting does: every connection is closed with `code` (1001 going
+   * away by default) and the port stops listening. Start a new bridge on `port` to come back.
+   */
+  goAway(code?: number): Promise<void>;
 }
 
 /** An SDK `Transport` over one server-side socket. */
@@ -47,12 +54,15 @@ class SocketServerTransport implements Transport {
   }
 }
 
-/** Starts a bridge serving `factory` to each WebSocket connection. */
-export async function startWebSocketBridge(factory: McpServerFactory): Promise<WebSocketBridge> {
+/** Starts a bridge serving `factory` to each WebSocket connection, on `options.port` (default: a free one). */
+export async function startWebSocketBridge(
+  factory: McpServerFactory,
+  options: { port?: number } = {},
+): Promise<WebSocketBridge> {
   const sockets: WebSocket[] = [];
   const wss = new WebSocketServer({
     host: '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     path: '/mcp',
     handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false),
   });
@@ -66,6 +76,19 @@ export async function startWebSocketBridge(factory: McpServerFactory): Promise<W
   return {
     url: `ws://127.0.0.1:${port}/mcp`,
     sockets,
+    port,
+    goAway: async (code = 1001) => {
+      const closed = sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) =>
+            socket.readyState === socket.CLOSED ? resolve() : socket.once('close', () => resolve()),
+          ),
+      );
+      for (const socket of sockets) socket.close(code, 'server restarting');
+      await Promise.all(closed);
+      await Promise.all(handles.map((h) => h.close().catch(() => {})));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
     close: async () => {
       await Promise.all(handles.map((h) => h.close().catch(() => {})));
       for (const socket of sockets) socket.terminate();

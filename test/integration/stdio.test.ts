@@ -133,7 +133,8 @@ describe('example server over stdio', () => {
   });
 
   it('B20: when the server process dies, pending calls reject with the exit signal and later calls fail at once', async () => {
-    const { client: doomed, transport: doomedTransport } = exampleClient();
+    // Without reconnecting; with it (the default), see test/integration/reconnect.test.ts.
+    const { client: doomed, transport: doomedTransport } = exampleClient({ reconnect: false });
     await doomed.connect();
     const pending = doomed.callTool('slow', { steps: 10, durationMs: 5000 });
     await new Promise((r) => setTimeout(r, 50));

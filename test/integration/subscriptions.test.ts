@@ -133,8 +133,9 @@ describe('example server: subscriptions/listen and live lists', () => {
 });
 
 describe('example server: the server process goes away', () => {
-  it('subscriptionLost, then closed with transport-closed', async () => {
-    const { client, transport } = exampleClient();
+  it('without reconnecting: subscriptionLost, then closed with transport-closed', async () => {
+    // With reconnecting (the default), the subscription resumes: test/integration/reconnect.test.ts.
+    const { client, transport } = exampleClient({ reconnect: false });
     await client.connect();
     const sub: Subscription = await client.subscribe({ toolsListChanged: true });
     const lost = nextEvent<SubscriptionEvent>(sub, (e) => e.type === 'subscriptionLost');

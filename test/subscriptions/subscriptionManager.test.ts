@@ -40,6 +40,8 @@ function fakeHost(): {
     abandon: (id, error) => pending.find((p) => p.id === id)?.reject(error),
     capabilities: () => ALL_CHANGES,
     connected: () => connected.value,
+    reconnecting: () => false,
+    whenOpen: () => Promise.resolve(),
   };
   return { host, pending, disarmed, connected };
 }

@@ -2,9 +2,20 @@
 //   noisy:          B17 - banner and log lines on stdout around real messages.
 //   die-on-second:  B20 - answers server/discover, then on the next request writes
 //                   "fatal: boom" to stderr and exits 1.
+//   crash-after-first <marker file>: the first run serves (and creates the marker); every
+//                   later run writes "fatal: store locked" to stderr and exits 2 at once.
+import { existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2];
+if (mode === 'crash-after-first') {
+  const marker = process.argv[3];
+  if (existsSync(marker)) {
+    process.stderr.write('fatal: store locked\n', () => process.exit(2));
+  } else {
+    writeFileSync(marker, String(process.pid));
+  }
+}
 const discover = {
   resultType: 'complete',
   supportedVersions: ['2026-07-28'],

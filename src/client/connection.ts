@@ -1,0 +1,305 @@
+/**
+ * The connection of one client: its state, its events, and the reconnect after a drop (the
+ * loop is `reconnect/loop.ts`, the budget `reconnect/policy.ts`). While it reconnects, the
+ * caller's requests wait here, and so do subscriptions; once a new connection is negotiated
+ * they go on. Keeps `McpClient` a facade.
+ */
+import { CancelledError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
+import type { JsonRpcSession } from '../jsonrpc/session.js';
+import type { Era } from '../legacy/era.js';
+import { EventStream } from '../subscriptions/eventStream.js';
+import type { TransportCloseInfo } from '../transport/transport.js';
+import type { Clock, TimerHandle, Timers } from '../util/clock.js';
+import type { DebugSink } from '../observability/debug.js';
+import { causeOfClose, causeOfFailure, isRetryableConnectFailure } from '../reconnect/cause.js';
+import { reconnectLoop } from '../reconnect/loop.js';
+import { ReconnectBudget, type ReconnectDecision, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
+import type { ConnectionWait } from './caller.js';
+
+/** What the connection borrows from its client. */
+export interface ConnectionHooks {
+  session: JsonRpcSession;
+  /** The reconnect policy; `false` when the client never reconnects. */
+  policy: ResolvedReconnectPolicy | false;
+  /** Whether the transport can be started again (`capabilities.restartable`). */
+  restartable: boolean;
+  clock: Clock;
+  timers: Timers;
+  /** Set while reconnecting (the caller's requests wait on it), cleared once open. */
+  setWait(wait: ConnectionWait | undefined): void;
+  /** Negotiates on the restarted session: era and version again. */
+  renegotiate(signal: AbortSignal): Promise<void>;
+  /** What was negotiated, for `reconnected`. */
+  negotiated(): { protocolVersion: string; era: Era };
+  /** The connection dropped (`error`, as pending requests got it) and a reconnect starts. */
+  dropped(error: ConnectionClosedError): void;
+  /** A new connection is open and negotiated. */
+  reopened(): void;
+  /** The connection is gone for good (no reconnect, or the client gave up): what depends on it ends with `error`. */
+  lost(error: ConnectionClosedError): void;
+  onError: (error: Error) => void;
+  debug: DebugSink | undefined;
+}
+
+/** One request (or subscription) waiting for the connection to open again. */
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/** @internal Owned by `McpClient`; see the module comment. */
+export class ClientConnection {
+  private stateValue: ClientState = 'new';
+  private readonly events: EventStream<ClientEvent>;
+  private readonly budget: ReconnectBudget | undefined;
+  private readonly waiters = new Set<Waiter>();
+  /** When the current connection was negotiated (clock ms). */
+  private openedAt = 0;
+  /** Stops the loop under way (the client closed). */
+  private loop: { controller: AbortController; done: Promise<void> } | undefined;
+  /** The last close the transport reported, in any state. */
+  private lastClose: TransportCloseInfo | undefined;
+
+  constructor(private readonly hooks: ConnectionHooks) {
+    this.events = new EventStream<ClientEvent>({ onError: (error) => hooks.onError(error) });
+    this.budget = hooks.policy === false ? undefined : new ReconnectBudget(hooks.policy);
+  }
+
+  get state(): ClientState {
+    return this.stateValue;
+  }
+
+  /** See `McpClient.on`. */
+  on(listener: (event: ClientEvent) => void): () => void {
+    return this.events.on(listener);
+  }
+
+  /** `connect()` begins. */
+  connecting(): void {
+    this.setState('connecting');
+  }
+
+  /** `connect()` negotiated: the connection is open. */
+  opened(): void {
+    if (this.stateValue !== 'connecting') return;
+    this.openedAt = this.hooks.clock.now();
+    this.setState('open');
+  }
+
+  /**
+   * `connect()` failed with `error`. With `reconnect.retryFirstConnect` and a failure another
+   * attempt may mend, the client goes on reconnecting (and `connect()` still rejects).
+   * @returns true when it does; false when the client is to close.
+   */
+  firstConnectFailed(error: unknown, signal: AbortSignal | undefined): boolean {
+    const { policy, restartable } = this.hooks;
+    if (this.stateValue !== 'connecting' || policy === false || !policy.retryFirstConnect || !restartable) return false;
+    if (signal?.aborted === true || !isRetryableConnectFailure(error)) return false;
+    const budget = this.budget as ReconnectBudget;
+    const decision = budget.attemptFailed(this.hooks.clock.now());
+    if (decision === undefined) return false;
+    this.reconnect(causeOfFailure(error), decision);
+    return true;
+  }
+
+  /**
+   * The session's transport closed. From `open`: a reconnect when the policy allows it and the
+   * transport can start again (and the close was not the owner's), else closed for good. In any
+   * other state the close belongs to `connect()`, to an attempt, or to `close()`, which handle it.
+   */
+  transportClosed(info: TransportCloseInfo): void {
+    this.lastClose = info;
+    if (this.stateValue !== 'open') return;
+    const error = new ConnectionClosedError(
+      `connection closed (${info.reason})`,
+      { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
+      info.cause,
+    );
+    const { policy, restartable } = this.hooks;
+    if (policy === false || !restartable || info.initiatedByClient) {
+      this.setState('closed');
+      this.hooks.lost(error);
+      this.events.end();
+      return;
+    }
+    const cause = causeOfClose(info, error);
+    const decision = (this.budget as ReconnectBudget).dropped(this.openedAt, this.hooks.clock.now());
+    this.hooks.dropped(error);
+    if (decision === undefined) {
+      this.setState('reconnecting');
+      this.giveUp(0, cause);
+      return;
+    }
+    this.reconnect(cause, decision);
+  }
+
+  /**
+   * Waits, at most `timeoutMs` (`Infinity`: no limit), until the connection is open; at once
+   * when it is. Rejects with `TimeoutError` (`kind` as given), `CancelledError` when `signal`
+   * aborts, `ConnectionClosedError` (`outcome: "not-sent"`) when the client is closed or gives up.
+   */
+  readonly wait: ConnectionWait = (method, signal, timeoutMs, kind) => {
+    if (this.stateValue === 'open') return Promise.resolve();
+    if (this.stateValue !== 'reconnecting')
+      return Promise.reject(
+        new ConnectionClosedError(`${method}: ${this.stateValue === 'closed' ? 'client is closed' : 'not connected'}`, {
+          reason: this.stateValue === 'closed' ? 'client is closed' : 'not connected',
+          outcome: 'not-sent',
+        }),
+      );
+    if (signal?.aborted === true) return Promise.reject(new CancelledError(method, signal.reason));
+    return new Promise<void>((resolve, reject) => {
+      let timer: TimerHandle;
+      const done = (): void => {
+        this.waiters.delete(waiter);
+        if (timer !== undefined) this.hooks.timers.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          done();
+          resolve();
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      const onAbort = (): void => waiter.reject(new CancelledError(method, signal?.reason));
+      this.waiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (Number.isFinite(timeoutMs))
+        timer = this.hooks.timers.setTimeout(
+          () => waiter.reject(new TimeoutError({ method, timeoutMs, kind })),
+          Math.max(0, timeoutMs),
+        );
+    });
+  };
+
+  /**
+   * The client closes: stops the reconnect under way at once (its wait is cleared; an attempt
+   * in progress is cancelled), fails what waits, and resolves once the loop has ended.
+   */
+  async close(): Promise<void> {
+    if (this.stateValue === 'closed') return;
+    const loop = this.loop;
+    const reconnecting = this.stateValue === 'reconnecting';
+    this.setState('closed');
+    this.hooks.setWait(undefined);
+    if (reconnecting) this.failWaiters('closed by client');
+    this.events.end();
+    if (loop === undefined) return;
+    loop.controller.abort(new ConnectionClosedError('closed by client', { reason: 'closed by client' }));
+    await loop.done;
+  }
+
+  private reconnect(cause: ReconnectCause, first: ReconnectDecision): void {
+    this.hooks.setWait(this.wait);
+    this.setState('reconnecting');
+    const controller = new AbortController();
+    const done = this.run(cause, first, controller.signal).catch((error: unknown) => {
+      if (!controller.signal.aborted) this.hooks.onError(error instanceof Error ? error : new Error(String(error)));
+    });
+    this.loop = { controller, done };
+  }
+
+  private async run(cause: ReconnectCause, first: ReconnectDecision, signal: AbortSignal): Promise<void> {
+    const { session, clock, timers } = this.hooks;
+    const outcome = await reconnectLoop({
+      budget: this.budget as ReconnectBudget,
+      clock,
+      timers,
+      signal,
+      first: { delayMs: first.delayMs, cause },
+      attempt: async (attempt) => {
+        this.log(`attempt ${attempt}`);
+        // What is left of the previous connection (or attempt) is closed first.
+        if (session.state !== 'closed') await session.close();
+        signal.throwIfAborted();
+        await session.restart();
+        try {
+          signal.throwIfAborted();
+          await this.hooks.renegotiate(signal);
+        } catch (error) {
+          await session.close();
+          throw error;
+        }
+      },
+      onReconnecting: (attempt, delayMs, why) => {
+        this.log(`reconnecting in ${delayMs} ms (attempt ${attempt}): ${describe(why)}`);
+        this.events.emit({ type: 'reconnecting', attempt, delayMs, cause: why });
+      },
+    });
+    if (signal.aborted || this.stateValue !== 'reconnecting') return;
+    this.loop = undefined;
+    if (!outcome.reconnected) {
+      this.giveUp(outcome.attempts, outcome.cause);
+      return;
+    }
+    this.openedAt = clock.now();
+    this.hooks.setWait(undefined);
+    this.setState('open');
+    for (const waiter of [...this.waiters]) waiter.resolve();
+    const { protocolVersion, era } = this.hooks.negotiated();
+    this.log(`reconnected after ${outcome.attempts} attempt(s): ${era} wire, protocol ${protocolVersion}`);
+    this.events.emit({ type: 'reconnected', attempt: outcome.attempts, protocolVersion, era });
+    this.hooks.reopened();
+    // Closed again before the loop could tell (its close was taken for the attempt's): a new drop.
+    if (session.state === 'closed' && this.lastClose !== undefined) this.transportClosed(this.lastClose);
+  }
+
+  /** The budget is spent (or the failure cannot be mended): `gaveUp`, then closed for good. */
+  private giveUp(attempts: number, cause: ReconnectCause): void {
+    this.loop = undefined;
+    this.log(`gave up after ${attempts} attempt(s): ${describe(cause)}`);
+    this.events.emit({ type: 'gaveUp', attempts, cause });
+    const error = new ConnectionClosedError(
+      `connection lost; gave up reconnecting after ${attempts} attempt(s): ${describe(cause)}`,
+      {
+        reason: 'gave up reconnecting',
+        ...(cause.exitCode !== undefined && { exitCode: cause.exitCode }),
+        ...(cause.signal !== undefined && { signal: cause.signal }),
+        ...(cause.stderrTail !== undefined && { stderrTail: cause.stderrTail }),
+      },
+      cause.error,
+    );
+    this.hooks.setWait(undefined);
+    this.setState('closed');
+    for (const waiter of [...this.waiters]) waiter.reject(error);
+    this.hooks.lost(error);
+    this.events.end();
+    this.hooks.session.close().catch((closeError: unknown) => this.hooks.onError(asError(closeError)));
+  }
+
+  private failWaiters(reason: string): void {
+    for (const waiter of [...this.waiters])
+      waiter.reject(new ConnectionClosedError(`connection closed (${reason})`, { reason, outcome: 'not-sent' }));
+  }
+
+  private setState(state: ClientState): void {
+    const previous = this.stateValue;
+    if (previous === state) return;
+    this.stateValue = state;
+    this.events.emit({ type: 'state', state, previous });
+  }
+
+  private log(message: string): void {
+    this.hooks.debug?.({ type: 'reconnect', message });
+  }
+}
+
+/** One line for a cause: its reason and what the transport said. */
+function describe(cause: ReconnectCause): string {
+  const parts: string[] = [cause.reason];
+  if (cause.exitCode !== undefined && cause.exitCode !== null) parts.push(`exit code ${cause.exitCode}`);
+  if (cause.signal !== undefined && cause.signal !== null) parts.push(`signal ${cause.signal}`);
+  if (cause.closeCode !== undefined) parts.push(`close code ${cause.closeCode}`);
+  if (cause.httpStatus !== undefined) parts.push(`HTTP ${cause.httpStatus}`);
+  if (cause.error instanceof Error) parts.push(cause.error.message);
+  return parts.join(', ');
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
