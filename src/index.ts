@@ -7,6 +7,8 @@
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export { McpClient, type ClientState } from './client/client.js';
+export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
 export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
@@ -357,7 +359,6 @@ export {
   type ExposedNameCollision,
 } from './host/exposedNames.js';
 export type { ServerItemRef } from './host/routing.js';
-export type { ObservedClientEvent, ObservedClientState, ReconnectCause } from './host/clientWatch.js';
 export { fetchTransport, type CreateTransport, type TransportContext } from './host/transports.js';
 export {
   HostConfigError,

@@ -18,6 +18,7 @@ import { ProgressLine, type CliIo } from './io.js';
 import { completeAsTyped, completionNote } from './completeAsTyped.js';
 import {
   contentsText,
+  describeClientEvent,
   describeContent,
   describeEvent,
   describeFilter,
@@ -357,6 +358,20 @@ async function watch(ctx: CommandContext, uris: string[]): Promise<number> {
     if (ctx.options.json) io.stdout.write(`${eventJson(event)}\n`);
     else line(ctx, `${timestamp()} ${describeEvent(event)}`);
   };
+  // A server that restarts does not end the watch: the client reconnects (and says so on stderr).
+  client.on((event) => {
+    if (event.type === 'state') return;
+    if (ctx.options.json) {
+      const cause =
+        'cause' in event && event.cause.error !== undefined
+          ? { cause: { ...event.cause, error: errorJson(event.cause.error) } }
+          : {};
+      io.stdout.write(`${JSON.stringify({ ...event, ...cause, time: new Date().toISOString() })}\n`);
+      return;
+    }
+    const text = describeClientEvent(event);
+    if (text !== undefined) io.stderr.write(`${styleFor(io.stderr, io.env).dim(`mcp-live: ${text}`)}\n`);
+  });
   const subscription = await client.subscribe(
     {
       toolsListChanged: true,

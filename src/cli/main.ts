@@ -3,7 +3,7 @@
  * code. Everything it touches of its process comes in through {@link CliIo}, so tests run it
  * in-process; src/cli/bin.ts binds it to the real process.
  */
-import { McpClient, type DebugSink, type Transport } from '../index.js';
+import { McpClient, type DebugSink, type ReconnectOptions, type Transport } from '../index.js';
 import { debugFromEnvironment } from '../observability/debug.js';
 import { StdioTransport, WebSocketTransport } from '../node.js';
 import { CliHttpTransport } from './debugHttp.js';
@@ -18,6 +18,13 @@ import { styleFor } from './render.js';
 
 /** The package version (test/cli checks it against package.json). */
 export const VERSION = '0.1.0';
+
+/**
+ * How `watch` reconnects: it outlives a server that restarts, while one that keeps dying ends
+ * it within seconds (three quick drops in a row, then no cool-down). The other commands run
+ * once and report a drop as it is.
+ */
+const WATCH_RECONNECT: ReconnectOptions = { maxQuickRetries: 2, maxCoolDowns: 0 };
 
 export type { CliIo, OutStream } from './io.js';
 
@@ -60,6 +67,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     transport: createTransport(server, options, io, debug),
     debug: debug ?? false,
     clientInfo: { name: 'mcp-live-cli', version: VERSION },
+    reconnect: command.name === 'watch' ? WATCH_RECONNECT : false,
     ...(interactive &&
       io.stdin !== undefined && { handlers: { elicitation: { form: terminalElicitation(io.stdin, io.stderr) } } }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),

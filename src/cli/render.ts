@@ -6,6 +6,7 @@
  */
 import {
   viewContents,
+  type ClientEvent,
   type ContentBlock,
   type ContentsView,
   type McpClient,
@@ -122,11 +123,36 @@ export function describeEvent(event: SubscriptionEvent): string {
     case 'resourceUpdated':
       return `resourceUpdated ${event.uri}`;
     case 'subscriptionLost':
-      return `subscriptionLost (${event.reason})${event.willReopen ? `, reopening in ${event.retryInMs} ms` : ''}`;
+      return `subscriptionLost (${event.reason})${!event.willReopen ? '' : event.retryInMs === undefined ? ', reopening once reconnected' : `, reopening in ${event.retryInMs} ms`}`;
     case 'resync':
       return `resync after reopen ${event.reopens}`;
     default:
       return event.type;
+  }
+}
+
+/**
+ * A reconnect event of the client as one line (`state` events give none): why the connection
+ * went, the attempt and its wait; the version negotiated again; or the last cause when it gave up.
+ */
+export function describeClientEvent(event: ClientEvent): string | undefined {
+  const why = (cause: Extract<ClientEvent, { type: 'gaveUp' }>['cause']): string =>
+    [
+      cause.reason,
+      ...(cause.exitCode != null ? [`exit code ${cause.exitCode}`] : []),
+      ...(cause.signal != null ? [`signal ${cause.signal}`] : []),
+      ...(cause.closeCode !== undefined ? [`close code ${cause.closeCode}`] : []),
+      ...(cause.httpStatus !== undefined ? [`HTTP ${cause.httpStatus}`] : []),
+    ].join(', ');
+  switch (event.type) {
+    case 'reconnecting':
+      return `connection lost (${why(event.cause)}); reconnecting in ${event.delayMs} ms (attempt ${event.attempt})`;
+    case 'reconnected':
+      return `reconnected (${event.era} wire, protocol ${event.protocolVersion})`;
+    case 'gaveUp':
+      return `gave up reconnecting after ${event.attempts} attempt(s) (${why(event.cause)})`;
+    default:
+      return undefined;
   }
 }
 

@@ -32,7 +32,7 @@ import {
   type HostTool,
   type ServerContribution,
 } from './catalog.js';
-import type { ObservedClientEvent } from './clientWatch.js';
+import type { ClientEvent } from '../reconnect/types.js';
 import { makeServerClient } from './serverClient.js';
 import {
   isHostConfig,
@@ -101,7 +101,7 @@ export type HostEvent =
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined }
   | { type: 'catalog'; kinds: readonly CatalogKind[] }
   | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
-  | { type: 'client'; server: string; event: ObservedClientEvent };
+  | { type: 'client'; server: string; event: ClientEvent };
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one

@@ -9,7 +9,6 @@ import type { CacheStore } from '../cache/cacheStore.js';
 import type { AuthContextSource } from '../cache/authContext.js';
 import type { EraMemory } from '../legacy/era.js';
 import type { Transport } from '../transport/transport.js';
-import { retryingFirstConnect } from './clientWatch.js';
 import type { HostClientOptions, HostServerEntry } from './config.js';
 import type { Implementation } from '../types/protocol.js';
 import type { CreateTransport } from './transports.js';
@@ -102,4 +101,16 @@ function stableJson(record: Readonly<Record<string, string>>): string {
       .sort()
       .map((key) => [key, record[key]]),
   );
+}
+
+/**
+ * The client options with the first connection retried too (`reconnect.retryFirstConnect`), so
+ * that a server that fails to start keeps being tried under the client's reconnect policy.
+ * Left as they are when reconnecting is turned off (`reconnect: false`); options that set
+ * `retryFirstConnect` themselves keep their choice.
+ */
+function retryingFirstConnect(options: ClientOptions): ClientOptions {
+  const reconnect = options.reconnect;
+  if (reconnect === false) return options;
+  return { ...options, reconnect: { retryFirstConnect: true, ...reconnect } };
 }

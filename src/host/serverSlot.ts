@@ -9,7 +9,7 @@ import type { Era } from '../legacy/era.js';
 import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
-import { observedState, watchClient, type ObservedClientEvent, type ReconnectCause } from './clientWatch.js';
+import type { ClientEvent, ReconnectCause } from '../reconnect/types.js';
 import type { HostServerEntry, ServerLocation } from './config.js';
 import { HostRoutingError } from './errors.js';
 
@@ -52,7 +52,7 @@ export interface SlotHost {
   /** The slot's contribution or state changed: the host rebuilds the catalog. */
   changed(): void;
   stateChanged(slot: ServerSlot, previous: HostServerState): void;
-  clientEvent(slot: ServerSlot, event: ObservedClientEvent): void;
+  clientEvent(slot: ServerSlot, event: ClientEvent): void;
   onError(error: Error, server: string): void;
 }
 
@@ -150,7 +150,7 @@ export class ServerSlot {
       return;
     }
     this.clientValue = client;
-    this.stopWatching = watchClient(client, (event) => this.onClientEvent(event));
+    this.stopWatching = client.on((event) => this.onClientEvent(event));
     const abort = (): void => this.lifetime.abort(signal?.reason);
     if (signal?.aborted === true) abort();
     else signal?.addEventListener('abort', abort, { once: true });
@@ -204,7 +204,7 @@ export class ServerSlot {
   private sync(cause?: unknown): void {
     const client = this.clientValue;
     if (client === undefined || this.closing) return;
-    const state = observedState(client);
+    const state = client.state;
     if (state === 'closed' && (this.stateValue === 'open' || this.stateValue === 'reconnecting')) {
       this.fail(cause ?? new ConnectionClosedError(`server ${this.name}: connection closed`, { reason: 'closed' }));
     } else if (state === 'reconnecting' && this.stateValue === 'open') {
@@ -213,7 +213,7 @@ export class ServerSlot {
     }
   }
 
-  private onClientEvent(event: ObservedClientEvent): void {
+  private onClientEvent(event: ClientEvent): void {
     if (this.closing) return;
     switch (event.type) {
       case 'state':
@@ -267,13 +267,13 @@ export class ServerSlot {
           // A server may offer resources without templates: -32601 means "no such list".
           if (kind === 'resourceTemplates' && error instanceof McpError && error.code === ErrorCode.MethodNotFound)
             return;
-          if (this.closing || observedState(client) !== 'open') return;
+          if (this.closing || client.state !== 'open') return;
           this.lastErrorValue = asError(error);
           this.host.onError(this.lastErrorValue, this.name);
         }
       }),
     );
-    if (this.closing || observedState(client) !== 'open') {
+    if (this.closing || client.state !== 'open') {
       this.sync();
       return;
     }

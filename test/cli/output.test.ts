@@ -96,11 +96,19 @@ describe('lists and resources', () => {
 });
 
 describe('watch', () => {
-  it('a server that dies: its exit and the tail of its stderr', async () => {
+  it('a server that keeps dying: reconnects, then gives up with its exit and the tail of its stderr', async () => {
     const { code, stdout, stderr } = await runCli(['watch', '--', process.execPath, child('dies-while-watched.mjs')]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/watching toolsListChanged\n/);
-    expect(stderr).toMatch(/^mcp-live: the subscription ended: transport-closed\n {2}ConnectionClosedError -32000/);
+    // Each run dies 300 ms after its handshake: two reconnects (each a resync), then the
+    // watch budget (three quick drops in a row) is spent.
+    expect(stdout.match(/subscriptionLost \(transport-closed\), reopening once reconnected/g)).toHaveLength(3);
+    expect(stdout.match(/resync after reopen/g)).toHaveLength(2);
+    expect(stderr).toMatch(
+      /^mcp-live: connection lost \(process-exit, exit code 3\); reconnecting in \d+ ms \(attempt 1\)\nmcp-live: reconnected \(legacy wire, protocol 2025-11-25\)\n/,
+    );
+    expect(stderr).toContain('mcp-live: gave up reconnecting after 0 attempt(s) (process-exit, exit code 3)\n');
+    expect(stderr).toMatch(/mcp-live: the subscription ended: transport-closed\n {2}ConnectionClosedError -32000/);
     expect(stderr).toContain('fatal: the widget store is corrupt');
   });
 });

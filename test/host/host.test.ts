@@ -391,7 +391,12 @@ describe('McpHost: a live catalog', () => {
     expect(h.server('beta')?.lastError).toBeInstanceOf(Error);
     expect(h.tools().some((t) => t.server === 'beta')).toBe(false);
     expect(h.tools().some((t) => t.server === 'alpha')).toBe(true);
-    expect(events.at(-1)).toMatchObject({ type: 'catalog' });
+    // The catalog changed once the server left; its client's own events (closed) come with it.
+    expect(events.filter((e) => e.type !== 'client').at(-1)).toMatchObject({ type: 'catalog' });
+    expect(events.filter((e) => e.type === 'client').at(-1)).toMatchObject({
+      server: 'beta',
+      event: { type: 'state', state: 'closed', previous: 'open' },
+    });
     await expect(h.callTool({ server: 'beta', name: 'echo' }, { message: 'x' })).rejects.toMatchObject({
       data: { reason: 'server-unavailable', server: 'beta', state: 'failed' },
     });

@@ -12,13 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHost, type HostEvent } from '../../src/host/host.js';
 import { loadHostConfig } from '../../src/host/loadConfig.js';
 import { nodeTransport } from '../../src/host/nodeTransport.js';
-import { reconnects } from '../../src/host/clientWatch.js';
 import { ConnectionClosedError } from '../../src/errors/errors.js';
 import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import type { Transport } from '../../src/transport/transport.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { toAnthropicToolResult } from '../../src/host/modelToolResults.js';
-import { EXAMPLE_SERVER, exampleClient, startExampleHttpServer } from './exampleServer.js';
+import { EXAMPLE_SERVER, startExampleHttpServer } from './exampleServer.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from '../fakes/publishedServers.js';
 
 const FATAL = fileURLToPath(new URL('../fakes/children/fatal.mjs', import.meta.url));
@@ -156,14 +155,7 @@ describe('McpHost with real servers of both eras', () => {
   });
 });
 
-// A server that crashes mid-session and comes back needs a client that reconnects by itself
-// (issue 18: client.on() and ReconnectOptions.retryFirstConnect). Until the client has them
-// this test is skipped, not faked: today the host reports such a server `failed` (host.test.ts).
-const probe = exampleClient().client;
-const clientReconnects = reconnects(probe);
-void probe.close();
-
-describe.skipIf(!clientReconnects)('McpHost: a server that crashes mid-session comes back', () => {
+describe('McpHost: a server that crashes mid-session comes back', () => {
   it('goes reconnecting, its items leave the catalog, then open with its items back', async () => {
     const transports: StdioTransport[] = [];
     const host = new McpHost({
