@@ -387,6 +387,77 @@ describe('what a reconnect resets', () => {
   });
 });
 
+describe('negotiating again', () => {
+  /** A 2025-11-25 server: no server/discover, an initialize handshake, resources/subscribe. */
+  function legacy(server: ScriptedServer): void {
+    server.on('server/discover', () => ({ error: { code: -32601, message: 'Method not found' } }));
+    server.on('initialize', (request) => ({
+      result: {
+        protocolVersion: request['params'].protocolVersion,
+        capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+        serverInfo: { name: 'legacy', version: '1' },
+      },
+    }));
+    server.on('resources/subscribe', () => ({ result: {} }));
+    server.on('tools/call', () => ({ result: { content: [] } }));
+  }
+
+  it('a server downgraded to 2025-11-25: the legacy wire; subscriptions of the old era end', async () => {
+    vi.useFakeTimers();
+    const eraMemory = new Map();
+    const { client, transport, events } = reconnecting((server, n) => (n === 1 ? standard(server) : legacy(server)), {
+      eraMemory,
+    });
+    await client.connect();
+    expect(eraMemory.get(transport.serverIdentity)).toBe('modern');
+    const sub = await client.subscribe({ toolsListChanged: true });
+    transport.drop();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(client.state).toBe('open');
+    expect(events.at(-1)).toEqual({ type: 'reconnected', attempt: 1, protocolVersion: '2025-11-25', era: 'legacy' });
+    expect(client.era).toBe('legacy');
+    expect(eraMemory.get(transport.serverIdentity)).toBe('legacy');
+    expect((await sub.closed).reason).toBe('transport-closed');
+    // The legacy wire from now on: no per-request _meta version.
+    await client.callTool('x', {});
+    expect(transport.servers[1]!.requests('tools/call')[0]!['params']._meta).toEqual({
+      progressToken: expect.anything(),
+    });
+    // And its subscriptions work as on any legacy connection.
+    const legacySub = await client.subscribe({ resourceSubscriptions: ['demo://z'] });
+    expect(legacySub.honoured).toEqual({ resourceSubscriptions: ['demo://z'] });
+  });
+
+  it('a server remembered as legacy is probed again, and found upgraded; legacy subscriptions resync on a legacy server', async () => {
+    vi.useFakeTimers();
+    const eraMemory = new Map();
+    const { client, transport, events } = reconnecting((server, n) => (n === 3 ? standard(server) : legacy(server)), {
+      eraMemory,
+    });
+    await client.connect();
+    expect(client.era).toBe('legacy');
+    const sub = await client.subscribe({ resourceSubscriptions: ['demo://z'] });
+    const seen: SubscriptionEvent[] = [];
+    sub.on((event) => seen.push(event));
+    // Still legacy after the first drop: the uri is subscribed again, and the subscription resyncs.
+    transport.drop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sub.state).toBe('reopening');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(transport.servers[1]!.requests('server/discover')).toHaveLength(1);
+    expect(transport.servers[1]!.requests('resources/subscribe').map((m) => m['params'].uri)).toEqual(['demo://z']);
+    expect(seen.map((e) => e.type)).toEqual(['subscriptionLost', 'resync']);
+    expect(sub.state).toBe('open');
+    // Upgraded by the second drop: modern again.
+    transport.drop();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(events.at(-1)).toMatchObject({ type: 'reconnected', era: 'modern', protocolVersion: '2026-07-28' });
+    expect(eraMemory.get(transport.serverIdentity)).toBe('modern');
+    expect(transport.servers[2]!.requests('initialize')).toHaveLength(0);
+    expect((await sub.closed).reason).toBe('transport-closed');
+  });
+});
+
 describe('retryFirstConnect', () => {
   it('connect() rejects with the failure, and the client goes on reconnecting until it is open', async () => {
     vi.useFakeTimers();
