@@ -79,8 +79,8 @@ export class Caller {
   private tasksCapabilities: JsonObject | undefined;
   private version: string;
   private eraValue: Era = 'modern';
-  /** Legacy wire: starts a new session after `SessionExpiredError` (set by the client). */
-  renewSession: (() => Promise<unknown>) | undefined;
+  /** Legacy wire: starts a new session after `SessionExpiredError` (`expired`; set by the client). */
+  renewSession: ((expired: unknown) => Promise<unknown>) | undefined;
   /**
    * Set by the client while it reconnects, `undefined` while the connection is open: requests
    * wait on it before they are sent, and a request the drop cut short waits on it before it is
@@ -329,7 +329,7 @@ export class Caller {
         type: 'reconnect',
         message: `${method}: the HTTP session expired; starting a new one and sending again`,
       });
-      await this.renewSession();
+      await this.renewSession(error);
       return this.session.request(
         method,
         this.withMeta(params, options, sessionOptions, scope, declareTasks),

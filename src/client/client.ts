@@ -190,6 +190,8 @@ export class McpClient implements Closeable {
       subscriptions: this.subscriptionManager,
       discover: (callOptions, internals) => this.loadDiscovery(callOptions, internals),
       connected: () => this.connection.state === 'open',
+      sessionLost: (expired) => this.connection.sessionLost(expired),
+      sessionRenewed: (ok) => this.connection.sessionRenewed(ok),
     });
     this.tasks = new TaskManager({
       serverIdentity: transport.serverIdentity,

@@ -32,8 +32,8 @@ export interface ConnectionHooks {
   renegotiate(signal: AbortSignal): Promise<void>;
   /** What was negotiated, for `reconnected`. */
   negotiated(): { protocolVersion: string; era: Era };
-  /** The connection dropped (`error`, as pending requests got it) and a reconnect starts. */
-  dropped(error: ConnectionClosedError): void;
+  /** The connection dropped (`error`: what pending requests got, or the expired session) and a reconnect starts. */
+  dropped(error: Error): void;
   /** A new connection is open and negotiated. */
   reopened(): void;
   /** The connection is gone for good (no reconnect, or the client gave up): what depends on it ends with `error`. */
@@ -132,6 +132,37 @@ export class ClientConnection {
       return;
     }
     this.reconnect(cause, decision);
+  }
+
+  /**
+   * The legacy HTTP session expired (a 404 to a request that carried it) and the client sets
+   * up a new one on the same transport: `reconnecting` (cause `http-session-lost`) until
+   * {@link sessionRenewed}. Requests are held by the transport meanwhile, not here.
+   */
+  sessionLost(expired: unknown): void {
+    if (this.stateValue !== 'open') return;
+    const error = expired instanceof Error ? expired : new Error(String(expired));
+    const status = (expired as { data?: { status?: unknown } } | undefined)?.data?.status;
+    this.hooks.dropped(error);
+    this.setState('reconnecting');
+    const cause: ReconnectCause = {
+      reason: 'http-session-lost',
+      ...(typeof status === 'number' && { httpStatus: status }),
+      error: expired,
+    };
+    this.log(`a new HTTP session: ${describe(cause)}`);
+    this.events.emit({ type: 'reconnecting', attempt: 1, delayMs: 0, cause });
+  }
+
+  /** The new legacy HTTP session is ready (`ok`), or could not be set up (the next request tries again). */
+  sessionRenewed(ok: boolean): void {
+    if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return;
+    this.openedAt = this.hooks.clock.now();
+    this.setState('open');
+    for (const waiter of [...this.waiters]) waiter.resolve();
+    if (!ok) return;
+    const { protocolVersion, era } = this.hooks.negotiated();
+    this.events.emit({ type: 'reconnected', attempt: 1, protocolVersion, era });
   }
 
   /**

@@ -40,6 +40,12 @@ export interface EraBindingDeps {
   /** The client's `server/discover` (through its cache). */
   discover(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult>;
   connected(): boolean;
+  /**
+   * The legacy HTTP session expired (`expired`, a `SessionExpiredError`) and a new one is set
+   * up; `renewed(true)` once it is, `renewed(false)` when that failed (the next request tries again).
+   */
+  sessionLost?(expired: unknown): void;
+  sessionRenewed?(ok: boolean): void;
 }
 
 /** @internal Owned by `McpClient`. */
@@ -202,7 +208,19 @@ export class EraBinding {
     }
     this.discovery = discoveryFromHandshake(outcome.handshake);
     const link = this.legacy as LegacyLink;
-    caller.renewSession = () => link.renew();
+    caller.renewSession = (expired) => {
+      this.deps.sessionLost?.(expired);
+      return link.renew().then(
+        (handshake) => {
+          this.deps.sessionRenewed?.(true);
+          return handshake;
+        },
+        (error: unknown) => {
+          this.deps.sessionRenewed?.(false);
+          throw error;
+        },
+      );
+    };
     // Still on the legacy wire after a reconnect: the feed and its subscriptions stay.
     if (previous === 'legacy') return;
     subscriptions.useLegacyFeed({

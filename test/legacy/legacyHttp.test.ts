@@ -12,6 +12,7 @@ import { StreamBrokenError } from '../../src/transport/transportErrors.js';
 import { resolveLegacyHttpOptions } from '../../src/transport/http/legacy/legacyHttp.js';
 import { CancelledError, InvalidArgumentError } from '../../src/errors/errors.js';
 import type { Era } from '../../src/legacy/era.js';
+import type { ClientEvent } from '../../src/reconnect/types.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse, type RecordedRequest } from '../fakes/httpFake.js';
 import { instantTimers } from '../fakes/httpHarness.js';
 import { systemTimers } from '../../src/util/clock.js';
@@ -108,7 +109,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       });
       open.push(client);
       await client.connect();
-      return { fake, client, live, renewalHeld, release: () => release?.() };
+      const events: ClientEvent[] = [];
+      client.on((event) => events.push(event));
+      return { fake, client, live, events, renewalHeld, release: () => release?.() };
     }
 
     it('a request sent while the new session is set up waits for it and carries its Mcp-Session-Id', async () => {
@@ -141,6 +144,19 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         .filter((r) => r.json?.method === 'notifications/initialized')
         .map((r) => r.headers['mcp-session-id']);
       expect(initialized).toEqual(['S1', 'S2']);
+      // Observable as a reconnect (issue 18): reconnecting while the new session is set up, then open.
+      expect(server.events).toEqual([
+        { type: 'state', state: 'reconnecting', previous: 'open' },
+        {
+          type: 'reconnecting',
+          attempt: 1,
+          delayMs: 0,
+          cause: { reason: 'http-session-lost', httpStatus: 404, error: expect.objectContaining({ code: -32014 }) },
+        },
+        { type: 'state', state: 'open', previous: 'reconnecting' },
+        { type: 'reconnected', attempt: 1, protocolVersion: '2025-11-25', era: 'legacy' },
+      ]);
+      expect(server.client.state).toBe('open');
     });
 
     it('when the new session cannot be set up, requests sent meanwhile reject with the same error', async () => {
@@ -165,6 +181,13 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         .filter((r) => r.json?.method === 'tools/call')
         .map((r) => r.json.params.arguments.n);
       expect(calls).toEqual([1]);
+      // No new session, but no reason to close either: open again, and the next request tries once more.
+      expect(server.events.map((e) => (e.type === 'state' ? e.state : e.type))).toEqual([
+        'reconnecting',
+        'reconnecting',
+        'open',
+      ]);
+      expect(server.client.state).toBe('open');
     });
   });
 
