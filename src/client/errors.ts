@@ -5,14 +5,15 @@ import { LocalError } from '../errors/errors.js';
 export interface ClientStateErrorData {
   /** The method called, e.g. `"connect"`. */
   method: string;
-  /** The client's state at the call: `connecting`, `connected` or `closed` for `connect`. */
+  /** The client's state at the call (a `ClientState`): `connecting`, `open`, `reconnecting` or `closed` for `connect`. */
   state: string;
 }
 
 /**
  * A method was called in a client state that does not allow it (code -32040); nothing was sent.
- * `connect()` runs once per `McpClient`: a second call while it is connecting or connected, or
- * after `close()`, throws this. To reconnect, close the client and create a new one.
+ * `connect()` runs once per `McpClient`: a second call while it is connecting, open or
+ * reconnecting, or after `close()`, throws this. The client reconnects by itself after a drop
+ * (`ClientOptions.reconnect`); once it is closed, create a new one.
  * `data` is {@link ClientStateErrorData}.
  */
 export class ClientStateError extends LocalError {
