@@ -195,6 +195,30 @@ describe('reconnecting after a drop', () => {
     expect(events.at(-1)).toEqual({ type: 'state', state: 'closed', previous: 'reconnecting' });
   });
 
+  it('close() during an attempt stops it at once: the attempt is abandoned and its connection closed', async () => {
+    vi.useFakeTimers();
+    // The second server never answers server/discover: the attempt hangs until close().
+    const { client, transport, events } = reconnecting((server, n) => {
+      standard(server);
+      if (n === 2) server.on('server/discover', () => undefined);
+    });
+    await client.connect();
+    transport.drop();
+    const waiting = client.readResource('demo://a').catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(transport.starts).toBe(2);
+    expect(transport.servers[1]!.requests('server/discover')).toHaveLength(1);
+    expect(client.state).toBe('reconnecting');
+    await client.close();
+    expect(client.state).toBe('closed');
+    expect(await waiting).toMatchObject({ name: 'ConnectionClosedError', data: { outcome: 'not-sent' } });
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(transport.starts).toBe(2);
+    expect(transport.servers[1]!.requests('resources/read')).toHaveLength(0);
+    expect(events.filter((e) => e.type !== 'state').map((e) => e.type)).toEqual(['reconnecting']);
+  });
+
   it('a server that cannot come back: the budget is spent, gaveUp with the last cause, then closed', async () => {
     vi.useFakeTimers();
     const { client, transport, events } = reconnecting(standard, {

@@ -107,6 +107,28 @@ describe('stdio: the example server killed with SIGKILL mid-session', () => {
   }, 30_000);
 });
 
+describe('stdio: close() while the client waits to reconnect', () => {
+  it('returns at once; no new process is spawned, and a waiting read rejects', async () => {
+    const { client, transport } = exampleClient({
+      reconnect: { jitter: false, minDelayMs: 60_000, maxDelayMs: 60_000 },
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const firstPid = transport.pid!;
+    const reconnecting = next(client, (e) => e.type === 'reconnecting');
+    process.kill(firstPid, 'SIGKILL');
+    expect(await reconnecting).toMatchObject({ attempt: 1, delayMs: 60_000, cause: { signal: 'SIGKILL' } });
+    const waiting = client.readResource('demo://items/1').catch((e: unknown) => e);
+    const started = performance.now();
+    await client.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await waiting).toMatchObject({ name: 'ConnectionClosedError', data: { outcome: 'not-sent' } });
+    expect(client.state).toBe('closed');
+    expect(transport.pid).toBe(firstPid);
+    expect(gone(firstPid)).toBe(true);
+  }, 30_000);
+});
+
 describe('WebSocket: the server goes away (1001) and comes back on the same port', () => {
   it('reconnects once the port listens again; a subscription resyncs and calls work', async () => {
     const factory = createExampleServerFactory(createExampleState());
