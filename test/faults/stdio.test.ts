@@ -182,4 +182,22 @@ describe('misbehaving stdio servers', () => {
     expect(groupAlive(s.pgid), `left: ${groupMembers(s.pgid).join(', ')}`).toBe(false);
     await expectNoLeakedHandles(probe.baseline);
   });
+
+  it('a reconnect after the server was killed ends what its group left (a helper that ignores SIGTERM)', async () => {
+    const s = await start('group-helper', { reconnect: { jitter: false, minDelayMs: 50 } });
+    const deadline = performance.now() + 3000;
+    while (groupMembers(s.pgid).length < 2 && performance.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(groupMembers(s.pgid)).toHaveLength(2);
+    const back = new Promise<void>((resolve) => s.client.on((event) => event.type === 'reconnected' && resolve()));
+    process.kill(s.pgid, 'SIGKILL'); // the server only: its helper stays
+    await settleWithin(back, 5000, 'the reconnect');
+    const second = s.transport.pid!;
+    expect(second).not.toBe(s.pgid);
+    // The old group is ended while the new server runs: SIGTERM, then SIGKILL closeTimeoutMs later.
+    await expectGroupGone(s.pgid, 3000);
+    expect(groupAlive(second)).toBe(true);
+    await closeAndCheck(s);
+    await expectGroupGone(second);
+  });
 });

@@ -129,6 +129,8 @@ export class StdioTransport implements Transport, Closeable {
   private rejectStart: ((error: Error) => void) | undefined;
   /** How many times `start()` ran: a closed transport that started before may start again. */
   private runs = 0;
+  /** The ends of earlier runs' process groups still under way (a restart does not wait for them; `close()` does). */
+  private readonly earlierGroups = new Set<Promise<void>>();
 
   /**
    * @throws InvalidArgumentError (code -32602) when `options` is not an object (a command line
@@ -176,7 +178,7 @@ export class StdioTransport implements Transport, Closeable {
    * @throws LocalError (code -32603) when called while starting or open.
    */
   start(handlers: TransportHandlers): Promise<void> {
-    if (this.state === 'closed' && this.runs > 0 && this.resolveClosePromise === undefined) this.reset();
+    if (this.state === 'closed' && this.runs > 0 && this.resolveClosePromise === undefined) this.restart();
     if (this.state !== 'new') {
       return Promise.reject(
         this.state === 'closed'
@@ -268,7 +270,10 @@ export class StdioTransport implements Transport, Closeable {
    * when the server had exited by itself before. Never rejects.
    */
   close(): Promise<void> {
-    this.closedForGood ??= this.shutDown().then(() => this.endGroup());
+    this.closedForGood ??= this.shutDown()
+      .then(() => this.endGroup())
+      .then(() => Promise.all(this.earlierGroups))
+      .then(() => {});
     return this.closedForGood;
   }
 
@@ -312,9 +317,25 @@ export class StdioTransport implements Transport, Closeable {
     await this.close();
   }
 
-  /** Forgets the run that ended, so that `start()` spawns the server again. */
-  private reset(): void {
+  /**
+   * Forgets the run that ended, so that `start()` spawns the server again. What is left of its
+   * process group (members that outlived the server) is ended meanwhile, as `close()` would:
+   * SIGTERM, then SIGKILL `closeTimeoutMs` later; the next `close()` waits for that too.
+   */
+  private restart(): void {
+    const pid = this.child?.pid;
+    const ended =
+      this.closedForGood ??
+      (pid === undefined || process.platform === 'win32'
+        ? undefined
+        : endGroup(pid, this.closeTimeoutMs, this.groupTermAt));
+    if (ended !== undefined) {
+      this.earlierGroups.add(ended);
+      void ended.then(() => this.earlierGroups.delete(ended));
+    }
     this.state = 'new';
+    this.closedForGood = undefined;
+    this.groupTermAt = undefined;
     this.child = undefined;
     this.initiatedByClient = false;
     this.exited = false;
