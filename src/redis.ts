@@ -1,6 +1,7 @@
 /**
  * The fleet entry: a response-cache store in Redis shared by every instance of a host, with
- * invalidation across the fleet. Node-only; needs the optional peer dependency `ioredis`.
+ * invalidation across the fleet, and a task store there so tasks outlive a host restart.
+ * Node-only; needs the optional peer dependency `ioredis`.
  *
  * @module mcp-live/redis
  */
@@ -16,3 +17,9 @@ export type { LocalTierOptions } from './cache/redis/localTier.js';
 export type { SingleFlightOptions } from './cache/redis/singleFlight.js';
 export { CacheStoreError, type CacheStoreErrorData } from './cache/redis/errors.js';
 export { DEFAULT_PREFIX } from './cache/redis/redisKeys.js';
+export {
+  RedisTaskStore,
+  DEFAULT_TASK_STORE_TIMEOUT_MS,
+  type RedisTaskStoreOptions,
+} from './tasks/redis/redisTaskStore.js';
+export { TaskStoreError, type TaskStoreErrorData } from './tasks/redis/taskStoreError.js';

@@ -99,6 +99,12 @@ export const ErrorCode = {
    */
   TaskExpired: -32031,
   /**
+   * Local: a task store (Redis) could not be reached, answered too slowly, or failed a command
+   * (`TaskStoreError`; `data.operation`, `data.reason`). Thrown from the store's calls: a
+   * `resumeTask` fails with it; the record writes of a running task report it to `onError`.
+   */
+  TaskStoreFailed: -32032,
+  /**
    * Local: a method was called in a client state that does not allow it, e.g. `connect()` twice
    * (`ClientStateError`; `data.method`, `data.state`). Nothing was sent.
    */

@@ -350,8 +350,15 @@ describe('built entries', () => {
       CacheStoreError: 'function',
       DEFAULT_REDIS_TIMEOUT_MS: 'number',
       DEFAULT_PREFIX: 'string',
+      RedisTaskStore: 'function',
+      DEFAULT_TASK_STORE_TIMEOUT_MS: 'number',
+      TaskStoreError: 'function',
     });
-    expect(loaded.root.filter((name) => ['RedisCacheStore', 'CacheStoreError'].includes(name))).toEqual([]);
+    expect(
+      loaded.root.filter((name) =>
+        ['RedisCacheStore', 'CacheStoreError', 'RedisTaskStore', 'TaskStoreError'].includes(name),
+      ),
+    ).toEqual([]);
     expect(loaded.redisErrorShared).toBe(true);
     expect(esm.stderr + cjs.stderr).toBe('');
   });
