@@ -9,10 +9,11 @@
  * - `tasks/get`, `tasks/update` and `tasks/cancel`, refused with -32021 to a request that does
  *   not declare the extension, and with -32602 for an unknown task id;
  * - a task table shared by every server instance of the process, so a task outlives the
- *   connection (and, over HTTP, the request) that created it.
- *
- * It sends no `notifications/tasks`: the SDK's `subscriptions/listen` router knows only the
- * core filter fields, so it does not honour `taskIds` and clients poll.
+ *   connection (and, over HTTP, the request) that created it;
+ * - over HTTP, `notifications/tasks` on a `subscriptions/listen` stream that asks for `taskIds`
+ *   (spec: Task Status Notifications). The SDK's listen router knows only the core filter
+ *   fields, so such a listen is answered here ({@link serveTaskListen}) before it reaches the
+ *   SDK. Over stdio the SDK's router answers it without `taskIds`, and clients poll.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -82,6 +83,18 @@ export function rejectedReport(topic: string): CallToolResult {
  */
 export class ReportTasks {
   private readonly tasks = new Map<string, ReportTask>();
+  private readonly watchers = new Set<(task: Record<string, unknown>) => void>();
+
+  /** Hears every change of every task, as `tasks/get` would answer it then; returns the unsubscribe. */
+  onChange(listener: (task: Record<string, unknown>) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  /** Whether `taskId` names a task of this table. */
+  has(taskId: string): boolean {
+    return this.tasks.has(taskId);
+  }
 
   /** Starts a report; the task exists (a `tasks/get` finds it) before this returns. */
   create(topic: string, steps: number, stepMs: number): Record<string, unknown> {
@@ -178,6 +191,8 @@ export class ReportTasks {
     task.status = status;
     task.statusMessage = statusMessage;
     task.lastUpdatedAt = new Date().toISOString();
+    const view = this.view(task, true);
+    for (const listener of this.watchers) listener(view);
   }
 
   private drop(taskId: string): void {
@@ -238,7 +253,81 @@ export function serveTaskMethods(server: McpServer, tasks: ReportTasks): void {
   });
 }
 
-/** A timer that does not keep the process alive (a stdio server exits when its client goes). */
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+/** How often an open task stream gets an SSE comment, so that idle proxies keep it, in ms. */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Answers a `subscriptions/listen` (a parsed Streamable HTTP POST body) that asks for `taskIds`,
+ * or returns `undefined` for any other message, which the SDK then serves. The stream
+ * acknowledges the ids of tasks this table holds (and only `taskIds`: ask for list changes on
+ * a listen of their own), then carries one `notifications/tasks` with the task as `tasks/get`
+ * would answer it for each change, until the client goes (`signal`). With no id honoured it
+ * closes at once with the listen's result. A request that does not declare the extension gets
+ * -32021 (spec: Task Status Notifications).
+ */
+export function serveTaskListen(tasks: ReportTasks, message: unknown, signal: AbortSignal): Response | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { id, method, params } = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+  const filter = params?.['notifications'] as { taskIds?: unknown } | undefined;
+  if (method !== 'subscriptions/listen' || !Array.isArray(filter?.taskIds) || filter.taskIds.length === 0)
+    return undefined;
+  const meta = params?.['_meta'] as Record<string, { extensions?: Record<string, unknown> }> | undefined;
+  if (typeof meta?.[CLIENT_CAPABILITIES]?.extensions?.[TASKS_EXTENSION] !== 'object') {
+    const error = {
+      code: -32021,
+      message: 'Missing required client capability',
+      data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    };
+    return Response.json({ jsonrpc: '2.0', id, error });
+  }
+  const honoured = filter.taskIds.filter((taskId): taskId is string => typeof taskId === 'string' && tasks.has(taskId));
+  const stamp = { [SUBSCRIPTION_ID]: id };
+  const frame = (payload: object) => new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+  let stop = (): void => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const ack = { notifications: honoured.length > 0 ? { taskIds: honoured } : {}, _meta: stamp };
+      controller.enqueue(frame({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: ack }));
+      if (honoured.length === 0) {
+        controller.enqueue(frame({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: stamp } }));
+        controller.close();
+        return;
+      }
+      const unsubscribe = tasks.onChange((task) => {
+        if (!honoured.includes(task['taskId'] as string)) return;
+        const note = { jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, _meta: stamp } };
+        controller.enqueue(frame(note));
+      });
+      const keepAlive = unref(
+        setInterval(() => controller.enqueue(new TextEncoder().encode(': keepalive\n\n')), KEEP_ALIVE_MS),
+      );
+      stop = () => {
+        stop = () => {};
+        unsubscribe();
+        clearInterval(keepAlive);
+        signal.removeEventListener('abort', onAbort);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client going away
+        }
+      };
+      const onAbort = () => stop();
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform' },
+  });
+}
+
+/** A timer (or interval) that does not keep the process alive (a stdio server exits when its client goes). */
 function unref<T extends ReturnType<typeof setTimeout>>(timer: T): T {
   timer.unref?.();
   return timer;

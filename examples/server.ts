@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { corsHeaders, parseOrigin, preflightHeaders } from './cors.js';
+import { serveTaskListen, type ReportTasks } from './exampleTasks.js';
 import { createExampleServerFactory, createExampleState, SERVER_NAME, SERVER_VERSION } from './serverFactory.js';
 
 const HOST = '127.0.0.1';
@@ -75,7 +76,7 @@ async function serveOverHttp(port: number, cors: string | undefined): Promise<vo
     },
   );
   const httpServer = createServer((req, res) => {
-    serveRequest(handler, req, res, cors).catch((error: unknown) => {
+    serveRequest(handler, req, res, cors, state.reports).catch((error: unknown) => {
       log(`error: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end();
@@ -131,6 +132,7 @@ async function serveRequest(
   req: IncomingMessage,
   res: ServerResponse,
   cors: string | undefined,
+  reports: ReportTasks,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${HOST}`);
   if (url.pathname !== MCP_PATH) {
@@ -171,6 +173,7 @@ async function serveRequest(
   const response =
     hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
     originValidationResponse(request, allowedOrigins) ??
+    serveTaskListen(reports, parseBody(body), abort.signal) ??
     (await handler.fetch(request));
 
   const outHeaders: Record<string, string> = cors === undefined ? {} : corsHeaders(cors, origin);
@@ -205,4 +208,14 @@ if (port === undefined) {
     log(`cannot serve on ${HOST}:${port}: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
+}
+
+/** A POST body as JSON, or `undefined` when it is none (the SDK then answers it). */
+function parseBody(body: Buffer | undefined): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
