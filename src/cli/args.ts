@@ -35,7 +35,9 @@ export type Command =
       /** `--interactive`: the value is typed at the terminal, with suggestions as it changes. */
       interactive: boolean;
     }
-  | { name: 'watch'; uris: string[] };
+  | { name: 'watch'; uris: string[] }
+  /** A task (Tasks extension) by id: `tasks/get`, follow it to its result, or `tasks/cancel`. */
+  | { name: 'task'; action: 'get' | 'result' | 'cancel'; taskId: string };
 
 export interface GlobalOptions {
   json: boolean;
@@ -73,6 +75,9 @@ commands:
                                    (debounced; Tab takes the first, Enter prints the value)
   watch [uri ...]                  subscribe to list changes (and updates of each uri) and print
                                    events until Ctrl-C
+  task get|result|cancel <id>      a task by id on a new connection (a server that outlives the run,
+                                   --url): its state (tasks/get); its result, followed to the end
+                                   (Ctrl-C stops following, the task goes on); or tasks/cancel
 
 server:
   -- <command> [args...]           spawn a stdio server, e.g. -- node build/examples/server.js
@@ -208,6 +213,13 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
     }
     case 'watch':
       return { name, uris: operands };
+    case 'task': {
+      arity(2, 2, 'get|result|cancel <task id>');
+      const [action, taskId] = operands as [string, string];
+      if (action !== 'get' && action !== 'result' && action !== 'cancel')
+        throw new UsageError(`task what? ${JSON.stringify(action)} is not one of get, result, cancel`);
+      return { name, action, taskId };
+    }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(name)}`);
   }
@@ -306,6 +318,7 @@ function configServer(
     throw new UsageError(
       `${command.name === 'call' ? '--task' : '--interactive'} works on one server, not with --config`,
     );
+  if (command.name === 'task') throw new UsageError('task works on one server: give it with --url, not --config');
   if (values.config === '') throw new UsageError('--config wants a file');
   return { kind: 'config', path: values.config as string };
 }

@@ -16,6 +16,7 @@ import type { Command, GlobalOptions, ListKind } from './args.js';
 import { CliError, EXIT_ERROR, EXIT_OK, describeError, errorJson } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
 import { completeAsTyped, completionNote } from './completeAsTyped.js';
+import { runTaskCommand } from './taskCommands.js';
 import {
   contentsText,
   describeClientEvent,
@@ -54,6 +55,8 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       return complete(ctx, command);
     case 'watch':
       return watch(ctx, command.uris);
+    case 'task':
+      return runTaskCommand(ctx, command.action, command.taskId);
   }
 }
 

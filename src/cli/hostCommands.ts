@@ -180,8 +180,9 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       return EXIT_OK;
     }
     case 'watch':
-      // args.ts refuses watch with --config.
-      throw new Error('watch follows one server');
+    case 'task':
+      // args.ts refuses watch and task with --config.
+      throw new Error(`${command.name} works on one server`);
   }
 }
 
