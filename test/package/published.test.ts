@@ -43,11 +43,12 @@ const BUILD_TIMEOUT_MS = 300_000;
  * resource templates, completion and links (473 kB, 1.80 MB: each module ships as ESM, CJS and
  * two declaration files), then the Tasks extension (512 kB, 1.95 MB), then McpHost with its
  * model converters and `--config` (576 kB, 2.19 MB), then the OAuth grants without a browser,
- * DPoP and issue 14's fault fixes (633 kB, 2.40 MB). The source maps alone would add 1.8 MB
- * unpacked.
+ * DPoP and issue 14's fault fixes (633 kB, 2.40 MB), then reconnecting (issue 18), the Redis
+ * task store and the CLI's task commands (662 kB, 2.53 MB). The source maps alone would add
+ * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 660_000;
-const MAX_UNPACKED_BYTES = 2_500_000;
+const MAX_PACKED_BYTES = 700_000;
+const MAX_UNPACKED_BYTES = 2_700_000;
 
 const ENTRY_FILES = ['index', 'node', 'redis'].flatMap((entry) =>
   ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
