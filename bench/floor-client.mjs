@@ -1,9 +1,11 @@
-// The floor client: a minimal hand-written JSON-RPC client over a child's stdio. Newline-
-// delimited JSON, a pending map, no validation of anything. It still sends what the
-// 2026-07-28 wire requires of every request: the three `_meta` keys (protocol version, client
-// capabilities, client info). Its "cache" is a Map with an expiry time, in two flavours:
-// `shared` hands back the stored object itself, `copy` keeps the JSON text and parses a fresh
-// copy per hit.
+// The floor client: the cheapest correct JSON-RPC client over a child's stdio that we know how to
+// write. Newline-delimited JSON, a pending map, no validation of anything. It still sends what
+// the 2026-07-28 wire requires of every request: the three `_meta` keys (protocol version, client
+// capabilities, client info), serialised once at start and spliced into each request's bytes
+// (only the params are stringified per request). Lines sent in one turn go out in one
+// `stdin.write` (from a microtask), as mcp-live's stdio transport does: at 32 in flight that is
+// one write, not 32. Its "cache" is a Map with an expiry time, in two flavours: `shared` hands
+// back the stored object itself, `copy` keeps the JSON text and parses a fresh copy per hit.
 import { spawn } from 'node:child_process';
 
 const META = {
@@ -11,6 +13,18 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'bench-floor', version: '1.0.0' },
 };
+/** `,"_meta":{…}}`: closes a request's params object with the `_meta` keys, serialised once. */
+const META_TAIL = `,"_meta":${JSON.stringify(META)}}`;
+
+/**
+ * The bytes of a request line: `params` stringified (without `_meta`) and the `_meta` tail
+ * spliced in before its closing brace. `method` is a bench constant (no escaping needed).
+ */
+export function requestLine(id, method, params) {
+  const json = JSON.stringify(params);
+  const body = json.length === 2 ? `{${META_TAIL.slice(1)}` : json.slice(0, -1) + META_TAIL;
+  return `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${body}}\n`;
+}
 
 export class FloorClient {
   constructor({ command, args, env, bound = Infinity }) {
@@ -23,6 +37,13 @@ export class FloorClient {
     this.rest = '';
     this.shared = new Map();
     this.copies = new Map();
+    /** Lines not written yet: everything sent in this turn, written by one microtask. */
+    this.out = '';
+    this.flush = () => {
+      const data = this.out;
+      this.out = '';
+      this.child.stdin.write(data);
+    };
   }
 
   async connect() {
@@ -58,8 +79,8 @@ export class FloorClient {
 
   request(method, params) {
     const id = this.nextId++;
-    params._meta = META;
-    this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    if (this.out === '') queueMicrotask(this.flush);
+    this.out += requestLine(id, method, params);
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 

@@ -1,7 +1,10 @@
 // The HTTP floor client (W5): the least a Streamable HTTP client of 2026-07-28 must do. One POST
 // per request on node:http with a keep-alive Agent, the protocol headers (Accept, Content-Type,
 // MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call) and the mandatory `_meta` keys; the
-// response body (JSON only: no SSE, no validation) collected as text and parsed once.
+// response body (JSON only: no SSE, no validation) collected as text and parsed once. The `_meta`
+// keys are serialised once and spliced into each body, as the stdio floor does (floor-client.mjs);
+// `req.end(body)` hands node:http the headers and the body together, so each request leaves in
+// one write.
 import { Agent, request as httpRequest } from 'node:http';
 
 const META = {
@@ -9,6 +12,7 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'bench-floor-http', version: '1.0.0' },
 };
+const META_TAIL = `,"_meta":${JSON.stringify(META)}}`;
 
 export class FloorHttpClient {
   constructor({ url }) {
@@ -27,8 +31,9 @@ export class FloorHttpClient {
 
   request(method, params) {
     const id = this.nextId++;
-    params._meta = META;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const json = JSON.stringify(params);
+    const spliced = json.length === 2 ? `{${META_TAIL.slice(1)}` : json.slice(0, -1) + META_TAIL;
+    const body = `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${spliced}}`;
     const headers = {
       Accept: 'application/json, text/event-stream',
       'Content-Type': 'application/json',
