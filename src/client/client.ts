@@ -442,10 +442,13 @@ export class McpClient implements Closeable {
    * @throws InvalidArgumentError (-32602) for an empty or non-string `uri`.
    */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    // A fresh cache hit needs no request object, no loader and no async frame.
+    // A fresh cache hit needs no request object, no loader and no async frame. 'default' is the
+    // unset mode, and 'force-cache' serves a fresh entry as it does; the other modes skip it.
     if (
       this.connection.state === 'open' &&
-      (options === undefined || (options.cacheMode === undefined && options.signal === undefined))
+      (options === undefined ||
+        (options.signal === undefined &&
+          (options.cacheMode === undefined || options.cacheMode === 'default' || options.cacheMode === 'force-cache')))
     ) {
       const cache = this.responseCache;
       if (cache !== undefined && typeof uri === 'string' && uri !== '') {

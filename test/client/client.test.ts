@@ -170,6 +170,24 @@ describe('McpClient requests', () => {
     await client.close();
   });
 
+  it("serves a fresh hit on the synchronous path for an unset, 'default' and 'force-cache' mode alike", async () => {
+    const { client, server } = await connectedPair();
+    const uri = 'file:///a';
+    server.on('resources/read', () => ({
+      result: { resultType: 'complete', contents: [{ uri, text: 'a' }], ttlMs: 60_000, cacheScope: 'public' },
+    }));
+    const first = await client.readResource(uri);
+    const slow = vi.spyOn(client as unknown as { readResourceFromServer: () => unknown }, 'readResourceFromServer');
+    for (const cacheMode of [undefined, 'default', 'force-cache'] as const) {
+      await expect(client.readResource(uri, { cacheMode })).resolves.toBe(first);
+    }
+    expect(slow).not.toHaveBeenCalled();
+    await expect(client.readResource(uri, { cacheMode: 'no-cache' })).resolves.toEqual(first);
+    expect(slow).toHaveBeenCalledTimes(1);
+    expect(server.requests('resources/read')).toHaveLength(2);
+    await client.close();
+  });
+
   it('drops and reports malformed list items without sinking the page', async () => {
     const onError = vi.fn();
     const { client, server } = await connectedPair({ onError });
