@@ -49,6 +49,7 @@ import {
 import { ToolOutputValidators } from './outputValidation.js';
 import { ClientStateError } from './errors.js';
 import type { Closeable } from '../util/disposable.js';
+import type { MaybePromise } from '../util/maybePromise.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
 import type {
@@ -679,10 +680,10 @@ export class McpClient implements Closeable {
   }
 
   /** The checks every `tools/call` result passes, task or not. */
-  private checkToolResult(name: string | undefined, result: JsonObject): CallToolResult {
+  private checkToolResult(name: string | undefined, result: JsonObject): MaybePromise<CallToolResult> {
     requireArray('tools/call', result, 'content');
-    if (name !== undefined) this.outputValidators.check(name, result);
-    return result as CallToolResult;
+    const checked = name === undefined ? undefined : this.outputValidators.check(name, result);
+    return checked === undefined ? (result as CallToolResult) : checked.then(() => result as CallToolResult);
   }
 
   /**

@@ -1,8 +1,12 @@
-import { Validator, type OutputUnit } from '@cfworker/json-schema';
+import type { OutputUnit, Validator } from '@cfworker/json-schema';
 import { ErrorCode } from '../errors/codes.js';
 import { LocalError, ProtocolError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { Tool } from '../types/protocol.js';
+import type { MaybePromise } from '../util/maybePromise.js';
+
+/** `@cfworker/json-schema`, loaded the first time a listed tool's output is checked. */
+type ValidatorModule = typeof import('@cfworker/json-schema');
 
 /** `data` of a {@link ToolOutputValidationError}. */
 export interface ToolOutputValidationErrorData {
@@ -33,11 +37,16 @@ export class ToolOutputValidationError extends LocalError {
  * The output schemas of the tools a client has listed, compiled on first use (JSON Schema
  * 2020-12 unless the schema names its dialect; `@cfworker/json-schema`, which never fetches a
  * remote `$ref`). Each listing replaces what was known of a tool; a schema that cannot be
- * compiled is reported once and that tool's output is not checked.
+ * compiled is reported once and that tool's output is not checked. The validator library is
+ * loaded (dynamic `import()`) when the first tool with an `outputSchema` is listed, so a client
+ * whose tools declare none never loads it, and a bundler puts it in a chunk of its own.
  */
 export class ToolOutputValidators {
   private readonly schemas = new Map<string, JsonObject>();
   private readonly compiled = new Map<string, Validator | null>();
+  /** The validator library once loaded; the promise of it while it loads. */
+  private library: ValidatorModule | undefined;
+  private loading: Promise<ValidatorModule> | undefined;
 
   constructor(private readonly report: (error: Error) => void) {}
 
@@ -49,16 +58,31 @@ export class ToolOutputValidators {
       if (isObject(schema)) this.schemas.set(tool.name, schema);
       else this.schemas.delete(tool.name);
     }
+    // Start loading now, so that a call right after the listing rarely waits for it.
+    if (this.schemas.size > 0) void this.load().catch(() => {});
+  }
+
+  private load(): Promise<ValidatorModule> {
+    this.loading ??= import('@cfworker/json-schema').then(
+      (library) => (this.library = library),
+      (error: unknown) => {
+        this.loading = undefined; // a failed chunk load may succeed on the next check
+        throw error;
+      },
+    );
+    return this.loading;
   }
 
   /**
    * Checks a complete `tools/call` result. Results with `isError: true` and tools never listed
-   * with an `outputSchema` pass unchecked.
+   * with an `outputSchema` pass unchecked, synchronously; the others wait for the validator
+   * library when it is not loaded yet.
    * @throws ToolOutputValidationError (-32016) when `structuredContent` is missing or invalid.
    */
-  check(tool: string, result: JsonObject): void {
-    if (result['isError'] === true) return;
-    const validator = this.validatorFor(tool);
+  check(tool: string, result: JsonObject): MaybePromise<void> {
+    if (result['isError'] === true || !this.schemas.has(tool)) return;
+    if (this.library === undefined) return this.load().then(() => this.check(tool, result));
+    const validator = this.validatorFor(tool, this.library);
     if (validator === undefined) return;
     const structured = result['structuredContent'];
     if (structured === undefined) {
@@ -74,7 +98,7 @@ export class ToolOutputValidators {
     }
   }
 
-  private validatorFor(tool: string): Validator | undefined {
+  private validatorFor(tool: string, library: ValidatorModule): Validator | undefined {
     const known = this.compiled.get(tool);
     if (known !== undefined) return known ?? undefined;
     const schema = this.schemas.get(tool);
@@ -82,7 +106,7 @@ export class ToolOutputValidators {
     try {
       // A copy: listed tools may be frozen (cached results are), and the validator annotates
       // the schema it is given.
-      const validator = new Validator(structuredClone(schema), '2020-12', false);
+      const validator = new library.Validator(structuredClone(schema), '2020-12', false);
       this.compiled.set(tool, validator);
       return validator;
     } catch (error) {

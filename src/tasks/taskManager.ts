@@ -6,6 +6,7 @@
 import { ErrorCode } from '../errors/codes.js';
 import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
+import type { MaybePromise } from '../util/maybePromise.js';
 import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
 import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../types/protocol.js';
 import type { Subscription, SubscribeOptions } from '../subscriptions/types.js';
@@ -33,7 +34,7 @@ export interface TaskManagerDeps {
   /** Whether the extension may be declared now: the 2026-07-28 wire, and the server listed it. */
   offered(): boolean;
   /** The checks a `tools/call` result passes. */
-  checkResult(toolName: string | undefined, result: JsonObject): CallToolResult;
+  checkResult(toolName: string | undefined, result: JsonObject): MaybePromise<CallToolResult>;
   clock: Clock;
   timers: Timers;
   onError(error: unknown): void;

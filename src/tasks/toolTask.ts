@@ -5,6 +5,7 @@
  */
 import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
+import type { MaybePromise } from '../util/maybePromise.js';
 import type { Progress } from '../jsonrpc/sessionOptions.js';
 import type { CallOptions } from '../client/callOptions.js';
 import type { CallToolResult, InputRequest, InputResponse } from '../types/protocol.js';
@@ -55,7 +56,7 @@ export interface TaskRuntime {
   /** Push for `taskId`, or `undefined` to poll only. */
   watch(taskId: string): TaskWatch | undefined;
   /** The checks a `tools/call` result passes (`content`, the tool's `outputSchema`). */
-  checkResult(toolName: string | undefined, result: JsonObject): CallToolResult;
+  checkResult(toolName: string | undefined, result: JsonObject): MaybePromise<CallToolResult>;
   onError(error: unknown): void;
 }
 
