@@ -66,6 +66,16 @@ export class AuthorizationSource {
     return this.valueNow(attempt, failure, signal);
   }
 
+  /**
+   * Tells the provider that the credential of attempt 2 was refused too (attempt 3): it may
+   * throw an error of its own that says why (e.g. `InsufficientScopeError`); what it returns is
+   * ignored and never sent. Nothing without a provider.
+   * @throws whatever the provider throws.
+   */
+  async refusedAgain(failure: AuthFailureInfo, signal: AbortSignal): Promise<void> {
+    if (this.provider !== undefined) await this.provider({ url: this.url, attempt: 3, signal, failure });
+  }
+
   /** True when the provider adds proof headers to each request (`requestProof`). */
   get proves(): boolean {
     return this.provider?.requestProof !== undefined;

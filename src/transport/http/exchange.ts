@@ -10,14 +10,14 @@ import type { JsonRpcErrorObject, RequestId } from '../../jsonrpc/messages.js';
 import type { Timers } from '../../util/clock.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
 import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../retry.js';
-import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../transportErrors.js';
-import { authFailureOf, type AuthorizationSource } from './authorization.js';
-import { ERROR_BODY_BYTES, jsonRpcError, parseJson, safeUrl } from './body.js';
+import { bodyExcerpt, HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors.js';
+import type { AuthorizationSource } from './authorization.js';
+import { ERROR_BODY_BYTES, jsonRpcError, parseJson } from './body.js';
 import { crossOriginFailure } from './crossOrigin.js';
-import { isRetriableConnectFailure, unreachableError } from './connectFailure.js';
+import { isRetriableConnectFailure } from './connectFailure.js';
 import { NetworkFailure } from './networkFailure.js';
-import { PinnedCredential } from './pinnedCredential.js';
 import { checkHeaderValue, readStart, type HttpStack, type HttpStackResponse } from './stack.js';
+import { ExchangeTries, type TriedResponses } from './tries.js';
 
 /** Statuses retried as transient (with `Retry-After`). */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -45,6 +45,14 @@ export class HttpExchange {
   private readonly retryPolicy: ResolvedRetryPolicy;
   private readonly timers: Timers;
   private readonly maxRedirects: number;
+  /** What the auth and redirect decisions read of a response (see {@link ExchangeTries}). */
+  private readonly responses: TriedResponses<HttpStackResponse> = {
+    header: (response, name) => response.header(name),
+    discard: (response) => response.discard(),
+    readStart: (response) => readStart(response, ERROR_BODY_BYTES),
+    errorData: (response, method, text, problem) =>
+      this.errorData(response, method, text, problem, jsonRpcError(parseJson(text))),
+  };
   private readonly closeController = new AbortController();
   /** Signals made by {@link link} that are still in use, aborted by {@link close}. */
   private readonly linked = new Set<AbortController>();
@@ -177,13 +185,21 @@ export class HttpExchange {
   ): Promise<HttpStackResponse> {
     // Without a provider the static Authorization (if any) is already in `headers`; with one, a
     // request's first try carries the credential resolved for it ahead (the cache's partition).
-    let authorization =
-      authSignal === undefined ? this.auth.staticValue : await this.auth.first(credential, authSignal);
-    let retriedAuth = false;
-    let retriedProof = false;
+    const tries = new ExchangeTries({
+      auth: this.auth,
+      responses: this.responses,
+      httpMethod,
+      method,
+      authorization: authSignal === undefined ? this.auth.staticValue : await this.auth.first(credential, authSignal),
+      credential,
+      signal: authSignal,
+      maxRedirects: this.maxRedirects,
+      followsGetRedirects: false,
+    });
     let url = this.url;
-    for (let redirects = 0; ;) {
+    for (;;) {
       let requestHeaders = headers;
+      const authorization = tries.authorization;
       if (authorization !== undefined && authorization !== headers['authorization']) {
         const value = checkHeaderValue(authorization);
         if (value === undefined)
@@ -194,12 +210,7 @@ export class HttpExchange {
           );
         requestHeaders = { ...headers, authorization: value };
       }
-      let proved = false;
-      if (authSignal !== undefined && this.auth.proves) {
-        const proof = await this.auth.proofHeaders(httpMethod, url, authorization, requestHeaders, authSignal);
-        proved = Object.keys(proof).length > 0;
-        if (proved) requestHeaders = { ...requestHeaders, ...proof };
-      }
+      if (this.auth.proves) requestHeaders = { ...requestHeaders, ...(await tries.proofHeaders(url, requestHeaders)) };
       let response: HttpStackResponse;
       try {
         response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, cancel });
@@ -208,64 +219,12 @@ export class HttpExchange {
         throw new NetworkFailure(error);
       }
       const status = response.status;
-      if (proved && this.auth.proofRefused(url, status, (name) => response.header(name)) && !retriedProof) {
-        // The server wants a proof with its fresh nonce (RFC 9449 §9): once more, same credential.
-        retriedProof = true;
-        response.discard();
-        continue;
-      }
-      if (status === 401 || status === 403) {
-        const refusal = authFailureOf(status, response.header('www-authenticate'), authorization);
-        const { failure, challenges, bearer } = refusal;
-        if (authSignal !== undefined && !retriedAuth && failure !== 'forbidden') {
-          response.discard();
-          const next = await this.auth.value(2, refusal, authSignal);
-          retriedAuth = true;
-          if (next !== undefined && next !== authorization) {
-            authorization = next;
-            if (credential instanceof PinnedCredential) credential.markReplaced();
-            continue;
-          }
-          throw new HttpAuthError({
-            ...this.errorData(response, method, '', 'status'),
-            failure,
-            challenges,
-            bearer,
-            retriedWithNewCredential: false,
-          });
-        }
-        const text = await readStart(response, ERROR_BODY_BYTES);
-        if (this.auth.provider !== undefined && authSignal !== undefined && retriedAuth && failure !== 'forbidden') {
-          // The retried credential was refused too: the provider may explain why with an error of
-          // its own (e.g. InsufficientScopeError); what it returns is ignored and never sent.
-          await this.auth.provider({ url: this.url, attempt: 3, signal: authSignal, failure: refusal });
-        }
-        throw new HttpAuthError({
-          ...this.errorData(response, method, text, 'status', jsonRpcError(parseJson(text))),
-          failure,
-          challenges,
-          bearer,
-          retriedWithNewCredential: retriedAuth,
-        });
-      }
-      if (status === 0 || (status >= 300 && status < 400)) {
-        const location = response.header('location');
-        response.discard();
-        const target = location === undefined ? undefined : safeUrl(location, url);
-        if (
-          (status === 307 || status === 308) &&
-          target !== undefined &&
-          target.origin === new URL(url).origin &&
-          redirects < this.maxRedirects
-        ) {
-          redirects++;
-          url = target.href;
+      if (tries.decides(status)) {
+        const next = await tries.next(response, url);
+        if (next !== undefined) {
+          url = next;
           continue;
         }
-        throw new HttpError({
-          ...this.errorData(response, method, '', 'redirect'),
-          ...(location !== undefined && { location }),
-        });
       }
       if (TRANSIENT_STATUSES.has(status)) {
         const text = await readStart(response, ERROR_BODY_BYTES);
@@ -348,22 +307,7 @@ export class HttpExchange {
       const blocked = error.code === undefined ? crossOriginFailure(this.url) : undefined;
       if (blocked !== undefined)
         return new ConnectionClosedError(`${method}: ${blocked}`, { reason: blocked }, error.cause);
-      if (error.connect !== undefined) return unreachableError(method, this.serverIdentity, error.connect, error.cause);
-      if (id === undefined) {
-        const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
-        return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
-      }
-      return new StreamBrokenError(
-        {
-          method,
-          requestId: id,
-          phase: 'before-response',
-          reason: `the connection failed before a response${error.code === undefined ? '' : ` (${error.code})`}`,
-          eventsReceived: 0,
-          outcome: 'unknown',
-        },
-        error.cause,
-      );
+      return error.toError(method, this.serverIdentity, id, 'a response');
     }
     return error instanceof Error ? error : new Error(String(error));
   }

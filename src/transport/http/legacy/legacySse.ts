@@ -26,25 +26,15 @@ import type {
   TransportHandlers,
   TransportSendOptions,
 } from '../../transport.js';
-import { bodyExcerpt, HttpAuthError, HttpError, StreamBrokenError, type HttpErrorData } from '../../transportErrors.js';
+import { bodyExcerpt, HttpError, type HttpErrorData } from '../../transportErrors.js';
 import type { AuthProvider } from '../auth.js';
-import { AuthorizationSource, authFailureOf } from '../authorization.js';
-import {
-  discard,
-  ERROR_BODY_BYTES,
-  jsonRpcError,
-  mediaType,
-  parseEndpointUrl,
-  parseJson,
-  readStart,
-  safeUrl,
-} from '../body.js';
+import { AuthorizationSource } from '../authorization.js';
+import { discard, ERROR_BODY_BYTES, jsonRpcError, mediaType, parseEndpointUrl, parseJson, readStart } from '../body.js';
 import { messageOfEvent } from '../messageReader.js';
-import { unreachableError } from '../connectFailure.js';
 import { NetworkFailure } from '../networkFailure.js';
-import { PinnedCredential } from '../pinnedCredential.js';
 import { SseReader, type SseEvent } from '../sseReader.js';
 import type { FetchLike } from '../stack.js';
+import { ExchangeTries, type TriedResponses } from '../tries.js';
 import { endpointOf, SseEndpointError } from './sseEndpoint.js';
 
 /** Options for {@link LegacySseTransport}. Every field is optional. */
@@ -126,6 +116,13 @@ export class LegacySseTransport implements Transport {
   private readonly lifetime = new AbortController();
   private endpointUrl: URL | undefined;
   private onClosedHook: (() => void) | undefined;
+  /** What the auth and redirect decisions read of a response (see {@link ExchangeTries}). */
+  private readonly responses: TriedResponses<Response> = {
+    header: (response, name) => response.headers.get(name) ?? undefined,
+    discard,
+    readStart: (response) => readStart(response, ERROR_BODY_BYTES),
+    errorData: (response, method, text, problem) => this.errorData(response, method, text, problem),
+  };
 
   /**
    * @param url the SSE endpoint, `http:` or `https:`, e.g. `"http://127.0.0.1:3001/sse"`.
@@ -397,12 +394,21 @@ export class LegacySseTransport implements Transport {
     signal: AbortSignal,
     credential?: RequestCredential,
   ): Promise<{ response: Response; url: string }> {
-    let authorization = await this.auth.first(credential, signal);
-    let retriedAuth = false;
-    let retriedProof = false;
+    const tries = new ExchangeTries({
+      auth: this.auth,
+      responses: this.responses,
+      httpMethod,
+      method,
+      authorization: await this.auth.first(credential, signal),
+      credential,
+      signal,
+      maxRedirects: this.maxRedirects,
+      followsGetRedirects: true,
+    });
     let url = target;
-    for (let redirects = 0; ;) {
+    for (;;) {
       const requestHeaders = new Headers(headers);
+      const authorization = tries.authorization;
       if (authorization !== undefined) {
         try {
           requestHeaders.set('Authorization', authorization);
@@ -414,13 +420,11 @@ export class LegacySseTransport implements Transport {
           );
         }
       }
-      let proved = false;
       if (this.auth.proves && authorization !== undefined) {
         const sent: Record<string, string> = {};
         requestHeaders.forEach((value, name) => (sent[name] = value));
-        const proof = await this.auth.proofHeaders(httpMethod, url, authorization, sent, signal);
+        const proof = await tries.proofHeaders(url, sent);
         for (const [name, value] of Object.entries(proof)) requestHeaders.set(name, value);
-        proved = Object.keys(proof).length > 0;
       }
       let response: Response;
       try {
@@ -435,67 +439,12 @@ export class LegacySseTransport implements Transport {
         if (signal.aborted) throw signal.reason;
         throw new NetworkFailure(error);
       }
-      const status = response.status;
-      const answered = response;
-      if (
-        proved &&
-        this.auth.proofRefused(url, status, (name) => answered.headers.get(name) ?? undefined) &&
-        !retriedProof
-      ) {
-        // The server wants a proof with its fresh nonce (RFC 9449 §9): once more, same credential.
-        retriedProof = true;
-        await discard(response);
-        continue;
-      }
-      if (status === 401 || status === 403) {
-        const info = authFailureOf(status, response.headers.get('www-authenticate'), authorization);
-        const { failure, challenges, bearer } = info;
-        if (this.auth.provider !== undefined && !retriedAuth && failure !== 'forbidden') {
-          await discard(response);
-          const next = await this.auth.value(2, info, signal);
-          retriedAuth = true;
-          if (next !== undefined && next !== authorization) {
-            authorization = next;
-            if (credential instanceof PinnedCredential) credential.markReplaced();
-            continue;
-          }
-          throw new HttpAuthError({
-            ...this.errorData(response, method, '', 'status'),
-            failure,
-            challenges,
-            bearer,
-            retriedWithNewCredential: false,
-          });
-        }
-        const text = await readStart(response, ERROR_BODY_BYTES);
-        // The retried credential was refused too: the provider may explain why with an error of its own.
-        if (this.auth.provider !== undefined && retriedAuth && failure !== 'forbidden')
-          await this.auth.provider({ url: this.url.href, attempt: 3, signal, failure: info });
-        throw new HttpAuthError({
-          ...this.errorData(response, method, text, 'status'),
-          failure,
-          challenges,
-          bearer,
-          retriedWithNewCredential: retriedAuth,
-        });
-      }
-      if (status === 0 || (status >= 300 && status < 400)) {
-        const location = response.headers.get('location') ?? undefined;
-        await discard(response);
-        const next = location === undefined ? undefined : safeUrl(location, url);
-        const followable =
-          status === 307 ||
-          status === 308 ||
-          (httpMethod === 'GET' && (status === 301 || status === 302 || status === 303));
-        if (followable && next !== undefined && next.origin === this.url.origin && redirects < this.maxRedirects) {
-          redirects++;
-          url = next.href;
+      if (tries.decides(response.status)) {
+        const next = await tries.next(response, url);
+        if (next !== undefined) {
+          url = next;
           continue;
         }
-        throw new HttpError({
-          ...this.errorData(response, method, '', 'redirect'),
-          ...(location !== undefined && { location }),
-        });
       }
       return { response, url };
     }
@@ -518,11 +467,7 @@ export class LegacySseTransport implements Transport {
       return new ConnectionClosedError('GET: connection closed (closed by client)', { reason: 'closed by client' });
     if (callerSignal?.aborted === true) return new CancelledError('GET', callerSignal.reason);
     if (timeoutSignal.aborted && openingSignal.aborted) return timeoutSignal.reason as TimeoutError;
-    if (error instanceof NetworkFailure) {
-      if (error.connect !== undefined) return unreachableError('GET', this.serverIdentity, error.connect, error.cause);
-      const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
-      return new ConnectionClosedError(`GET: ${reason}`, { reason }, error.cause);
-    }
+    if (error instanceof NetworkFailure) return error.toError('GET', this.serverIdentity, undefined, 'a response');
     if (McpError.is(error)) return error;
     // The body failed while the endpoint event was awaited.
     return new SseEndpointError('the SSE stream failed before the endpoint event', {
@@ -545,24 +490,7 @@ export class LegacySseTransport implements Transport {
         { reason: 'transport closed' },
       );
     if (callSignal?.aborted === true) return new CancelledError(method, callSignal.reason);
-    if (error instanceof NetworkFailure) {
-      if (error.connect !== undefined) return unreachableError(method, this.serverIdentity, error.connect, error.cause);
-      if (id === undefined) {
-        const reason = `cannot reach ${this.serverIdentity}${error.code === undefined ? '' : ` (${error.code})`}`;
-        return new ConnectionClosedError(`${method}: ${reason}`, { reason }, error.cause);
-      }
-      return new StreamBrokenError(
-        {
-          method,
-          requestId: id,
-          phase: 'before-response',
-          reason: `the connection failed before the POST was accepted${error.code === undefined ? '' : ` (${error.code})`}`,
-          eventsReceived: 0,
-          outcome: 'unknown',
-        },
-        error.cause,
-      );
-    }
+    if (error instanceof NetworkFailure) return error.toError(method, this.serverIdentity, id, 'the POST was accepted');
     return error instanceof Error ? error : new Error(String(error));
   }
 
