@@ -426,15 +426,7 @@ export class ResponseCache {
       const entry = found.entry;
       const now = this.clock.now();
       if (isFresh(entry, now)) {
-        this.reporter.counters.hits++;
-        if (this.reporter.onEvent !== undefined)
-          this.reporter.emit({
-            type: 'hit',
-            method: ctx.method,
-            param: ctx.param,
-            key: found.key,
-            ageMs: ageMs(entry, now),
-          });
+        this.countHit(ctx, found, now);
         return Promise.resolve(outcomeOf(entry, 'cache'));
       }
       if (mode === 'force-cache' || mode === 'only-if-cached')
@@ -447,12 +439,42 @@ export class ResponseCache {
       return this.viaNetwork(ctx, found, 'stale', load, signal);
     }
     if (mode === 'only-if-cached') {
-      this.reporter.counters.misses++;
-      if (this.reporter.onEvent !== undefined)
-        this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason: 'absent', joined: false });
+      this.countMiss(ctx, 'absent', false);
       return Promise.reject(new CacheMissError(missData(ctx.method, ctx.param)));
     }
     return this.viaNetwork(ctx, undefined, 'absent', load, signal);
+  }
+
+  private countHit(ctx: Ctx, found: Found, now: number): void {
+    this.reporter.counters.hits++;
+    if (this.reporter.onEvent !== undefined)
+      this.reporter.emit({
+        type: 'hit',
+        method: ctx.method,
+        param: ctx.param,
+        key: found.key,
+        ageMs: ageMs(found.entry, now),
+      });
+  }
+
+  private countMiss(ctx: Ctx, reason: 'absent' | 'stale' | 'mode', joined: boolean): void {
+    this.reporter.counters.misses++;
+    if (this.reporter.onEvent !== undefined)
+      this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined });
+  }
+
+  /** Stale-if-error: `found` served in place of `error` when the mode, the error and its age allow. */
+  private staleOnError(ctx: Ctx, found: Found | undefined, error: unknown): CacheOutcome | undefined {
+    if (
+      ctx.mode !== 'default' ||
+      found === undefined ||
+      !staleable(error) ||
+      !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)
+    )
+      return undefined;
+    const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
+    outcome.error = error;
+    return outcome;
   }
 
   private serveStale(ctx: Ctx, found: Found, now: number, reason: 'revalidate' | 'error' | 'mode'): CacheOutcome {
@@ -480,8 +502,12 @@ export class ResponseCache {
     reason: SkipReason,
   ): Promise<CacheOutcome> {
     const outcome = checkOutcome(await load(signal));
-    const result = outcome.result;
     if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'skip', method, param, reason });
+    return this.networkOutcome(outcome.result);
+  }
+
+  /** What a result just received says of itself: its scope and ttl, received now. */
+  private networkOutcome(result: LoadOutcome['result']): CacheOutcome {
     return {
       result,
       source: 'network',
@@ -500,19 +526,15 @@ export class ResponseCache {
   ): Promise<CacheOutcome> {
     const dedupeKey = ctx.keys.dedupeKey;
     let record = this.loads.get(dedupeKey);
-    this.reporter.counters.misses++;
-    if (this.reporter.onEvent !== undefined)
-      this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined: record !== undefined });
+    this.countMiss(ctx, reason, record !== undefined);
     record ??= this.startLoad(ctx, dedupeKey, load, false, false);
     const shared = record;
     const waited = this.loads.wait(shared, signal, ctx.method).then((settled) => settled.outcome);
     if (ctx.mode !== 'default' || found === undefined || this.sieMs <= 0) return waited;
     return waited.catch((error: unknown) => {
-      if (shared.invalidated || !staleable(error) || !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs))
-        throw error;
-      const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
-      outcome.error = error;
-      return outcome;
+      const stale = shared.invalidated ? undefined : this.staleOnError(ctx, found, error);
+      if (stale === undefined) throw error;
+      return stale;
     });
   }
 
@@ -569,10 +591,8 @@ export class ResponseCache {
   /** Decides whether a loaded result is stored, and stores it unless a walk will. */
   private async settle(record: InFlight, ctx: Ctx, loaded: LoadOutcome): Promise<Settled> {
     const result = loaded.result;
-    const receivedAt = this.clock.now();
-    const ttlMs = normalizeTtl(result['ttlMs'], this.maxTtlMs);
-    const scope = normalizeScope(result['cacheScope']);
-    const outcome: CacheOutcome = { result, source: 'network', scope, ttlMs, receivedAt };
+    const outcome = this.networkOutcome(result);
+    const { receivedAt, ttlMs, scope } = outcome;
     const bytes = typeof loaded.bytes === 'number' && loaded.bytes >= 0 ? loaded.bytes : undefined;
     const unstorable: SkipReason | undefined =
       result['resultType'] === 'input_required'
@@ -617,40 +637,16 @@ export class ResponseCache {
     generation: (method, tag) => this.invalidations.generation(method, tag),
     fence: (method) => this.fence(method),
     lookup: (ctx) => this.entries.lookup(ctx),
-    hit: (ctx, found, now) => {
-      this.reporter.counters.hits++;
-      if (this.reporter.onEvent !== undefined)
-        this.reporter.emit({
-          type: 'hit',
-          method: ctx.method,
-          param: ctx.param,
-          key: found.key,
-          ageMs: ageMs(found.entry, now),
-        });
-    },
+    hit: (ctx, found, now) => this.countHit(ctx, found, now),
     serveStale: (ctx, found, now, reason) => this.serveStale(ctx, found, now, reason),
-    miss: (ctx, reason, joined) => {
-      this.reporter.counters.misses++;
-      if (this.reporter.onEvent !== undefined)
-        this.reporter.emit({ type: 'miss', method: ctx.method, param: ctx.param, reason, joined });
-    },
+    miss: (ctx, reason, joined) => this.countMiss(ctx, reason, joined),
     load: (ctx, load, signal, reason) => {
       if (ctx.mode === 'no-store') {
-        return load(signal, ctx.credential).then((loaded) => {
-          const outcome = checkOutcome(loaded);
-          const result = outcome.result;
-          return {
-            outcome: {
-              result,
-              source: 'network',
-              scope: normalizeScope(result['cacheScope']),
-              ttlMs: normalizeTtl(result['ttlMs'], this.maxTtlMs),
-              receivedAt: this.clock.now(),
-            },
-            unstorable: 'no-store',
-            bytes: undefined,
-          } satisfies Settled;
-        });
+        return load(signal, ctx.credential).then((loaded): Settled => ({
+          outcome: this.networkOutcome(checkOutcome(loaded).result),
+          unstorable: 'no-store',
+          bytes: undefined,
+        }));
       }
       // Walk loads are shared with other walks only: they are stored by commit, not by the load.
       const dedupeKey = `${ctx.keys.dedupeKey}#walk`;
@@ -659,18 +655,7 @@ export class ResponseCache {
       const record = existing ?? this.startLoad(ctx, dedupeKey, load, false, true);
       return this.loads.wait(record, signal, ctx.method);
     },
-    staleIfError: (ctx, found, error) => {
-      if (
-        ctx.mode !== 'default' ||
-        found === undefined ||
-        !staleable(error) ||
-        !isWithinStaleWindow(found.entry, this.clock.now(), this.sieMs)
-      )
-        return undefined;
-      const outcome = this.serveStale(ctx, found, this.clock.now(), 'error');
-      outcome.error = error;
-      return outcome;
-    },
+    staleIfError: (ctx, found, error) => this.staleOnError(ctx, found, error),
     write: (ctx, entry, fromNetwork, invalidated, fence) =>
       this.entries.write(ctx, entry, fromNetwork, invalidated, fence),
     deleteKey: (key) => {
