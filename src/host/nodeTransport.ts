@@ -5,8 +5,7 @@
 import { StdioTransport } from '../transport/stdio/stdio.js';
 import { StreamableHttpTransport } from '../transport/http/node.js';
 import { WebSocketTransport } from '../transport/websocket/node.js';
-import { LegacySseTransport } from '../transport/http/legacy/legacySse.js';
-import { remoteOptions, wsOptions, type CreateTransport } from './transports.js';
+import { remoteTransport, type CreateTransport } from './transports.js';
 import { HostConfigError } from './errors.js';
 
 /**
@@ -16,26 +15,18 @@ import { HostConfigError } from './errors.js';
  * @throws HostConfigError (-32050) for an `authProvider` on a stdio or ws entry.
  */
 export const nodeTransport: CreateTransport = (location, context) => {
-  switch (location.type) {
-    case 'stdio':
-      if (context.authProvider !== undefined)
-        throw new HostConfigError({
-          server: context.server,
-          field: 'authProvider',
-          reason: 'is for http and sse servers; give a stdio server its credentials in env',
-        });
-      return new StdioTransport({
-        command: location.command,
-        args: [...(location.args ?? [])],
-        ...(location.env !== undefined && { env: { ...location.env } }),
-        ...(location.cwd !== undefined && { cwd: location.cwd }),
-        stderr: 'pipe',
-      });
-    case 'http':
-      return new StreamableHttpTransport(location.url, remoteOptions(location, context));
-    case 'sse':
-      return new LegacySseTransport(location.url, remoteOptions(location, context));
-    case 'ws':
-      return new WebSocketTransport(location.url, wsOptions(location, context));
-  }
+  if (location.type !== 'stdio') return remoteTransport(location, context, StreamableHttpTransport, WebSocketTransport);
+  if (context.authProvider !== undefined)
+    throw new HostConfigError({
+      server: context.server,
+      field: 'authProvider',
+      reason: 'is for http and sse servers; give a stdio server its credentials in env',
+    });
+  return new StdioTransport({
+    command: location.command,
+    args: [...(location.args ?? [])],
+    ...(location.env !== undefined && { env: { ...location.env } }),
+    ...(location.cwd !== undefined && { cwd: location.cwd }),
+    stderr: 'pipe',
+  });
 };

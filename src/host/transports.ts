@@ -35,27 +35,43 @@ export type CreateTransport = (
  *   and for an `authProvider` on a `ws` server.
  */
 export const fetchTransport: CreateTransport = (location, context) => {
+  if (location.type === 'stdio')
+    throw new HostConfigError({
+      server: context.server,
+      field: 'command',
+      reason: 'stdio servers need Node: pass createTransport: nodeTransport from "mcp-live/node"',
+    });
+  return remoteTransport(location, context, StreamableHttpTransport, WebSocketTransport);
+};
+
+/**
+ * The transport of a remote entry: `http` on `Http`, `sse` the HTTP+SSE transport, `ws` on `Ws`
+ * (each factory passes the classes of its runtime).
+ * @throws HostConfigError (-32050) for an `authProvider` on a `ws` server.
+ */
+export function remoteTransport(
+  location: RemoteServerLocation,
+  context: TransportContext,
+  Http: new (url: string, options: RemoteOptions) => Transport,
+  Ws: new (url: string, options: { headers?: Readonly<Record<string, string>> }) => Transport,
+): Transport {
   switch (location.type) {
-    case 'stdio':
-      throw new HostConfigError({
-        server: context.server,
-        field: 'command',
-        reason: 'stdio servers need Node: pass createTransport: nodeTransport from "mcp-live/node"',
-      });
     case 'http':
-      return new StreamableHttpTransport(location.url, remoteOptions(location, context));
+      return new Http(location.url, remoteOptions(location, context));
     case 'sse':
       return new LegacySseTransport(location.url, remoteOptions(location, context));
     case 'ws':
-      return new WebSocketTransport(location.url, wsOptions(location, context));
+      return new Ws(location.url, wsOptions(location, context));
   }
-};
+}
 
-/** `headers` and `authProvider` for an HTTP transport. */
-export function remoteOptions(
-  location: RemoteServerLocation,
-  context: TransportContext,
-): { headers?: Readonly<Record<string, string>>; authProvider?: AuthProvider } {
+/** `headers` and `authProvider` of an HTTP transport. */
+interface RemoteOptions {
+  headers?: Readonly<Record<string, string>>;
+  authProvider?: AuthProvider;
+}
+
+function remoteOptions(location: RemoteServerLocation, context: TransportContext): RemoteOptions {
   return {
     ...(location.headers !== undefined && { headers: location.headers }),
     ...(context.authProvider !== undefined && { authProvider: context.authProvider }),
@@ -66,7 +82,7 @@ export function remoteOptions(
  * `headers` for a WebSocket transport.
  * @throws HostConfigError (-32050) when the entry has an `authProvider` (WebSocket has none).
  */
-export function wsOptions(
+function wsOptions(
   location: RemoteServerLocation,
   context: TransportContext,
 ): { headers?: Readonly<Record<string, string>> } {
