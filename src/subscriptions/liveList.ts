@@ -10,7 +10,8 @@ import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
 import { EventStream } from './eventStream.js';
 import type { FilterFlag } from './filter.js';
-import { backoffDelayMs, type Backoff } from './reopenPolicy.js';
+import { backoffDelay } from '../transport/retry.js';
+import type { Backoff } from './reopenPolicy.js';
 import {
   LIVE_LIST_METHODS,
   type LiveList,
@@ -268,7 +269,7 @@ export class LiveListImpl<T> implements LiveList<T> {
       let retryInMs: number | undefined;
       // A change during this refresh schedules the next one anyway (see runRefresh).
       if (!this.dirty) {
-        retryInMs = backoffDelayMs(this.deps.retry, this.failures, this.deps.random);
+        retryInMs = backoffDelay(this.deps.retry, this.failures, this.deps.random);
         this.schedule(retryInMs, 'retry');
       }
       this.settleWaiters((waiter) => waiter.reject(error));

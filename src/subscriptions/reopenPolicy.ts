@@ -79,16 +79,8 @@ export function resolveReopenPolicy(
   return Object.freeze({ ...resolved });
 }
 
-/** The backoff part of a policy. */
+/** The backoff part of a policy: what `backoffDelay` (transport/retry.ts) reads. */
 export type Backoff = Pick<ResolvedReopenPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>;
-
-/**
- * The wait before retry number `retry` (1-based), in ms: `minDelayMs * factor^(retry-1)`,
- * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter. `random` returns [0, 1).
- */
-export function backoffDelayMs(backoff: Backoff, retry: number, random: () => number): number {
-  return backoffDelay(backoff, retry, random);
-}
 
 /** What {@link ReopenBudget} decided: wait `delayMs` before the next attempt. */
 export interface ReopenDecision {
@@ -159,7 +151,7 @@ export class ReopenBudget {
     if (this.quickFailures > p.maxQuickRetries || this.starts.length >= p.maxReopensPerWindow) {
       return { delayMs: Math.round(p.jitter ? p.coolDownMs * (1 + this.random() / 10) : p.coolDownMs), coolDown: true };
     }
-    return { delayMs: backoffDelayMs(p, Math.max(1, this.failures), this.random), coolDown: false };
+    return { delayMs: backoffDelay(p, Math.max(1, this.failures), this.random), coolDown: false };
   }
 
   private prune(now: number): void {

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_REOPEN_POLICY,
   ReopenBudget,
-  backoffDelayMs,
   reopenWithRetry,
   resolveReopenPolicy,
   type ResolvedReopenPolicy,
 } from '../../src/subscriptions/reopenPolicy.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
+import { backoffDelay } from '../../src/transport/retry.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { fakeClock } from './fixtures.js';
 
@@ -29,15 +29,15 @@ describe('resolveReopenPolicy', () => {
   });
 });
 
-describe('backoffDelayMs', () => {
+describe('backoffDelay over a reopen policy', () => {
   it('grows by factor from minDelayMs up to maxDelayMs; jitter scales into [0.5, 1)', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelayMs(exact, n, Math.random))).toEqual([
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(exact, n, Math.random))).toEqual([
       1000, 2000, 4000, 8000, 16000, 30000, 30000,
     ]);
     const jittered = { ...exact, jitter: true };
-    expect(backoffDelayMs(jittered, 1, () => 0)).toBe(500);
-    expect(backoffDelayMs(jittered, 1, () => 0.999)).toBe(1000);
-    expect(backoffDelayMs(jittered, 3, () => 0.5)).toBe(3000);
+    expect(backoffDelay(jittered, 1, () => 0)).toBe(500);
+    expect(backoffDelay(jittered, 1, () => 0.999)).toBe(1000);
+    expect(backoffDelay(jittered, 3, () => 0.5)).toBe(3000);
   });
 });
 
