@@ -3,13 +3,13 @@
  * authProvider hook with its single retry on 401 / 403 insufficient_scope, and the opaque
  * credential id for cache partitioning.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthRequestInfo } from '../../../src/transport/http/auth.js';
-import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { HttpAuthError } from '../../../src/transport/transportErrors.js';
 import { bearerChallenge, parseWwwAuthenticate } from '../../../src/transport/http/wwwAuthenticate.js';
 import { HttpFake, sendJson } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
+import { httpTestBed } from '../../fakes/httpTestBed.js';
 import { HTTP_PATHS } from '../../fakes/httpPaths.js';
 
 describe('parseWwwAuthenticate', () => {
@@ -75,25 +75,11 @@ describe('parseWwwAuthenticate', () => {
 
 describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport }) => {
   describe('Streamable HTTP: authProvider', () => {
+    const { serve, transportFor } = httpTestBed(StreamableHttpTransport);
     let fake: HttpFake | undefined;
-    const transports: StreamableHttpTransport[] = [];
-    afterEach(async () => {
-      await Promise.all(transports.splice(0).map((t) => t.close()));
-      await fake?.close();
-      fake = undefined;
-    });
-
-    function transportFor(
-      url: string,
-      options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
-    ): StreamableHttpTransport {
-      const transport = new StreamableHttpTransport(url, { retry: false, ...options });
-      transports.push(transport);
-      return transport;
-    }
 
     it('asks for a credential per request and retries once with a new one after a 401', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (req.headers['authorization'] === 'Bearer AT2')
           sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} });
         else
@@ -128,7 +114,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('stops with HttpAuthError when the provider has nothing new, and never loops', async () => {
-      fake = await HttpFake.start((_req, res) =>
+      fake = await serve((_req, res) =>
         res.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' }).end(),
       );
       const transport = transportFor(fake.url, { authProvider: () => 'Bearer same' });
@@ -140,7 +126,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('403 insufficient_scope asks once for a stepped-up credential; a second 403 fails with the scopes', async () => {
-      fake = await HttpFake.start((_req, res) =>
+      fake = await serve((_req, res) =>
         res
           .writeHead(403, { 'WWW-Authenticate': 'Bearer error="insufficient_scope", scope="files:read files:write"' })
           .end(),
@@ -158,7 +144,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('a plain 403 does not ask the provider again', async () => {
-      fake = await HttpFake.start((_req, res) => res.writeHead(403).end('forbidden'));
+      fake = await serve((_req, res) => res.writeHead(403).end('forbidden'));
       const attempts: number[] = [];
       const transport = transportFor(fake.url, { authProvider: (info) => (attempts.push(info.attempt), 'Bearer x') });
       await startRecording(transport);
@@ -169,7 +155,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('credentialFor() resolves the next credential ahead, as an opaque id, and the request carries exactly it', async () => {
-      fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
+      fake = await serve((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
       let token = 'secret-token-1';
       const transport = transportFor(fake.url, { authProvider: () => `Bearer ${token}` });
       await startRecording(transport);
@@ -200,7 +186,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('marks a pinned credential replaced when a 401 made the provider give another one', async () => {
-      fake = await HttpFake.start((req, res) =>
+      fake = await serve((req, res) =>
         req.headers.authorization === 'Bearer fresh'
           ? sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} })
           : res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"' }).end(),

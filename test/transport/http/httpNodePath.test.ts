@@ -19,29 +19,18 @@ import { StreamableHttpTransport } from '../../../src/node.js';
 import { isStreamBrokenError } from '../../../src/transport/transportErrors.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
+import { httpTestBed } from '../../fakes/httpTestBed.js';
 
-let fake: HttpFake | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
+const { serve, transportFor, closeLater } = httpTestBed(StreamableHttpTransport);
+// Registered after the test bed, so it runs first.
+afterEach(() => {
   vi.restoreAllMocks();
-  for (const close of closers.splice(0).reverse()) await close();
-  await fake?.close();
-  fake = undefined;
 });
-
-function transportFor(
-  url: string,
-  options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
-): StreamableHttpTransport {
-  const transport = new StreamableHttpTransport(url, { retry: false, ...options });
-  closers.push(() => transport.close());
-  return transport;
-}
+let fake: HttpFake | undefined;
 
 /** Answers every request with an empty result; records the client port of each request. */
 async function echoServer(ports: number[]): Promise<HttpFake> {
-  return HttpFake.start((req, res, raw) => {
+  return serve((req, res, raw) => {
     ports.push(raw.socket.remotePort ?? -1);
     sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} });
   });
@@ -77,7 +66,7 @@ describe('Streamable HTTP on node:http', () => {
   it('aborting a call mid-body closes its response stream at once: CancelledError, and the server sees the close', async () => {
     let serverSawClose!: () => void;
     const closed = new Promise<void>((resolve) => (serverSawClose = resolve));
-    fake = await HttpFake.start((req, res) => {
+    fake = await serve((req, res) => {
       if (answerDiscover(req, res)) return;
       res.on('close', () => serverSawClose());
       // Progress, then nothing: the response never comes.
@@ -93,7 +82,7 @@ describe('Streamable HTTP on node:http', () => {
       transport: transportFor(fake.url),
       clientInfo: { name: 'node-path', version: '0' },
     });
-    closers.push(() => client.close());
+    closeLater(() => client.close());
     await client.connect();
     const controller = new AbortController();
     const progress: number[] = [];
@@ -109,7 +98,7 @@ describe('Streamable HTTP on node:http', () => {
   });
 
   it('a body cut off by the server mid-stream is StreamBrokenError (mid-stream), as on fetch', async () => {
-    fake = await HttpFake.start((req, res) => {
+    fake = await serve((req, res) => {
       startSse(res, [': priming\n\n']);
       setTimeout(() => res.socket?.destroy(), 20);
     });
@@ -127,7 +116,7 @@ describe('Streamable HTTP on node:http', () => {
 
   it('close() destroys its own agent (the server sees the connection end) but leaves a given agent alone', async () => {
     const sockets: Socket[] = [];
-    fake = await HttpFake.start((req, res, raw) => {
+    fake = await serve((req, res, raw) => {
       sockets.push(raw.socket);
       sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} });
     });
@@ -135,7 +124,7 @@ describe('Streamable HTTP on node:http', () => {
     await startRecording(own);
     await own.send(request(1, 'tools/list'));
     const agent = new HttpAgent({ keepAlive: true });
-    closers.push(() => agent.destroy());
+    closeLater(() => agent.destroy());
     const given = new StreamableHttpTransport(fake.url, { retry: false, agent });
     await startRecording(given);
     await given.send(request(2, 'tools/list'));
@@ -196,12 +185,12 @@ describe.skipIf(tls === undefined)('Streamable HTTP on node:https', () => {
       req.on('end', () => sendJson(res, 200, { jsonrpc: '2.0', id: JSON.parse(body).id, result: { secure: true } }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    closers.push(() => server.closeAllConnections());
+    closeLater(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    closeLater(() => server.closeAllConnections());
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 
     const agent = new HttpsAgent({ keepAlive: true, ca: tls!.cert });
-    closers.push(() => agent.destroy());
+    closeLater(() => agent.destroy());
     const trusted = transportFor(url, { agent });
     const recorded = await startRecording(trusted);
     await trusted.send(request(1, 'tools/list'));

@@ -6,32 +6,20 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../../src/client/client.js';
 import { CancelledError, ProtocolError, TimeoutError } from '../../../src/errors/errors.js';
 import { JsonRpcSession } from '../../../src/jsonrpc/session.js';
-import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { isStreamBrokenError, StreamBrokenError } from '../../../src/transport/transportErrors.js';
 import { systemTimers } from '../../../src/util/clock.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
+import { httpTestBed } from '../../fakes/httpTestBed.js';
 import { HTTP_PATHS } from '../../fakes/httpPaths.js';
 
 describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport }) => {
-  let fake: HttpFake | undefined;
-  const closers: Array<() => Promise<void>> = [];
-
-  afterEach(async () => {
+  const { serve, transportFor, closeLater } = httpTestBed(StreamableHttpTransport);
+  // Registered after the test bed, so it runs first: the clean-up runs on real timers.
+  afterEach(() => {
     vi.useRealTimers();
-    await Promise.all(closers.splice(0).map((close) => close()));
-    await fake?.close();
-    fake = undefined;
   });
-
-  function transportFor(
-    url: string,
-    options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
-  ): StreamableHttpTransport {
-    const transport = new StreamableHttpTransport(url, { retry: false, ...options });
-    closers.push(() => transport.close());
-    return transport;
-  }
+  let fake: HttpFake | undefined;
 
   async function connectedClient(url: string, onError: (error: Error) => void = () => {}): Promise<McpClient> {
     const client = new McpClient({
@@ -39,7 +27,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       clientInfo: { name: 'sse-tests', version: '0.0.0' },
       onError,
     });
-    closers.push(() => client.close());
+    closeLater(() => client.close());
     await client.connect();
     return client;
   }
@@ -75,7 +63,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         (id: number) => [`data: {"jsonrpc":"2.0","id":${id},\ndata: "result":${JSON.stringify(OK_RESULT)}}`],
       ],
     ])('B23: %s → one message, the call resolves', async (_name, chunks) => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         startSse(res);
         for (const chunk of chunks(req.json.id)) res.write(chunk);
@@ -89,7 +77,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('B23: a stream that ends after a truncated event rejects promptly with StreamBrokenError', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         startSse(res, [`data: {"jsonrpc":"2.0","id":${req.json.id},\n`]);
         res.end();
@@ -108,7 +96,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('B24: comments, a priming event, ping/keepalive events and a heartbeat do not disturb the call', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         if (req.json.method === 'tools/list') {
           sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { resultType: 'complete', tools: [] } });
@@ -136,7 +124,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
     it('delivers progress and log notifications of a request stream to that call, then closes the stream', async () => {
       let streamClosed: Promise<void> | undefined;
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         const id = req.json.id;
         streamClosed = new Promise((resolve) => res.on('close', () => resolve()));
@@ -166,7 +154,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('a stream that breaks after progress rejects with StreamBrokenError (mid-stream, outcome unknown)', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         startSse(res, [
           sseEvent({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }),
         ]);
@@ -192,7 +180,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('cancellation closes the response stream and sends no notifications/cancelled', async () => {
       let closed!: () => void;
       const streamClosed = new Promise<void>((resolve) => (closed = resolve));
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         res.on('close', () => closed());
         startSse(res, [': started\n\n']);
@@ -210,7 +198,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     it('a timeout through the session also closes the stream, and sends nothing else', async () => {
       let closed!: () => void;
       const streamClosed = new Promise<void>((resolve) => (closed = resolve));
-      fake = await HttpFake.start((_req, res) => {
+      fake = await serve((_req, res) => {
         res.on('close', () => closed());
         startSse(res);
       });
@@ -220,7 +208,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         onNotification: () => {},
         onError: () => {},
       });
-      closers.push(() => session.close());
+      closeLater(() => session.close());
       await session.start();
       // Long enough that the POST reaches the server before the timeout even on a loaded machine
       // (a timeout before the request is sent leaves no stream to close).
@@ -288,7 +276,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('a listen response with JSON instead of SSE is still the response', async () => {
-      fake = await HttpFake.start((req, res) =>
+      fake = await serve((req, res) =>
         sendJson(res, 200, {
           jsonrpc: '2.0',
           id: req.json.id,

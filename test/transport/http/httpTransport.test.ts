@@ -2,7 +2,7 @@
  * Streamable HTTP transport against scripted node:http servers on 127.0.0.1: request headers,
  * JSON responses, notification acknowledgements (B28), status mapping, B13 and B34.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../../src/client/client.js';
 import { ErrorCode } from '../../../src/errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError, RpcError } from '../../../src/errors/errors.js';
@@ -18,26 +18,12 @@ import {
 import { systemTimers } from '../../../src/util/clock.js';
 import { answerDiscover, HttpFake, sendJson } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
+import { httpTestBed } from '../../fakes/httpTestBed.js';
 import { HTTP_PATHS } from '../../fakes/httpPaths.js';
 
 describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport }) => {
+  const { serve, transportFor } = httpTestBed(StreamableHttpTransport);
   let fake: HttpFake | undefined;
-  const transports: StreamableHttpTransport[] = [];
-
-  afterEach(async () => {
-    await Promise.all(transports.splice(0).map((t) => t.close()));
-    await fake?.close();
-    fake = undefined;
-  });
-
-  function transportFor(
-    url: string,
-    options: ConstructorParameters<typeof StreamableHttpTransport>[1] = {},
-  ): StreamableHttpTransport {
-    const transport = new StreamableHttpTransport(url, { retry: false, ...options });
-    transports.push(transport);
-    return transport;
-  }
 
   function clientFor(transport: StreamableHttpTransport, onError: (error: Error) => void = () => {}): McpClient {
     return new McpClient({ transport, clientInfo: { name: 'http-tests', version: '0.0.0' }, onError });
@@ -45,7 +31,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
   describe('Streamable HTTP: request headers', () => {
     it('POSTs each message with Accept, Content-Type, MCP-Protocol-Version, Mcp-Method and Mcp-Name', async () => {
-      fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
+      fake = await serve((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
       const transport = transportFor(fake.url, {
         headers: { 'X-Api-Key': 'k1', Accept: 'text/html', 'Mcp-Method': 'forged' },
       });
@@ -78,7 +64,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('Mcp-Name carries params.taskId on tasks/get, tasks/update and tasks/cancel (Tasks extension)', async () => {
-      fake = await HttpFake.start((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
+      fake = await serve((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }));
       const transport = transportFor(fake.url);
       await startRecording(transport);
       await transport.send(request(1, 'tasks/get', { taskId: '786512e2-9e0d' }));
@@ -94,7 +80,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('B13: Base64-wraps Mcp-Name values that are not plain ASCII, and keeps the body as UTF-8', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         if (req.json.method === 'resources/read') {
           sendJson(res, 200, {
@@ -131,7 +117,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('takes MCP-Protocol-Version from _meta only; a message without it gets the header only from send options', async () => {
-      fake = await HttpFake.start((req, res) =>
+      fake = await serve((req, res) =>
         req.json.id === undefined
           ? res.writeHead(202).end()
           : sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} }),
@@ -160,7 +146,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('rejects a method or header value that cannot be sent, before any request', async () => {
-      fake = await HttpFake.start((_req, res) => sendJson(res, 200, {}));
+      fake = await serve((_req, res) => sendJson(res, 200, {}));
       const transport = transportFor(fake.url);
       await startRecording(transport);
       await expect(transport.send(request(1, 'tools/列表'))).rejects.toBeInstanceOf(InvalidArgumentError);
@@ -183,9 +169,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
   describe('Streamable HTTP: responses', () => {
     it('hands an application/json response up with relatedRequestId and resolves send', async () => {
-      fake = await HttpFake.start((req, res) =>
-        sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } }),
-      );
+      fake = await serve((req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } }));
       const transport = transportFor(fake.url);
       const recorded = await startRecording(transport);
       await transport.send(request(7, 'tools/list'));
@@ -196,7 +180,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('rejects a JSON response that answers another id, after handing it up', async () => {
-      fake = await HttpFake.start((_req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: 99, result: {} }));
+      fake = await serve((_req, res) => sendJson(res, 200, { jsonrpc: '2.0', id: 99, result: {} }));
       const transport = transportFor(fake.url);
       const recorded = await startRecording(transport);
       await expect(transport.send(request(1, 'tools/list'))).rejects.toBeInstanceOf(ProtocolError);
@@ -215,7 +199,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         (res: any) => res.writeHead(202, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Accepted'),
       ],
     ])('B28 %s acknowledges a notification without parsing the body', async (_name, reply) => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (req.json.id === undefined) reply(res);
         else sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } });
       });
@@ -229,7 +213,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('B28 E: a 400 JSON-RPC error to a notification goes to onError for that send; no rejection, no teardown', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (req.json.id === undefined) sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'bad' } });
         else sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } });
       });
@@ -250,7 +234,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('B34: an error with no id (or id null) in the body of the POST for request N rejects N with that error', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (req.json.method === 'tools/list')
           sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } });
         else if (req.json.method === 'prompts/list')
@@ -288,7 +272,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
   describe('Streamable HTTP: status mapping', () => {
     async function sendOne(reply: (res: any) => void, method = 'tools/list') {
-      fake = await HttpFake.start((_req, res) => reply(res));
+      fake = await serve((_req, res) => reply(res));
       const transport = transportFor(fake.url);
       const recorded = await startRecording(transport);
       const outcome = await transport.send(request(1, method, method === 'tools/call' ? { name: 't' } : {})).then(
@@ -445,7 +429,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('follows a same-origin 307 with the same POST, and refuses 302 (never turns into GET)', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (req.path === '/mcp') res.writeHead(307, { Location: '/mcp/' }).end();
         else if (req.path === '/mcp/') sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: {} });
         else res.writeHead(302, { Location: '/elsewhere' }).end();
@@ -468,7 +452,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
 
   describe('Streamable HTTP: lifecycle', () => {
     it('close() aborts exchanges in flight, calls onClose once, and later sends fail fast', async () => {
-      fake = await HttpFake.start(() => {
+      fake = await serve(() => {
         /* never answers */
       });
       const transport = transportFor(fake.url);
@@ -488,7 +472,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     });
 
     it('a client over HTTP surfaces an RpcError from a 400 body (modern refusal, no fallback)', async () => {
-      fake = await HttpFake.start((req, res) => {
+      fake = await serve((req, res) => {
         if (answerDiscover(req, res)) return;
         sendJson(res, 400, { jsonrpc: '2.0', id: req.json.id, error: { code: -32602, message: 'Invalid params' } });
       });
