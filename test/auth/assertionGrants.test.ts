@@ -6,7 +6,7 @@
  * what the callbacks are told, and that a refusal is surfaced once, never retried or traded for
  * another grant.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AssertionRequest, SubjectTokenRequest } from '../../src/auth/grants.js';
 import { OAuthError } from '../../src/auth/errors.js';
 import type { NonInteractiveProviderOptions } from '../../src/auth/oauthOptions.js';
@@ -14,19 +14,15 @@ import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthPro
 import { McpClient } from '../../src/client/client.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
-import { request, startRecording } from '../fakes/httpHarness.js';
+import { authTestBed, call } from './authTestBed.js';
 import {
   FakeAuthorizationServer,
-  startAuthPair,
   type FakeAuthorizationServerOptions,
   type FakeProtectedMcpServer,
 } from '../fakes/authServer.js';
 import { decodeJwt, es256KeyPair, signJwt, verifyJwt } from '../fakes/jwt.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const { startPair, transportFor, closeLater } = authTestBed();
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -34,24 +30,12 @@ const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
 const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
 
 async function pair(asOptions: FakeAuthorizationServerOptions) {
-  const started = await startAuthPair(
+  const started = await startPair(
     { grantTypes: [JWT_BEARER], registration: false, ...asOptions },
     { scopesSupported: ['mcp:tools'] },
   );
-  closers.push(started.close);
   return started;
 }
-
-async function transportFor(rs: FakeProtectedMcpServer, authProvider: OAuthProvider): Promise<StreamableHttpTransport> {
-  const transport = new StreamableHttpTransport(rs.url, { authProvider, retry: false });
-  closers.push(() => transport.close());
-  await startRecording(transport);
-  return transport;
-}
-
-let nextId = 1;
-const call = (transport: StreamableHttpTransport) =>
-  transport.send(request(nextId++, 'tools/call', { name: 'read_file', arguments: {} }));
 
 describe('workload identity federation (JWT bearer grant)', () => {
   const platform = es256KeyPair();
@@ -145,7 +129,7 @@ describe('workload identity federation (JWT bearer grant)', () => {
       }),
       clientInfo: { name: 'wif-test', version: '0.0.0' },
     });
-    closers.push(() => client.close());
+    closeLater(() => client.close());
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthError);
     expect((error as OAuthError).data).toMatchObject({ failure: 'token-request-failed', error: code });
@@ -199,7 +183,7 @@ describe('enterprise-managed authorization (ID-JAG)', () => {
         return { token, issuedTokenType: ID_JAG };
       },
     });
-    closers.push(() => idp.close());
+    closeLater(() => idp.close());
     let as: FakeAuthorizationServer | undefined;
     const started = await pair({
       tokenEndpointAuthMethods: ['client_secret_basic'],

@@ -5,15 +5,14 @@
  * resource as in the normal flow, a token per resource renewed before expiry and shared by
  * concurrent requests, step-up without a browser, and the checks of the options.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../../src/auth/errors.js';
 import type { NonInteractiveProviderOptions } from '../../src/auth/oauthOptions.js';
 import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
-import { request, startRecording } from '../fakes/httpHarness.js';
+import { request } from '../fakes/httpHarness.js';
+import { authTestBed, call, nextId } from './authTestBed.js';
 import {
-  startAuthPair,
   type FakeAuthorizationServerOptions,
   type FakeProtectedMcpServer,
   type FakeProtectedMcpServerOptions,
@@ -23,13 +22,10 @@ import { decodeJwt, verifyJwt } from '../fakes/jwt.js';
 const CLIENT = 'svc-client';
 const SECRET = 'svc-secret-value';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const { startPair, transportFor } = authTestBed();
 
 async function pair(asOptions: FakeAuthorizationServerOptions, rsOptions: Partial<FakeProtectedMcpServerOptions> = {}) {
-  const started = await startAuthPair(
+  const started = await startPair(
     {
       grantTypes: ['client_credentials'],
       tokenEndpointAuthMethods: ['client_secret_basic', 'private_key_jwt'],
@@ -41,7 +37,6 @@ async function pair(asOptions: FakeAuthorizationServerOptions, rsOptions: Partia
     },
     rsOptions,
   );
-  closers.push(started.close);
   return started;
 }
 
@@ -53,18 +48,6 @@ function provider(rs: FakeProtectedMcpServer, options: Partial<NonInteractivePro
     ...options,
   });
 }
-
-/** A transport over `authProvider`, started; closed after the test. */
-async function transportFor(rs: FakeProtectedMcpServer, authProvider: OAuthProvider): Promise<StreamableHttpTransport> {
-  const transport = new StreamableHttpTransport(rs.url, { authProvider, retry: false });
-  closers.push(() => transport.close());
-  await startRecording(transport);
-  return transport;
-}
-
-let nextId = 1;
-const call = (transport: StreamableHttpTransport) =>
-  transport.send(request(nextId++, 'tools/call', { name: 'read_file', arguments: {} }));
 
 async function ecKeyPair(): Promise<{ privateKey: CryptoKey; publicJwk: JsonWebKey }> {
   const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
@@ -171,7 +154,7 @@ describe('client credentials grant', () => {
       },
     );
     const transport = await transportFor(rs, provider(rs));
-    await transport.send(request(nextId++, 'tools/list'));
+    await transport.send(request(nextId(), 'tools/list'));
     await call(transport);
     expect(as.tokenRequests.map((r) => r.params.get('scope'))).toEqual(['files:read', 'files:read files:write']);
     expect(as.authorizations).toEqual([]);

@@ -7,57 +7,33 @@
  * from servers without DPoP.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryCredentialStore } from '../../src/auth/credentialStore.js';
 import type { AuthorizationCodeProviderOptions, OAuthProviderOptions } from '../../src/auth/oauthOptions.js';
 import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
-import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
-import { request, startRecording } from '../fakes/httpHarness.js';
+import { request } from '../fakes/httpHarness.js';
+import { authTestBed, call, codeFlowProvider, nextId } from './authTestBed.js';
 import {
-  startAuthPair,
   type FakeAuthorizationServerOptions,
   type FakeProtectedMcpServer,
   type FakeProtectedMcpServerOptions,
 } from '../fakes/authServer.js';
 import { jwkThumbprint } from '../fakes/jwt.js';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const { startPair, transportFor } = authTestBed();
 
 async function pair(
   asOptions: FakeAuthorizationServerOptions = { dpop: {} },
   rsOptions: Partial<FakeProtectedMcpServerOptions> = { dpop: {} },
 ) {
-  const started = await startAuthPair(asOptions, rsOptions);
-  closers.push(started.close);
+  const started = await startPair(asOptions, rsOptions);
   return started;
 }
 
 function provider(rs: FakeProtectedMcpServer, options: Partial<AuthorizationCodeProviderOptions> = {}): OAuthProvider {
-  return createOAuthProvider({
-    serverUrl: rs.url,
-    clientMetadata: { client_name: 'mcp-live tests' },
-    redirectUrl: 'http://localhost:3000/callback',
-    redirectHandler: createHeadlessRedirectHandler(),
-    dpop: true,
-    ...options,
-  });
+  return codeFlowProvider(rs, { dpop: true, ...options });
 }
-
-async function transportFor(rs: FakeProtectedMcpServer, authProvider: OAuthProvider): Promise<StreamableHttpTransport> {
-  const transport = new StreamableHttpTransport(rs.url, { authProvider, retry: false });
-  closers.push(() => transport.close());
-  await startRecording(transport);
-  return transport;
-}
-
-let nextId = 1;
-const call = (transport: StreamableHttpTransport) =>
-  transport.send(request(nextId++, 'tools/call', { name: 'read_file', arguments: {} }));
 
 const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -73,7 +49,7 @@ describe('DPoP', () => {
     const transport = await transportFor(rs, oauth);
     await call(transport);
     await call(transport);
-    await transport.send(request(nextId++, 'tools/list'));
+    await transport.send(request(nextId(), 'tools/list'));
 
     // The token request: a proof for POST <token endpoint>, no ath.
     expect(as.dpopFailures).toEqual([]);

@@ -6,7 +6,7 @@
  * provider's guards.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryCredentialStore } from '../../src/auth/credentialStore.js';
 import { AuthorizationRequiredError, OAuthError } from '../../src/auth/errors.js';
 import type { AuthorizationCodeProviderOptions } from '../../src/auth/oauthOptions.js';
@@ -16,10 +16,10 @@ import type { RedirectHandler } from '../../src/auth/types.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { request, startRecording } from '../fakes/httpHarness.js';
+import { authTestBed, codeFlowProvider } from './authTestBed.js';
 import {
   FakeAuthorizationServer,
   FakeProtectedMcpServer,
-  startAuthPair,
   type FakeAuthorizationServerOptions,
   type FakeProtectedMcpServerOptions,
 } from '../fakes/authServer.js';
@@ -27,28 +27,18 @@ import {
 const REDIRECT = 'http://localhost:3000/callback';
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const { startPair, closeLater } = authTestBed();
 
 async function pair(
   asOptions: FakeAuthorizationServerOptions = {},
   rsOptions: Partial<FakeProtectedMcpServerOptions> = {},
 ) {
-  const started = await startAuthPair(asOptions, rsOptions);
-  closers.push(started.close);
+  const started = await startPair(asOptions, rsOptions);
   return started;
 }
 
 function provider(rs: FakeProtectedMcpServer, options: Partial<AuthorizationCodeProviderOptions> = {}): OAuthProvider {
-  return createOAuthProvider({
-    serverUrl: rs.url,
-    clientMetadata: { client_name: 'mcp-live tests' },
-    redirectUrl: REDIRECT,
-    redirectHandler: createHeadlessRedirectHandler(),
-    ...options,
-  });
+  return codeFlowProvider(rs, options);
 }
 
 /** Sends one tools/call through a transport with `authProvider`; resolves with the result or rejects. */
@@ -478,7 +468,7 @@ describe('authorization server migration', () => {
       verify: (token) => current.tokens.get(token),
       challengeScope: 'mcp:basic',
     });
-    closers.push(
+    closeLater(
       () => as1.close(),
       () => as2.close(),
       () => rs.close(),

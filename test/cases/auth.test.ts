@@ -3,15 +3,14 @@
  * Each test is named after its case id and asserts the case's "Right" values, against the fake
  * authorization server and MCP endpoint of test/fakes/authServer.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryCredentialStore } from '../../src/auth/credentialStore.js';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError } from '../../src/auth/errors.js';
 import type { AuthorizationCodeProviderOptions } from '../../src/auth/oauthOptions.js';
-import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
+import type { OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import type { StoredTokens } from '../../src/auth/types.js';
 import type { AuthRequestInfo } from '../../src/transport/http/auth.js';
-import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { HttpAuthError } from '../../src/transport/transportErrors.js';
 import {
   startAuthPair,
@@ -19,39 +18,24 @@ import {
   type FakeAuthorizationServerOptions,
   type FakeProtectedMcpServer,
 } from '../fakes/authServer.js';
-import { request, startRecording } from '../fakes/httpHarness.js';
+import { request } from '../fakes/httpHarness.js';
+import { authTestBed, codeFlowProvider } from '../auth/authTestBed.js';
 
 const REDIRECT = 'http://localhost:3000/callback';
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+const { startPair, recordedTransport } = authTestBed();
 
-async function pair(
-  asOptions: FakeAuthorizationServerOptions = {},
-  rsOptions: Parameters<typeof startAuthPair>[1] = {},
-) {
-  const started = await startAuthPair(asOptions, rsOptions);
-  closers.push(started.close);
-  return started;
+function pair(asOptions: FakeAuthorizationServerOptions = {}, rsOptions: Parameters<typeof startAuthPair>[1] = {}) {
+  return startPair(asOptions, rsOptions);
 }
 
 function provider(rs: FakeProtectedMcpServer, options: Partial<AuthorizationCodeProviderOptions> = {}): OAuthProvider {
-  return createOAuthProvider({
-    serverUrl: rs.url,
-    clientMetadata: { client_name: 'cases' },
-    redirectUrl: REDIRECT,
-    redirectHandler: createHeadlessRedirectHandler(),
-    ...options,
-  });
+  return codeFlowProvider(rs, { clientMetadata: { client_name: 'cases' }, ...options });
 }
 
 /** A transport with the provider, started; `call(id, name)` sends one tools/call and resolves with its result. */
 async function transportFor(rs: FakeProtectedMcpServer, authProvider: OAuthProvider) {
-  const transport = new StreamableHttpTransport(rs.url, { authProvider, retry: false });
-  closers.push(() => transport.close());
-  const recorded = await startRecording(transport);
+  const { transport, recorded } = await recordedTransport(rs, authProvider);
   return {
     transport,
     call: async (id: number, name: string): Promise<any> => {
