@@ -8,45 +8,20 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, VERSION, type CliIo } from '../../src/cli/main.js';
+import { main, VERSION } from '../../src/cli/main.js';
 import { serverIdentityLines, styleFor } from '../../src/cli/render.js';
 import { McpClient } from '../../src/client/client.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { EXAMPLE_SERVER, startExampleHttpServer } from '../integration/exampleServer.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from '../fakes/publishedServers.js';
+import { collector, runCli, until } from './harness.js';
 
 const STDIO = ['--', process.execPath, EXAMPLE_SERVER];
 
-/** A stream stand-in that keeps what was written. */
-function collector(isTTY = false): { write(text: string): boolean; readonly isTTY: boolean; text: string } {
-  return {
-    isTTY,
-    text: '',
-    write(text: string) {
-      this.text += text;
-      return true;
-    },
-  };
-}
-
-async function run(
-  args: string[],
-  io: Partial<CliIo> & { stderrTTY?: boolean } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = collector();
-  const stderr = collector(io.stderrTTY ?? false);
-  const code = await main(args, { stdout, stderr, signal: io.signal, stdin: io.stdin });
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
-
-/** Polls until `check()` is true (the CLI's output arrives asynchronously). */
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** The CLI with this process's environment, as a shell runs it. */
+function run(args: string[], io: Parameters<typeof runCli>[1] = {}): ReturnType<typeof runCli> {
+  return runCli(args, { env: process.env, ...io });
 }
 
 describe('mcp-live over stdio (in-process)', () => {

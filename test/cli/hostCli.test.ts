@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
+import { runCli } from './harness.js';
 
 const FATAL = fileURLToPath(new URL('../fakes/children/fatal.mjs', import.meta.url));
 
@@ -33,22 +33,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function collector(isTTY = false): { write(text: string): boolean; readonly isTTY: boolean; text: string } {
-  return {
-    isTTY,
-    text: '',
-    write(text: string) {
-      this.text += text;
-      return true;
-    },
-  };
-}
-
-async function run(args: string[], stderrTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = collector();
-  const stderr = collector(stderrTTY);
-  const code = await main(args, { stdout, stderr });
-  return { code, stdout: stdout.text, stderr: stderr.text };
+/** The CLI with this process's environment, as a shell runs it. */
+function run(args: string[], stderrTTY = false): ReturnType<typeof runCli> {
+  return runCli(args, { stderrTTY, env: process.env });
 }
 
 describe('mcp-live --config', () => {
