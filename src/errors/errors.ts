@@ -131,10 +131,10 @@ export interface ConnectionClosedErrorData {
   /** HTTP: the Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
   errorCode?: string | undefined;
   /**
-   * Whether the request reached the server: `unknown` for one in flight when the connection
-   * dropped (the server may have acted on it; a `tools/call` is never sent again, even when the
-   * client reconnects), `not-sent` for one refused before anything was sent. Absent on errors
-   * that are not about one request.
+   * Whether the request reached the server: `unknown` for one in flight, or whose write failed,
+   * when the connection dropped (the server may have acted on it; a `tools/call` is never sent
+   * again, even when the client reconnects), `not-sent` for one refused before anything was
+   * sent. Absent on errors that are not about one request.
    */
   outcome?: 'unknown' | 'not-sent' | undefined;
 }

@@ -7,6 +7,7 @@ import {
   RpcError,
   TimeoutError,
 } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
 import { systemClock, type Clock, type Timers } from '../util/clock.js';
 import { CancelSource } from '../transport/cancelHandle.js';
 import type {
@@ -55,6 +56,12 @@ interface PendingRequest {
   /** True when aborting {@link sendCancel} is the whole cancellation (no `notifications/cancelled`). */
   abortOnly: boolean;
   progressToken: string | number;
+  /**
+   * Set when the transport refused or failed the send because its connection is ending: the
+   * request waits for that close (see {@link JsonRpcSession.awaitsClose}), which settles it
+   * with this outcome.
+   */
+  sendFailed: 'unknown' | 'not-sent' | undefined;
 }
 
 const RECENTLY_CANCELLED_LIMIT = 1024;
@@ -76,6 +83,8 @@ export class JsonRpcSession {
   private readonly recentlyCancelled = new Set<RequestId>();
   private nextId = 0;
   private stateValue: SessionState = 'new';
+  /** True once the transport's `start()` resolved, until it closes. */
+  private transportStarted = false;
   private closeInfo: TransportCloseInfo | undefined;
   private closePromise: Promise<void> | undefined;
   /** Requests from the server (legacy wire), and their handlers. */
@@ -136,6 +145,7 @@ export class JsonRpcSession {
         onError: (error) => this.options.onError(error),
         onClose: (info) => this.handleClose(info),
       });
+      if (this.stateValue === 'open') this.transportStarted = true;
     } catch (error) {
       this.handleClose({ reason: 'transport failed to start', initiatedByClient: false, cause: error });
       throw error;
@@ -203,6 +213,7 @@ export class JsonRpcSession {
             : undefined,
         abortOnly: capabilities.cancelsByAbortingSend,
         progressToken,
+        sendFailed: undefined,
       };
       this.pending.set(id, entry);
       if (progressToken !== id) this.customProgressTokens.set(progressToken, entry);
@@ -266,6 +277,11 @@ export class JsonRpcSession {
         this.reissue(entry);
         return;
       }
+      if (this.awaitsClose(error)) {
+        const outcome = (error as ConnectionClosedError).data?.outcome;
+        entry.sendFailed = outcome === 'not-sent' ? 'not-sent' : 'unknown';
+        return;
+      }
       this.settle(
         entry,
         McpError.is(error)
@@ -277,6 +293,26 @@ export class JsonRpcSession {
             ),
       );
     });
+  }
+
+  /**
+   * Whether a failed send is the connection ending, so that its request waits for the close
+   * instead of failing now. A restartable transport (stdio, WebSocket) holds one connection at a
+   * time, and a `ConnectionClosedError` from its `send` once started means that connection is
+   * going (a dead server's stdin gives EPIPE before its exit is seen): its `onClose` follows and
+   * settles the request with what the close says (exit code, signal, stderr tail) and the
+   * send's `outcome`, so that a reconnecting client can tell a request cut short by the drop and
+   * hold it for the new connection. The request's deadlines and signal still end it sooner.
+   */
+  private awaitsClose(error: unknown): boolean {
+    return (
+      this.transportStarted &&
+      this.stateValue === 'open' &&
+      this.transport.capabilities.restartable === true &&
+      McpError.is(error) &&
+      error.local &&
+      error.code === ErrorCode.ConnectionClosed
+    );
   }
 
   /** Sends the same request again under a new id; deadlines and the caller's signal carry over. */
@@ -431,7 +467,8 @@ export class JsonRpcSession {
   /** Tells the server to stop work on a request we gave up on (spec: basic/patterns/cancellation). */
   private cancel(entry: PendingRequest, reason: string): void {
     this.rememberCancelled(entry.id);
-    if (entry.options.cancellable === false || this.stateValue !== 'open') return;
+    // A request whose send failed waits for the close: the connection cannot carry a cancellation.
+    if (entry.options.cancellable === false || this.stateValue !== 'open' || entry.sendFailed !== undefined) return;
     if (entry.abortOnly && entry.sendCancel !== undefined) {
       entry.sendCancel.abort(reason, this.reportListenerError);
       return;
@@ -555,6 +592,7 @@ export class JsonRpcSession {
   private handleClose(info: TransportCloseInfo): void {
     if (this.stateValue === 'closed') return;
     this.stateValue = 'closed';
+    this.transportStarted = false;
     this.closeInfo = info;
     this.inbound.abortAll();
     for (const entry of [...this.pending.values()]) {
@@ -562,7 +600,7 @@ export class JsonRpcSession {
         entry,
         new ConnectionClosedError(
           `${entry.method}: connection closed (${info.reason})`,
-          closeData(info, 'unknown'),
+          closeData(info, entry.sendFailed ?? 'unknown'),
           info.cause,
         ),
       );

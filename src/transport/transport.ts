@@ -86,7 +86,10 @@ export interface TransportCapabilities {
    * called, whether the peer ended it or the owner called `close()`): it opens a new connection
    * to the same server, with the same options and the new handlers (stdio spawns the command
    * again; WebSocket opens a new socket). Each run has its own single `onClose`. `McpClient`
-   * reconnects only over such transports (`ClientOptions.reconnect`). @default false
+   * reconnects only over such transports (`ClientOptions.reconnect`). Such a transport holds
+   * one connection at a time: once started, a `send` that rejects with `ConnectionClosedError`
+   * means that connection is ending, and its `onClose` must follow (the session holds the
+   * request until then, to settle it with the close's info). @default false
    */
   readonly restartable?: boolean | undefined;
 }

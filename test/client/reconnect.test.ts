@@ -127,6 +127,49 @@ describe('reconnecting after a drop', () => {
     expect(transport.servers[1]!.requests('tools/call')).toHaveLength(0);
   });
 
+  it('a request whose write fails as the connection dies, before the close is seen, is held like one cut short', async () => {
+    vi.useFakeTimers();
+    const { client, transport } = reconnecting((server, n) => {
+      standard(server);
+      server.on('tools/list', () => ({
+        result: { tools: [{ name: `tool-of-${n}`, inputSchema: { type: 'object' } }] },
+      }));
+    });
+    await client.connect();
+    // The server is gone, but the transport has not seen its exit yet: writes fail (EPIPE).
+    transport.breakWrites('unknown');
+    const read = client.readResource('demo://a');
+    const list = client.listTools();
+    const call = client.callTool('echo', { text: 'once' }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.state).toBe('open');
+    transport.drop({ exitCode: null, signal: 'SIGKILL', stderrTail: '' });
+    // A write that failed may have been read: a tools/call is not repeated; its error is the close's.
+    const error = (await call) as ConnectionClosedError;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.data).toMatchObject({ outcome: 'unknown', signal: 'SIGKILL' });
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(read).resolves.toMatchObject({ contents: [{ uri: 'demo://a' }] });
+    await expect(list).resolves.toMatchObject({ tools: [{ name: 'tool-of-2' }] });
+    expect(transport.servers[1]!.requests('resources/read')).toHaveLength(1);
+    expect(transport.servers[1]!.requests('tools/list')).toHaveLength(1);
+    expect(transport.servers[1]!.requests('tools/call')).toHaveLength(0);
+  });
+
+  it('a tools/call the dying transport refused before writing it is sent on the new connection', async () => {
+    vi.useFakeTimers();
+    const { client, transport } = reconnecting();
+    await client.connect();
+    transport.breakWrites('not-sent');
+    const call = client.callTool('echo', { text: 'once' });
+    await vi.advanceTimersByTimeAsync(0);
+    transport.drop();
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(call).resolves.toMatchObject({ content: [{ type: 'text', text: 'once' }] });
+    expect(transport.servers[0]!.requests('tools/call')).toHaveLength(0);
+    expect(transport.servers[1]!.requests('tools/call')).toHaveLength(1);
+  });
+
   it('requests made while reconnecting wait, then go out once negotiated, with the new version', async () => {
     vi.useFakeTimers();
     const { client, transport } = reconnecting(

@@ -24,6 +24,8 @@ export class RestartableFake implements Transport {
   private end: InMemoryTransport | undefined;
   private handlers: TransportHandlers | undefined;
   private failures: Error[] = [];
+  /** Set by {@link breakWrites}: what every send rejects with until the connection is dropped. */
+  private broken: ConnectionClosedError | undefined;
 
   constructor(
     /** Scripts the server of connection number `n` (from 1). */
@@ -65,7 +67,20 @@ export class RestartableFake implements Transport {
     });
   }
 
+  /**
+   * From now on, until {@link drop}, every send of this connection rejects as a stdio write to a
+   * dead server does (EPIPE), or as a socket that is closing refuses one (`outcome`), while the
+   * close itself has not been reported yet: the test reports it with `drop()`.
+   */
+  breakWrites(outcome: 'unknown' | 'not-sent' = 'unknown'): void {
+    this.broken = new ConnectionClosedError('cannot send: transport closing: write EPIPE', {
+      reason: 'transport closing',
+      outcome,
+    });
+  }
+
   send(message: JsonRpcMessage): Promise<void> {
+    if (this.broken !== undefined) return Promise.reject(this.broken);
     if (this.end === undefined)
       return Promise.reject(new ConnectionClosedError('cannot send: transport closed', { reason: 'transport closed' }));
     return this.end.send(message);
@@ -90,6 +105,7 @@ export class RestartableFake implements Transport {
 
   private closed(info: TransportCloseInfo): void {
     this.end = undefined;
+    this.broken = undefined;
     const handlers = this.handlers;
     this.handlers = undefined;
     handlers?.onClose(info);

@@ -3,7 +3,7 @@
  * mid-session; the example server over WebSocket going away (1001) and coming back on the same
  * port; a stdio server that crashes right after every start.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,31 @@ function next<E>(target: { on(listener: (event: E) => void): () => void }, match
       resolve(event);
     });
   });
+}
+
+/**
+ * Blocks this thread (no event loop turn) until process `pid` is dead and its pipes closed
+ * (Linux: its leader a zombie and every other thread gone, since threads share the open files;
+ * elsewhere, a fixed 300 ms). Requests made before it are then written to a dead server before
+ * the client can see it exit: the write fails (EPIPE) first, as on a loaded machine where the
+ * exit is seen late.
+ */
+function blockUntilDead(pid: number): void {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  if (process.platform !== 'linux') {
+    Atomics.wait(cell, 0, 0, 300);
+    return;
+  }
+  for (let waited = 0; waited < 5000; waited += 5) {
+    try {
+      const zombie = /\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      if (zombie && readdirSync(`/proc/${pid}/task`).length <= 1) return;
+    } catch {
+      return; // Reaped already.
+    }
+    Atomics.wait(cell, 0, 0, 5);
+  }
+  throw new Error(`process ${pid} did not die`);
 }
 
 function gone(pid: number): boolean {
@@ -104,6 +129,29 @@ describe('stdio: the example server killed with SIGKILL mid-session', () => {
     const lastPid = transport.pid!;
     await client.close();
     expect(gone(lastPid)).toBe(true);
+  }, 30_000);
+});
+
+describe('stdio: requests written to a server that died, before the client sees it exit', () => {
+  it('a read is held and sent again on the new process; a tools/call rejects with outcome unknown', async () => {
+    const transport = new StdioTransport({ command: process.execPath, args: [SCRIPTED, 'plain'], closeTimeoutMs: 300 });
+    const client = new McpClient({ transport, clientInfo: { name: 'epipe', version: '0' }, reconnect: FAST });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const firstPid = transport.pid!;
+    const back = next(client, (e) => e.type === 'reconnected');
+    const list = client.listTools();
+    const call = client.callTool('echo', { message: 'lost?' }).catch((e: unknown) => e);
+    process.kill(firstPid, 'SIGKILL');
+    blockUntilDead(firstPid);
+
+    const error = (await call) as ConnectionClosedError;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.data).toMatchObject({ signal: 'SIGKILL', outcome: 'unknown' });
+    await expect(list).resolves.toMatchObject({ tools: [] });
+    expect(await back).toMatchObject({ attempt: 1 });
+    expect(transport.pid).not.toBe(firstPid);
+    expect(client.state).toBe('open');
   }, 30_000);
 });
 
@@ -196,6 +244,8 @@ describe('stdio: a server that crashes right after every start', () => {
     const pending = client.listTools().catch((e: unknown) => e);
     const gaveUp = next(client, (e) => e.type === 'gaveUp');
     process.kill(firstPid, 'SIGKILL');
+    // The request goes out only once the server is dead: its write fails before the exit is seen.
+    blockUntilDead(firstPid);
 
     expect(await gaveUp).toMatchObject({
       type: 'gaveUp',

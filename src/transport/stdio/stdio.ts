@@ -115,6 +115,7 @@ export class StdioTransport implements Transport, Closeable {
     stdin: () => this.child?.stdin,
     open: () => this.state === 'open',
     closedError: (cause) => this.closedError('send', cause),
+    broken: (error) => this.stdinBroken(error),
   });
   /** Unregisters the SIGTERM sent to the child if the host exits while it runs. */
   private untrackHostExit: (() => void) | undefined;
@@ -245,7 +246,9 @@ export class StdioTransport implements Transport, Closeable {
    * notification.
    *
    * @throws ConnectionClosedError (code -32000) at once, without writing, when the transport is
-   *   not started, closing or closed; later if the write fails (EPIPE: the server is gone).
+   *   not started, closing or closed (`data.outcome: "not-sent"`); later if the write fails
+   *   (EPIPE: the server is gone; `data.outcome: "unknown"`), and then the transport closes,
+   *   as when the server closes stdout: `onClose` follows.
    * @throws InvalidArgumentError (code -32602) when the message cannot be serialized as JSON.
    */
   send(message: JsonRpcMessage): Promise<void> {
@@ -475,6 +478,17 @@ export class StdioTransport implements Transport, Closeable {
     this.emitError(error);
   }
 
+  /**
+   * A write to stdin failed (EPIPE: the server died or closed its stdin): nothing more can be
+   * sent, so the connection ends as when the server closes stdout. The failed send's caller
+   * (the session) waits for that close.
+   */
+  private stdinBroken(error: Error): void {
+    if (this.state !== 'open') return;
+    this.peerReason ??= `stdin write failed: ${error.message}`;
+    this.beginShutdown();
+  }
+
   /** Closes stdin, then escalates: SIGTERM to the group, then SIGKILL, then give up waiting. */
   private beginShutdown(): void {
     if (this.state !== 'open') {
@@ -596,6 +610,8 @@ export class StdioTransport implements Transport, Closeable {
       reason,
       exitCode: this.exited ? this.exitCode : undefined,
       signal: this.exited ? this.exitSignal : undefined,
+      // A write that failed may have been read in part; one refused at once never left.
+      outcome: cause === undefined ? ('not-sent' as const) : ('unknown' as const),
     };
     const detail = cause instanceof Error ? `: ${cause.message}` : '';
     return new ConnectionClosedError(`cannot ${action}: ${reason}${detail}`, data, cause);

@@ -33,6 +33,8 @@ export interface WriteTarget {
   open(): boolean;
   /** The error a write that cannot happen, or that failed with `cause`, rejects with. */
   closedError(cause?: unknown): Error;
+  /** A write failed with `error` (EPIPE: the server is gone): stdin leads nowhere any more. */
+  broken(error: Error): void;
 }
 
 /** The lines not handed to stdin yet (see the file's opening comment). */
@@ -72,6 +74,7 @@ export class WriteQueue {
     const ok = stdin.write(batch.data, (error) => {
       if (error) {
         batch.reject(this.target.closedError(error));
+        this.target.broken(error);
       } else {
         batch.resolve();
       }

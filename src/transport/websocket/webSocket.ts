@@ -241,8 +241,9 @@ export class WebSocketTransport implements Transport {
 
   /**
    * Sends one message as one text frame.
-   * @throws ConnectionClosedError (code -32000) at once when the socket is not open, or when
-   *   `ws` reports the write failed.
+   * @throws ConnectionClosedError (code -32000) at once when the socket is not open
+   *   (`data.outcome: "not-sent"`), or when `ws` reports the write failed (`"unknown"`); a
+   *   socket that is closing or failed reports its close (`onClose`) after that.
    */
   send(message: JsonRpcMessage): Promise<void> {
     const socket = this.socket;
@@ -250,7 +251,7 @@ export class WebSocketTransport implements Transport {
       return Promise.reject(
         new ConnectionClosedError(
           `cannot send: ${this.state === 'new' || this.state === 'connecting' ? 'transport not started' : 'transport closed'}`,
-          { reason: 'transport closed' },
+          { reason: 'transport closed', outcome: 'not-sent' },
         ),
       );
     }
@@ -260,20 +261,17 @@ export class WebSocketTransport implements Transport {
         socket.send(data);
         return Promise.resolve();
       } catch (error) {
-        return Promise.reject(
-          new ConnectionClosedError('cannot send: WebSocket write failed', { reason: 'write failed' }, error),
-        );
+        return Promise.reject(writeFailed('WebSocket write failed', error));
       }
     }
     return new Promise<void>((resolve, reject) => {
       try {
         socket.send(data, (error) => {
-          if (error)
-            reject(new ConnectionClosedError(`cannot send: ${error.message}`, { reason: 'write failed' }, error));
+          if (error) reject(writeFailed(error.message, error));
           else resolve();
         });
       } catch (error) {
-        reject(new ConnectionClosedError('cannot send: WebSocket write failed', { reason: 'write failed' }, error));
+        reject(writeFailed('WebSocket write failed', error));
       }
     });
   }
@@ -502,4 +500,9 @@ function duration(name: string, value: number | undefined, fallback: number, zer
     );
   }
   return value;
+}
+
+/** A send the socket took and failed: the frame may have left in part, so its outcome is unknown. */
+function writeFailed(detail: string, cause: unknown): ConnectionClosedError {
+  return new ConnectionClosedError(`cannot send: ${detail}`, { reason: 'write failed', outcome: 'unknown' }, cause);
 }

@@ -450,6 +450,30 @@ describe('StdioTransport', () => {
     expect(info.exitCode).toBe(3);
   });
 
+  it('a server that closed its stdin but runs on: the failed write is outcome unknown, and the transport closes', async () => {
+    const t = new StdioTransport({
+      command: process.execPath,
+      args: [
+        '-e',
+        'require("fs").closeSync(0); console.log(JSON.stringify({ jsonrpc: "2.0", method: "ready" })); setInterval(() => {}, 1000);',
+      ],
+      closeTimeoutMs: 200,
+    });
+    transports.push(t);
+    const r = recorder();
+    await t.start(r.handlers);
+    await r.next((m) => m['method'] === 'ready');
+    const failed = (await t.send(request(1, 'ping')).catch((e: unknown) => e)) as ConnectionClosedError;
+    expect(failed).toBeInstanceOf(ConnectionClosedError);
+    expect(failed.data).toMatchObject({ outcome: 'unknown' });
+    expect(failed.message).toContain('EPIPE');
+    // Nothing can reach it any more: it is shut down as one that closed its stdout would be.
+    const info = await within(r.closed, 3000, 'onClose');
+    expect(info).toMatchObject({ initiatedByClient: false, signal: 'SIGTERM' });
+    expect(info.reason).toMatch(/^stdin write failed: .*EPIPE; process killed by signal SIGTERM$/);
+    await expect(t.send(request(2, 'ping'))).rejects.toMatchObject({ data: { outcome: 'not-sent' } });
+  });
+
   it('stderr callback gets UTF-8 text with characters never split; the tail is kept too', async () => {
     const chunks: string[] = [];
     const t = nodeChild('stderr-writer.mjs', ['split'], { stderr: (c) => chunks.push(c) });
