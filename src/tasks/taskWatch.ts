@@ -2,7 +2,9 @@
  * Push for one task (spec: ext-tasks, Task Status Notifications): a `subscriptions/listen` with
  * `taskIds: [taskId]`, turned into the driver's `wait` hook. While the stream is up and the
  * server honoured the id, a wait lasts until a `notifications/tasks` arrives (or the backstop);
- * while it is down or was never honoured, waits are the polling intervals.
+ * while it is down or was never honoured, waits are the polling intervals. A server pushes only
+ * the changes after its acknowledgement, so once it comes the task is looked at again at once:
+ * a change between the last look and the acknowledgement is never pushed.
  */
 import type { Subscription, SubscribeOptions, SubscriptionEvent } from '../subscriptions/types.js';
 import type { SubscriptionFilter } from '../types/protocol.js';
@@ -39,14 +41,15 @@ export function openTaskWatch(taskId: string, deps: TaskWatchDeps): TaskWatch {
   let subscription: Subscription | undefined;
   let latest: DetailedTask | undefined;
   let wake: ((task: DetailedTask | undefined) => void) | undefined;
-  /** Stretches the wait in progress to the backstop once push turns out to be up. */
-  let stretch: (() => void) | undefined;
+  /** Acknowledged while no wait was in progress: the next wait looks at once. */
+  let lookNow = false;
 
   const poke = (task: DetailedTask | undefined) => {
     if (task !== undefined) latest = task;
     const resume = wake;
     wake = undefined;
     if (resume === undefined) return;
+    lookNow = false;
     const pushed = latest;
     latest = undefined;
     resume(pushed);
@@ -79,8 +82,12 @@ export function openTaskWatch(taskId: string, deps: TaskWatchDeps): TaskWatch {
         return;
       }
       live = opened.honoured.taskIds?.includes(taskId) === true;
-      if (live) stretch?.();
-      if (!live) {
+      if (live) {
+        // What changed before the acknowledgement was not pushed (nor seen, if the last look
+        // came earlier): look now; later waits last until a push or the backstop.
+        lookNow = true;
+        poke(undefined);
+      } else {
         // Not honoured: nothing will come; polling it is.
         void opened.close();
         subscription = undefined;
@@ -109,6 +116,10 @@ export function openTaskWatch(taskId: string, deps: TaskWatchDeps): TaskWatch {
         latest = undefined;
         return Promise.resolve(pushed);
       }
+      if (lookNow) {
+        lookNow = false;
+        return Promise.resolve(undefined);
+      }
       const delay = live ? Math.max(ms, deps.backstopMs) : ms;
       return new Promise<DetailedTask | undefined>((resolve, reject) => {
         let handle: TimerHandle;
@@ -116,11 +127,6 @@ export function openTaskWatch(taskId: string, deps: TaskWatchDeps): TaskWatch {
           if (handle !== undefined) deps.timers.clearTimeout(handle);
           signal.removeEventListener('abort', onAbort);
           if (wake === resume) wake = undefined;
-          if (stretch === lengthen) stretch = undefined;
-        };
-        const lengthen = () => {
-          if (handle !== undefined) deps.timers.clearTimeout(handle);
-          handle = deps.timers.setTimeout(() => resume(undefined), Math.max(ms, deps.backstopMs));
         };
         const resume = (task: DetailedTask | undefined) => {
           finish();
@@ -131,7 +137,6 @@ export function openTaskWatch(taskId: string, deps: TaskWatchDeps): TaskWatch {
           reject(signal.reason);
         };
         wake = resume;
-        if (!live) stretch = lengthen;
         handle = deps.timers.setTimeout(() => resume(undefined), delay);
         signal.addEventListener('abort', onAbort, { once: true });
       });

@@ -370,21 +370,34 @@ describe('push: notifications/tasks on a listen stream', () => {
     });
   }
 
-  it('honoured: follows pushed states without polling, and the listen request declares the extension', async () => {
+  it('honoured: follows pushed states, polling only once after the acknowledgement; the listen request declares the extension', async () => {
     const { client, server } = await pushPair((ids) => ids);
     const states: string[] = [];
     const call = client.callTool('job', {}, { onTask: (task) => states.push(task.status) });
     const listen = await server.waitFor((m) => m['method'] === 'subscriptions/listen');
     expect(listen['params'].notifications).toEqual({ taskIds: ['task-1'] });
     expect(declaresTasks(listen)).toBe(true);
+    await server.waitFor((m) => m['method'] === 'tasks/get');
     await new Promise((resolve) => setTimeout(resolve, 30));
     await push(server, listen, taskState('working', { statusMessage: 'half way' }));
     await push(server, listen, COMPLETED);
     await expect(call).resolves.toEqual(COMPLETED['result']);
-    expect(states).toEqual(['working', 'working', 'completed']);
-    expect(server.requests('tasks/get')).toEqual([]);
+    expect(states).toEqual(['working', 'working', 'working', 'completed']);
+    // The one look: what changed before the acknowledgement was never pushed.
+    expect(server.requests('tasks/get')).toHaveLength(1);
     // The stream is closed once the task is done.
     await server.waitFor((m) => m['method'] === 'notifications/cancelled' && m['params'].requestId === listen['id']);
+  });
+
+  it('a change between the last look and the acknowledgement is seen at once, not at the backstop', async () => {
+    const { client, server } = await pushPair((ids) => ids);
+    // The task moved on before the server acknowledged the listen: no push will tell of it.
+    server.on('tasks/get', () => ({ result: { resultType: 'complete', ...COMPLETED } }));
+    const started = Date.now();
+    await expect(client.callTool('job', {})).resolves.toEqual(COMPLETED['result']);
+    // The created task suggested 10 s and the backstop is 60 s: only the look after the ack is this quick.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.requests('tasks/get')).toHaveLength(1);
   });
 
   it('not honoured: polls tasks/get instead, and later tasks do not ask again', async () => {
@@ -407,13 +420,15 @@ describe('push: notifications/tasks on a listen stream', () => {
     const { client, server } = await pushPair((ids) => ids);
     const call = client.callTool('job', {});
     const listen = await server.waitFor((m) => m['method'] === 'subscriptions/listen');
+    await server.waitFor((m) => m['method'] === 'tasks/get');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.requests('tasks/get')).toEqual([]);
+    // Only the look after the acknowledgement; then push is awaited.
+    expect(server.requests('tasks/get')).toHaveLength(1);
     server.on('tasks/get', () => ({ result: { resultType: 'complete', ...COMPLETED } }));
     // The server ends the listen request: the subscription reopens later; meanwhile, poll.
     await server.send({ jsonrpc: '2.0', id: listen['id'], result: { resultType: 'complete' } });
     await expect(call).resolves.toEqual(COMPLETED['result']);
-    expect(server.requests('tasks/get').length).toBeGreaterThanOrEqual(1);
+    expect(server.requests('tasks/get').length).toBeGreaterThanOrEqual(2);
   });
 
   it('a pushed task for an id the subscription did not ask for is not delivered', async () => {
