@@ -56,9 +56,13 @@ export interface CacheStore {
   /**
    * Optional: told of each invalidation a cache on this store makes, before the cache deletes
    * the entries it covers (so writes fenced before it are refused). The store passes it on to
-   * the other caches on it, here and in other processes (see {@link onInvalidation}).
+   * the other caches on it, here and in other processes (see {@link onInvalidation}). When it
+   * calls `removeEntries` (the cache's deletion of the covered entries), it tells the other
+   * processes only once that settles: a process told earlier could read an entry about to go
+   * and keep it (say, in a local tier) with no later notice to drop it. Otherwise the cache
+   * deletes them once the returned promise settles.
    */
-  invalidated?(notice: FleetInvalidation): MaybePromise<void>;
+  invalidated?(notice: FleetInvalidation, removeEntries?: () => Promise<unknown>): MaybePromise<void>;
   /**
    * Optional: calls `listener` with each invalidation made by another cache on the store, in
    * this process or another; the cache keeps loads it has in flight from being stored.

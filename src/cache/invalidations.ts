@@ -53,25 +53,31 @@ export class Invalidations {
   ): Promise<number> {
     this.deps.reporter.counters.invalidations++;
     this.mark(target, partition);
+    let removed: Promise<number> | undefined;
+    // Once: either the store runs it between its new token and its notice, or it runs after.
+    const enumerate = (): Promise<number> =>
+      (removed ??= this.deps.entries.deleteMatching(prefix, matchKey, (count) => {
+        if (this.deps.reporter.onEvent !== undefined)
+          this.deps.reporter.emit({ type: 'invalidate', target, removed: count });
+        return count;
+      }));
     let told: MaybePromise<void> = undefined;
     if (this.deps.store.invalidated !== undefined) {
       // A fleet store moves the fleet's generation (refusing writes fenced before now) before the entries go.
       try {
-        told = this.deps.store.invalidated({
-          serverTag: this.deps.serverTag,
-          target,
-          ...(partition !== undefined && { partition }),
-          origin: this.origin,
-        });
+        told = this.deps.store.invalidated(
+          {
+            serverTag: this.deps.serverTag,
+            target,
+            ...(partition !== undefined && { partition }),
+            origin: this.origin,
+          },
+          enumerate,
+        );
       } catch (error) {
         this.deps.reporter.report(error);
       }
     }
-    const enumerate = (): Promise<number> =>
-      this.deps.entries.deleteMatching(prefix, matchKey, (removed) => {
-        if (this.deps.reporter.onEvent !== undefined) this.deps.reporter.emit({ type: 'invalidate', target, removed });
-        return removed;
-      });
     if (!isPromise(told)) return enumerate();
     return told.then(enumerate, (error: unknown) => {
       this.deps.reporter.report(error);

@@ -407,6 +407,23 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
       expect(performance.now() - started).toBeLessThan(1_000);
       expect(took).toBeLessThan(1_000);
     });
+
+    it('a local tier that reads Redis the moment it hears the notice finds the entry gone, and keeps nothing old', async () => {
+      nextPrefix();
+      const a = cache(await store());
+      const tiered = await store({ localTier: true });
+      const b = cache(tiered);
+      const doc = loader(() => ({ contents: [{ text: 'old' }], ttlMs: 60_000, cacheScope: 'public' }));
+      await b.fetch({ method: 'resources/read', uri: 'x://race', protocolVersion: V }, doc.load);
+      const key = await keyOf('x://race');
+      // b reads at once on hearing the notice, as a busy instance may: before the entries were
+      // deleted it found the old one in Redis and took it back into its tier for good.
+      const heard = deferred<unknown>();
+      tiered.onInvalidation(() => heard.resolve(tiered.get(key)));
+      expect(await a.invalidateUri('x://race')).toBe(1);
+      expect(await heard.promise).toBeUndefined();
+      expect(await tiered.get(key)).toBeUndefined();
+    });
   });
 
   describe('Redis away or slow', () => {

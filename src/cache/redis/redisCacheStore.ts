@@ -376,10 +376,13 @@ export class RedisCacheStore implements CacheStore {
 
   /**
    * Tells the other caches of this process at once, writes a new generation token for the
-   * covered methods and publishes the invalidation. While Redis is away it is kept and replayed
-   * (token, publish, and a `SCAN`/`UNLINK` of what it covers) before Redis is used again.
+   * covered methods, runs `removeEntries` (the cache's deletion of the covered entries) and
+   * only then publishes the invalidation: another process that hears it and reads Redis finds
+   * the entries gone, so its local tier cannot take an old one back. While Redis is away it is
+   * kept and replayed (token, publish, and a `SCAN`/`UNLINK` of what it covers) before Redis is
+   * used again.
    */
-  async invalidated(notice: FleetInvalidation): Promise<void> {
+  async invalidated(notice: FleetInvalidation, removeEntries?: () => Promise<unknown>): Promise<void> {
     this.deliver(notice);
     const methods = methodsOf(notice.target);
     this.local?.dropServer(notice.serverTag, notice.target.kind === 'all' ? undefined : new Set(methods));
@@ -388,7 +391,7 @@ export class RedisCacheStore implements CacheStore {
       return;
     }
     try {
-      await this.announce(notice, methods);
+      await this.announce(notice, methods, removeEntries);
     } catch (error) {
       this.failed(error);
       this.keep(notice);
@@ -488,11 +491,20 @@ export class RedisCacheStore implements CacheStore {
     };
   }
 
-  /** Writes the new token, then publishes (the order makes every later fenced write check the new token). */
-  private async announce(notice: FleetInvalidation, methods: readonly string[]): Promise<void> {
+  /**
+   * Writes the new token (every later fenced write checks it), removes the covered entries when
+   * given how, then publishes (a process that hears it finds them gone).
+   */
+  private async announce(
+    notice: FleetInvalidation,
+    methods: readonly string[],
+    removeEntries?: () => Promise<unknown>,
+  ): Promise<void> {
     const token = this.generations.next();
     await this.link.hset(this.names.generation(notice.serverTag), Object.fromEntries(methods.map((m) => [m, token])));
     this.generations.learn(notice.serverTag, methods, token);
+    // The cache reports its own deletion failures; the notice goes out whatever happened.
+    if (removeEntries !== undefined) await removeEntries().catch(() => undefined);
     await this.link.publish(this.names.channel, encodeNotice(this.generations.origin, token, methods, notice));
   }
 
