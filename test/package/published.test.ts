@@ -11,7 +11,10 @@
  * - the built root entry reaches no Node built-in and no Node-only package (test/package/
  *   rootEntry.test.ts checks the same on src/), while `mcp-live/node` provides the stdio and `ws`
  *   transports;
- * - the ESM and CJS entries load in a plain Node process through the package's `exports`.
+ * - the ESM and CJS entries load in a plain Node process through the package's `exports`;
+ * - the packed package.json has no lifecycle script that names a file outside the tarball (it
+ *   has no `scripts` at all: bench/pack-manifest.mjs), so `npm install --strict-allow-scripts`
+ *   of the tarball succeeds with no `allowScripts` entry.
  *
  * dist/ is (re)built first when it is missing or older than src/ (bench/ensure-build.mjs; under
  * `npm test` the pretest script has already done it, so that is a no-op). After that nothing is
@@ -22,7 +25,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,8 +104,9 @@ beforeAll(async () => {
   const cache = join(ROOT, 'node_modules', '.cache');
   await mkdir(cache, { recursive: true });
   scratch = await mkdtemp(join(cache, 'mcp-live-pack-'));
-  // --ignore-scripts: the tarball of what is built now, whatever lifecycle scripts get added.
-  const { stdout } = await run(NPM, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], {
+  // With its scripts, as a user packs it: prepack finds dist/ built (just above) and writes the
+  // packed package.json; postpack puts the repository's back.
+  const { stdout } = await run(NPM, ['pack', '--json', '--pack-destination', scratch], {
     cwd: ROOT,
     shell: process.platform === 'win32',
   });
@@ -205,6 +209,51 @@ describe('tarball contents', () => {
     expect(pack.size).toBeLessThanOrEqual(MAX_PACKED_BYTES);
     expect(pack.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
   });
+});
+
+describe('the packed package.json', () => {
+  /** npm's lifecycle events (docs/cli/using-npm/scripts.md), with their pre/post forms. */
+  const LIFECYCLE = new Set(
+    ['install', 'prepare', 'pack', 'publish', 'publishOnly', 'prepublish', 'dependencies']
+      .flatMap((event) => [event, `pre${event}`, `post${event}`])
+      .concat('prepublishOnly'),
+  );
+  const packed = () =>
+    JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+
+  it('has no lifecycle script that names a file outside the tarball', () => {
+    const inTarball = new Set(pack.files.map((file) => file.path));
+    const outside = Object.entries(packed().scripts ?? {})
+      .filter(([event]) => LIFECYCLE.has(event))
+      .flatMap(([event, script]) =>
+        (script.match(/[\w.@-]*[\w@-]\/[\w./@-]+|[\w.@-]+\.[cm]?js\b/g) ?? [])
+          .filter((path) => !inTarball.has(posix.normalize(path)))
+          .map((path) => `${event}: ${path}`),
+      );
+    expect(outside).toEqual([]);
+    // None at all: npm 11 lists a tarball dependency's `prepare` among the install scripts that
+    // allowScripts must cover, though it never runs it there.
+    expect(packed().scripts).toBeUndefined();
+  });
+
+  it('installs with npm install --strict-allow-scripts and no allowScripts entry', async (ctx) => {
+    const consumer = join(scratch, 'strict-consumer');
+    await mkdir(consumer);
+    await writeFile(join(consumer, 'package.json'), '{ "name": "consumer", "private": true }\n');
+    // --offline: the dependencies come from npm's cache (this project's own install filled it).
+    const args = ['install', '--offline', '--strict-allow-scripts', '--no-audit', '--no-fund', '--no-package-lock'];
+    const result = await run(NPM, [...args, join(scratch, pack.filename)], {
+      cwd: consumer,
+      shell: process.platform === 'win32',
+    }).catch((error: { code?: number; stdout?: string; stderr?: string }) => error);
+    if ('code' in result && result.code !== 0) {
+      if (/ENOTCACHED/.test(result.stderr ?? '')) ctx.skip("a dependency of mcp-live is not in npm's cache (offline)");
+      expect(result.stderr).toBe('');
+    }
+    expect(JSON.parse(readFileSync(join(consumer, 'node_modules/mcp-live/package.json'), 'utf8'))).toMatchObject({
+      name: 'mcp-live',
+    });
+  }, 120_000);
 });
 
 describe('built entries', () => {
