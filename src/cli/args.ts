@@ -18,7 +18,12 @@ export type ServerSpec =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
   | { kind: 'http' | 'websocket'; url: string; headers: Record<string, string> }
   /** Every server of a host configuration file (`--config`), behind one `McpHost`. */
-  | { kind: 'config'; path: string };
+  | {
+      kind: 'config';
+      path: string;
+      /** `--server <name>`: the server of the file that read, call, get-prompt or complete goes to. */
+      server: string | undefined;
+    };
 
 export type Command =
   | { name: 'inspect' }
@@ -86,6 +91,9 @@ server:
                                    .mcp.json; servers: VS Code mcp.json) at once: inspect shows one
                                    table, list shows exposed names (<server>__<tool>), call takes one,
                                    read and complete route by URI (not with watch)
+  --server <name>                  with --config: the server that read, call, get-prompt or complete
+                                   goes to, when a URI could be served by more than one (call and
+                                   get-prompt then take the tool's or prompt's own name)
 
 options:
   --json                           one JSON document on stdout (watch: one JSON line per event)
@@ -106,6 +114,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   url: { type: 'string' },
   config: { type: 'string' },
+  server: { type: 'string' },
   header: { type: 'string', short: 'H', multiple: true },
   env: { type: 'string', short: 'e', multiple: true },
   cwd: { type: 'string' },
@@ -152,6 +161,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     if (command.name !== 'call') throw new UsageError('--task is an option of call');
     command.task = true;
   }
+  if (values.server !== undefined && values.config === undefined)
+    throw new UsageError('--server picks one server of a --config file; without --config there is only one');
   const server =
     values.config === undefined
       ? parseServer(values, serverArgv, terminator !== undefined)
@@ -300,6 +311,7 @@ function jsonObject(text: string): Record<string, unknown> {
 function configServer(
   values: {
     config?: string | undefined;
+    server?: string | undefined;
     url?: string | undefined;
     header?: string[] | undefined;
     env?: string[] | undefined;
@@ -320,7 +332,10 @@ function configServer(
     );
   if (command.name === 'task') throw new UsageError('task works on one server: give it with --url, not --config');
   if (values.config === '') throw new UsageError('--config wants a file');
-  return { kind: 'config', path: values.config as string };
+  if (values.server !== undefined && !['read', 'call', 'get-prompt', 'complete'].includes(command.name))
+    throw new UsageError(`--server is for read, call, get-prompt and complete, not ${command.name}`);
+  if (values.server === '') throw new UsageError('--server wants a server name');
+  return { kind: 'config', path: values.config as string, server: values.server };
 }
 
 function parseServer(

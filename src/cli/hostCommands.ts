@@ -2,9 +2,10 @@
  * `mcp-live --config <file>`: every server of a configuration file behind one `McpHost`.
  * `inspect` shows one table of every server (with a progress line while they connect), `list`
  * shows the catalog under exposed names, and `call`, `read`, `get-prompt` and `complete` route
- * to the server each name or URI belongs to.
+ * to the server each name or URI belongs to, or to the one `--server` names.
  */
 import {
+  HostRoutingError,
   McpHost,
   isHostConfigError,
   isHostRoutingError,
@@ -15,7 +16,7 @@ import {
   type DebugSink,
 } from '../index.js';
 import { StdioTransport, loadHostConfig, nodeTransport } from '../node.js';
-import type { Command, GlobalOptions, ListKind } from './args.js';
+import type { Command, GlobalOptions, ListKind, ServerSpec } from './args.js';
 import { diagnoseConnection } from './diagnose.js';
 import { terminalElicitation } from './elicit.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, describeError, errorJson, exitCodeFor } from './errors.js';
@@ -29,16 +30,18 @@ interface HostContext {
   io: CliIo;
   options: GlobalOptions;
   style: Style;
+  /** `--server`: the server read, call, get-prompt and complete go to (call and get-prompt by original name). */
+  server: string | undefined;
 }
 
 const line = (ctx: HostContext, text = ''): void => void ctx.io.stdout.write(`${text}\n`);
 const printJson = (ctx: HostContext, value: unknown): void =>
   void ctx.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
-/** Runs one command on every server of the config file at `path`; resolves with the exit code. Never rejects. */
+/** Runs one command on every server of the config file `spec.path`; resolves with the exit code. Never rejects. */
 export async function runHostCommand(
   command: Command,
-  path: string,
+  spec: Extract<ServerSpec, { kind: 'config' }>,
   options: GlobalOptions,
   io: CliIo,
   settings: { clientName: string; clientVersion: string; debug: DebugSink | undefined },
@@ -53,7 +56,7 @@ export async function runHostCommand(
   let host: McpHost;
   let config: HostConfig;
   try {
-    config = await loadHostConfig(path, { env });
+    config = await loadHostConfig(spec.path, { env });
     host = McpHost.fromConfig(config, {
       clientInfo: { name: settings.clientName, version: settings.clientVersion },
       createTransport: verboseTransport(options, io),
@@ -81,12 +84,19 @@ export async function runHostCommand(
           : entry.url,
     ]),
   );
-  const ctx: HostContext = { host, targets, io: { ...io, env }, options, style: styleFor(io.stdout, env) };
+  const ctx: HostContext = {
+    host,
+    targets,
+    io: { ...io, env },
+    options,
+    style: styleFor(io.stdout, env),
+    server: spec.server,
+  };
   try {
     await connectWithProgress(ctx);
     return await run(ctx, command);
   } catch (error) {
-    const code = fail(error, exitCodeFor(error, io.signal));
+    const code = fail(withCliHint(error), exitCodeFor(error, io.signal));
     // A tool name the catalog does not have: say which names it does have.
     if (command.name === 'call' && !options.json && isHostRoutingError(error) && error.data.reason === 'unknown-tool')
       io.stderr.write(`${namesHint(host.tools())}\n`);
@@ -143,9 +153,8 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
     case 'list':
       return list(ctx, command.kind);
     case 'call': {
-      const result = await host.callTool(command.tool, command.args, {
-        signal: io.signal,
-      });
+      const tool = ctx.server === undefined ? command.tool : { server: ctx.server, name: command.tool };
+      const result = await host.callTool(tool, command.args, { signal: io.signal });
       if (ctx.options.json) printJson(ctx, result);
       else {
         for (const block of result.content) line(ctx, describeContent(block));
@@ -157,7 +166,7 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       return EXIT_ERROR;
     }
     case 'read': {
-      const result = await host.readResource(command.uri, { signal: io.signal });
+      const result = await host.readResource(command.uri, { signal: io.signal, server: ctx.server });
       if (ctx.options.json) printJson(ctx, result);
       else
         for (const item of result.contents)
@@ -165,7 +174,8 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       return EXIT_OK;
     }
     case 'get-prompt': {
-      const result = await host.getPrompt(command.prompt, command.args, { signal: io.signal });
+      const prompt = ctx.server === undefined ? command.prompt : { server: ctx.server, name: command.prompt };
+      const result = await host.getPrompt(prompt, command.args, { signal: io.signal });
       if (ctx.options.json) printJson(ctx, result);
       else for (const message of result.messages) line(ctx, `${message.role}: ${describeContent(message.content)}`);
       return EXIT_OK;
@@ -174,6 +184,7 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       const context = Object.keys(command.context).length > 0 ? { arguments: command.context } : undefined;
       const result = await host.complete(command.ref, { name: command.argument, value: command.value }, context, {
         signal: io.signal,
+        server: ctx.server,
       });
       if (ctx.options.json) printJson(ctx, result);
       else for (const value of result.completion.values) line(ctx, value);
@@ -184,6 +195,21 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       // args.ts refuses watch and task with --config.
       throw new Error(`${command.name} works on one server`);
   }
+}
+
+/**
+ * The library's ambiguous-resource error says "pass { server }", an option of `McpHost`; on the
+ * command line that choice is `--server`. Same code and data, so `--json` output is unchanged
+ * but for the message.
+ */
+function withCliHint(error: unknown): unknown {
+  if (!isHostRoutingError(error) || error.data.reason !== 'ambiguous-resource') return error;
+  const servers = (error.data.servers ?? []).map((s) => JSON.stringify(s)).join(' and ');
+  return new HostRoutingError(
+    `${error.data.uri ?? 'the URI'} could be served by ${servers}: choose one with --server <name>`,
+    error.data,
+    error.cause,
+  );
 }
 
 function namesHint(tools: readonly HostTool[]): string {

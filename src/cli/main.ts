@@ -58,7 +58,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       ? (entry) => void io.stderr.write(`${styleFor(io.stderr, env).dim(`[debug] ${entry.message}`)}\n`)
       : undefined;
   if (server.kind === 'config')
-    return runHostCommand(command, server.path, options, io, {
+    return runHostCommand(command, server, options, io, {
       clientName: 'mcp-live-cli',
       clientVersion: VERSION,
       debug,

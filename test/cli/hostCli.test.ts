@@ -114,7 +114,71 @@ describe('mcp-live --config', () => {
     );
   });
 
+  describe('two servers that list the same URIs (--server)', () => {
+    let twins: string;
+    beforeAll(async () => {
+      twins = join(dir, 'twins.json');
+      await writeFile(
+        twins,
+        JSON.stringify({
+          mcpServers: {
+            left: { command: process.execPath, args: [EXAMPLE_SERVER] },
+            right: { command: process.execPath, args: [EXAMPLE_SERVER] },
+          },
+        }),
+      );
+    });
+
+    it('read of a URI both list is ambiguous, and the error names the --server flag', async () => {
+      const { code, stderr } = await run(['read', 'demo://note', '--config', twins]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        'HostRoutingError -32051: demo://note could be served by "left" and "right": choose one with --server <name>',
+      );
+      expect(stderr).not.toContain('pass { server }');
+      const json = await run(['read', 'demo://note', '--json', '--config', twins]);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        error: { code: -32051, data: { reason: 'ambiguous-resource', servers: ['left', 'right'] } },
+      });
+    });
+
+    it('--server chooses the server for read, call, get-prompt and complete', async () => {
+      const read = await run(['read', 'demo://note', '--server', 'right', '--json', '--config', twins]);
+      expect(read.code).toBe(0);
+      expect(JSON.parse(read.stdout)).toMatchObject({ contents: [{ uri: 'demo://note' }] });
+      // call and get-prompt take the original name on that server, not the exposed one.
+      const call = await run(['call', 'add', '{"a":2,"b":40}', '--server', 'left', '--config', twins]);
+      expect(call).toMatchObject({ code: 0, stdout: '42\nstructured: {"sum":42}\n' });
+      const prompt = await run(['get-prompt', 'greet', 'name=Ada', '--server', 'left', '--config', twins]);
+      expect(prompt.code).toBe(0);
+      expect(prompt.stdout).toContain('Ada');
+      const ambiguous = await run(['complete', 'demo://menu/{cuisine}/{dish}', 'cuisine', 'it', '--config', twins]);
+      expect(ambiguous.stderr).toContain('choose one with --server <name>');
+      const complete = await run([
+        'complete',
+        'demo://menu/{cuisine}/{dish}',
+        'cuisine',
+        'it',
+        '--server',
+        'right',
+        '--config',
+        twins,
+      ]);
+      expect(complete.code).toBe(0);
+      expect(complete.stdout).toMatch(/^ital/im);
+    });
+
+    it('--server with a name the file does not have is an error naming it', async () => {
+      const { code, stderr } = await run(['read', 'demo://note', '--server', 'nope', '--config', twins]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/HostRoutingError -32051: .*"?nope"?/);
+    });
+  });
+
   it.each([
+    [['read', 'demo://note', '--server', 'a', '--url', 'http://h/mcp'], 'without --config'],
+    [['inspect', '--server', 'a', '--config', 'x.json'], '--server is for read, call, get-prompt and complete'],
+    [['list', 'tools', '--server', 'a', '--config', 'x.json'], '--server is for read'],
     [['inspect', '--config', 'x.json', '--url', 'http://h/mcp'], 'not both'],
     [['inspect', '--config', 'x.json', '--', 'node', 's.js'], 'not both'],
     [['inspect', '--config', 'x.json', '-e', 'A=b'], 'put them in the config file'],
