@@ -259,7 +259,7 @@ function inspect(ctx: HostContext): number {
       })),
       collisions: { tools: host.catalog.toolCollisions, prompts: host.catalog.promptCollisions },
     });
-    return table.some((r) => r.status.state === 'open') || table.length === 0 ? EXIT_OK : EXIT_ERROR;
+    return inspectExitCode(table);
   }
   const header = ['SERVER', 'STATE', 'TYPE', 'VERSION', 'TOOLS', 'PROMPTS', 'RESOURCES', 'TEMPLATES', 'LAST ERROR'];
   const cells = table.map(({ status, counts }) => [
@@ -304,7 +304,15 @@ function inspect(ctx: HostContext): number {
       );
     else ctx.io.stderr.write(`mcp-live: ${status.name}: ${describeError(error, { brief: !ctx.options.debug })}\n`);
   }
-  return table.some((r) => r.status.state === 'open') || table.length === 0 ? EXIT_OK : EXIT_ERROR;
+  return inspectExitCode(table);
+}
+
+/**
+ * 0 when every enabled server is open (a file of disabled servers only, or none, included); 1
+ * when any enabled server failed, so that a script can tell. The table is printed either way.
+ */
+function inspectExitCode(table: readonly Row[]): number {
+  return table.every((r) => r.status.state === 'open' || r.status.state === 'disabled') ? EXIT_OK : EXIT_ERROR;
 }
 
 function firstLine(error: Error): string {

@@ -41,7 +41,8 @@ function run(args: string[], stderrTTY = false): ReturnType<typeof runCli> {
 describe('mcp-live --config', () => {
   it('inspect: one table of every server, the failed one with its cause, progress while connecting', async () => {
     const { code, stdout, stderr } = await run(['inspect', '--config', config], true);
-    expect(code).toBe(0);
+    // One enabled server failed: exit 1, the table printed all the same.
+    expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^SERVER +STATE +TYPE +VERSION +TOOLS +PROMPTS +RESOURCES +TEMPLATES +LAST ERROR$/);
     expect(lines[1]).toMatch(/^example +open +stdio +2026-07-28 +10 +3 +254 +3$/);
@@ -65,7 +66,7 @@ describe('mcp-live --config', () => {
       }),
     );
     const { code, stdout, stderr } = await run(['inspect', '--config', unreachable]);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     expect(stdout).toMatch(/\ndown +failed +http/);
     expect(stderr).toContain(
       'mcp-live: down: connection refused at 127.0.0.1:9: is the server running, on that port? (--debug for details)',
@@ -74,9 +75,26 @@ describe('mcp-live --config', () => {
     expect(debug.stderr).toMatch(/mcp-live: down: \w+Error -32\d+/);
   });
 
+  it('inspect exits with 0 when every enabled server is open (a disabled one does not count)', async () => {
+    const healthy = join(dir, 'healthy.json');
+    await writeFile(
+      healthy,
+      JSON.stringify({
+        mcpServers: {
+          example: { command: process.execPath, args: [EXAMPLE_SERVER] },
+          later: { command: 'x', disabled: true },
+        },
+      }),
+    );
+    const text = await run(['inspect', '--config', healthy]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\nexample +open +stdio /);
+    expect((await run(['inspect', '--json', '--config', healthy])).code).toBe(0);
+  });
+
   it('inspect --json', async () => {
     const { code, stdout } = await run(['inspect', '--json', '--config', config]);
-    expect(code).toBe(0);
+    expect(code).toBe(1);
     const doc = JSON.parse(stdout) as { servers: Array<Record<string, unknown>> };
     expect(doc.servers.map((s) => [s['name'], s['state'], s['protocolVersion']])).toEqual([
       ['example', 'open', '2026-07-28'],
