@@ -298,7 +298,8 @@ export class Caller {
    * had an effect the server would repeat (`tools/call`, or `idempotent: false`), which
    * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). Legacy HTTP (spec
    * 2025-11-25, Session Management): after `SessionExpiredError`, one new session and one more
-   * try. An unwrapped -32004 becomes `UnsupportedProtocolVersionError`; anything else is
+   * try; when that session cannot be set up and the client retries it (reconnecting), the
+   * request waits for it as above and is sent again. An unwrapped -32004 becomes `UnsupportedProtocolVersionError`; anything else is
    * thrown as it is.
    */
   private async failedAttempt(
@@ -329,7 +330,15 @@ export class Caller {
         type: 'reconnect',
         message: `${method}: the HTTP session expired; starting a new one and sending again`,
       });
-      await this.renewSession(error);
+      try {
+        await this.renewSession(error);
+      } catch (failure) {
+        // The new session failed, and the client retries it on its reconnect policy: this waits for it.
+        if (this.reconnecting === undefined) throw failure;
+        await this.afterReconnect(method, options, sessionOptions.signal, deadline);
+        const leftMs = deadline - this.options.clock.now();
+        return this.send(method, params, options, sessionOptions.signal, leftMs, deadline, onLog, internals);
+      }
       return this.session.request(
         method,
         this.withMeta(params, options, sessionOptions, scope, declareTasks),

@@ -192,7 +192,8 @@ export class McpClient implements Closeable {
       discover: (callOptions, internals) => this.loadDiscovery(callOptions, internals),
       connected: () => this.connection.state === 'open',
       sessionLost: (expired) => this.connection.sessionLost(expired),
-      sessionRenewed: (ok) => this.connection.sessionRenewed(ok),
+      sessionRenewed: () => this.connection.sessionRenewed(),
+      sessionRenewalFailed: (error) => this.connection.sessionRenewalFailed(error),
     });
     this.tasks = new TaskManager({
       serverIdentity: transport.serverIdentity,
@@ -218,6 +219,8 @@ export class McpClient implements Closeable {
         this.caller.reconnecting = wait;
       },
       renegotiate: (signal) => this.binding.renegotiate(signal),
+      renewSession: (signal) => this.binding.renewSession(signal),
+      abandonSession: (error) => this.binding.abandonSession(error),
       negotiated: () => ({
         protocolVersion: this.binding.protocolVersion as string,
         era: this.binding.era as Era,

@@ -30,6 +30,13 @@ export interface ConnectionHooks {
   setWait(wait: ConnectionWait | undefined): void;
   /** Negotiates on the restarted session: era and version again. */
   renegotiate(signal: AbortSignal): Promise<void>;
+  /** Sets up a new legacy HTTP session on the same transport (`initialize` again); rejects as `initialize` does. */
+  renewSession(signal: AbortSignal): Promise<void>;
+  /**
+   * No new legacy HTTP session will come: what the transport holds for one rejects with
+   * `error`. Resolves once it has (never rejects).
+   */
+  abandonSession(error: unknown): Promise<void>;
   /** What was negotiated, for `reconnected`. */
   negotiated(): { protocolVersion: string; era: Era };
   /** The connection dropped (`error`: what pending requests got, or the expired session) and a reconnect starts. */
@@ -60,6 +67,8 @@ export class ClientConnection {
   private loop: { controller: AbortController; done: Promise<void> } | undefined;
   /** The last close the transport reported, in any state. */
   private lastClose: TransportCloseInfo | undefined;
+  /** What ended the connection when the client gave up (or a lost HTTP session closed it). */
+  private lostWith: ConnectionClosedError | undefined;
 
   constructor(private readonly hooks: ConnectionHooks) {
     this.events = new EventStream<ClientEvent>({ onError: (error) => hooks.onError(error) });
@@ -136,13 +145,18 @@ export class ClientConnection {
 
   /**
    * The legacy HTTP session expired (a 404 to a request that carried it) and the client sets
-   * up a new one on the same transport: `reconnecting` (cause `http-session-lost`) until
-   * {@link sessionRenewed}. Requests are held by the transport meanwhile, not here.
+   * up a new one on the same transport at once: `reconnecting` (cause `http-session-lost`,
+   * attempt 1, no wait) until {@link sessionRenewed} or {@link sessionRenewalFailed}. The
+   * budget counts it as a drop (a session that dies young is a quick failure). Requests are
+   * held by the transport meanwhile, not here.
    */
   sessionLost(expired: unknown): void {
     if (this.stateValue !== 'open') return;
     const error = expired instanceof Error ? expired : new Error(String(expired));
     const status = (expired as { data?: { status?: unknown } } | undefined)?.data?.status;
+    const now = this.hooks.clock.now();
+    this.budget?.dropped(this.openedAt, now);
+    this.budget?.attemptStarted(now);
     this.hooks.dropped(error);
     this.setState('reconnecting');
     const cause: ReconnectCause = {
@@ -154,15 +168,45 @@ export class ClientConnection {
     this.events.emit({ type: 'reconnecting', attempt: 1, delayMs: 0, cause });
   }
 
-  /** The new legacy HTTP session is ready (`ok`), or could not be set up (the next request tries again). */
-  sessionRenewed(ok: boolean): void {
+  /** The new legacy HTTP session that {@link sessionLost} started is ready: open again, `reconnected`. */
+  sessionRenewed(): void {
     if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return;
-    this.openedAt = this.hooks.clock.now();
-    this.setState('open');
-    for (const waiter of [...this.waiters]) waiter.resolve();
-    if (!ok) return;
-    const { protocolVersion, era } = this.hooks.negotiated();
-    this.events.emit({ type: 'reconnected', attempt: 1, protocolVersion, era });
+    this.reopenedAfter(1);
+  }
+
+  /**
+   * The new legacy HTTP session that {@link sessionLost} started could not be set up (`error`).
+   * With a reconnect policy and a failure a retry may mend, the client stays `reconnecting` and
+   * tries again on the policy's backoff and budget (requests wait for it); with a spent budget,
+   * or a failure no retry mends, it gives up (`gaveUp`, then `closed`). With `reconnect: false`
+   * it closes, as after any drop with reconnect off (no `gaveUp`); what the transport held for
+   * the new session rejects with `error`.
+   * @returns the error the requests that waited for this set-up reject with, unless the client
+   *   is still reconnecting (then they wait for the reconnect).
+   */
+  sessionRenewalFailed(error: unknown): unknown {
+    if (this.stateValue === 'closed') return this.lostWith ?? error;
+    if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return error;
+    const cause = causeOfFailure(error);
+    if (this.budget === undefined) {
+      this.log(`no new HTTP session, and reconnect is off: ${describe(cause)}`);
+      this.end(
+        new ConnectionClosedError(
+          `connection lost: a new HTTP session could not be set up (${describe(cause)})`,
+          { reason: 'http-session-lost' },
+          error,
+        ),
+        this.hooks.abandonSession(error),
+      );
+      return error;
+    }
+    const decision = isRetryableConnectFailure(error) ? this.budget.attemptFailed(this.hooks.clock.now()) : undefined;
+    if (decision === undefined) {
+      this.giveUp(1, cause);
+      return this.lostWith ?? error;
+    }
+    this.reconnect(cause, decision, true);
+    return error;
   }
 
   /**
@@ -225,17 +269,27 @@ export class ClientConnection {
     await loop.done;
   }
 
-  private reconnect(cause: ReconnectCause, first: ReconnectDecision): void {
+  /**
+   * Runs the reconnect loop: each attempt restarts the session and negotiates again, or, for a
+   * lost legacy HTTP session (`renewal`), sets up a new session on the same transport (its
+   * attempt 1 was made at once and failed).
+   */
+  private reconnect(cause: ReconnectCause, first: ReconnectDecision, renewal = false): void {
     this.hooks.setWait(this.wait);
     this.setState('reconnecting');
     const controller = new AbortController();
-    const done = this.run(cause, first, controller.signal).catch((error: unknown) => {
+    const done = this.run(cause, first, renewal, controller.signal).catch((error: unknown) => {
       if (!controller.signal.aborted) this.hooks.onError(error instanceof Error ? error : new Error(String(error)));
     });
     this.loop = { controller, done };
   }
 
-  private async run(cause: ReconnectCause, first: ReconnectDecision, signal: AbortSignal): Promise<void> {
+  private async run(
+    cause: ReconnectCause,
+    first: ReconnectDecision,
+    renewal: boolean,
+    signal: AbortSignal,
+  ): Promise<void> {
     const { session, clock, timers } = this.hooks;
     const outcome = await reconnectLoop({
       budget: this.budget as ReconnectBudget,
@@ -243,8 +297,10 @@ export class ClientConnection {
       timers,
       signal,
       first: { delayMs: first.delayMs, cause },
+      firstAttempt: renewal ? 2 : 1,
       attempt: async (attempt) => {
         this.log(`attempt ${attempt}`);
+        if (renewal) return this.hooks.renewSession(signal);
         // What is left of the previous connection (or attempt) is closed first.
         if (session.state !== 'closed') await session.close();
         signal.throwIfAborted();
@@ -268,16 +324,23 @@ export class ClientConnection {
       this.giveUp(outcome.attempts, outcome.cause);
       return;
     }
-    this.openedAt = clock.now();
+    this.reopenedAfter(outcome.attempts);
+    // A renewed legacy session re-subscribes by itself (EraBinding); a new connection is told here.
+    if (renewal) return;
+    this.hooks.reopened();
+    // Closed again before the loop could tell (its close was taken for the attempt's): a new drop.
+    if (session.state === 'closed' && this.lastClose !== undefined) this.transportClosed(this.lastClose);
+  }
+
+  /** Open again after `attempts` attempts: what waits goes on, and `reconnected`. */
+  private reopenedAfter(attempts: number): void {
+    this.openedAt = this.hooks.clock.now();
     this.hooks.setWait(undefined);
     this.setState('open');
     for (const waiter of [...this.waiters]) waiter.resolve();
     const { protocolVersion, era } = this.hooks.negotiated();
-    this.log(`reconnected after ${outcome.attempts} attempt(s): ${era} wire, protocol ${protocolVersion}`);
-    this.events.emit({ type: 'reconnected', attempt: outcome.attempts, protocolVersion, era });
-    this.hooks.reopened();
-    // Closed again before the loop could tell (its close was taken for the attempt's): a new drop.
-    if (session.state === 'closed' && this.lastClose !== undefined) this.transportClosed(this.lastClose);
+    this.log(`reconnected after ${attempts} attempt(s): ${era} wire, protocol ${protocolVersion}`);
+    this.events.emit({ type: 'reconnected', attempt: attempts, protocolVersion, era });
   }
 
   /** The budget is spent (or the failure cannot be mended): `gaveUp`, then closed for good. */
@@ -295,12 +358,24 @@ export class ClientConnection {
       },
       cause.error,
     );
+    this.end(error, this.hooks.abandonSession(error));
+  }
+
+  /**
+   * Closed for good with `error`: what waits and what depends on the connection ends with it,
+   * and the session closes once what the transport held for a new HTTP session has failed
+   * (`abandoned`), so that those requests get their own error rather than the close's.
+   */
+  private end(error: ConnectionClosedError, abandoned: Promise<void>): void {
+    this.lostWith = error;
     this.hooks.setWait(undefined);
     this.setState('closed');
     for (const waiter of [...this.waiters]) waiter.reject(error);
     this.hooks.lost(error);
     this.events.end();
-    this.hooks.session.close().catch((closeError: unknown) => this.hooks.onError(asError(closeError)));
+    abandoned
+      .then(() => this.hooks.session.close())
+      .catch((closeError: unknown) => this.hooks.onError(asError(closeError)));
   }
 
   private failWaiters(reason: string): void {

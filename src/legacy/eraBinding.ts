@@ -3,6 +3,7 @@
  * the wire the caller speaks, the legacy link, the subscription feed, the freshness of legacy
  * results. Keeps `McpClient` a facade.
  */
+import { ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { CallOptions } from '../client/callOptions.js';
@@ -42,10 +43,12 @@ export interface EraBindingDeps {
   connected(): boolean;
   /**
    * The legacy HTTP session expired (`expired`, a `SessionExpiredError`) and a new one is set
-   * up; `renewed(true)` once it is, `renewed(false)` when that failed (the next request tries again).
+   * up: `sessionRenewed()` once it is; `sessionRenewalFailed(error)` when that failed, which
+   * returns the error the requests that saw the expiry reject with (see `ClientConnection`).
    */
   sessionLost?(expired: unknown): void;
-  sessionRenewed?(ok: boolean): void;
+  sessionRenewed?(): void;
+  sessionRenewalFailed?(error: unknown): unknown;
 }
 
 /** @internal Owned by `McpClient`. */
@@ -101,6 +104,26 @@ export class EraBinding {
       delete: (identity) => memory.delete(identity),
     };
     await this.settle({ signal }, probeLegacyAgain, previous);
+  }
+
+  /**
+   * Another attempt at a new legacy HTTP session, after one failed (the client's reconnect
+   * loop). Resolves once it is ready (its subscriptions are subscribed again).
+   * @throws what `initialize` throws; `ConnectionClosedError` when the client is not on the legacy wire.
+   */
+  async renewSession(signal: AbortSignal): Promise<void> {
+    const link = this.legacy;
+    if (link === undefined)
+      throw new ConnectionClosedError('no legacy session to renew', { reason: 'not on the legacy wire' });
+    await link.renew(signal);
+  }
+
+  /**
+   * No new legacy HTTP session will be set up: what the transport held for one rejects with
+   * `error`. Resolves once it has (never rejects).
+   */
+  abandonSession(error: unknown): Promise<void> {
+    return this.legacy?.abandon(error) ?? Promise.resolve();
   }
 
   private async settle(options: CallOptions, memory: EraMemory, previous: Era | undefined): Promise<DiscoverResult> {
@@ -212,12 +235,11 @@ export class EraBinding {
       this.deps.sessionLost?.(expired);
       return link.renew().then(
         (handshake) => {
-          this.deps.sessionRenewed?.(true);
+          this.deps.sessionRenewed?.();
           return handshake;
         },
         (error: unknown) => {
-          this.deps.sessionRenewed?.(false);
-          throw error;
+          throw this.deps.sessionRenewalFailed === undefined ? error : this.deps.sessionRenewalFailed(error);
         },
       );
     };

@@ -77,29 +77,32 @@ export class LegacyLink {
 
   /**
    * A new session after the old one expired (HTTP 404 on a request that carried its id): one
-   * handshake, shared by every request that saw the expiry at the same time.
+   * handshake, shared by every request that saw the expiry at the same time (`signal` ends the
+   * wait for it). On failure, messages the transport holds back for the new session stay held:
+   * another attempt may follow; {@link abandon} fails them once none will.
    * @throws what {@link connect} throws.
    */
-  renew(): Promise<LegacyHandshake> {
+  renew(signal?: AbortSignal): Promise<LegacyHandshake> {
     if (this.renewal !== undefined) return this.renewal;
     this.options.transport.legacyWire?.enter();
-    const renewal = this.handshake(undefined).then(
-      (handshake) => {
-        this.options.onRenewed?.(handshake);
-        return handshake;
-      },
-      (error: unknown) => {
-        // Messages the transport held back for the new session fail the same way.
-        this.options.transport.legacyWire?.failed?.(error);
-        throw error;
-      },
-    );
+    const renewal = this.handshake(signal).then((handshake) => {
+      this.options.onRenewed?.(handshake);
+      return handshake;
+    });
     this.renewal = renewal;
     const clear = (): void => {
       if (this.renewal === renewal) this.renewal = undefined;
     };
     renewal.then(clear, clear);
     return renewal;
+  }
+
+  /**
+   * No new session will be set up: messages the transport held back for one reject with
+   * `error`. Resolves once their sends have settled (never rejects).
+   */
+  abandon(error: unknown): Promise<void> {
+    return Promise.resolve(this.options.transport.legacyWire?.failed?.(error));
   }
 
   private async handshake(

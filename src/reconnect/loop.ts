@@ -18,9 +18,14 @@ export interface ReconnectLoopOptions {
   timers: Timers;
   /** Stops the loop at once (the client closed): the current wait is cleared, and the loop rejects with `signal.reason`. */
   signal: AbortSignal;
-  /** The wait before attempt 1, in ms, and why there is a wait (the drop, or the failed first connect). */
+  /** The wait before the first attempt, in ms, and why there is a wait (the drop, or the failed first connect). */
   first: { delayMs: number; cause: ReconnectCause };
-  /** One attempt (number `attempt`, from 1): resolves once a new connection is open and negotiated. */
+  /**
+   * The number of the loop's first attempt, when attempts were made before it (a legacy HTTP
+   * session renewal that failed at once is attempt 1; the loop goes on from 2). @default 1
+   */
+  firstAttempt?: number | undefined;
+  /** One attempt (number `attempt`, from `firstAttempt`): resolves once a new connection is open and negotiated. */
   attempt(attempt: number, signal: AbortSignal): Promise<void>;
   /** Told before each wait: the attempt that follows it, the wait in ms, and why. */
   onReconnecting(attempt: number, delayMs: number, cause: ReconnectCause): void;
@@ -43,15 +48,16 @@ export type ReconnectOutcome =
  */
 export async function reconnectLoop(options: ReconnectLoopOptions): Promise<ReconnectOutcome> {
   const { budget, clock, timers, signal } = options;
-  let attempts = 0;
-  options.onReconnecting(1, options.first.delayMs, options.first.cause);
+  const before = (options.firstAttempt ?? 1) - 1;
+  let attempts = before;
+  options.onReconnecting(before + 1, options.first.delayMs, options.first.cause);
   await abortableDelay(options.first.delayMs, timers, signal);
   try {
     await retry(
       (attempt) => {
-        attempts = attempt;
+        attempts = before + attempt;
         budget.attemptStarted(clock.now());
-        return options.attempt(attempt, signal);
+        return options.attempt(attempts, signal);
       },
       {
         retries: Number.POSITIVE_INFINITY,
@@ -61,7 +67,7 @@ export async function reconnectLoop(options: ReconnectLoopOptions): Promise<Reco
           if (!isRetryableConnectFailure(error)) return undefined;
           const decision = budget.attemptFailed(clock.now());
           if (decision === undefined) return undefined;
-          options.onReconnecting(attempt + 1, decision.delayMs, causeOfFailure(error));
+          options.onReconnecting(before + attempt + 1, decision.delayMs, causeOfFailure(error));
           return decision.delayMs;
         },
       },

@@ -19,7 +19,8 @@ export type ClientState = 'new' | 'connecting' | 'open' | 'reconnecting' | 'clos
  * - `websocket-close`: the server closed the WebSocket, or it was lost (`closeCode`: 1001
  *   going away, 1006 abnormal, 1012 service restart...);
  * - `connection-lost`: another transport's connection ended;
- * - `http-session-lost`: the legacy HTTP session expired (`httpStatus` 404); a new one is set up;
+ * - `http-session-lost`: the legacy HTTP session expired (`httpStatus` 404); a new one is set up
+ *   at once (attempt 1), and on the reconnect policy again if that fails;
  * - `connect-failed`: an attempt could not connect or negotiate (`error` says why: the command
  *   could not be spawned, the socket was refused, the server did not answer `server/discover`...).
  */

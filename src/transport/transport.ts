@@ -114,10 +114,11 @@ export interface LegacyWireControl {
   /** The first handshake failed: back to the 2026-07-28 envelope, with no legacy state kept. */
   leave(): void;
   /**
-   * A handshake that renews an expired session (after `enter()`, without `leave()`) failed with
-   * `error`: messages the transport held back for the new session reject with that same error.
+   * No new session will replace an expired one (after `enter()`, without `leave()`): messages
+   * the transport held back for it reject with `error`. The returned promise (it never
+   * rejects) resolves once each of their sends has settled, so the owner may close after it.
    */
-  failed?(error: unknown): void;
+  failed?(error: unknown): Promise<void> | void;
   /**
    * HTTP only, after `enter()`: switches to the deprecated HTTP+SSE transport (2024-11-05) at
    * the same URL (`GET`, then the `endpoint` event; `src/transport/http/legacy/legacySse.ts`).

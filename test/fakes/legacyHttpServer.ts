@@ -21,6 +21,11 @@ export interface LegacyHttpScript {
   get?: Answer | undefined;
   /** Runs first for every other POSTed request: return true when it answered. */
   request?: ((request: RecordedRequest, res: ServerResponse) => boolean) | undefined;
+  /**
+   * Runs first for each `initialize` (`n` from 1): return true when it answered (a failure, or
+   * an answer held back); else the default hands out a session.
+   */
+  initialize?: ((request: RecordedRequest, res: ServerResponse, n: number) => boolean) | undefined;
   /** `protocolVersion` of the InitializeResult. @default the one asked for */
   version?: string | undefined;
 }
@@ -45,6 +50,7 @@ export interface LegacyHttpServer {
 export async function startLegacyHttpServer(script: LegacyHttpScript = {}): Promise<LegacyHttpServer> {
   const live = new Set<string>();
   const issued: string[] = [];
+  let initializes = 0;
   const fake = await HttpFake.start((request, res) => {
     const json = request.json as Record<string, any> | undefined;
     const session = request.headers['mcp-session-id'];
@@ -57,6 +63,7 @@ export async function startLegacyHttpServer(script: LegacyHttpScript = {}): Prom
     }
     if (json?.method === 'server/discover') return (script.probe ?? H1)(request, res);
     if (json?.method === 'initialize') {
+      if (script.initialize?.(request, res, ++initializes) === true) return;
       const headers: Record<string, string> = {};
       if (script.sessions !== false) {
         const id = `S${issued.length + 1}`;

@@ -60,7 +60,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
      * A stateful legacy server whose second `initialize` is held until the test releases it:
      * S1, then S2; requests with an unknown session get 404, requests without one get 400 (H1).
      */
-    async function heldRenewal(secondInitialize: (res: ServerResponse, id: unknown) => void) {
+    async function heldRenewal(
+      secondInitialize: (res: ServerResponse, id: unknown) => void,
+      options: Partial<ClientOptions> = {},
+    ) {
       const live = new Set<string>();
       let initializes = 0;
       let release: (() => void) | undefined;
@@ -106,6 +109,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         transport: new StreamableHttpTransport(fake.url, { retry: false, legacy: { standaloneStream: false } }),
         clientInfo: { name: 'x', version: '1' },
         era: 'legacy',
+        ...options,
       });
       open.push(client);
       await client.connect();
@@ -159,10 +163,13 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(server.client.state).toBe('open');
     });
 
-    it('when the new session cannot be set up, requests sent meanwhile reject with the same error', async () => {
-      const server = await heldRenewal((res) => {
-        res.writeHead(500, { 'Content-Type': 'text/plain' }).end('initialize failed');
-      });
+    it('with reconnect off, when the new session cannot be set up, requests sent meanwhile reject with the same error', async () => {
+      const server = await heldRenewal(
+        (res) => {
+          res.writeHead(500, { 'Content-Type': 'text/plain' }).end('initialize failed');
+        },
+        { reconnect: false },
+      );
       server.live.clear();
       const first = server.client.callTool('echo', { n: 1 }).catch((error: unknown) => error);
       await server.renewalHeld;
@@ -181,13 +188,14 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         .filter((r) => r.json?.method === 'tools/call')
         .map((r) => r.json.params.arguments.n);
       expect(calls).toEqual([1]);
-      // No new session, but no reason to close either: open again, and the next request tries once more.
+      // No new session and no retry (reconnect off): closed, as after any drop with reconnect off.
+      // With reconnect on, the set-up is retried on the policy (test/legacy/sessionRenewal.test.ts).
       expect(server.events.map((e) => (e.type === 'state' ? e.state : e.type))).toEqual([
         'reconnecting',
         'reconnecting',
-        'open',
+        'closed',
       ]);
-      expect(server.client.state).toBe('open');
+      expect(server.client.state).toBe('closed');
     });
   });
 

@@ -189,6 +189,8 @@ export class StreamableHttpTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   /** Legacy wire: holds messages back while a new session is set up. */
   private readonly sessionSetup = new SessionSetup();
+  /** The sends held back by {@link sessionSetup}, until each is sent or fails. */
+  private readonly heldSends = new Set<Promise<void>>();
   private readonly legacyOptions: ResolvedLegacyHttpOptions;
   /** Set once the client falls back to the legacy wire. */
   private legacy: LegacyHttpChannel | undefined;
@@ -211,7 +213,10 @@ export class StreamableHttpTransport implements Transport {
       if (this.legacy !== undefined) this.legacy.protocolVersion = protocolVersion;
       this.sessionSetup.settle();
     },
-    failed: (error) => this.sessionSetup.settle(error),
+    failed: (error) => {
+      this.sessionSetup.settle(error);
+      return Promise.allSettled([...this.heldSends]).then(() => undefined);
+    },
     ready: () => (this.sse === undefined ? this.legacy?.startStandalone() : undefined),
     leave: () => {
       this.legacy?.stopStandalone();
@@ -370,8 +375,13 @@ export class StreamableHttpTransport implements Transport {
         ),
       );
     }
-    if (this.sessionSetup.active && this.legacy !== undefined && message.method !== 'initialize')
-      return this.sendAfterSetup(message, options);
+    if (this.sessionSetup.active && this.legacy !== undefined && message.method !== 'initialize') {
+      const held = this.sendAfterSetup(message, options);
+      this.heldSends.add(held);
+      const release = (): void => void this.heldSends.delete(held);
+      held.then(release, release);
+      return held;
+    }
     let headers: Record<string, string>;
     try {
       headers = this.protocolHeaders(message.method, message.params, options.headers);
@@ -424,6 +434,8 @@ export class StreamableHttpTransport implements Transport {
     try {
       await this.sessionSetup.wait([link.signal]);
     } catch (error) {
+      // The set-up's own failure is the request's answer, even when the transport closes right after it.
+      if (id !== undefined && this.sessionSetup.failedWith(error)) throw error;
       const final = this.exchange.finalError(error, message.method, id, cancel);
       if (id !== undefined || this.exchange.closeSignal.aborted || cancel?.aborted === true) throw final;
       this.reader.emitError(final);

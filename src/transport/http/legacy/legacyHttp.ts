@@ -347,33 +347,39 @@ function isEventStream(response: HttpStackResponse): boolean {
  * `Mcp-Session-Id` instead of none. A failed set-up rejects every waiter with its error.
  */
 export class SessionSetup {
-  private pending: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+  /** The messages waiting for the set-up under way (`undefined`: none under way). */
+  private waiters: Set<{ resolve(): void; reject(error: unknown): void }> | undefined;
+  /** The error the last failed set-up ended with. */
+  private failure: unknown;
 
   /** True while a set-up is under way. */
   get active(): boolean {
-    return this.pending !== undefined;
+    return this.waiters !== undefined;
   }
 
   /** Starts holding messages back (no-op while already holding). */
   begin(): void {
-    if (this.pending !== undefined) return;
-    let resolve!: () => void;
-    let reject!: (error: unknown) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    promise.catch(() => {}); // nobody may be waiting
-    this.pending = { promise, resolve, reject };
+    this.waiters ??= new Set();
   }
 
-  /** Ends the set-up: waiters go on (no `error`) or reject with `error`. */
+  /**
+   * Ends the set-up: waiters go on (no `error`) or reject with `error`, at once (before
+   * anything that follows, such as a close, can reject them with its own reason).
+   */
   settle(error?: unknown): void {
-    const pending = this.pending;
-    if (pending === undefined) return;
-    this.pending = undefined;
-    if (error === undefined) pending.resolve();
-    else pending.reject(error);
+    const waiters = this.waiters;
+    if (waiters === undefined) return;
+    this.waiters = undefined;
+    if (error !== undefined) this.failure = error;
+    for (const waiter of waiters) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+  }
+
+  /** Whether `error` is what the last failed set-up ended with (not an abort or a close). */
+  failedWith(error: unknown): boolean {
+    return error !== undefined && error === this.failure;
   }
 
   /**
@@ -381,37 +387,36 @@ export class SessionSetup {
    * set-up's error, or with the abort reason of the first of `signals` to abort.
    */
   wait(signals: ReadonlyArray<AbortSignal | undefined>): Promise<void> {
-    const pending = this.pending;
-    if (pending === undefined) return Promise.resolve();
+    const waiters = this.waiters;
+    if (waiters === undefined) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const listeners: Array<[AbortSignal, () => void]> = [];
+      const waiter = {
+        resolve: () => {
+          done();
+          resolve();
+        },
+        reject: (error: unknown) => {
+          done();
+          reject(error);
+        },
+      };
       const done = (): void => {
+        waiters.delete(waiter);
         for (const [signal, listener] of listeners) signal.removeEventListener('abort', listener);
       };
       for (const signal of signals) {
         if (signal === undefined) continue;
         if (signal.aborted) {
-          done();
           reject(signal.reason);
+          done();
           return;
         }
-        const listener = (): void => {
-          done();
-          reject(signal.reason);
-        };
+        const listener = (): void => waiter.reject(signal.reason);
         signal.addEventListener('abort', listener, { once: true });
         listeners.push([signal, listener]);
       }
-      pending.promise.then(
-        () => {
-          done();
-          resolve();
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
-      );
+      waiters.add(waiter);
     });
   }
 }
