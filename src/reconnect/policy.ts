@@ -7,7 +7,7 @@
  * `transport/retry.ts`.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { backoffDelay } from '../transport/retry.js';
+import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from '../transport/failureBudget.js';
 
 /** How an `McpClient` reconnects (`ClientOptions.reconnect`). Every field is optional; times are in ms. */
 export interface ReconnectOptions {
@@ -79,41 +79,25 @@ export function resolveReconnectOptions(
   options: ReconnectOptions | false | undefined,
 ): ResolvedReconnectPolicy | false {
   if (options === false) return false;
-  if (options !== undefined && (typeof options !== 'object' || options === null))
-    throw new InvalidArgumentError('reconnect', options, 'expected ReconnectOptions or false');
-  const merged: Record<string, unknown> = { ...DEFAULT_RECONNECT_POLICY };
-  for (const [key, value] of Object.entries(options ?? {})) if (value !== undefined) merged[key] = value;
-  const resolved = merged as ResolvedReconnectPolicy;
-  for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'windowMs', 'coolDownMs'] as const) {
-    const value = resolved[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw new InvalidArgumentError(`reconnect.${key}`, value, 'expected a finite number of ms >= 0');
-  }
-  for (const key of ['maxQuickRetries', 'maxReconnectsPerWindow'] as const) {
-    const value = resolved[key];
-    if (!Number.isInteger(value) || value < 0)
-      throw new InvalidArgumentError(`reconnect.${key}`, value, 'expected an integer >= 0');
-  }
+  const resolved = mergeBudgetOptions(
+    'reconnect',
+    options,
+    DEFAULT_RECONNECT_POLICY,
+    ['maxReconnectsPerWindow'],
+    'expected ReconnectOptions or false',
+  );
   const cooldowns = resolved.maxCoolDowns;
   if (!(Number.isInteger(cooldowns) || cooldowns === Number.POSITIVE_INFINITY) || cooldowns < 0)
     throw new InvalidArgumentError('reconnect.maxCoolDowns', cooldowns, 'expected an integer >= 0 or Infinity');
-  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1)
-    throw new InvalidArgumentError('reconnect.factor', resolved.factor, 'expected a finite number >= 1');
-  for (const key of ['jitter', 'retryFirstConnect'] as const) {
-    if (typeof resolved[key] !== 'boolean')
-      throw new InvalidArgumentError(`reconnect.${key}`, resolved[key], 'expected a boolean');
-  }
+  if (typeof resolved.retryFirstConnect !== 'boolean')
+    throw new InvalidArgumentError('reconnect.retryFirstConnect', resolved.retryFirstConnect, 'expected a boolean');
   if (typeof resolved.random !== 'function')
     throw new InvalidArgumentError('reconnect.random', resolved.random, 'expected a function returning [0, 1)');
   return Object.freeze({ ...resolved });
 }
 
 /** What {@link ReconnectBudget} decided: wait `delayMs` before the next attempt. */
-export interface ReconnectDecision {
-  delayMs: number;
-  /** True when a budget was spent and this is the long cool-down. */
-  coolDown: boolean;
-}
+export type ReconnectDecision = BudgetDecision;
 
 /**
  * The reconnect budget of one client. Pure: every method takes the time (`now`, monotonic ms).
@@ -128,66 +112,29 @@ export interface ReconnectDecision {
  *   attempt waits `coolDownMs` (never a reason to give up: the server does come back).
  */
 export class ReconnectBudget {
-  /** Failures since the last connection that lived `quickFailureMs`: the backoff exponent. */
-  private failures = 0;
-  /** Quick ones among them: drops of young connections, and failed attempts. */
-  private quickFailures = 0;
-  /** Cool-downs spent on quick failures since then. */
-  private coolDowns = 0;
-  private readonly starts: number[] = [];
+  private readonly budget: FailureBudget;
 
-  constructor(private readonly policy: ResolvedReconnectPolicy) {}
+  constructor(policy: ResolvedReconnectPolicy) {
+    this.budget = new FailureBudget({ ...policy, maxStartsPerWindow: policy.maxReconnectsPerWindow }, policy.random);
+  }
 
   /** Consecutive quick failures so far. */
   get consecutiveQuickFailures(): number {
-    return this.quickFailures;
+    return this.budget.consecutiveQuickFailures;
   }
 
   /** A connection opened at `openedAt` dropped at `now`: the wait before the first attempt. */
   dropped(openedAt: number, now: number): ReconnectDecision | undefined {
-    if (now - openedAt < this.policy.quickFailureMs) {
-      this.failures++;
-      this.quickFailures++;
-    } else {
-      this.failures = 1;
-      this.quickFailures = 0;
-      this.coolDowns = 0;
-    }
-    return this.decide(now);
+    return this.budget.ended(openedAt, now);
   }
 
   /** An attempt failed at `now`: the wait before the next one. */
   attemptFailed(now: number): ReconnectDecision | undefined {
-    this.failures++;
-    this.quickFailures++;
-    return this.decide(now);
+    return this.budget.attemptFailed(now);
   }
 
   /** Records that an attempt starts at `now` (counted in the window budget). */
   attemptStarted(now: number): void {
-    this.prune(now);
-    this.starts.push(now);
-  }
-
-  private decide(now: number): ReconnectDecision | undefined {
-    this.prune(now);
-    const p = this.policy;
-    if (this.quickFailures > p.maxQuickRetries) {
-      if (this.coolDowns >= p.maxCoolDowns) return undefined;
-      this.coolDowns++;
-      return this.coolDown();
-    }
-    if (this.starts.length >= p.maxReconnectsPerWindow) return this.coolDown();
-    return { delayMs: backoffDelay(p, Math.max(1, this.failures), p.random), coolDown: false };
-  }
-
-  private coolDown(): ReconnectDecision {
-    const p = this.policy;
-    return { delayMs: Math.round(p.jitter ? p.coolDownMs * (1 + p.random() / 10) : p.coolDownMs), coolDown: true };
-  }
-
-  private prune(now: number): void {
-    const since = now - this.policy.windowMs;
-    while (this.starts.length > 0 && (this.starts[0] as number) <= since) this.starts.shift();
+    this.budget.attemptStarted(now);
   }
 }

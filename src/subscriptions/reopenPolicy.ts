@@ -5,8 +5,8 @@
  * in as arguments); {@link reopenWithRetry} layers it on the one retry loop (`transport/retry.ts`,
  * on p-retry), whose waits run on injected timers so fake timers drive it.
  */
-import { InvalidArgumentError } from '../errors/errors.js';
-import { backoffDelay, retry } from '../transport/retry.js';
+import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from '../transport/failureBudget.js';
+import { retry } from '../transport/retry.js';
 import type { Clock, Timers } from '../util/clock.js';
 
 /** How a subscription reopens its stream. Every field is optional; times are in ms. */
@@ -57,25 +57,13 @@ export function resolveReopenPolicy(
   base: ResolvedReopenPolicy = DEFAULT_REOPEN_POLICY,
 ): ResolvedReopenPolicy | false {
   if (policy === false) return false;
-  if (policy !== undefined && (typeof policy !== 'object' || policy === null))
-    throw new InvalidArgumentError('reopen', policy, 'expected a ReopenPolicy object or false');
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(policy ?? {})) if (value !== undefined) merged[key] = value;
-  const resolved = merged as ResolvedReopenPolicy;
-  for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'windowMs', 'coolDownMs'] as const) {
-    const value = resolved[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-      throw new InvalidArgumentError(`reopen.${key}`, value, 'expected a finite number of ms >= 0');
-  }
-  for (const key of ['maxQuickRetries', 'maxReopensPerWindow'] as const) {
-    const value = resolved[key];
-    if (!Number.isInteger(value) || value < 0)
-      throw new InvalidArgumentError(`reopen.${key}`, value, 'expected an integer >= 0');
-  }
-  if (typeof resolved.factor !== 'number' || !Number.isFinite(resolved.factor) || resolved.factor < 1)
-    throw new InvalidArgumentError('reopen.factor', resolved.factor, 'expected a finite number >= 1');
-  if (typeof resolved.jitter !== 'boolean')
-    throw new InvalidArgumentError('reopen.jitter', resolved.jitter, 'expected a boolean');
+  const resolved = mergeBudgetOptions(
+    'reopen',
+    policy,
+    base,
+    ['maxReopensPerWindow'],
+    'expected a ReopenPolicy object or false',
+  );
   return Object.freeze({ ...resolved });
 }
 
@@ -83,11 +71,7 @@ export function resolveReopenPolicy(
 export type Backoff = Pick<ResolvedReopenPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>;
 
 /** What {@link ReopenBudget} decided: wait `delayMs` before the next attempt. */
-export interface ReopenDecision {
-  delayMs: number;
-  /** True when a budget was spent and this is the long cool-down. */
-  coolDown: boolean;
-}
+export type ReopenDecision = BudgetDecision;
 
 /**
  * The reopen budget of one subscription. Pure: every method takes the time (`now`, monotonic
@@ -104,59 +88,34 @@ export interface ReopenDecision {
  *   waits `coolDownMs`.
  */
 export class ReopenBudget {
-  /** Failures since the last stream that lived `quickFailureMs`: the backoff exponent. */
-  private failures = 0;
-  /** Quick ones among them. */
-  private quickFailures = 0;
-  private readonly starts: number[] = [];
+  private readonly budget: FailureBudget;
 
-  constructor(
-    private readonly policy: ResolvedReopenPolicy,
-    private readonly random: () => number = Math.random,
-  ) {}
+  constructor(policy: ResolvedReopenPolicy, random: () => number = Math.random) {
+    // A stream is never given up on: the cool-downs go on for as long as the subscription does.
+    this.budget = new FailureBudget(
+      { ...policy, maxStartsPerWindow: policy.maxReopensPerWindow, maxCoolDowns: Number.POSITIVE_INFINITY },
+      random,
+    );
+  }
 
   /** Consecutive quick failures so far. */
   get consecutiveQuickFailures(): number {
-    return this.quickFailures;
+    return this.budget.consecutiveQuickFailures;
   }
 
   /** A stream acknowledged at `openedAt` ended at `now`: the wait before reopening it. */
   streamEnded(openedAt: number, now: number): ReopenDecision {
-    if (now - openedAt < this.policy.quickFailureMs) {
-      this.failures++;
-      this.quickFailures++;
-    } else {
-      this.failures = 1;
-      this.quickFailures = 0;
-    }
-    return this.decide(now);
+    return this.budget.ended(openedAt, now) as ReopenDecision;
   }
 
   /** A reopen attempt failed at `now` before it was acknowledged: the wait before the next one. */
   attemptFailed(now: number): ReopenDecision {
-    this.failures++;
-    this.quickFailures++;
-    return this.decide(now);
+    return this.budget.attemptFailed(now) as ReopenDecision;
   }
 
   /** Records that a reopen attempt starts at `now` (counted in the window budget). */
   attemptStarted(now: number): void {
-    this.prune(now);
-    this.starts.push(now);
-  }
-
-  private decide(now: number): ReopenDecision {
-    this.prune(now);
-    const p = this.policy;
-    if (this.quickFailures > p.maxQuickRetries || this.starts.length >= p.maxReopensPerWindow) {
-      return { delayMs: Math.round(p.jitter ? p.coolDownMs * (1 + this.random() / 10) : p.coolDownMs), coolDown: true };
-    }
-    return { delayMs: backoffDelay(p, Math.max(1, this.failures), this.random), coolDown: false };
-  }
-
-  private prune(now: number): void {
-    const since = now - this.policy.windowMs;
-    while (this.starts.length > 0 && (this.starts[0] as number) <= since) this.starts.shift();
+    this.budget.attemptStarted(now);
   }
 }
 
