@@ -456,14 +456,19 @@ export class ManagedSubscription implements Subscription {
     this.budget ??= new ReopenBudget(policy, this.deps.random);
     const decision = this.budget.streamEnded(ackedAt, this.deps.clock.now());
     this.stateValue = 'reopening';
+    this.lostAndReopen(end, decision.delayMs, this.budget);
+  }
+
+  /** Tells the host the stream was lost and will reopen in `delayMs`, then reopens it then. */
+  private lostAndReopen(end: ListenEnd, delayMs: number, budget: ReopenBudget): void {
     this.events.emit({
       type: 'subscriptionLost',
       reason: end.reason,
       error: end.error,
       willReopen: true,
-      retryInMs: decision.delayMs,
+      retryInMs: delayMs,
     });
-    void this.reopen(decision.delayMs, this.budget);
+    void this.reopen(delayMs, budget);
   }
 
   private async reopen(delayMs: number, budget: ReopenBudget): Promise<void> {
@@ -523,14 +528,7 @@ export class ManagedSubscription implements Subscription {
           if (policy === false || !isRetryableReopenFailure(error)) throw error;
           this.budget ??= new ReopenBudget(policy, this.deps.random);
           const decision = this.budget.attemptFailed(this.deps.clock.now());
-          this.events.emit({
-            type: 'subscriptionLost',
-            reason: end.reason,
-            error: end.error,
-            willReopen: true,
-            retryInMs: decision.delayMs,
-          });
-          void this.reopen(decision.delayMs, this.budget);
+          this.lostAndReopen(end, decision.delayMs, this.budget);
           return;
         }
         await this.resynced(opened.attempt, opened.honoured);
