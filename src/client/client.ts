@@ -78,6 +78,9 @@ import type { TaskMode } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import type { ClientEvent, ClientState } from '../reconnect/types.js';
 import { ClientConnection } from './connection.js';
+import { appResourceFrom, checkAppUri, type AppResource, type ReadAppResourceOptions } from '../apps/appResource.js';
+import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
+import { serverOffersApps } from '../apps/capability.js';
 
 export type { ClientState } from '../reconnect/types.js';
 
@@ -632,6 +635,33 @@ export class McpClient implements Closeable {
       ref,
       options,
     );
+  }
+
+  /**
+   * Reads a UI resource (MCP Apps, docs/apps.md) through the cache, as {@link readResource}, and
+   * checks it: a `ui://` URI, MIME type `text/html;profile=mcp-app`, at most
+   * `options.maxBytes` (default `apps.maxHtmlBytes`, 1 MiB) of HTML. Resolves with the HTML, its
+   * declared CSP and permissions (from the read item's `_meta.ui`, else from `options.listed`,
+   * the `resources/list` entry) and a fingerprint that changes whenever any of them does.
+   * @throws AppResourceError (-32070): `not-ui-uri` (nothing sent), `mime-type`, `too-large`,
+   *   `no-contents`, `not-utf8`; then whatever {@link readResource} throws.
+   */
+  async readAppResource(uri: string, options: ReadAppResourceOptions = {}): Promise<AppResource> {
+    checkAppUri(uri);
+    const { maxBytes, listed, ...call } = options;
+    const result = await this.readResource(uri, call);
+    return appResourceFrom(result, uri, {
+      maxBytes: maxBytes ?? this.options.apps?.maxHtmlBytes ?? DEFAULT_MAX_APP_HTML_BYTES,
+      listed,
+    });
+  }
+
+  /**
+   * Whether this server serves MCP Apps: its capabilities list `io.modelcontextprotocol/ui`, or
+   * one of `tools` (its tool list, e.g. from `listAllTools`) links a `ui://` resource.
+   */
+  offersApps(tools: readonly Tool[] = []): boolean {
+    return serverOffersApps(this.serverCapabilities, tools);
   }
 
   /**

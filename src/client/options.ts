@@ -14,6 +14,8 @@ import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from 
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
 import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import { withAppsExtension } from '../apps/capability.js';
+import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 
 /**
  * Response cache settings; `serverIdentity`, `clock`, `onError` and `credentials` (the
@@ -23,6 +25,12 @@ export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | '
 
 /** What the client does with an `input_required` result (spec: basic/patterns/mrtr). */
 export type InputRequiredMode = 'auto' | 'manual';
+
+/** Settings of the MCP Apps extension ({@link ClientOptions.apps}). */
+export interface AppsOptions {
+  /** Largest UI resource `readAppResource` accepts, in bytes of HTML (UTF-8). @default 1048576 (1 MiB) */
+  maxHtmlBytes?: number | undefined;
+}
 
 /** Options for `new McpClient(options)`. */
 export interface ClientOptions {
@@ -71,6 +79,14 @@ export interface ClientOptions {
    * @default off (a single call can still ask with its `task` option)
    */
   tasks?: TasksOptions | boolean | undefined;
+  /**
+   * The MCP Apps extension (`io.modelcontextprotocol/ui`; docs/apps.md): with it, the client
+   * declares `extensions["io.modelcontextprotocol/ui"]: { mimeTypes: ["text/html;profile=mcp-app"] }`
+   * on every request (and in `initialize`), so servers offer their UI tools, and
+   * `readAppResource` caps UI HTML at `maxHtmlBytes`. `true` takes the defaults.
+   * @default off (nothing declared; `readAppResource` still works, with the default cap)
+   */
+  apps?: AppsOptions | boolean | undefined;
   /**
    * Reconnecting after the connection drops (a stdio server that exits, a WebSocket that
    * closes), over transports that can start again (`capabilities.restartable`: stdio,
@@ -176,6 +192,8 @@ export interface ResolvedClientOptions {
   cache: false | ClientCacheOptions;
   subscriptions: ResolvedSubscriptionOptions;
   tasks: ResolvedTasksOptions | undefined;
+  /** The MCP Apps settings when the extension is declared; `undefined` when it is not. */
+  apps: { maxHtmlBytes: number } | undefined;
   reconnect: ResolvedReconnectPolicy | false;
   sendClientInfo: boolean;
   protocolVersions: readonly string[];
@@ -259,16 +277,20 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_ROUNDS;
   if (!Number.isInteger(maxInputRounds) || maxInputRounds < 0)
     throw new InvalidArgumentError('maxInputRounds', maxInputRounds, 'expected an integer >= 0');
+  const apps = resolveApps(options.apps);
+  const capabilities =
+    options.handlers === undefined ? declared : { ...declared, ...capabilitiesFor(options.handlers) };
   return {
     transport,
     clientInfo,
-    capabilities: options.handlers === undefined ? declared : { ...declared, ...capabilitiesFor(options.handlers) },
+    capabilities: apps === undefined ? capabilities : withAppsExtension(capabilities),
     handlers: options.handlers,
     inputRequired,
     maxInputRounds,
     cache: options.cache ?? {},
     subscriptions: resolveSubscriptionOptions(options.subscriptions),
     tasks: resolveTasksOptions(options.tasks),
+    apps,
     reconnect: resolveReconnectOptions(options.reconnect),
     sendClientInfo: options.sendClientInfo ?? true,
     protocolVersions,
@@ -288,6 +310,17 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     telemetry: resolveTelemetry(options.telemetry),
     debug: resolveDebug(options.debug, onError),
   };
+}
+
+/** `apps`: `undefined` when off. Throws `InvalidArgumentError` for a bad `maxHtmlBytes`. */
+function resolveApps(apps: AppsOptions | boolean | undefined): { maxHtmlBytes: number } | undefined {
+  if (apps === undefined || apps === false) return undefined;
+  if (apps !== true && (typeof apps !== 'object' || apps === null))
+    throw new InvalidArgumentError('apps', apps, 'expected a boolean or { maxHtmlBytes }');
+  const maxHtmlBytes = apps === true ? undefined : apps.maxHtmlBytes;
+  if (maxHtmlBytes !== undefined && !(Number.isInteger(maxHtmlBytes) && maxHtmlBytes > 0))
+    throw new InvalidArgumentError('apps.maxHtmlBytes', maxHtmlBytes, 'expected a positive integer number of bytes');
+  return { maxHtmlBytes: maxHtmlBytes ?? DEFAULT_MAX_APP_HTML_BYTES };
 }
 
 /** Checks a duration option in ms. Throws `InvalidArgumentError` unless it is a positive number. */

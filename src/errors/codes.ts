@@ -120,6 +120,17 @@ export const ErrorCode = {
    * `data.reason`). Nothing was sent.
    */
   HostRouting: -32051,
+  /**
+   * Local: a UI resource (MCP Apps) could not be used: not a `ui://` URI, the wrong MIME type,
+   * over the size cap, no usable contents (`AppResourceError`; `data.uri`, `data.reason`).
+   */
+  AppResourceInvalid: -32070,
+  /**
+   * Local: an app's `tools/call` was refused before it reached the server: the tool is not the
+   * app's server's, is not callable by apps (`visibility`), or the host's `approve` hook said no
+   * (`AppToolCallDeniedError`; `data.server`, `data.name`, `data.reason`).
+   */
+  AppToolCallDenied: -32071,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */
