@@ -1,7 +1,12 @@
 import { chmod } from 'node:fs/promises';
 import { defineConfig, type Options } from 'tsup';
 
-const entry = { index: 'src/index.ts', node: 'src/node.ts', redis: 'src/redis.ts' };
+const entry = {
+  index: 'src/index.ts',
+  node: 'src/node.ts',
+  redis: 'src/redis.ts',
+  appsBridge: 'src/appsBridge.ts',
+};
 
 /**
  * Options every output shares. `removeNodeProtocol: false` keeps `node:` on built-in imports

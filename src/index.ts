@@ -10,7 +10,7 @@ export { McpClient, type ClientState } from './client/client.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
-export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
+export type { ClientOptions, ClientCacheOptions, InputRequiredMode, AppsOptions } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
 export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CallToolOptions } from './client/callOptions.js';
@@ -396,7 +396,55 @@ export {
   type AnthropicToolResult,
   type AnthropicToolResultBlock,
   type GeminiFunctionResponsePart,
+  type ToolResultOptions,
 } from './host/modelToolResults.js';
+// MCP Apps extension (io.modelcontextprotocol/ui; docs/apps.md); the frame bridge is mcp-live/apps-bridge
+export { UI_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, DEFAULT_MAX_APP_HTML_BYTES } from './apps/constants.js';
+export { withAppsExtension, serverOffersApps } from './apps/capability.js';
+export {
+  toolUi,
+  isModelVisible,
+  isAppCallable,
+  splitAppTools,
+  type ToolUi,
+  type AppToolVisibility,
+  type AppToolSource,
+  type AppToolSplit,
+} from './apps/toolUi.js';
+export {
+  appResourceFrom,
+  isAppMimeType,
+  type AppResource,
+  type AppCsp,
+  type AppPermissions,
+  type AppResourceOptions,
+  type ReadAppResourceOptions,
+} from './apps/appResource.js';
+export { appContentSecurityPolicy, appPermissionsPolicy, appFrameDocument } from './apps/framePolicy.js';
+export { appTextFallback, type AppTextFallbackOptions } from './apps/textFallback.js';
+export {
+  AppSession,
+  type AppSessionOptions,
+  type AppSessionState,
+  type AppHandlers,
+  type AppRequestOutcome,
+  type AppServerLink,
+  type AppToolCall,
+  type AppToolCallDecision,
+  type ApproveAppToolCall,
+  type FramePort,
+} from './apps/appSession.js';
+export { hostAppLink, clientAppLink } from './host/appLink.js';
+export {
+  AppResourceError,
+  AppToolCallDeniedError,
+  isAppResourceError,
+  isAppToolCallDeniedError,
+  type AppResourceErrorData,
+  type AppResourceProblem,
+  type AppToolCallDeniedErrorData,
+  type AppToolCallDenial,
+} from './apps/errors.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
 export { createOAuthProvider, type OAuthProvider } from './auth/oauthProvider.js';
 export type {

@@ -100,7 +100,11 @@ export function isAppMimeType(mimeType: unknown): boolean {
  * @throws AppResourceError (-32070): `not-ui-uri`, `no-contents`, `mime-type` (`data.value`:
  *   the type sent), `too-large` (`data.value`: bytes, `data.limit`), `not-utf8`.
  */
-export function appResourceFrom(result: ReadResourceResult, uri: string, options: AppResourceOptions = {}): AppResource {
+export function appResourceFrom(
+  result: ReadResourceResult,
+  uri: string,
+  options: AppResourceOptions = {},
+): AppResource {
   checkAppUri(uri);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_APP_HTML_BYTES;
   const contents = Array.isArray(result?.contents) ? result.contents : [];

@@ -79,12 +79,17 @@ export type AppRequestOutcome = void | boolean | { isError?: boolean };
 /** What the app may ask of the host beyond the server; a missing handler answers `-32601` (method not found). */
 export interface AppHandlers {
   /** `ui/message`: content for the conversation (role `user`). */
-  onMessage?: ((message: { role: 'user'; content: ContentBlock[] }) => AppRequestOutcome | Promise<AppRequestOutcome>) | undefined;
+  onMessage?:
+    | ((message: { role: 'user'; content: ContentBlock[] }) => AppRequestOutcome | Promise<AppRequestOutcome>)
+    | undefined;
   /** `ui/open-link`: a URL to open outside the frame. */
   onOpenLink?: ((url: string) => AppRequestOutcome | Promise<AppRequestOutcome>) | undefined;
   /** `ui/update-model-context`: context for the model's next turns (each update replaces the last). */
   onUpdateModelContext?:
-    | ((context: { content?: ContentBlock[]; structuredContent?: JsonObject }) => AppRequestOutcome | Promise<AppRequestOutcome>)
+    | ((context: {
+        content?: ContentBlock[];
+        structuredContent?: JsonObject;
+      }) => AppRequestOutcome | Promise<AppRequestOutcome>)
     | undefined;
   /** `ui/request-display-mode`: returns the mode now in effect. @default answers the current `displayMode` */
   onRequestDisplayMode?: ((mode: string) => string | Promise<string>) | undefined;
@@ -243,8 +248,7 @@ export class AppSession {
     else if (isJsonRpcNotification(message)) this.hear(message.method, message.params);
     else if (isJsonRpcResponse(message)) {
       if (message.id !== null) this.pending.get(message.id)?.(message);
-    }
-    else this.report(new TypeError('a frame message that is not JSON-RPC 2.0 was ignored'));
+    } else this.report(new TypeError('a frame message that is not JSON-RPC 2.0 was ignored'));
   }
 
   private hear(method: string, params: JsonObject | undefined): void {
@@ -316,12 +320,19 @@ export class AppSession {
         return this.bounded(() => this.callTool(params)) as Promise<JsonObject>;
       case 'resources/read': {
         const uri = params['uri'];
-        if (typeof uri !== 'string' || uri === '') throw rpcError(ErrorCode.InvalidParams, 'resources/read needs a uri');
-        return this.bounded(() => this.options.link.readResource(uri, { signal: this.abort.signal })) as Promise<JsonObject>;
+        if (typeof uri !== 'string' || uri === '')
+          throw rpcError(ErrorCode.InvalidParams, 'resources/read needs a uri');
+        return this.bounded(() =>
+          this.options.link.readResource(uri, { signal: this.abort.signal }),
+        ) as Promise<JsonObject>;
       }
       case 'ui/message': {
         const content = params['content'];
-        const blocks = Array.isArray(content) ? content : typeof content === 'object' && content !== null ? [content] : [];
+        const blocks = Array.isArray(content)
+          ? content
+          : typeof content === 'object' && content !== null
+            ? [content]
+            : [];
         if (handlers.onMessage === undefined) throw rpcError(METHOD_NOT_FOUND, 'this host takes no messages from apps');
         return outcome(await handlers.onMessage({ role: 'user', content: blocks as ContentBlock[] }));
       }
@@ -341,9 +352,12 @@ export class AppSession {
         return outcome(await handlers.onUpdateModelContext(context));
       }
       case 'ui/request-display-mode': {
-        const current = typeof this.hostContext['displayMode'] === 'string' ? this.hostContext['displayMode'] : 'inline';
+        const current =
+          typeof this.hostContext['displayMode'] === 'string' ? this.hostContext['displayMode'] : 'inline';
         const mode = typeof params['mode'] === 'string' ? params['mode'] : current;
-        return { mode: handlers.onRequestDisplayMode === undefined ? current : await handlers.onRequestDisplayMode(mode) };
+        return {
+          mode: handlers.onRequestDisplayMode === undefined ? current : await handlers.onRequestDisplayMode(mode),
+        };
       }
       default:
         throw rpcError(METHOD_NOT_FOUND, `method not found: ${method}`);
@@ -357,14 +371,16 @@ export class AppSession {
   private async callTool(params: JsonObject): Promise<CallToolResult> {
     const { link } = this.options;
     const name = params['name'];
-    if (typeof name !== 'string' || name === '') throw rpcError(ErrorCode.InvalidParams, 'tools/call needs a tool name');
+    if (typeof name !== 'string' || name === '')
+      throw rpcError(ErrorCode.InvalidParams, 'tools/call needs a tool name');
     const given = params['arguments'];
     if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given)))
       throw rpcError(ErrorCode.InvalidParams, 'tools/call arguments must be an object');
     let args = (given ?? {}) as JsonObject;
     const signal = this.abort.signal;
     const tool = await link.findTool(name, { signal });
-    if (tool === undefined) throw denied(link.server, name, 'unknown-tool', `no tool ${JSON.stringify(name)} on this app's server`);
+    if (tool === undefined)
+      throw denied(link.server, name, 'unknown-tool', `no tool ${JSON.stringify(name)} on this app's server`);
     if (!isAppCallable(tool))
       throw denied(link.server, name, 'not-app-callable', `tool ${JSON.stringify(name)} is not callable by apps`);
     if (this.options.approve !== undefined) {
@@ -380,7 +396,8 @@ export class AppSession {
       }
       const allow = typeof decision === 'boolean' ? decision : decision?.allow === true;
       if (!allow) {
-        const reason = typeof decision === 'object' && typeof decision.reason === 'string' ? `: ${decision.reason}` : '';
+        const reason =
+          typeof decision === 'object' && typeof decision.reason === 'string' ? `: ${decision.reason}` : '';
         throw denied(link.server, name, 'denied', `the host refused the call to ${JSON.stringify(name)}${reason}`);
       }
       if (typeof decision === 'object' && decision.arguments !== undefined) args = decision.arguments;

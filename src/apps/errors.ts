@@ -1,5 +1,5 @@
 import { ErrorCode } from '../errors/codes.js';
-import { LocalError } from '../errors/errors.js';
+import { LocalError, McpError } from '../errors/errors.js';
 
 /** Why {@link AppResourceError} was thrown. */
 export type AppResourceProblem =
@@ -69,4 +69,14 @@ export class AppToolCallDeniedError extends LocalError {
   constructor(message: string, data: AppToolCallDeniedErrorData) {
     super(ErrorCode.AppToolCallDenied, message, { data });
   }
+}
+
+/** True for an {@link AppResourceError}, whichever copy of the package made it. */
+export function isAppResourceError(value: unknown): value is AppResourceError {
+  return McpError.is(value) && value.local && value.code === ErrorCode.AppResourceInvalid;
+}
+
+/** True for an {@link AppToolCallDeniedError}, whichever copy of the package made it. */
+export function isAppToolCallDeniedError(value: unknown): value is AppToolCallDeniedError {
+  return McpError.is(value) && value.local && value.code === ErrorCode.AppToolCallDenied;
 }

@@ -48,6 +48,10 @@ import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRe
 import { ServerSlot, type HostServerState, type HostServerStatus } from './serverSlot.js';
 import { templateMatcher } from './templateRoute.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
+import type { AppsOptions } from '../client/options.js';
+import { checkAppUri, type AppResource, type AppResourceOptions } from '../apps/appResource.js';
+import { isModelVisible } from '../apps/toolUi.js';
+import { routeAppResource } from './appRouting.js';
 
 /** Options of `new McpHost(options)`. */
 export interface McpHostOptions {
@@ -57,6 +61,12 @@ export interface McpHostOptions {
   servers?: Readonly<Record<string, HostServerEntry>> | undefined;
   /** Client options every server gets; an entry's `client` options win, key by key. @default {} */
   client?: HostClientOptions | undefined;
+  /**
+   * The MCP Apps extension for every server (docs/apps.md): the `apps` client option's default
+   * (`client.apps` and an entry's `client.apps` win, so one server can opt in or out).
+   * @default off
+   */
+  apps?: AppsOptions | boolean | undefined;
   /**
    * Makes the transport of a stdio or remote entry. @default `fetchTransport` (runtime-neutral:
    * no stdio); in Node pass `nodeTransport` from `mcp-live/node`
@@ -302,6 +312,11 @@ export class McpHost {
   ): Promise<CallToolResult | ToolTask> {
     if (typeof tool !== 'string') this.openSlot(tool.server);
     const target = routeTool(this.catalogValue, tool);
+    if (typeof tool === 'string' && !isModelVisible(target.tool))
+      throw new HostRoutingError(
+        `tool ${JSON.stringify(tool)} is for apps only (visibility without "model"): call it as { server, name }`,
+        { reason: 'unknown-tool', name: tool },
+      );
     return this.onServer(target.server, (client) =>
       client.callTool(target.tool.name, args, options as CallToolOptions & { task: 'manual' }),
     );
@@ -342,6 +357,32 @@ export class McpHost {
         templateMatcher((error) => this.report(error, undefined)),
       );
     return this.onServer(target, (client) => client.readResource(uri, call));
+  }
+
+  /**
+   * Reads a UI resource (MCP Apps, docs/apps.md) as `McpClient.readAppResource` does, on the
+   * server that lists the URI, else the one whose tools link it; `options.server` picks the
+   * server instead. The server's `resources/list` entry supplies the CSP and permissions when
+   * the read item declares none.
+   * @throws AppResourceError (-32070) as `McpClient.readAppResource`; HostRoutingError (-32051):
+   *   `ambiguous-resource`, `unknown-resource`, `unknown-server`, `server-unavailable`.
+   */
+  async readAppResource(uri: string, options: HostCallOptions & AppResourceOptions = {}): Promise<AppResource> {
+    checkAppUri(uri);
+    const { server, listed, ...call } = options;
+    const target = server ?? routeAppResource(this.catalogValue, uri);
+    const entry = listed ?? this.catalogValue.resourcesByUri.get(uri)?.find((r) => r.server === target)?.resource;
+    return this.onServer(target, (client) => client.readAppResource(uri, { ...call, listed: entry }));
+  }
+
+  /**
+   * Whether an open server serves MCP Apps: its capabilities list the extension, or one of its
+   * tools in the catalog links a `ui://` resource. `false` for a server that is not open.
+   */
+  offersApps(server: string): boolean {
+    const client = this.slots.get(server)?.client;
+    if (client === undefined || this.slots.get(server)?.status().state !== 'open') return false;
+    return client.offersApps(this.catalogValue.tools.filter((t) => t.server === server).map((t) => t.tool));
   }
 
   /**
@@ -414,7 +455,10 @@ export class McpHost {
   /** The client of one server (see `serverClient.ts`). */
   private makeClient(slot: ServerSlot): McpClient {
     return makeServerClient(slot.name, slot.entry as HostServerEntry, {
-      defaults: this.options.client ?? {},
+      defaults:
+        this.options.apps === undefined
+          ? (this.options.client ?? {})
+          : { apps: this.options.apps, ...this.options.client },
       clientInfo: this.options.clientInfo,
       createTransport: this.options.createTransport ?? fetchTransport,
       store: this.store,

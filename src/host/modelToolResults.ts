@@ -14,10 +14,26 @@
  *   as server-filesystem sends);
  * - `isError: true`: Anthropic's `is_error`, Gemini's `error` key, and for OpenAI (which has no
  *   flag) a first line `Error:`.
+ * - with `options.tool` whose tool links an MCP Apps UI: a result without text gets a first line
+ *   saying a view goes with it (`appTextFallback`), shown to the user or not (`appShown`).
  */
 import type { CallToolResult } from '../types/protocol.js';
 import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
+import { appTextFallback } from '../apps/textFallback.js';
+import type { AppToolSource } from '../apps/toolUi.js';
+
+/** Options of the tool-result converters. */
+export interface ToolResultOptions {
+  /** The tool that produced the result (a host tool or a plain tool): with a UI link, a text-less result gets a line about the view. */
+  tool?: AppToolSource | undefined;
+  /** Whether the host shows that tool's UI (MCP Apps) to the user with this result. @default false */
+  appShown?: boolean | undefined;
+}
+
+function forModel(result: CallToolResult, options: ToolResultOptions | undefined): CallToolResult {
+  return options?.tool === undefined ? result : appTextFallback(result, options.tool, { appShown: options.appShown });
+}
 
 /** One piece of a result, before it is written for an API. */
 type Piece =
@@ -78,7 +94,12 @@ const ANTHROPIC_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', '
 const PDF = 'application/pdf';
 
 /** Chat Completions: the `role: "tool"` message answering `toolCallId`. */
-export function toOpenAiChatToolMessage(result: CallToolResult, toolCallId: string): OpenAiChatToolMessage {
+export function toOpenAiChatToolMessage(
+  given: CallToolResult,
+  toolCallId: string,
+  options?: ToolResultOptions,
+): OpenAiChatToolMessage {
+  const result = forModel(given, options);
   const texts = piecesOf(result).map((piece) =>
     piece.kind === 'text' ? piece.text : note(piece, 'Chat Completions tool messages carry text only'),
   );
@@ -86,7 +107,12 @@ export function toOpenAiChatToolMessage(result: CallToolResult, toolCallId: stri
 }
 
 /** Responses API: the `function_call_output` item answering `callId`. */
-export function toOpenAiResponsesToolOutput(result: CallToolResult, callId: string): OpenAiResponsesToolOutput {
+export function toOpenAiResponsesToolOutput(
+  given: CallToolResult,
+  callId: string,
+  options?: ToolResultOptions,
+): OpenAiResponsesToolOutput {
+  const result = forModel(given, options);
   const items: OpenAiResponsesOutputItem[] = [];
   const pieces = piecesOf(result);
   if (result.isError === true) items.push({ type: 'input_text', text: 'Error:' });
@@ -107,7 +133,12 @@ export function toOpenAiResponsesToolOutput(result: CallToolResult, callId: stri
 }
 
 /** Anthropic Messages: the `tool_result` block answering `toolUseId`. */
-export function toAnthropicToolResult(result: CallToolResult, toolUseId: string): AnthropicToolResult {
+export function toAnthropicToolResult(
+  given: CallToolResult,
+  toolUseId: string,
+  options?: ToolResultOptions,
+): AnthropicToolResult {
+  const result = forModel(given, options);
   const content: AnthropicToolResultBlock[] = [];
   for (const piece of piecesOf(result)) {
     if (piece.kind === 'text') {
@@ -142,9 +173,11 @@ export function toAnthropicToolResult(result: CallToolResult, toolUseId: string)
  * name the model called, `call.id` its id when it gave one).
  */
 export function toGeminiFunctionResponse(
-  result: CallToolResult,
+  given: CallToolResult,
   call: { name: string; id?: string | undefined },
+  options?: ToolResultOptions,
 ): GeminiFunctionResponsePart {
+  const result = forModel(given, options);
   const texts: string[] = [];
   const parts: Array<{ inlineData: { mimeType: string; data: string } }> = [];
   for (const piece of piecesOf(result)) {

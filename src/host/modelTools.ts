@@ -11,10 +11,13 @@
  * The name is the exposed name (a plain `Tool` keeps its own); the description is the tool's
  * `description`, else its `title`. The input schema is the tool's `inputSchema` without
  * `$schema`, with `type: "object"` and `properties` (empty when absent), which every API needs.
+ * Tools only apps may call (MCP Apps `visibility` without `"model"`) are left out: they never
+ * reach a model.
  */
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { Tool } from '../types/protocol.js';
 import type { HostTool } from './catalog.js';
+import { isModelVisible, mcpToolOf } from '../apps/toolUi.js';
 
 /** What the converters take: a host tool (its exposed name is used) or a plain MCP tool. */
 export type ModelToolSource = HostTool | Tool;
@@ -99,7 +102,7 @@ export interface GeminiToolOptions {
 
 /** Chat Completions `tools` for these tools. */
 export function toOpenAiChatTools(tools: readonly ModelToolSource[]): OpenAiChatTool[] {
-  return tools.map((source) => {
+  return modelVisible(tools).map((source) => {
     const { name, description, parameters } = parts(source);
     return {
       type: 'function',
@@ -110,7 +113,7 @@ export function toOpenAiChatTools(tools: readonly ModelToolSource[]): OpenAiChat
 
 /** Responses API `tools` for these tools. */
 export function toOpenAiResponsesTools(tools: readonly ModelToolSource[]): OpenAiResponsesTool[] {
-  return tools.map((source) => {
+  return modelVisible(tools).map((source) => {
     const { name, description, parameters } = parts(source);
     return { type: 'function', name, ...(description !== undefined && { description }), parameters, strict: false };
   });
@@ -118,7 +121,7 @@ export function toOpenAiResponsesTools(tools: readonly ModelToolSource[]): OpenA
 
 /** Anthropic Messages `tools` for these tools. */
 export function toAnthropicTools(tools: readonly ModelToolSource[]): AnthropicTool[] {
-  return tools.map((source) => {
+  return modelVisible(tools).map((source) => {
     const { name, description, parameters } = parts(source);
     return { name, ...(description !== undefined && { description }), input_schema: parameters };
   });
@@ -129,7 +132,7 @@ export function toGeminiFunctionDeclarations(
   tools: readonly ModelToolSource[],
   options: GeminiToolOptions = {},
 ): GeminiFunctionDeclaration[] {
-  return tools.map((source) => {
+  return modelVisible(tools).map((source) => {
     const { name, description, parameters } = parts(source);
     return {
       name,
@@ -139,6 +142,11 @@ export function toGeminiFunctionDeclarations(
         : { parametersJsonSchema: parameters }),
     };
   });
+}
+
+/** The tools a model may see (MCP Apps: `visibility` includes `"model"`, the default). */
+function modelVisible(tools: readonly ModelToolSource[]): readonly ModelToolSource[] {
+  return tools.filter((source) => isModelVisible(mcpToolOf(source)));
 }
 
 function parts(source: ModelToolSource): {

@@ -94,7 +94,8 @@ export function routeTemplate(catalog: Catalog, uriTemplate: string): string {
   });
 }
 
-function ambiguous(uri: string, servers: string[]): HostRoutingError {
+/** `ambiguous-resource`: more than one server could serve `uri`. */
+export function ambiguous(uri: string, servers: string[]): HostRoutingError {
   return new HostRoutingError(
     `${uri} could be served by ${servers.map((s) => JSON.stringify(s)).join(' and ')}: pass { server } to choose`,
     { reason: 'ambiguous-resource', uri, servers },

@@ -53,7 +53,7 @@ const BUILD_TIMEOUT_MS = 300_000;
 const MAX_PACKED_BYTES = 700_000;
 const MAX_UNPACKED_BYTES = 2_700_000;
 
-const ENTRY_FILES = ['index', 'node', 'redis'].flatMap((entry) =>
+const ENTRY_FILES = ['index', 'node', 'redis', 'appsBridge'].flatMap((entry) =>
   ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
 );
 const FIXED_FILES = [...ENTRY_FILES, 'dist/cli.js', 'LICENSE', 'README.md', 'package.json'].sort();
@@ -175,6 +175,13 @@ describe('package.json and the tarball, linted', () => {
         'node16-cjs': ['dist/redis.d.cts', 'dist/redis.cjs'],
         'node16-esm': ['dist/redis.d.ts', 'dist/redis.js'],
         bundler: ['dist/redis.d.ts', 'dist/redis.js'],
+      },
+      './apps-bridge': {
+        // Like ./node: typesVersions for node10, which no runtime of this entry uses.
+        node10: ['dist/appsBridge.d.cts', 'dist/appsBridge.d.cts'],
+        'node16-cjs': ['dist/appsBridge.d.cts', 'dist/appsBridge.cjs'],
+        'node16-esm': ['dist/appsBridge.d.ts', 'dist/appsBridge.js'],
+        bundler: ['dist/appsBridge.d.ts', 'dist/appsBridge.js'],
       },
       './package.json': { node10: json, 'node16-cjs': json, 'node16-esm': json, bundler: json },
     });
@@ -315,8 +322,10 @@ describe('built entries', () => {
 
   it('load in Node through the package exports, ESM and CJS alike', async () => {
     // Run in the consumer directory: `mcp-live` resolves to node_modules/mcp-live, through its `exports`.
-    const describeExports = `(root, node, redis) => JSON.stringify({
+    const describeExports = `(root, node, redis, bridge) => JSON.stringify({
       root: Object.keys(root).sort(),
+      bridge: Object.fromEntries(Object.entries(bridge).map(([k, v]) => [k, typeof v])),
+      bridgeSharesSession: bridge.AppSession === root.AppSession,
       node: Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typeof v])),
       redis: Object.fromEntries(Object.entries(redis).map(([k, v]) => [k, typeof v])),
       redisErrorShared: new redis.CacheStoreError('x', { operation: 'GET', reason: 'timeout' }) instanceof root.McpError,
@@ -327,7 +336,7 @@ describe('built entries', () => {
       [
         '--input-type=module',
         '-e',
-        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); const x = await import('mcp-live/redis'); console.log((${describeExports})(r, n, x));`,
+        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); const x = await import('mcp-live/redis'); const b = await import('mcp-live/apps-bridge'); console.log((${describeExports})(r, n, x, b));`,
       ],
       { cwd: scratch },
     );
@@ -341,7 +350,7 @@ describe('built entries', () => {
         ...noRequireEsm,
         '--input-type=commonjs',
         '-e',
-        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node'), require('mcp-live/redis')));`,
+        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node'), require('mcp-live/redis'), require('mcp-live/apps-bridge')));`,
       ],
       { cwd: scratch },
     );
@@ -352,6 +361,8 @@ describe('built entries', () => {
       redis: Record<string, string>;
       redisErrorShared: boolean;
       sharedCode: boolean;
+      bridge: Record<string, string>;
+      bridgeSharesSession: boolean;
     };
     expect(JSON.parse(cjs.stdout)).toEqual(loaded);
     expect(loaded.root).toEqual(
@@ -410,6 +421,18 @@ describe('built entries', () => {
       ),
     ).toEqual([]);
     expect(loaded.redisErrorShared).toBe(true);
+    // MCP Apps: the runtime-neutral parts in the root entry, the frame bridge (DOM) on its own.
+    expect(loaded.root).toEqual(
+      expect.arrayContaining(['AppSession', 'splitAppTools', 'appFrameDocument', 'AppResourceError', 'hostAppLink']),
+    );
+    expect(loaded.root.filter((name) => ['createAppBridge', 'windowFramePort'].includes(name))).toEqual([]);
+    expect(loaded.bridge).toMatchObject({
+      createAppBridge: 'function',
+      windowFramePort: 'function',
+      messagePortFramePort: 'function',
+      AppSession: 'function',
+    });
+    expect(loaded.bridgeSharesSession).toBe(true);
     expect(esm.stderr + cjs.stderr).toBe('');
   });
 });
