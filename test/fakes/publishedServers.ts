@@ -22,6 +22,15 @@ export const FILESYSTEM_SERVER = join(
   'dist',
   'index.js',
 );
+/** MCP Apps example servers (ext-apps 2.x): `--stdio` for stdio, else Streamable HTTP on `PORT`. */
+export const BASIC_VANILLAJS_SERVER = appServer('@modelcontextprotocol/server-basic-vanillajs');
+export const BASIC_PREACT_SERVER = appServer('@modelcontextprotocol/server-basic-preact');
+export const SYSTEM_MONITOR_SERVER = appServer('@modelcontextprotocol/server-system-monitor');
+
+/** Their `exports` hide package.json: the main entry (dist/server.js) sits beside the CLI (dist/index.js). */
+function appServer(name: string): string {
+  return join(dirname(require.resolve(name)), 'index.js');
+}
 /** The tiny server of test/fakes on the official v1 SDK (`@modelcontextprotocol/sdk`). */
 export const V1_SDK_SERVER = fileURLToPath(new URL('./children/v1-sdk-server.mjs', import.meta.url));
 const LOOPBACK_PRELOAD = fileURLToPath(new URL('./children/loopback-listen.cjs', import.meta.url));
