@@ -40,7 +40,9 @@ export interface AppServerLink {
   readonly server: string;
   /** The server's tool by its original name, from the current list; `undefined` when it lists none. */
   findTool(name: string, options: { signal: AbortSignal }): Tool | undefined | Promise<Tool | undefined>;
+  /** `tools/call` of the tool by its original name; `signal` aborts when the session ends. */
   callTool(name: string, args: JsonObject, options: { signal: AbortSignal }): Promise<CallToolResult>;
+  /** `resources/read` on the server; `signal` aborts when the session ends. */
   readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult>;
 }
 
@@ -169,6 +171,7 @@ export class AppSession {
     if (options.toolResult !== undefined) this.sendToolResult(options.toolResult);
   }
 
+  /** `connecting`, `open` once the app has sent `initialized`, then `closed`. */
   get state(): AppSessionState {
     return this.stateValue;
   }

@@ -20,7 +20,7 @@ class CollectingLogger extends Logger {
 }
 
 describe('API reference (typedoc)', () => {
-  it('converts src/index.ts, src/node.ts and src/redis.ts with no warning or error', async () => {
+  it('converts src/index.ts, src/node.ts, src/redis.ts and src/appsBridge.ts with no warning or error', async () => {
     const app = await Application.bootstrapWithPlugins({
       options: `${root}typedoc.json`,
       logLevel: 'Warn',
@@ -42,11 +42,12 @@ describe('API reference (typedoc)', () => {
 
     // Every entry point is there, under their package names, with the symbols a host starts from.
     const modules = project.getChildrenByKind(ReflectionKind.Module).map((m) => m.name);
-    expect(modules.sort()).toEqual(['mcp-live', 'mcp-live/node', 'mcp-live/redis']);
+    expect(modules.sort()).toEqual(['mcp-live', 'mcp-live/apps-bridge', 'mcp-live/node', 'mcp-live/redis']);
     const main = project.getChildByName('mcp-live');
     expect(main?.getChildByName('McpClient')?.kind).toBe(ReflectionKind.Class);
     expect(main?.getChildByName('ErrorCode')?.kind).toBe(ReflectionKind.Variable);
     expect(project.getChildByName(['mcp-live/node', 'StdioTransport'])?.kind).toBe(ReflectionKind.Class);
     expect(project.getChildByName(['mcp-live/redis', 'RedisCacheStore'])?.kind).toBe(ReflectionKind.Class);
+    expect(project.getChildByName(['mcp-live/apps-bridge', 'createAppBridge'])?.kind).toBe(ReflectionKind.Function);
   }, 120_000);
 });

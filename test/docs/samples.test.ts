@@ -1,7 +1,8 @@
 /**
  * Every TypeScript sample in README.md and docs/*.md compiles. Each ```ts (or ```typescript)
- * block becomes one module in a scratch folder, where `mcp-live`, `mcp-live/node` and
- * `mcp-live/redis` resolve to src/index.ts, src/node.ts and src/redis.ts, and all of them are type-checked in one strict program with
+ * block becomes one module in a scratch folder, where `mcp-live`, `mcp-live/node`,
+ * `mcp-live/redis` and `mcp-live/apps-bridge` resolve to src/index.ts, src/node.ts,
+ * src/redis.ts and src/appsBridge.ts, and all of them are type-checked in one strict program with
  * the repository's compiler options. A failure names the doc file and line.
  *
  * Rules for the docs:
@@ -124,7 +125,12 @@ describe('code samples in README.md and docs/', () => {
       sourceMap: false,
       noUnusedLocals: false,
       baseUrl: root,
-      paths: { 'mcp-live': ['src/index.ts'], 'mcp-live/node': ['src/node.ts'], 'mcp-live/redis': ['src/redis.ts'] },
+      paths: {
+        'mcp-live': ['src/index.ts'],
+        'mcp-live/node': ['src/node.ts'],
+        'mcp-live/redis': ['src/redis.ts'],
+        'mcp-live/apps-bridge': ['src/appsBridge.ts'],
+      },
     };
     const program = ts.createProgram([...byFile.keys()], options);
     // Only the samples' own diagnostics: src/ is `npm run typecheck`'s business.
@@ -150,7 +156,8 @@ describe('code samples in README.md and docs/', () => {
         const code = sample.code
           .replace(/from 'mcp-live'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)
           .replace(/from 'mcp-live\/node'/g, `from ${JSON.stringify(join(root, 'src', 'node.ts'))}`)
-          .replace(/from 'mcp-live\/redis'/g, `from ${JSON.stringify(join(root, 'src', 'redis.ts'))}`);
+          .replace(/from 'mcp-live\/redis'/g, `from ${JSON.stringify(join(root, 'src', 'redis.ts'))}`)
+          .replace(/from 'mcp-live\/apps-bridge'/g, `from ${JSON.stringify(join(root, 'src', 'appsBridge.ts'))}`);
         const file = join(dir, 'sample.ts');
         writeFileSync(file, `${code}\nexport {};\n`);
         const log = vi.spyOn(console, 'log').mockImplementation(() => {});

@@ -16,12 +16,15 @@ export interface MessageEventLike {
 
 /** What receives `message` events: `window`, or a `MessagePort`. */
 export interface MessageEventTargetLike {
+  /** Adds a `message` listener. */
   addEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
+  /** Removes a `message` listener. */
   removeEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
 }
 
 /** A frame's window (`iframe.contentWindow`). */
 export interface FrameWindowLike {
+  /** `window.postMessage`: sends a structured clone of `message` to the frame. */
   postMessage(message: unknown, targetOrigin: string): void;
 }
 
@@ -33,9 +36,16 @@ export interface FrameElementLike {
 }
 
 /** A `MessagePort` (one end of a `MessageChannel`). */
-export interface MessagePortLike extends MessageEventTargetLike {
+export interface MessagePortLike {
+  /** Sends a structured clone of `message` to the other end. */
   postMessage(message: unknown): void;
+  /** Adds a `message` listener. */
+  addEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
+  /** Removes a `message` listener. */
+  removeEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
+  /** Starts delivery (needed with `addEventListener`). */
   start?(): void;
+  /** Closes the port. */
   close?(): void;
 }
 
