@@ -188,7 +188,7 @@ export class AppSession {
 
   /** `ui/notifications/tool-result`: the result of the rendered tool call. */
   sendToolResult(result: CallToolResult): void {
-    this.notify('ui/notifications/tool-result', result as unknown as JsonObject);
+    this.notify('ui/notifications/tool-result', result);
   }
 
   /** `ui/notifications/tool-cancelled`: the rendered tool call will not complete. */
@@ -320,14 +320,12 @@ export class AppSession {
       case 'ping':
         return {};
       case 'tools/call':
-        return this.bounded(() => this.callTool(params)) as Promise<JsonObject>;
+        return this.bounded(() => this.callTool(params));
       case 'resources/read': {
         const uri = params['uri'];
         if (typeof uri !== 'string' || uri === '')
           throw rpcError(ErrorCode.InvalidParams, 'resources/read needs a uri');
-        return this.bounded(() =>
-          this.options.link.readResource(uri, { signal: this.abort.signal }),
-        ) as Promise<JsonObject>;
+        return this.bounded(() => this.options.link.readResource(uri, { signal: this.abort.signal }));
       }
       case 'ui/message': {
         const content = params['content'];

@@ -45,4 +45,11 @@ describe('root entry stays runtime-neutral', () => {
     const specs = [...graph.values()].flat();
     expect(specs.some((s) => s === 'node:child_process' || s === 'child_process')).toBe(true);
   });
+
+  it('the DOM code of MCP Apps (src/apps/browser/) is reached from mcp-live/apps-bridge only', () => {
+    const browser = (entry: string) =>
+      [...importGraph(resolve(SRC, entry)).keys()].filter((file) => file.includes('/apps/browser/'));
+    for (const entry of ['index.ts', 'node.ts', 'redis.ts']) expect(browser(entry)).toEqual([]);
+    expect(browser('appsBridge.ts').length).toBeGreaterThan(0);
+  });
 });

@@ -69,7 +69,8 @@ export function windowFramePort(
   frame: FrameElementLike | FrameWindowLike,
   options: WindowFramePortOptions = {},
 ): FramePort {
-  const target = options.listenOn ?? (globalThis as unknown as MessageEventTargetLike);
+  const page: unknown = globalThis;
+  const target = options.listenOn ?? (page as MessageEventTargetLike);
   if (typeof target?.addEventListener !== 'function')
     throw new TypeError('windowFramePort: no window to listen on (pass listenOn)');
   const frameWindow = (): FrameWindowLike | null => ('postMessage' in frame ? frame : frame.contentWindow);
