@@ -10,10 +10,11 @@ export { McpClient, type ClientState } from './client/client.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
-export type { ClientOptions, ClientCacheOptions, InputRequiredMode } from './client/options.js';
+export type { ClientOptions, ClientCacheOptions } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
 export type { Closeable } from './util/disposable.js';
-export type { CallOptions, CallToolOptions } from './client/callOptions.js';
+export type { CallOptions, CacheMode, InputRequiredMode, InputRetry, Progress } from './wire/callOptions.js';
+export type { CallToolOptions } from './tasks/options.js';
 export { InMemoryTransport } from './transport/memory.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/http/streamableHttp.js';
 export type {
@@ -116,7 +117,6 @@ export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/er
 export type { FleetInvalidation, FlightTicket, StoreRefusal } from './cache/fleet.js';
 export type { ListWalk, ListWalkRequest, ListWalkSummary } from './cache/listWalk.js';
 export type {
-  CacheMode,
   CacheEvent,
   CacheStats,
   CacheOutcome,
@@ -158,7 +158,7 @@ export {
   type InputRequestFailedErrorData,
   type InputRequestFailureReason,
 } from './inputRequired/errors.js';
-export { inputRetryFor, type InputRetry } from './inputRequired/retry.js';
+export { inputRetryFor } from './inputRequired/retry.js';
 // Subscriptions and live lists (spec: basic/patterns/subscriptions)
 export type {
   Subscription,
@@ -222,7 +222,7 @@ export {
   type CancelledTask,
   type CreateTaskResult,
   type UpdateTaskParams,
-} from './tasks/types.js';
+} from './wire/tasks.js';
 export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
 export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
 // Resource templates (RFC 6570), resource links and annotations (spec: server/resources; docs/resources.md)
@@ -300,7 +300,6 @@ export {
 } from './observability/debug.js';
 export { debugFetch } from './observability/debugFetch.js';
 export type { CacheOutcomeName } from './observability/observer.js';
-export type { Progress } from './jsonrpc/sessionOptions.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';
 export type {
   RequestId,
@@ -312,8 +311,8 @@ export type {
   JsonRpcResultResponse,
   JsonRpcErrorResponse,
   JsonRpcErrorObject,
-} from './jsonrpc/messages.js';
-export * from './types/protocol.js';
+} from './wire/messages.js';
+export * from './wire/protocol.js';
 // McpHost: many servers, one catalog, tools for models (docs/host.md)
 export {
   McpHost,

@@ -4,8 +4,8 @@
  * once the walk knows the whole list's scope and expiry.
  */
 import { CancelledError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { CacheScope } from '../wire/protocol.js';
 import type { AuthPartition } from './authContext.js';
 import type { RequestAuth } from './partitionResolver.js';
 import type { RequestCredential } from '../transport/transport.js';
@@ -16,13 +16,13 @@ import { CacheMissError } from './errors.js';
 import { combinePages, isFresh } from './freshness.js';
 import {
   isListMethod,
-  type CacheMode,
   type CacheOutcome,
   type CacheSource,
   type ListMethod,
   type Loader,
   type SkipReason,
 } from './types.js';
+import type { CacheMode } from '../wire/callOptions.js';
 
 /** What {@link ListWalk.commit} returns: the hints of the whole list. */
 export interface ListWalkSummary {

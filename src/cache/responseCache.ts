@@ -5,8 +5,8 @@
  */
 import { CancelledError, InvalidArgumentError, McpError, ProtocolError, isCancelledError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject } from '../jsonrpc/messages.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import { isObject } from '../wire/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import type { AuthContextSource, AuthPartition } from './authContext.js';
@@ -36,7 +36,6 @@ import {
   isCacheableMethod,
   isListMethod,
   type CacheEvent,
-  type CacheMode,
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
@@ -45,6 +44,7 @@ import {
   type Loader,
   type SkipReason,
 } from './types.js';
+import type { CacheMode } from '../wire/callOptions.js';
 
 /** Options of {@link ResponseCache}. */
 export interface ResponseCacheOptions {

@@ -8,21 +8,21 @@ import {
   UnsupportedProtocolVersionError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { SessionRequestOptions } from '../jsonrpc/sessionOptions.js';
 import { driveInputRequired } from '../inputRequired/driver.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
 import { withInputRetry } from '../inputRequired/retry.js';
-import { MetaKey, type LoggingMessage } from '../types/protocol.js';
-import type { CallOptions } from './callOptions.js';
+import { MetaKey, type LoggingMessage } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
-import { resultKind } from './results.js';
+import { resultKind } from '../wire/results.js';
 import { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
 import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
 import type { Era } from '../legacy/era.js';
 import type { CallScope } from '../observability/observer.js';
-import { withTasksExtension } from '../tasks/capability.js';
+import { withTasksExtension } from '../wire/taskCapability.js';
 import type { RequestCredential } from '../transport/transport.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */

@@ -8,7 +8,7 @@ import {
   isTimeoutError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
 import { JsonRpcSession } from '../jsonrpc/session.js';
 import { ResponseCache } from '../cache/responseCache.js';
 import type { CacheStats } from '../cache/types.js';
@@ -32,10 +32,11 @@ import {
   type ReadResourceResult,
   type ResourceTemplateReference,
   type ServerCapabilities,
-} from '../types/protocol.js';
-import type { CallOptions, CallToolOptions } from './callOptions.js';
+} from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolOptions } from '../tasks/options.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
-import { requireArray } from './results.js';
+import { requireArray } from '../wire/results.js';
 import { Caller, type CallInternals } from './caller.js';
 import {
   CachedReads,
@@ -60,7 +61,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../subscriptions/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { Era, EraVerdict } from '../legacy/era.js';
 import { EraBinding } from '../legacy/eraBinding.js';
 import { Observer, type CallTarget } from '../observability/observer.js';
@@ -71,7 +72,7 @@ import { createCompleter, type Completer, type CompleterOptions } from '../compl
 import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
 import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
-import { serverOffersTasks } from '../tasks/capability.js';
+import { serverOffersTasks } from '../wire/taskCapability.js';
 import { TaskManager, isCreateTaskResult, type ResumeTaskOptions } from '../tasks/taskManager.js';
 import type { TaskRecord } from '../tasks/taskStore.js';
 import type { TaskMode } from '../tasks/options.js';

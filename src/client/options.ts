@@ -1,8 +1,8 @@
 import type { Transport } from '../transport/transport.js';
-import type { ClientCapabilities, Implementation, LoggingMessage } from '../types/protocol.js';
-import { MODERN_PROTOCOL_VERSIONS } from '../types/protocol.js';
+import type { ClientCapabilities, Implementation, LoggingMessage } from '../wire/protocol.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../wire/protocol.js';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
-import type { JsonRpcNotification } from '../jsonrpc/messages.js';
+import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
 import { DEFAULT_MAX_ROUNDS } from '../inputRequired/driver.js';
@@ -14,15 +14,13 @@ import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from 
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
 import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import type { InputRequiredMode } from '../wire/callOptions.js';
 
 /**
  * Response cache settings; `serverIdentity`, `clock`, `onError` and `credentials` (the
  * transport's `credentialFor`) come from the client.
  */
 export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError' | 'credentials'>;
-
-/** What the client does with an `input_required` result (spec: basic/patterns/mrtr). */
-export type InputRequiredMode = 'auto' | 'manual';
 
 /** Options for `new McpClient(options)`. */
 export interface ClientOptions {

@@ -6,7 +6,7 @@
  */
 import type { ResponseCache } from '../cache/responseCache.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { CallScope, Observer } from '../observability/observer.js';
 import type { RequestCredential } from '../transport/transport.js';
 import {
@@ -16,11 +16,11 @@ import {
   type ListAllResult,
   type PaginateOptions,
 } from '../pagination/paginate.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
-import type { CallOptions } from './callOptions.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
-import { checkListPage, requireArray, requireObject } from './results.js';
+import { checkListPage, requireArray, requireObject } from '../wire/results.js';
 
 /** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
 export interface PageParams {

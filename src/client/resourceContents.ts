@@ -1,4 +1,4 @@
-import type { ResourceContents } from '../types/protocol.js';
+import type { ResourceContents } from '../wire/protocol.js';
 
 /**
  * One entry of `ReadResourceResult.contents`, classified without guessing:

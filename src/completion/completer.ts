@@ -5,8 +5,8 @@
  * {@link CompleterHost}.
  */
 import { CancelledError, InvalidArgumentError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { PromptReference, ResourceTemplateReference, ServerCapabilities } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { PromptReference, ResourceTemplateReference, ServerCapabilities } from '../wire/protocol.js';
 import type { Clock, TimerHandle, Timers } from '../util/clock.js';
 import { checkCompleteResult } from './completeResult.js';
 

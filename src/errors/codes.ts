@@ -124,3 +124,10 @@ export const ErrorCode = {
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */
 export type ErrorCodeName = keyof typeof ErrorCode;
+
+/** The `error` member of a JSON-RPC error response (JSON-RPC 2.0 §5.1): what an `RpcError` is made from. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}

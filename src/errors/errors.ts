@@ -1,5 +1,4 @@
-import { ErrorCode } from './codes.js';
-import type { JsonRpcErrorObject } from '../jsonrpc/messages.js';
+import { ErrorCode, type JsonRpcErrorObject } from './codes.js';
 
 const BRAND = Symbol.for('mcp-live.error');
 

@@ -3,7 +3,7 @@
  * tools and prompts under their exposed names. Pure: built from the servers' current lists,
  * rebuilt whenever one of them changes.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { ToolFilter } from './config.js';
 import { assignExposedNames, type ExposedNameCollision, type NameRequest, type NameRules } from './exposedNames.js';
 

@@ -4,11 +4,12 @@
  * the server it belongs to.
  */
 import type { McpClient } from '../client/client.js';
-import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
 import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { EraMemory } from '../legacy/era.js';
 import { EventStream } from '../subscriptions/eventStream.js';
 import type {
@@ -19,7 +20,7 @@ import type {
   PromptReference,
   ReadResourceResult,
   ResourceTemplateReference,
-} from '../types/protocol.js';
+} from '../wire/protocol.js';
 import {
   EMPTY_CATALOG,
   buildCatalog,

@@ -15,7 +15,7 @@
  * - `isError: true`: Anthropic's `is_error`, Gemini's `error` key, and for OpenAI (which has no
  *   flag) a first line `Error:`.
  */
-import type { CallToolResult } from '../types/protocol.js';
+import type { CallToolResult } from '../wire/protocol.js';
 import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 

@@ -12,8 +12,8 @@
  * `description`, else its `title`. The input schema is the tool's `inputSchema` without
  * `$schema`, with `type: "object"` and `properties` (empty when absent), which every API needs.
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { Tool } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { Tool } from '../wire/protocol.js';
 import type { HostTool } from './catalog.js';
 
 /** What the converters take: a host tool (its exposed name is used) or a plain MCP tool. */

@@ -7,7 +7,7 @@ import { ConnectionClosedError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../legacy/era.js';
 import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
-import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
 import type { ClientEvent, ReconnectCause } from '../reconnect/types.js';
 import type { HostServerEntry, ServerLocation } from './config.js';

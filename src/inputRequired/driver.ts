@@ -1,11 +1,12 @@
 import { InvalidArgumentError, ProtocolError, TimeoutError, type McpError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import { resultKind } from '../client/results.js';
-import type { InputRequest, InputResponse } from '../types/protocol.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
+import { resultKind } from '../wire/results.js';
+import type { InputRequest, InputResponse } from '../wire/protocol.js';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { abortError, InputRequiredRoundsError } from './errors.js';
-import { inputRetryFor, readInputRequired, type InputRetry } from './retry.js';
+import { inputRetryFor, readInputRequired } from './retry.js';
+import type { InputRetry } from '../wire/callOptions.js';
 
 /** The most retries one call sends by default. */
 export const DEFAULT_MAX_ROUNDS = 10;

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors/codes.js';
 import { CancelledError, LocalError, McpError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 
 /**
  * Data of {@link InputRequiredRoundsError}.

@@ -28,7 +28,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
-} from './messages.js';
+} from '../wire/messages.js';
 import type { SessionOptions, SessionRequestOptions, SessionState } from './sessionOptions.js';
 import { SessionTimer } from './sessionTimer.js';
 

@@ -38,7 +38,7 @@ import {
   isTimeoutError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { DiscoverResult } from '../types/protocol.js';
+import type { DiscoverResult } from '../wire/protocol.js';
 import type { EraMemory, EraSetting, EraVerdict } from './era.js';
 import { EraDetectionError } from './errors.js';
 import {

@@ -4,14 +4,14 @@
  * results. Keeps `McpClient` a facade.
  */
 import { ConnectionClosedError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
-import type { CallOptions } from '../client/callOptions.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { CallInternals, Caller } from '../client/caller.js';
 import type { ResolvedClientOptions } from '../client/options.js';
 import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
-import type { DiscoverResult } from '../types/protocol.js';
+import type { DiscoverResult } from '../wire/protocol.js';
 import type { Era, EraMemory, EraVerdict } from './era.js';
 import { negotiateEra, verdictOf, type EraOutcome } from './connector.js';
 import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';

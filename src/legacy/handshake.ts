@@ -4,14 +4,14 @@
  * the views of that result the client keeps in both eras. Pure.
  */
 import { ProtocolError, VersionNegotiationError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
 import {
   MetaKey,
   type ClientCapabilities,
   type DiscoverResult,
   type Implementation,
   type ServerCapabilities,
-} from '../types/protocol.js';
+} from '../wire/protocol.js';
 
 /** What `initialize` told the client, in the shape it keeps for both eras. */
 export interface LegacyHandshake {

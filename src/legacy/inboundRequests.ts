@@ -17,7 +17,7 @@
  */
 import { ErrorCode } from '../errors/codes.js';
 import { LocalError, McpError, ProtocolError } from '../errors/errors.js';
-import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { JsonObject, RequestId } from '../wire/messages.js';
 import type { InboundRequestHandler } from '../jsonrpc/inbound.js';
 import { InputRequestFailedError } from '../inputRequired/errors.js';
 import { answerInputRequest, type InputHandlers } from '../inputRequired/inputHandlers.js';

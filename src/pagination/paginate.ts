@@ -1,7 +1,7 @@
 import { CancelledError, InvalidArgumentError, isRpcError, type RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import { listKey, readNextCursor } from '../client/results.js';
+import type { JsonObject } from '../wire/messages.js';
+import { listKey, readNextCursor } from '../wire/results.js';
 import { PaginationError, PaginationLimitError } from './errors.js';
 
 /**

@@ -3,9 +3,9 @@
  * server/tools, Resource Links), which the client reads when it needs their contents.
  */
 import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import { isObject } from '../jsonrpc/messages.js';
-import type { CallOptions } from '../client/callOptions.js';
-import type { ContentBlock, PromptMessage, ReadResourceResult, ResourceLink } from '../types/protocol.js';
+import { isObject } from '../wire/messages.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { ContentBlock, PromptMessage, ReadResourceResult, ResourceLink } from '../wire/protocol.js';
 
 /** Where links can be found: a `tools/call` or `prompts/get` result, or content blocks. */
 export type ResourceLinkSource =

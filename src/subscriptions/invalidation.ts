@@ -13,9 +13,9 @@
  * Templates have no notification of their own in 2026-07-28; a resources list change is the
  * closest signal, so it drops the template pages too (the conservative choice).
  */
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
 import type { ListMethod } from '../cache/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { FilterFlag } from './filter.js';
 import type { SubscriptionChangeType, SubscriptionEvent } from './types.js';
 

@@ -5,7 +5,7 @@
  */
 import { CancelledError } from '../errors/errors.js';
 import type { ListMethod } from '../cache/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
 import { EventStream } from './eventStream.js';

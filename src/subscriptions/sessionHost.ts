@@ -1,7 +1,7 @@
 import type { JsonRpcSession } from '../jsonrpc/session.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import { MetaKey, type ClientCapabilities, type ServerCapabilities } from '../types/protocol.js';
-import { withTasksExtension } from '../tasks/capability.js';
+import type { JsonObject } from '../wire/messages.js';
+import { MetaKey, type ClientCapabilities, type ServerCapabilities } from '../wire/protocol.js';
+import { withTasksExtension } from '../wire/taskCapability.js';
 import type { ResolvedClientOptions } from '../client/options.js';
 import type { SubscriptionHost } from './subscription.js';
 

@@ -14,8 +14,8 @@ import {
   isTimeoutError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
+import type { JsonObject, RequestId } from '../wire/messages.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js';

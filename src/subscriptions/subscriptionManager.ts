@@ -16,15 +16,9 @@
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  */
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import {
-  isObject,
-  isRequestId,
-  type JsonObject,
-  type JsonRpcNotification,
-  type RequestId,
-} from '../jsonrpc/messages.js';
+import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
 import type { ResponseCache } from '../cache/responseCache.js';
-import { MetaKey, type SubscriptionFilter } from '../types/protocol.js';
+import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { UnmatchedNotificationError } from './errors.js';
 import { checkFilter, narrowToCapabilities, type FilterFlag } from './filter.js';
@@ -33,8 +27,8 @@ import { LiveListImpl, type LiveListDeps } from './liveList.js';
 import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
 import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
 import { LegacyFeed, type LegacyFeedHost } from './legacyFeed.js';
-import { readDetailedTask } from '../tasks/taskShape.js';
-import { TASK_STATUS_NOTIFICATION } from '../tasks/types.js';
+import { readDetailedTask } from '../wire/taskShape.js';
+import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
 import type {
   LiveList,
   LiveListItems,

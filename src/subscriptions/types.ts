@@ -2,11 +2,11 @@
  * Shapes of subscriptions and live lists (spec: basic/patterns/subscriptions). The machinery is
  * in `subscriptionManager.ts`, `subscription.ts` and `liveList.ts`.
  */
-import type { RequestId } from '../jsonrpc/messages.js';
-import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../types/protocol.js';
+import type { RequestId } from '../wire/messages.js';
+import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../wire/protocol.js';
 import type { ListMethod } from '../cache/types.js';
 import type { ReopenPolicy } from './reopenPolicy.js';
-import type { DetailedTask } from '../tasks/types.js';
+import type { DetailedTask } from '../wire/tasks.js';
 
 /**
  * Why one `subscriptions/listen` stream ended, or why a subscription closed for good

@@ -4,12 +4,12 @@
  */
 import { InvalidArgumentError, TimeoutError, type McpError } from '../errors/errors.js';
 import { abortError } from '../inputRequired/errors.js';
-import type { InputRequest, InputResponse } from '../types/protocol.js';
+import type { InputRequest, InputResponse } from '../wire/protocol.js';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { TaskExpiredError } from './errors.js';
-import { isTerminalStatus, taskExpiresAt } from './taskShape.js';
-import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from './types.js';
+import { isTerminalStatus, taskExpiresAt } from '../wire/taskShape.js';
+import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from '../wire/tasks.js';
 
 /**
  * How long to wait between two looks at a task, in ms. The server's `pollIntervalMs` wins

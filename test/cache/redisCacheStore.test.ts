@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
 import type { CacheEvent, LoadOutcome, Loader } from '../../src/cache/types.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 import { RedisCacheStore, type RedisCacheStoreOptions } from '../../src/cache/redis/redisCacheStore.js';
 import { CacheStoreError } from '../../src/cache/redis/errors.js';
 import { serverTag } from '../../src/cache/cacheKey.js';

@@ -8,9 +8,10 @@ import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { KEY_NAMESPACE, serverTag } from '../../src/cache/cacheKey.js';
 import { CACHE_MISS_CODE, CacheMissError, isCacheMissError } from '../../src/cache/errors.js';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
-import type { CacheEvent, CacheMode, LoadOutcome, Loader } from '../../src/cache/types.js';
+import type { CacheEvent, LoadOutcome, Loader } from '../../src/cache/types.js';
+import type { CacheMode } from '../../src/wire/callOptions.js';
 import { CancelledError, ConnectionClosedError, ProtocolError, RpcError } from '../../src/errors/errors.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 
 const V = '2026-07-28';
 const SERVER = 'https://mcp.example.com/mcp';

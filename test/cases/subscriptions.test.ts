@@ -9,7 +9,7 @@ import { RpcError, TimeoutError } from '../../src/errors/errors.js';
 import { ToolOutputValidationError } from '../../src/client/outputValidation.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import type { LiveListEvent, SubscriptionEvent } from '../../src/subscriptions/types.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { Tool } from '../../src/wire/protocol.js';
 import type { Reply } from '../fakes/scriptedServer.js';
 import { change, deferred, fakeClock, flush, record, subscriptionPair, types } from '../subscriptions/fixtures.js';
 

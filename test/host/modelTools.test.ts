@@ -33,7 +33,7 @@ import {
   type OpenAiResponsesToolOutput,
 } from '../../src/host/modelToolResults.js';
 import { HostRoutingError } from '../../src/host/errors.js';
-import type { CallToolResult, Tool } from '../../src/types/protocol.js';
+import type { CallToolResult, Tool } from '../../src/wire/protocol.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKJSVFT0YK';

@@ -11,7 +11,7 @@ import {
   VersionNegotiationError,
 } from '../../src/errors/errors.js';
 import { EraDetectionError } from '../../src/legacy/errors.js';
-import type { DiscoverResult } from '../../src/types/protocol.js';
+import type { DiscoverResult } from '../../src/wire/protocol.js';
 
 const DISCOVERY: DiscoverResult = { supportedVersions: ['2026-07-28'], capabilities: {} };
 const HANDSHAKE: LegacyHandshake = {

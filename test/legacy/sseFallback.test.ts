@@ -12,7 +12,7 @@ import type { EraVerdict } from '../../src/legacy/era.js';
 import { EraDetectionError } from '../../src/legacy/errors.js';
 import { isSseFallbackCue } from '../../src/legacy/eraProbe.js';
 import type { LegacyHandshake } from '../../src/legacy/handshake.js';
-import type { DiscoverResult } from '../../src/types/protocol.js';
+import type { DiscoverResult } from '../../src/wire/protocol.js';
 import { ConnectionClosedError, RpcError, TimeoutError } from '../../src/errors/errors.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { SseEndpointError } from '../../src/transport/http/legacy/sseEndpoint.js';

@@ -7,7 +7,7 @@ import { RpcError } from '../../src/errors/errors.js';
 import { SubscriptionClosedError } from '../../src/subscriptions/errors.js';
 import { MAX_DISCARDED_REFRESHES } from '../../src/subscriptions/liveList.js';
 import type { LiveListEvent } from '../../src/subscriptions/types.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { Tool } from '../../src/wire/protocol.js';
 import type { Reply } from '../fakes/scriptedServer.js';
 import { cancels, change, deferred, fakeClock, flush, listens, record, subscriptionPair, types } from './fixtures.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, ProtocolError } from '../../src/errors/errors.js';
-import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/jsonrpc/messages.js';
+import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import { SubscriptionManager } from '../../src/subscriptions/subscriptionManager.js';
 import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
 import { resolveReopenPolicy } from '../../src/subscriptions/reopenPolicy.js';

@@ -18,7 +18,7 @@ import { sha256Hex } from '../../cache/sha256.js';
 import { DEFAULT_PREFIX, globEscape } from '../../cache/redis/redisKeys.js';
 import { RedisLink, RedisTimeout, type RedisClient } from '../../cache/redis/redisLink.js';
 import { systemTimers, systemWallClock, type Timers, type WallClock } from '../../util/clock.js';
-import { TASK_STATUSES } from '../types.js';
+import { TASK_STATUSES } from '../../wire/tasks.js';
 import { taskKeyPrefix, type TaskRecord, type TaskStore } from '../taskStore.js';
 import { TaskStoreError } from './taskStoreError.js';
 

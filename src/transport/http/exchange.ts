@@ -6,7 +6,7 @@
  * exchange (envelope headers, JSON or SSE bodies) is the transport's. Runtime-neutral.
  */
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
-import type { JsonRpcErrorObject, RequestId } from '../../jsonrpc/messages.js';
+import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
 import type { Timers } from '../../util/clock.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
 import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../retry.js';

@@ -6,7 +6,7 @@
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonObject, JsonRpcMessage, RequestId } from '../../jsonrpc/messages.js';
+import type { JsonObject, JsonRpcMessage, RequestId } from '../../wire/messages.js';
 import { systemTimers, type Timers } from '../../util/clock.js';
 import { cancelHandleOf, sendCancelOf } from '../cancelHandle.js';
 import { resolveRetryPolicy, type RetryPolicy } from '../retry.js';

@@ -12,7 +12,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
 import type { Closeable } from '../../util/disposable.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';

@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
 import { systemTimers, type TimerHandle, type Timers } from '../../util/clock.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { WebSocketCloseError, webSocketCloseKind } from '../transportErrors.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, McpError, ProtocolError } from '../../../src/errors/errors.js';
-import type { JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../../src/wire/messages.js';
 import { StdioTransport, type StdioTransportOptions } from '../../../src/transport/stdio/stdio.js';
 import type { TransportCloseInfo, TransportHandlers } from '../../../src/transport/transport.js';
 

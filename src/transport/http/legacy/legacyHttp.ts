@@ -8,7 +8,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.js';
 import { InvalidArgumentError, LocalError, McpError } from '../../../errors/errors.js';
-import type { RequestId } from '../../../jsonrpc/messages.js';
+import type { RequestId } from '../../../wire/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
 import { backoffDelay, retry } from '../../retry.js';

@@ -15,7 +15,7 @@ import {
   ProtocolError,
   TimeoutError,
 } from '../../../errors/errors.js';
-import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/messages.js';
+import type { JsonRpcMessage, RequestId } from '../../../wire/messages.js';
 import { systemTimers, type Timers } from '../../../util/clock.js';
 import { linkSignals } from '../../../util/signals.js';
 import type {

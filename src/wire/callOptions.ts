@@ -1,10 +1,50 @@
-import type { Progress } from '../jsonrpc/sessionOptions.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { LoggingLevel, LoggingMessage } from '../types/protocol.js';
-import type { CacheMode } from '../cache/types.js';
-import type { InputRetry } from '../inputRequired/retry.js';
-import type { InputRequiredMode } from './options.js';
-import type { TaskCallOptions } from '../tasks/options.js';
+/**
+ * The options of one call, as every layer that sends a request reads them: cancellation,
+ * timeouts, progress, per-call logging, extra `_meta`, the cache mode and the `input_required`
+ * mode. Types only; the client's defaults fill what a call leaves unset.
+ */
+import type { JsonObject } from './messages.js';
+import type { InputResponse, LoggingLevel, LoggingMessage } from './protocol.js';
+
+/** One `notifications/progress` update, as handed to the `onProgress` call option. */
+export interface Progress {
+  /** Progress so far; increases with each update. */
+  progress: number;
+  /** Total amount of work, when the server knows it. */
+  total?: number | undefined;
+  /** Human-readable status, when the server sent one. */
+  message?: string | undefined;
+}
+
+/**
+ * How one request uses the cache; the names and meanings follow `fetch()`'s `RequestInit.cache`.
+ *
+ * - `default`: a fresh entry is returned; otherwise the request is sent and the result stored
+ *   (with `staleWhileRevalidateMs`, a recently stale entry is returned and refreshed in the
+ *   background; with `staleIfErrorMs`, a failed request may fall back to the stale entry).
+ * - `no-store`: the cache is neither read nor written; no in-flight sharing either.
+ * - `reload`: the request is always sent; the result is stored.
+ * - `no-cache`: same as `reload`. HTTP would revalidate conditionally; MCP has no conditional
+ *   requests, so revalidation is a full request.
+ * - `force-cache`: any entry, fresh or stale, is returned; otherwise as `default`.
+ * - `only-if-cached`: any entry, fresh or stale, is returned; otherwise the call fails with
+ *   `CacheMissError` (-32005) and nothing is sent.
+ */
+export type CacheMode = 'default' | 'no-store' | 'reload' | 'no-cache' | 'force-cache' | 'only-if-cached';
+
+/** What the client does with an `input_required` result (spec: basic/patterns/mrtr). */
+export type InputRequiredMode = 'auto' | 'manual';
+
+/**
+ * The fields a retry adds to the original request's params (spec: basic/patterns/mrtr,
+ * Client Requirements 1–2). A key is present only when it is to be sent: `inputResponses` when
+ * the server asked for input, `requestState` when the server sent one in the result being
+ * answered.
+ */
+export interface InputRetry {
+  inputResponses?: Record<string, InputResponse>;
+  requestState?: string;
+}
 
 /**
  * Options every client call takes as its last argument. Unset fields fall back to the
@@ -63,12 +103,3 @@ export interface CallOptions {
    */
   idempotent?: boolean | undefined;
 }
-
-/**
- * Options of `callTool`: {@link CallOptions} plus the Tasks extension's `task` and `onTask`. On
- * a task, `signal` cancels it with `tasks/cancel`; `timeoutMs` applies to each request;
- * `maxTotalTimeoutMs` bounds the whole task only when given on the call (the task's own TTL
- * bounds it otherwise); `onProgress` also hears each task state (`progress` counts them,
- * `message` is the `statusMessage` or the status).
- */
-export type CallToolOptions = CallOptions & TaskCallOptions;

@@ -4,7 +4,7 @@
  * one slip is normalised away instead of costing the tool, or the whole list.
  */
 import { ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from './messages.js';
 
 const SCHEMA_KEYS = ['inputSchema', 'outputSchema'] as const;
 

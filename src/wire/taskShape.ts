@@ -4,8 +4,8 @@
  * carrying the value as received.
  */
 import { ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import { TASK_STATUSES, type DetailedTask, type Task, type TaskStatus, type TerminalTaskStatus } from './types.js';
+import { isObject, type JsonObject } from './messages.js';
+import { TASK_STATUSES, type DetailedTask, type Task, type TaskStatus, type TerminalTaskStatus } from './tasks.js';
 
 /** True for `completed`, `failed` and `cancelled`. */
 export function isTerminalStatus(status: TaskStatus): status is TerminalTaskStatus {

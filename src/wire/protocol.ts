@@ -4,7 +4,7 @@
  * every object may carry more fields than listed (servers add extensions), so treat these as
  * "at least" shapes.
  */
-import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { JsonObject, RequestId } from './messages.js';
 
 /** The protocol revisions this client speaks on the modern (per-request `_meta`) wire. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;

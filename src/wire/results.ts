@@ -1,5 +1,5 @@
 import { ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from './messages.js';
 import { repairToolSchemas } from './toolSchemas.js';
 
 /**

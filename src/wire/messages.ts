@@ -3,6 +3,10 @@
  * plus cheap structural guards. The guards check only what routing needs; result bodies
  * are validated by the caller that reads them.
  */
+import type { JsonRpcErrorObject } from '../errors/codes.js';
+
+/** The `error` member of a JSON-RPC error response; defined beside the codes, below this floor. */
+export type { JsonRpcErrorObject };
 
 /** A JSON-RPC request id. MCP forbids `null` ids on requests. */
 export type RequestId = string | number;
@@ -30,13 +34,6 @@ export interface JsonRpcResultResponse {
   jsonrpc: '2.0';
   id: RequestId;
   result: JsonObject;
-}
-
-/** The `error` member of a JSON-RPC error response. */
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
 }
 
 /** A failed JSON-RPC 2.0 response (JSON-RPC 2.0 §5.1). */

@@ -4,9 +4,9 @@
  * `clientCapabilities`, only on requests that need it, and only when the server listed the
  * same key in its `server/discover` capabilities.
  */
-import { isObject } from '../jsonrpc/messages.js';
-import type { ClientCapabilities, ServerCapabilities } from '../types/protocol.js';
-import { TASKS_EXTENSION } from './types.js';
+import { isObject } from './messages.js';
+import type { ClientCapabilities, ServerCapabilities } from './protocol.js';
+import { TASKS_EXTENSION } from './tasks.js';
 
 /** A copy of `capabilities` that also declares the Tasks extension (other extensions kept). */
 export function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilities {

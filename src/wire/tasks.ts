@@ -3,8 +3,8 @@
  * modelcontextprotocol/ext-tasks, specification/draft/tasks.md), transcribed from its schema.
  * As with the core types, every object may carry more fields than listed.
  */
-import type { JsonObject, JsonRpcErrorObject } from '../jsonrpc/messages.js';
-import type { InputRequest, InputResponse } from '../types/protocol.js';
+import type { JsonObject, JsonRpcErrorObject } from './messages.js';
+import type { InputRequest, InputResponse } from './protocol.js';
 
 /** The extension's identifier, as declared under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
