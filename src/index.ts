@@ -100,14 +100,14 @@ export {
   type EraSetting,
   type EraMemory,
   type EraVerdict,
-} from './legacy/era.js';
+} from './era/era.js';
 export { LegacySseTransport, type LegacySseTransportOptions } from './transport/http/legacy/legacySse.js';
 export {
   SseEndpointError,
   type SseEndpointErrorData,
   type SseEndpointProblem,
 } from './transport/http/legacy/sseEndpoint.js';
-export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
+export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './era/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
 export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore } from './cache/cacheStore.js';

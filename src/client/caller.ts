@@ -20,7 +20,7 @@ import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from '../wire/results.js';
 import { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
 import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
-import type { Era } from '../legacy/era.js';
+import type { Era } from '../era/era.js';
 import type { CallScope } from '../observability/observer.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
 import type { RequestCredential } from '../transport/transport.js';

@@ -52,7 +52,7 @@ import { ClientStateError } from './errors.js';
 import type { Closeable } from '../util/disposable.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
-import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
+import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type {
   LiveList,
   LiveListItems,
@@ -62,8 +62,8 @@ import type {
   Subscription,
 } from '../subscriptions/types.js';
 import type { SubscriptionFilter } from '../wire/protocol.js';
-import type { Era, EraVerdict } from '../legacy/era.js';
-import { EraBinding } from '../legacy/eraBinding.js';
+import type { Era, EraVerdict } from '../era/era.js';
+import { EraBinding } from './eraBinding.js';
 import { Observer, type CallTarget } from '../observability/observer.js';
 import { checkCompleteResult } from '../completion/completeResult.js';
 import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';

@@ -6,8 +6,8 @@
  */
 import { CancelledError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
-import type { Era } from '../legacy/era.js';
-import { EventStream } from '../subscriptions/eventStream.js';
+import type { Era } from '../era/era.js';
+import { EventStream } from '../util/eventStream.js';
 import type { TransportCloseInfo } from '../transport/transport.js';
 import type { Clock, TimerHandle, Timers } from '../util/clock.js';
 import type { DebugSink } from '../observability/debug.js';

@@ -10,8 +10,8 @@ import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
 import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
-import type { EraMemory } from '../legacy/era.js';
-import { EventStream } from '../subscriptions/eventStream.js';
+import type { EraMemory } from '../era/era.js';
+import { EventStream } from '../util/eventStream.js';
 import type {
   CallToolResult,
   CompleteResult,

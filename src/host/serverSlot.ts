@@ -5,7 +5,7 @@
 import type { McpClient } from '../client/client.js';
 import { ConnectionClosedError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { Era } from '../legacy/era.js';
+import type { Era } from '../era/era.js';
 import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';

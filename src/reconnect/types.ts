@@ -2,7 +2,7 @@
  * What a client tells about its connection: its state, and the events of a reconnect (docs:
  * transports.md, "Reconnecting"). Types only.
  */
-import type { Era } from '../legacy/era.js';
+import type { Era } from '../era/era.js';
 
 /**
  * Connection state of an `McpClient`: `new` → `connecting` → `open` → (`reconnecting` →

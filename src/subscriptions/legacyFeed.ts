@@ -23,7 +23,7 @@
 import { CancelledError, ConnectionClosedError, InvalidArgumentError, isRpcError } from '../errors/errors.js';
 import type { RequestId } from '../wire/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
-import { EventStream } from './eventStream.js';
+import { EventStream } from '../util/eventStream.js';
 import { FILTER_FLAGS, filterMinus, filterUnion, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
 import type {

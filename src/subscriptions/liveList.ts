@@ -8,7 +8,7 @@ import type { ListMethod } from '../cache/types.js';
 import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
-import { EventStream } from './eventStream.js';
+import { EventStream } from '../util/eventStream.js';
 import type { FilterFlag } from './filter.js';
 import { backoffDelay } from '../transport/retry.js';
 import type { Backoff } from './reopenPolicy.js';

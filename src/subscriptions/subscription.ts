@@ -19,7 +19,7 @@ import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js
 import type { Clock, Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js';
-import { EventStream } from './eventStream.js';
+import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
 import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from './reopenPolicy.js';

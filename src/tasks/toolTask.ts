@@ -9,7 +9,7 @@ import type { MaybePromise } from '../util/maybePromise.js';
 import type { Progress } from '../wire/callOptions.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolResult, InputRequest, InputResponse } from '../wire/protocol.js';
-import { EventStream } from '../subscriptions/eventStream.js';
+import { EventStream } from '../util/eventStream.js';
 import { abortableDelay } from '../util/signals.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { WallClock } from '../util/clock.js';

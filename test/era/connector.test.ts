@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { negotiateEra, type EraHooks, type EraSettings } from '../../src/legacy/connector.js';
-import type { Era } from '../../src/legacy/era.js';
-import type { LegacyHandshake } from '../../src/legacy/handshake.js';
+import { negotiateEra, type EraHooks, type EraSettings } from '../../src/era/connector.js';
+import type { Era } from '../../src/era/era.js';
+import type { LegacyHandshake } from '../../src/era/handshake.js';
 import {
   ConnectionClosedError,
   ProtocolError,
@@ -10,7 +10,7 @@ import {
   UnsupportedProtocolVersionError,
   VersionNegotiationError,
 } from '../../src/errors/errors.js';
-import { EraDetectionError } from '../../src/legacy/errors.js';
+import { EraDetectionError } from '../../src/era/errors.js';
 import type { DiscoverResult } from '../../src/wire/protocol.js';
 
 const DISCOVERY: DiscoverResult = { supportedVersions: ['2026-07-28'], capabilities: {} };

@@ -2,8 +2,8 @@ import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { JsonObject } from '../wire/messages.js';
 import { MetaKey, type ClientCapabilities, type ServerCapabilities } from '../wire/protocol.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
-import type { ResolvedClientOptions } from '../client/options.js';
-import type { SubscriptionHost } from './subscription.js';
+import type { ResolvedClientOptions } from './options.js';
+import type { SubscriptionHost } from '../subscriptions/subscription.js';
 
 /** What {@link sessionListenHost} reads from the client. */
 export interface ListenHostSource {

@@ -11,7 +11,7 @@ import type { StreamableHttpTransportOptions } from '../../src/transport/http/st
 import { StreamBrokenError } from '../../src/transport/transportErrors.js';
 import { resolveLegacyHttpOptions } from '../../src/transport/http/legacy/legacyHttp.js';
 import { CancelledError, InvalidArgumentError } from '../../src/errors/errors.js';
-import type { Era } from '../../src/legacy/era.js';
+import type { Era } from '../../src/era/era.js';
 import type { ClientEvent } from '../../src/reconnect/types.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse, type RecordedRequest } from '../fakes/httpFake.js';
 import { instantTimers } from '../fakes/httpHarness.js';

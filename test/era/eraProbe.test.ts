@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthorizationRequiredError, InsufficientScopeError, OAuthError } from '../../src/auth/errors.js';
-import { classifyProbeFailure, probeError, stepFailure } from '../../src/legacy/eraProbe.js';
+import { classifyProbeFailure, probeError, stepFailure } from '../../src/era/eraProbe.js';
 import {
   CancelledError,
   ConnectionClosedError,

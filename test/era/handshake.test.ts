@@ -4,9 +4,9 @@ import {
   initializeParams,
   readInitializeResult,
   withLegacyTtl,
-} from '../../src/legacy/handshake.js';
+} from '../../src/era/handshake.js';
 import { ProtocolError, VersionNegotiationError } from '../../src/errors/errors.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../../src/legacy/era.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../src/era/era.js';
 
 const RESULT = {
   protocolVersion: '2025-06-18',

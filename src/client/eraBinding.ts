@@ -7,16 +7,16 @@ import { ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { CallOptions } from '../wire/callOptions.js';
-import type { CallInternals, Caller } from '../client/caller.js';
-import type { ResolvedClientOptions } from '../client/options.js';
+import type { CallInternals, Caller } from './caller.js';
+import type { ResolvedClientOptions } from './options.js';
 import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import type { DiscoverResult } from '../wire/protocol.js';
-import type { Era, EraMemory, EraVerdict } from './era.js';
-import { negotiateEra, verdictOf, type EraOutcome } from './connector.js';
-import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
-import { LegacyLink } from './legacyLink.js';
-import { ConnectBudget, type StepTimeouts } from './connectBudget.js';
+import type { Era, EraMemory, EraVerdict } from '../era/era.js';
+import { negotiateEra, verdictOf, type EraOutcome } from '../era/connector.js';
+import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from '../era/handshake.js';
+import { LegacyLink } from '../era/legacyLink.js';
+import { ConnectBudget, type StepTimeouts } from '../era/connectBudget.js';
 
 /** The subscription flag whose notification makes each list stale (see `subscriptions/invalidation.ts`). */
 const LIST_FLAG: Readonly<Record<string, FilterFlag>> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventStream } from '../../src/subscriptions/eventStream.js';
+import { EventStream } from '../../src/util/eventStream.js';
 
 type E = { type: string; uri?: string };
 
