@@ -8,7 +8,11 @@
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export { McpClient, type ClientState } from './client/client.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
-export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
+export {
+  DEFAULT_RECONNECT_POLICY,
+  type ReconnectOptions,
+  type ResolvedReconnectPolicy,
+} from './resilience/reconnectPolicy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
 export type { ClientOptions, ClientCacheOptions } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
@@ -52,7 +56,8 @@ export {
 } from './transport/transportErrors.js';
 export { parseWwwAuthenticate, bearerChallenge } from './transport/http/wwwAuthenticate.js';
 export { encodeHeaderValue } from './transport/http/headerValue.js';
-export type { RetryPolicy } from './transport/retry.js';
+export type { BackoffOptions } from './resilience/backoff.js';
+export type { RetryPolicy } from './resilience/retry.js';
 export {
   SessionExpiredError,
   isSessionExpiredError,
@@ -175,7 +180,7 @@ export type {
   LiveListKind,
   LiveListOptions,
 } from './subscriptions/types.js';
-export { DEFAULT_REOPEN_POLICY, type ReopenPolicy, type ResolvedReopenPolicy } from './subscriptions/reopenPolicy.js';
+export { DEFAULT_REOPEN_POLICY, type ReopenPolicy, type ResolvedReopenPolicy } from './resilience/reopenPolicy.js';
 export {
   SubscriptionClosedError,
   UnmatchedNotificationError,

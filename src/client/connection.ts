@@ -13,7 +13,11 @@ import type { Clock, TimerHandle, Timers } from '../util/clock.js';
 import type { DebugSink } from '../observability/debug.js';
 import { causeOfClose, causeOfFailure, isRetryableConnectFailure } from '../reconnect/cause.js';
 import { reconnectLoop } from '../reconnect/loop.js';
-import { ReconnectBudget, type ReconnectDecision, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import {
+  ReconnectBudget,
+  type ReconnectDecision,
+  type ResolvedReconnectPolicy,
+} from '../resilience/reconnectPolicy.js';
 import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
 import type { ConnectionWait } from './caller.js';
 

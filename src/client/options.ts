@@ -13,7 +13,11 @@ import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, typ
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
-import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import {
+  resolveReconnectOptions,
+  type ReconnectOptions,
+  type ResolvedReconnectPolicy,
+} from '../resilience/reconnectPolicy.js';
 import type { InputRequiredMode } from '../wire/callOptions.js';
 
 /**

@@ -4,11 +4,11 @@
  * A loop over hooks on the one retry loop of `transport/retry.ts` (p-retry), with every wait on
  * the injected timers; it never touches a transport itself.
  */
-import { retry } from '../transport/retry.js';
+import { retry } from '../resilience/retry.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { causeOfFailure, isRetryableConnectFailure } from './cause.js';
-import type { ReconnectBudget } from './policy.js';
+import type { ReconnectBudget } from '../resilience/reconnectPolicy.js';
 import type { ReconnectCause } from './types.js';
 
 /** Options of {@link reconnectLoop}. */

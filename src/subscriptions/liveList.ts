@@ -10,8 +10,7 @@ import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
 import { EventStream } from '../util/eventStream.js';
 import type { FilterFlag } from './filter.js';
-import { backoffDelay } from '../transport/retry.js';
-import type { Backoff } from './reopenPolicy.js';
+import { backoffDelay, type Backoff } from '../resilience/backoff.js';
 import {
   LIVE_LIST_METHODS,
   type LiveList,

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/errors.js';
-import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import type { Backoff } from '../resilience/backoff.js';
+import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type { SubscriptionClientOptions } from './types.js';
 
 /** {@link SubscriptionClientOptions} with every default filled in. */

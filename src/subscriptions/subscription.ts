@@ -22,7 +22,7 @@ import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js'
 import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
-import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type {
   Subscription,
   SubscriptionClosed,

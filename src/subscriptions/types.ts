@@ -5,7 +5,8 @@
 import type { RequestId } from '../wire/messages.js';
 import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../wire/protocol.js';
 import type { ListMethod } from '../cache/types.js';
-import type { ReopenPolicy } from './reopenPolicy.js';
+import type { BackoffOptions } from '../resilience/backoff.js';
+import type { ReopenPolicy } from '../resilience/reopenPolicy.js';
 import type { DetailedTask } from '../wire/tasks.js';
 
 /**
@@ -277,7 +278,7 @@ export interface SubscriptionClientOptions {
    * Backoff of a live list's retries after a failed refresh (ms). @default { minDelayMs: 1000,
    * maxDelayMs: 60000, factor: 2, jitter: true }
    */
-  liveRetry?: Pick<ReopenPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'> | undefined;
+  liveRetry?: BackoffOptions | undefined;
   /** Random source in [0, 1) for every jitter. @default Math.random */
   random?: (() => number) | undefined;
 }

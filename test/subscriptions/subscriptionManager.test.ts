@@ -7,7 +7,7 @@ import { ConnectionClosedError, ProtocolError } from '../../src/errors/errors.js
 import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import { SubscriptionManager } from '../../src/subscriptions/subscriptionManager.js';
 import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
-import { resolveReopenPolicy } from '../../src/subscriptions/reopenPolicy.js';
+import { resolveReopenPolicy } from '../../src/resilience/reopenPolicy.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { ALL_CHANGES, SUB_ID, change, fakeClock, flush, record, types } from './fixtures.js';

@@ -9,7 +9,7 @@ import { CancelledError, ConnectionClosedError, InvalidArgumentError, McpError }
 import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
 import type { Timers } from '../../util/clock.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
-import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../retry.js';
+import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../../resilience/retry.js';
 import { bodyExcerpt, HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors.js';
 import type { AuthorizationSource } from './authorization.js';
 import { ERROR_BODY_BYTES, jsonRpcError, parseJson } from './body.js';

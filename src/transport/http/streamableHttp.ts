@@ -9,7 +9,7 @@ import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError 
 import type { JsonObject, JsonRpcMessage, RequestId } from '../../wire/messages.js';
 import { systemTimers, type Timers } from '../../util/clock.js';
 import { cancelHandleOf, sendCancelOf } from '../cancelHandle.js';
-import { resolveRetryPolicy, type RetryPolicy } from '../retry.js';
+import { resolveRetryPolicy, type RetryPolicy } from '../../resilience/retry.js';
 import type {
   CancelHandle,
   LegacyWireControl,

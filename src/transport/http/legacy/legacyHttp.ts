@@ -11,7 +11,8 @@ import { InvalidArgumentError, LocalError, McpError } from '../../../errors/erro
 import type { RequestId } from '../../../wire/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
-import { backoffDelay, retry } from '../../retry.js';
+import { backoffDelay } from '../../../resilience/backoff.js';
+import { retry } from '../../../resilience/retry.js';
 import type { PumpResult } from '../messageReader.js';
 import type { HttpStackResponse } from '../stack.js';
 import { mediaType } from '../body.js';

@@ -3,7 +3,7 @@
  * and the waits run on the injected timers.
  */
 import { describe, expect, it } from 'vitest';
-import { retry } from '../../src/transport/retry.js';
+import { retry } from '../../src/resilience/retry.js';
 import { instantTimers } from '../fakes/httpHarness.js';
 
 describe('retry(): the loop under every retry of mcp-live', () => {

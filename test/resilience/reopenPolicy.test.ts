@@ -5,11 +5,11 @@ import {
   reopenWithRetry,
   resolveReopenPolicy,
   type ResolvedReopenPolicy,
-} from '../../src/subscriptions/reopenPolicy.js';
+} from '../../src/resilience/reopenPolicy.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { backoffDelay } from '../../src/transport/retry.js';
+import { backoffDelay } from '../../src/resilience/backoff.js';
 import { systemTimers } from '../../src/util/clock.js';
-import { fakeClock } from './fixtures.js';
+import { fakeClock } from '../subscriptions/fixtures.js';
 
 const exact = resolveReopenPolicy({ jitter: false }) as ResolvedReopenPolicy;
 

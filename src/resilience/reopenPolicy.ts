@@ -5,20 +5,17 @@
  * in as arguments); {@link reopenWithRetry} layers it on the one retry loop (`transport/retry.ts`,
  * on p-retry), whose waits run on injected timers so fake timers drive it.
  */
-import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from '../transport/failureBudget.js';
-import { retry } from '../transport/retry.js';
+import type { BackoffOptions } from './backoff.js';
+import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from './failureBudget.js';
+import { retry } from './retry.js';
 import type { Clock, Timers } from '../util/clock.js';
 
-/** How a subscription reopens its stream. Every field is optional; times are in ms. */
-export interface ReopenPolicy {
-  /** Wait before the first reopen after a stream ends, in ms (before jitter). @default 1000 */
-  minDelayMs?: number | undefined;
-  /** Longest backoff wait, in ms (before jitter). @default 30000 */
-  maxDelayMs?: number | undefined;
-  /** Growth of the wait from one consecutive failure to the next. @default 2 */
-  factor?: number | undefined;
-  /** Multiply each wait by a random factor in [0.5, 1) (cool-downs: add up to 10 %). @default true */
-  jitter?: boolean | undefined;
+/**
+ * How a subscription reopens its stream. Every field is optional; times are in ms. The backoff
+ * defaults: `minDelayMs` 1000 (the wait before the first reopen after a stream ends),
+ * `maxDelayMs` 30000, `factor` 2, `jitter` true (cool-downs: add up to 10 %).
+ */
+export interface ReopenPolicy extends BackoffOptions {
   /** A stream that ends within this long of its acknowledgment, or a reopen that fails before one, counts as a quick failure, in ms. @default 10000 */
   quickFailureMs?: number | undefined;
   /** Consecutive quick failures that are retried with backoff; the next one waits `coolDownMs`. @default 3 */
@@ -66,9 +63,6 @@ export function resolveReopenPolicy(
   );
   return Object.freeze({ ...resolved });
 }
-
-/** The backoff part of a policy: what `backoffDelay` (transport/retry.ts) reads. */
-export type Backoff = Pick<ResolvedReopenPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>;
 
 /** What {@link ReopenBudget} decided: wait `delayMs` before the next attempt. */
 export type ReopenDecision = BudgetDecision;

@@ -5,7 +5,7 @@ import {
   ReconnectBudget,
   resolveReconnectOptions,
   type ResolvedReconnectPolicy,
-} from '../../src/reconnect/policy.js';
+} from '../../src/resilience/reconnectPolicy.js';
 
 const exact = resolveReconnectOptions({ jitter: false }) as ResolvedReconnectPolicy;
 

@@ -1,7 +1,6 @@
 /**
  * The one retry module of mcp-live, on `p-retry`: a loop of attempts ({@link retry}) whose waits
- * a hook names and injected timers run, cut short by the caller's signal; the one backoff
- * formula ({@link backoffDelay}); and the retry policy of the network transports on top of them
+ * a hook names and injected timers run, cut short by the caller's signal; and the retry policy of the network transports on top of them
  * ({@link withRetry}: bounded attempts, exponential backoff with jitter, `Retry-After`
  * honoured). Listen reopens layer their budget on {@link retry} the same way. Runtime-neutral.
  */
@@ -9,19 +8,15 @@ import pRetry from 'p-retry';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { systemTimers, type Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
+import { backoffDelay, type BackoffOptions } from './backoff.js';
 
-/** How transient failures are retried. Every field is optional. */
-export interface RetryPolicy {
+/**
+ * How transient failures are retried. Every field is optional. The backoff defaults:
+ * `minDelayMs` 500, `maxDelayMs` 5000, `factor` 2, `jitter` true.
+ */
+export interface RetryPolicy extends BackoffOptions {
   /** Retries after the first attempt (so `retries + 1` attempts at most). @default 2 */
   retries?: number | undefined;
-  /** Delay before the first retry, in ms. @default 500 */
-  minDelayMs?: number | undefined;
-  /** Longest computed delay between two attempts, in ms. @default 5000 */
-  maxDelayMs?: number | undefined;
-  /** Growth factor of the delay from one retry to the next. @default 2 */
-  factor?: number | undefined;
-  /** Multiply each computed delay by a random factor in [0.5, 1) to spread retries out. @default true */
-  jitter?: boolean | undefined;
   /**
    * Longest server-requested wait (`Retry-After`) that is honoured, in ms. A longer request
    * ends the retries at once with the last error (which carries `retryAfterMs`). @default 30000
@@ -92,20 +87,6 @@ export interface WithRetryOptions {
   random?: (() => number) | undefined;
   /** Called before each wait, with the failure and the wait in ms. */
   onRetry?: ((info: { error: unknown; attempt: number; delayMs: number }) => void) | undefined;
-}
-
-/**
- * The backoff before retry number `retry` (1-based), in ms: `minDelayMs * factor^(retry-1)`,
- * capped at `maxDelayMs`, times a factor in [0.5, 1) with jitter. The one backoff formula of
- * mcp-live: HTTP retries, the legacy GET stream, listen reopens and live-list refreshes use it.
- */
-export function backoffDelay(
-  policy: Pick<ResolvedRetryPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'>,
-  retry: number,
-  random: () => number = Math.random,
-): number {
-  const base = Math.min(policy.maxDelayMs, policy.minDelayMs * policy.factor ** Math.max(0, retry - 1));
-  return Math.round(policy.jitter ? base * (0.5 + random() / 2) : base);
 }
 
 /** Options of {@link retry}. */

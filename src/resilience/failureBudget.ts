@@ -6,14 +6,10 @@
  * Pure: every method takes the time (`now`, monotonic ms) as an argument.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { backoffDelay } from './retry.js';
+import { backoffDelay, type Backoff } from './backoff.js';
 
 /** The numbers a {@link FailureBudget} follows; times in ms. */
-export interface FailureBudgetPolicy {
-  readonly minDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly factor: number;
-  readonly jitter: boolean;
+export interface FailureBudgetPolicy extends Backoff {
   /** A connection that ends within this long of opening counts as a quick failure. */
   readonly quickFailureMs: number;
   /** Consecutive quick failures retried with backoff; past that, each attempt waits `coolDownMs`. */

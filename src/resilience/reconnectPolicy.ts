@@ -7,18 +7,15 @@
  * `transport/retry.ts`.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from '../transport/failureBudget.js';
+import type { BackoffOptions } from './backoff.js';
+import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from './failureBudget.js';
 
-/** How an `McpClient` reconnects (`ClientOptions.reconnect`). Every field is optional; times are in ms. */
-export interface ReconnectOptions {
-  /** Wait before the first attempt after a drop, in ms (before jitter). @default 500 */
-  minDelayMs?: number | undefined;
-  /** Longest backoff wait, in ms (before jitter). @default 30000 */
-  maxDelayMs?: number | undefined;
-  /** Growth of the wait from one consecutive failure to the next. @default 2 */
-  factor?: number | undefined;
-  /** Multiply each backoff wait by a random factor in [0.5, 1) (cool-downs: add up to 10 %). @default true */
-  jitter?: boolean | undefined;
+/**
+ * How an `McpClient` reconnects (`ClientOptions.reconnect`). Every field is optional; times are
+ * in ms. The backoff defaults: `minDelayMs` 500 (the wait before the first attempt after a
+ * drop), `maxDelayMs` 30000, `factor` 2, `jitter` true (cool-downs: add up to 10 %).
+ */
+export interface ReconnectOptions extends BackoffOptions {
   /**
    * A connection that drops within this long of opening (being negotiated), and an attempt that
    * fails, count as quick failures, in ms. A connection that lived longer starts the count over.
