@@ -379,7 +379,11 @@ export {
   toAnthropicTools,
   toGeminiFunctionDeclarations,
   toGeminiSchema,
+  restoreModelArguments,
   type ModelToolSource,
+  type ModelToolOptions,
+  type OpenAiToolOptions,
+  type ModelArgumentsFrom,
   type ToolParametersSchema,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
@@ -388,6 +392,13 @@ export {
   type GeminiSchema,
   type GeminiToolOptions,
 } from './host/modelTools.js';
+export {
+  reportOnce,
+  type ModelApi,
+  type SchemaChange,
+  type SchemaReport,
+  type SchemaReportListener,
+} from './host/modelSchema/schemaChanges.js';
 export {
   toOpenAiChatToolMessage,
   toOpenAiResponsesToolOutput,

@@ -153,7 +153,12 @@ describe('tool definitions', () => {
     const [chat] = toOpenAiChatTools([hostTools[1] as HostTool]);
     expect(chat).toEqual({
       type: 'function',
-      function: { name: 'example__ping', description: 'Ping', parameters: { type: 'object', properties: {} } },
+      function: {
+        name: 'example__ping',
+        description: 'Ping',
+        parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+        strict: true,
+      },
     });
     const [plain] = toAnthropicTools([add]);
     expect(plain?.name).toBe('add');
@@ -174,7 +179,10 @@ describe('tool definitions', () => {
     expect(schema.properties?.['kind']).toEqual({ type: 'STRING', enum: ['file'] });
     expect(schema.properties?.['filter']).toEqual({
       type: 'OBJECT',
-      properties: { glob: { type: 'STRING', example: '*.ts' }, not: {} },
+      properties: {
+        glob: { type: 'STRING', example: '*.ts' },
+        not: { type: 'STRING', description: '(the same shape as #/$defs/filter) (JSON text)' },
+      },
     });
     expect(schema).not.toHaveProperty('$defs');
   });
