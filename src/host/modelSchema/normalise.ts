@@ -36,6 +36,8 @@ export interface SchemaProfile {
   readonly keywords: ReadonlySet<string>;
   /** String `format`s kept; `'all'` keeps every one. */
   readonly formats: ReadonlySet<string> | 'all';
+  /** Number and integer `format`s kept (int32, double...); the others are left out (a hint). */
+  readonly numberFormats: ReadonlySet<string> | 'all';
   /** `keep`: tuples as `prefixItems`; `widen`: one `items` schema for every position. */
   readonly tuples: 'keep' | 'widen';
   /** Whether an array without `items` gets `items: {}` (any value). */
@@ -308,11 +310,8 @@ function format(
   isString: boolean,
 ): void {
   const { profile } = walk;
-  if (
-    typeof value === 'string' &&
-    profile.keywords.has('format') &&
-    (profile.formats === 'all' || profile.formats.has(value))
-  )
+  const formats = isString ? profile.formats : profile.numberFormats;
+  if (typeof value === 'string' && profile.keywords.has('format') && (formats === 'all' || formats.has(value)))
     out['format'] = value;
   else if (isString) {
     described.push(['format', value]);
