@@ -412,6 +412,19 @@ export {
   type AnthropicToolResultBlock,
   type GeminiFunctionResponsePart,
 } from './host/modelToolResults.js';
+export {
+  toOpenAiChatMessages,
+  toOpenAiResponsesMessages,
+  toAnthropicMessages,
+  toGeminiContents,
+  type OpenAiChatMessage,
+  type OpenAiChatUserPart,
+  type OpenAiResponsesMessage,
+  type OpenAiResponsesInputContent,
+  type AnthropicMessage,
+  type AnthropicPromptBlock,
+  type GeminiContent,
+} from './host/modelPrompts.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
 export { createOAuthProvider, type OAuthProvider } from './auth/oauthProvider.js';
 export type {

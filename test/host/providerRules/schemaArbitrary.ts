@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 
-type Schema = Record<string, unknown>;
+type Schema = Record<string, unknown> | boolean;
+type ObjectSchema = Record<string, unknown>;
 
 const name = fc.constantFrom('a', 'b', 'path', 'limit', 'mode', 'tags', 'x-y', 'deep', '__proto__', 'with/slash');
 const anyValue = fc.oneof(
@@ -105,7 +106,7 @@ const defs = {
 };
 
 /** A tool's input schema: an object root (sometimes a union or an intersection of objects). */
-export const inputSchema: fc.Arbitrary<Schema> = fc.oneof(
+export const inputSchema: fc.Arbitrary<ObjectSchema> = fc.oneof(
   fc.tuple(fc.dictionary(name, schema, { maxKeys: 5 }), fc.array(name, { maxLength: 3 }), fc.boolean()).map(
     ([properties, required, closed]) => ({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
