@@ -324,6 +324,7 @@ export {
   type McpHostOptions,
   type HostFromConfigOptions,
   type HostCallOptions,
+  type HostCallToolOptions,
   type HostEvent,
 } from './host/host.js';
 export type { HostServerState, HostServerStatus } from './host/serverSlot.js';

@@ -12,7 +12,12 @@ import type { ContentBlock } from '../types/protocol.js';
  * Anthropic takes (https://docs.anthropic.com/en/docs/build-with-claude/vision).
  */
 export const OPENAI_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
-export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+]);
 
 /** One piece of content, before it is written for an API. */
 export type Piece =
@@ -52,7 +57,10 @@ export function pieceOf(block: ContentBlock): Piece {
       return { kind: 'text', text: `[resource ${String(contents?.uri)} without contents left out]` };
     }
     default:
-      return { kind: 'text', text: `[content of type ${JSON.stringify((block as { type?: unknown })?.type)} left out]` };
+      return {
+        kind: 'text',
+        text: `[content of type ${JSON.stringify((block as { type?: unknown })?.type)} left out]`,
+      };
   }
 }
 

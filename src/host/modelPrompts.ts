@@ -39,8 +39,7 @@ export type OpenAiChatUserPart =
 
 /** A Chat Completions message (`messages[]` of `POST /v1/chat/completions`). */
 export type OpenAiChatMessage =
-  | { role: 'user'; content: string | OpenAiChatUserPart[] }
-  | { role: 'assistant'; content: string };
+  { role: 'user'; content: string | OpenAiChatUserPart[] } | { role: 'assistant'; content: string };
 
 /** A Responses API input content item of a user message. */
 export type OpenAiResponsesInputContent =
@@ -86,7 +85,8 @@ const CHAT_AUDIO: Readonly<Record<string, 'wav' | 'mp3'>> = {
 /** Chat Completions messages for a prompt. */
 export function toOpenAiChatMessages(result: GetPromptResult): OpenAiChatMessage[] {
   return messagesOf(result).map(({ role, piece }) => {
-    if (role === 'assistant') return { role, content: textOf(piece, 'Chat Completions assistant messages carry text only') };
+    if (role === 'assistant')
+      return { role, content: textOf(piece, 'Chat Completions assistant messages carry text only') };
     if (piece.kind === 'text') return { role, content: piece.text };
     const audio = CHAT_AUDIO[piece.mimeType];
     const part: OpenAiChatUserPart = OPENAI_IMAGE_TYPES.has(piece.mimeType)
@@ -167,9 +167,13 @@ function messagesOf(result: GetPromptResult): Array<{ role: 'user' | 'assistant'
     });
   return result.messages.map((message: PromptMessage, index) => {
     if (message?.role !== 'user' && message?.role !== 'assistant')
-      throw new LocalError(ErrorCode.InvalidParams, `prompt message ${index} has role ${JSON.stringify(message?.role)}`, {
-        data: { name: `messages[${index}].role`, value: message?.role },
-      });
+      throw new LocalError(
+        ErrorCode.InvalidParams,
+        `prompt message ${index} has role ${JSON.stringify(message?.role)}`,
+        {
+          data: { name: `messages[${index}].role`, value: message?.role },
+        },
+      );
     return { role: message.role, piece: pieceOf(message.content) };
   });
 }

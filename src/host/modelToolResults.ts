@@ -207,9 +207,6 @@ function withErrorLine(result: CallToolResult, texts: string[]): string[] {
   return result.isError === true ? ['Error:', ...texts] : texts;
 }
 
-
-
-
 /** Whether `text` is JSON equal to `value` (key order aside). */
 function sameJson(text: string, value: unknown): boolean {
   const trimmed = text.trim();

@@ -110,7 +110,10 @@ export interface GeminiFunctionDeclaration {
 }
 
 /** Chat Completions `tools` for these tools. */
-export function toOpenAiChatTools(tools: readonly ModelToolSource[], options: OpenAiToolOptions = {}): OpenAiChatTool[] {
+export function toOpenAiChatTools(
+  tools: readonly ModelToolSource[],
+  options: OpenAiToolOptions = {},
+): OpenAiChatTool[] {
   return tools.map((source) => {
     const { name, description, parameters, strict } = openAi(source, 'openAiChat', options);
     return {
@@ -220,7 +223,8 @@ function openAi(
     report(options, api, name, changes);
     return { name, description, parameters: strict.schema as ToolParametersSchema, strict: true };
   }
-  if (mode === true) throw new InvalidArgumentError('tool', name, `strict mode cannot express its schema: ${strict.reason}`);
+  if (mode === true)
+    throw new InvalidArgumentError('tool', name, `strict mode cannot express its schema: ${strict.reason}`);
   report(options, api, name, changes, { used: false, reason: strict.reason });
   return { name, description, parameters: schema, strict: false };
 }

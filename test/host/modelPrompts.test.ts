@@ -33,7 +33,13 @@ const contents: PromptMessage['content'][] = [
   { type: 'resource', resource: { uri: 'file:///notes.md', mimeType: 'text/markdown', text: '# Notes\nship it' } },
   { type: 'resource', resource: { uri: 'file:///reports/q3.pdf', mimeType: 'application/pdf', blob: PDF } },
   { type: 'resource', resource: { uri: 'file:///data.bin', blob: 'AAECAw==' } },
-  { type: 'resource_link', uri: 'file:///src/main.ts', name: 'main.ts', mimeType: 'text/x-typescript', description: 'The entry point' },
+  {
+    type: 'resource_link',
+    uri: 'file:///src/main.ts',
+    name: 'main.ts',
+    mimeType: 'text/x-typescript',
+    description: 'The entry point',
+  },
 ];
 const prompt: GetPromptResult = {
   description: 'A code review',
@@ -75,7 +81,8 @@ describe('prompt messages', () => {
     for (const message of messages) {
       if (message.role === 'assistant') expect(message.content.every((b) => b.type === 'text')).toBe(true);
       for (const block of message.content)
-        if (block.type === 'image') expect(['image/jpeg', 'image/png', 'image/gif', 'image/webp']).toContain(block.source.media_type);
+        if (block.type === 'image')
+          expect(['image/jpeg', 'image/png', 'image/gif', 'image/webp']).toContain(block.source.media_type);
     }
     await expect(json(messages)).toMatchFileSnapshot('golden/anthropic.prompt.json');
   });
@@ -92,9 +99,13 @@ describe('prompt messages', () => {
     expect(chat.map((m) => m.role)).toEqual(prompt.messages.map((m) => m.role));
     expect(chat[2]).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: '[image (image/bmp, 6 bytes) left out: not accepted in a Chat Completions message]' }],
+      content: [
+        { type: 'text', text: '[image (image/bmp, 6 bytes) left out: not accepted in a Chat Completions message]' },
+      ],
     });
-    expect(chat.at(-1)?.content).toMatch(/^\[image \(image\/png, \d+ bytes\) left out: Chat Completions assistant messages carry text only\]$/);
+    expect(chat.at(-1)?.content).toMatch(
+      /^\[image \(image\/png, \d+ bytes\) left out: Chat Completions assistant messages carry text only\]$/,
+    );
     expect(toAnthropicMessages(prompt)[3]?.content).toEqual([
       { type: 'text', text: '[audio (audio/wav, 12 bytes) left out: not accepted in a message]' },
     ]);
@@ -105,7 +116,9 @@ describe('prompt messages', () => {
   it('rejects what is not a prompts/get result, and unknown roles', () => {
     expect(() => toAnthropicMessages({} as GetPromptResult)).toThrow(/messages array/);
     expect(() =>
-      toGeminiContents({ messages: [{ role: 'system', content: { type: 'text', text: 'x' } }] } as unknown as GetPromptResult),
+      toGeminiContents({
+        messages: [{ role: 'system', content: { type: 'text', text: 'x' } }],
+      } as unknown as GetPromptResult),
     ).toThrow(/role "system"/);
   });
 });

@@ -40,7 +40,12 @@ import { checkGeminiJsonSchema, checkGeminiOpenApi } from './providerRules/gemin
 import { inputSchema } from './providerRules/schemaArbitrary.js';
 
 const require = createRequire(import.meta.url);
-const V1_EXAMPLES = join(dirname(require.resolve('@modelcontextprotocol/sdk/server/mcp.js')), '..', 'examples', 'server');
+const V1_EXAMPLES = join(
+  dirname(require.resolve('@modelcontextprotocol/sdk/server/mcp.js')),
+  '..',
+  'examples',
+  'server',
+);
 const clientInfo = { name: 'provider-rules', version: '0.0.0' };
 
 /** Every provider's verdict on one tool; strict: whether OpenAI took it in strict form. */
@@ -70,7 +75,10 @@ function verdicts(tool: Tool): { rejections: string[]; strict: boolean; reports:
     }
   }
   add('anthropic', checkAnthropic(toAnthropicTools([tool], { onSchemaReport })[0]?.input_schema));
-  add('gemini', checkGeminiJsonSchema(toGeminiFunctionDeclarations([tool], { onSchemaReport })[0]?.parametersJsonSchema));
+  add(
+    'gemini',
+    checkGeminiJsonSchema(toGeminiFunctionDeclarations([tool], { onSchemaReport })[0]?.parametersJsonSchema),
+  );
   add(
     'geminiOpenApi',
     checkGeminiOpenApi(toGeminiFunctionDeclarations([tool], { schema: 'openApi', onSchemaReport })[0]?.parameters),
@@ -124,7 +132,9 @@ describe('the real corpus: tools of the servers the project installs', () => {
       if (verdict.strict) strict++;
     }
     expect(rejections).toEqual([]);
-    console.info(`real corpus: ${corpus.length} tools, strict mode for ${strict} (${((100 * strict) / corpus.length).toFixed(1)}%)`);
+    console.info(
+      `real corpus: ${corpus.length} tools, strict mode for ${strict} (${((100 * strict) / corpus.length).toFixed(1)}%)`,
+    );
     expect(strict / corpus.length).toBeGreaterThan(0.8);
   });
 });
@@ -142,7 +152,9 @@ describe('generated schemas (fast-check): every construct', () => {
       }),
       { numRuns: 400, seed: 27 },
     );
-    console.info(`generated corpus: ${runs} schemas, strict mode for ${strict} (${((100 * strict) / runs).toFixed(1)}%)`);
+    console.info(
+      `generated corpus: ${runs} schemas, strict mode for ${strict} (${((100 * strict) / runs).toFixed(1)}%)`,
+    );
     expect(runs).toBeGreaterThanOrEqual(200);
   });
 });
@@ -152,9 +164,9 @@ describe('the checkers reject what the providers reject', () => {
     expect(checkOpenAi({ type: 'object', properties: { paths: { type: 'array' } } }, false)).toEqual([
       '/properties/paths: array schema missing items',
     ]);
-    expect(checkOpenAi({ type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } }, false)).toContain(
-      '/properties/pair: array schema missing items',
-    );
+    expect(
+      checkOpenAi({ type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } }, false),
+    ).toContain('/properties/pair: array schema missing items');
     expect(checkOpenAi({ type: 'object', properties: { a: { type: 'string' } } }, true)).toEqual([
       '/: additionalProperties is not false',
       '/properties/a: not required',

@@ -51,7 +51,8 @@ export function applyArgumentPlan(plan: ArgumentPlan, value: unknown): unknown {
   const out: JsonObject = {};
   for (const [key, item] of Object.entries(current as JsonObject)) {
     if (item === null && plan.dropNull?.includes(key) === true) continue;
-    const inner = plan.properties !== undefined && Object.hasOwn(plan.properties, key) ? plan.properties[key] : undefined;
+    const inner =
+      plan.properties !== undefined && Object.hasOwn(plan.properties, key) ? plan.properties[key] : undefined;
     Object.defineProperty(out, key, {
       value: inner === undefined ? item : applyArgumentPlan(inner, item),
       enumerable: true,

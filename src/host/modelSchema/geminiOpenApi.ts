@@ -98,7 +98,11 @@ function write(node: JsonObject, path: string, changes: SchemaChange[]): [Gemini
     return [{ ...out, ...(nullable && { nullable: true }), anyOf: written }, plan];
   }
 
-  const types = Array.isArray(node['type']) ? (node['type'] as string[]) : typeof node['type'] === 'string' ? [node['type']] : [];
+  const types = Array.isArray(node['type'])
+    ? (node['type'] as string[])
+    : typeof node['type'] === 'string'
+      ? [node['type']]
+      : [];
   const type = types.find((t) => t !== 'null');
   if (types.includes('null') && type !== undefined) out.nullable = true;
   if (type === undefined && types.includes('null')) return [{ ...out, type: 'NULL' }, {}];
@@ -120,7 +124,12 @@ function write(node: JsonObject, path: string, changes: SchemaChange[]): [Gemini
     if (node['enum'].includes(null)) out.nullable = true;
     if (type === 'string' && values.every((v): v is string => typeof v === 'string')) out.enum = values;
     else {
-      changes.push({ path, keyword: 'enum', kind: 'widened', note: 'an enum of non-string values, listed in the description' });
+      changes.push({
+        path,
+        keyword: 'enum',
+        kind: 'widened',
+        note: 'an enum of non-string values, listed in the description',
+      });
       out.description = [out.description, `(one of: ${values.map((v) => JSON.stringify(v)).join(', ')})`]
         .filter((d) => d !== undefined)
         .join(' ');
@@ -143,7 +152,7 @@ function write(node: JsonObject, path: string, changes: SchemaChange[]): [Gemini
     const inner: Record<string, ArgumentPlan> = {};
     for (const [name, property] of Object.entries(properties)) {
       const [schema, plan] = write(property as JsonObject, `${path}/properties/${name}`, changes);
-      define(written as JsonObject, name, schema);
+      define(written, name, schema);
       if (Object.keys(plan).length > 0) inner[name] = plan;
     }
     out.properties = written;

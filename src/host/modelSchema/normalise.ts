@@ -171,14 +171,10 @@ function merge(walk: Walk, at: At, a: JsonObject, b: JsonObject): JsonObject {
     if (key === 'properties' && isObject(mine) && isObject(value)) {
       const properties: JsonObject = { ...mine };
       for (const [name, schema] of Object.entries(value))
-        define(
-          properties,
-          name,
-          Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema,
-        );
+        define(properties, name, Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema);
       out[key] = properties;
     } else if (key === 'required' && Array.isArray(mine) && Array.isArray(value)) {
-      out[key] = [...new Set([...mine, ...value])];
+      out[key] = [...new Set([...(mine as unknown[]), ...(value as unknown[])])];
     } else if (key === 'type') {
       const left = typeList(mine);
       const right = typeList(value);
@@ -222,7 +218,8 @@ function union(
         ? variant
         : merge(walk, branchAt, isObject(variant) ? variant : {}, withoutAnnotations(shared));
     const out = node(walk, raw, branchAt);
-    const nested = Object.keys(out).every((k) => k === 'anyOf' || ANNOTATIONS.includes(k)) && Array.isArray(out['anyOf']);
+    const nested =
+      Object.keys(out).every((k) => k === 'anyOf' || ANNOTATIONS.includes(k)) && Array.isArray(out['anyOf']);
     for (const branch of nested ? (out['anyOf'] as JsonObject[]) : [out]) {
       const key = JSON.stringify(branch);
       if (!seen.has(key)) {
@@ -524,7 +521,12 @@ export function rootObject(schema: JsonObject, changes: SchemaChange[]): JsonObj
           name,
           before === undefined || JSON.stringify(before) === JSON.stringify(property)
             ? property
-            : { anyOf: [...(isObject(before) && Array.isArray(before['anyOf']) ? before['anyOf'] : [before]), property] },
+            : {
+                anyOf: [
+                  ...((isObject(before) && Array.isArray(before['anyOf']) ? before['anyOf'] : [before]) as unknown[]),
+                  property,
+                ],
+              },
         );
       }
     const required = Object.keys(properties).filter((name) =>
@@ -544,9 +546,15 @@ export function rootObject(schema: JsonObject, changes: SchemaChange[]): JsonObj
     );
   }
   const types = typeList(schema['type']);
-  if (types.includes('object')) return { ...schema, type: 'object', properties: isObject(schema['properties']) ? schema['properties'] : {} };
+  if (types.includes('object'))
+    return { ...schema, type: 'object', properties: isObject(schema['properties']) ? schema['properties'] : {} };
   if (schema['type'] !== undefined)
-    changes.push({ path: '', keyword: 'type', kind: 'widened', note: 'a root that is not an object read as one without properties' });
+    changes.push({
+      path: '',
+      keyword: 'type',
+      kind: 'widened',
+      note: 'a root that is not an object read as one without properties',
+    });
   const { type: _type, enum: _enum, ...rest } = schema;
   return { ...rest, type: 'object', properties: {} };
 }

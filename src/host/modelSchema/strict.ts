@@ -51,7 +51,10 @@ export function toStrictSchema(schema: JsonObject): StrictResult {
     if (tally.enumValues > STRICT_LIMITS.enumValues)
       return { ok: false, reason: `${tally.enumValues} enum values (at most ${STRICT_LIMITS.enumValues})` };
     if (tally.characters > STRICT_LIMITS.characters)
-      return { ok: false, reason: `${tally.characters} characters of names and values (at most ${STRICT_LIMITS.characters})` };
+      return {
+        ok: false,
+        reason: `${tally.characters} characters of names and values (at most ${STRICT_LIMITS.characters})`,
+      };
     return { ok: true, schema: strict, plan };
   } catch (error) {
     if (error instanceof NotStrict) return { ok: false, reason: error.message };
@@ -59,7 +62,13 @@ export function toStrictSchema(schema: JsonObject): StrictResult {
   }
 }
 
-function convert(node: JsonObject, path: string, nesting: number, tally: Tally, root = false): [JsonObject, ArgumentPlan] {
+function convert(
+  node: JsonObject,
+  path: string,
+  nesting: number,
+  tally: Tally,
+  root = false,
+): [JsonObject, ArgumentPlan] {
   if (Array.isArray(node['anyOf'])) {
     const plans: ArgumentPlan[] = [];
     const anyOf = (node['anyOf'] as JsonObject[]).map((branch, i) => {
@@ -79,14 +88,14 @@ function convert(node: JsonObject, path: string, nesting: number, tally: Tally, 
   const out: JsonObject = { ...node };
   const plan: { dropNull?: string[]; properties?: Record<string, ArgumentPlan>; items?: ArgumentPlan } = {};
   if (types.includes('object')) {
-    if (nesting >= STRICT_LIMITS.nesting) throw new NotStrict(`${path} nests objects deeper than ${STRICT_LIMITS.nesting} levels`);
+    if (nesting >= STRICT_LIMITS.nesting)
+      throw new NotStrict(`${path} nests objects deeper than ${STRICT_LIMITS.nesting} levels`);
     const properties = isObject(node['properties']) ? node['properties'] : {};
     const names = Object.keys(properties);
     const extra = node['additionalProperties'];
     if (extra !== undefined && extra !== false)
       throw new NotStrict(`${path || '/'} takes other keys (additionalProperties), which strict mode cannot say`);
-    if (names.length === 0 && extra === undefined && !root)
-      throw new NotStrict(`${path} is an object of any keys`);
+    if (names.length === 0 && extra === undefined && !root) throw new NotStrict(`${path} is an object of any keys`);
     const required = new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []);
     const strictProperties: JsonObject = {};
     const dropNull: string[] = [];
@@ -96,11 +105,14 @@ function convert(node: JsonObject, path: string, nesting: number, tally: Tally, 
       tally.characters += name.length;
       const property = properties[name] as JsonObject;
       const at = `${path}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      let [converted, childPlan] = convert(property, at, nesting + 1, tally);
+      const [first, childPlan] = convert(property, at, nesting + 1, tally);
+      let converted = first;
       if (!required.has(name)) {
         if (acceptsNull(converted)) {
           if (converted['default'] !== undefined && converted['default'] !== null)
-            throw new NotStrict(`${at} is optional, accepts null and defaults to ${JSON.stringify(converted['default'])}`);
+            throw new NotStrict(
+              `${at} is optional, accepts null and defaults to ${JSON.stringify(converted['default'])}`,
+            );
         } else {
           converted = withNull(converted);
           dropNull.push(name);
@@ -142,6 +154,6 @@ function withNull(node: JsonObject): JsonObject {
   if (Array.isArray(node['anyOf'])) return { ...node, anyOf: [...(node['anyOf'] as JsonObject[]), { type: 'null' }] };
   const types = typesOf(node);
   const out: JsonObject = { ...node, type: [...types, 'null'] };
-  if (Array.isArray(node['enum'])) out['enum'] = [...node['enum'], null];
+  if (Array.isArray(node['enum'])) out['enum'] = [...(node['enum'] as unknown[]), null];
   return out;
 }

@@ -16,7 +16,9 @@ const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'arra
 export function checkAnthropic(inputSchema: unknown): Violations {
   const found: Violations = [];
   if (!isRecord(inputSchema) || inputSchema['type'] !== 'object') found.push('/: type is not "object"');
-  else for (const key of ['oneOf', 'allOf', 'anyOf']) if (inputSchema[key] !== undefined) found.push(`/: ${key} at the top level`);
+  else
+    for (const key of ['oneOf', 'allOf', 'anyOf'])
+      if (inputSchema[key] !== undefined) found.push(`/: ${key} at the top level`);
   visit(inputSchema, '', found);
   return found;
 }
@@ -30,7 +32,10 @@ function visit(node: unknown, path: string, found: Violations): void {
   const types = node['type'] === undefined ? [] : Array.isArray(node['type']) ? node['type'] : [node['type']];
   for (const t of types) if (typeof t !== 'string' || !TYPES.has(t)) found.push(`${path}: type ${JSON.stringify(t)}`);
   if (Array.isArray(node['items'])) found.push(`${path}/items: a list (draft-07 tuple), not a 2020-12 schema`);
-  if (node['required'] !== undefined && (!Array.isArray(node['required']) || node['required'].some((r) => typeof r !== 'string')))
+  if (
+    node['required'] !== undefined &&
+    (!Array.isArray(node['required']) || node['required'].some((r) => typeof r !== 'string'))
+  )
     found.push(`${path}/required: not a list of strings`);
   if (node['properties'] !== undefined && !isRecord(node['properties'])) found.push(`${path}/properties: not a map`);
   if (node['nullable'] !== undefined) found.push(`${path}: nullable is OpenAPI, not JSON Schema`);

@@ -85,7 +85,8 @@ function visit(
     if (!Array.isArray(required) || required.some((r) => typeof r !== 'string')) found.push(`${path}: required`);
   }
   if (strict) {
-    const typed = types.length > 0 || node['anyOf'] !== undefined || node['enum'] !== undefined || node['$ref'] !== undefined;
+    const typed =
+      types.length > 0 || node['anyOf'] !== undefined || node['enum'] !== undefined || node['$ref'] !== undefined;
     if (!typed) found.push(`${path || '/'}: strict schema without a type`);
     if (types.includes('object')) {
       if (nesting >= 10) found.push(`${path}: nested deeper than 10 objects`);
@@ -99,5 +100,6 @@ function visit(
   const next = types.includes('object') ? nesting + 1 : nesting;
   for (const [child, at] of children(node, path, ['items'], ['anyOf'], ['properties', '$defs']))
     visit(child, at, next, strict, found, tally);
-  if (isRecord(node['additionalProperties'])) visit(node['additionalProperties'], `${path}/additionalProperties`, next, strict, found, tally);
+  if (isRecord(node['additionalProperties']))
+    visit(node['additionalProperties'], `${path}/additionalProperties`, next, strict, found, tally);
 }

@@ -20,11 +20,31 @@ const anyValue = fc.oneof(
   fc.constant({ k: 1 }),
   fc.constant([1, 2]),
 );
-const format = fc.constantFrom('date-time', 'date', 'time', 'email', 'uri', 'uuid', 'hostname', 'ipv4', 'regex', 'byte', 'int32', 'float');
+const format = fc.constantFrom(
+  'date-time',
+  'date',
+  'time',
+  'email',
+  'uri',
+  'uuid',
+  'hostname',
+  'ipv4',
+  'regex',
+  'byte',
+  'int32',
+  'float',
+);
 
 const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.record(
-    { type: fc.constant('string'), minLength: fc.nat(5), maxLength: fc.nat(50), pattern: fc.constant('^[a-z]+$'), format, description: fc.constant('a string') },
+    {
+      type: fc.constant('string'),
+      minLength: fc.nat(5),
+      maxLength: fc.nat(50),
+      pattern: fc.constant('^[a-z]+$'),
+      format,
+      description: fc.constant('a string'),
+    },
     { requiredKeys: ['type'] },
   ),
   fc.record(
@@ -46,7 +66,9 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.constant({ minLength: 2 }),
   fc.constant({ minimum: 0 }),
   fc.array(anyValue, { minLength: 1, maxLength: 4 }).map((values) => ({ enum: values })),
-  fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 4 }).map((values) => ({ type: 'string', enum: values })),
+  fc
+    .array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 4 })
+    .map((values) => ({ type: 'string', enum: values })),
   fc.array(fc.integer({ max: 9 }), { minLength: 1, maxLength: 3 }).map((values) => ({ type: 'integer', enum: values })),
   anyValue.map((value) => ({ const: value })),
   fc.constant({ type: ['string', 'null'] }),
@@ -69,21 +91,44 @@ const { schema } = fc.letrec<{ schema: Schema }>((tie) => {
     schema: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       leaf,
-      fc.record({ type: fc.constant('array'), items: sub, minItems: fc.nat(2), maxItems: fc.integer({ min: 3, max: 9 }), uniqueItems: fc.boolean() }, { requiredKeys: ['type', 'items'] }),
-      fc.record({ prefixItems: fc.array(sub, { minLength: 1, maxLength: 3 }), items: fc.oneof(fc.constant(false), sub) }, { requiredKeys: ['prefixItems'] }).map((s) => ({ type: 'array', ...s })),
+      fc.record(
+        {
+          type: fc.constant('array'),
+          items: sub,
+          minItems: fc.nat(2),
+          maxItems: fc.integer({ min: 3, max: 9 }),
+          uniqueItems: fc.boolean(),
+        },
+        { requiredKeys: ['type', 'items'] },
+      ),
+      fc
+        .record(
+          { prefixItems: fc.array(sub, { minLength: 1, maxLength: 3 }), items: fc.oneof(fc.constant(false), sub) },
+          { requiredKeys: ['prefixItems'] },
+        )
+        .map((s) => ({ type: 'array', ...s })),
       fc.array(sub, { minLength: 1, maxLength: 3 }).map((items) => ({ type: 'array', items, additionalItems: false })),
       fc.record({ type: fc.constant('array'), contains: sub }),
-      fc.tuple(fc.dictionary(name, sub, { maxKeys: 4 }), fc.array(name, { maxLength: 3 }), fc.oneof(fc.constant(undefined), fc.boolean(), sub)).map(
-        ([properties, required, additionalProperties]) => ({
+      fc
+        .tuple(
+          fc.dictionary(name, sub, { maxKeys: 4 }),
+          fc.array(name, { maxLength: 3 }),
+          fc.oneof(fc.constant(undefined), fc.boolean(), sub),
+        )
+        .map(([properties, required, additionalProperties]) => ({
           type: 'object',
           properties,
           required,
           ...(additionalProperties !== undefined && { additionalProperties }),
-        }),
-      ),
+        })),
       sub.map((values) => ({ type: 'object', additionalProperties: values, description: 'a map' })),
       fc.dictionary(name, sub, { minKeys: 1, maxKeys: 3 }).map((properties) => ({ properties })),
-      fc.record({ type: fc.constant('object'), patternProperties: fc.constant({ '^x': { type: 'string' } }), propertyNames: fc.constant({ maxLength: 3 }), minProperties: fc.constant(1) }),
+      fc.record({
+        type: fc.constant('object'),
+        patternProperties: fc.constant({ '^x': { type: 'string' } }),
+        propertyNames: fc.constant({ maxLength: 3 }),
+        minProperties: fc.constant(1),
+      }),
       fc.array(sub, { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf })),
       fc.array(sub, { minLength: 1, maxLength: 3 }).map((oneOf) => ({ oneOf, description: 'one of' })),
       fc.tuple(sub, sub).map(([a, b]) => ({ type: ['string', 'null'], anyOf: [a, b] })),
@@ -107,8 +152,9 @@ const defs = {
 
 /** A tool's input schema: an object root (sometimes a union or an intersection of objects). */
 export const inputSchema: fc.Arbitrary<ObjectSchema> = fc.oneof(
-  fc.tuple(fc.dictionary(name, schema, { maxKeys: 5 }), fc.array(name, { maxLength: 3 }), fc.boolean()).map(
-    ([properties, required, closed]) => ({
+  fc
+    .tuple(fc.dictionary(name, schema, { maxKeys: 5 }), fc.array(name, { maxLength: 3 }), fc.boolean())
+    .map(([properties, required, closed]) => ({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       properties,
@@ -116,17 +162,24 @@ export const inputSchema: fc.Arbitrary<ObjectSchema> = fc.oneof(
       ...(closed && { additionalProperties: false }),
       $defs: defs,
       definitions: { old: { type: 'integer' } },
-    }),
-  ),
-  fc.tuple(fc.dictionary(name, schema, { minKeys: 1, maxKeys: 3 }), fc.dictionary(name, schema, { minKeys: 1, maxKeys: 3 })).map(([a, b]) => ({
-    type: 'object',
-    anyOf: [
-      { type: 'object', properties: a, required: Object.keys(a) },
-      { type: 'object', properties: b },
-    ],
-    $defs: defs,
+    })),
+  fc
+    .tuple(
+      fc.dictionary(name, schema, { minKeys: 1, maxKeys: 3 }),
+      fc.dictionary(name, schema, { minKeys: 1, maxKeys: 3 }),
+    )
+    .map(([a, b]) => ({
+      type: 'object',
+      anyOf: [
+        { type: 'object', properties: a, required: Object.keys(a) },
+        { type: 'object', properties: b },
+      ],
+      $defs: defs,
+    })),
+  fc.dictionary(name, schema, { maxKeys: 3 }).map((properties) => ({
+    allOf: [{ $ref: '#/$defs/base' }, { properties }],
+    $defs: { ...defs, base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
   })),
-  fc.dictionary(name, schema, { maxKeys: 3 }).map((properties) => ({ allOf: [{ $ref: '#/$defs/base' }, { properties }], $defs: { ...defs, base: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } })),
   fc.constant({ type: 'object' }),
   fc.constant({}),
 );

@@ -14,7 +14,8 @@ export function children(
   maps: readonly string[],
 ): Array<[unknown, string]> {
   const out: Array<[unknown, string]> = [];
-  for (const key of single) if (node[key] !== undefined && !Array.isArray(node[key])) out.push([node[key], `${path}/${key}`]);
+  for (const key of single)
+    if (node[key] !== undefined && !Array.isArray(node[key])) out.push([node[key], `${path}/${key}`]);
   for (const key of lists) {
     const list = node[key];
     if (Array.isArray(list)) list.forEach((item, i) => out.push([item, `${path}/${key}/${i}`]));
