@@ -4,7 +4,7 @@
  * text as text; images, audio and blob resources as media; a text resource as text headed by
  * its URI; a resource link as one line with its name, URI, MIME type and description.
  */
-import type { ContentBlock } from '../types/protocol.js';
+import type { ContentBlock } from '../wire/protocol.js';
 
 /**
  * Image types OpenAI takes (PNG, JPEG, WEBP, non-animated GIF:

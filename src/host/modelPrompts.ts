@@ -17,8 +17,9 @@
  * there, and anything an API does not take, becomes a one-line note naming what was left out.
  * The result's `description` is not a message (it describes the prompt, for the user).
  */
-import type { GetPromptResult, PromptMessage } from '../types/protocol.js';
+import type { GetPromptResult, PromptMessage } from '../wire/protocol.js';
 import { LocalError } from '../errors/errors.js';
+import type { AnthropicToolResultBlock } from './modelToolResults.js';
 import { ErrorCode } from '../errors/codes.js';
 import {
   ANTHROPIC_IMAGE_TYPES,
@@ -52,14 +53,8 @@ export type OpenAiResponsesMessage =
   | { type: 'message'; role: 'user'; content: string | OpenAiResponsesInputContent[] }
   | { type: 'message'; role: 'assistant'; content: string };
 
-/** An Anthropic content block of a prompt message. */
-export type AnthropicPromptBlock =
-  | { type: 'text'; text: string }
-  | {
-      type: 'image';
-      source: { type: 'base64'; media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'; data: string };
-    }
-  | { type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string }; title?: string };
+/** An Anthropic content block of a prompt message: text, an image or a PDF document. */
+export type AnthropicPromptBlock = AnthropicToolResultBlock;
 
 /** An Anthropic Messages API message (`messages[]` of `POST /v1/messages`). */
 export interface AnthropicMessage {

@@ -18,7 +18,7 @@ import {
   type OpenAiChatMessage,
   type OpenAiResponsesMessage,
 } from '../../src/host/modelPrompts.js';
-import type { GetPromptResult, PromptMessage } from '../../src/types/protocol.js';
+import type { GetPromptResult, PromptMessage } from '../../src/wire/protocol.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKJSVFT0YK';

@@ -17,7 +17,7 @@ import { toStrictJsonSchema } from 'openai/lib/transform';
 import { McpClient } from '../../src/client/client.js';
 import type { Transport } from '../../src/transport/transport.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { Tool } from '../../src/wire/protocol.js';
 import {
   toAnthropicTools,
   toGeminiFunctionDeclarations,

@@ -4,7 +4,7 @@
  * required and nullable (a `null` there stands for "left out"), and Gemini's OpenAPI subset
  * carries free-form values as JSON text. Pure.
  */
-import type { JsonObject } from '../../jsonrpc/messages.js';
+import type { JsonObject } from '../../wire/messages.js';
 
 /** Where the arguments differ from the server's schema; absent parts are unchanged. */
 export interface ArgumentPlan {

@@ -11,7 +11,7 @@
  *   an array without a typed `items`; `additionalProperties` next to properties is dropped;
  * - a tool without parameters leaves `parameters` out.
  */
-import type { JsonObject } from '../../jsonrpc/messages.js';
+import type { JsonObject } from '../../wire/messages.js';
 import type { ArgumentPlan } from './argumentPlan.js';
 import type { SchemaChange } from './schemaChanges.js';
 import { define, isObject } from './normalise.js';

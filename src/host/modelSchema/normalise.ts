@@ -24,7 +24,7 @@
  *   API takes them, else widened to `items: { anyOf: [...] }` with the positions described;
  * - nesting deeper than {@link MAX_SCHEMA_DEPTH} accepts any value (widened).
  */
-import type { JsonObject } from '../../jsonrpc/messages.js';
+import type { JsonObject } from '../../wire/messages.js';
 import type { SchemaChange } from './schemaChanges.js';
 
 /** Nodes nested deeper than this (counting every subschema) accept any value. */

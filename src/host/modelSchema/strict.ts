@@ -16,7 +16,7 @@
  *   1,000 enum values, 120,000 characters of property names, enum and const values
  *   (https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size).
  */
-import type { JsonObject } from '../../jsonrpc/messages.js';
+import type { JsonObject } from '../../wire/messages.js';
 import type { ArgumentPlan } from './argumentPlan.js';
 import { define, isObject } from './normalise.js';
 
