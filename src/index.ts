@@ -324,6 +324,7 @@ export {
   type McpHostOptions,
   type HostFromConfigOptions,
   type HostCallOptions,
+  type HostCallToolOptions,
   type HostEvent,
 } from './host/host.js';
 export type { HostServerState, HostServerStatus } from './host/serverSlot.js';
@@ -379,7 +380,11 @@ export {
   toAnthropicTools,
   toGeminiFunctionDeclarations,
   toGeminiSchema,
+  restoreModelArguments,
   type ModelToolSource,
+  type ModelToolOptions,
+  type OpenAiToolOptions,
+  type ModelArgumentsFrom,
   type ToolParametersSchema,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
@@ -388,6 +393,13 @@ export {
   type GeminiSchema,
   type GeminiToolOptions,
 } from './host/modelTools.js';
+export {
+  reportOnce,
+  type ModelApi,
+  type SchemaChange,
+  type SchemaReport,
+  type SchemaReportListener,
+} from './host/modelSchema/schemaChanges.js';
 export {
   toOpenAiChatToolMessage,
   toOpenAiResponsesToolOutput,
@@ -401,6 +413,19 @@ export {
   type AnthropicToolResultBlock,
   type GeminiFunctionResponsePart,
 } from './host/modelToolResults.js';
+export {
+  toOpenAiChatMessages,
+  toOpenAiResponsesMessages,
+  toAnthropicMessages,
+  toGeminiContents,
+  type OpenAiChatMessage,
+  type OpenAiChatUserPart,
+  type OpenAiResponsesMessage,
+  type OpenAiResponsesInputContent,
+  type AnthropicMessage,
+  type AnthropicPromptBlock,
+  type GeminiContent,
+} from './host/modelPrompts.js';
 // OAuth 2.1 authorization for HTTP servers (spec: basic/authorization)
 export { createOAuthProvider, type OAuthProvider } from './auth/oauthProvider.js';
 export type {

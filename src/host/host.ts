@@ -48,6 +48,7 @@ import { DEFAULT_NAME_SEPARATOR, type ExposedNameCollision, type PrefixMode } fr
 import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRef } from './routing.js';
 import { ServerSlot, type HostServerState, type HostServerStatus } from './serverSlot.js';
 import { templateMatcher } from './templateRoute.js';
+import { restoreModelArguments, type ModelArgumentsFrom } from './modelTools.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
 
 /** Options of `new McpHost(options)`. */
@@ -91,6 +92,18 @@ export interface HostCallOptions extends CallOptions {
    */
   server?: string | undefined;
 }
+
+/** Options of `host.callTool`: the client's {@link CallToolOptions}, and how the model saw the tool. */
+export interface HostCallToolOptions extends CallToolOptions {
+  /**
+   * How the arguments are mapped back before the call ({@link restoreModelArguments}):
+   * `'asIs'` sends them untouched. @default { api: 'openAiChat', strict: 'auto' } (drops the
+   * `null`s strict mode stands in for optional properties with)
+   */
+  modelArguments?: ModelArgumentsFrom | 'asIs' | undefined;
+}
+
+const DEFAULT_MODEL_ARGUMENTS: ModelArgumentsFrom = { api: 'openAiChat', strict: 'auto' };
 
 /**
  * One host event. `state`: a server changed state. `catalog`: the union of the open servers'
@@ -282,6 +295,12 @@ export class McpHost {
    * (spec: server/tools). Every option works as on `McpClient.callTool` ({@link CallToolOptions}:
    * signal, timeouts, progress, `input_required` modes, and the Tasks extension's `task` and
    * `onTask`; with `task: 'manual'` a `ToolTask` may come back).
+   * `options.modelArguments` says how the model saw the tool (see `restoreModelArguments`),
+   * so its arguments are mapped back before the call: by default the `null`s OpenAI strict
+   * mode sends for optional properties that do not accept `null` are left out (such a `null`
+   * is never valid for the server, so this is safe for arguments from any model); `{ api:
+   * 'gemini', schema: 'openApi' }` also parses the JSON text that subset carries; `'asIs'`
+   * sends them untouched.
    * @param tool the exposed name, or `{ server, name }` with the original name.
    * @throws HostRoutingError (-32051): `unknown-tool`, `unknown-server`, `server-unavailable`;
    *   then whatever `McpClient.callTool` throws.
@@ -289,22 +308,24 @@ export class McpHost {
   callTool(
     tool: string | ServerItemRef,
     args: JsonObject | undefined,
-    options: CallToolOptions & { task: 'manual' },
+    options: HostCallToolOptions & { task: 'manual' },
   ): Promise<CallToolResult | ToolTask>;
   callTool(
     tool: string | ServerItemRef,
     args?: JsonObject,
-    options?: CallToolOptions & { task?: 'auto' | 'off' | undefined },
+    options?: HostCallToolOptions & { task?: 'auto' | 'off' | undefined },
   ): Promise<CallToolResult>;
   async callTool(
     tool: string | ServerItemRef,
     args: JsonObject = {},
-    options: CallToolOptions = {},
+    options: HostCallToolOptions = {},
   ): Promise<CallToolResult | ToolTask> {
     if (typeof tool !== 'string') this.openSlot(tool.server);
     const target = routeTool(this.catalogValue, tool);
+    const { modelArguments = DEFAULT_MODEL_ARGUMENTS, ...callOptions } = options;
+    const sent = modelArguments === 'asIs' ? args : restoreModelArguments(target.tool, args, modelArguments);
     return this.onServer(target.server, (client) =>
-      client.callTool(target.tool.name, args, options as CallToolOptions & { task: 'manual' }),
+      client.callTool(target.tool.name, sent, callOptions as CallToolOptions & { task: 'manual' }),
     );
   }
 
