@@ -1,0 +1,22 @@
+/**
+ * Detecting the Skills extension (SEP-2640, Capability Declaration; SEP-2133): the server lists
+ * `io.modelcontextprotocol/skills` under `capabilities.extensions`, an object of settings, of
+ * which `directoryRead: true` announces `resources/directory/read`. Pure and tiny: the client
+ * imports it at load time, the rest of `skills/` only on first use.
+ */
+import { isObject } from '../jsonrpc/messages.js';
+import type { ClientCapabilities, ServerCapabilities } from '../types/protocol.js';
+import { SKILLS_EXTENSION, type SkillsCapability } from './types.js';
+
+/** The server's settings of the extension; `undefined` when it does not declare it (or not as an object). */
+export function skillsCapabilityOf(capabilities: ServerCapabilities | undefined): SkillsCapability | undefined {
+  const extensions = capabilities?.extensions;
+  if (!isObject(extensions) || !Object.hasOwn(extensions, SKILLS_EXTENSION)) return undefined;
+  const settings = extensions[SKILLS_EXTENSION];
+  return isObject(settings) ? settings : undefined;
+}
+
+/** A copy of `capabilities` that also declares the Skills extension (other extensions kept). */
+export function withSkillsExtension(capabilities: ClientCapabilities): ClientCapabilities {
+  return { ...capabilities, extensions: { ...capabilities.extensions, [SKILLS_EXTENSION]: {} } };
+}
