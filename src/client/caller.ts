@@ -23,7 +23,7 @@ import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
 import type { Era } from '../era/era.js';
 import type { CallScope } from '../observability/observer.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
-import { withSkillsExtension } from '../skills/capability.js';
+import { withSkillsExtension } from '../wire/skillsCapability.js';
 import type { RequestCredential } from '../transport/transport.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */

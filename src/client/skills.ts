@@ -4,12 +4,12 @@
  * call, so a client that never uses skills never loads it.
  */
 import type { CacheSource } from '../cache/types.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import { skillsCapabilityOf } from '../skills/capability.js';
+import type { JsonObject } from '../wire/messages.js';
+import { skillsCapabilityOf } from '../wire/skillsCapability.js';
 import type { DirectoryReadOptions, SkillListOptions, SkillsClient } from '../skills/skillsClient.js';
 import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
-import type { ReadResourceResult, ServerCapabilities } from '../types/protocol.js';
-import type { CallOptions } from './callOptions.js';
+import type { ReadResourceResult, ServerCapabilities } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
 
 export type { DirectoryReadOptions, SkillListOptions } from '../skills/skillsClient.js';
 

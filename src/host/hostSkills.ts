@@ -8,7 +8,7 @@
  * the skill's own server and verified there. Loaded on the first `host.skills()`.
  */
 import type { McpClient } from '../client/client.js';
-import type { CallOptions } from '../client/callOptions.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { Skill, SkillFile } from '../skills/types.js';
 import type { Subscription } from '../subscriptions/types.js';
 import { HostRoutingError } from './errors.js';

@@ -5,7 +5,7 @@
  * file it references, relative to its root, on its own server only). Their results tag the
  * content with its origin and say it is untrusted server input. Pure; the host runs the reads.
  */
-import type { CallToolResult, Tool } from '../types/protocol.js';
+import type { CallToolResult, Tool } from '../wire/protocol.js';
 import type { HostSkill } from './hostSkills.js';
 
 /** The built-in tool that loads a skill's `SKILL.md`. */

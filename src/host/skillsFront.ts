@@ -3,10 +3,10 @@
  * host.ts: the registry and the client's skills code load on the first call, so a host that
  * never uses skills never loads them.
  */
-import type { CallOptions } from '../client/callOptions.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { SkillFile } from '../skills/types.js';
-import type { CallToolResult } from '../types/protocol.js';
+import type { CallToolResult } from '../wire/protocol.js';
 import type { HostSkill, HostSkills, HostSkillsDeps } from './hostSkills.js';
 
 /** Options of the host's skills (`McpHostOptions.skills`). */

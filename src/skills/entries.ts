@@ -5,7 +5,7 @@
  * the complete file list, each file once, inside the skill's directory, the `SKILL.md` among
  * them, each with a `sha256:` digest and a byte size, within the limits. Pure.
  */
-import { isObject } from '../jsonrpc/messages.js';
+import { isObject } from '../wire/messages.js';
 import type { InvalidSkillEntry, Skill } from './types.js';
 import { canonicalUri, nameFromUri, pathUnder, skillRoot } from './uris.js';
 

@@ -5,7 +5,7 @@
  * Integrity and verification). Pure.
  */
 import { parse } from 'yaml';
-import { isObject } from '../jsonrpc/messages.js';
+import { isObject } from '../wire/messages.js';
 
 /** A `SKILL.md` split into its parsed frontmatter and its markdown body. */
 export interface SplitSkillMd {

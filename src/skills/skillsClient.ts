@@ -7,12 +7,12 @@
  * `client.skills`, with the YAML parser.
  */
 import type { CacheSource } from '../cache/types.js';
-import type { CallOptions } from '../client/callOptions.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
 import { pages, type Page } from '../pagination/paginate.js';
-import type { CacheScope, ReadResourceResult, ServerCapabilities } from '../types/protocol.js';
-import { skillsCapabilityOf } from './capability.js';
+import type { CacheScope, ReadResourceResult, ServerCapabilities } from '../wire/protocol.js';
+import { skillsCapabilityOf } from '../wire/skillsCapability.js';
 import { skillEntryProblem, sortEntries, type SkillLimits } from './entries.js';
 import { InvalidSkillEntryError, SkillVerificationError, SkillsUnsupportedError } from './errors.js';
 import {

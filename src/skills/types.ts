@@ -3,11 +3,10 @@
  * `skills/list`, `skills/get`, `resources/directory/read`, and the listing entry every skill file
  * is verified against. Types only, plus a few constants: nothing here pulls code into a bundle.
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope, Resource } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { CacheScope, Resource } from '../wire/protocol.js';
 
-/** The identifier servers declare under `capabilities.extensions` (SEP-2133). */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export { SKILLS_EXTENSION, type SkillsCapability } from '../wire/skillsCapability.js';
 /** The `mimeType` of a directory resource. */
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 
@@ -19,13 +18,6 @@ export const SKILL_LIMITS: Readonly<{ files: number; bytes: number }> = Object.f
   files: 512,
   bytes: 16 * 1024 * 1024,
 });
-
-/** The server's settings of the extension: `capabilities.extensions["io.modelcontextprotocol/skills"]`. */
-export interface SkillsCapability {
-  /** The server serves `resources/directory/read`. @default false */
-  directoryRead?: boolean;
-  [setting: string]: unknown;
-}
 
 /** One file of a skill as the listing promises it: `digest` is `sha256:` + 64 lowercase hex digits of the raw bytes. */
 export interface SkillResourceEntry {

@@ -6,8 +6,8 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { isObject } from '../jsonrpc/messages.js';
-import type { ReadResourceResult } from '../types/protocol.js';
+import { isObject } from '../wire/messages.js';
+import type { ReadResourceResult } from '../wire/protocol.js';
 import { SkillVerificationError } from './errors.js';
 import { frontmatterDifferences, splitSkillMd } from './frontmatter.js';
 import type { Skill, SkillFile, SkillResourceEntry } from './types.js';

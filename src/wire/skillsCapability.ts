@@ -4,9 +4,18 @@
  * which `directoryRead: true` announces `resources/directory/read`. Pure and tiny: the client
  * imports it at load time, the rest of `skills/` only on first use.
  */
-import { isObject } from '../jsonrpc/messages.js';
-import type { ClientCapabilities, ServerCapabilities } from '../types/protocol.js';
-import { SKILLS_EXTENSION, type SkillsCapability } from './types.js';
+import { isObject } from './messages.js';
+import type { ClientCapabilities, ServerCapabilities } from './protocol.js';
+
+/** The identifier servers declare under `capabilities.extensions` (SEP-2133). */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+/** The server's settings of the extension: `capabilities.extensions["io.modelcontextprotocol/skills"]`. */
+export interface SkillsCapability {
+  /** The server serves `resources/directory/read`. @default false */
+  directoryRead?: boolean;
+  [setting: string]: unknown;
+}
 
 /** The server's settings of the extension; `undefined` when it does not declare it (or not as an object). */
 export function skillsCapabilityOf(capabilities: ServerCapabilities | undefined): SkillsCapability | undefined {
