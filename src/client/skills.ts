@@ -3,12 +3,9 @@
  * first access; the code behind it (`skills/`, with the YAML parser) is imported on the first
  * call, so a client that never uses skills never loads it.
  */
-import type { CacheSource } from '../cache/types.js';
-import type { JsonObject } from '../wire/messages.js';
 import { skillsCapabilityOf } from '../wire/skillsCapability.js';
-import type { DirectoryReadOptions, SkillListOptions, SkillsClient } from '../skills/skillsClient.js';
+import type { DirectoryReadOptions, SkillListOptions, SkillsClient, SkillsHost } from '../skills/skillsClient.js';
 import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
-import type { ReadResourceResult, ServerCapabilities } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 
 export type { DirectoryReadOptions, SkillListOptions } from '../skills/skillsClient.js';
@@ -70,18 +67,7 @@ export interface ClientSkills {
 }
 
 /** What `client.skills` is built on: the client's capabilities and its cached requests. */
-export interface ClientSkillsHost {
-  capabilities(): ServerCapabilities | undefined;
-  cached(
-    method: string,
-    params: JsonObject,
-    key: { uri?: string; cursor?: string },
-    options: CallOptions,
-    check: (method: string, result: JsonObject) => JsonObject,
-  ): Promise<{ result: JsonObject; source: CacheSource }>;
-  read(uri: string, options: CallOptions): Promise<{ result: ReadResourceResult; source: CacheSource }>;
-  invalidateList(method: 'skills/list'): Promise<unknown>;
-}
+export type ClientSkillsHost = SkillsHost;
 
 /** Makes `client.skills`; the implementation is imported on the first call. */
 export function clientSkills(host: ClientSkillsHost): ClientSkills {
