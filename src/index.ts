@@ -210,6 +210,34 @@ export {
   type TaskExpiredErrorData,
 } from './tasks/errors.js';
 export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/driver.js';
+
+// Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind
+// `client.skills` loads on first use; only these types, constants and error classes are here.
+export type { ClientSkills, SkillListOptions, DirectoryReadOptions } from './client/skills.js';
+export type { HostSkill } from './host/hostSkills.js';
+export type { HostSkillsOptions } from './host/skillsFront.js';
+export { SKILL_TOOLS, LOAD_SKILL_TOOL, READ_SKILL_FILE_TOOL, isSkillTool, skillsContext } from './host/skillTools.js';
+export {
+  SKILLS_EXTENSION,
+  DIRECTORY_MIME_TYPE,
+  SKILL_LIMITS,
+  type Skill,
+  type SkillFile,
+  type SkillFrontmatter,
+  type SkillListing,
+  type SkillResourceEntry,
+  type SkillsCapability,
+  type InvalidSkillEntry,
+  type DirectoryEntry,
+  type DirectoryListing,
+} from './skills/types.js';
+export {
+  SkillVerificationError,
+  InvalidSkillEntryError,
+  SkillsUnsupportedError,
+  type SkillVerificationReason,
+  type SkillVerificationErrorData,
+} from './skills/errors.js';
 export {
   TASKS_EXTENSION,
   TASK_STATUSES,

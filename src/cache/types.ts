@@ -6,7 +6,10 @@ import type { CacheScope } from '../wire/protocol.js';
 import type { RequestCredential } from '../transport/transport.js';
 import type { CacheMode } from '../wire/callOptions.js';
 
-/** The methods whose results carry caching hints and may be cached (spec: server/utilities/caching). */
+/**
+ * The methods whose results carry caching hints and may be cached (spec: server/utilities/caching;
+ * the Skills extension's three, SEP-2640, carry the same `ttlMs` and `cacheScope`).
+ */
 export const CACHEABLE_METHODS = [
   'server/discover',
   'tools/list',
@@ -14,11 +17,20 @@ export const CACHEABLE_METHODS = [
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
 ] as const;
 /** One of {@link CACHEABLE_METHODS}. */
 export type CacheableMethod = (typeof CACHEABLE_METHODS)[number];
 /** The paginated cacheable methods. */
-export const LIST_METHODS = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'] as const;
+export const LIST_METHODS = [
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'skills/list',
+] as const;
 /** One of {@link LIST_METHODS}. */
 export type ListMethod = (typeof LIST_METHODS)[number];
 

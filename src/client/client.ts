@@ -79,6 +79,7 @@ import type { TaskMode } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import type { ClientEvent, ClientState } from '../reconnect/types.js';
 import { ClientConnection } from './connection.js';
+import { clientSkills, type ClientSkills } from './skills.js';
 
 export type { ClientState } from '../reconnect/types.js';
 
@@ -116,6 +117,8 @@ export class McpClient implements Closeable {
   private readonly observer: Observer | undefined;
   /** The state, the events, and the reconnect. */
   private readonly connection: ClientConnection;
+  /** `skills`, made on first access. */
+  private skillsValue: ClientSkills | undefined;
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
   constructor(options: ClientOptions) {
@@ -179,7 +182,8 @@ export class McpClient implements Closeable {
           this.connection.wait('subscriptions/listen', signal, timeoutMs ?? Number.POSITIVE_INFINITY, 'idle'),
       }),
       cache: this.responseCache,
-      walk: async (method, walk) => (await this.reads.listAllOf(method, walk)).items,
+      // Live lists are of the four core lists (LIVE_LIST_METHODS), never of skills/list.
+      walk: async (method, walk) => (await this.reads.listAllOf(method as ListMethod, walk)).items,
       clock,
       timers: this.options.timers,
       onError,
@@ -466,6 +470,28 @@ export class McpClient implements Closeable {
       }
     }
     return this.readResourceFromServer(uri, options ?? {});
+  }
+
+  /**
+   * The Skills extension (SEP-2640) on this server: list, get, verified reads of a skill's files,
+   * directory reads. Its code is loaded on the first call. See {@link ClientSkills} and
+   * docs/skills.md.
+   */
+  get skills(): ClientSkills {
+    return (this.skillsValue ??= clientSkills({
+      capabilities: () => this.serverCapabilities,
+      cached: (method, params, key, options, check) =>
+        this.reads.cachedOutcome(method, params, key, options, check, { declareSkills: true }),
+      read: async (uri, options) => {
+        try {
+          const outcome = await this.reads.cachedOutcome('resources/read', { uri }, { uri }, options, checkRead);
+          return { result: outcome.result as ReadResourceResult, source: outcome.source };
+        } catch (error) {
+          throw asNotFound(error, uri);
+        }
+      },
+      invalidateList: (method) => this.responseCache?.invalidateList(method) ?? Promise.resolve(0),
+    }));
   }
 
   private async readResourceFromServer(uri: string, options: CallOptions): Promise<ReadResourceResult> {

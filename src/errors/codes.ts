@@ -120,6 +120,24 @@ export const ErrorCode = {
    * `data.reason`). Nothing was sent.
    */
   HostRouting: -32051,
+  /**
+   * Local: a skill file failed verification against its listing entry (Skills extension,
+   * SEP-2640): not listed, wrong size, wrong digest, or a `SKILL.md` whose frontmatter differs
+   * (`SkillVerificationError`; `data.reason`, `data.uri`, `data.skill`, `data.differences`).
+   * The content was not returned.
+   */
+  SkillVerificationFailed: -32060,
+  /**
+   * Local: `skills/list` or `skills/get` returned entries that break SEP-2640's rules
+   * (`InvalidSkillEntryError`; `data.entries`: index, uri, reason, value of each).
+   */
+  SkillEntryInvalid: -32061,
+  /**
+   * Local: a Skills method was called on a server that does not declare what it needs: the
+   * extension itself, or `directoryRead: true` for `resources/directory/read`
+   * (`SkillsUnsupportedError`; `data.method`, `data.missing`). Nothing was sent.
+   */
+  SkillsUnsupported: -32062,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

@@ -39,6 +39,8 @@ export type HostRoutingReason =
   | 'unknown-tool'
   /** No prompt has that exposed name (or that original name on that server). */
   | 'unknown-prompt'
+  /** No skill has that exposed name (`McpHost.readSkill`). */
+  | 'unknown-skill'
   /** No server has that name. */
   | 'unknown-server'
   /** No open server lists the URI, and no resource template matches it. */

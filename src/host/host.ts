@@ -35,6 +35,9 @@ import {
 } from './catalog.js';
 import type { ClientEvent } from '../reconnect/types.js';
 import { makeServerClient } from './serverClient.js';
+import type { HostSkill } from './hostSkills.js';
+import { SkillsFront, type HostSkillsOptions } from './skillsFront.js';
+import type { SkillFile } from '../skills/types.js';
 import {
   isHostConfig,
   parseHostConfig,
@@ -74,6 +77,8 @@ export interface McpHostOptions {
   prefixMode?: PrefixMode | undefined;
   /** Between prefix and name; letters, digits, `_` and `-` only. @default "__" */
   separator?: string | undefined;
+  /** Skills (SEP-2640): which servers' skills are trusted, and the built-in tools' result size. @default {} */
+  skills?: HostSkillsOptions | undefined;
   /** Receives non-fatal problems of every server (and of the host), tagged with the server name. @default ignore */
   onError?: ((error: Error, server: string | undefined) => void) | undefined;
 }
@@ -115,7 +120,8 @@ export type HostEvent =
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined }
   | { type: 'catalog'; kinds: readonly CatalogKind[] }
   | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
-  | { type: 'client'; server: string; event: ClientEvent };
+  | { type: 'client'; server: string; event: ClientEvent }
+  | { type: 'skills'; skills: readonly HostSkill[] };
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one
@@ -138,6 +144,7 @@ export class McpHost {
   private catalogValue: Catalog = EMPTY_CATALOG;
   private started = false;
   private closed = false;
+  private skillsFront: SkillsFront | undefined;
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -280,6 +287,7 @@ export class McpHost {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.skillsFront?.close();
     await Promise.allSettled([...this.slots.values()].map((slot) => slot.close()));
     this.refreshCatalog();
     this.events.end();
@@ -443,6 +451,55 @@ export class McpHost {
       eraMemory: this.eraMemory,
       onError: (error) => this.report(error, slot.name),
     });
+  }
+
+  /**
+   * The skills of every open server that declares the Skills extension (SEP-2640), each under an
+   * exposed name (`<server>__<name>`, the rules of tool names; two skills of one server with one
+   * name are named by their paths), with its origin server and `trusted`
+   * (`McpHostOptions.skills.trusted`). The first call loads the registry; from then on it stays
+   * current (servers opening and leaving, `list_changed` on each server's listen stream; a
+   * `skills` event each time). Only listings are fetched, never a skill's files.
+   */
+  skills(): Promise<readonly HostSkill[]> {
+    return this.skillsVerbs().skills();
+  }
+
+  /**
+   * Reads a file of the skill named `name` (default its `SKILL.md`) from the server it came from,
+   * verified as `McpClient.skills.read`; `origin` says which server and whether it is trusted.
+   * @throws HostRoutingError (-32051): `unknown-skill`, `server-unavailable`; then as `client.skills.read`.
+   */
+  readSkill(name: string, ref?: string, options: CallOptions = {}): Promise<SkillFile & { origin: HostSkill }> {
+    return this.skillsVerbs().readSkill(name, ref, options);
+  }
+
+  /**
+   * Runs one of the built-in skill tools a model called (`load_skill`, `read_skill_file`; see
+   * `SKILL_TOOLS` and `skillsContext`): the file's text, tagged with its origin, or a result with
+   * `isError: true` the model can read. Never throws for a bad argument or a failed read.
+   */
+  callSkillTool(name: string, args: JsonObject, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.skillsVerbs().callSkillTool(name, args, options);
+  }
+
+  private skillsVerbs(): SkillsFront {
+    return (this.skillsFront ??= new SkillsFront(
+      {
+        openServers: () =>
+          [...this.slots.values()].flatMap((slot) => {
+            const contribution = slot.contribution();
+            return contribution === undefined ? [] : [{ server: slot.name, prefix: contribution.prefix }];
+          }),
+        client: (server) => this.client(server),
+        onState: (listener) => this.on((event) => event.type === 'state' && listener(event.server, event.state)),
+        separator: this.options.separator,
+        prefixMode: this.options.prefixMode,
+        changed: (skills) => this.events.emit({ type: 'skills', skills }),
+        onError: (error, server) => this.report(error, server),
+      },
+      this.options.skills,
+    ));
   }
 
   /** Runs a call on a server's open client; a connection found gone updates the server's state. */

@@ -45,7 +45,7 @@ const CANCELLED = 'notifications/cancelled';
 const RECENTLY_ENDED_LIMIT = 256;
 
 /** The cache operations the manager uses (a `ResponseCache`). */
-export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateUri'>;
+export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateMethod' | 'invalidateUri'>;
 
 /** What the manager lends a live list: the whole-list walk. */
 export type ListWalker = LiveListDeps['walk'];
@@ -337,7 +337,9 @@ export class SubscriptionManager {
         pending.push(
           (invalidation.kind === 'list'
             ? cache.invalidateList(invalidation.method)
-            : cache.invalidateUri(invalidation.uri)
+            : invalidation.kind === 'method'
+              ? cache.invalidateMethod(invalidation.method)
+              : cache.invalidateUri(invalidation.uri)
           ).catch((error: unknown) => this.report(error)),
         );
       } catch (error) {
