@@ -15,7 +15,7 @@ const FLOORS = [
   ['cache', 'pagination', 'inputRequired', 'resources', 'completion', 'auth'],
   ['observability'],
   ['subscriptions'],
-  ['tasks', 'era'],
+  ['tasks', 'era', 'skills'],
   ['reconnect'],
   ['client'],
   ['host'],
