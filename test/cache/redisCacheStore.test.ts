@@ -123,9 +123,13 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
     const a = cache(made);
     const doc = loader(() => ({ contents: [{ uri: 'x://a', text: 'A' }], ttlMs: 60_000, cacheScope: 'public' }));
     await a.fetch({ method: 'resources/read', uri: 'x://a', protocolVersion: V }, doc.load);
-    const before = (await admin.client('LIST')).split('\n').filter(Boolean).length;
+    const before = String(await admin.client('LIST'))
+      .split('\n')
+      .filter(Boolean).length;
     await made[Symbol.asyncDispose]();
-    const after = (await admin.client('LIST')).split('\n').filter(Boolean).length;
+    const after = String(await admin.client('LIST'))
+      .split('\n')
+      .filter(Boolean).length;
     expect(after).toBeLessThan(before);
     expect((await dump()).keys.length).toBeGreaterThan(0);
   });
