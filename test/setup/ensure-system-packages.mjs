@@ -14,7 +14,9 @@ if (missing.length === 0) process.exit(0);
 const names = missing.map((entry) => entry.debianPackage);
 const loud = (text) => process.stderr.write(`\n!!! ${text}\n\n`);
 if (process.env.MCP_LIVE_SKIP_SYSTEM_PACKAGES === '1') {
-  loud(`MCP_LIVE_SKIP_SYSTEM_PACKAGES=1: not installing ${names.join(', ')}; the tests that need them will be SKIPPED.`);
+  loud(
+    `MCP_LIVE_SKIP_SYSTEM_PACKAGES=1: not installing ${names.join(', ')}; the tests that need them will be SKIPPED.`,
+  );
   process.exit(0);
 }
 const canInstall =
