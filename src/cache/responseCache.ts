@@ -413,6 +413,12 @@ export class ResponseCache {
     this.loads.abortPinned(new Error('response cache disposed'));
   }
 
+  /** {@link dispose}, for `await using cache = new ResponseCache(…)`; never rejects. */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.dispose();
+    return Promise.resolve();
+  }
+
   // ---- read path ----------------------------------------------------------------------------
 
   private decide(

@@ -219,6 +219,7 @@ export class McpClient implements Closeable {
       policy: this.options.reconnect,
       restartable: transport.capabilities.restartable === true,
       clock,
+      wallClock: this.options.wallClock,
       timers: this.options.timers,
       setWait: (wait) => {
         this.caller.reconnecting = wait;
@@ -256,6 +257,15 @@ export class McpClient implements Closeable {
    */
   get state(): ClientState {
     return this.connection.state;
+  }
+
+  /**
+   * While `reconnecting`: when the next attempt starts, in ms since the epoch (wall clock); in
+   * the past while that attempt runs. A five-minute cool-down shows here (and in the
+   * `reconnecting` event's `retryAt` and `coolDown`). `undefined` in every other state.
+   */
+  get retryAt(): number | undefined {
+    return this.connection.retryAt;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Transport } from '../transport/transport.js';
 import type { ClientCapabilities, Implementation, LoggingMessage } from '../wire/protocol.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../wire/protocol.js';
-import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
 import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
@@ -144,6 +144,8 @@ export interface ClientOptions {
   onError?: ((error: Error) => void) | undefined;
   /** Monotonic clock for timeouts and cache freshness. @default performance.now */
   clock?: Clock | undefined;
+  /** Wall clock, for `retryAt` (when a reconnect attempt starts). @default Date.now */
+  wallClock?: WallClock | undefined;
   /** Timer functions. @default the globals, looked up per call (fake-timer friendly) */
   timers?: Timers | undefined;
   /**
@@ -193,6 +195,7 @@ export interface ResolvedClientOptions {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   onError: (error: Error) => void;
   clock: Clock;
+  wallClock: WallClock;
   timers: Timers;
   telemetry: ResolvedTelemetry | undefined;
   /** The debug sink (it never throws), or `undefined` when the log is off. */
@@ -286,6 +289,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     onNotification: options.onNotification,
     onError,
     clock: options.clock ?? systemClock,
+    wallClock: options.wallClock ?? systemWallClock,
     timers: options.timers ?? systemTimers,
     telemetry: resolveTelemetry(options.telemetry),
     debug: resolveDebug(options.debug, onError),

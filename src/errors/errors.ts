@@ -122,12 +122,17 @@ export interface ConnectionClosedErrorData {
   /** stdio: the last lines the server wrote to stderr (bounded). */
   stderrTail?: string | undefined;
   /**
-   * HTTP: the connection could not be made, so the server received nothing (never "outcome
-   * unknown", never a reason to try another era): `refused`, `dns`, `unreachable`, `timeout`,
-   * `tls` (an untrusted certificate, or TLS spoken to a plain-HTTP port) or `blocked`.
+   * The connection could not be made, so the server received nothing (never "outcome
+   * unknown", never a reason to try another era). HTTP: `refused`, `dns`, `unreachable`,
+   * `timeout`, `tls` (an untrusted certificate, or TLS spoken to a plain-HTTP port) or
+   * `blocked`. stdio: `spawn`, the command could not be started (`errorCode` says why; `ENOENT`
+   * and `EACCES` are never retried by a reconnect).
    */
-  connectFailure?: 'refused' | 'dns' | 'unreachable' | 'timeout' | 'tls' | 'blocked' | undefined;
-  /** HTTP: the Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
+  connectFailure?: 'refused' | 'dns' | 'unreachable' | 'timeout' | 'tls' | 'blocked' | 'spawn' | undefined;
+  /**
+   * The Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`,
+   * `DEPTH_ZERO_SELF_SIGNED_CERT`; stdio: `ENOENT` for a missing command or cwd, `EACCES`).
+   */
   errorCode?: string | undefined;
   /**
    * Whether the request reached the server: `unknown` for one in flight, or whose write failed,

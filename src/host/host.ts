@@ -64,7 +64,8 @@ export interface McpHostOptions {
   client?: HostClientOptions | undefined;
   /**
    * Makes the transport of a stdio or remote entry. @default `fetchTransport` (runtime-neutral:
-   * no stdio); in Node pass `nodeTransport` from `mcp-live/node`
+   * no stdio) for the `McpHost` of `mcp-live`; `nodeTransport` (stdio, `node:http`, `ws`) for
+   * the `McpHost` of `mcp-live/node`
    */
   createTransport?: CreateTransport | undefined;
   /**
@@ -127,8 +128,11 @@ export type HostEvent =
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one
  * live catalog, one cache store, and calls routed by name (docs/host.md).
  *
+ * In Node, import `McpHost` from `mcp-live/node`: the same class with the Node transports
+ * (stdio among them) as its default `createTransport`.
+ *
  * ```ts
- * await using host = McpHost.fromConfig(await loadHostConfig('mcp.json'), { clientInfo, createTransport: nodeTransport });
+ * await using host = McpHost.fromConfig(await loadHostConfig('mcp.json'), { clientInfo }); // from mcp-live/node
  * await host.connect(); // every server settles: open or failed
  * const tools = toAnthropicTools(host.tools()); // `<server>__<tool>` names
  * const result = await host.callTool('github__create_issue', { title: 'Bug' });
@@ -173,7 +177,11 @@ export class McpHost {
    * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError (-32602) as the
    *   constructor, and when `options.servers` names a server the configuration does not have.
    */
-  static fromConfig(config: unknown, options: HostFromConfigOptions): McpHost {
+  static fromConfig<Host extends McpHost>(
+    this: new (options: McpHostOptions) => Host,
+    config: unknown,
+    options: HostFromConfigOptions,
+  ): Host {
     const parsed = isHostConfig(config) ? config : parseHostConfig(config, options);
     const { servers: perServer, env: _env, strict: _strict, ...hostOptions } = options;
     // Options for a server the file does not have (a typo) would silently not apply: a tool
@@ -181,7 +189,7 @@ export class McpHost {
     for (const name of Object.keys(perServer ?? {}))
       if (!parsed.names.includes(name))
         throw new InvalidArgumentError(`servers.${name}`, name, 'names no server of the configuration');
-    const host = new McpHost(hostOptions);
+    const host = new this(hostOptions);
     host.configErrorList = parsed.errors;
     const errors = new Map(parsed.errors.map((error) => [error.data.server, error]));
     const disabled = new Set(parsed.disabled);

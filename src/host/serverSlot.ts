@@ -19,8 +19,10 @@ import { HostRoutingError } from './errors.js';
  * - `connecting`: first connection and first list loads under way;
  * - `open`: connected; its items are in the catalog;
  * - `reconnecting`: the connection dropped and the client is reconnecting (its items are out);
+ *   `retryAt` says when the next attempt starts (minutes away during a cool-down);
  * - `failed`: it could not start, or dropped and will not come back by itself (`lastError` says
- *   why); a client that retries its first connection moves on to `open` when it succeeds;
+ *   why); a client that retries its first connection moves on to `open` when it succeeds
+ *   (`retryAt` set while it waits to; never for a command that does not exist, ENOENT or EACCES);
  * - `closed`: closed by the host (`close()`, `remove()`);
  * - `disabled`: `"disabled": true` in the configuration; never started.
  */
@@ -43,6 +45,12 @@ export interface HostServerStatus {
    * and stderr tail, an `HttpError` with the status, a `HostConfigError` naming the field...
    */
   readonly lastError: Error | undefined;
+  /**
+   * While its client waits to reconnect (`reconnecting`, or `failed` with a first connect being
+   * retried): when the next attempt starts, in ms since the epoch; in the past while that attempt
+   * runs. `undefined` otherwise. See `McpClient.retryAt`.
+   */
+  readonly retryAt: number | undefined;
 }
 
 /** What a slot needs from its host. */
@@ -110,6 +118,7 @@ export class ServerSlot {
       era: client?.era,
       serverInfo: client?.serverInfo,
       lastError: this.lastErrorValue,
+      retryAt: client?.retryAt,
     });
   }
 

@@ -116,6 +116,24 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
     return { keys, values };
   }
 
+  it('[Symbol.asyncDispose]() closes: its own connection ends, the entries stay in Redis', async () => {
+    nextPrefix();
+    const made = new RedisCacheStore({ connection: redis.url, prefix });
+    await made.ready();
+    const a = cache(made);
+    const doc = loader(() => ({ contents: [{ uri: 'x://a', text: 'A' }], ttlMs: 60_000, cacheScope: 'public' }));
+    await a.fetch({ method: 'resources/read', uri: 'x://a', protocolVersion: V }, doc.load);
+    const before = String(await admin.client('LIST'))
+      .split('\n')
+      .filter(Boolean).length;
+    await made[Symbol.asyncDispose]();
+    const after = String(await admin.client('LIST'))
+      .split('\n')
+      .filter(Boolean).length;
+    expect(after).toBeLessThan(before);
+    expect((await dump()).keys.length).toBeGreaterThan(0);
+  });
+
   describe('sharing', () => {
     it("one instance's public entry is a hit in another, and the value is frozen", async () => {
       nextPrefix();

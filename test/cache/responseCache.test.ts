@@ -940,6 +940,25 @@ describe('stale-while-revalidate', () => {
     cache.dispose();
     expect(server.signals[1]?.aborted).toBe(true);
   });
+
+  it('[Symbol.asyncDispose]() disposes: a background refresh is aborted', async () => {
+    const { cache, time } = setup({ staleWhileRevalidateMs: 10_000 });
+    const gate = deferred<JsonObject>();
+    let first = true;
+    const server = loader(() => {
+      if (first) {
+        first = false;
+        return { resultType: 'complete', tools: [], ttlMs: 1_000, cacheScope: 'public' };
+      }
+      return gate.promise;
+    });
+    await cache.fetch(listTools(), server.load);
+    time.advance(1_500);
+    await cache.fetch(listTools(), server.load);
+    expect(server.signals[1]?.aborted).toBe(false);
+    await cache[Symbol.asyncDispose]();
+    expect(server.signals[1]?.aborted).toBe(true);
+  });
 });
 
 describe('stale-if-error', () => {

@@ -155,6 +155,8 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
           type: 'reconnecting',
           attempt: 1,
           delayMs: 0,
+          retryAt: expect.any(Number) as unknown,
+          coolDown: false,
           cause: { reason: 'http-session-lost', httpStatus: 404, error: expect.objectContaining({ code: -32014 }) },
         },
         { type: 'state', state: 'open', previous: 'reconnecting' },

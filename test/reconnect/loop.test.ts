@@ -20,7 +20,7 @@ const exited = (code: number) =>
   });
 
 function loop(overrides: Partial<ReconnectLoopOptions> & Pick<ReconnectLoopOptions, 'attempt'>) {
-  const heard: Array<{ attempt: number; delayMs: number; cause: ReconnectCause }> = [];
+  const heard: Array<{ attempt: number; delayMs: number; coolDown: boolean; cause: ReconnectCause }> = [];
   const controller = new AbortController();
   const run = reconnectLoop({
     budget: new ReconnectBudget(exact),
@@ -28,7 +28,7 @@ function loop(overrides: Partial<ReconnectLoopOptions> & Pick<ReconnectLoopOptio
     timers: systemTimers,
     signal: controller.signal,
     first: { delayMs: 500, cause: { reason: 'process-exit', exitCode: 1 } },
-    onReconnecting: (attempt, delayMs, cause) => heard.push({ attempt, delayMs, cause }),
+    onReconnecting: (attempt, delayMs, coolDown, cause) => heard.push({ attempt, delayMs, coolDown, cause }),
     ...overrides,
   });
   return { run, heard, controller };

@@ -14,6 +14,7 @@ import {
   type Timers,
   type WallClock,
 } from '../../util/clock.js';
+import type { Closeable } from '../../util/disposable.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
 import { keyPrefix, quoteJson } from '../cacheKey.js';
@@ -136,7 +137,7 @@ const MAX_PENDING_PER_SERVER = 32;
  * @throws InvalidArgumentError (-32602) when neither or both of `client` and `connection` are
  *   given, or an option is out of range.
  */
-export class RedisCacheStore implements CacheStore {
+export class RedisCacheStore implements CacheStore, Closeable {
   /** Key names of this fleet. */
   private readonly names: RedisKeys;
   private readonly link: RedisLink;
@@ -423,6 +424,11 @@ export class RedisCacheStore implements CacheStore {
     this.link.client.off('ready', this.onClientReady);
     this.subscriber.disconnect();
     if (this.ownsClient) await this.link.client.quit().catch(() => this.link.client.disconnect());
+  }
+
+  /** The same as {@link close}, for `await using store = new RedisCacheStore(…)`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   // ---- inside -------------------------------------------------------------------------------
