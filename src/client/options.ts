@@ -1,7 +1,8 @@
 import type { Transport } from '../transport/transport.js';
 import type { ClientCapabilities, Implementation, LoggingMessage } from '../wire/protocol.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../wire/protocol.js';
-import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+import { systemClock, type Clock, type Timers } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
@@ -286,7 +287,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     onNotification: options.onNotification,
     onError,
     clock: options.clock ?? systemClock,
-    timers: options.timers ?? systemTimers,
+    timers: boundedTimers(options.timers),
     telemetry: resolveTelemetry(options.telemetry),
     debug: resolveDebug(options.debug, onError),
   };

@@ -8,12 +8,12 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
 import {
   systemClock,
-  systemTimers,
   systemWallClock,
   type Clock,
   type Timers,
   type WallClock,
 } from '../../util/clock.js';
+import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
 import { keyPrefix, quoteJson } from '../cacheKey.js';
@@ -177,7 +177,7 @@ export class RedisCacheStore implements CacheStore {
     this.maxEntryBytes = positive('maxEntryBytes', options.maxEntryBytes, 1024 * 1024);
     this.clock = options.clock ?? systemClock;
     this.wallClock = options.wallClock ?? systemWallClock;
-    const timers = options.timers ?? systemTimers;
+    const timers = boundedTimers(options.timers);
     this.onError = options.onError ?? (() => {});
     this.local =
       options.localTier === undefined || options.localTier === false

@@ -16,7 +16,8 @@ import {
   TimeoutError,
 } from '../../../errors/errors.js';
 import type { JsonRpcMessage, RequestId } from '../../../wire/messages.js';
-import { systemTimers, type Timers } from '../../../util/clock.js';
+import { type Timers } from '../../../util/clock.js';
+import { boundedTimers } from '../../../util/timerBounds.js';
 import { linkSignals } from '../../../util/signals.js';
 import type {
   RequestCredential,
@@ -152,7 +153,7 @@ export class LegacySseTransport implements Transport {
         this.staticHeaders.get('authorization') ?? undefined,
         options.authProvider,
       );
-    this.timers = options.timers ?? systemTimers;
+    this.timers = boundedTimers(options.timers);
     const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
       throw new InvalidArgumentError('endpointTimeoutMs', timeout, 'expected a finite number of ms > 0');
