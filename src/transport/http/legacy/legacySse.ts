@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.js';
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
   InvalidArgumentError,
   LocalError,
@@ -466,7 +466,7 @@ export class LegacySseTransport implements Transport {
   ): Error {
     if (this.lifetime.signal.aborted)
       return new ConnectionClosedError('GET: connection closed (closed by client)', { reason: 'closed by client' });
-    if (callerSignal?.aborted === true) return new CancelledError('GET', callerSignal.reason);
+    if (callerSignal?.aborted === true) return abortedError('GET', callerSignal.reason);
     if (timeoutSignal.aborted && openingSignal.aborted) return timeoutSignal.reason as TimeoutError;
     if (error instanceof NetworkFailure) return error.toError('GET', this.serverIdentity, undefined, 'a response');
     if (McpError.is(error)) return error;
@@ -490,7 +490,7 @@ export class LegacySseTransport implements Transport {
         `${method}: connection closed (${this.state === 'closed' ? 'the HTTP+SSE transport closed' : 'not open'})`,
         { reason: 'transport closed' },
       );
-    if (callSignal?.aborted === true) return new CancelledError(method, callSignal.reason);
+    if (callSignal?.aborted === true) return abortedError(method, callSignal.reason);
     if (error instanceof NetworkFailure) return error.toError(method, this.serverIdentity, id, 'the POST was accepted');
     return error instanceof Error ? error : new Error(String(error));
   }
