@@ -6,13 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
-import {
-  systemClock,
-  systemWallClock,
-  type Clock,
-  type Timers,
-  type WallClock,
-} from '../../util/clock.js';
+import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../../util/clock.js';
 import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
