@@ -19,6 +19,7 @@ export { ClientStateError, type ClientStateErrorData } from './client/errors.js'
 export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CacheMode, InputRequiredMode, InputRetry, Progress } from './wire/callOptions.js';
 export type { CallToolOptions } from './tasks/options.js';
+export type { CloseOptions } from './client/closeOptions.js';
 export { InMemoryTransport } from './transport/memory.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/http/streamableHttp.js';
 export type {

@@ -3,7 +3,7 @@
  * "Interaction with Pagination"): pages are read and loaded one by one, and stored together
  * once the walk knows the whole list's scope and expiry.
  */
-import { CancelledError } from '../errors/errors.js';
+import { abortedError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { CacheScope } from '../wire/protocol.js';
 import type { AuthPartition } from './authContext.js';
@@ -167,9 +167,9 @@ export class ListWalk {
    */
   async page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
-    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    if (signal?.aborted) throw abortedError(this.method, signal.reason);
     const { partition, credential } = this.auth ?? (await this.resolveAuth());
-    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    if (signal?.aborted) throw abortedError(this.method, signal.reason);
     // A fence still being read must be known before any page goes out.
     if (isPromise(this.fence)) this.fence = await this.fence;
     const keys = this.hooks.keys();

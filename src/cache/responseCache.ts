@@ -3,7 +3,7 @@
  * stored, for whom, and for how long. Storage is a {@link CacheStore}; keys come from
  * `cacheKey.ts`; freshness from `freshness.ts`.
  */
-import { CancelledError, InvalidArgumentError, McpError, ProtocolError, isCancelledError } from '../errors/errors.js';
+import { abortedError, InvalidArgumentError, isCancelledError, McpError, ProtocolError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject } from '../wire/messages.js';
 import type { JsonObject } from '../wire/messages.js';
@@ -231,7 +231,7 @@ export class ResponseCache {
    */
   fetch(request: CacheRequest, load: Loader): Promise<CacheOutcome> {
     const { method, signal } = request;
-    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted) return Promise.reject(abortedError(method, signal.reason));
     const mode = request.mode ?? 'default';
     if (!isCacheableMethod(method) || mode === 'no-store') {
       return this.loadDirect(
@@ -256,7 +256,7 @@ export class ResponseCache {
   /** {@link fetch} once the request's partition is known. */
   private fetchAs(request: CacheRequest, mode: CacheMode, auth: RequestAuth, load: Loader): Promise<CacheOutcome> {
     const { method, signal } = request;
-    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted) return Promise.reject(abortedError(method, signal.reason));
     const partition = auth.partition;
     const param = keyParam(method, request);
     const version = request.protocolVersion;

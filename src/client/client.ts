@@ -1,11 +1,11 @@
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
   InvalidArgumentError,
-  ResourceNotFoundError,
-  RpcError,
   isCancelledError,
   isTimeoutError,
+  ResourceNotFoundError,
+  RpcError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
@@ -35,6 +35,7 @@ import {
 } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from '../tasks/options.js';
+import { boundedWait, type CloseOptions } from './closeOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import { requireArray } from '../wire/results.js';
 import { Caller, type CallInternals } from './caller.js';
@@ -386,7 +387,7 @@ export class McpClient implements Closeable {
     const signal = options.signal;
     if (signal?.aborted === true) {
       await this.close();
-      throw new CancelledError('connect', signal.reason);
+      throw abortedError('connect', signal.reason);
     }
     this.connection.connecting();
     try {
@@ -861,14 +862,20 @@ export class McpClient implements Closeable {
    * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
    * close with reason `client-closed`; tasks being followed stop following (they keep running
    * on the server, and their records stay for {@link resumeTask}). Idempotent.
+   *
+   * `options.signal` and `options.timeoutMs` (ms) bound the wait for the transport to finish
+   * (a stdio server to exit, a WebSocket close handshake, an HTTP session `DELETE`): past the
+   * bound, close() rejects with `TimeoutError` (-32001, method `close`) or, for the signal,
+   * as a call does (`CancelledError` -32800, or `TimeoutError` for `AbortSignal.timeout()`).
+   * The client is closed either way and the clean-up goes on in the background.
    */
-  async close(): Promise<void> {
+  async close(options: CloseOptions = {}): Promise<void> {
     const stopped = this.connection.close();
     this.subscriptionManager.closeAll('client-closed');
     this.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
     this.responseCache?.dispose();
-    await stopped;
-    await this.session.close();
+    const done = stopped.then(() => this.session.close());
+    await boundedWait(done, 'close', options, this.options.timers);
   }
 
   /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */

@@ -4,7 +4,7 @@
  * caller's requests wait here, and so do subscriptions; once a new connection is negotiated
  * they go on. Keeps `McpClient` a facade.
  */
-import { CancelledError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
+import { abortedError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { Era } from '../era/era.js';
 import { EventStream } from '../util/eventStream.js';
@@ -248,7 +248,7 @@ export class ClientConnection {
           outcome: 'not-sent',
         }),
       );
-    if (signal?.aborted === true) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted === true) return Promise.reject(abortedError(method, signal.reason));
     return new Promise<void>((resolve, reject) => {
       let timer: TimerHandle;
       const done = (): void => {
@@ -266,7 +266,7 @@ export class ClientConnection {
           reject(error);
         },
       };
-      const onAbort = (): void => waiter.reject(new CancelledError(method, signal?.reason));
+      const onAbort = (): void => waiter.reject(abortedError(method, signal?.reason));
       this.waiters.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
       if (Number.isFinite(timeoutMs))

@@ -1,7 +1,8 @@
 import type { Transport } from '../transport/transport.js';
 import type { ClientCapabilities, Implementation, LoggingMessage } from '../wire/protocol.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../wire/protocol.js';
-import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
+import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
@@ -290,7 +291,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     onError,
     clock: options.clock ?? systemClock,
     wallClock: options.wallClock ?? systemWallClock,
-    timers: options.timers ?? systemTimers,
+    timers: boundedTimers(options.timers),
     telemetry: resolveTelemetry(options.telemetry),
     debug: resolveDebug(options.debug, onError),
   };

@@ -4,7 +4,7 @@
  * `timeoutMs` without an answer, and all of them together at most `maxTotalTimeoutMs`; the
  * caller's signal ends any of them at once.
  */
-import { CancelledError, TimeoutError, isCancelledError, isTimeoutError } from '../errors/errors.js';
+import { abortedError, CancelledError, isCancelledError, isTimeoutError, TimeoutError } from '../errors/errors.js';
 import type { Clock, TimerHandle, Timers } from '../util/clock.js';
 
 /** The per-step waits a step is sent with. */
@@ -93,8 +93,8 @@ export class ConnectBudget {
     if (this.onCallerAbort !== undefined) this.caller?.removeEventListener('abort', this.onCallerAbort);
   }
 
-  private cancelled(): CancelledError {
-    return new CancelledError('connect', this.caller?.reason);
+  private cancelled(): CancelledError | TimeoutError {
+    return abortedError('connect', this.caller?.reason);
   }
 
   private exceeded(): TimeoutError {

@@ -105,10 +105,13 @@ export class LocalError extends McpError {
 export interface TimeoutErrorData {
   /** The request's method. */
   method: string;
-  /** The deadline that ran out, in ms. */
-  timeoutMs: number;
-  /** `idle`: no response or progress within `timeoutMs`; `total`: `maxTotalTimeoutMs` ran out. */
-  kind: 'idle' | 'total';
+  /** The deadline that ran out, in ms; absent for `kind: "signal"` (the signal's own deadline is not known). */
+  timeoutMs?: number | undefined;
+  /**
+   * `idle`: no response or progress within `timeoutMs`; `total`: `maxTotalTimeoutMs` ran out;
+   * `signal`: the caller's signal aborted with a `TimeoutError` (`AbortSignal.timeout()`), kept as `cause`.
+   */
+  kind: 'idle' | 'total' | 'signal';
 }
 
 /** `data` of {@link ConnectionClosedError}: why the transport closed. */
@@ -161,8 +164,15 @@ export interface ProtocolErrorData {
 export class TimeoutError extends LocalError {
   override name = 'TimeoutError';
   declare readonly data: TimeoutErrorData;
-  constructor(data: TimeoutErrorData) {
-    super(ErrorCode.RequestTimeout, `${data.method} timed out after ${data.timeoutMs} ms`, { data });
+  /** @param cause what timed out, e.g. the `TimeoutError` DOMException of `AbortSignal.timeout()` */
+  constructor(data: TimeoutErrorData, cause?: unknown) {
+    super(
+      ErrorCode.RequestTimeout,
+      data.timeoutMs === undefined
+        ? `${data.method} timed out (its signal's deadline passed)`
+        : `${data.method} timed out after ${data.timeoutMs} ms`,
+      { data, cause },
+    );
   }
 }
 
@@ -176,6 +186,26 @@ export class CancelledError extends LocalError {
   constructor(method: string, reason: unknown) {
     super(ErrorCode.RequestCancelled, `${method} was cancelled`, { data: { method }, cause: reason });
   }
+}
+
+/**
+ * The error for `method` when the caller's signal aborted with `reason`: a {@link TimeoutError}
+ * (code -32001, `kind: "signal"`, `reason` as `cause`) when `reason` is a `TimeoutError`
+ * DOMException, as `AbortSignal.timeout(ms)` gives; else a {@link CancelledError} (-32800).
+ */
+export function abortedError(method: string, reason: unknown): CancelledError | TimeoutError {
+  if (isTimeoutReason(reason)) return new TimeoutError({ method, kind: 'signal' }, reason);
+  return new CancelledError(method, reason);
+}
+
+/** True for the reason `AbortSignal.timeout()` aborts with (a DOMException named `TimeoutError`). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === 'object' &&
+    reason !== null &&
+    !McpError.is(reason) &&
+    (reason as { name?: unknown }).name === 'TimeoutError'
+  );
 }
 
 /**

@@ -3,6 +3,7 @@
  * their tools, prompts and resources current, names tools for models, and routes each call to
  * the server it belongs to.
  */
+import { boundedWait, type CloseOptions } from '../client/closeOptions.js';
 import type { McpClient } from '../client/client.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from '../tasks/options.js';
@@ -140,6 +141,7 @@ export type HostEvent =
  */
 export class McpHost {
   private readonly options: McpHostOptions;
+  private closing: Promise<void> | undefined;
   private readonly slots = new Map<string, ServerSlot>();
   private readonly events: EventStream<HostEvent>;
   private readonly store: CacheStore | false;
@@ -291,14 +293,21 @@ export class McpHost {
     this.refreshCatalog();
   }
 
-  /** Closes every server (no process, socket or timer left) and ends the events. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.skillsFront?.close();
-    await Promise.allSettled([...this.slots.values()].map((slot) => slot.close()));
-    this.refreshCatalog();
-    this.events.end();
+  /**
+   * Closes every server (no process, socket or timer left) and ends the events. Idempotent.
+   * `options` bound the wait as `McpClient.close(options)` does: past it, close() rejects
+   * (`TimeoutError` -32001 method `close`, or as the signal says) while the servers finish closing.
+   */
+  async close(options: CloseOptions = {}): Promise<void> {
+    if (this.closing === undefined) {
+      this.closed = true;
+      this.skillsFront?.close();
+      this.closing = Promise.allSettled([...this.slots.values()].map((slot) => slot.close())).then(() => {
+        this.refreshCatalog();
+        this.events.end();
+      });
+    }
+    await boundedWait(this.closing, 'close', options, this.options.client?.timers);
   }
 
   /** Closes the host, as `close()` does: `await using host = …` closes it when the block ends. */

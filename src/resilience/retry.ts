@@ -6,7 +6,8 @@
  */
 import pRetry from 'p-retry';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { systemTimers, type Timers } from '../util/clock.js';
+import { type Timers } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import { abortableDelay } from '../util/signals.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 
@@ -118,7 +119,7 @@ export interface RetryLoopOptions {
  */
 export function retry<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryLoopOptions): Promise<T> {
   const { next, signal } = options;
-  const timers = options.timers ?? systemTimers;
+  const timers = boundedTimers(options.timers);
   const failures = new WeakMap<Error, unknown>();
   return pRetry(
     async (attemptNumber) => {

@@ -2,7 +2,7 @@
  * `resource_link` items: pointers to resources in tool results and prompt messages (spec:
  * server/tools, Resource Links), which the client reads when it needs their contents.
  */
-import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { abortedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import { isObject } from '../wire/messages.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { ContentBlock, PromptMessage, ReadResourceResult, ResourceLink } from '../wire/protocol.js';
@@ -76,13 +76,13 @@ export async function readResourceLinks(
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < links.length) {
-      if (signal?.aborted) throw new CancelledError('resources/read', signal.reason);
+      if (signal?.aborted) throw abortedError('resources/read', signal.reason);
       const index = next++;
       const link = links[index] as ResourceLink;
       try {
         reads[index] = { link, result: await read(link.uri, callOptions) };
       } catch (error) {
-        if (signal?.aborted) throw new CancelledError('resources/read', signal.reason);
+        if (signal?.aborted) throw abortedError('resources/read', signal.reason);
         reads[index] = { link, error: error instanceof Error ? error : new Error(String(error), { cause: error }) };
       }
     }

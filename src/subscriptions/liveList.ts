@@ -3,7 +3,7 @@
  * again after each announced change, with bursts coalesced, changes during a refresh never
  * lost, and the last good list kept when a refresh fails.
  */
-import { CancelledError } from '../errors/errors.js';
+import { abortedError } from '../errors/errors.js';
 import type { ListMethod } from '../cache/types.js';
 import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
@@ -150,7 +150,7 @@ export class LiveListImpl<T> implements LiveList<T> {
    */
   async start(): Promise<void> {
     const signal = this.settings.signal;
-    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    if (signal?.aborted) throw abortedError(this.method, signal.reason);
     const watch = WATCH[this.kind];
     let sub: Subscription;
     try {
@@ -164,7 +164,7 @@ export class LiveListImpl<T> implements LiveList<T> {
       );
     } catch (error) {
       this.finish({ reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), reopens: 0 });
-      if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+      if (signal?.aborted) throw abortedError(this.method, signal.reason);
       throw error;
     }
     this.sub = sub;
@@ -172,7 +172,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     if (this.isClosed) {
       await sub.close();
       throw signal?.aborted === true
-        ? new CancelledError(this.method, signal.reason)
+        ? abortedError(this.method, signal.reason)
         : new SubscriptionClosedError(`live ${this.kind} closed while starting`, { reason: 'closed' });
     }
     const first = this.nextOutcome();
@@ -181,7 +181,7 @@ export class LiveListImpl<T> implements LiveList<T> {
       await first;
     } catch (error) {
       await this.close();
-      if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+      if (signal?.aborted) throw abortedError(this.method, signal.reason);
       throw error;
     }
   }

@@ -6,12 +6,12 @@
  * manager's job (`subscriptionManager.ts`).
  */
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
-  McpError,
   isCancelledError,
   isRpcError,
   isTimeoutError,
+  McpError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonObject, RequestId } from '../wire/messages.js';
@@ -282,7 +282,7 @@ export class ManagedSubscription implements Subscription {
     } catch (error) {
       if (signal?.aborted) {
         this.finish({ reason: 'closed' });
-        throw new CancelledError(METHOD, signal.reason);
+        throw abortedError(METHOD, signal.reason);
       }
       const closedBy = this.closedInfo;
       if (closedBy !== undefined) throw closedWhileOpening(closedBy, error);
@@ -291,7 +291,7 @@ export class ManagedSubscription implements Subscription {
     }
     const closedBy = this.closedInfo;
     if (closedBy !== undefined) {
-      if (signal?.aborted) throw new CancelledError(METHOD, signal.reason);
+      if (signal?.aborted) throw abortedError(METHOD, signal.reason);
       throw closedWhileOpening(closedBy, undefined);
     }
   }

@@ -15,7 +15,7 @@
  * - `notifications/tasks` (Tasks extension) reaches the subscription it names, if that one asked
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  */
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { abortedError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
 import type { ResponseCache } from '../cache/responseCache.js';
 import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
@@ -161,7 +161,7 @@ export class SubscriptionManager {
     // While the client reconnects, a new subscription waits for it (within its ack timeout).
     if (this.options.host.reconnecting() && !signal?.aborted) await this.options.host.whenOpen(signal, timeoutMs);
     if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
-    if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
+    if (signal?.aborted) throw abortedError('subscriptions/listen', signal.reason);
     if (!this.options.host.connected())
       throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
     const reopen =

@@ -5,7 +5,8 @@
 import { InvalidArgumentError, TimeoutError, type McpError } from '../errors/errors.js';
 import { abortError } from '../inputRequired/errors.js';
 import type { InputRequest, InputResponse } from '../wire/protocol.js';
-import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { TaskExpiredError } from './errors.js';
 import { isTerminalStatus, taskExpiresAt } from '../wire/taskShape.js';
@@ -272,7 +273,7 @@ function linkRun(method: string, options: DriveTaskOptions) {
   const controller = new AbortController();
   const { signal: outer, stop, deadline } = options;
   const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
+  const timers = boundedTimers(options.timers);
   let cancelSent = false;
   const cancelTask = () => {
     if (cancelSent) return;

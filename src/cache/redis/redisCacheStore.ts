@@ -6,15 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
-import {
-  systemClock,
-  systemTimers,
-  systemWallClock,
-  type Clock,
-  type Timers,
-  type WallClock,
-} from '../../util/clock.js';
+import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../../util/clock.js';
 import type { Closeable } from '../../util/disposable.js';
+import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
 import { keyPrefix, quoteJson } from '../cacheKey.js';
@@ -178,7 +172,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
     this.maxEntryBytes = positive('maxEntryBytes', options.maxEntryBytes, 1024 * 1024);
     this.clock = options.clock ?? systemClock;
     this.wallClock = options.wallClock ?? systemWallClock;
-    const timers = options.timers ?? systemTimers;
+    const timers = boundedTimers(options.timers);
     this.onError = options.onError ?? (() => {});
     this.local =
       options.localTier === undefined || options.localTier === false

@@ -14,6 +14,7 @@ import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
 import type { Closeable } from '../../util/disposable.js';
+import { clampTimerDelay } from '../../util/timerBounds.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';
 import { endGroup } from './processGroup.js';
@@ -640,7 +641,7 @@ export class StdioTransport implements Transport, Closeable {
     const handle = setTimeout(() => {
       this.timers.delete(handle);
       fn();
-    }, ms);
+    }, clampTimerDelay(ms));
     if (unref) {
       handle.unref();
     }
