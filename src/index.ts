@@ -346,6 +346,7 @@ export {
   CATALOG_KINDS,
   type Catalog,
   type CatalogKind,
+  type HostAvailability,
   type HostTool,
   type HostPrompt,
   type HostResource,

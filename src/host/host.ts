@@ -49,6 +49,10 @@ import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRe
 import { ServerSlot, type HostServerState, type HostServerStatus } from './serverSlot.js';
 import { templateMatcher } from './templateRoute.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
+import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+
+/** A call's deadline when neither the call nor the client options give a `timeoutMs`: the client's default. */
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 /** Options of `new McpHost(options)`. */
 export interface McpHostOptions {
@@ -301,10 +305,10 @@ export class McpHost {
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult | ToolTask> {
-    if (typeof tool !== 'string') this.openSlot(tool.server);
+    if (typeof tool !== 'string') await this.itemsOf(tool.server, 'tools/call', options);
     const target = routeTool(this.catalogValue, tool);
-    return this.onServer(target.server, (client) =>
-      client.callTool(target.tool.name, args, options as CallToolOptions & { task: 'manual' }),
+    return this.onServer(target.server, 'tools/call', options, (client, call) =>
+      client.callTool(target.tool.name, args, call as CallToolOptions & { task: 'manual' }),
     );
   }
 
@@ -319,9 +323,11 @@ export class McpHost {
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    if (typeof prompt !== 'string') this.openSlot(prompt.server);
+    if (typeof prompt !== 'string') await this.itemsOf(prompt.server, 'prompts/get', options);
     const target = routePrompt(this.catalogValue, prompt);
-    return this.onServer(target.server, (client) => client.getPrompt(target.prompt.name, args, options));
+    return this.onServer(target.server, 'prompts/get', options, (client, call) =>
+      client.getPrompt(target.prompt.name, args, call),
+    );
   }
 
   /**
@@ -342,7 +348,7 @@ export class McpHost {
         uri,
         templateMatcher((error) => this.report(error, undefined)),
       );
-    return this.onServer(target, (client) => client.readResource(uri, call));
+    return this.onServer(target, 'resources/read', call, (client, own) => client.readResource(uri, own));
   }
 
   /**
@@ -360,16 +366,18 @@ export class McpHost {
     options: HostCallOptions = {},
   ): Promise<CompleteResult> {
     const { server, ...call } = options;
-    if (server !== undefined) return this.onServer(server, (client) => client.complete(ref, argument, context, call));
+    const method = 'completion/complete';
+    if (server !== undefined)
+      return this.onServer(server, method, call, (client, own) => client.complete(ref, argument, context, own));
     if (ref?.type === 'ref/prompt') {
       const target = routePrompt(this.catalogValue, ref.name);
-      return this.onServer(target.server, (client) =>
-        client.complete({ ...ref, name: target.prompt.name }, argument, context, call),
+      return this.onServer(target.server, method, call, (client, own) =>
+        client.complete({ ...ref, name: target.prompt.name }, argument, context, own),
       );
     }
     if (ref?.type === 'ref/resource') {
       const target = routeTemplate(this.catalogValue, ref.uri);
-      return this.onServer(target, (client) => client.complete(ref, argument, context, call));
+      return this.onServer(target, method, call, (client, own) => client.complete(ref, argument, context, own));
     }
     throw new InvalidArgumentError(
       'ref',
@@ -424,23 +432,61 @@ export class McpHost {
     });
   }
 
-  /** Runs a call on a server's open client; a connection found gone updates the server's state. */
-  private async onServer<T>(server: string, call: (client: McpClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs a call on a server's client once it is open: a server that is `connecting` or
+   * `reconnecting` is waited for within the call's own deadline (its `timeoutMs`, else the
+   * client's; its `signal`), and the call gets what is left of it. A connection found gone
+   * updates the server's state.
+   * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError
+   *   (-32800) when the signal aborts during the wait; then whatever the call throws.
+   */
+  private async onServer<T, O extends CallOptions>(
+    server: string,
+    method: string,
+    options: O,
+    call: (client: McpClient, options: O) => Promise<T>,
+  ): Promise<T> {
     const slot = this.slotNamed(server);
-    const client = slot.openClient();
+    const { clock, timers } = this.timeOf(slot);
+    const deadline = this.deadlineOf(slot, options);
+    const started = clock.now();
+    const client = await slot.ready({ method, signal: options.signal, timeoutMs: deadline, clock, timers });
+    const waited = clock.now() - started;
+    const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
     try {
-      return await call(client);
+      return await call(client, own);
     } catch (error) {
       slot.afterFailure(error);
       throw error;
     }
   }
 
-  /** @throws HostRoutingError `unknown-server` / `server-unavailable` */
-  private openSlot(name: string): ServerSlot {
+  /**
+   * For a call by `{ server, name }`: the server must be one that can take calls; while it is
+   * still connecting for the first time (no items yet), waits for it as {@link onServer} does.
+   * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError (-32800)
+   */
+  private async itemsOf(name: string, method: string, options: CallOptions): Promise<void> {
     const slot = this.slotNamed(name);
-    slot.openClient();
-    return slot;
+    if (!slot.reachable) throw slot.unavailable();
+    if (slot.state !== 'connecting') return;
+    const { clock, timers } = this.timeOf(slot);
+    await slot.ready({ method, signal: options.signal, timeoutMs: this.deadlineOf(slot, options), clock, timers });
+  }
+
+  /** The clock and timers of a server's client options (its own over the host's `client` defaults). */
+  private timeOf(slot: ServerSlot): { clock: Clock; timers: Timers } {
+    const own = slot.entry?.client;
+    return {
+      clock: own?.clock ?? this.options.client?.clock ?? systemClock,
+      timers: own?.timers ?? this.options.client?.timers ?? systemTimers,
+    };
+  }
+
+  /** A call's deadline, in ms: its `timeoutMs`, else its server's client `timeoutMs` (60 000). */
+  private deadlineOf(slot: ServerSlot, options: CallOptions): number {
+    const value = options.timeoutMs ?? slot.entry?.client?.timeoutMs ?? this.options.client?.timeoutMs;
+    return typeof value === 'number' && value > 0 ? value : DEFAULT_CALL_TIMEOUT_MS;
   }
 
   /** @throws HostRoutingError (-32051, `unknown-server`) */

@@ -3,11 +3,12 @@
  * The host owns the slots; a slot tells the host when its contribution to the catalog changed.
  */
 import type { McpClient } from '../client/client.js';
-import { ConnectionClosedError, McpError } from '../errors/errors.js';
+import { CancelledError, ConnectionClosedError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../era/era.js';
 import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
 import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
+import type { Clock, Timers } from '../util/clock.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
 import type { ClientEvent, ReconnectCause } from '../reconnect/types.js';
 import type { HostServerEntry, ServerLocation } from './config.js';
@@ -17,8 +18,9 @@ import { HostRoutingError } from './errors.js';
  * A server's state in the host.
  * - `new`: added, `connect()` not called yet;
  * - `connecting`: first connection and first list loads under way;
- * - `open`: connected; its items are in the catalog;
- * - `reconnecting`: the connection dropped and the client is reconnecting (its items are out);
+ * - `open`: connected; its items are in the catalog, `available`;
+ * - `reconnecting`: the connection dropped and the client is reconnecting; its items stay in
+ *   the catalog, `unavailable`, and calls to it wait for it (within their deadline);
  * - `failed`: it could not start, or dropped and will not come back by itself (`lastError` says
  *   why); a client that retries its first connection moves on to `open` when it succeeds;
  * - `closed`: closed by the host (`close()`, `remove()`);
@@ -58,6 +60,20 @@ export interface SlotHost {
 
 type Lists = { [K in CatalogKind]: readonly unknown[] };
 
+/** States a call waits out: the server is on its way to `open`. */
+const COMING: ReadonlySet<HostServerState> = new Set(['connecting', 'reconnecting']);
+
+/** How long a call waits for its server ({@link ServerSlot.ready}). */
+export interface ReadyOptions {
+  /** The call's method, for a `CancelledError`. */
+  method: string;
+  signal?: AbortSignal | undefined;
+  /** The longest wait, in ms. */
+  timeoutMs: number;
+  clock: Clock;
+  timers: Timers;
+}
+
 /** Which capability offers each list. */
 const OFFERED_BY: Readonly<Record<CatalogKind, 'tools' | 'prompts' | 'resources'>> = {
   tools: 'tools',
@@ -80,6 +96,8 @@ export class ServerSlot {
   private starting: Promise<void> | undefined;
   private stopWatching: () => void = () => {};
   private readonly lifetime = new AbortController();
+  /** Calls waiting for the next state change ({@link ready}). */
+  private stateWaiters: Array<() => void> = [];
 
   constructor(
     readonly name: string,
@@ -113,13 +131,18 @@ export class ServerSlot {
     });
   }
 
-  /** The slot's lists for the catalog while it is open; `undefined` otherwise. */
+  /**
+   * The slot's lists for the catalog: `available` while it is open, `unavailable` while it
+   * reconnects (the last lists, kept); `undefined` in every other state.
+   */
   contribution(): ServerContribution | undefined {
-    if (this.stateValue !== 'open' || this.entry === undefined) return undefined;
+    if (this.entry === undefined) return undefined;
+    if (this.stateValue !== 'open' && !(this.stateValue === 'reconnecting' && this.everOpen)) return undefined;
     const items = {} as Lists;
     for (const kind of CATALOG_KINDS) items[kind] = this.lists.get(kind)?.items ?? [];
     return {
       server: this.name,
+      availability: this.stateValue === 'open' ? 'available' : 'unavailable',
       prefix: this.entry.prefix ?? this.name,
       toolFilter: this.entry.tools,
       tools: items.tools as readonly Tool[],
@@ -177,19 +200,61 @@ export class ServerSlot {
     this.host.changed();
   }
 
-  /**
-   * The open client for a call.
-   * @throws HostRoutingError (-32051, `server-unavailable`) when the slot is not open.
-   */
-  openClient(): McpClient {
+  /** Whether a call to this server may wait for it: it is open, connecting or reconnecting. */
+  get reachable(): boolean {
     this.sync();
-    const client = this.clientValue;
-    if (this.stateValue === 'open' && client !== undefined) return client;
-    throw new HostRoutingError(
-      `server ${JSON.stringify(this.name)} is ${this.stateValue}${this.lastErrorValue ? `: ${this.lastErrorValue.message}` : ''}`,
-      { reason: 'server-unavailable', server: this.name, state: this.stateValue },
-      this.lastErrorValue,
+    return this.stateValue === 'open' || COMING.has(this.stateValue);
+  }
+
+  /**
+   * The open client for a call. While the server is `connecting` or `reconnecting`, waits
+   * for it to open, at most `options.timeoutMs`.
+   * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state` and the last
+   *   error as `cause`) when it is in another state, leaves for one, or is not open in time;
+   *   CancelledError (-32800) when `options.signal` aborts first.
+   */
+  async ready(options: ReadyOptions): Promise<McpClient> {
+    const started = options.clock.now();
+    for (;;) {
+      this.sync();
+      const client = this.clientValue;
+      if (this.stateValue === 'open' && client !== undefined) return client;
+      if (options.signal?.aborted === true) throw new CancelledError(options.method, options.signal.reason);
+      const left = options.timeoutMs - (options.clock.now() - started);
+      if (!COMING.has(this.stateValue) || left <= 0) throw this.unavailable(options.clock.now() - started);
+      await this.nextState(left, options);
+    }
+  }
+
+  /** The error of a call this server cannot take. */
+  unavailable(waitedMs = 0): HostRoutingError {
+    const last = this.lastErrorValue;
+    const waited = waitedMs > 0 ? ` after waiting ${Math.round(waitedMs)} ms` : '';
+    return new HostRoutingError(
+      `server ${JSON.stringify(this.name)} is ${this.stateValue}${waited}${last ? `: ${last.message}` : ''}`,
+      {
+        reason: 'server-unavailable',
+        server: this.name,
+        state: this.stateValue,
+        ...(last !== undefined && { lastError: last.message }),
+      },
+      last,
     );
+  }
+
+  /** Resolves at the next state change, after `ms`, or when the signal aborts (never rejects). */
+  private nextState(ms: number, options: ReadyOptions): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        options.timers.clearTimeout(timer);
+        options.signal?.removeEventListener('abort', done);
+        this.stateWaiters = this.stateWaiters.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      const timer = options.timers.setTimeout(done, ms);
+      options.signal?.addEventListener('abort', done, { once: true });
+      this.stateWaiters.push(done);
+    });
   }
 
   /** After a call failed: notices a connection that is gone. */
@@ -299,6 +364,7 @@ export class ServerSlot {
     if (previous === state) return;
     this.stateValue = state;
     this.host.stateChanged(this, previous);
+    for (const waiter of [...this.stateWaiters]) waiter();
   }
 }
 

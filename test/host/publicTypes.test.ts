@@ -31,6 +31,7 @@ function catalogPins(host: McpHost): void {
   expectTypeOf<typeof host.on>().toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
   expectTypeOf<HostTool>().toEqualTypeOf<{
     readonly server: string;
+    readonly availability: 'available' | 'unavailable';
     readonly exposedName: string;
     readonly tool: import('../../src/index.js').Tool;
   }>();
