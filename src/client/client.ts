@@ -52,6 +52,7 @@ import { ClientStateError } from './errors.js';
 import type { Closeable } from '../util/disposable.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
+import { walkedList } from '../subscriptions/liveList.js';
 import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type {
   LiveList,
@@ -179,7 +180,7 @@ export class McpClient implements Closeable {
           this.connection.wait('subscriptions/listen', signal, timeoutMs ?? Number.POSITIVE_INFINITY, 'idle'),
       }),
       cache: this.responseCache,
-      walk: async (method, walk) => (await this.reads.listAllOf(method, walk)).items,
+      walk: async (method, walk) => walkedList(await this.reads.listAllOf(method, walk)),
       clock,
       timers: this.options.timers,
       onError,
