@@ -176,6 +176,7 @@ export type {
   SubscriptionClientOptions,
   LiveList,
   LiveListEvent,
+  LivePollReason,
   LiveListItems,
   LiveListKind,
   LiveListOptions,

@@ -12,6 +12,7 @@ import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js
 import type { JsonObject } from '../wire/messages.js';
 import type { EraMemory } from '../era/era.js';
 import { EventStream } from '../util/eventStream.js';
+import type { LivePollReason } from '../subscriptions/types.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -97,14 +98,27 @@ export interface HostCallOptions extends CallOptions {
 }
 
 /**
- * One host event. `state`: a server changed state. `catalog`: the union of the open servers'
- * lists changed (`kinds` says which lists; read them from the host). `collision`: tools or
- * prompts that would have shared an exposed name (they were renamed, never dropped). `client`:
- * a reconnect event of a server's client. All are tagged with the server, where there is one.
+ * One host event. `state`: a server changed state. `catalog`: the catalog changed (`kinds`
+ * says which lists; read them from the host): a server's list changed, its items came or went,
+ * or its availability changed. `collision`: tools or prompts that would have shared an exposed
+ * name (they were renamed, never dropped). `client`: a reconnect event of a server's client.
+ * `polling`: a server's changes are not pushed (its listen was refused, never acknowledged,
+ * keeps dropping, or is not offered), so its lists are fetched again every `intervalMs`
+ * (docs/host.md); said once per server, and `error`, when there is one, is also its
+ * `lastError`. All are tagged with the server, where there is one.
  */
 export type HostEvent =
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined }
   | { type: 'catalog'; kinds: readonly CatalogKind[] }
+  | {
+      type: 'polling';
+      server: string;
+      /** The first list found polling. */
+      kind: CatalogKind;
+      reason: LivePollReason;
+      error?: Error | undefined;
+      intervalMs: number;
+    }
   | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
   | { type: 'client'; server: string; event: ClientEvent };
 
@@ -412,6 +426,15 @@ export class McpHost {
             ...(s.state === 'failed' && { error: s.status().lastError }),
           }),
         clientEvent: (s, event) => this.events.emit({ type: 'client', server: s.name, event }),
+        polling: (s, event, kind) =>
+          this.events.emit({
+            type: 'polling',
+            server: s.name,
+            kind,
+            reason: event.reason,
+            ...(event.error !== undefined && { error: event.error }),
+            intervalMs: event.intervalMs,
+          }),
         onError: (error, server) => this.report(error, server),
       },
       initial ?? { state: 'new' },

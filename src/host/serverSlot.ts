@@ -55,6 +55,8 @@ export interface SlotHost {
   changed(): void;
   stateChanged(slot: ServerSlot, previous: HostServerState): void;
   clientEvent(slot: ServerSlot, event: ClientEvent): void;
+  /** The slot's lists are fetched on a timer: changes are not pushed (said once per slot). */
+  polling(slot: ServerSlot, event: Extract<LiveListEvent<unknown>, { type: 'polling' }>, kind: CatalogKind): void;
   onError(error: Error, server: string): void;
 }
 
@@ -92,6 +94,7 @@ export class ServerSlot {
   private readonly closedLists = new WeakSet<LiveList<unknown>>();
   private everOpen = false;
   private closing = false;
+  private pollingSaid = false;
   private opening: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopWatching: () => void = () => {};
@@ -351,6 +354,11 @@ export class ServerSlot {
     if (this.closing) return;
     if (event.type === 'updated' && event.changed && this.lists.has(kind)) this.host.changed();
     else if (event.type === 'refreshFailed') this.host.onError(event.error, this.name);
+    else if (event.type === 'polling' && !this.pollingSaid) {
+      this.pollingSaid = true;
+      if (event.error !== undefined) this.lastErrorValue = event.error;
+      this.host.polling(this, event, kind);
+    }
   }
 
   private fail(error: unknown): void {

@@ -127,6 +127,8 @@ export class LiveListImpl<T> implements LiveList<T> {
   private again = false;
   /** Why the list is fetched on a timer, once it has been said (see {@link startPolling}). */
   private pollReason: LivePollReason | undefined;
+  /** The `polling` event, until it is said. */
+  private unsaid: { reason: LivePollReason; error: Error | undefined } | undefined;
   /** The first load has started. */
   private loading = false;
   private ttlMs: number | undefined;
@@ -255,7 +257,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     }
     this.sub = sub;
     void sub.closed.then((info) => this.subscriptionClosed(info));
-    if (!this.watching) {
+    if (sub.state === 'open' && sub.honoured[WATCH[this.kind].flag] !== true) {
       this.startPolling('unsupported', undefined);
       return;
     }
@@ -289,13 +291,22 @@ export class LiveListImpl<T> implements LiveList<T> {
     const first = this.pollReason === undefined;
     this.pollReason = reason;
     if (this.running === undefined && this.timer === undefined && this.versionValue > 0) this.schedulePoll();
-    if (first)
-      this.events.emit({
-        type: 'polling',
-        reason,
-        ...(error !== undefined && { error }),
-        intervalMs: this.pollIntervalMs(),
-      });
+    if (!first) return;
+    this.unsaid = { reason, error };
+    // Before the first load, the interval (the list's ttlMs) is not known yet: said after it.
+    if (this.versionValue > 0) this.sayPolling();
+  }
+
+  private sayPolling(): void {
+    const said = this.unsaid;
+    if (said === undefined) return;
+    this.unsaid = undefined;
+    this.events.emit({
+      type: 'polling',
+      reason: said.reason,
+      ...(said.error !== undefined && { error: said.error }),
+      intervalMs: this.pollIntervalMs(),
+    });
   }
 
   /** @internal The client closed, or its connection is gone for good: the list closes with `reason`. */
@@ -442,6 +453,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     const published = this.itemsValue;
     this.settleWaiters((waiter) => waiter.resolve(published));
     this.events.emit({ type: 'updated', items: published, version: this.versionValue, changed });
+    this.sayPolling();
   }
 
   private nextOutcome(): Promise<readonly T[]> {

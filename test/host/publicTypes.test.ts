@@ -27,7 +27,7 @@ function catalogPins(host: McpHost): void {
   expectTypeOf<HostServerState>().toEqualTypeOf<
     'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled'
   >();
-  expectTypeOf<HostEvent['type']>().toEqualTypeOf<'state' | 'catalog' | 'collision' | 'client'>();
+  expectTypeOf<HostEvent['type']>().toEqualTypeOf<'state' | 'catalog' | 'collision' | 'client' | 'polling'>();
   expectTypeOf<typeof host.on>().toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
   expectTypeOf<HostTool>().toEqualTypeOf<{
     readonly server: string;
