@@ -6,8 +6,15 @@ import type { McpClient } from '../client/client.js';
 import { CancelledError, ConnectionClosedError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../era/era.js';
-import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
-import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
+import type { LiveList, LiveListEvent, Subscription } from '../subscriptions/types.js';
+import type {
+  Implementation,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  SubscriptionFilter,
+  Tool,
+} from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
 import type { ClientEvent, ReconnectCause } from '../reconnect/types.js';
@@ -76,6 +83,14 @@ export interface ReadyOptions {
   timers: Timers;
 }
 
+/** The filter flag that announces changes of each list. */
+const LIST_FLAG: Readonly<Record<CatalogKind, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>> = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+  resourceTemplates: 'resourcesListChanged',
+};
+
 /** Which capability offers each list. */
 const OFFERED_BY: Readonly<Record<CatalogKind, 'tools' | 'prompts' | 'resources'>> = {
   tools: 'tools',
@@ -95,6 +110,8 @@ export class ServerSlot {
   private everOpen = false;
   private closing = false;
   private pollingSaid = false;
+  /** The one listen stream of the slot's lists. */
+  private shared: Promise<Subscription> | undefined;
   private opening: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopWatching: () => void = () => {};
@@ -198,7 +215,11 @@ export class ServerSlot {
     this.lifetime.abort(new ConnectionClosedError(`server ${this.name} removed`, { reason: 'closed by host' }));
     this.stopWatching();
     const lists = [...this.lists.values()];
-    await Promise.allSettled([...lists.map((list) => list.close()), this.clientValue?.close()]);
+    await Promise.allSettled([
+      ...lists.map((list) => list.close()),
+      this.shared?.then((sub) => sub.close()),
+      this.clientValue?.close(),
+    ]);
     if (this.stateValue !== 'disabled') this.setState('closed');
     this.host.changed();
   }
@@ -316,12 +337,18 @@ export class ServerSlot {
     if (client === undefined || this.closing) return;
     const capabilities = client.serverCapabilities ?? {};
     const wanted = CATALOG_KINDS.filter((kind) => capabilities[OFFERED_BY[kind]] !== undefined);
+    const opening = wanted.filter((kind) => {
+      const current = this.lists.get(kind);
+      return current === undefined || this.closedLists.has(current);
+    });
+    const subscription = this.sharedSubscription(client, opening, opening.length === wanted.length);
     await Promise.all(
-      wanted.map(async (kind) => {
-        const current = this.lists.get(kind);
-        if (current !== undefined && !this.closedLists.has(current)) return;
+      opening.map(async (kind) => {
         try {
-          const list = await client.live(kind, { onEvent: (event) => this.onListEvent(kind, event) });
+          const list = await client.live(kind, {
+            onEvent: (event) => this.onListEvent(kind, event),
+            ...(subscription !== undefined && { subscription }),
+          });
           if (this.closing) {
             await list.close();
             return;
@@ -348,6 +375,26 @@ export class ServerSlot {
     this.everOpen = true;
     if (this.stateValue !== 'open') this.setState('open');
     this.host.changed();
+  }
+
+  /**
+   * One `subscriptions/listen` stream for every list the slot opens (the combined filter), so
+   * a server costs one stream, not one per list. A listen that fails leaves the lists polling.
+   */
+  private sharedSubscription(
+    client: McpClient,
+    kinds: readonly CatalogKind[],
+    replaces: boolean,
+  ): Promise<Subscription> | undefined {
+    if (kinds.length === 0) return undefined;
+    const filter: SubscriptionFilter = {};
+    for (const kind of kinds) filter[LIST_FLAG[kind]] = true;
+    const subscription = client.subscribe(filter);
+    subscription.catch(() => {}); // each list hears the failure, and polls
+    // Lists still open keep hearing the previous stream; once none is left on it, it goes.
+    if (replaces) void this.shared?.then((sub) => sub.close()).catch(() => {});
+    this.shared = subscription;
+    return subscription;
   }
 
   private onListEvent(kind: CatalogKind, event: LiveListEvent<unknown>): void {

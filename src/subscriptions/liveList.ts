@@ -69,7 +69,8 @@ export function walkedList(walk: { items: readonly unknown[]; results: readonly 
   let ttlMs: number | undefined;
   for (const result of walk.results) {
     const raw = result['ttlMs'];
-    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) ttlMs = ttlMs === undefined ? raw : Math.min(ttlMs, raw);
+    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0)
+      ttlMs = ttlMs === undefined ? raw : Math.min(ttlMs, raw);
   }
   return { items: walk.items, ...(ttlMs !== undefined && { ttlMs }) };
 }
@@ -102,6 +103,8 @@ export interface LiveListSettings<T> {
   maxPages?: number | undefined;
   signal?: AbortSignal | undefined;
   onEvent?: ((event: LiveListEvent<T>) => void) | undefined;
+  /** A subscription of the caller's to take changes from (never closed by the list). */
+  shared?: Subscription | Promise<Subscription> | undefined;
 }
 
 interface Waiter<T> {
@@ -139,6 +142,8 @@ export class LiveListImpl<T> implements LiveList<T> {
   private resolveClosed!: (info: SubscriptionClosed) => void;
   private readonly events: EventStream<LiveListEvent<T>>;
   private readonly onHostAbort: (() => void) | undefined;
+  /** Removes this list's listener from a shared subscription. */
+  private detachShared: () => void = () => {};
 
   constructor(
     readonly kind: LiveListKind,
@@ -211,27 +216,31 @@ export class LiveListImpl<T> implements LiveList<T> {
     if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
     const watch = WATCH[this.kind];
     let subscribing: Promise<Subscription>;
-    try {
-      subscribing = this.deps.subscribe(
-        { [watch.flag]: true },
-        {
-          timeoutMs: this.settings.timeoutMs,
-          signal: this.lifetime.signal,
-          onEvent: (event) => this.onSubscriptionEvent(event),
-        },
-      );
-    } catch (error) {
-      subscribing = Promise.reject(error);
-    }
+    const shared = this.settings.shared;
+    if (shared !== undefined)
+      subscribing = Promise.resolve(shared).then((sub) => {
+        if (!this.isClosed) this.detachShared = sub.on((event) => this.onSubscriptionEvent(event));
+        return sub;
+      });
+    else
+      try {
+        subscribing = this.deps.subscribe(
+          { [watch.flag]: true },
+          {
+            timeoutMs: this.settings.timeoutMs,
+            signal: this.lifetime.signal,
+            onEvent: (event) => this.onSubscriptionEvent(event),
+          },
+        );
+      } catch (error) {
+        subscribing = Promise.reject(error);
+      }
     const settled = subscribing.then(
       (sub) => this.subscribed(sub),
       (error: unknown) => this.startPolling(listenFailure(error), asError(error)),
     );
     const grace = new AbortController();
-    await Promise.race([
-      settled,
-      abortableDelay(LIVE_ACK_GRACE_MS, this.deps.timers, grace.signal).catch(() => {}),
-    ]);
+    await Promise.race([settled, abortableDelay(LIVE_ACK_GRACE_MS, this.deps.timers, grace.signal).catch(() => {})]);
     grace.abort();
     if (this.isClosed) {
       if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
@@ -252,7 +261,7 @@ export class LiveListImpl<T> implements LiveList<T> {
   /** The subscription was acknowledged: changes are pushed from now on. */
   private subscribed(sub: Subscription): void {
     if (this.isClosed) {
-      void sub.close();
+      if (this.settings.shared === undefined) void sub.close();
       return;
     }
     this.sub = sub;
@@ -339,7 +348,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     if (this.isClosed) return Promise.resolve();
     const sub = this.sub;
     this.finish({ reason: 'closed', reopens: sub?.reopens ?? 0 });
-    return sub === undefined ? Promise.resolve() : sub.close();
+    return sub === undefined || this.settings.shared !== undefined ? Promise.resolve() : sub.close();
   }
 
   /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
@@ -473,6 +482,7 @@ export class LiveListImpl<T> implements LiveList<T> {
       new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason }),
     );
     this.clearTimer();
+    this.detachShared();
     if (this.onHostAbort !== undefined) this.settings.signal?.removeEventListener('abort', this.onHostAbort);
     const error = new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason });
     this.settleWaiters((waiter) => waiter.reject(error));

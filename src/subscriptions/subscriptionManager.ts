@@ -213,6 +213,7 @@ export class SubscriptionManager {
         maxPages: options.maxPages,
         signal: options.signal,
         onEvent: options.onEvent,
+        shared: options.subscription,
       },
     );
     const entry = list as LiveListImpl<unknown>;

@@ -218,6 +218,14 @@ export interface LiveListOptions<T = unknown> {
   signal?: AbortSignal | undefined;
   /** A listener attached before anything is sent, so it hears every event. */
   onEvent?: ((event: LiveListEvent<T>) => void) | undefined;
+  /**
+   * A subscription of yours to hear this list's changes on, instead of a listen stream of the
+   * list's own: one stream for several lists (its filter must ask for this list's changes).
+   * The list never closes it; it closes when that subscription closes for the host
+   * (`close()`, `client-closed`), and polls when it fails or drops.
+   * @default a subscription of its own
+   */
+  subscription?: Subscription | Promise<Subscription> | undefined;
 }
 
 /**

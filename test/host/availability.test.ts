@@ -177,26 +177,79 @@ describe('McpHost: push is an optimisation, never a precondition', () => {
     ['refuses listen (-32601)', 'refuse' as const, 'refused', 1000],
     ['never acknowledges listen', 'never' as const, 'unacknowledged', 300],
     ['ends every listen at once', 'drop' as const, 'dropped', 1000],
-  ])('a server that %s is open with its tools, refreshed on its ttlMs, said once', async (_, listen, reason, timeoutMs) => {
-    const script: Script = { listen, tools: ['a'], ttlMs: 30 };
-    const fake = new RestartableFake(scripted(script));
-    const { host, events } = hostOn(fake, {
-      ...poll,
-      timeoutMs,
-      subscriptions: { ...poll.subscriptions, reopen: { ...FAST, coolDownMs: 60_000, maxQuickRetries: 1 } },
-    });
-    const polling = next(host, (e) => e.type === 'polling');
-    const [status] = await host.connect();
-    expect(status?.state).toBe('open');
-    expect(host.tools().map((t) => t.exposedName)).toEqual(['srv__a']);
-    expect(await polling).toMatchObject({ type: 'polling', server: 'srv', kind: 'tools', reason, intervalMs: 30 });
-    if (reason !== 'dropped') expect(host.server('srv')?.lastError).toBeDefined();
+  ])(
+    'a server that %s is open with its tools, refreshed on its ttlMs, said once',
+    async (_, listen, reason, timeoutMs) => {
+      const script: Script = { listen, tools: ['a'], ttlMs: 30 };
+      const fake = new RestartableFake(scripted(script));
+      const { host, events } = hostOn(fake, {
+        ...poll,
+        timeoutMs,
+        subscriptions: { ...poll.subscriptions, reopen: { ...FAST, coolDownMs: 60_000, maxQuickRetries: 1 } },
+      });
+      const polling = next(host, (e) => e.type === 'polling');
+      const [status] = await host.connect();
+      expect(status?.state).toBe('open');
+      expect(host.tools().map((t) => t.exposedName)).toEqual(['srv__a']);
+      expect(await polling).toMatchObject({ type: 'polling', server: 'srv', kind: 'tools', reason, intervalMs: 30 });
+      if (reason !== 'dropped') expect(host.server('srv')?.lastError).toBeDefined();
 
-    const grown = next(host, (e) => e.type === 'catalog');
-    script.tools = ['a', 'b'];
-    await grown;
-    expect(host.tools().map((t) => t.exposedName)).toEqual(['srv__a', 'srv__b']);
-    expect(events.filter((e) => e.type === 'polling')).toHaveLength(1);
-    expect(host.server('srv')?.state).toBe('open');
+      const grown = next(host, (e) => e.type === 'catalog');
+      script.tools = ['a', 'b'];
+      await grown;
+      expect(host.tools().map((t) => t.exposedName)).toEqual(['srv__a', 'srv__b']);
+      expect(events.filter((e) => e.type === 'polling')).toHaveLength(1);
+      expect(host.server('srv')?.state).toBe('open');
+    },
+  );
+});
+
+describe('McpHost: one listen stream per server', () => {
+  it('its lists share one subscriptions/listen with the combined filter; a change on it refreshes the right list', async () => {
+    let prompts = ['p1'];
+    const fake = new RestartableFake((server) => {
+      scripted({ listen: 'ack', tools: ['a'] })(server);
+      server.on('server/discover', () => ({
+        result: {
+          ...DISCOVER_RESULT,
+          capabilities: {
+            tools: { listChanged: true },
+            prompts: { listChanged: true },
+            resources: { listChanged: true },
+          },
+        },
+      }));
+      server.on('prompts/list', () => ({ result: { prompts: prompts.map((name) => ({ name })) } }));
+      server.on('resources/list', () => ({ result: { resources: [{ uri: 'demo://r', name: 'r' }] } }));
+      server.on('resources/templates/list', () => ({ result: { resourceTemplates: [] } }));
+    });
+    const { host } = hostOn(fake);
+    await host.connect();
+    expect(host.tools()).toHaveLength(1);
+    expect(host.resources()).toHaveLength(1);
+    const listens = fake.server.requests('subscriptions/listen');
+    expect(listens).toHaveLength(1);
+    expect(listens[0]!['params']['notifications']).toEqual({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+    });
+    const changed = next(host, (e) => e.type === 'catalog');
+    prompts = ['p1', 'p2'];
+    await fake.server.send({
+      jsonrpc: '2.0',
+      method: 'notifications/prompts/list_changed',
+      params: { _meta: { [SUB_ID]: listens[0]!['id'] } },
+    });
+    expect(await changed).toEqual({ type: 'catalog', kinds: ['prompts'] });
+    expect(host.prompts().map((p) => p.exposedName)).toEqual(['srv__p1', 'srv__p2']);
+
+    // After a reconnect: still one stream (the one before it, reopened on the new connection).
+    const back = next(host, (e) => e.type === 'state' && e.state === 'open');
+    fake.drop();
+    await back;
+    await fake.server.waitFor((m) => m['method'] === 'subscriptions/listen');
+    expect(fake.server.requests('subscriptions/listen')).toHaveLength(1);
+    expect(fake.servers.flatMap((s) => s.requests('subscriptions/listen'))).toHaveLength(2);
   });
 });
