@@ -8,7 +8,8 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
-import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
+import { CancelledError, ConnectionClosedError, InvalidArgumentError, isTimeoutError } from '../errors/errors.js';
+import { abortableDelay } from '../util/signals.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { EraMemory } from '../era/era.js';
 import { EventStream } from '../util/eventStream.js';
@@ -51,6 +52,20 @@ import { ServerSlot, type HostServerState, type HostServerStatus } from './serve
 import { templateMatcher } from './templateRoute.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+
+/** First wait before a call that reached no server is sent again, in ms (doubling, up to the max). */
+const UNREACHED_RETRY_MS = 100;
+const UNREACHED_RETRY_MAX_MS = 1000;
+
+/** A call that failed before anything reached the server: its connection was refused, unresolved or unreachable. */
+function unreached(error: unknown): boolean {
+  return (
+    error instanceof ConnectionClosedError &&
+    error.data.connectFailure !== undefined &&
+    error.data.connectFailure !== 'tls' &&
+    error.data.connectFailure !== 'blocked'
+  );
+}
 
 /** A call's deadline when neither the call nor the client options give a `timeoutMs`: the client's default. */
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -473,14 +488,37 @@ export class McpHost {
     const { clock, timers } = this.timeOf(slot);
     const deadline = this.deadlineOf(slot, options);
     const started = clock.now();
-    const client = await slot.ready({ method, signal: options.signal, timeoutMs: deadline, clock, timers });
-    const waited = clock.now() - started;
-    const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
-    try {
-      return await call(client, own);
-    } catch (error) {
-      slot.afterFailure(error);
-      throw error;
+    let lastUnreached: unknown;
+    for (let attempt = 1; ; attempt++) {
+      const client = await slot.ready({
+        method,
+        signal: options.signal,
+        timeoutMs: deadline - (clock.now() - started),
+        clock,
+        timers,
+      });
+      const waited = clock.now() - started;
+      const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
+      try {
+        return await call(client, own);
+      } catch (error) {
+        slot.afterFailure(error);
+        // A retry that ran out of time while the server was still down is the same verdict.
+        if (lastUnreached !== undefined && isTimeoutError(error))
+          throw slot.unavailable(clock.now() - started, lastUnreached);
+        if (!unreached(error)) throw error;
+        lastUnreached = error;
+        // Nothing reached the server (a refused connection to a stateless HTTP server that is
+        // down): try again within the call's deadline, then say the server is unavailable.
+        const pause = Math.min(UNREACHED_RETRY_MAX_MS, UNREACHED_RETRY_MS * 2 ** (attempt - 1));
+        const left = deadline - (clock.now() - started);
+        if (left <= pause) throw slot.unavailable(clock.now() - started, error);
+        try {
+          await abortableDelay(pause, timers, options.signal);
+        } catch (reason) {
+          throw new CancelledError(method, reason);
+        }
+      }
     }
   }
 

@@ -250,8 +250,9 @@ export class ServerSlot {
     }
   }
 
-  /** The error of a call this server cannot take. */
-  unavailable(waitedMs = 0): HostRoutingError {
+  /** The error of a call this server cannot take; `error`, when given, is its new last error. */
+  unavailable(waitedMs = 0, error?: unknown): HostRoutingError {
+    if (error instanceof Error) this.lastErrorValue = error;
     const last = this.lastErrorValue;
     const waited = waitedMs > 0 ? ` after waiting ${Math.round(waitedMs)} ms` : '';
     return new HostRoutingError(

@@ -250,4 +250,32 @@ describe('McpHost: a server killed mid-session keeps its tools listed, marked un
       await bridge.close();
     }
   }, 30_000);
+
+  it('HTTP: the server process is killed; its tools stay listed, a call in the gap fails server-unavailable at its deadline, one that outlasts the gap succeeds', async () => {
+    let http = await startExampleHttpServer();
+    const port = Number(new URL(http.url).port);
+    const { host, sizes } = hostOf({ type: 'http', url: http.url });
+    try {
+      await host.connect();
+      const count = host.tools().length;
+      expect(count).toBeGreaterThan(0);
+      http.child.kill('SIGKILL');
+      await http.stop();
+      // Nothing reaches a server that is down: the call is tried again until its deadline (past
+      // the transport's own retries of a refused connection, 2 × 500 ms).
+      const gap = await host
+        .callTool('example__echo', { message: 'gap' }, { timeoutMs: 2500 })
+        .catch((e: unknown) => e);
+      expect(gap).toMatchObject({ data: { reason: 'server-unavailable', server: 'example' } });
+      expect((gap as Error).cause).toMatchObject({ data: { connectFailure: 'refused' } });
+      expect(host.tools().length).toBe(count);
+      const pending = host.callTool('example__echo', { message: 'back' }, { timeoutMs: 20_000 });
+      http = await startExampleHttpServer({ port });
+      expect((await pending).content).toEqual([{ type: 'text', text: 'back' }]);
+      expect(sizes.every((size) => size === count)).toBe(true);
+    } finally {
+      await host.close();
+      await http.stop();
+    }
+  }, 30_000);
 });
