@@ -53,6 +53,7 @@ import { ClientStateError } from './errors.js';
 import type { Closeable } from '../util/disposable.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
+import { walkedList } from '../subscriptions/liveList.js';
 import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type {
   LiveList,
@@ -184,7 +185,7 @@ export class McpClient implements Closeable {
       }),
       cache: this.responseCache,
       // Live lists are of the four core lists (LIVE_LIST_METHODS), never of skills/list.
-      walk: async (method, walk) => (await this.reads.listAllOf(method as ListMethod, walk)).items,
+      walk: async (method, walk) => walkedList(await this.reads.listAllOf(method as ListMethod, walk)),
       clock,
       timers: this.options.timers,
       onError,

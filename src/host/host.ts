@@ -9,10 +9,12 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
-import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
+import { CancelledError, ConnectionClosedError, InvalidArgumentError, isTimeoutError } from '../errors/errors.js';
+import { abortableDelay } from '../util/signals.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { EraMemory } from '../era/era.js';
 import { EventStream } from '../util/eventStream.js';
+import type { LivePollReason } from '../subscriptions/types.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -54,6 +56,24 @@ import { ServerSlot, type HostServerState, type HostServerStatus } from './serve
 import { templateMatcher } from './templateRoute.js';
 import { restoreModelArguments, type ModelArgumentsFrom } from './modelTools.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
+import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+
+/** First wait before a call that reached no server is sent again, in ms (doubling, up to the max). */
+const UNREACHED_RETRY_MS = 100;
+const UNREACHED_RETRY_MAX_MS = 1000;
+
+/** A call that failed before anything reached the server: its connection was refused, unresolved or unreachable. */
+function unreached(error: unknown): boolean {
+  return (
+    error instanceof ConnectionClosedError &&
+    error.data.connectFailure !== undefined &&
+    error.data.connectFailure !== 'tls' &&
+    error.data.connectFailure !== 'blocked'
+  );
+}
+
+/** A call's deadline when neither the call nor the client options give a `timeoutMs`: the client's default. */
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 /** Options of `new McpHost(options)`. */
 export interface McpHostOptions {
@@ -113,14 +133,27 @@ export interface HostCallToolOptions extends CallToolOptions {
 const DEFAULT_MODEL_ARGUMENTS: ModelArgumentsFrom = { api: 'openAiChat', strict: 'auto' };
 
 /**
- * One host event. `state`: a server changed state. `catalog`: the union of the open servers'
- * lists changed (`kinds` says which lists; read them from the host). `collision`: tools or
- * prompts that would have shared an exposed name (they were renamed, never dropped). `client`:
- * a reconnect event of a server's client. All are tagged with the server, where there is one.
+ * One host event. `state`: a server changed state. `catalog`: the catalog changed (`kinds`
+ * says which lists; read them from the host): a server's list changed, its items came or went,
+ * or its availability changed. `collision`: tools or prompts that would have shared an exposed
+ * name (they were renamed, never dropped). `client`: a reconnect event of a server's client.
+ * `polling`: a server's changes are not pushed (its listen was refused, never acknowledged,
+ * keeps dropping, or is not offered), so its lists are fetched again every `intervalMs`
+ * (docs/host.md); said once per server, and `error`, when there is one, is also its
+ * `lastError`. All are tagged with the server, where there is one.
  */
 export type HostEvent =
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined }
   | { type: 'catalog'; kinds: readonly CatalogKind[] }
+  | {
+      type: 'polling';
+      server: string;
+      /** The first list found polling. */
+      kind: CatalogKind;
+      reason: LivePollReason;
+      error?: Error | undefined;
+      intervalMs: number;
+    }
   | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
   | { type: 'client'; server: string; event: ClientEvent }
   | { type: 'skills'; skills: readonly HostSkill[] };
@@ -345,12 +378,12 @@ export class McpHost {
     args: JsonObject = {},
     options: HostCallToolOptions = {},
   ): Promise<CallToolResult | ToolTask> {
-    if (typeof tool !== 'string') this.openSlot(tool.server);
+    if (typeof tool !== 'string') await this.itemsOf(tool.server, 'tools/call', options);
     const target = routeTool(this.catalogValue, tool);
     const { modelArguments = DEFAULT_MODEL_ARGUMENTS, ...callOptions } = options;
     const sent = modelArguments === 'asIs' ? args : restoreModelArguments(target.tool, args, modelArguments);
-    return this.onServer(target.server, (client) =>
-      client.callTool(target.tool.name, sent, callOptions as CallToolOptions & { task: 'manual' }),
+    return this.onServer(target.server, 'tools/call', callOptions, (client, call) =>
+      client.callTool(target.tool.name, sent, call as CallToolOptions & { task: 'manual' }),
     );
   }
 
@@ -365,9 +398,11 @@ export class McpHost {
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    if (typeof prompt !== 'string') this.openSlot(prompt.server);
+    if (typeof prompt !== 'string') await this.itemsOf(prompt.server, 'prompts/get', options);
     const target = routePrompt(this.catalogValue, prompt);
-    return this.onServer(target.server, (client) => client.getPrompt(target.prompt.name, args, options));
+    return this.onServer(target.server, 'prompts/get', options, (client, call) =>
+      client.getPrompt(target.prompt.name, args, call),
+    );
   }
 
   /**
@@ -388,7 +423,7 @@ export class McpHost {
         uri,
         templateMatcher((error) => this.report(error, undefined)),
       );
-    return this.onServer(target, (client) => client.readResource(uri, call));
+    return this.onServer(target, 'resources/read', call, (client, own) => client.readResource(uri, own));
   }
 
   /**
@@ -406,16 +441,18 @@ export class McpHost {
     options: HostCallOptions = {},
   ): Promise<CompleteResult> {
     const { server, ...call } = options;
-    if (server !== undefined) return this.onServer(server, (client) => client.complete(ref, argument, context, call));
+    const method = 'completion/complete';
+    if (server !== undefined)
+      return this.onServer(server, method, call, (client, own) => client.complete(ref, argument, context, own));
     if (ref?.type === 'ref/prompt') {
       const target = routePrompt(this.catalogValue, ref.name);
-      return this.onServer(target.server, (client) =>
-        client.complete({ ...ref, name: target.prompt.name }, argument, context, call),
+      return this.onServer(target.server, method, call, (client, own) =>
+        client.complete({ ...ref, name: target.prompt.name }, argument, context, own),
       );
     }
     if (ref?.type === 'ref/resource') {
       const target = routeTemplate(this.catalogValue, ref.uri);
-      return this.onServer(target, (client) => client.complete(ref, argument, context, call));
+      return this.onServer(target, method, call, (client, own) => client.complete(ref, argument, context, own));
     }
     throw new InvalidArgumentError(
       'ref',
@@ -450,6 +487,15 @@ export class McpHost {
             ...(s.state === 'failed' && { error: s.status().lastError }),
           }),
         clientEvent: (s, event) => this.events.emit({ type: 'client', server: s.name, event }),
+        polling: (s, event, kind) =>
+          this.events.emit({
+            type: 'polling',
+            server: s.name,
+            kind,
+            reason: event.reason,
+            ...(event.error !== undefined && { error: event.error }),
+            intervalMs: event.intervalMs,
+          }),
         onError: (error, server) => this.report(error, server),
       },
       initial ?? { state: 'new' },
@@ -519,23 +565,84 @@ export class McpHost {
     ));
   }
 
-  /** Runs a call on a server's open client; a connection found gone updates the server's state. */
-  private async onServer<T>(server: string, call: (client: McpClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs a call on a server's client once it is open: a server that is `connecting` or
+   * `reconnecting` is waited for within the call's own deadline (its `timeoutMs`, else the
+   * client's; its `signal`), and the call gets what is left of it. A connection found gone
+   * updates the server's state.
+   * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError
+   *   (-32800) when the signal aborts during the wait; then whatever the call throws.
+   */
+  private async onServer<T, O extends CallOptions>(
+    server: string,
+    method: string,
+    options: O,
+    call: (client: McpClient, options: O) => Promise<T>,
+  ): Promise<T> {
     const slot = this.slotNamed(server);
-    const client = slot.openClient();
-    try {
-      return await call(client);
-    } catch (error) {
-      slot.afterFailure(error);
-      throw error;
+    const { clock, timers } = this.timeOf(slot);
+    const deadline = this.deadlineOf(slot, options);
+    const started = clock.now();
+    let lastUnreached: unknown;
+    for (let attempt = 1; ; attempt++) {
+      const client = await slot.ready({
+        method,
+        signal: options.signal,
+        timeoutMs: deadline - (clock.now() - started),
+        clock,
+        timers,
+      });
+      const waited = clock.now() - started;
+      const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
+      try {
+        return await call(client, own);
+      } catch (error) {
+        slot.afterFailure(error);
+        // A retry that ran out of time while the server was still down is the same verdict.
+        if (lastUnreached !== undefined && isTimeoutError(error))
+          throw slot.unavailable(clock.now() - started, lastUnreached);
+        if (!unreached(error)) throw error;
+        lastUnreached = error;
+        // Nothing reached the server (a refused connection to a stateless HTTP server that is
+        // down): try again within the call's deadline, then say the server is unavailable.
+        const pause = Math.min(UNREACHED_RETRY_MAX_MS, UNREACHED_RETRY_MS * 2 ** (attempt - 1));
+        const left = deadline - (clock.now() - started);
+        if (left <= pause) throw slot.unavailable(clock.now() - started, error);
+        try {
+          await abortableDelay(pause, timers, options.signal);
+        } catch (reason) {
+          throw new CancelledError(method, reason);
+        }
+      }
     }
   }
 
-  /** @throws HostRoutingError `unknown-server` / `server-unavailable` */
-  private openSlot(name: string): ServerSlot {
+  /**
+   * For a call by `{ server, name }`: the server must be one that can take calls; while it is
+   * still connecting for the first time (no items yet), waits for it as {@link onServer} does.
+   * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError (-32800)
+   */
+  private async itemsOf(name: string, method: string, options: CallOptions): Promise<void> {
     const slot = this.slotNamed(name);
-    slot.openClient();
-    return slot;
+    if (!slot.reachable) throw slot.unavailable();
+    if (slot.state !== 'connecting') return;
+    const { clock, timers } = this.timeOf(slot);
+    await slot.ready({ method, signal: options.signal, timeoutMs: this.deadlineOf(slot, options), clock, timers });
+  }
+
+  /** The clock and timers of a server's client options (its own over the host's `client` defaults). */
+  private timeOf(slot: ServerSlot): { clock: Clock; timers: Timers } {
+    const own = slot.entry?.client;
+    return {
+      clock: own?.clock ?? this.options.client?.clock ?? systemClock,
+      timers: own?.timers ?? this.options.client?.timers ?? systemTimers,
+    };
+  }
+
+  /** A call's deadline, in ms: its `timeoutMs`, else its server's client `timeoutMs` (60 000). */
+  private deadlineOf(slot: ServerSlot, options: CallOptions): number {
+    const value = options.timeoutMs ?? slot.entry?.client?.timeoutMs ?? this.options.client?.timeoutMs;
+    return typeof value === 'number' && value > 0 ? value : DEFAULT_CALL_TIMEOUT_MS;
   }
 
   /** @throws HostRoutingError (-32051, `unknown-server`) */

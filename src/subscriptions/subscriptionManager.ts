@@ -23,7 +23,7 @@ import type { Clock, Timers } from '../util/clock.js';
 import { UnmatchedNotificationError } from './errors.js';
 import { checkFilter, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
-import { LiveListImpl, type LiveListDeps } from './liveList.js';
+import { LiveListImpl, type LiveListDeps, type PollSettings } from './liveList.js';
 import type { Backoff } from '../resilience/backoff.js';
 import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
@@ -69,6 +69,8 @@ export interface SubscriptionManagerOptions {
   liveDebounceMs: number;
   /** Backoff of live-list retries after a failed refresh. */
   liveRetry: Backoff;
+  /** Polling of live lists whose changes are not pushed. */
+  poll: PollSettings;
 }
 
 /** @internal Owned by `McpClient`; see the module comment. */
@@ -76,6 +78,8 @@ export class SubscriptionManager {
   private readonly routes = new Map<RequestId, ListenRoute>();
   private readonly recentlyEnded = new Set<RequestId>();
   private readonly subscriptions = new Set<ManagedSubscription>();
+  /** Open live lists: a polling one has no subscription to hear the client close. */
+  private readonly lists = new Set<LiveListImpl<unknown>>();
   /** Deliveries wait for their invalidation, in arrival order. */
   private delivery: Promise<void> = Promise.resolve();
   private readonly deps: SubscriptionDeps;
@@ -201,6 +205,7 @@ export class SubscriptionManager {
         random: this.options.random,
         onError: this.options.onError,
         retry: this.options.liveRetry,
+        poll: this.options.poll,
       },
       {
         debounceMs,
@@ -208,8 +213,12 @@ export class SubscriptionManager {
         maxPages: options.maxPages,
         signal: options.signal,
         onEvent: options.onEvent,
+        shared: options.subscription,
       },
     );
+    const entry = list as LiveListImpl<unknown>;
+    this.lists.add(entry);
+    void list.closed.then(() => this.lists.delete(entry));
     await list.start();
     return list;
   }
@@ -293,6 +302,7 @@ export class SubscriptionManager {
    */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
     for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
+    for (const list of [...this.lists]) list.closeFromClient(reason, error);
     this.legacy?.closeAll(reason, error);
   }
 

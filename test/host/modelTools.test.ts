@@ -82,9 +82,9 @@ const search: Tool = {
   },
 };
 const hostTools: HostTool[] = [
-  { server: 'example', exposedName: 'example__add', tool: add },
-  { server: 'example', exposedName: 'example__ping', tool: ping },
-  { server: 'fs', exposedName: 'fs__search_files', tool: search },
+  { availability: 'available', server: 'example', exposedName: 'example__add', tool: add },
+  { availability: 'available', server: 'example', exposedName: 'example__ping', tool: ping },
+  { availability: 'available', server: 'fs', exposedName: 'fs__search_files', tool: search },
 ];
 
 /** Results as servers send them. */

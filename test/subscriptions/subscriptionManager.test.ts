@@ -50,7 +50,7 @@ function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
   return new SubscriptionManager({
     host,
     cache: undefined,
-    walk: () => Promise.resolve([]),
+    walk: () => Promise.resolve({ items: [] }),
     clock: fakeClock,
     timers: systemTimers,
     random: () => 0.5,
@@ -59,6 +59,7 @@ function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
     reopen: resolveReopenPolicy({ jitter: false }),
     liveDebounceMs: 50,
     liveRetry: { minDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: false },
+    poll: { minIntervalMs: 5000, maxIntervalMs: 300_000, defaultIntervalMs: 60_000 },
   });
 }
 
