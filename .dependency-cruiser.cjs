@@ -1,6 +1,46 @@
-// The import-cycle rule of `npm run lint`: no file imports itself back through others. Type-only
-// imports count (`tsPreCompilationDeps`): a circle of types is still a circle to the reader, and
-// ESLint's cycle rules skip them.
+// The import rules of `npm run lint` (`lint:cycles`). Type-only imports count
+// (`tsPreCompilationDeps`): a circle of types is still a circle to the reader, and ESLint's cycle
+// rules skip them.
+//
+// Floors: the folders of src/, bottom up. A folder imports only from the floors below it; folders
+// on one floor do not import each other. The entries (src/*.ts) stand above every folder but cli/.
+// docs/design.md draws the same order.
+const FLOORS = [
+  ['util'],
+  ['errors'],
+  ['wire'],
+  ['resilience'],
+  ['transport'],
+  ['jsonrpc'],
+  ['cache', 'pagination', 'inputRequired', 'resources', 'completion', 'auth'],
+  ['observability'],
+  ['subscriptions'],
+  ['tasks', 'era', 'skills', 'apps'],
+  ['reconnect'],
+  ['client'],
+  ['host'],
+  ['(entries)'],
+  ['cli'],
+];
+
+/** The path pattern of one floor's folder (the entries are the files directly in src/). */
+const pathOf = (folder) => (folder === '(entries)' ? '^src/[^/]+$' : `^src/${folder}/`);
+
+const floorRules = FLOORS.flatMap((floor, level) =>
+  floor.flatMap((folder) => {
+    const above = FLOORS.slice(level + 1).flat();
+    const peers = floor.filter((other) => other !== folder);
+    if (above.length + peers.length === 0) return [];
+    return {
+      name: `floors: ${folder}`,
+      severity: 'error',
+      comment: `${folder}/ is on floor ${level} of .dependency-cruiser.cjs and imports only from the floors below it: move the shared part down (wire/, util/, errors/) or the importer up.`,
+      from: { path: pathOf(folder) },
+      to: { path: [...above, ...peers].map(pathOf) },
+    };
+  }),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -11,6 +51,21 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'floors: unknown folder',
+      severity: 'error',
+      comment: 'Every folder of src/ has a floor in .dependency-cruiser.cjs: add the new one to FLOORS.',
+      from: { path: '^src/', pathNot: FLOORS.flat().map(pathOf) },
+      to: {},
+    },
+    {
+      name: 'floors: import of an unknown folder',
+      severity: 'error',
+      comment: 'Every folder of src/ has a floor in .dependency-cruiser.cjs: add the new one to FLOORS.',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: FLOORS.flat().map(pathOf) },
+    },
+    ...floorRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

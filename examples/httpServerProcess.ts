@@ -19,16 +19,17 @@ export interface HttpServerProcess {
 const STDERR_TAIL_CHARS = 4096;
 
 /**
- * Spawns `node <serverScript> --http 0` (with `--cors <origin>` when `options.cors` is set) and
+ * Spawns `node <serverScript> --http <options.port ?? 0>` (with `--cors <origin>` when `options.cors` is set) and
  * resolves once it printed its `MCP_URL=` line.
  * Rejects (with the child killed) when the child fails to start, exits first, or takes longer
  * than `timeoutMs`.
  */
 export function spawnHttpServer(
   serverScript: string,
-  options: { timeoutMs?: number; cors?: string } = {},
+  options: { timeoutMs?: number; cors?: string; port?: number } = {},
 ): Promise<HttpServerProcess> {
-  const args = [serverScript, '--http', '0', ...(options.cors === undefined ? [] : ['--cors', options.cors])];
+  const port = String(options.port ?? 0);
+  const args = [serverScript, '--http', port, ...(options.cors === undefined ? [] : ['--cors', options.cors])];
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {

@@ -8,12 +8,18 @@
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export { McpClient, type ClientState } from './client/client.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
-export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
+export {
+  DEFAULT_RECONNECT_POLICY,
+  type ReconnectOptions,
+  type ResolvedReconnectPolicy,
+} from './resilience/reconnectPolicy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
-export type { ClientOptions, ClientCacheOptions, InputRequiredMode, AppsOptions } from './client/options.js';
+export type { ClientOptions, ClientCacheOptions, AppsOptions } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
 export type { Closeable } from './util/disposable.js';
-export type { CallOptions, CallToolOptions } from './client/callOptions.js';
+export type { CallOptions, CacheMode, InputRequiredMode, InputRetry, Progress } from './wire/callOptions.js';
+export type { CallToolOptions } from './tasks/options.js';
+export type { CloseOptions } from './client/closeOptions.js';
 export { InMemoryTransport } from './transport/memory.js';
 export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/http/streamableHttp.js';
 export type {
@@ -51,7 +57,8 @@ export {
 } from './transport/transportErrors.js';
 export { parseWwwAuthenticate, bearerChallenge } from './transport/http/wwwAuthenticate.js';
 export { encodeHeaderValue } from './transport/http/headerValue.js';
-export type { RetryPolicy } from './transport/retry.js';
+export type { BackoffOptions } from './resilience/backoff.js';
+export type { RetryPolicy } from './resilience/retry.js';
 export {
   SessionExpiredError,
   isSessionExpiredError,
@@ -99,14 +106,14 @@ export {
   type EraSetting,
   type EraMemory,
   type EraVerdict,
-} from './legacy/era.js';
+} from './era/era.js';
 export { LegacySseTransport, type LegacySseTransportOptions } from './transport/http/legacy/legacySse.js';
 export {
   SseEndpointError,
   type SseEndpointErrorData,
   type SseEndpointProblem,
 } from './transport/http/legacy/sseEndpoint.js';
-export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './legacy/errors.js';
+export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './era/errors.js';
 // Response cache (spec: server/utilities/caching)
 export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
 export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore } from './cache/cacheStore.js';
@@ -116,7 +123,6 @@ export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/er
 export type { FleetInvalidation, FlightTicket, StoreRefusal } from './cache/fleet.js';
 export type { ListWalk, ListWalkRequest, ListWalkSummary } from './cache/listWalk.js';
 export type {
-  CacheMode,
   CacheEvent,
   CacheStats,
   CacheOutcome,
@@ -158,7 +164,7 @@ export {
   type InputRequestFailedErrorData,
   type InputRequestFailureReason,
 } from './inputRequired/errors.js';
-export { inputRetryFor, type InputRetry } from './inputRequired/retry.js';
+export { inputRetryFor } from './inputRequired/retry.js';
 // Subscriptions and live lists (spec: basic/patterns/subscriptions)
 export type {
   Subscription,
@@ -171,11 +177,12 @@ export type {
   SubscriptionClientOptions,
   LiveList,
   LiveListEvent,
+  LivePollReason,
   LiveListItems,
   LiveListKind,
   LiveListOptions,
 } from './subscriptions/types.js';
-export { DEFAULT_REOPEN_POLICY, type ReopenPolicy, type ResolvedReopenPolicy } from './subscriptions/reopenPolicy.js';
+export { DEFAULT_REOPEN_POLICY, type ReopenPolicy, type ResolvedReopenPolicy } from './resilience/reopenPolicy.js';
 export {
   SubscriptionClosedError,
   UnmatchedNotificationError,
@@ -205,6 +212,34 @@ export {
   type TaskExpiredErrorData,
 } from './tasks/errors.js';
 export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/driver.js';
+
+// Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind
+// `client.skills` loads on first use; only these types, constants and error classes are here.
+export type { ClientSkills, SkillListOptions, DirectoryReadOptions } from './client/skills.js';
+export type { HostSkill } from './host/hostSkills.js';
+export type { HostSkillsOptions } from './host/skillsFront.js';
+export { SKILL_TOOLS, LOAD_SKILL_TOOL, READ_SKILL_FILE_TOOL, isSkillTool, skillsContext } from './host/skillTools.js';
+export {
+  SKILLS_EXTENSION,
+  DIRECTORY_MIME_TYPE,
+  SKILL_LIMITS,
+  type Skill,
+  type SkillFile,
+  type SkillFrontmatter,
+  type SkillListing,
+  type SkillResourceEntry,
+  type SkillsCapability,
+  type InvalidSkillEntry,
+  type DirectoryEntry,
+  type DirectoryListing,
+} from './skills/types.js';
+export {
+  SkillVerificationError,
+  InvalidSkillEntryError,
+  SkillsUnsupportedError,
+  type SkillVerificationReason,
+  type SkillVerificationErrorData,
+} from './skills/errors.js';
 export {
   TASKS_EXTENSION,
   TASK_STATUSES,
@@ -222,9 +257,9 @@ export {
   type CancelledTask,
   type CreateTaskResult,
   type UpdateTaskParams,
-} from './tasks/types.js';
+} from './wire/tasks.js';
 export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
-export { viewContents, decodeBase64, type ContentsView } from './client/resourceContents.js';
+export { viewContents, decodeBase64, type ContentsView } from './wire/resourceContents.js';
 // Resource templates (RFC 6570), resource links and annotations (spec: server/resources; docs/resources.md)
 export {
   parseUriTemplate,
@@ -300,7 +335,6 @@ export {
 } from './observability/debug.js';
 export { debugFetch } from './observability/debugFetch.js';
 export type { CacheOutcomeName } from './observability/observer.js';
-export type { Progress } from './jsonrpc/sessionOptions.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';
 export type {
   RequestId,
@@ -312,14 +346,15 @@ export type {
   JsonRpcResultResponse,
   JsonRpcErrorResponse,
   JsonRpcErrorObject,
-} from './jsonrpc/messages.js';
-export * from './types/protocol.js';
+} from './wire/messages.js';
+export * from './wire/protocol.js';
 // McpHost: many servers, one catalog, tools for models (docs/host.md)
 export {
   McpHost,
   type McpHostOptions,
   type HostFromConfigOptions,
   type HostCallOptions,
+  type HostCallToolOptions,
   type HostEvent,
 } from './host/host.js';
 export type { HostServerState, HostServerStatus } from './host/serverSlot.js';
@@ -342,6 +377,7 @@ export {
   CATALOG_KINDS,
   type Catalog,
   type CatalogKind,
+  type HostAvailability,
   type HostTool,
   type HostPrompt,
   type HostResource,
@@ -375,7 +411,11 @@ export {
   toAnthropicTools,
   toGeminiFunctionDeclarations,
   toGeminiSchema,
+  restoreModelArguments,
   type ModelToolSource,
+  type ModelToolOptions,
+  type OpenAiToolOptions,
+  type ModelArgumentsFrom,
   type ToolParametersSchema,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
@@ -384,6 +424,13 @@ export {
   type GeminiSchema,
   type GeminiToolOptions,
 } from './host/modelTools.js';
+export {
+  reportOnce,
+  type ModelApi,
+  type SchemaChange,
+  type SchemaReport,
+  type SchemaReportListener,
+} from './host/modelSchema/schemaChanges.js';
 export {
   toOpenAiChatToolMessage,
   toOpenAiResponsesToolOutput,
@@ -398,6 +445,19 @@ export {
   type GeminiFunctionResponsePart,
   type ToolResultOptions,
 } from './host/modelToolResults.js';
+export {
+  toOpenAiChatMessages,
+  toOpenAiResponsesMessages,
+  toAnthropicMessages,
+  toGeminiContents,
+  type OpenAiChatMessage,
+  type OpenAiChatUserPart,
+  type OpenAiResponsesMessage,
+  type OpenAiResponsesInputContent,
+  type AnthropicMessage,
+  type AnthropicPromptBlock,
+  type GeminiContent,
+} from './host/modelPrompts.js';
 // MCP Apps extension (io.modelcontextprotocol/ui; docs/apps.md); the frame bridge is mcp-live/apps-bridge
 export { UI_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, DEFAULT_MAX_APP_HTML_BYTES } from './apps/constants.js';
 export { withAppsExtension, serverOffersApps } from './apps/capability.js';

@@ -4,10 +4,10 @@
  * permissions it declares and a fingerprint of all three. Pure: the read itself is the
  * caller's (`McpClient.readAppResource`, `McpHost.readAppResource`).
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { ReadResourceResult, Resource } from '../types/protocol.js';
-import type { CallOptions } from '../client/callOptions.js';
-import { viewContents } from '../client/resourceContents.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { ReadResourceResult, Resource } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import { viewContents } from '../wire/resourceContents.js';
 import { sha256Hex } from '../cache/sha256.js';
 import { APP_MIME_TYPE, DEFAULT_MAX_APP_HTML_BYTES, UI_SCHEME } from './constants.js';
 import { AppResourceError } from './errors.js';

@@ -16,8 +16,8 @@ import {
   type JsonObject,
   type JsonRpcMessage,
   type RequestId,
-} from '../jsonrpc/messages.js';
-import type { CallToolResult, ContentBlock, Implementation, ReadResourceResult, Tool } from '../types/protocol.js';
+} from '../wire/messages.js';
+import type { CallToolResult, ContentBlock, Implementation, ReadResourceResult, Tool } from '../wire/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
 import type { AppResource } from './appResource.js';
 import { APPS_PROTOCOL_VERSION } from './constants.js';

@@ -3,8 +3,8 @@
  * the client lists `extensions["io.modelcontextprotocol/ui"]: { mimeTypes: [...] }` in its
  * capabilities; a server that serves apps may list the same key in its own.
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { ClientCapabilities, ServerCapabilities, Tool } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { ClientCapabilities, ServerCapabilities, Tool } from '../wire/protocol.js';
 import { APP_MIME_TYPE, UI_EXTENSION } from './constants.js';
 import { toolUi } from './toolUi.js';
 

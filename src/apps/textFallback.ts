@@ -4,7 +4,7 @@
  * `structuredContent`, or nothing) would leave the model guessing, so it gets one line saying
  * a view goes with the result and whether the user sees it. Pure.
  */
-import type { CallToolResult, TextContent } from '../types/protocol.js';
+import type { CallToolResult, TextContent } from '../wire/protocol.js';
 import { mcpToolOf, toolUi, type AppToolSource } from './toolUi.js';
 
 /** Options of {@link appTextFallback}. */

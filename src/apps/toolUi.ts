@@ -3,7 +3,7 @@
  * (`_meta.ui.resourceUri`, or the deprecated flat `_meta["ui/resourceUri"]`) and who may call
  * it (`_meta.ui.visibility`, default `["model", "app"]`). Pure.
  */
-import type { Tool } from '../types/protocol.js';
+import type { Tool } from '../wire/protocol.js';
 import { UI_SCHEME } from './constants.js';
 
 /** Who may call a tool: `model` (the agent sees it), `app` (a UI of the same server may call it). */

@@ -48,7 +48,9 @@ export interface OAuthProviderBaseOptions {
   maxStepUps?: number | undefined;
   /**
    * Renew an access token this long before its `expires_in` runs out, in ms: by refresh token,
-   * or with a grant that needs no browser, by running it again. @default 30000
+   * or with a grant that needs no browser, by running it again. The margin is capped at half
+   * the token's lifetime, so a token issued for 20 s is renewed after 10 s, not before every
+   * request; concurrent requests share one renewal. @default 30000
    */
   refreshSkewMs?: number | undefined;
   /**

@@ -24,6 +24,9 @@ import { coversScopes, parseScopes, scopeKey, selectInitialScopes, selectStepUpS
 import { FlightGroup } from './sharedFlight.js';
 import type { HttpContext, StoredTokens } from './types.js';
 
+/** The renewal margin is at most this fraction of a token's lifetime (see `expiring`). */
+const RENEW_AT_LIFETIME_FRACTION = 0.5;
+
 /** What discovery found for one recovery. */
 interface Discovered {
   readonly resource: ResourceMetadata;
@@ -577,8 +580,18 @@ export class OAuthSession {
     while (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
   }
 
+  /**
+   * Whether `tokens` are due for renewal: within `refreshSkewMs` of their expiry, that margin
+   * capped at half their lifetime, so that a token living no longer than the margin is used
+   * for half its life instead of being renewed before every request.
+   */
   private expiring(tokens: StoredTokens): boolean {
-    return tokens.expiresAt !== undefined && this.options.clock.now() >= tokens.expiresAt - this.options.refreshSkewMs;
+    if (tokens.expiresAt === undefined) return false;
+    const lifetime = tokens.expiresAt - tokens.obtainedAt;
+    const margin = Number.isFinite(lifetime)
+      ? Math.min(this.options.refreshSkewMs, Math.max(0, lifetime) * RENEW_AT_LIFETIME_FRACTION)
+      : this.options.refreshSkewMs;
+    return this.options.clock.now() >= tokens.expiresAt - margin;
   }
 
   private http(signal: AbortSignal): HttpContext {

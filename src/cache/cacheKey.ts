@@ -9,9 +9,10 @@
  *   digits of the SHA-256 of the identity ({@link serverTag}). Keys of two servers sharing a
  *   store differ as long as their identities do (a 64-bit digest), and the command line, which
  *   may be long, is not repeated in every key;
- * - `param`: the request parameter that changes the result: the `uri` of `resources/read`,
- *   the `cursor` of a list page (`null` for the first page, so an absent cursor and `""`
- *   differ), `null` for `server/discover`;
+ * - `param`: the request parameter that changes the result: the `uri` of `resources/read`
+ *   and `skills/get`, the `cursor` of a list page (`null` for the first page, so an absent
+ *   cursor and `""` differ), the JSON text of `[uri, cursor]` for `resources/directory/read`,
+ *   `null` for `server/discover`;
  * - `partition`: `"public"` or `"private:<id>"`, where `<id>` is a SHA-256 digest of the auth
  *   context or `anonymous` (see `authContext.ts`); a raw credential never appears.
  *
@@ -110,7 +111,9 @@ export function keyParam(
   method: string,
   request: { uri?: string | undefined; cursor?: string | undefined },
 ): string | null {
-  if (method === 'resources/read') return request.uri ?? null;
+  if (method === 'resources/read' || method === 'skills/get') return request.uri ?? null;
+  // A directory page depends on both: the JSON array text keeps (uri, cursor) pairs apart.
+  if (method === 'resources/directory/read') return JSON.stringify([request.uri ?? null, request.cursor ?? null]);
   return request.cursor ?? null;
 }
 

@@ -6,8 +6,8 @@
  * store's fence), and deleting what an invalidation matches. Which entries may be served or
  * stored is the cache's decision, not this file's.
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { CacheScope } from '../wire/protocol.js';
 import type { Clock, WallClock } from '../util/clock.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import type { AuthPartition } from './authContext.js';

@@ -4,7 +4,7 @@
  * `Clock.now()` in milliseconds, so a wall-clock jump (`Date.now()` moving) never changes
  * whether an entry is fresh.
  */
-import type { CacheScope } from '../types/protocol.js';
+import type { CacheScope } from '../wire/protocol.js';
 
 /** Longest freshness mcp-live grants any result, in ms: 24 h. A larger `ttlMs` is capped to it. */
 export const DEFAULT_MAX_TTL_MS = 86_400_000;

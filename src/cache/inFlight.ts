@@ -4,7 +4,7 @@
  * when its last waiter leaves, unless it is a background refresh), and marked when an
  * invalidation matches them so that their result is returned but not stored.
  */
-import { CancelledError } from '../errors/errors.js';
+import { abortedError } from '../errors/errors.js';
 import type { Settled } from './listWalk.js';
 
 /** One request in flight, shared by every caller with the same key and partition. */
@@ -78,7 +78,7 @@ export class InFlightLoads {
     return new Promise<Settled>((resolve, reject) => {
       const onAbort = (): void => {
         record.waiters--;
-        reject(new CancelledError(method, signal.reason));
+        reject(abortedError(method, signal.reason));
         if (record.waiters === 0 && !record.pinned) {
           if (this.byKey.get(record.dedupeKey) === record) this.byKey.delete(record.dedupeKey);
           record.controller.abort(signal.reason);

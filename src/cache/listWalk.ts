@@ -3,9 +3,9 @@
  * "Interaction with Pagination"): pages are read and loaded one by one, and stored together
  * once the walk knows the whole list's scope and expiry.
  */
-import { CancelledError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope } from '../types/protocol.js';
+import { abortedError } from '../errors/errors.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { CacheScope } from '../wire/protocol.js';
 import type { AuthPartition } from './authContext.js';
 import type { RequestAuth } from './partitionResolver.js';
 import type { RequestCredential } from '../transport/transport.js';
@@ -16,13 +16,13 @@ import { CacheMissError } from './errors.js';
 import { combinePages, isFresh } from './freshness.js';
 import {
   isListMethod,
-  type CacheMode,
   type CacheOutcome,
   type CacheSource,
   type ListMethod,
   type Loader,
   type SkipReason,
 } from './types.js';
+import type { CacheMode } from '../wire/callOptions.js';
 
 /** What {@link ListWalk.commit} returns: the hints of the whole list. */
 export interface ListWalkSummary {
@@ -167,9 +167,9 @@ export class ListWalk {
    */
   async page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
-    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    if (signal?.aborted) throw abortedError(this.method, signal.reason);
     const { partition, credential } = this.auth ?? (await this.resolveAuth());
-    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    if (signal?.aborted) throw abortedError(this.method, signal.reason);
     // A fence still being read must be known before any page goes out.
     if (isPromise(this.fence)) this.fence = await this.fence;
     const keys = this.hooks.keys();

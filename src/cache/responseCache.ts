@@ -3,10 +3,10 @@
  * stored, for whom, and for how long. Storage is a {@link CacheStore}; keys come from
  * `cacheKey.ts`; freshness from `freshness.ts`.
  */
-import { CancelledError, InvalidArgumentError, McpError, ProtocolError, isCancelledError } from '../errors/errors.js';
+import { abortedError, InvalidArgumentError, isCancelledError, McpError, ProtocolError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject } from '../jsonrpc/messages.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import { isObject } from '../wire/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import type { AuthContextSource, AuthPartition } from './authContext.js';
@@ -36,7 +36,6 @@ import {
   isCacheableMethod,
   isListMethod,
   type CacheEvent,
-  type CacheMode,
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
@@ -45,6 +44,7 @@ import {
   type Loader,
   type SkipReason,
 } from './types.js';
+import type { CacheMode } from '../wire/callOptions.js';
 
 /** Options of {@link ResponseCache}. */
 export interface ResponseCacheOptions {
@@ -231,7 +231,7 @@ export class ResponseCache {
    */
   fetch(request: CacheRequest, load: Loader): Promise<CacheOutcome> {
     const { method, signal } = request;
-    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted) return Promise.reject(abortedError(method, signal.reason));
     const mode = request.mode ?? 'default';
     if (!isCacheableMethod(method) || mode === 'no-store') {
       return this.loadDirect(
@@ -256,7 +256,7 @@ export class ResponseCache {
   /** {@link fetch} once the request's partition is known. */
   private fetchAs(request: CacheRequest, mode: CacheMode, auth: RequestAuth, load: Loader): Promise<CacheOutcome> {
     const { method, signal } = request;
-    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted) return Promise.reject(abortedError(method, signal.reason));
     const partition = auth.partition;
     const param = keyParam(method, request);
     const version = request.protocolVersion;
@@ -411,6 +411,12 @@ export class ResponseCache {
     this.unsubscribeEvict();
     this.unsubscribeFleet();
     this.loads.abortPinned(new Error('response cache disposed'));
+  }
+
+  /** {@link dispose}, for `await using cache = new ResponseCache(…)`; never rejects. */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.dispose();
+    return Promise.resolve();
   }
 
   // ---- read path ----------------------------------------------------------------------------

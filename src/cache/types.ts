@@ -1,11 +1,15 @@
 /**
  * Shapes shared by the response cache and its callers (spec: server/utilities/caching).
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { CacheScope } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { CacheScope } from '../wire/protocol.js';
 import type { RequestCredential } from '../transport/transport.js';
+import type { CacheMode } from '../wire/callOptions.js';
 
-/** The methods whose results carry caching hints and may be cached (spec: server/utilities/caching). */
+/**
+ * The methods whose results carry caching hints and may be cached (spec: server/utilities/caching;
+ * the Skills extension's three, SEP-2640, carry the same `ttlMs` and `cacheScope`).
+ */
 export const CACHEABLE_METHODS = [
   'server/discover',
   'tools/list',
@@ -13,11 +17,20 @@ export const CACHEABLE_METHODS = [
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
 ] as const;
 /** One of {@link CACHEABLE_METHODS}. */
 export type CacheableMethod = (typeof CACHEABLE_METHODS)[number];
 /** The paginated cacheable methods. */
-export const LIST_METHODS = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'] as const;
+export const LIST_METHODS = [
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'skills/list',
+] as const;
 /** One of {@link LIST_METHODS}. */
 export type ListMethod = (typeof LIST_METHODS)[number];
 
@@ -33,22 +46,6 @@ export function isCacheableMethod(method: string): method is CacheableMethod {
 export function isListMethod(method: string): method is ListMethod {
   return lists.has(method);
 }
-
-/**
- * How one request uses the cache; the names and meanings follow `fetch()`'s `RequestInit.cache`.
- *
- * - `default`: a fresh entry is returned; otherwise the request is sent and the result stored
- *   (with `staleWhileRevalidateMs`, a recently stale entry is returned and refreshed in the
- *   background; with `staleIfErrorMs`, a failed request may fall back to the stale entry).
- * - `no-store`: the cache is neither read nor written; no in-flight sharing either.
- * - `reload`: the request is always sent; the result is stored.
- * - `no-cache`: same as `reload`. HTTP would revalidate conditionally; MCP has no conditional
- *   requests, so revalidation is a full request.
- * - `force-cache`: any entry, fresh or stale, is returned; otherwise as `default`.
- * - `only-if-cached`: any entry, fresh or stale, is returned; otherwise the call fails with
- *   `CacheMissError` (-32005) and nothing is sent.
- */
-export type CacheMode = 'default' | 'no-store' | 'reload' | 'no-cache' | 'force-cache' | 'only-if-cached';
 
 /** One request, as {@link ResponseCache.fetch} sees it. */
 export interface CacheRequest {

@@ -4,6 +4,7 @@
  * Pure: no I/O. Anything malformed throws {@link UsageError} (exit code 2).
  */
 import { parseArgs } from 'node:util';
+import jsonc, { type ParseError, type ParseErrorCode } from 'jsonc-parser';
 import type { PromptReference, ResourceTemplateReference } from '../index.js';
 
 /** A malformed command line: the CLI prints it with the usage hint and exits with 2. */
@@ -30,7 +31,14 @@ export type Command =
   | { name: 'list'; kind: ListKind }
   | { name: 'read'; uri: string }
   | { name: 'get-prompt'; prompt: string; args: Record<string, string> }
-  | { name: 'call'; tool: string; args: Record<string, unknown>; task: boolean }
+  | {
+      name: 'call';
+      tool: string;
+      args: Record<string, unknown>;
+      task: boolean;
+      /** `call <tool> -`: the arguments are the JSON object on stdin (read by the runner, into `args`). */
+      argsFromStdin?: boolean | undefined;
+    }
   | {
       name: 'complete';
       ref: PromptReference | ResourceTemplateReference;
@@ -55,7 +63,7 @@ export interface GlobalOptions {
 }
 
 export type Invocation =
-  | { kind: 'help' }
+  | { kind: 'help'; command?: string | undefined }
   | { kind: 'version' }
   | { kind: 'run'; command: Command; server: ServerSpec; options: GlobalOptions };
 
@@ -68,9 +76,12 @@ commands:
   read <uri>                       resources/read
   get-prompt <name> [key=value ...]
                                    prompts/get with string arguments
-  call <tool> [json] [--task]      tools/call; json is the arguments object (default {}); with --task
-                                   the server may run it as a task (io.modelcontextprotocol/tasks):
-                                   its states are shown, its questions asked, Ctrl-C cancels it
+  call <tool> [json | - | key=value ...] [--task]
+                                   tools/call; json is the arguments object (default {}), - reads it
+                                   from stdin, key=value pairs give string arguments and key:=json
+                                   pairs JSON ones (n:=2, on:=true); with --task the server may run
+                                   it as a task (io.modelcontextprotocol/tasks): its states are
+                                   shown, its questions asked, Ctrl-C cancels it
   complete <ref> <arg> <value> [key=value ...]
                                    completion/complete; ref is prompt:<name> or template:<uri template>
                                    (a bare name is a prompt; one with :// is a template); key=value
@@ -105,7 +116,7 @@ options:
   -v, --verbose                    show the stdio server's stderr
   --debug                          log wire messages and decisions to stderr, credentials redacted
                                    (also when MCP_LIVE_DEBUG=1)
-  -h, --help                       this help
+  -h, --help                       this help; <command> --help: that command's
   -V, --version                    the mcp-live version
 
 exit codes: 0 ok, 1 error from the server or the transport, 2 usage error, 130 interrupted`;
@@ -128,6 +139,23 @@ const OPTIONS = {
 } as const;
 
 const LIST_KINDS: readonly string[] = ['tools', 'prompts', 'resources', 'templates'];
+const COMMANDS: readonly string[] = ['inspect', 'list', 'read', 'get-prompt', 'call', 'complete', 'watch', 'task'];
+
+/**
+ * The help of one command: its lines of {@link USAGE} (with their continuation lines), and where
+ * the rest is.
+ */
+export function commandUsage(command: string): string {
+  const lines = USAGE.split('\n');
+  const out: string[] = [];
+  let inside = false;
+  for (const text of lines) {
+    if (/^ {2}[a-z]/.test(text)) inside = text.slice(2).split(' ')[0] === command;
+    else if (!/^ {3,}/.test(text)) inside = false;
+    if (inside) out.push(text);
+  }
+  return `usage: mcp-live ${command} ... (--url <url> | --config <file> | -- <server command> [args...])\n\n${out.join('\n')}\n\nserver, options and exit codes: mcp-live --help`;
+}
 
 /** Parses `argv` (without the node and script paths). @throws UsageError */
 export function parseCommandLine(argv: readonly string[]): Invocation {
@@ -138,7 +166,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const { values, tokens } = parsed;
-  if (values.help) return { kind: 'help' };
+  if (values.help) {
+    const first = parsed.positionals[0];
+    return first !== undefined && COMMANDS.includes(first) ? { kind: 'help', command: first } : { kind: 'help' };
+  }
   if (values.version) return { kind: 'version' };
 
   // Positionals before `--` are the command and its operands; after it, the server's command line.
@@ -152,7 +183,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
 
   const [name, ...rest] = operands;
   if (name === undefined) throw new UsageError('no command given');
-  if (name === 'help') return { kind: 'help' };
+  if (name === 'help')
+    return rest[0] !== undefined && COMMANDS.includes(rest[0]) ? { kind: 'help', command: rest[0] } : { kind: 'help' };
   if (values.interactive && name !== 'complete') throw new UsageError('--interactive is for the complete command');
   if (terminator === undefined && values.url === undefined)
     misplacedServerCommand(name, rest, values.interactive ?? false);
@@ -206,8 +238,12 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
       arity(1, Infinity, '<name> [key=value ...]');
       return { name, prompt: operands[0] as string, args: keyValues(operands.slice(1), 'prompt argument') };
     case 'call': {
-      arity(1, 2, '<tool> [json]');
-      return { name, tool: operands[0] as string, args: jsonObject(operands[1] ?? '{}'), task: false };
+      arity(1, Infinity, '<tool> [json | - | key=value ...]');
+      const [tool, ...given] = operands as [string, ...string[]];
+      if (given.length === 1 && given[0] === '-') return { name, tool, args: {}, task: false, argsFromStdin: true };
+      if (given.length === 1 && !isPair(given[0] as string))
+        return { name, tool, args: jsonObject(given[0] as string), task: false };
+      return { name, tool, args: toolPairs(given), task: false };
     }
     case 'complete': {
       if (interactive) arity(2, Infinity, '<prompt:name|template:uri> <argument> [key=value ...]');
@@ -253,6 +289,14 @@ function misplacedServerCommand(name: string, operands: string[], interactive: b
     }
   };
   if (operands.length === 0 || accepts(operands)) return;
+  // call's second operand is its arguments when it reads as such (JSON, -, key=value): a JSON
+  // mistake is reported where it is, never taken for a server's command line.
+  if (
+    name === 'call' &&
+    operands.length >= 2 &&
+    operands.slice(1).every((o) => /^\s*[{[]/.test(o) || o === '-' || isPair(o))
+  )
+    return;
   for (let kept = operands.length - 1; kept >= 0; kept--) {
     if (!accepts(operands.slice(0, kept))) continue;
     const server = operands.slice(kept).map(shellWord).join(' ');
@@ -293,15 +337,60 @@ function keyValues(pairs: string[], what: string): Record<string, string> {
   return out;
 }
 
-function jsonObject(text: string): Record<string, unknown> {
-  let value: unknown;
+/** `key=value` or `key:=json`, with a key that is a plain word. */
+function isPair(text: string): boolean {
+  return /^[\w.-]+:?=/.test(text);
+}
+
+/** `call`'s pairs: `key=value` a string, `key:=json` a JSON value. @throws UsageError */
+function toolPairs(pairs: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const match = /^([\w.-]+)(:?)=(.*)$/s.exec(pair);
+    if (match === null)
+      throw new UsageError(
+        `tool argument ${JSON.stringify(pair)} is not key=value or key:=json (or give one JSON object)`,
+      );
+    const [, key, raw, value] = match as unknown as [string, string, string, string];
+    out[key] = raw === ':' ? jsonValue(value, `the value of ${key} is`) : value;
+  }
+  return out;
+}
+
+/**
+ * Parses `text` as JSON. @throws UsageError saying where it is wrong (`subject`: what the text
+ * is, with its verb): the character, what was wrong there, and the text with a caret under it.
+ */
+function jsonValue(text: string, subject: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
+    // JSON.parse names no position on every Node; jsonc-parser (strict here) finds the first error.
+    const errors: ParseError[] = [];
+    jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    if (first === undefined)
+      throw new UsageError(`${subject} not JSON (${error instanceof Error ? error.message : String(error)})`);
+    const at = Math.min(first.offset, text.length);
+    const start = Math.max(0, at - 60);
+    const shown = text.slice(start, start + 100).replace(/\s/g, ' ');
     throw new UsageError(
-      `tool arguments are not JSON (${error instanceof Error ? error.message : String(error)}): ${text}`,
+      `${subject} not JSON, ${at === text.length ? `at its end (character ${at + 1})` : `at character ${at + 1} of ${text.length}`} (${describeParseError(first.error)}):\n  ${shown}\n  ${' '.repeat(at - start)}^`,
     );
   }
+}
+
+/** jsonc-parser's error code in words: `PropertyNameExpected` → `property name expected`. */
+function describeParseError(code: ParseErrorCode): string {
+  return jsonc
+    .printParseErrorCode(code)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+}
+
+/** The arguments object of `call`, from the command line or stdin. @throws UsageError */
+export function jsonObject(text: string): Record<string, unknown> {
+  const value = jsonValue(text, 'the tool arguments are');
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError(`tool arguments must be a JSON object, not ${text}`);
   return value as Record<string, unknown>;

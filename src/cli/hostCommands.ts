@@ -335,7 +335,7 @@ function list(ctx: HostContext, kind: ListKind): number {
             ? { resources: host.resources() }
             : { resourceTemplates: host.resourceTemplates() };
     printJson(ctx, out);
-    return EXIT_OK;
+    return host.servers.some((s) => s.state === 'failed') ? EXIT_ERROR : EXIT_OK;
   }
   const tag = (server: string): string => style.dim(`[${server}]`);
   switch (kind) {
@@ -360,5 +360,6 @@ function list(ctx: HostContext, kind: ListKind): number {
     ctx.io.stderr.write(
       `${styleFor(ctx.io.stderr, ctx.io.env).dim(`mcp-live: not listed: ${failed.map((s) => `${s.name} (${s.lastError ? firstLine(s.lastError) : 'failed'})`).join(', ')}`)}\n`,
     );
-  return EXIT_OK;
+  // As inspect: a script can tell that the list is missing a server's part.
+  return failed.length > 0 ? EXIT_ERROR : EXIT_OK;
 }

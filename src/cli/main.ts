@@ -7,7 +7,15 @@ import { McpClient, type DebugSink, type ReconnectOptions, type Transport } from
 import { debugFromEnvironment } from '../observability/debug.js';
 import { StdioTransport, WebSocketTransport } from '../node.js';
 import { CliHttpTransport } from './debugHttp.js';
-import { parseCommandLine, USAGE, UsageError, type GlobalOptions, type ServerSpec } from './args.js';
+import {
+  commandUsage,
+  jsonObject,
+  parseCommandLine,
+  USAGE,
+  UsageError,
+  type GlobalOptions,
+  type ServerSpec,
+} from './args.js';
 import { runCommand } from './commands.js';
 import { runHostCommand } from './hostCommands.js';
 import { terminalElicitation } from './elicit.js';
@@ -41,7 +49,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   if (invocation.kind === 'help') {
-    io.stdout.write(`${USAGE}\n`);
+    io.stdout.write(`${invocation.command === undefined ? USAGE : commandUsage(invocation.command)}\n`);
     return EXIT_OK;
   }
   if (invocation.kind === 'version') {
@@ -50,6 +58,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 
   const { command, server, options } = invocation;
+  if (command.name === 'call' && command.argsFromStdin === true) {
+    try {
+      command.args = jsonObject(await readAll(io.stdin));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      io.stderr.write(`mcp-live: stdin: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   const env = io.env ?? process.env;
   const interactive = io.stdin?.isTTY === true;
   // The debug log goes to stderr, never stdout (which may carry --json output).
@@ -125,4 +142,13 @@ function createTransport(
     case 'websocket':
       return new WebSocketTransport(server.url, { headers: server.headers });
   }
+}
+
+/** All of stdin as UTF-8 text. @throws UsageError when there is no stdin to read */
+async function readAll(stdin: CliIo['stdin']): Promise<string> {
+  if (stdin === undefined) throw new UsageError('call <tool> - reads the arguments from stdin, and there is none');
+  let text = '';
+  for await (const chunk of stdin as AsyncIterable<string | Uint8Array>)
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return text;
 }

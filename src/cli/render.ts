@@ -34,6 +34,8 @@ export function colourWanted(stream: { isTTY?: boolean | undefined }, env: Envir
   const force = env['FORCE_COLOR'];
   if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if ((env['NO_COLOR'] ?? '') !== '') return false;
+  // A terminal that says it cannot show escapes (Emacs shell, some CI logs).
+  if (env['TERM'] === 'dumb') return false;
   return stream.isTTY === true;
 }
 

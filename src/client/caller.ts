@@ -8,21 +8,22 @@ import {
   UnsupportedProtocolVersionError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { SessionRequestOptions } from '../jsonrpc/sessionOptions.js';
 import { driveInputRequired } from '../inputRequired/driver.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
 import { withInputRetry } from '../inputRequired/retry.js';
-import { MetaKey, type LoggingMessage } from '../types/protocol.js';
-import type { CallOptions } from './callOptions.js';
+import { MetaKey, type LoggingMessage } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
-import { resultKind } from './results.js';
+import { resultKind } from '../wire/results.js';
 import { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
 import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
-import type { Era } from '../legacy/era.js';
+import type { Era } from '../era/era.js';
 import type { CallScope } from '../observability/observer.js';
-import { withTasksExtension } from '../tasks/capability.js';
+import { withTasksExtension } from '../wire/taskCapability.js';
+import { withSkillsExtension } from '../wire/skillsCapability.js';
 import type { RequestCredential } from '../transport/transport.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
@@ -46,6 +47,8 @@ export interface CallInternals {
    * `resultType: "task"` answer: the outcome's result is then the `CreateTaskResult` as received.
    */
   declareTasks?: boolean | undefined;
+  /** Declare the Skills extension on this request (`clientCapabilities.extensions`, SEP-2640). */
+  declareSkills?: boolean | undefined;
   /** The credential to send every attempt with (the one the cache resolved its partition from). */
   credential?: RequestCredential | undefined;
   /** A request of the negotiation itself (`server/discover`): it never waits for a reconnect, being part of one. */
@@ -77,6 +80,8 @@ export class Caller {
   private baseMeta: JsonObject;
   /** The declared capabilities plus the Tasks extension, for requests that declare it (made on first use). */
   private tasksCapabilities: JsonObject | undefined;
+  /** The declared capabilities plus the Skills extension, for the extension's requests (made on first use). */
+  private skillsCapabilities: JsonObject | undefined;
   private version: string;
   private eraValue: Era = 'modern';
   /** Legacy wire: starts a new session after `SessionExpiredError` (`expired`; set by the client). */
@@ -211,7 +216,12 @@ export class Caller {
           onLog,
           internals === undefined
             ? undefined
-            : { scope: internals.scope, declareTasks: internals.declareTasks, credential: internals.credential },
+            : {
+                scope: internals.scope,
+                declareTasks: internals.declareTasks,
+                declareSkills: internals.declareSkills,
+                credential: internals.credential,
+              },
         );
       },
       fulfil: (requests, context) =>
@@ -263,7 +273,7 @@ export class Caller {
       if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
       request = this.session.request(
         method,
-        this.withMeta(params, options, sessionOptions, scope, internals?.declareTasks),
+        this.withMeta(params, options, sessionOptions, scope, internals),
         sessionOptions,
       );
     } catch (error) {
@@ -324,7 +334,6 @@ export class Caller {
       return this.send(method, params, options, sessionOptions.signal, leftMs, deadline, onLog, internals);
     }
     const scope = internals?.scope;
-    const declareTasks = internals?.declareTasks;
     if (isSessionExpiredError(error) && this.renewSession !== undefined) {
       this.options.debug?.({
         type: 'reconnect',
@@ -341,7 +350,7 @@ export class Caller {
       }
       return this.session.request(
         method,
-        this.withMeta(params, options, sessionOptions, scope, declareTasks),
+        this.withMeta(params, options, sessionOptions, scope, internals),
         sessionOptions,
       );
     }
@@ -380,12 +389,17 @@ export class Caller {
     options: CallOptions,
     sessionOptions: SessionRequestOptions,
     scope: CallScope | undefined,
-    declareTasks?: boolean,
+    declare: Pick<CallInternals, 'declareTasks' | 'declareSkills'> | undefined,
   ): JsonObject {
     const meta: JsonObject = { ...this.baseMeta };
-    if (declareTasks === true && this.eraValue === 'modern') {
-      this.tasksCapabilities ??= withTasksExtension(this.options.capabilities) as JsonObject;
-      meta[MetaKey.clientCapabilities] = this.tasksCapabilities;
+    if (this.eraValue === 'modern' && declare !== undefined) {
+      if (declare.declareTasks === true) {
+        this.tasksCapabilities ??= withTasksExtension(this.options.capabilities) as JsonObject;
+        meta[MetaKey.clientCapabilities] = this.tasksCapabilities;
+      } else if (declare.declareSkills === true) {
+        this.skillsCapabilities ??= withSkillsExtension(this.options.capabilities) as JsonObject;
+        meta[MetaKey.clientCapabilities] = this.skillsCapabilities;
+      }
     }
     if (options.meta !== undefined) Object.assign(meta, options.meta);
     scope?.inject(meta);

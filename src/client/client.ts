@@ -1,14 +1,14 @@
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
   InvalidArgumentError,
-  ResourceNotFoundError,
-  RpcError,
   isCancelledError,
   isTimeoutError,
+  ResourceNotFoundError,
+  RpcError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { isObject, type JsonObject, type JsonRpcNotification } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
 import { JsonRpcSession } from '../jsonrpc/session.js';
 import { ResponseCache } from '../cache/responseCache.js';
 import type { CacheStats } from '../cache/types.js';
@@ -32,10 +32,12 @@ import {
   type ReadResourceResult,
   type ResourceTemplateReference,
   type ServerCapabilities,
-} from '../types/protocol.js';
-import type { CallOptions, CallToolOptions } from './callOptions.js';
+} from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolOptions } from '../tasks/options.js';
+import { boundedWait, type CloseOptions } from './closeOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
-import { requireArray } from './results.js';
+import { requireArray } from '../wire/results.js';
 import { Caller, type CallInternals } from './caller.js';
 import {
   CachedReads,
@@ -51,7 +53,8 @@ import { ClientStateError } from './errors.js';
 import type { Closeable } from '../util/disposable.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
-import { protocolMeta, sessionListenHost } from '../subscriptions/sessionHost.js';
+import { walkedList } from '../subscriptions/liveList.js';
+import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type {
   LiveList,
   LiveListItems,
@@ -60,9 +63,9 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../subscriptions/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
-import type { Era, EraVerdict } from '../legacy/era.js';
-import { EraBinding } from '../legacy/eraBinding.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
+import type { Era, EraVerdict } from '../era/era.js';
+import { EraBinding } from './eraBinding.js';
 import { Observer, type CallTarget } from '../observability/observer.js';
 import { checkCompleteResult } from '../completion/completeResult.js';
 import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';
@@ -71,13 +74,14 @@ import { createCompleter, type Completer, type CompleterOptions } from '../compl
 import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
 import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
-import { serverOffersTasks } from '../tasks/capability.js';
+import { serverOffersTasks } from '../wire/taskCapability.js';
 import { TaskManager, isCreateTaskResult, type ResumeTaskOptions } from '../tasks/taskManager.js';
 import type { TaskRecord } from '../tasks/taskStore.js';
 import type { TaskMode } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import type { ClientEvent, ClientState } from '../reconnect/types.js';
 import { ClientConnection } from './connection.js';
+import { clientSkills, type ClientSkills } from './skills.js';
 import { appResourceFrom, checkAppUri, type AppResource, type ReadAppResourceOptions } from '../apps/appResource.js';
 import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 import { serverOffersApps } from '../apps/capability.js';
@@ -118,6 +122,8 @@ export class McpClient implements Closeable {
   private readonly observer: Observer | undefined;
   /** The state, the events, and the reconnect. */
   private readonly connection: ClientConnection;
+  /** `skills`, made on first access. */
+  private skillsValue: ClientSkills | undefined;
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
   constructor(options: ClientOptions) {
@@ -181,7 +187,8 @@ export class McpClient implements Closeable {
           this.connection.wait('subscriptions/listen', signal, timeoutMs ?? Number.POSITIVE_INFINITY, 'idle'),
       }),
       cache: this.responseCache,
-      walk: async (method, walk) => (await this.reads.listAllOf(method, walk)).items,
+      // Live lists are of the four core lists (LIVE_LIST_METHODS), never of skills/list.
+      walk: async (method, walk) => walkedList(await this.reads.listAllOf(method as ListMethod, walk)),
       clock,
       timers: this.options.timers,
       onError,
@@ -217,6 +224,7 @@ export class McpClient implements Closeable {
       policy: this.options.reconnect,
       restartable: transport.capabilities.restartable === true,
       clock,
+      wallClock: this.options.wallClock,
       timers: this.options.timers,
       setWait: (wait) => {
         this.caller.reconnecting = wait;
@@ -254,6 +262,15 @@ export class McpClient implements Closeable {
    */
   get state(): ClientState {
     return this.connection.state;
+  }
+
+  /**
+   * While `reconnecting`: when the next attempt starts, in ms since the epoch (wall clock); in
+   * the past while that attempt runs. A five-minute cool-down shows here (and in the
+   * `reconnecting` event's `retryAt` and `coolDown`). `undefined` in every other state.
+   */
+  get retryAt(): number | undefined {
+    return this.connection.retryAt;
   }
 
   /**
@@ -374,7 +391,7 @@ export class McpClient implements Closeable {
     const signal = options.signal;
     if (signal?.aborted === true) {
       await this.close();
-      throw new CancelledError('connect', signal.reason);
+      throw abortedError('connect', signal.reason);
     }
     this.connection.connecting();
     try {
@@ -468,6 +485,28 @@ export class McpClient implements Closeable {
       }
     }
     return this.readResourceFromServer(uri, options ?? {});
+  }
+
+  /**
+   * The Skills extension (SEP-2640) on this server: list, get, verified reads of a skill's files,
+   * directory reads. Its code is loaded on the first call. See {@link ClientSkills} and
+   * docs/skills.md.
+   */
+  get skills(): ClientSkills {
+    return (this.skillsValue ??= clientSkills({
+      capabilities: () => this.serverCapabilities,
+      cached: (method, params, key, options, check) =>
+        this.reads.cachedOutcome(method, params, key, options, check, { declareSkills: true }),
+      read: async (uri, options) => {
+        try {
+          const outcome = await this.reads.cachedOutcome('resources/read', { uri }, { uri }, options, checkRead);
+          return { result: outcome.result as ReadResourceResult, source: outcome.source };
+        } catch (error) {
+          throw asNotFound(error, uri);
+        }
+      },
+      invalidateList: (method) => this.responseCache?.invalidateList(method) ?? Promise.resolve(0),
+    }));
   }
 
   private async readResourceFromServer(uri: string, options: CallOptions): Promise<ReadResourceResult> {
@@ -854,14 +893,20 @@ export class McpClient implements Closeable {
    * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
    * close with reason `client-closed`; tasks being followed stop following (they keep running
    * on the server, and their records stay for {@link resumeTask}). Idempotent.
+   *
+   * `options.signal` and `options.timeoutMs` (ms) bound the wait for the transport to finish
+   * (a stdio server to exit, a WebSocket close handshake, an HTTP session `DELETE`): past the
+   * bound, close() rejects with `TimeoutError` (-32001, method `close`) or, for the signal,
+   * as a call does (`CancelledError` -32800, or `TimeoutError` for `AbortSignal.timeout()`).
+   * The client is closed either way and the clean-up goes on in the background.
    */
-  async close(): Promise<void> {
+  async close(options: CloseOptions = {}): Promise<void> {
     const stopped = this.connection.close();
     this.subscriptionManager.closeAll('client-closed');
     this.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
     this.responseCache?.dispose();
-    await stopped;
-    await this.session.close();
+    const done = stopped.then(() => this.session.close());
+    await boundedWait(done, 'close', options, this.options.timers);
   }
 
   /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */

@@ -4,16 +4,20 @@
  * caller's requests wait here, and so do subscriptions; once a new connection is negotiated
  * they go on. Keeps `McpClient` a facade.
  */
-import { CancelledError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
+import { abortedError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
-import type { Era } from '../legacy/era.js';
-import { EventStream } from '../subscriptions/eventStream.js';
+import type { Era } from '../era/era.js';
+import { EventStream } from '../util/eventStream.js';
 import type { TransportCloseInfo } from '../transport/transport.js';
-import type { Clock, TimerHandle, Timers } from '../util/clock.js';
+import type { Clock, TimerHandle, Timers, WallClock } from '../util/clock.js';
 import type { DebugSink } from '../observability/debug.js';
 import { causeOfClose, causeOfFailure, isRetryableConnectFailure } from '../reconnect/cause.js';
 import { reconnectLoop } from '../reconnect/loop.js';
-import { ReconnectBudget, type ReconnectDecision, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import {
+  ReconnectBudget,
+  type ReconnectDecision,
+  type ResolvedReconnectPolicy,
+} from '../resilience/reconnectPolicy.js';
 import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
 import type { ConnectionWait } from './caller.js';
 
@@ -25,6 +29,8 @@ export interface ConnectionHooks {
   /** Whether the transport can be started again (`capabilities.restartable`). */
   restartable: boolean;
   clock: Clock;
+  /** For `retryAt`: when a waited-for attempt starts, in wall-clock time. */
+  wallClock: WallClock;
   timers: Timers;
   /** Set while reconnecting (the caller's requests wait on it), cleared once open. */
   setWait(wait: ConnectionWait | undefined): void;
@@ -67,6 +73,8 @@ export class ClientConnection {
   private loop: { controller: AbortController; done: Promise<void> } | undefined;
   /** The last close the transport reported, in any state. */
   private lastClose: TransportCloseInfo | undefined;
+  /** The `retryAt` of the last `reconnecting` event. */
+  private retryAtValue: number | undefined;
   /** What ended the connection when the client gave up (or a lost HTTP session closed it). */
   private lostWith: ConnectionClosedError | undefined;
 
@@ -77,6 +85,15 @@ export class ClientConnection {
 
   get state(): ClientState {
     return this.stateValue;
+  }
+
+  /**
+   * While `reconnecting`: when the next attempt starts (wall clock, ms since the epoch), as the
+   * last `reconnecting` event said; in the past while that attempt runs. `undefined` in every
+   * other state.
+   */
+  get retryAt(): number | undefined {
+    return this.stateValue === 'reconnecting' ? this.retryAtValue : undefined;
   }
 
   /** See `McpClient.on`. */
@@ -165,7 +182,15 @@ export class ClientConnection {
       error: expired,
     };
     this.log(`a new HTTP session: ${describe(cause)}`);
-    this.events.emit({ type: 'reconnecting', attempt: 1, delayMs: 0, cause });
+    this.retryAtValue = this.hooks.wallClock.now();
+    this.events.emit({
+      type: 'reconnecting',
+      attempt: 1,
+      delayMs: 0,
+      retryAt: this.retryAtValue,
+      coolDown: false,
+      cause,
+    });
   }
 
   /** The new legacy HTTP session that {@link sessionLost} started is ready: open again, `reconnected`. */
@@ -223,7 +248,7 @@ export class ClientConnection {
           outcome: 'not-sent',
         }),
       );
-    if (signal?.aborted === true) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted === true) return Promise.reject(abortedError(method, signal.reason));
     return new Promise<void>((resolve, reject) => {
       let timer: TimerHandle;
       const done = (): void => {
@@ -241,7 +266,7 @@ export class ClientConnection {
           reject(error);
         },
       };
-      const onAbort = (): void => waiter.reject(new CancelledError(method, signal?.reason));
+      const onAbort = (): void => waiter.reject(abortedError(method, signal?.reason));
       this.waiters.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
       if (Number.isFinite(timeoutMs))
@@ -296,7 +321,7 @@ export class ClientConnection {
       clock,
       timers,
       signal,
-      first: { delayMs: first.delayMs, cause },
+      first: { delayMs: first.delayMs, coolDown: first.coolDown, cause },
       firstAttempt: renewal ? 2 : 1,
       attempt: async (attempt) => {
         this.log(`attempt ${attempt}`);
@@ -313,9 +338,12 @@ export class ClientConnection {
           throw error;
         }
       },
-      onReconnecting: (attempt, delayMs, why) => {
-        this.log(`reconnecting in ${delayMs} ms (attempt ${attempt}): ${describe(why)}`);
-        this.events.emit({ type: 'reconnecting', attempt, delayMs, cause: why });
+      onReconnecting: (attempt, delayMs, coolDown, why) => {
+        this.log(
+          `reconnecting in ${delayMs} ms${coolDown ? ' (a cool-down)' : ''} (attempt ${attempt}): ${describe(why)}`,
+        );
+        this.retryAtValue = this.hooks.wallClock.now() + delayMs;
+        this.events.emit({ type: 'reconnecting', attempt, delayMs, retryAt: this.retryAtValue, coolDown, cause: why });
       },
     });
     if (signal.aborted || this.stateValue !== 'reconnecting') return;

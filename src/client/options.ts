@@ -1,19 +1,25 @@
 import type { Transport } from '../transport/transport.js';
-import type { ClientCapabilities, Implementation, LoggingMessage } from '../types/protocol.js';
-import { MODERN_PROTOCOL_VERSIONS } from '../types/protocol.js';
-import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
-import type { JsonRpcNotification } from '../jsonrpc/messages.js';
+import type { ClientCapabilities, Implementation, LoggingMessage } from '../wire/protocol.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../wire/protocol.js';
+import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
+import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
 import { DEFAULT_MAX_ROUNDS } from '../inputRequired/driver.js';
 import type { ResponseCacheOptions } from '../cache/responseCache.js';
 import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
-import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../legacy/era.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../era/era.js';
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
-import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
+import {
+  resolveReconnectOptions,
+  type ReconnectOptions,
+  type ResolvedReconnectPolicy,
+} from '../resilience/reconnectPolicy.js';
+import type { InputRequiredMode } from '../wire/callOptions.js';
 import { withAppsExtension } from '../apps/capability.js';
 import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 
@@ -22,9 +28,6 @@ import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
  * transport's `credentialFor`) come from the client.
  */
 export type ClientCacheOptions = Omit<ResponseCacheOptions, 'serverIdentity' | 'clock' | 'onError' | 'credentials'>;
-
-/** What the client does with an `input_required` result (spec: basic/patterns/mrtr). */
-export type InputRequiredMode = 'auto' | 'manual';
 
 /** Settings of the MCP Apps extension ({@link ClientOptions.apps}). */
 export interface AppsOptions {
@@ -158,6 +161,8 @@ export interface ClientOptions {
   onError?: ((error: Error) => void) | undefined;
   /** Monotonic clock for timeouts and cache freshness. @default performance.now */
   clock?: Clock | undefined;
+  /** Wall clock, for `retryAt` (when a reconnect attempt starts). @default Date.now */
+  wallClock?: WallClock | undefined;
   /** Timer functions. @default the globals, looked up per call (fake-timer friendly) */
   timers?: Timers | undefined;
   /**
@@ -209,6 +214,7 @@ export interface ResolvedClientOptions {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
   onError: (error: Error) => void;
   clock: Clock;
+  wallClock: WallClock;
   timers: Timers;
   telemetry: ResolvedTelemetry | undefined;
   /** The debug sink (it never throws), or `undefined` when the log is off. */
@@ -306,7 +312,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     onNotification: options.onNotification,
     onError,
     clock: options.clock ?? systemClock,
-    timers: options.timers ?? systemTimers,
+    wallClock: options.wallClock ?? systemWallClock,
+    timers: boundedTimers(options.timers),
     telemetry: resolveTelemetry(options.telemetry),
     debug: resolveDebug(options.debug, onError),
   };

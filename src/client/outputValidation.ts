@@ -1,8 +1,8 @@
 import type { OutputUnit, Validator } from '@cfworker/json-schema';
 import { ErrorCode } from '../errors/codes.js';
 import { LocalError, ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import type { Tool } from '../types/protocol.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
+import type { Tool } from '../wire/protocol.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 
 /** `@cfworker/json-schema`, loaded the first time a listed tool's output is checked. */

@@ -5,8 +5,9 @@
  * items reported and dropped; tools whose `x-mcp-header` annotation breaks the rules left out).
  */
 import type { ResponseCache } from '../cache/responseCache.js';
+import type { CacheSource } from '../cache/types.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { CallScope, Observer } from '../observability/observer.js';
 import type { RequestCredential } from '../transport/transport.js';
 import {
@@ -16,11 +17,11 @@ import {
   type ListAllResult,
   type PaginateOptions,
 } from '../pagination/paginate.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
-import type { CallOptions } from './callOptions.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
-import { checkListPage, requireArray, requireObject } from './results.js';
+import { checkListPage, requireArray, requireObject } from '../wire/results.js';
 
 /** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
 export interface PageParams {
@@ -70,7 +71,7 @@ export class CachedReads {
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
    * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
    */
-  cached(
+  async cached(
     method: string,
     params: JsonObject,
     key: { uri?: string; cursor?: string },
@@ -78,6 +79,18 @@ export class CachedReads {
     check: (method: string, result: JsonObject) => JsonObject,
     internals?: CallInternals,
   ): Promise<JsonObject> {
+    return (await this.cachedOutcome(method, params, key, options, check, internals)).result;
+  }
+
+  /** {@link cached}, telling where the result came from: `network`, or a `cache` or `stale` entry. */
+  cachedOutcome(
+    method: string,
+    params: JsonObject,
+    key: { uri?: string; cursor?: string },
+    options: CallOptions,
+    check: (method: string, result: JsonObject) => JsonObject,
+    internals?: CallInternals,
+  ): Promise<{ result: JsonObject; source: CacheSource }> {
     if (this.host.observer === undefined) return this.fromCache(method, params, key, options, check, internals);
     const scope = this.host.observer.start(
       method,
@@ -161,11 +174,14 @@ export class CachedReads {
     options: CallOptions,
     check: (method: string, result: JsonObject) => JsonObject,
     internals: CallInternals | undefined,
-  ): Promise<JsonObject> {
+  ): Promise<{ result: JsonObject; source: CacheSource }> {
     const cache = this.cache;
     if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
     if (cache === undefined)
-      return check(method, (await this.host.caller.call(method, params, options, internals)).result);
+      return {
+        result: check(method, (await this.host.caller.call(method, params, options, internals)).result),
+        source: 'network',
+      };
     // A closed client answers nothing, not even from the cache.
     if (this.host.closed())
       throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
@@ -188,7 +204,7 @@ export class CachedReads {
       },
     );
     if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
-    return outcome.result;
+    return { result: outcome.result, source: outcome.source };
   }
 
   /** Sends one list page request and checks it (malformed items reported and dropped). */

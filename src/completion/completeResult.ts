@@ -4,8 +4,8 @@
  * have the right type.
  */
 import { ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import type { CompleteResult } from '../types/protocol.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
+import type { CompleteResult } from '../wire/protocol.js';
 
 /** The most `values` a result may carry (spec: server/utilities/completion, Completion Results). */
 export const MAX_COMPLETION_VALUES = 100;

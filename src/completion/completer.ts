@@ -4,9 +4,9 @@
  * called on every keystroke. Independent of the client: it reaches the server through
  * {@link CompleterHost}.
  */
-import { CancelledError, InvalidArgumentError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { PromptReference, ResourceTemplateReference, ServerCapabilities } from '../types/protocol.js';
+import { abortedError, InvalidArgumentError } from '../errors/errors.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { PromptReference, ResourceTemplateReference, ServerCapabilities } from '../wire/protocol.js';
 import type { Clock, TimerHandle, Timers } from '../util/clock.js';
 import { checkCompleteResult } from './completeResult.js';
 
@@ -160,7 +160,7 @@ class DebouncedCompleter implements Completer {
     this.supersede();
     if (this.closed) return Promise.resolve(SUPERSEDED);
     const { signal } = options;
-    if (signal?.aborted) return Promise.reject(new CancelledError(METHOD, signal.reason));
+    if (signal?.aborted) return Promise.reject(abortedError(METHOD, signal.reason));
     const capabilities = this.host.capabilities();
     if (capabilities !== undefined && capabilities.completions === undefined)
       return Promise.resolve({
@@ -180,7 +180,7 @@ class DebouncedCompleter implements Completer {
         if (this.pending?.generation !== generation) return;
         this.stop('cancelled by the client');
         this.pending = undefined;
-        reject(new CancelledError(METHOD, signal?.reason));
+        reject(abortedError(METHOD, signal?.reason));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending = {

@@ -121,6 +121,24 @@ export const ErrorCode = {
    */
   HostRouting: -32051,
   /**
+   * Local: a skill file failed verification against its listing entry (Skills extension,
+   * SEP-2640): not listed, wrong size, wrong digest, or a `SKILL.md` whose frontmatter differs
+   * (`SkillVerificationError`; `data.reason`, `data.uri`, `data.skill`, `data.differences`).
+   * The content was not returned.
+   */
+  SkillVerificationFailed: -32060,
+  /**
+   * Local: `skills/list` or `skills/get` returned entries that break SEP-2640's rules
+   * (`InvalidSkillEntryError`; `data.entries`: index, uri, reason, value of each).
+   */
+  SkillEntryInvalid: -32061,
+  /**
+   * Local: a Skills method was called on a server that does not declare what it needs: the
+   * extension itself, or `directoryRead: true` for `resources/directory/read`
+   * (`SkillsUnsupportedError`; `data.method`, `data.missing`). Nothing was sent.
+   */
+  SkillsUnsupported: -32062,
+  /**
    * Local: a UI resource (MCP Apps) could not be used: not a `ui://` URI, the wrong MIME type,
    * over the size cap, no usable contents (`AppResourceError`; `data.uri`, `data.reason`).
    */
@@ -135,3 +153,10 @@ export const ErrorCode = {
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */
 export type ErrorCodeName = keyof typeof ErrorCode;
+
+/** The `error` member of a JSON-RPC error response (JSON-RPC 2.0 §5.1): what an `RpcError` is made from. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}

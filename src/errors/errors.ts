@@ -1,5 +1,4 @@
-import { ErrorCode } from './codes.js';
-import type { JsonRpcErrorObject } from '../jsonrpc/messages.js';
+import { ErrorCode, type JsonRpcErrorObject } from './codes.js';
 
 const BRAND = Symbol.for('mcp-live.error');
 
@@ -106,10 +105,13 @@ export class LocalError extends McpError {
 export interface TimeoutErrorData {
   /** The request's method. */
   method: string;
-  /** The deadline that ran out, in ms. */
-  timeoutMs: number;
-  /** `idle`: no response or progress within `timeoutMs`; `total`: `maxTotalTimeoutMs` ran out. */
-  kind: 'idle' | 'total';
+  /** The deadline that ran out, in ms; absent for `kind: "signal"` (the signal's own deadline is not known). */
+  timeoutMs?: number | undefined;
+  /**
+   * `idle`: no response or progress within `timeoutMs`; `total`: `maxTotalTimeoutMs` ran out;
+   * `signal`: the caller's signal aborted with a `TimeoutError` (`AbortSignal.timeout()`), kept as `cause`.
+   */
+  kind: 'idle' | 'total' | 'signal';
 }
 
 /** `data` of {@link ConnectionClosedError}: why the transport closed. */
@@ -123,12 +125,17 @@ export interface ConnectionClosedErrorData {
   /** stdio: the last lines the server wrote to stderr (bounded). */
   stderrTail?: string | undefined;
   /**
-   * HTTP: the connection could not be made, so the server received nothing (never "outcome
-   * unknown", never a reason to try another era): `refused`, `dns`, `unreachable`, `timeout`,
-   * `tls` (an untrusted certificate, or TLS spoken to a plain-HTTP port) or `blocked`.
+   * The connection could not be made, so the server received nothing (never "outcome
+   * unknown", never a reason to try another era). HTTP: `refused`, `dns`, `unreachable`,
+   * `timeout`, `tls` (an untrusted certificate, or TLS spoken to a plain-HTTP port) or
+   * `blocked`. stdio: `spawn`, the command could not be started (`errorCode` says why; `ENOENT`
+   * and `EACCES` are never retried by a reconnect).
    */
-  connectFailure?: 'refused' | 'dns' | 'unreachable' | 'timeout' | 'tls' | 'blocked' | undefined;
-  /** HTTP: the Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
+  connectFailure?: 'refused' | 'dns' | 'unreachable' | 'timeout' | 'tls' | 'blocked' | 'spawn' | undefined;
+  /**
+   * The Node, undici or OpenSSL code behind {@link connectFailure} (e.g. `ECONNREFUSED`,
+   * `DEPTH_ZERO_SELF_SIGNED_CERT`; stdio: `ENOENT` for a missing command or cwd, `EACCES`).
+   */
   errorCode?: string | undefined;
   /**
    * Whether the request reached the server: `unknown` for one in flight, or whose write failed,
@@ -157,8 +164,15 @@ export interface ProtocolErrorData {
 export class TimeoutError extends LocalError {
   override name = 'TimeoutError';
   declare readonly data: TimeoutErrorData;
-  constructor(data: TimeoutErrorData) {
-    super(ErrorCode.RequestTimeout, `${data.method} timed out after ${data.timeoutMs} ms`, { data });
+  /** @param cause what timed out, e.g. the `TimeoutError` DOMException of `AbortSignal.timeout()` */
+  constructor(data: TimeoutErrorData, cause?: unknown) {
+    super(
+      ErrorCode.RequestTimeout,
+      data.timeoutMs === undefined
+        ? `${data.method} timed out (its signal's deadline passed)`
+        : `${data.method} timed out after ${data.timeoutMs} ms`,
+      { data, cause },
+    );
   }
 }
 
@@ -172,6 +186,26 @@ export class CancelledError extends LocalError {
   constructor(method: string, reason: unknown) {
     super(ErrorCode.RequestCancelled, `${method} was cancelled`, { data: { method }, cause: reason });
   }
+}
+
+/**
+ * The error for `method` when the caller's signal aborted with `reason`: a {@link TimeoutError}
+ * (code -32001, `kind: "signal"`, `reason` as `cause`) when `reason` is a `TimeoutError`
+ * DOMException, as `AbortSignal.timeout(ms)` gives; else a {@link CancelledError} (-32800).
+ */
+export function abortedError(method: string, reason: unknown): CancelledError | TimeoutError {
+  if (isTimeoutReason(reason)) return new TimeoutError({ method, kind: 'signal' }, reason);
+  return new CancelledError(method, reason);
+}
+
+/** True for the reason `AbortSignal.timeout()` aborts with (a DOMException named `TimeoutError`). */
+export function isTimeoutReason(reason: unknown): boolean {
+  return (
+    typeof reason === 'object' &&
+    reason !== null &&
+    !McpError.is(reason) &&
+    (reason as { name?: unknown }).name === 'TimeoutError'
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { McpClient } from '../client/client.js';
 import { AppSession, type AppSessionOptions, type FramePort } from '../apps/appSession.js';
 import { InvalidArgumentError } from '../errors/errors.js';
-import type { Implementation } from '../types/protocol.js';
+import type { Implementation } from '../wire/protocol.js';
 import {
   watchFrameRemoval,
   windowFramePort,

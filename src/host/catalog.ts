@@ -1,9 +1,10 @@
 /**
- * The host's catalog: the union of every open server's lists, each item tagged with its server,
- * tools and prompts under their exposed names. Pure: built from the servers' current lists,
- * rebuilt whenever one of them changes.
+ * The host's catalog: the union of the lists of every server that is open or coming back, each
+ * item tagged with its server and that server's availability, tools and prompts under their
+ * exposed names. Pure: built from the servers' current lists, rebuilt whenever one of them (or
+ * a server's availability) changes.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { ToolFilter } from './config.js';
 import { assignExposedNames, type ExposedNameCollision, type NameRequest, type NameRules } from './exposedNames.js';
 
@@ -18,10 +19,20 @@ export const CATALOG_KINDS: readonly CatalogKind[] = Object.freeze([
   'resourceTemplates',
 ]);
 
+/**
+ * Whether a catalog item's server can take a call now: `available` (the server is `open`) or
+ * `unavailable` (it is `connecting` or `reconnecting`; a call routed to it waits for it, within
+ * the call's deadline). Servers that failed for good, closed, were removed or are disabled have
+ * no items in the catalog at all.
+ */
+export type HostAvailability = 'available' | 'unavailable';
+
 /** A tool of one server, under the name the model sees. */
 export interface HostTool {
   /** The server that listed it. */
   readonly server: string;
+  /** Whether its server is open now ({@link HostAvailability}). */
+  readonly availability: HostAvailability;
   /** The name to give the model (`<server>__<tool>`...); `McpHost.callTool` takes it. */
   readonly exposedName: string;
   /** The tool exactly as the server listed it; `tool.name` is what goes on the wire. */
@@ -31,6 +42,7 @@ export interface HostTool {
 /** A prompt of one server, under its exposed name (same rules as tools). */
 export interface HostPrompt {
   readonly server: string;
+  readonly availability: HostAvailability;
   readonly exposedName: string;
   readonly prompt: Prompt;
 }
@@ -38,18 +50,22 @@ export interface HostPrompt {
 /** A resource of one server. */
 export interface HostResource {
   readonly server: string;
+  readonly availability: HostAvailability;
   readonly resource: Resource;
 }
 
 /** A resource template of one server. */
 export interface HostResourceTemplate {
   readonly server: string;
+  readonly availability: HostAvailability;
   readonly resourceTemplate: ResourceTemplate;
 }
 
-/** What one open server contributes to the catalog. */
+/** What one server (open, or coming back) contributes to the catalog. */
 export interface ServerContribution {
   server: string;
+  /** @default "available" */
+  availability?: HostAvailability | undefined;
   /** The prefix of its exposed names; `""` for none. */
   prefix: string;
   toolFilter?: ToolFilter | undefined;
@@ -59,7 +75,7 @@ export interface ServerContribution {
   resourceTemplates: readonly ResourceTemplate[];
 }
 
-/** The union of the open servers' lists. Frozen; a new catalog is built on every change. */
+/** The union of the servers' lists. Frozen; a new catalog is built on every change. */
 export interface Catalog {
   readonly tools: readonly HostTool[];
   readonly prompts: readonly HostPrompt[];
@@ -89,8 +105,8 @@ export function toolAllowed(tool: Tool, filter: ToolFilter | undefined): boolean
 
 /**
  * Builds the union of `contributions` (in host order). Items that are unchanged since
- * `previous` (same server, same listed object, same exposed name) keep their wrapper object, so
- * consumers can compare by reference.
+ * `previous` (same server, same listed object, same exposed name, same availability) keep their
+ * wrapper object, so consumers can compare by reference.
  */
 export function buildCatalog(
   contributions: readonly ServerContribution[],
@@ -117,7 +133,12 @@ export function buildCatalog(
     const exposedName = toolNames.names[i];
     if (exposedName === undefined) return;
     const old = oldTools.get(`${c.server}\u0000${exposedName}`);
-    tools.push(old !== undefined && old.tool === tool ? old : Object.freeze({ server: c.server, exposedName, tool }));
+    const availability = availabilityOf(c);
+    tools.push(
+      old !== undefined && old.tool === tool && old.availability === availability
+        ? old
+        : Object.freeze({ server: c.server, availability, exposedName, tool }),
+    );
   });
 
   const oldPrompts = new Map((previous?.prompts ?? []).map((p) => [`${p.server}\u0000${p.exposedName}`, p]));
@@ -126,8 +147,11 @@ export function buildCatalog(
     const exposedName = promptNames.names[i];
     if (exposedName === undefined) return;
     const old = oldPrompts.get(`${c.server}\u0000${exposedName}`);
+    const availability = availabilityOf(c);
     prompts.push(
-      old !== undefined && old.prompt === prompt ? old : Object.freeze({ server: c.server, exposedName, prompt }),
+      old !== undefined && old.prompt === prompt && old.availability === availability
+        ? old
+        : Object.freeze({ server: c.server, availability, exposedName, prompt }),
     );
   });
 
@@ -135,14 +159,20 @@ export function buildCatalog(
   const resources = contributions.flatMap((c) =>
     c.resources.map((resource) => {
       const old = oldResources.get(resource);
-      return old !== undefined && old.server === c.server ? old : Object.freeze({ server: c.server, resource });
+      const availability = availabilityOf(c);
+      return old !== undefined && old.server === c.server && old.availability === availability
+        ? old
+        : Object.freeze({ server: c.server, availability, resource });
     }),
   );
   const oldTemplates = new Map((previous?.resourceTemplates ?? []).map((r) => [r.resourceTemplate, r]));
   const resourceTemplates = contributions.flatMap((c) =>
     c.resourceTemplates.map((resourceTemplate) => {
       const old = oldTemplates.get(resourceTemplate);
-      return old !== undefined && old.server === c.server ? old : Object.freeze({ server: c.server, resourceTemplate });
+      const availability = availabilityOf(c);
+      return old !== undefined && old.server === c.server && old.availability === availability
+        ? old
+        : Object.freeze({ server: c.server, availability, resourceTemplate });
     }),
   );
 
@@ -164,6 +194,10 @@ export function buildCatalog(
     promptsByName: new Map(prompts.map((p) => [p.exposedName, p])),
     resourcesByUri,
   });
+}
+
+function availabilityOf(contribution: ServerContribution): HostAvailability {
+  return contribution.availability ?? 'available';
 }
 
 /** The kinds whose lists differ between two catalogs (by item wrapper identity and order). */

@@ -8,7 +8,7 @@
 import type { Transport } from '../transport/transport.js';
 import type { AuthProvider } from '../transport/http/auth.js';
 import type { ClientOptions } from '../client/options.js';
-import type { Implementation } from '../types/protocol.js';
+import type { Implementation } from '../wire/protocol.js';
 import { HostConfigError } from './errors.js';
 
 /** A server run as a child process speaking newline-delimited JSON-RPC (spec: basic/transports, stdio). */

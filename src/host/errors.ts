@@ -39,13 +39,18 @@ export type HostRoutingReason =
   | 'unknown-tool'
   /** No prompt has that exposed name (or that original name on that server). */
   | 'unknown-prompt'
+  /** No skill has that exposed name (`McpHost.readSkill`). */
+  | 'unknown-skill'
   /** No server has that name. */
   | 'unknown-server'
   /** No open server lists the URI, and no resource template matches it. */
   | 'unknown-resource'
   /** More than one server lists the URI, or has a template that matches it. */
   | 'ambiguous-resource'
-  /** The server exists but is not open (failed, reconnecting, closed, disabled). */
+  /**
+   * The server exists but cannot take the call: it failed, closed or is disabled, or it stayed
+   * `connecting` / `reconnecting` for the whole of the call's deadline.
+   */
   | 'server-unavailable';
 
 /** `data` of {@link HostRoutingError}. */
@@ -57,8 +62,10 @@ export interface HostRoutingErrorData {
   uri?: string | undefined;
   /** The server it was routed to, when it was (`server-unavailable`). */
   server?: string | undefined;
-  /** `server-unavailable`: that server's state. */
+  /** `server-unavailable`: that server's state when the call gave up. */
   state?: string | undefined;
+  /** `server-unavailable`: the message of that server's last error, when it has one (the error is the `cause`). */
+  lastError?: string | undefined;
   /** `ambiguous-resource`: the servers that could serve the URI. */
   servers?: string[] | undefined;
 }

@@ -3,14 +3,18 @@
  * their tools, prompts and resources current, names tools for models, and routes each call to
  * the server it belongs to.
  */
+import { boundedWait, type CloseOptions } from '../client/closeOptions.js';
 import type { McpClient } from '../client/client.js';
-import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
-import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { EraMemory } from '../legacy/era.js';
-import { EventStream } from '../subscriptions/eventStream.js';
+import { CancelledError, ConnectionClosedError, InvalidArgumentError, isTimeoutError } from '../errors/errors.js';
+import { abortableDelay } from '../util/signals.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { EraMemory } from '../era/era.js';
+import { EventStream } from '../util/eventStream.js';
+import type { LivePollReason } from '../subscriptions/types.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -19,7 +23,7 @@ import type {
   PromptReference,
   ReadResourceResult,
   ResourceTemplateReference,
-} from '../types/protocol.js';
+} from '../wire/protocol.js';
 import {
   EMPTY_CATALOG,
   buildCatalog,
@@ -34,6 +38,9 @@ import {
 } from './catalog.js';
 import type { ClientEvent } from '../reconnect/types.js';
 import { makeServerClient } from './serverClient.js';
+import type { HostSkill } from './hostSkills.js';
+import { SkillsFront, type HostSkillsOptions } from './skillsFront.js';
+import type { SkillFile } from '../skills/types.js';
 import {
   isHostConfig,
   parseHostConfig,
@@ -47,7 +54,26 @@ import { DEFAULT_NAME_SEPARATOR, type ExposedNameCollision, type PrefixMode } fr
 import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRef } from './routing.js';
 import { ServerSlot, type HostServerState, type HostServerStatus } from './serverSlot.js';
 import { templateMatcher } from './templateRoute.js';
+import { restoreModelArguments, type ModelArgumentsFrom } from './modelTools.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
+import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+
+/** First wait before a call that reached no server is sent again, in ms (doubling, up to the max). */
+const UNREACHED_RETRY_MS = 100;
+const UNREACHED_RETRY_MAX_MS = 1000;
+
+/** A call that failed before anything reached the server: its connection was refused, unresolved or unreachable. */
+function unreached(error: unknown): boolean {
+  return (
+    error instanceof ConnectionClosedError &&
+    error.data.connectFailure !== undefined &&
+    error.data.connectFailure !== 'tls' &&
+    error.data.connectFailure !== 'blocked'
+  );
+}
+
+/** A call's deadline when neither the call nor the client options give a `timeoutMs`: the client's default. */
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 import type { AppsOptions } from '../client/options.js';
 import { checkAppUri, type AppResource, type AppResourceOptions } from '../apps/appResource.js';
 import { isModelVisible } from '../apps/toolUi.js';
@@ -69,7 +95,8 @@ export interface McpHostOptions {
   apps?: AppsOptions | boolean | undefined;
   /**
    * Makes the transport of a stdio or remote entry. @default `fetchTransport` (runtime-neutral:
-   * no stdio); in Node pass `nodeTransport` from `mcp-live/node`
+   * no stdio) for the `McpHost` of `mcp-live`; `nodeTransport` (stdio, `node:http`, `ws`) for
+   * the `McpHost` of `mcp-live/node`
    */
   createTransport?: CreateTransport | undefined;
   /**
@@ -82,6 +109,8 @@ export interface McpHostOptions {
   prefixMode?: PrefixMode | undefined;
   /** Between prefix and name; letters, digits, `_` and `-` only. @default "__" */
   separator?: string | undefined;
+  /** Skills (SEP-2640): which servers' skills are trusted, and the built-in tools' result size. @default {} */
+  skills?: HostSkillsOptions | undefined;
   /** Receives non-fatal problems of every server (and of the host), tagged with the server name. @default ignore */
   onError?: ((error: Error, server: string | undefined) => void) | undefined;
 }
@@ -101,24 +130,53 @@ export interface HostCallOptions extends CallOptions {
   server?: string | undefined;
 }
 
+/** Options of `host.callTool`: the client's {@link CallToolOptions}, and how the model saw the tool. */
+export interface HostCallToolOptions extends CallToolOptions {
+  /**
+   * How the arguments are mapped back before the call ({@link restoreModelArguments}):
+   * `'asIs'` sends them untouched. @default { api: 'openAiChat', strict: 'auto' } (drops the
+   * `null`s strict mode stands in for optional properties with)
+   */
+  modelArguments?: ModelArgumentsFrom | 'asIs' | undefined;
+}
+
+const DEFAULT_MODEL_ARGUMENTS: ModelArgumentsFrom = { api: 'openAiChat', strict: 'auto' };
+
 /**
- * One host event. `state`: a server changed state. `catalog`: the union of the open servers'
- * lists changed (`kinds` says which lists; read them from the host). `collision`: tools or
- * prompts that would have shared an exposed name (they were renamed, never dropped). `client`:
- * a reconnect event of a server's client. All are tagged with the server, where there is one.
+ * One host event. `state`: a server changed state. `catalog`: the catalog changed (`kinds`
+ * says which lists; read them from the host): a server's list changed, its items came or went,
+ * or its availability changed. `collision`: tools or prompts that would have shared an exposed
+ * name (they were renamed, never dropped). `client`: a reconnect event of a server's client.
+ * `polling`: a server's changes are not pushed (its listen was refused, never acknowledged,
+ * keeps dropping, or is not offered), so its lists are fetched again every `intervalMs`
+ * (docs/host.md); said once per server, and `error`, when there is one, is also its
+ * `lastError`. All are tagged with the server, where there is one.
  */
 export type HostEvent =
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined }
   | { type: 'catalog'; kinds: readonly CatalogKind[] }
+  | {
+      type: 'polling';
+      server: string;
+      /** The first list found polling. */
+      kind: CatalogKind;
+      reason: LivePollReason;
+      error?: Error | undefined;
+      intervalMs: number;
+    }
   | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
-  | { type: 'client'; server: string; event: ClientEvent };
+  | { type: 'client'; server: string; event: ClientEvent }
+  | { type: 'skills'; skills: readonly HostSkill[] };
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one
  * live catalog, one cache store, and calls routed by name (docs/host.md).
  *
+ * In Node, import `McpHost` from `mcp-live/node`: the same class with the Node transports
+ * (stdio among them) as its default `createTransport`.
+ *
  * ```ts
- * await using host = McpHost.fromConfig(await loadHostConfig('mcp.json'), { clientInfo, createTransport: nodeTransport });
+ * await using host = McpHost.fromConfig(await loadHostConfig('mcp.json'), { clientInfo }); // from mcp-live/node
  * await host.connect(); // every server settles: open or failed
  * const tools = toAnthropicTools(host.tools()); // `<server>__<tool>` names
  * const result = await host.callTool('github__create_issue', { title: 'Bug' });
@@ -126,6 +184,7 @@ export type HostEvent =
  */
 export class McpHost {
   private readonly options: McpHostOptions;
+  private closing: Promise<void> | undefined;
   private readonly slots = new Map<string, ServerSlot>();
   private readonly events: EventStream<HostEvent>;
   private readonly store: CacheStore | false;
@@ -134,6 +193,7 @@ export class McpHost {
   private catalogValue: Catalog = EMPTY_CATALOG;
   private started = false;
   private closed = false;
+  private skillsFront: SkillsFront | undefined;
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -162,7 +222,11 @@ export class McpHost {
    * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError (-32602) as the
    *   constructor, and when `options.servers` names a server the configuration does not have.
    */
-  static fromConfig(config: unknown, options: HostFromConfigOptions): McpHost {
+  static fromConfig<Host extends McpHost>(
+    this: new (options: McpHostOptions) => Host,
+    config: unknown,
+    options: HostFromConfigOptions,
+  ): Host {
     const parsed = isHostConfig(config) ? config : parseHostConfig(config, options);
     const { servers: perServer, env: _env, strict: _strict, ...hostOptions } = options;
     // Options for a server the file does not have (a typo) would silently not apply: a tool
@@ -170,7 +234,7 @@ export class McpHost {
     for (const name of Object.keys(perServer ?? {}))
       if (!parsed.names.includes(name))
         throw new InvalidArgumentError(`servers.${name}`, name, 'names no server of the configuration');
-    const host = new McpHost(hostOptions);
+    const host = new this(hostOptions);
     host.configErrorList = parsed.errors;
     const errors = new Map(parsed.errors.map((error) => [error.data.server, error]));
     const disabled = new Set(parsed.disabled);
@@ -272,13 +336,21 @@ export class McpHost {
     this.refreshCatalog();
   }
 
-  /** Closes every server (no process, socket or timer left) and ends the events. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.allSettled([...this.slots.values()].map((slot) => slot.close()));
-    this.refreshCatalog();
-    this.events.end();
+  /**
+   * Closes every server (no process, socket or timer left) and ends the events. Idempotent.
+   * `options` bound the wait as `McpClient.close(options)` does: past it, close() rejects
+   * (`TimeoutError` -32001 method `close`, or as the signal says) while the servers finish closing.
+   */
+  async close(options: CloseOptions = {}): Promise<void> {
+    if (this.closing === undefined) {
+      this.closed = true;
+      this.skillsFront?.close();
+      this.closing = Promise.allSettled([...this.slots.values()].map((slot) => slot.close())).then(() => {
+        this.refreshCatalog();
+        this.events.end();
+      });
+    }
+    await boundedWait(this.closing, 'close', options, this.options.client?.timers);
   }
 
   /** Closes the host, as `close()` does: `await using host = …` closes it when the block ends. */
@@ -291,6 +363,12 @@ export class McpHost {
    * (spec: server/tools). Every option works as on `McpClient.callTool` ({@link CallToolOptions}:
    * signal, timeouts, progress, `input_required` modes, and the Tasks extension's `task` and
    * `onTask`; with `task: 'manual'` a `ToolTask` may come back).
+   * `options.modelArguments` says how the model saw the tool (see `restoreModelArguments`),
+   * so its arguments are mapped back before the call: by default the `null`s OpenAI strict
+   * mode sends for optional properties that do not accept `null` are left out (such a `null`
+   * is never valid for the server, so this is safe for arguments from any model); `{ api:
+   * 'gemini', schema: 'openApi' }` also parses the JSON text that subset carries; `'asIs'`
+   * sends them untouched.
    * @param tool the exposed name, or `{ server, name }` with the original name.
    * @throws HostRoutingError (-32051): `unknown-tool`, `unknown-server`, `server-unavailable`;
    *   then whatever `McpClient.callTool` throws.
@@ -298,27 +376,29 @@ export class McpHost {
   callTool(
     tool: string | ServerItemRef,
     args: JsonObject | undefined,
-    options: CallToolOptions & { task: 'manual' },
+    options: HostCallToolOptions & { task: 'manual' },
   ): Promise<CallToolResult | ToolTask>;
   callTool(
     tool: string | ServerItemRef,
     args?: JsonObject,
-    options?: CallToolOptions & { task?: 'auto' | 'off' | undefined },
+    options?: HostCallToolOptions & { task?: 'auto' | 'off' | undefined },
   ): Promise<CallToolResult>;
   async callTool(
     tool: string | ServerItemRef,
     args: JsonObject = {},
-    options: CallToolOptions = {},
+    options: HostCallToolOptions = {},
   ): Promise<CallToolResult | ToolTask> {
-    if (typeof tool !== 'string') this.openSlot(tool.server);
+    if (typeof tool !== 'string') await this.itemsOf(tool.server, 'tools/call', options);
     const target = routeTool(this.catalogValue, tool);
     if (typeof tool === 'string' && !isModelVisible(target.tool))
       throw new HostRoutingError(
         `tool ${JSON.stringify(tool)} is for apps only (visibility without "model"): call it as { server, name }`,
         { reason: 'unknown-tool', name: tool },
       );
-    return this.onServer(target.server, (client) =>
-      client.callTool(target.tool.name, args, options as CallToolOptions & { task: 'manual' }),
+    const { modelArguments = DEFAULT_MODEL_ARGUMENTS, ...callOptions } = options;
+    const sent = modelArguments === 'asIs' ? args : restoreModelArguments(target.tool, args, modelArguments);
+    return this.onServer(target.server, 'tools/call', callOptions, (client, call) =>
+      client.callTool(target.tool.name, sent, call as CallToolOptions & { task: 'manual' }),
     );
   }
 
@@ -333,9 +413,11 @@ export class McpHost {
     args: Record<string, string> = {},
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    if (typeof prompt !== 'string') this.openSlot(prompt.server);
+    if (typeof prompt !== 'string') await this.itemsOf(prompt.server, 'prompts/get', options);
     const target = routePrompt(this.catalogValue, prompt);
-    return this.onServer(target.server, (client) => client.getPrompt(target.prompt.name, args, options));
+    return this.onServer(target.server, 'prompts/get', options, (client, call) =>
+      client.getPrompt(target.prompt.name, args, call),
+    );
   }
 
   /**
@@ -356,7 +438,7 @@ export class McpHost {
         uri,
         templateMatcher((error) => this.report(error, undefined)),
       );
-    return this.onServer(target, (client) => client.readResource(uri, call));
+    return this.onServer(target, 'resources/read', call, (client, own) => client.readResource(uri, own));
   }
 
   /**
@@ -372,7 +454,9 @@ export class McpHost {
     const { server, listed, ...call } = options;
     const target = server ?? routeAppResource(this.catalogValue, uri);
     const entry = listed ?? this.catalogValue.resourcesByUri.get(uri)?.find((r) => r.server === target)?.resource;
-    return this.onServer(target, (client) => client.readAppResource(uri, { ...call, listed: entry }));
+    return this.onServer(target, 'resources/read', call, (client, own) =>
+      client.readAppResource(uri, { ...own, listed: entry }),
+    );
   }
 
   /**
@@ -400,16 +484,18 @@ export class McpHost {
     options: HostCallOptions = {},
   ): Promise<CompleteResult> {
     const { server, ...call } = options;
-    if (server !== undefined) return this.onServer(server, (client) => client.complete(ref, argument, context, call));
+    const method = 'completion/complete';
+    if (server !== undefined)
+      return this.onServer(server, method, call, (client, own) => client.complete(ref, argument, context, own));
     if (ref?.type === 'ref/prompt') {
       const target = routePrompt(this.catalogValue, ref.name);
-      return this.onServer(target.server, (client) =>
-        client.complete({ ...ref, name: target.prompt.name }, argument, context, call),
+      return this.onServer(target.server, method, call, (client, own) =>
+        client.complete({ ...ref, name: target.prompt.name }, argument, context, own),
       );
     }
     if (ref?.type === 'ref/resource') {
       const target = routeTemplate(this.catalogValue, ref.uri);
-      return this.onServer(target, (client) => client.complete(ref, argument, context, call));
+      return this.onServer(target, method, call, (client, own) => client.complete(ref, argument, context, own));
     }
     throw new InvalidArgumentError(
       'ref',
@@ -444,6 +530,15 @@ export class McpHost {
             ...(s.state === 'failed' && { error: s.status().lastError }),
           }),
         clientEvent: (s, event) => this.events.emit({ type: 'client', server: s.name, event }),
+        polling: (s, event, kind) =>
+          this.events.emit({
+            type: 'polling',
+            server: s.name,
+            kind,
+            reason: event.reason,
+            ...(event.error !== undefined && { error: event.error }),
+            intervalMs: event.intervalMs,
+          }),
         onError: (error, server) => this.report(error, server),
       },
       initial ?? { state: 'new' },
@@ -467,23 +562,133 @@ export class McpHost {
     });
   }
 
-  /** Runs a call on a server's open client; a connection found gone updates the server's state. */
-  private async onServer<T>(server: string, call: (client: McpClient) => Promise<T>): Promise<T> {
+  /**
+   * The skills of every open server that declares the Skills extension (SEP-2640), each under an
+   * exposed name (`<server>__<name>`, the rules of tool names; two skills of one server with one
+   * name are named by their paths), with its origin server and `trusted`
+   * (`McpHostOptions.skills.trusted`). The first call loads the registry; from then on it stays
+   * current (servers opening and leaving, `list_changed` on each server's listen stream; a
+   * `skills` event each time). Only listings are fetched, never a skill's files.
+   */
+  skills(): Promise<readonly HostSkill[]> {
+    return this.skillsVerbs().skills();
+  }
+
+  /**
+   * Reads a file of the skill named `name` (default its `SKILL.md`) from the server it came from,
+   * verified as `McpClient.skills.read`; `origin` says which server and whether it is trusted.
+   * @throws HostRoutingError (-32051): `unknown-skill`, `server-unavailable`; then as `client.skills.read`.
+   */
+  readSkill(name: string, ref?: string, options: CallOptions = {}): Promise<SkillFile & { origin: HostSkill }> {
+    return this.skillsVerbs().readSkill(name, ref, options);
+  }
+
+  /**
+   * Runs one of the built-in skill tools a model called (`load_skill`, `read_skill_file`; see
+   * `SKILL_TOOLS` and `skillsContext`): the file's text, tagged with its origin, or a result with
+   * `isError: true` the model can read. Never throws for a bad argument or a failed read.
+   */
+  callSkillTool(name: string, args: JsonObject, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.skillsVerbs().callSkillTool(name, args, options);
+  }
+
+  private skillsVerbs(): SkillsFront {
+    return (this.skillsFront ??= new SkillsFront(
+      {
+        openServers: () =>
+          [...this.slots.values()].flatMap((slot) => {
+            const contribution = slot.contribution();
+            return contribution === undefined ? [] : [{ server: slot.name, prefix: contribution.prefix }];
+          }),
+        client: (server) => this.client(server),
+        onState: (listener) => this.on((event) => event.type === 'state' && listener(event.server, event.state)),
+        separator: this.options.separator,
+        prefixMode: this.options.prefixMode,
+        changed: (skills) => this.events.emit({ type: 'skills', skills }),
+        onError: (error, server) => this.report(error, server),
+      },
+      this.options.skills,
+    ));
+  }
+
+  /**
+   * Runs a call on a server's client once it is open: a server that is `connecting` or
+   * `reconnecting` is waited for within the call's own deadline (its `timeoutMs`, else the
+   * client's; its `signal`), and the call gets what is left of it. A connection found gone
+   * updates the server's state.
+   * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError
+   *   (-32800) when the signal aborts during the wait; then whatever the call throws.
+   */
+  private async onServer<T, O extends CallOptions>(
+    server: string,
+    method: string,
+    options: O,
+    call: (client: McpClient, options: O) => Promise<T>,
+  ): Promise<T> {
     const slot = this.slotNamed(server);
-    const client = slot.openClient();
-    try {
-      return await call(client);
-    } catch (error) {
-      slot.afterFailure(error);
-      throw error;
+    const { clock, timers } = this.timeOf(slot);
+    const deadline = this.deadlineOf(slot, options);
+    const started = clock.now();
+    let lastUnreached: unknown;
+    for (let attempt = 1; ; attempt++) {
+      const client = await slot.ready({
+        method,
+        signal: options.signal,
+        timeoutMs: deadline - (clock.now() - started),
+        clock,
+        timers,
+      });
+      const waited = clock.now() - started;
+      const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
+      try {
+        return await call(client, own);
+      } catch (error) {
+        slot.afterFailure(error);
+        // A retry that ran out of time while the server was still down is the same verdict.
+        if (lastUnreached !== undefined && isTimeoutError(error))
+          throw slot.unavailable(clock.now() - started, lastUnreached);
+        if (!unreached(error)) throw error;
+        lastUnreached = error;
+        // Nothing reached the server (a refused connection to a stateless HTTP server that is
+        // down): try again within the call's deadline, then say the server is unavailable.
+        const pause = Math.min(UNREACHED_RETRY_MAX_MS, UNREACHED_RETRY_MS * 2 ** (attempt - 1));
+        const left = deadline - (clock.now() - started);
+        if (left <= pause) throw slot.unavailable(clock.now() - started, error);
+        try {
+          await abortableDelay(pause, timers, options.signal);
+        } catch (reason) {
+          throw new CancelledError(method, reason);
+        }
+      }
     }
   }
 
-  /** @throws HostRoutingError `unknown-server` / `server-unavailable` */
-  private openSlot(name: string): ServerSlot {
+  /**
+   * For a call by `{ server, name }`: the server must be one that can take calls; while it is
+   * still connecting for the first time (no items yet), waits for it as {@link onServer} does.
+   * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError (-32800)
+   */
+  private async itemsOf(name: string, method: string, options: CallOptions): Promise<void> {
     const slot = this.slotNamed(name);
-    slot.openClient();
-    return slot;
+    if (!slot.reachable) throw slot.unavailable();
+    if (slot.state !== 'connecting') return;
+    const { clock, timers } = this.timeOf(slot);
+    await slot.ready({ method, signal: options.signal, timeoutMs: this.deadlineOf(slot, options), clock, timers });
+  }
+
+  /** The clock and timers of a server's client options (its own over the host's `client` defaults). */
+  private timeOf(slot: ServerSlot): { clock: Clock; timers: Timers } {
+    const own = slot.entry?.client;
+    return {
+      clock: own?.clock ?? this.options.client?.clock ?? systemClock,
+      timers: own?.timers ?? this.options.client?.timers ?? systemTimers,
+    };
+  }
+
+  /** A call's deadline, in ms: its `timeoutMs`, else its server's client `timeoutMs` (60 000). */
+  private deadlineOf(slot: ServerSlot, options: CallOptions): number {
+    const value = options.timeoutMs ?? slot.entry?.client?.timeoutMs ?? this.options.client?.timeoutMs;
+    return typeof value === 'number' && value > 0 ? value : DEFAULT_CALL_TIMEOUT_MS;
   }
 
   /** @throws HostRoutingError (-32051, `unknown-server`) */

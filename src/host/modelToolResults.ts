@@ -3,8 +3,8 @@
  *
  * Every converter reads the result the same way, then writes what the API can carry:
  * - `text` blocks: text;
- * - `image` blocks: the image where the API takes images in tool results (Responses, Anthropic
- *   for JPEG/PNG/GIF/WebP, Gemini), else a one-line note (Chat Completions tool messages are
+ * - `image` blocks: the image where the API takes images in tool results (Responses and
+ *   Anthropic for PNG/JPEG/GIF/WebP, Gemini), else a one-line note (Chat Completions tool messages are
  *   text only); `audio` likewise (only Gemini takes it);
  * - embedded resources: text contents as text, headed by their URI; a PDF blob as a document
  *   or file where the API takes one, an image blob as an image, other blobs as a note;
@@ -17,9 +17,18 @@
  * - with `options.tool` whose tool links an MCP Apps UI: a result without text gets a first line
  *   saying a view goes with it (`appTextFallback`), shown to the user or not (`appShown`).
  */
-import type { CallToolResult } from '../types/protocol.js';
+import type { CallToolResult } from '../wire/protocol.js';
 import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
+import {
+  ANTHROPIC_IMAGE_TYPES,
+  OPENAI_IMAGE_TYPES,
+  dataUrl,
+  fileName,
+  note,
+  pieceOf,
+  type Piece,
+} from './modelContent.js';
 import { appTextFallback } from '../apps/textFallback.js';
 import type { AppToolSource } from '../apps/toolUi.js';
 
@@ -34,11 +43,6 @@ export interface ToolResultOptions {
 function forModel(result: CallToolResult, options: ToolResultOptions | undefined): CallToolResult {
   return options?.tool === undefined ? result : appTextFallback(result, options.tool, { appShown: options.appShown });
 }
-
-/** One piece of a result, before it is written for an API. */
-type Piece =
-  | { kind: 'text'; text: string }
-  | { kind: 'media'; mimeType: string; data: string; uri?: string | undefined; label: string };
 
 /** A Chat Completions tool message (`messages[]`, `role: "tool"`). */
 export interface OpenAiChatToolMessage {
@@ -90,7 +94,6 @@ export interface GeminiFunctionResponsePart {
   };
 }
 
-const ANTHROPIC_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const PDF = 'application/pdf';
 
 /** Chat Completions: the `role: "tool"` message answering `toolCallId`. */
@@ -118,7 +121,7 @@ export function toOpenAiResponsesToolOutput(
   if (result.isError === true) items.push({ type: 'input_text', text: 'Error:' });
   for (const piece of pieces) {
     if (piece.kind === 'text') items.push({ type: 'input_text', text: piece.text });
-    else if (piece.mimeType.startsWith('image/'))
+    else if (OPENAI_IMAGE_TYPES.has(piece.mimeType))
       items.push({ type: 'input_image', image_url: dataUrl(piece), detail: 'auto' });
     else if (piece.mimeType === PDF)
       items.push({ type: 'input_file', file_data: dataUrl(piece), filename: fileName(piece) });
@@ -217,48 +220,7 @@ function piecesOf(result: CallToolResult): Piece[] {
     throw new LocalError(ErrorCode.InvalidParams, 'expected a tools/call result with a content array', {
       data: { name: 'result', value: result },
     });
-  const pieces: Piece[] = [];
-  for (const block of result.content) {
-    switch (block?.type) {
-      case 'text':
-        pieces.push({ kind: 'text', text: String(block.text) });
-        break;
-      case 'image':
-      case 'audio':
-        pieces.push({ kind: 'media', mimeType: block.mimeType, data: block.data, label: block.type });
-        break;
-      case 'resource_link': {
-        const name = block.title ?? block.name;
-        pieces.push({
-          kind: 'text',
-          text: `Resource link: ${name} <${block.uri}>${block.mimeType ? ` (${block.mimeType})` : ''}${block.description ? `: ${block.description}` : ''}`,
-        });
-        break;
-      }
-      case 'resource': {
-        const contents = block.resource;
-        if ('text' in contents && typeof contents.text === 'string')
-          pieces.push({
-            kind: 'text',
-            text: `Resource ${contents.uri}${contents.mimeType ? ` (${contents.mimeType})` : ''}:\n${contents.text}`,
-          });
-        else if ('blob' in contents && typeof contents.blob === 'string')
-          pieces.push({
-            kind: 'media',
-            mimeType: contents.mimeType ?? 'application/octet-stream',
-            data: contents.blob,
-            uri: contents.uri,
-            label: 'resource',
-          });
-        break;
-      }
-      default:
-        pieces.push({
-          kind: 'text',
-          text: `[content of type ${JSON.stringify((block as { type?: unknown })?.type)} left out]`,
-        });
-    }
-  }
+  const pieces = result.content.map(pieceOf);
   const structured = result.structuredContent;
   if (structured !== undefined && !saidInText(structured, pieces))
     pieces.push({ kind: 'text', text: JSON.stringify(structured) });
@@ -276,24 +238,6 @@ function saidInText(structured: unknown, pieces: readonly Piece[]): boolean {
 
 function withErrorLine(result: CallToolResult, texts: string[]): string[] {
   return result.isError === true ? ['Error:', ...texts] : texts;
-}
-
-/** A one-line stand-in for media an API cannot take. */
-function note(piece: Extract<Piece, { kind: 'media' }>, why: string): string {
-  const bytes = Math.floor((piece.data.replace(/=+$/, '').length * 3) / 4);
-  return `[${piece.label}${piece.uri === undefined ? '' : ` ${piece.uri}`} (${piece.mimeType}, ${bytes} bytes) left out: ${why}]`;
-}
-
-function dataUrl(piece: Extract<Piece, { kind: 'media' }>): string {
-  return `data:${piece.mimeType};base64,${piece.data}`;
-}
-
-function fileName(piece: Extract<Piece, { kind: 'media' }>): string {
-  const last = piece.uri
-    ?.split(/[/?#]/)
-    .filter((s) => s !== '')
-    .pop();
-  return last !== undefined && last !== '' && !last.endsWith(':') ? last : 'document.pdf';
 }
 
 /** Whether `text` is JSON equal to `value` (key order aside). */

@@ -2,28 +2,77 @@
  * Tool definitions for model APIs, from the host's tools (or plain MCP tools). Pure and
  * dependency-free: the output is the JSON each API takes, typed here by its documented shape.
  *
- * - OpenAI Chat Completions: `{ type: 'function', function: { name, description, parameters } }`
- * - OpenAI Responses: `{ type: 'function', name, description, parameters, strict: false }`
+ * - OpenAI Chat Completions: `{ type: 'function', function: { name, description, parameters, strict } }`
+ * - OpenAI Responses: `{ type: 'function', name, description, parameters, strict }`
  * - Anthropic Messages: `{ name, description, input_schema }`
  * - Google Gemini: function declarations `{ name, description, parametersJsonSchema }`, or
  *   `parameters` in Gemini's OpenAPI schema subset for APIs without JSON Schema support.
  *
  * The name is the exposed name (a plain `Tool` keeps its own); the description is the tool's
- * `description`, else its `title`. The input schema is the tool's `inputSchema` without
- * `$schema`, with `type: "object"` and `properties` (empty when absent), which every API needs.
+ * `description`, else its `title`. The input schema is normalised to the subset the API
+ * documents (modelSchema/: rules and sources in docs/host.md and modelSchema/profiles.ts);
+ * what that drops or widens is reported through `onSchemaReport`.
  * Tools only apps may call (MCP Apps `visibility` without `"model"`) are left out: they never
  * reach a model.
  */
-import type { JsonObject } from '../jsonrpc/messages.js';
-import type { Tool } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { Tool } from '../wire/protocol.js';
 import type { HostTool } from './catalog.js';
 import { isModelVisible, mcpToolOf } from '../apps/toolUi.js';
+import { InvalidArgumentError } from '../errors/errors.js';
+import { applyArgumentPlan, isEmptyPlan, type ArgumentPlan } from './modelSchema/argumentPlan.js';
+import { toGeminiOpenApi, type GeminiSchema } from './modelSchema/geminiOpenApi.js';
+import { isObject, normaliseSchema, rootObject, type SchemaProfile } from './modelSchema/normalise.js';
+import {
+  ANTHROPIC_PROFILE,
+  GEMINI_JSON_PROFILE,
+  GEMINI_OPENAPI_PROFILE,
+  OPENAI_PROFILE,
+} from './modelSchema/profiles.js';
+import type { ModelApi, SchemaChange, SchemaReportListener } from './modelSchema/schemaChanges.js';
+import { toStrictSchema } from './modelSchema/strict.js';
+
+export type { GeminiSchema } from './modelSchema/geminiOpenApi.js';
 
 /** What the converters take: a host tool (its exposed name is used) or a plain MCP tool. */
 export type ModelToolSource = HostTool | Tool;
 
 /** A JSON Schema object for a tool's parameters (`type: "object"`). */
 export type ToolParametersSchema = JsonObject & { type: 'object'; properties: JsonObject };
+
+/** Options every converter takes. */
+export interface ModelToolOptions {
+  /**
+   * Called once per tool whose schema the conversion changed (dropped or widened keywords) or,
+   * for OpenAI, that `strict: 'auto'` left non-strict; wrap it in `reportOnce` to hear each
+   * only the first time across turns. @default none
+   */
+  onSchemaReport?: SchemaReportListener | undefined;
+}
+
+/** Options of the OpenAI converters. */
+export interface OpenAiToolOptions extends ModelToolOptions {
+  /**
+   * Strict mode (Structured Outputs): `'auto'` sends a tool strict when its schema can be
+   * said in strict form without changing what a call means, and non-strict otherwise (per
+   * tool, reported); `true` requires it (throws `InvalidArgumentError` -32602 naming the tool
+   * and the reason otherwise); `false` never. In strict form an optional property is
+   * required and nullable: pass the model's arguments to `host.callTool` (which drops those
+   * `null`s by default) or `restoreModelArguments`. @default "auto"
+   */
+  strict?: 'auto' | boolean | undefined;
+}
+
+/** Options of {@link toGeminiFunctionDeclarations}. */
+export interface GeminiToolOptions extends ModelToolOptions {
+  /**
+   * `jsonSchema`: `parametersJsonSchema`, normalised to Gemini's JSON Schema subset;
+   * `openApi`: `parameters` in Gemini's OpenAPI subset, where values it cannot describe are
+   * carried as JSON text (map the arguments back with `modelArguments: { api: 'gemini',
+   * schema: 'openApi' }` on `host.callTool`, or `restoreModelArguments`). @default "jsonSchema"
+   */
+  schema?: 'jsonSchema' | 'openApi' | undefined;
+}
 
 /** A Chat Completions function tool (`tools[]` of `POST /v1/chat/completions`). */
 export interface OpenAiChatTool {
@@ -32,6 +81,7 @@ export interface OpenAiChatTool {
     name: string;
     description?: string;
     parameters: ToolParametersSchema;
+    strict: boolean;
   };
 }
 
@@ -41,8 +91,8 @@ export interface OpenAiResponsesTool {
   name: string;
   description?: string;
   parameters: ToolParametersSchema;
-  /** Always `false`: strict mode needs schemas MCP servers rarely write (every property required, no extras). */
-  strict: false;
+  /** Whether the schema went out in strict form (see {@link OpenAiToolOptions.strict}). */
+  strict: boolean;
 }
 
 /** An Anthropic Messages API client tool (`tools[]` of `POST /v1/messages`). */
@@ -58,72 +108,42 @@ export interface GeminiFunctionDeclaration {
   description?: string;
   /** The JSON Schema (the default). */
   parametersJsonSchema?: ToolParametersSchema;
-  /** The OpenAPI subset, with `schema: "openApi"`. */
+  /** The OpenAPI subset, with `schema: "openApi"`; absent for a tool without parameters. */
   parameters?: GeminiSchema;
 }
 
-/**
- * Gemini's OpenAPI 3.0 schema subset: upper-case `type`, `nullable`, string `enum`s, and the
- * integer bounds as strings (int64 in proto JSON).
- */
-export interface GeminiSchema {
-  type?: 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
-  format?: string;
-  title?: string;
-  description?: string;
-  nullable?: boolean;
-  enum?: string[];
-  default?: unknown;
-  example?: unknown;
-  items?: GeminiSchema;
-  properties?: Record<string, GeminiSchema>;
-  required?: string[];
-  anyOf?: GeminiSchema[];
-  minItems?: string;
-  maxItems?: string;
-  minLength?: string;
-  maxLength?: string;
-  minProperties?: string;
-  maxProperties?: string;
-  minimum?: number;
-  maximum?: number;
-  pattern?: string;
-}
-
-/** Options of {@link toGeminiFunctionDeclarations}. */
-export interface GeminiToolOptions {
-  /**
-   * `jsonSchema`: the input schema as is, in `parametersJsonSchema`; `openApi`: converted to
-   * `parameters` (keywords outside the subset are dropped, local `$ref`s inlined, `oneOf` read
-   * as `anyOf`, a type list with `"null"` as `nullable`). @default "jsonSchema"
-   */
-  schema?: 'jsonSchema' | 'openApi' | undefined;
-}
-
 /** Chat Completions `tools` for these tools. */
-export function toOpenAiChatTools(tools: readonly ModelToolSource[]): OpenAiChatTool[] {
+export function toOpenAiChatTools(
+  tools: readonly ModelToolSource[],
+  options: OpenAiToolOptions = {},
+): OpenAiChatTool[] {
   return modelVisible(tools).map((source) => {
-    const { name, description, parameters } = parts(source);
+    const { name, description, parameters, strict } = openAi(source, 'openAiChat', options);
     return {
       type: 'function',
-      function: { name, ...(description !== undefined && { description }), parameters },
+      function: { name, ...(description !== undefined && { description }), parameters, strict },
     };
   });
 }
 
 /** Responses API `tools` for these tools. */
-export function toOpenAiResponsesTools(tools: readonly ModelToolSource[]): OpenAiResponsesTool[] {
+export function toOpenAiResponsesTools(
+  tools: readonly ModelToolSource[],
+  options: OpenAiToolOptions = {},
+): OpenAiResponsesTool[] {
   return modelVisible(tools).map((source) => {
-    const { name, description, parameters } = parts(source);
-    return { type: 'function', name, ...(description !== undefined && { description }), parameters, strict: false };
+    const { name, description, parameters, strict } = openAi(source, 'openAiResponses', options);
+    return { type: 'function', name, ...(description !== undefined && { description }), parameters, strict };
   });
 }
 
 /** Anthropic Messages `tools` for these tools. */
-export function toAnthropicTools(tools: readonly ModelToolSource[]): AnthropicTool[] {
+export function toAnthropicTools(tools: readonly ModelToolSource[], options: ModelToolOptions = {}): AnthropicTool[] {
   return modelVisible(tools).map((source) => {
-    const { name, description, parameters } = parts(source);
-    return { name, ...(description !== undefined && { description }), input_schema: parameters };
+    const { name, description, tool } = parts(source);
+    const { schema, changes } = normalised(tool, ANTHROPIC_PROFILE);
+    report(options, 'anthropic', name, changes);
+    return { name, ...(description !== undefined && { description }), input_schema: schema };
   });
 }
 
@@ -133,14 +153,17 @@ export function toGeminiFunctionDeclarations(
   options: GeminiToolOptions = {},
 ): GeminiFunctionDeclaration[] {
   return modelVisible(tools).map((source) => {
-    const { name, description, parameters } = parts(source);
-    return {
-      name,
-      ...(description !== undefined && { description }),
-      ...(options.schema === 'openApi'
-        ? { parameters: toGeminiSchema(parameters) }
-        : { parametersJsonSchema: parameters }),
-    };
+    const { name, description, tool } = parts(source);
+    const head = { name, ...(description !== undefined && { description }) };
+    if (options.schema === 'openApi') {
+      const { schema, changes } = normalised(tool, GEMINI_OPENAPI_PROFILE);
+      const written = toGeminiOpenApi(schema, changes);
+      report(options, 'geminiOpenApi', name, changes);
+      return { ...head, ...(written.schema !== undefined && { parameters: written.schema }) };
+    }
+    const { schema, changes } = normalised(tool, GEMINI_JSON_PROFILE);
+    report(options, 'gemini', name, changes);
+    return { ...head, parametersJsonSchema: schema };
   });
 }
 
@@ -149,116 +172,97 @@ function modelVisible(tools: readonly ModelToolSource[]): readonly ModelToolSour
   return tools.filter((source) => isModelVisible(mcpToolOf(source)));
 }
 
-function parts(source: ModelToolSource): {
-  name: string;
-  description: string | undefined;
-  parameters: ToolParametersSchema;
-} {
-  const tool = 'tool' in source ? source.tool : source;
-  const name = 'exposedName' in source ? source.exposedName : tool.name;
-  const description = tool.description ?? tool.title;
-  return { name, description, parameters: parametersOf(tool.inputSchema) };
-}
-
-/** The tool's input schema as the APIs take it (see the module comment). */
-export function parametersOf(inputSchema: JsonObject | undefined): ToolParametersSchema {
-  const { $schema: _dialect, ...schema } = isObject(inputSchema) ? inputSchema : {};
-  const properties = isObject(schema['properties']) ? schema['properties'] : {};
-  return { ...schema, type: 'object', properties };
-}
-
-const GEMINI_TYPES: Readonly<Record<string, NonNullable<GeminiSchema['type']>>> = {
-  string: 'STRING',
-  number: 'NUMBER',
-  integer: 'INTEGER',
-  boolean: 'BOOLEAN',
-  array: 'ARRAY',
-  object: 'OBJECT',
-  null: 'NULL',
-};
-
-/** How deep `$ref`s are inlined; deeper (or cyclic) references become `{}` (any value). */
-const MAX_REF_DEPTH = 8;
-
 /**
- * A JSON Schema in Gemini's OpenAPI subset (see {@link GeminiToolOptions}). Pure; lossy where
- * the subset has no keyword (`additionalProperties`, `not`, `if`...).
+ * A tool's JSON Schema in Gemini's OpenAPI subset (as `toGeminiFunctionDeclarations` with
+ * `schema: 'openApi'` writes it); a schema without properties gives `{ type: 'OBJECT' }`.
  */
 export function toGeminiSchema(schema: JsonObject): GeminiSchema {
-  const root = schema;
-  const convert = (node: unknown, depth: number, seen: readonly string[]): GeminiSchema => {
-    if (!isObject(node)) return {};
-    const ref = node['$ref'];
-    if (typeof ref === 'string') {
-      const target = resolveLocalRef(root, ref);
-      if (target === undefined || seen.includes(ref) || depth >= MAX_REF_DEPTH) return {};
-      return convert(target, depth + 1, [...seen, ref]);
-    }
-    const out: GeminiSchema = {};
-    const types = (Array.isArray(node['type']) ? node['type'] : [node['type']]).filter(
-      (t): t is string => typeof t === 'string' && Object.hasOwn(GEMINI_TYPES, t),
-    );
-    const nonNull = types.filter((t) => t !== 'null');
-    if (types.includes('null') && nonNull.length > 0) out.nullable = true;
-    if (nonNull.length === 1) out.type = GEMINI_TYPES[nonNull[0] as string] as NonNullable<GeminiSchema['type']>;
-    else if (types.length === 1) out.type = 'NULL';
-    for (const key of ['title', 'description', 'format', 'pattern'] as const)
-      if (typeof node[key] === 'string') out[key] = node[key];
-    for (const key of ['minimum', 'maximum'] as const) if (typeof node[key] === 'number') out[key] = node[key];
-    for (const key of ['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties'] as const)
-      if (Number.isInteger(node[key])) out[key] = String(node[key]);
-    if (node['default'] !== undefined) out.default = node['default'];
-    if (Array.isArray(node['examples']) && node['examples'].length > 0) out.example = node['examples'][0];
-    const values = Array.isArray(node['enum'])
-      ? node['enum']
-      : node['const'] !== undefined
-        ? [node['const']]
-        : undefined;
-    if (values !== undefined && values.every((v): v is string => typeof v === 'string')) {
-      out.enum = values;
-      out.type ??= 'STRING';
-    }
-    if (isObject(node['properties'])) {
-      const properties: Record<string, GeminiSchema> = {};
-      for (const [key, value] of Object.entries(node['properties']))
-        Object.defineProperty(properties, key, {
-          value: convert(value, depth, seen),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      out.properties = properties;
-    }
-    if (Array.isArray(node['required']) && node['required'].every((r) => typeof r === 'string'))
-      out.required = node['required'];
-    if (node['items'] !== undefined && !Array.isArray(node['items'])) out.items = convert(node['items'], depth, seen);
-    const variants = Array.isArray(node['anyOf'])
-      ? node['anyOf']
-      : Array.isArray(node['oneOf'])
-        ? node['oneOf']
-        : undefined;
-    if (variants !== undefined) out.anyOf = variants.map((v) => convert(v, depth, seen));
-    else if (nonNull.length > 1)
-      out.anyOf = nonNull.map((t) => ({ type: GEMINI_TYPES[t] as NonNullable<GeminiSchema['type']> }));
-    if (Array.isArray(node['allOf']) && node['allOf'].length === 1)
-      return { ...convert(node['allOf'][0], depth, seen), ...out };
-    return out;
-  };
-  return convert(schema, 0, []);
+  const { schema: root, changes } = normaliseRoot(schema, GEMINI_OPENAPI_PROFILE);
+  return toGeminiOpenApi(root, changes).schema ?? { type: 'OBJECT' };
 }
 
-/** `#/$defs/Name`, `#/definitions/Name` or any `#/a/b` pointer inside the root schema. */
-function resolveLocalRef(root: JsonObject, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
-    node = node[key];
+/** How the model saw a tool, for mapping its arguments back ({@link restoreModelArguments}). */
+export type ModelArgumentsFrom =
+  | { api: 'openAiChat' | 'openAiResponses'; strict?: 'auto' | boolean | undefined }
+  | { api: 'gemini'; schema?: 'jsonSchema' | 'openApi' | undefined }
+  | { api: 'anthropic' };
+
+/**
+ * The model's arguments for `tool` as the server's schema wants them, undoing what the
+ * conversion for `from` changed: the `null` OpenAI strict mode sends for an optional
+ * property that does not accept `null` is left out; JSON text Gemini's OpenAPI subset
+ * carried is parsed. Pure; `args` is not mutated.
+ */
+export function restoreModelArguments(tool: ModelToolSource, args: JsonObject, from: ModelArgumentsFrom): JsonObject {
+  const plan = argumentPlan(parts(tool).tool, from);
+  if (plan === undefined) return args;
+  const out = applyArgumentPlan(plan, args);
+  return isObject(out) ? out : args;
+}
+
+/** @internal The argument plan of `tool` as seen through `from`; undefined when it changes nothing. */
+export function argumentPlan(tool: Tool, from: ModelArgumentsFrom): ArgumentPlan | undefined {
+  let plan: ArgumentPlan | undefined;
+  if (from.api === 'openAiChat' || from.api === 'openAiResponses') {
+    if (from.strict === false) return undefined;
+    const strict = toStrictSchema(normalised(tool, OPENAI_PROFILE).schema);
+    plan = strict.ok ? strict.plan : undefined;
+  } else if (from.api === 'gemini' && from.schema === 'openApi') {
+    const { schema, changes } = normalised(tool, GEMINI_OPENAPI_PROFILE);
+    plan = toGeminiOpenApi(schema, changes).plan;
   }
-  return node;
+  return plan === undefined || isEmptyPlan(plan) ? undefined : plan;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function openAi(
+  source: ModelToolSource,
+  api: 'openAiChat' | 'openAiResponses',
+  options: OpenAiToolOptions,
+): { name: string; description: string | undefined; parameters: ToolParametersSchema; strict: boolean } {
+  const { name, description, tool } = parts(source);
+  const { schema, changes } = normalised(tool, OPENAI_PROFILE);
+  const mode = options.strict ?? 'auto';
+  if (mode === false) {
+    report(options, api, name, changes);
+    return { name, description, parameters: schema, strict: false };
+  }
+  const strict = toStrictSchema(schema);
+  if (strict.ok) {
+    report(options, api, name, changes);
+    return { name, description, parameters: strict.schema as ToolParametersSchema, strict: true };
+  }
+  if (mode === true)
+    throw new InvalidArgumentError('tool', name, `strict mode cannot express its schema: ${strict.reason}`);
+  report(options, api, name, changes, { used: false, reason: strict.reason });
+  return { name, description, parameters: schema, strict: false };
+}
+
+function report(
+  options: ModelToolOptions,
+  api: ModelApi,
+  tool: string,
+  changes: readonly SchemaChange[],
+  strict?: { used: boolean; reason?: string },
+): void {
+  if (options.onSchemaReport === undefined || (changes.length === 0 && strict === undefined)) return;
+  options.onSchemaReport({ api, tool, changes, ...(strict !== undefined && { strict }) });
+}
+
+function parts(source: ModelToolSource): { name: string; description: string | undefined; tool: Tool } {
+  const tool = 'tool' in source ? source.tool : source;
+  const name = 'exposedName' in source ? source.exposedName : tool.name;
+  return { name, description: tool.description ?? tool.title, tool };
+}
+
+function normalised(tool: Tool, profile: SchemaProfile): { schema: ToolParametersSchema; changes: SchemaChange[] } {
+  return normaliseRoot(tool.inputSchema, profile);
+}
+
+function normaliseRoot(
+  inputSchema: JsonObject | undefined,
+  profile: SchemaProfile,
+): { schema: ToolParametersSchema; changes: SchemaChange[] } {
+  const { $schema: _dialect, ...raw } = isObject(inputSchema) ? inputSchema : {};
+  const { schema, changes } = normaliseSchema(raw, profile);
+  return { schema: rootObject(schema, changes) as ToolParametersSchema, changes };
 }

@@ -7,10 +7,10 @@ import { McpClient } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import type { CacheStore } from '../cache/cacheStore.js';
 import type { AuthContextSource } from '../cache/authContext.js';
-import type { EraMemory } from '../legacy/era.js';
+import type { EraMemory } from '../era/era.js';
 import type { Transport } from '../transport/transport.js';
 import type { HostClientOptions, HostServerEntry } from './config.js';
-import type { Implementation } from '../types/protocol.js';
+import type { Implementation } from '../wire/protocol.js';
 import type { CreateTransport } from './transports.js';
 
 /** What the host lends every client it makes. */

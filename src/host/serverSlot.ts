@@ -3,11 +3,12 @@
  * The host owns the slots; a slot tells the host when its contribution to the catalog changed.
  */
 import type { McpClient } from '../client/client.js';
-import { ConnectionClosedError, McpError } from '../errors/errors.js';
+import { CancelledError, ConnectionClosedError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { Era } from '../legacy/era.js';
-import type { LiveList, LiveListEvent } from '../subscriptions/types.js';
-import type { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../types/protocol.js';
+import type { Era } from '../era/era.js';
+import type { LiveList, LiveListEvent, Subscription } from '../subscriptions/types.js';
+import type { Implementation, Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../wire/protocol.js';
+import type { Clock, Timers } from '../util/clock.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
 import type { ClientEvent, ReconnectCause } from '../reconnect/types.js';
 import type { HostServerEntry, ServerLocation } from './config.js';
@@ -17,10 +18,13 @@ import { HostRoutingError } from './errors.js';
  * A server's state in the host.
  * - `new`: added, `connect()` not called yet;
  * - `connecting`: first connection and first list loads under way;
- * - `open`: connected; its items are in the catalog;
- * - `reconnecting`: the connection dropped and the client is reconnecting (its items are out);
+ * - `open`: connected; its items are in the catalog, `available`;
+ * - `reconnecting`: the connection dropped and the client is reconnecting; its items stay in
+ *   the catalog, `unavailable`, and calls to it wait for it (within their deadline);
+ *   `retryAt` says when the next attempt starts (minutes away during a cool-down);
  * - `failed`: it could not start, or dropped and will not come back by itself (`lastError` says
- *   why); a client that retries its first connection moves on to `open` when it succeeds;
+ *   why); a client that retries its first connection moves on to `open` when it succeeds
+ *   (`retryAt` set while it waits to; never for a command that does not exist, ENOENT or EACCES);
  * - `closed`: closed by the host (`close()`, `remove()`);
  * - `disabled`: `"disabled": true` in the configuration; never started.
  */
@@ -43,6 +47,12 @@ export interface HostServerStatus {
    * and stderr tail, an `HttpError` with the status, a `HostConfigError` naming the field...
    */
   readonly lastError: Error | undefined;
+  /**
+   * While its client waits to reconnect (`reconnecting`, or `failed` with a first connect being
+   * retried): when the next attempt starts, in ms since the epoch; in the past while that attempt
+   * runs. `undefined` otherwise. See `McpClient.retryAt`.
+   */
+  readonly retryAt: number | undefined;
 }
 
 /** What a slot needs from its host. */
@@ -53,10 +63,34 @@ export interface SlotHost {
   changed(): void;
   stateChanged(slot: ServerSlot, previous: HostServerState): void;
   clientEvent(slot: ServerSlot, event: ClientEvent): void;
+  /** The slot's lists are fetched on a timer: changes are not pushed (said once per slot). */
+  polling(slot: ServerSlot, event: Extract<LiveListEvent<unknown>, { type: 'polling' }>, kind: CatalogKind): void;
   onError(error: Error, server: string): void;
 }
 
 type Lists = { [K in CatalogKind]: readonly unknown[] };
+
+/** States a call waits out: the server is on its way to `open`. */
+const COMING: ReadonlySet<HostServerState> = new Set(['connecting', 'reconnecting']);
+
+/** How long a call waits for its server ({@link ServerSlot.ready}). */
+export interface ReadyOptions {
+  /** The call's method, for a `CancelledError`. */
+  method: string;
+  signal?: AbortSignal | undefined;
+  /** The longest wait, in ms. */
+  timeoutMs: number;
+  clock: Clock;
+  timers: Timers;
+}
+
+/** The filter flag that announces changes of each list. */
+const LIST_FLAG: Readonly<Record<CatalogKind, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'>> = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+  resourceTemplates: 'resourcesListChanged',
+};
 
 /** Which capability offers each list. */
 const OFFERED_BY: Readonly<Record<CatalogKind, 'tools' | 'prompts' | 'resources'>> = {
@@ -76,10 +110,15 @@ export class ServerSlot {
   private readonly closedLists = new WeakSet<LiveList<unknown>>();
   private everOpen = false;
   private closing = false;
+  private pollingSaid = false;
+  /** The one listen stream of the slot's lists. */
+  private shared: Promise<Subscription> | undefined;
   private opening: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopWatching: () => void = () => {};
   private readonly lifetime = new AbortController();
+  /** Calls waiting for the next state change ({@link ready}). */
+  private stateWaiters: Array<() => void> = [];
 
   constructor(
     readonly name: string,
@@ -110,16 +149,22 @@ export class ServerSlot {
       era: client?.era,
       serverInfo: client?.serverInfo,
       lastError: this.lastErrorValue,
+      retryAt: client?.retryAt,
     });
   }
 
-  /** The slot's lists for the catalog while it is open; `undefined` otherwise. */
+  /**
+   * The slot's lists for the catalog: `available` while it is open, `unavailable` while it
+   * reconnects (the last lists, kept); `undefined` in every other state.
+   */
   contribution(): ServerContribution | undefined {
-    if (this.stateValue !== 'open' || this.entry === undefined) return undefined;
+    if (this.entry === undefined) return undefined;
+    if (this.stateValue !== 'open' && !(this.stateValue === 'reconnecting' && this.everOpen)) return undefined;
     const items = {} as Lists;
     for (const kind of CATALOG_KINDS) items[kind] = this.lists.get(kind)?.items ?? [];
     return {
       server: this.name,
+      availability: this.stateValue === 'open' ? 'available' : 'unavailable',
       prefix: this.entry.prefix ?? this.name,
       toolFilter: this.entry.tools,
       tools: items.tools as readonly Tool[],
@@ -172,24 +217,71 @@ export class ServerSlot {
     this.lifetime.abort(new ConnectionClosedError(`server ${this.name} removed`, { reason: 'closed by host' }));
     this.stopWatching();
     const lists = [...this.lists.values()];
-    await Promise.allSettled([...lists.map((list) => list.close()), this.clientValue?.close()]);
+    await Promise.allSettled([
+      ...lists.map((list) => list.close()),
+      this.shared?.then((sub) => sub.close()),
+      this.clientValue?.close(),
+    ]);
     if (this.stateValue !== 'disabled') this.setState('closed');
     this.host.changed();
   }
 
-  /**
-   * The open client for a call.
-   * @throws HostRoutingError (-32051, `server-unavailable`) when the slot is not open.
-   */
-  openClient(): McpClient {
+  /** Whether a call to this server may wait for it: it is open, connecting or reconnecting. */
+  get reachable(): boolean {
     this.sync();
-    const client = this.clientValue;
-    if (this.stateValue === 'open' && client !== undefined) return client;
-    throw new HostRoutingError(
-      `server ${JSON.stringify(this.name)} is ${this.stateValue}${this.lastErrorValue ? `: ${this.lastErrorValue.message}` : ''}`,
-      { reason: 'server-unavailable', server: this.name, state: this.stateValue },
-      this.lastErrorValue,
+    return this.stateValue === 'open' || COMING.has(this.stateValue);
+  }
+
+  /**
+   * The open client for a call. While the server is `connecting` or `reconnecting`, waits
+   * for it to open, at most `options.timeoutMs`.
+   * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state` and the last
+   *   error as `cause`) when it is in another state, leaves for one, or is not open in time;
+   *   CancelledError (-32800) when `options.signal` aborts first.
+   */
+  async ready(options: ReadyOptions): Promise<McpClient> {
+    const started = options.clock.now();
+    for (;;) {
+      this.sync();
+      const client = this.clientValue;
+      if (this.stateValue === 'open' && client !== undefined) return client;
+      if (options.signal?.aborted === true) throw new CancelledError(options.method, options.signal.reason);
+      const left = options.timeoutMs - (options.clock.now() - started);
+      if (!COMING.has(this.stateValue) || left <= 0) throw this.unavailable(options.clock.now() - started);
+      await this.nextState(left, options);
+    }
+  }
+
+  /** The error of a call this server cannot take; `error`, when given, is its new last error. */
+  unavailable(waitedMs = 0, error?: unknown): HostRoutingError {
+    if (error instanceof Error) this.lastErrorValue = error;
+    const last = this.lastErrorValue;
+    const waited = waitedMs > 0 ? ` after waiting ${Math.round(waitedMs)} ms` : '';
+    return new HostRoutingError(
+      `server ${JSON.stringify(this.name)} is ${this.stateValue}${waited}${last ? `: ${last.message}` : ''}`,
+      {
+        reason: 'server-unavailable',
+        server: this.name,
+        state: this.stateValue,
+        ...(last !== undefined && { lastError: last.message }),
+      },
+      last,
     );
+  }
+
+  /** Resolves at the next state change, after `ms`, or when the signal aborts (never rejects). */
+  private nextState(ms: number, options: ReadyOptions): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        options.timers.clearTimeout(timer);
+        options.signal?.removeEventListener('abort', done);
+        this.stateWaiters = this.stateWaiters.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      const timer = options.timers.setTimeout(done, ms);
+      options.signal?.addEventListener('abort', done, { once: true });
+      this.stateWaiters.push(done);
+    });
   }
 
   /** After a call failed: notices a connection that is gone. */
@@ -248,12 +340,18 @@ export class ServerSlot {
     if (client === undefined || this.closing) return;
     const capabilities = client.serverCapabilities ?? {};
     const wanted = CATALOG_KINDS.filter((kind) => capabilities[OFFERED_BY[kind]] !== undefined);
+    const opening = wanted.filter((kind) => {
+      const current = this.lists.get(kind);
+      return current === undefined || this.closedLists.has(current);
+    });
+    const subscription = this.sharedSubscription(client, opening, opening.length === wanted.length);
     await Promise.all(
-      wanted.map(async (kind) => {
-        const current = this.lists.get(kind);
-        if (current !== undefined && !this.closedLists.has(current)) return;
+      opening.map(async (kind) => {
         try {
-          const list = await client.live(kind, { onEvent: (event) => this.onListEvent(kind, event) });
+          const list = await client.live(kind, {
+            onEvent: (event) => this.onListEvent(kind, event),
+            ...(subscription !== undefined && { subscription }),
+          });
           if (this.closing) {
             await list.close();
             return;
@@ -282,10 +380,35 @@ export class ServerSlot {
     this.host.changed();
   }
 
+  /**
+   * One `subscriptions/listen` stream for every list the slot opens (the combined filter), so
+   * a server costs one stream, not one per list. A listen that fails leaves the lists polling.
+   */
+  private sharedSubscription(
+    client: McpClient,
+    kinds: readonly CatalogKind[],
+    replaces: boolean,
+  ): Promise<Subscription> | undefined {
+    if (kinds.length === 0) return undefined;
+    const filter: SubscriptionFilter = {};
+    for (const kind of kinds) filter[LIST_FLAG[kind]] = true;
+    const subscription = client.subscribe(filter);
+    subscription.catch(() => {}); // each list hears the failure, and polls
+    // Lists still open keep hearing the previous stream; once none is left on it, it goes.
+    if (replaces) void this.shared?.then((sub) => sub.close()).catch(() => {});
+    this.shared = subscription;
+    return subscription;
+  }
+
   private onListEvent(kind: CatalogKind, event: LiveListEvent<unknown>): void {
     if (this.closing) return;
     if (event.type === 'updated' && event.changed && this.lists.has(kind)) this.host.changed();
     else if (event.type === 'refreshFailed') this.host.onError(event.error, this.name);
+    else if (event.type === 'polling' && !this.pollingSaid) {
+      this.pollingSaid = true;
+      if (event.error !== undefined) this.lastErrorValue = event.error;
+      this.host.polling(this, event, kind);
+    }
   }
 
   private fail(error: unknown): void {
@@ -299,6 +422,7 @@ export class ServerSlot {
     if (previous === state) return;
     this.stateValue = state;
     this.host.stateChanged(this, previous);
+    for (const waiter of [...this.stateWaiters]) waiter();
   }
 }
 

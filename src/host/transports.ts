@@ -31,7 +31,7 @@ export type CreateTransport = (
 
 /**
  * The runtime-neutral factory: `http` on fetch, `sse` on fetch, `ws` on the global `WebSocket`.
- * @throws HostConfigError (-32050) for a stdio server (use `nodeTransport` from `mcp-live/node`),
+ * @throws HostConfigError (-32050) for a stdio server (use the `McpHost` of `mcp-live/node`),
  *   and for an `authProvider` on a `ws` server.
  */
 export const fetchTransport: CreateTransport = (location, context) => {
@@ -39,7 +39,7 @@ export const fetchTransport: CreateTransport = (location, context) => {
     throw new HostConfigError({
       server: context.server,
       field: 'command',
-      reason: 'stdio servers need Node: pass createTransport: nodeTransport from "mcp-live/node"',
+      reason: 'stdio servers need Node: import McpHost from "mcp-live/node" (or pass createTransport: nodeTransport)',
     });
   return remoteTransport(location, context, StreamableHttpTransport, WebSocketTransport);
 };

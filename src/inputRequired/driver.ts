@@ -1,11 +1,13 @@
 import { InvalidArgumentError, ProtocolError, TimeoutError, type McpError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import { resultKind } from '../client/results.js';
-import type { InputRequest, InputResponse } from '../types/protocol.js';
-import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
+import { resultKind } from '../wire/results.js';
+import type { InputRequest, InputResponse } from '../wire/protocol.js';
+import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import { abortableDelay } from '../util/signals.js';
 import { abortError, InputRequiredRoundsError } from './errors.js';
-import { inputRetryFor, readInputRequired, type InputRetry } from './retry.js';
+import { inputRetryFor, readInputRequired } from './retry.js';
+import type { InputRetry } from '../wire/callOptions.js';
 
 /** The most retries one call sends by default. */
 export const DEFAULT_MAX_ROUNDS = 10;
@@ -124,7 +126,7 @@ export async function driveInputRequired(options: DriveInputRequiredOptions): Pr
     throw new InvalidArgumentError('maxRounds', maxRounds, 'expected a non-negative integer');
   const pause = resolvePause(options.pause);
   const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
+  const timers = boundedTimers(options.timers);
   const call = linkCall(method, options.signal, options.deadline, clock, timers);
   const { signal } = call;
   const remaining = () => (options.deadline === undefined ? undefined : options.deadline.at - clock.now());

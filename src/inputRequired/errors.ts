@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors/codes.js';
-import { CancelledError, LocalError, McpError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import { abortedError, LocalError, McpError } from '../errors/errors.js';
+import type { JsonObject } from '../wire/messages.js';
 
 /**
  * Data of {@link InputRequiredRoundsError}.
@@ -100,5 +100,5 @@ export class InputRequestFailedError extends LocalError {
  */
 export function abortError(method: string, signal: AbortSignal): McpError {
   const reason: unknown = signal.reason;
-  return McpError.is(reason) ? reason : new CancelledError(method, reason);
+  return McpError.is(reason) ? reason : abortedError(method, reason);
 }

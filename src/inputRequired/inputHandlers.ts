@@ -1,5 +1,5 @@
 import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -9,7 +9,7 @@ import type {
   InputRequest,
   InputResponse,
   ListRootsResult,
-} from '../types/protocol.js';
+} from '../wire/protocol.js';
 import { abortError, InputRequestFailedError, type InputRequestFailureReason } from './errors.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 

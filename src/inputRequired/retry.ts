@@ -1,19 +1,9 @@
 import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import type { InputRequest, InputResponse } from '../types/protocol.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
+import type { InputRequest, InputResponse } from '../wire/protocol.js';
 import { InputRequestFailedError } from './errors.js';
 import { setOwn } from './inputHandlers.js';
-
-/**
- * The fields a retry adds to the original request's params (spec: basic/patterns/mrtr,
- * Client Requirements 1–2). A key is present only when it is to be sent: `inputResponses` when
- * the server asked for input, `requestState` when the server sent one in the result being
- * answered.
- */
-export interface InputRetry {
-  inputResponses?: Record<string, InputResponse>;
-  requestState?: string;
-}
+import type { InputRetry } from '../wire/callOptions.js';
 
 /** An `input_required` result, checked. */
 export interface InputRequiredParts {

@@ -13,7 +13,7 @@ import {
   type JsonRpcErrorObject,
   type JsonRpcMessage,
   type RequestId,
-} from './messages.js';
+} from '../wire/messages.js';
 
 /**
  * Handles a request the server sent to the client (legacy wire only) and returns its result.

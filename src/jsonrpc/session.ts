@@ -1,8 +1,8 @@
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
-  McpError,
   type ConnectionClosedErrorData,
+  McpError,
   ProtocolError,
   RpcError,
   TimeoutError,
@@ -28,7 +28,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
-} from './messages.js';
+} from '../wire/messages.js';
 import type { SessionOptions, SessionRequestOptions, SessionState } from './sessionOptions.js';
 import { SessionTimer } from './sessionTimer.js';
 
@@ -180,7 +180,7 @@ export class JsonRpcSession {
   request(method: string, params: JsonObject | undefined, options: SessionRequestOptions): Promise<JsonObject> {
     if (this.stateValue !== 'open') return Promise.reject(this.closedError(method));
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(new CancelledError(method, signal.reason));
+    if (signal?.aborted) return Promise.reject(abortedError(method, signal.reason));
 
     const id = this.nextId++;
     let progressToken: string | number = id;
@@ -225,7 +225,7 @@ export class JsonRpcSession {
         }
         // An abort the hook caused: nothing was sent, so nothing to cancel on the wire.
         if (signal?.aborted) {
-          this.settle(entry, new CancelledError(method, signal.reason));
+          this.settle(entry, abortedError(method, signal.reason));
           return;
         }
       }
@@ -242,7 +242,7 @@ export class JsonRpcSession {
       this.timer.arm(Math.min(entry.idleDeadline, entry.totalDeadline), now);
       if (signal !== undefined) {
         entry.abortListener = () => {
-          this.settle(entry, new CancelledError(method, signal.reason));
+          this.settle(entry, abortedError(method, signal.reason));
           this.cancel(entry, typeof signal.reason === 'string' ? signal.reason : 'Request cancelled by the client');
         };
         signal.addEventListener('abort', entry.abortListener, { once: true });

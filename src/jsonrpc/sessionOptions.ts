@@ -5,17 +5,8 @@
 import type { Clock, Timers } from '../util/clock.js';
 import type { RequestCredential, Transport, TransportCloseInfo } from '../transport/transport.js';
 import type { InboundRequestHandler } from './inbound.js';
-import type { JsonRpcNotification, RequestId } from './messages.js';
-
-/** One `notifications/progress` update, as handed to the `onProgress` call option. */
-export interface Progress {
-  /** Progress so far; increases with each update. */
-  progress: number;
-  /** Total amount of work, when the server knows it. */
-  total?: number | undefined;
-  /** Human-readable status, when the server sent one. */
-  message?: string | undefined;
-}
+import type { JsonRpcNotification, RequestId } from '../wire/messages.js';
+import type { Progress } from '../wire/callOptions.js';
 
 /** Per-request options understood by the session. */
 export interface SessionRequestOptions {

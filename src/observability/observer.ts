@@ -5,9 +5,9 @@
  */
 import { McpError } from '../errors/errors.js';
 import type { CacheSource } from '../cache/types.js';
-import { isObject, type JsonObject, type RequestId } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject, type RequestId } from '../wire/messages.js';
 import type { SessionOptions } from '../jsonrpc/sessionOptions.js';
-import type { Implementation } from '../types/protocol.js';
+import type { Implementation } from '../wire/protocol.js';
 import type { Clock } from '../util/clock.js';
 import { logLine, redact, redactText, type DebugEntryType, type DebugSink } from './debug.js';
 import {

@@ -1,7 +1,7 @@
-import { CancelledError, InvalidArgumentError, isRpcError, type RpcError } from '../errors/errors.js';
+import { abortedError, InvalidArgumentError, isRpcError, type RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
-import { listKey, readNextCursor } from '../client/results.js';
+import type { JsonObject } from '../wire/messages.js';
+import { listKey, readNextCursor } from '../wire/results.js';
 import { PaginationError, PaginationLimitError } from './errors.js';
 
 /**
@@ -90,13 +90,13 @@ async function* walk<T>(
   let cursor: string | undefined = undefined;
   let previous: Page<T> | undefined = undefined;
   for (;;) {
-    if (signal?.aborted) throw new CancelledError(method, signal.reason);
+    if (signal?.aborted) throw abortedError(method, signal.reason);
     fetches++;
     let page: Page<T>;
     try {
       page = await fetchPage(cursor, signal);
     } catch (error) {
-      if (signal?.aborted && error === signal.reason) throw new CancelledError(method, signal.reason);
+      if (signal?.aborted && error === signal.reason) throw abortedError(method, signal.reason);
       if (cursor === undefined || !isRpcError(error) || error.code !== ErrorCode.InvalidParams) throw error;
       if (restarted) throw new PaginationError({ method, pages: fetches, maxPages, reason: 'invalid-cursor' }, error);
       restarted = true;

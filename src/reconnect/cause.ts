@@ -46,15 +46,26 @@ export function causeOfFailure(error: unknown): ReconnectCause {
   return { reason: 'connect-failed', error };
 }
 
+/** Spawn errors a new attempt would meet again: no such command or cwd, not executable. */
+const PERMANENT_SPAWN_CODES: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'ENOTDIR']);
+
+/** A stdio command that cannot be started at all (`connectFailure: "spawn"` with ENOENT, EACCES or ENOTDIR). */
+function isPermanentSpawnFailure(error: McpError): boolean {
+  if (error.code !== ErrorCode.ConnectionClosed) return false;
+  const data = error.data as ConnectionClosedError['data'] | undefined;
+  return data?.connectFailure === 'spawn' && data.errorCode !== undefined && PERMANENT_SPAWN_CODES.has(data.errorCode);
+}
+
 /**
  * Whether a failure to connect may be mended by another attempt: the connection could not be
- * made or was lost (`ConnectionClosedError`: spawn failure, exited process, refused or closed
- * socket), the server did not answer in time (`TimeoutError`), an HTTP exchange broke or got
+ * made or was lost (`ConnectionClosedError`: a process that exited, a refused or closed
+ * socket; never a command that does not exist or may not be run, ENOENT or EACCES), the server did not answer in time (`TimeoutError`), an HTTP exchange broke or got
  * 408, 429 or a 5xx. Never an authorization failure, a version no longer shared, an answer that
  * breaks the protocol, or the caller's abort: those would fail the same way again.
  */
 export function isRetryableConnectFailure(error: unknown): boolean {
   if (!McpError.is(error) || !error.local) return false;
+  if (isPermanentSpawnFailure(error)) return false;
   if (error.code === ErrorCode.ConnectionClosed || isTimeoutError(error) || isStreamBrokenError(error)) return true;
   if (isHttpAuthError(error)) return false;
   if (isHttpError(error)) {

@@ -4,11 +4,11 @@
  * A loop over hooks on the one retry loop of `transport/retry.ts` (p-retry), with every wait on
  * the injected timers; it never touches a transport itself.
  */
-import { retry } from '../transport/retry.js';
+import { retry } from '../resilience/retry.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { causeOfFailure, isRetryableConnectFailure } from './cause.js';
-import type { ReconnectBudget } from './policy.js';
+import type { ReconnectBudget } from '../resilience/reconnectPolicy.js';
 import type { ReconnectCause } from './types.js';
 
 /** Options of {@link reconnectLoop}. */
@@ -18,8 +18,11 @@ export interface ReconnectLoopOptions {
   timers: Timers;
   /** Stops the loop at once (the client closed): the current wait is cleared, and the loop rejects with `signal.reason`. */
   signal: AbortSignal;
-  /** The wait before the first attempt, in ms, and why there is a wait (the drop, or the failed first connect). */
-  first: { delayMs: number; cause: ReconnectCause };
+  /**
+   * The wait before the first attempt, in ms, whether it is a cool-down, and why there is a
+   * wait (the drop, or the failed first connect).
+   */
+  first: { delayMs: number; coolDown?: boolean | undefined; cause: ReconnectCause };
   /**
    * The number of the loop's first attempt, when attempts were made before it (a legacy HTTP
    * session renewal that failed at once is attempt 1; the loop goes on from 2). @default 1
@@ -27,8 +30,8 @@ export interface ReconnectLoopOptions {
   firstAttempt?: number | undefined;
   /** One attempt (number `attempt`, from `firstAttempt`): resolves once a new connection is open and negotiated. */
   attempt(attempt: number, signal: AbortSignal): Promise<void>;
-  /** Told before each wait: the attempt that follows it, the wait in ms, and why. */
-  onReconnecting(attempt: number, delayMs: number, cause: ReconnectCause): void;
+  /** Told before each wait: the attempt that follows it, the wait in ms, whether it is a cool-down, and why. */
+  onReconnecting(attempt: number, delayMs: number, coolDown: boolean, cause: ReconnectCause): void;
 }
 
 /** How a loop that was not aborted ended. */
@@ -50,7 +53,7 @@ export async function reconnectLoop(options: ReconnectLoopOptions): Promise<Reco
   const { budget, clock, timers, signal } = options;
   const before = (options.firstAttempt ?? 1) - 1;
   let attempts = before;
-  options.onReconnecting(before + 1, options.first.delayMs, options.first.cause);
+  options.onReconnecting(before + 1, options.first.delayMs, options.first.coolDown ?? false, options.first.cause);
   await abortableDelay(options.first.delayMs, timers, signal);
   try {
     await retry(
@@ -67,7 +70,7 @@ export async function reconnectLoop(options: ReconnectLoopOptions): Promise<Reco
           if (!isRetryableConnectFailure(error)) return undefined;
           const decision = budget.attemptFailed(clock.now());
           if (decision === undefined) return undefined;
-          options.onReconnecting(before + attempt + 1, decision.delayMs, causeOfFailure(error));
+          options.onReconnecting(before + attempt + 1, decision.delayMs, decision.coolDown, causeOfFailure(error));
           return decision.delayMs;
         },
       },

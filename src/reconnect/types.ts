@@ -2,7 +2,7 @@
  * What a client tells about its connection: its state, and the events of a reconnect (docs:
  * transports.md, "Reconnecting"). Types only.
  */
-import type { Era } from '../legacy/era.js';
+import type { Era } from '../era/era.js';
 
 /**
  * Connection state of an `McpClient`: `new` → `connecting` → `open` → (`reconnecting` →
@@ -43,15 +43,26 @@ export interface ReconnectCause {
 /**
  * One event of `McpClient.on(listener)`:
  * - `state`: the state changed (every change, the first connect included);
- * - `reconnecting`: attempt number `attempt` (from 1 in each reconnect) starts in `delayMs` ms;
- *   `cause` is why the connection dropped (before attempt 1) or why the previous attempt failed;
+ * - `reconnecting`: attempt number `attempt` (from 1 in each reconnect) starts in `delayMs` ms,
+ *   at `retryAt` (wall clock, ms since the epoch); `coolDown` is true for the long wait once
+ *   the quick retries or the window budget are spent (minutes, by default: show it as waiting,
+ *   not as an attempt under way); `cause` is why the connection dropped (before attempt 1) or
+ *   why the previous attempt failed;
  * - `reconnected`: attempt `attempt` succeeded; the version and era negotiated again (the server
  *   may have been upgraded or downgraded meanwhile);
  * - `gaveUp`: the reconnect budget is spent, or an attempt failed in a way a retry cannot mend (a
- *   version no longer shared, an authorization refusal); `closed` follows.
+ *   version no longer shared, an authorization refusal, a command that does not exist);
+ *   `closed` follows.
  */
 export type ClientEvent =
   | { type: 'state'; state: ClientState; previous: ClientState }
-  | { type: 'reconnecting'; attempt: number; delayMs: number; cause: ReconnectCause }
+  | {
+      type: 'reconnecting';
+      attempt: number;
+      delayMs: number;
+      retryAt: number;
+      coolDown: boolean;
+      cause: ReconnectCause;
+    }
   | { type: 'reconnected'; attempt: number; protocolVersion: string; era: Era }
   | { type: 'gaveUp'; attempts: number; cause: ReconnectCause };

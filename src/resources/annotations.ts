@@ -5,7 +5,7 @@
  * Pure: an invalid value is left out and reported to `onError`, never thrown.
  */
 import { ProtocolError } from '../errors/errors.js';
-import type { Role } from '../types/protocol.js';
+import type { Role } from '../wire/protocol.js';
 
 /** The annotations of an item, each present only when valid. */
 export interface CheckedAnnotations {

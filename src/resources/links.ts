@@ -2,10 +2,10 @@
  * `resource_link` items: pointers to resources in tool results and prompt messages (spec:
  * server/tools, Resource Links), which the client reads when it needs their contents.
  */
-import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import { isObject } from '../jsonrpc/messages.js';
-import type { CallOptions } from '../client/callOptions.js';
-import type { ContentBlock, PromptMessage, ReadResourceResult, ResourceLink } from '../types/protocol.js';
+import { abortedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { isObject } from '../wire/messages.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { ContentBlock, PromptMessage, ReadResourceResult, ResourceLink } from '../wire/protocol.js';
 
 /** Where links can be found: a `tools/call` or `prompts/get` result, or content blocks. */
 export type ResourceLinkSource =
@@ -76,13 +76,13 @@ export async function readResourceLinks(
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < links.length) {
-      if (signal?.aborted) throw new CancelledError('resources/read', signal.reason);
+      if (signal?.aborted) throw abortedError('resources/read', signal.reason);
       const index = next++;
       const link = links[index] as ResourceLink;
       try {
         reads[index] = { link, result: await read(link.uri, callOptions) };
       } catch (error) {
-        if (signal?.aborted) throw new CancelledError('resources/read', signal.reason);
+        if (signal?.aborted) throw abortedError('resources/read', signal.reason);
         reads[index] = { link, error: error instanceof Error ? error : new Error(String(error), { cause: error }) };
       }
     }

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors/codes.js';
 import { LocalError, McpError } from '../errors/errors.js';
-import type { RequestId } from '../jsonrpc/messages.js';
+import type { RequestId } from '../wire/messages.js';
 import type { SubscriptionEndReason } from './types.js';
 
 /** `data` of a {@link SubscriptionClosedError}. */

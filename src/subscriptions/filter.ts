@@ -7,9 +7,9 @@
  * `resourceSubscriptions` and `taskIds` (Tasks extension); absent means "not asked for".
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { isObject } from '../jsonrpc/messages.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
-import { serverOffersTasks } from '../tasks/capability.js';
+import { isObject } from '../wire/messages.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
+import { serverOffersTasks } from '../wire/taskCapability.js';
 
 /** The three boolean flags of a filter. */
 export const FILTER_FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;

@@ -7,20 +7,23 @@
  * |----------------------------------------|---------------------------------------------------|------------------------|
  * | `notifications/tools/list_changed`     | every page of `tools/list`                        | `toolsListChanged`     |
  * | `notifications/prompts/list_changed`   | every page of `prompts/list`                      | `promptsListChanged`   |
- * | `notifications/resources/list_changed` | every page of `resources/list` and `resources/templates/list` | `resourcesListChanged` |
+ * | `notifications/resources/list_changed` | every page of `resources/list`, `resources/templates/list` and `skills/list`; every `skills/get` and `resources/directory/read` | `resourcesListChanged` |
  * | `notifications/resources/updated`      | the read of `params.uri` and of uris under `uri/` | `resourceUpdated {uri}`|
  *
  * Templates have no notification of their own in 2026-07-28; a resources list change is the
- * closest signal, so it drops the template pages too (the conservative choice).
+ * closest signal, so it drops the template pages too (the conservative choice). The Skills
+ * extension (SEP-2640) serves skills as resources and announces a changed catalog with the same
+ * notification, so it drops the skill listings, entries and directory pages as well.
  */
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
 import type { ListMethod } from '../cache/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { FilterFlag } from './filter.js';
 import type { SubscriptionChangeType, SubscriptionEvent } from './types.js';
 
 /** One cache invalidation: all pages of a list, or a uri and the uris under it. */
-export type Invalidation = { kind: 'list'; method: ListMethod } | { kind: 'uri'; uri: string };
+export type Invalidation =
+  { kind: 'list'; method: ListMethod } | { kind: 'method'; method: string } | { kind: 'uri'; uri: string };
 
 /** The three list-change notifications. */
 export type ListChangedMethod =
@@ -33,7 +36,13 @@ export type ChangeNotificationMethod = ListChangedMethod | 'notifications/resour
 export const LIST_CHANGED: Readonly<
   Record<
     ListChangedMethod,
-    { readonly lists: readonly ListMethod[]; readonly event: SubscriptionChangeType; readonly flag: FilterFlag }
+    {
+      readonly lists: readonly ListMethod[];
+      /** Methods, not lists, whose every entry the change drops. */
+      readonly methods?: readonly string[];
+      readonly event: SubscriptionChangeType;
+      readonly flag: FilterFlag;
+    }
   >
 > = Object.freeze({
   'notifications/tools/list_changed': { lists: ['tools/list'], event: 'toolsListChanged', flag: 'toolsListChanged' },
@@ -43,7 +52,8 @@ export const LIST_CHANGED: Readonly<
     flag: 'promptsListChanged',
   },
   'notifications/resources/list_changed': {
-    lists: ['resources/list', 'resources/templates/list'],
+    lists: ['resources/list', 'resources/templates/list', 'skills/list'],
+    methods: ['skills/get', 'resources/directory/read'],
     event: 'resourcesListChanged',
     flag: 'resourcesListChanged',
   },
@@ -78,7 +88,7 @@ export function interpretChange(
   if (!Object.hasOwn(LIST_CHANGED, method)) return undefined;
   const entry = LIST_CHANGED[method as ListChangedMethod];
   return {
-    invalidations: entry.lists.map((list) => ({ kind: 'list', method: list })),
+    invalidations: entryInvalidations(entry),
     event: { type: entry.event } as SubscriptionEvent,
     flag: entry.flag,
   };
@@ -92,7 +102,7 @@ export function invalidationsForFilter(filter: SubscriptionFilter): Invalidation
   const out: Invalidation[] = [];
   for (const entry of Object.values(LIST_CHANGED)) {
     if (filter[entry.flag] !== true) continue;
-    for (const list of entry.lists) out.push({ kind: 'list', method: list });
+    out.push(...entryInvalidations(entry));
   }
   for (const uri of filter.resourceSubscriptions ?? []) out.push({ kind: 'uri', uri });
   return out;
@@ -100,5 +110,13 @@ export function invalidationsForFilter(filter: SubscriptionFilter): Invalidation
 
 /** A short label of an invalidation, for logs: `list tools/list`, `uri file:///a.json`. */
 export function describeInvalidation(invalidation: Invalidation): string {
-  return invalidation.kind === 'list' ? `list ${invalidation.method}` : `uri ${invalidation.uri}`;
+  if (invalidation.kind === 'uri') return `uri ${invalidation.uri}`;
+  return `${invalidation.kind} ${invalidation.method}`;
+}
+
+function entryInvalidations(entry: (typeof LIST_CHANGED)[ListChangedMethod]): Invalidation[] {
+  return [
+    ...entry.lists.map((method): Invalidation => ({ kind: 'list', method })),
+    ...(entry.methods ?? []).map((method): Invalidation => ({ kind: 'method', method })),
+  ];
 }

@@ -20,10 +20,10 @@
  *   `subscriptionLost` with `willReopen` at the drop), the uris are subscribed again and every
  *   subscription hears `resync`.
  */
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, isRpcError } from '../errors/errors.js';
-import type { RequestId } from '../jsonrpc/messages.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
-import { EventStream } from './eventStream.js';
+import { abortedError, ConnectionClosedError, InvalidArgumentError, isRpcError } from '../errors/errors.js';
+import type { RequestId } from '../wire/messages.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
+import { EventStream } from '../util/eventStream.js';
 import { FILTER_FLAGS, filterMinus, filterUnion, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
 import type {
@@ -72,7 +72,7 @@ export class LegacyFeed {
   async subscribe(wanted: SubscriptionFilter, options: SubscribeOptions): Promise<Subscription> {
     const { host } = this.deps;
     const signal = options.signal;
-    if (signal?.aborted) throw new CancelledError('resources/subscribe', signal.reason);
+    if (signal?.aborted) throw abortedError('resources/subscribe', signal.reason);
     if (!host.connected()) throw new ConnectionClosedError('subscribe: not connected', { reason: 'not connected' });
     const timeoutMs = options.timeoutMs ?? this.deps.timeoutMs;
     if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
@@ -98,7 +98,7 @@ export class LegacyFeed {
       }
     } catch (error) {
       for (const uri of claimed) this.unclaim(uri);
-      if (signal?.aborted) throw new CancelledError('resources/subscribe', signal.reason);
+      if (signal?.aborted) throw abortedError('resources/subscribe', signal.reason);
       throw error;
     }
     subscription.opened(claimed);

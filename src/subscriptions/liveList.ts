@@ -1,22 +1,27 @@
 /**
- * A list kept current through a subscription (see {@link LiveList}): the whole list, fetched
- * again after each announced change, with bursts coalesced, changes during a refresh never
- * lost, and the last good list kept when a refresh fails.
+ * A list kept current (see {@link LiveList}): the whole list from plain list requests, fetched
+ * again after each change a subscription announces, with bursts coalesced, changes during a
+ * refresh never lost, and the last good list kept when a refresh fails. Push is an
+ * optimisation: while changes are not pushed (the listen was refused, never acknowledged,
+ * keeps dropping, or the server does not announce this list) the list is fetched again on the
+ * server's `ttlMs`, within a floor and a ceiling.
  */
-import { CancelledError } from '../errors/errors.js';
+import { abortedError, isRpcError, isTimeoutError } from '../errors/errors.js';
 import type { ListMethod } from '../cache/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
-import { EventStream } from './eventStream.js';
+import { EventStream } from '../util/eventStream.js';
 import type { FilterFlag } from './filter.js';
-import { backoffDelay } from '../transport/retry.js';
-import type { Backoff } from './reopenPolicy.js';
+import { backoffDelay, type Backoff } from '../resilience/backoff.js';
+import { abortableDelay } from '../util/signals.js';
 import {
   LIVE_LIST_METHODS,
   type LiveList,
   type LiveListEvent,
   type LiveListKind,
+  type LivePollReason,
   type SubscribeOptions,
   type Subscription,
   type SubscriptionChangeType,
@@ -39,19 +44,56 @@ const WATCH: Readonly<Record<LiveListKind, { flag: FilterFlag; event: Subscripti
  */
 export const MAX_DISCARDED_REFRESHES = 2;
 
+/** @internal How often a list whose changes are not pushed is fetched again, in ms. */
+export interface PollSettings {
+  /** The shortest wait, whatever `ttlMs` the server gives. */
+  minIntervalMs: number;
+  /** The longest wait, whatever `ttlMs` the server gives. */
+  maxIntervalMs: number;
+  /** The wait when the list's pages carry no `ttlMs`. */
+  defaultIntervalMs: number;
+}
+
+/** @internal One walk of the whole list. */
+export interface WalkedList {
+  items: readonly unknown[];
+  /** The smallest `ttlMs` of its pages (ms), when any page gave one. */
+  ttlMs?: number | undefined;
+}
+
+/**
+ * @internal A whole-list walk as a live list takes it: the items, and the smallest `ttlMs` its
+ * pages give (a value that is not a finite number `>= 0` counts as none).
+ */
+export function walkedList(walk: { items: readonly unknown[]; results: readonly JsonObject[] }): WalkedList {
+  let ttlMs: number | undefined;
+  for (const result of walk.results) {
+    const raw = result['ttlMs'];
+    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0)
+      ttlMs = ttlMs === undefined ? raw : Math.min(ttlMs, raw);
+  }
+  return { items: walk.items, ...(ttlMs !== undefined && { ttlMs }) };
+}
+
 /** @internal What a live list needs from the client. */
 export interface LiveListDeps {
-  /** Walks the whole list (every page, through the cache). */
+  /** Walks the whole list (every page, through the cache; `no-cache` revalidates each page). */
   walk(
     method: ListMethod,
-    options: { signal: AbortSignal; timeoutMs?: number | undefined; maxPages?: number | undefined },
-  ): Promise<readonly unknown[]>;
+    options: {
+      signal: AbortSignal;
+      timeoutMs?: number | undefined;
+      maxPages?: number | undefined;
+      cacheMode?: 'no-cache' | undefined;
+    },
+  ): Promise<WalkedList>;
   subscribe(filter: SubscriptionFilter, options: SubscribeOptions): Promise<Subscription>;
   timers: Timers;
   random: () => number;
   onError: (error: Error) => void;
   /** Backoff of retries after a failed refresh. */
   retry: Backoff;
+  poll: PollSettings;
 }
 
 /** @internal Settings of one live list. */
@@ -61,6 +103,8 @@ export interface LiveListSettings<T> {
   maxPages?: number | undefined;
   signal?: AbortSignal | undefined;
   onEvent?: ((event: LiveListEvent<T>) => void) | undefined;
+  /** A subscription of the caller's to take changes from (never closed by the list). */
+  shared?: Subscription | Promise<Subscription> | undefined;
 }
 
 interface Waiter<T> {
@@ -79,9 +123,18 @@ export class LiveListImpl<T> implements LiveList<T> {
   private sub: Subscription | undefined;
   private readonly lifetime = new AbortController();
   private timer: TimerHandle;
-  private timerKind: 'debounce' | 'retry' | undefined;
+  private timerKind: 'debounce' | 'retry' | 'poll' | undefined;
   private running: Promise<void> | undefined;
   private dirty = false;
+  /** Fetch once more after the refresh in progress, without discarding its result (the ack came during it). */
+  private again = false;
+  /** Why the list is fetched on a timer, once it has been said (see {@link startPolling}). */
+  private pollReason: LivePollReason | undefined;
+  /** The `polling` event, until it is said. */
+  private unsaid: { reason: LivePollReason; error: Error | undefined } | undefined;
+  /** The first load has started. */
+  private loading = false;
+  private ttlMs: number | undefined;
   private discarded = 0;
   private failures = 0;
   private waiters: Waiter<T>[] = [];
@@ -89,6 +142,8 @@ export class LiveListImpl<T> implements LiveList<T> {
   private resolveClosed!: (info: SubscriptionClosed) => void;
   private readonly events: EventStream<LiveListEvent<T>>;
   private readonly onHostAbort: (() => void) | undefined;
+  /** Removes this list's listener from a shared subscription. */
+  private detachShared: () => void = () => {};
 
   constructor(
     readonly kind: LiveListKind,
@@ -132,9 +187,12 @@ export class LiveListImpl<T> implements LiveList<T> {
     return sub !== undefined && sub.state === 'open' && sub.honoured[WATCH[this.kind].flag] === true;
   }
 
-  get subscription(): Subscription {
-    if (this.sub === undefined) throw new Error('live list not started');
+  get subscription(): Subscription | undefined {
     return this.sub;
+  }
+
+  get polling(): boolean {
+    return !this.isClosed && this.pollReason !== undefined && !this.watching;
   }
 
   on(listener: (event: LiveListEvent<T>) => void): () => void {
@@ -146,45 +204,135 @@ export class LiveListImpl<T> implements LiveList<T> {
   }
 
   /**
-   * Subscribes, then loads the first list (after the acknowledgment, so no change after it
-   * can be missed). Rejects, closing everything, when either fails.
+   * Subscribes to the list's changes and loads the first list from plain list requests: after
+   * the acknowledgment (so no change after it can be missed), or after
+   * {@link LIVE_ACK_GRACE_MS} without one, whichever is first. An acknowledgment that arrives
+   * after the load started fetches the list once more (a change in between was never
+   * announced). A subscription that fails or closes for good leaves the list polling. Rejects,
+   * closing everything, only when the first load fails.
    */
   async start(): Promise<void> {
     const signal = this.settings.signal;
-    if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+    if (signal?.aborted) throw abortedError(this.method, signal.reason);
     const watch = WATCH[this.kind];
-    let sub: Subscription;
-    try {
-      sub = await this.deps.subscribe(
-        { [watch.flag]: true },
-        {
-          timeoutMs: this.settings.timeoutMs,
-          signal: this.lifetime.signal,
-          onEvent: (event) => this.onSubscriptionEvent(event),
-        },
-      );
-    } catch (error) {
-      this.finish({ reason: 'failed', error: error instanceof Error ? error : new Error(String(error)), reopens: 0 });
-      if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
-      throw error;
-    }
-    this.sub = sub;
-    void sub.closed.then((info) => this.finish(info));
+    let subscribing: Promise<Subscription>;
+    const shared = this.settings.shared;
+    if (shared !== undefined)
+      subscribing = Promise.resolve(shared).then((sub) => {
+        if (!this.isClosed) this.detachShared = sub.on((event) => this.onSubscriptionEvent(event));
+        return sub;
+      });
+    else
+      try {
+        subscribing = this.deps.subscribe(
+          { [watch.flag]: true },
+          {
+            timeoutMs: this.settings.timeoutMs,
+            signal: this.lifetime.signal,
+            onEvent: (event) => this.onSubscriptionEvent(event),
+          },
+        );
+      } catch (error) {
+        subscribing = Promise.reject(error);
+      }
+    const settled = subscribing.then(
+      (sub) => this.subscribed(sub),
+      (error: unknown) => this.startPolling(listenFailure(error), asError(error)),
+    );
+    const grace = new AbortController();
+    await Promise.race([settled, abortableDelay(LIVE_ACK_GRACE_MS, this.deps.timers, grace.signal).catch(() => {})]);
+    grace.abort();
     if (this.isClosed) {
-      await sub.close();
-      throw signal?.aborted === true
-        ? new CancelledError(this.method, signal.reason)
-        : new SubscriptionClosedError(`live ${this.kind} closed while starting`, { reason: 'closed' });
+      if (signal?.aborted) throw abortedError(this.method, signal.reason);
+      throw new SubscriptionClosedError(`live ${this.kind} closed while starting`, { reason: 'closed' });
     }
     const first = this.nextOutcome();
+    this.loading = true;
     this.runRefresh();
     try {
       await first;
     } catch (error) {
       await this.close();
-      if (signal?.aborted) throw new CancelledError(this.method, signal.reason);
+      if (signal?.aborted) throw abortedError(this.method, signal.reason);
       throw error;
     }
+  }
+
+  /** The subscription was acknowledged: changes are pushed from now on. */
+  private subscribed(sub: Subscription): void {
+    if (this.isClosed) {
+      if (this.settings.shared === undefined) void sub.close();
+      return;
+    }
+    this.sub = sub;
+    void sub.closed.then((info) => this.subscriptionClosed(info));
+    if (sub.state === 'open' && sub.honoured[WATCH[this.kind].flag] !== true) {
+      this.startPolling('unsupported', undefined);
+      return;
+    }
+    if (this.timerKind === 'poll') this.clearTimer();
+    // A change between the start of the first load and the acknowledgment was never announced.
+    if (!this.loading) return;
+    if (this.running !== undefined) this.again = true;
+    else this.changed();
+  }
+
+  /**
+   * The subscription closed for good. The host closing it, or the client, closes the list;
+   * anything else (the server ended or refused the stream, the reopen budget ran out) leaves
+   * the list polling.
+   */
+  private subscriptionClosed(info: SubscriptionClosed): void {
+    if (this.isClosed) return;
+    if (info.reason === 'closed' || info.reason === 'client-closed' || info.reason === 'transport-closed') {
+      this.finish(info);
+      return;
+    }
+    this.startPolling('dropped', info.error);
+  }
+
+  /**
+   * Changes are not pushed: from now on the list is fetched on the server's `ttlMs`. Said once
+   * per live list, with a `polling` event.
+   */
+  private startPolling(reason: LivePollReason, error: Error | undefined): void {
+    if (this.isClosed) return;
+    const first = this.pollReason === undefined;
+    this.pollReason = reason;
+    if (this.running === undefined && this.timer === undefined && this.versionValue > 0) this.schedulePoll();
+    if (!first) return;
+    this.unsaid = { reason, error };
+    // Before the first load, the interval (the list's ttlMs) is not known yet: said after it.
+    if (this.versionValue > 0) this.sayPolling();
+  }
+
+  private sayPolling(): void {
+    const said = this.unsaid;
+    if (said === undefined) return;
+    this.unsaid = undefined;
+    this.events.emit({
+      type: 'polling',
+      reason: said.reason,
+      ...(said.error !== undefined && { error: said.error }),
+      intervalMs: this.pollIntervalMs(),
+    });
+  }
+
+  /** @internal The client closed, or its connection is gone for good: the list closes with `reason`. */
+  closeFromClient(reason: 'client-closed' | 'transport-closed', error?: Error): void {
+    this.finish({ reason, ...(error !== undefined && { error }), reopens: this.sub?.reopens ?? 0 });
+  }
+
+  /** The wait before the next poll, in ms: the list's `ttlMs` within the floor and the ceiling. */
+  private pollIntervalMs(): number {
+    const { minIntervalMs, maxIntervalMs, defaultIntervalMs } = this.deps.poll;
+    const wanted = this.ttlMs ?? defaultIntervalMs;
+    return Math.min(maxIntervalMs, Math.max(minIntervalMs, wanted));
+  }
+
+  private schedulePoll(): void {
+    if (!this.polling) return;
+    this.schedule(this.pollIntervalMs(), 'poll');
   }
 
   refresh(): Promise<readonly T[]> {
@@ -200,7 +348,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     if (this.isClosed) return Promise.resolve();
     const sub = this.sub;
     this.finish({ reason: 'closed', reopens: sub?.reopens ?? 0 });
-    return sub === undefined ? Promise.resolve() : sub.close();
+    return sub === undefined || this.settings.shared !== undefined ? Promise.resolve() : sub.close();
   }
 
   /** Closes it, as `close()` does: `await using x = …` closes `x` when the block ends. */
@@ -211,6 +359,14 @@ export class LiveListImpl<T> implements LiveList<T> {
   private onSubscriptionEvent(event: SubscriptionEvent): void {
     if (event.type === 'subscriptionLost' || event.type === 'resync') this.events.emit(event);
     if (event.type === WATCH[this.kind].event || event.type === 'resync') this.changed();
+    // A stream that keeps dropping may wait long to reopen (its budget's cool-down): poll meanwhile.
+    if (
+      event.type === 'subscriptionLost' &&
+      event.willReopen &&
+      event.retryInMs !== undefined &&
+      event.retryInMs > this.pollIntervalMs()
+    )
+      this.startPolling('dropped', event.error);
   }
 
   /** A change was announced: refresh after the debounce, or once more after the refresh in progress. */
@@ -224,7 +380,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     this.schedule(this.settings.debounceMs, 'debounce');
   }
 
-  private schedule(ms: number, kind: 'debounce' | 'retry'): void {
+  private schedule(ms: number, kind: 'debounce' | 'retry' | 'poll'): void {
     this.clearTimer();
     this.timerKind = kind;
     this.timer = this.deps.timers.setTimeout(() => {
@@ -243,23 +399,31 @@ export class LiveListImpl<T> implements LiveList<T> {
   private runRefresh(): void {
     this.clearTimer();
     if (this.isClosed) return;
+    const polled = this.polling;
     this.dirty = false;
-    const run = this.refreshOnce();
+    this.again = false;
+    const run = this.refreshOnce(polled);
     this.running = run;
     void run.finally(() => {
       if (this.running === run) this.running = undefined;
-      if (!this.isClosed && this.dirty) this.schedule(this.settings.debounceMs, 'debounce');
+      if (this.isClosed) return;
+      if (this.dirty || this.again) this.schedule(this.settings.debounceMs, 'debounce');
+      else if (this.timer === undefined) this.schedulePoll();
     });
   }
 
-  private async refreshOnce(): Promise<void> {
+  /** One walk; `polled` revalidates every page (a poll must see past entries still fresh in the cache). */
+  private async refreshOnce(polled: boolean): Promise<void> {
     let items: readonly unknown[];
     try {
-      items = await this.deps.walk(this.method, {
+      const walked = await this.deps.walk(this.method, {
         signal: this.lifetime.signal,
         timeoutMs: this.settings.timeoutMs,
         maxPages: this.settings.maxPages,
+        ...(polled && { cacheMode: 'no-cache' as const }),
       });
+      items = walked.items;
+      this.ttlMs = walked.ttlMs;
     } catch (caught) {
       if (this.isClosed) return;
       const error = caught instanceof Error ? caught : new Error(String(caught));
@@ -298,6 +462,7 @@ export class LiveListImpl<T> implements LiveList<T> {
     const published = this.itemsValue;
     this.settleWaiters((waiter) => waiter.resolve(published));
     this.events.emit({ type: 'updated', items: published, version: this.versionValue, changed });
+    this.sayPolling();
   }
 
   private nextOutcome(): Promise<readonly T[]> {
@@ -317,6 +482,7 @@ export class LiveListImpl<T> implements LiveList<T> {
       new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason }),
     );
     this.clearTimer();
+    this.detachShared();
     if (this.onHostAbort !== undefined) this.settings.signal?.removeEventListener('abort', this.onHostAbort);
     const error = new SubscriptionClosedError(`live ${this.kind} closed (${info.reason})`, { reason: info.reason });
     this.settleWaiters((waiter) => waiter.reject(error));
@@ -324,6 +490,23 @@ export class LiveListImpl<T> implements LiveList<T> {
     this.resolveClosed(info);
   }
 }
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Why a listen that never opened leaves the list polling. */
+function listenFailure(error: unknown): LivePollReason {
+  if (isTimeoutError(error)) return 'unacknowledged';
+  if (isRpcError(error)) return 'refused';
+  return 'dropped';
+}
+
+/**
+ * How long a live list's first load waits for its subscription's acknowledgment, in ms; after
+ * that it loads anyway (and once more when the acknowledgment comes).
+ */
+export const LIVE_ACK_GRACE_MS = 1000;
 
 /** Whether two lists hold the same items (one JSON comparison; refreshes are rare). */
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {

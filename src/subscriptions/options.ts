@@ -1,6 +1,8 @@
 import { InvalidArgumentError } from '../errors/errors.js';
-import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import type { Backoff } from '../resilience/backoff.js';
+import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type { SubscriptionClientOptions } from './types.js';
+import type { PollSettings } from './liveList.js';
 
 /** {@link SubscriptionClientOptions} with every default filled in. */
 export interface ResolvedSubscriptionOptions {
@@ -8,7 +10,15 @@ export interface ResolvedSubscriptionOptions {
   liveDebounceMs: number;
   liveRetry: Backoff;
   random: () => number;
+  poll: PollSettings;
 }
+
+/** The default polling of a live list whose changes are not pushed, in ms. */
+export const DEFAULT_POLL: PollSettings = Object.freeze({
+  minIntervalMs: 5_000,
+  maxIntervalMs: 300_000,
+  defaultIntervalMs: 60_000,
+});
 
 /** The default backoff of live-list retries after a failed refresh. */
 export const DEFAULT_LIVE_RETRY: Backoff = Object.freeze({
@@ -24,7 +34,8 @@ export const DEFAULT_LIVE_DEBOUNCE_MS = 50;
 /**
  * Fills the defaults of `options` and checks them.
  * @throws InvalidArgumentError (-32602) for a bad reopen policy, a negative or non-finite
- *   `liveDebounceMs`, a bad `liveRetry`, or a `random` that is not a function.
+ *   `liveDebounceMs`, a bad `liveRetry`, a `poll` interval that is not a positive number (or
+ *   a floor above the ceiling), or a `random` that is not a function.
  */
 export function resolveSubscriptionOptions(
   options: SubscriptionClientOptions | undefined,
@@ -44,6 +55,12 @@ export function resolveSubscriptionOptions(
     ...DEFAULT_LIVE_RETRY,
     ...definedOnly(options?.liveRetry ?? {}),
   }) as ResolvedReopenPolicy;
+  const poll = { ...DEFAULT_POLL, ...definedOnly(options?.poll ?? {}) };
+  for (const [key, value] of Object.entries(poll))
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new InvalidArgumentError(`subscriptions.poll.${key}`, value, 'expected a positive number of ms');
+  if (poll.minIntervalMs > poll.maxIntervalMs)
+    throw new InvalidArgumentError('subscriptions.poll', poll, 'expected minIntervalMs <= maxIntervalMs');
   const random = options?.random ?? Math.random;
   if (typeof random !== 'function')
     throw new InvalidArgumentError('subscriptions.random', random, 'expected a function returning [0, 1)');
@@ -57,6 +74,7 @@ export function resolveSubscriptionOptions(
       jitter: retry.jitter,
     }),
     random,
+    poll: Object.freeze(poll),
   };
 }
 

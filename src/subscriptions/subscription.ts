@@ -6,23 +6,23 @@
  * manager's job (`subscriptionManager.ts`).
  */
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
-  McpError,
   isCancelledError,
   isRpcError,
   isTimeoutError,
+  McpError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
-import type { ServerCapabilities, SubscriptionFilter } from '../types/protocol.js';
+import type { JsonObject, RequestId } from '../wire/messages.js';
+import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js';
-import { EventStream } from './eventStream.js';
+import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
-import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type {
   Subscription,
   SubscriptionClosed,
@@ -282,7 +282,7 @@ export class ManagedSubscription implements Subscription {
     } catch (error) {
       if (signal?.aborted) {
         this.finish({ reason: 'closed' });
-        throw new CancelledError(METHOD, signal.reason);
+        throw abortedError(METHOD, signal.reason);
       }
       const closedBy = this.closedInfo;
       if (closedBy !== undefined) throw closedWhileOpening(closedBy, error);
@@ -291,7 +291,7 @@ export class ManagedSubscription implements Subscription {
     }
     const closedBy = this.closedInfo;
     if (closedBy !== undefined) {
-      if (signal?.aborted) throw new CancelledError(METHOD, signal.reason);
+      if (signal?.aborted) throw abortedError(METHOD, signal.reason);
       throw closedWhileOpening(closedBy, undefined);
     }
   }

@@ -15,26 +15,21 @@
  * - `notifications/tasks` (Tasks extension) reaches the subscription it names, if that one asked
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  */
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import {
-  isObject,
-  isRequestId,
-  type JsonObject,
-  type JsonRpcNotification,
-  type RequestId,
-} from '../jsonrpc/messages.js';
+import { abortedError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
 import type { ResponseCache } from '../cache/responseCache.js';
-import { MetaKey, type SubscriptionFilter } from '../types/protocol.js';
+import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { UnmatchedNotificationError } from './errors.js';
 import { checkFilter, narrowToCapabilities, type FilterFlag } from './filter.js';
 import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
-import { LiveListImpl, type LiveListDeps } from './liveList.js';
-import { resolveReopenPolicy, type Backoff, type ResolvedReopenPolicy } from './reopenPolicy.js';
+import { LiveListImpl, type LiveListDeps, type PollSettings } from './liveList.js';
+import type { Backoff } from '../resilience/backoff.js';
+import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
 import { LegacyFeed, type LegacyFeedHost } from './legacyFeed.js';
-import { readDetailedTask } from '../tasks/taskShape.js';
-import { TASK_STATUS_NOTIFICATION } from '../tasks/types.js';
+import { readDetailedTask } from '../wire/taskShape.js';
+import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
 import type {
   LiveList,
   LiveListItems,
@@ -50,7 +45,7 @@ const CANCELLED = 'notifications/cancelled';
 const RECENTLY_ENDED_LIMIT = 256;
 
 /** The cache operations the manager uses (a `ResponseCache`). */
-export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateUri'>;
+export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateMethod' | 'invalidateUri'>;
 
 /** What the manager lends a live list: the whole-list walk. */
 export type ListWalker = LiveListDeps['walk'];
@@ -74,6 +69,8 @@ export interface SubscriptionManagerOptions {
   liveDebounceMs: number;
   /** Backoff of live-list retries after a failed refresh. */
   liveRetry: Backoff;
+  /** Polling of live lists whose changes are not pushed. */
+  poll: PollSettings;
 }
 
 /** @internal Owned by `McpClient`; see the module comment. */
@@ -81,6 +78,8 @@ export class SubscriptionManager {
   private readonly routes = new Map<RequestId, ListenRoute>();
   private readonly recentlyEnded = new Set<RequestId>();
   private readonly subscriptions = new Set<ManagedSubscription>();
+  /** Open live lists: a polling one has no subscription to hear the client close. */
+  private readonly lists = new Set<LiveListImpl<unknown>>();
   /** Deliveries wait for their invalidation, in arrival order. */
   private delivery: Promise<void> = Promise.resolve();
   private readonly deps: SubscriptionDeps;
@@ -166,7 +165,7 @@ export class SubscriptionManager {
     // While the client reconnects, a new subscription waits for it (within its ack timeout).
     if (this.options.host.reconnecting() && !signal?.aborted) await this.options.host.whenOpen(signal, timeoutMs);
     if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
-    if (signal?.aborted) throw new CancelledError('subscriptions/listen', signal.reason);
+    if (signal?.aborted) throw abortedError('subscriptions/listen', signal.reason);
     if (!this.options.host.connected())
       throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
     const reopen =
@@ -206,6 +205,7 @@ export class SubscriptionManager {
         random: this.options.random,
         onError: this.options.onError,
         retry: this.options.liveRetry,
+        poll: this.options.poll,
       },
       {
         debounceMs,
@@ -213,8 +213,12 @@ export class SubscriptionManager {
         maxPages: options.maxPages,
         signal: options.signal,
         onEvent: options.onEvent,
+        shared: options.subscription,
       },
     );
+    const entry = list as LiveListImpl<unknown>;
+    this.lists.add(entry);
+    void list.closed.then(() => this.lists.delete(entry));
     await list.start();
     return list;
   }
@@ -298,6 +302,7 @@ export class SubscriptionManager {
    */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
     for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
+    for (const list of [...this.lists]) list.closeFromClient(reason, error);
     this.legacy?.closeAll(reason, error);
   }
 
@@ -342,7 +347,9 @@ export class SubscriptionManager {
         pending.push(
           (invalidation.kind === 'list'
             ? cache.invalidateList(invalidation.method)
-            : cache.invalidateUri(invalidation.uri)
+            : invalidation.kind === 'method'
+              ? cache.invalidateMethod(invalidation.method)
+              : cache.invalidateUri(invalidation.uri)
           ).catch((error: unknown) => this.report(error)),
         );
       } catch (error) {

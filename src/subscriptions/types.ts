@@ -2,11 +2,12 @@
  * Shapes of subscriptions and live lists (spec: basic/patterns/subscriptions). The machinery is
  * in `subscriptionManager.ts`, `subscription.ts` and `liveList.ts`.
  */
-import type { RequestId } from '../jsonrpc/messages.js';
-import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../types/protocol.js';
+import type { RequestId } from '../wire/messages.js';
+import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../wire/protocol.js';
 import type { ListMethod } from '../cache/types.js';
-import type { ReopenPolicy } from './reopenPolicy.js';
-import type { DetailedTask } from '../tasks/types.js';
+import type { BackoffOptions } from '../resilience/backoff.js';
+import type { ReopenPolicy } from '../resilience/reopenPolicy.js';
+import type { DetailedTask } from '../wire/tasks.js';
 
 /**
  * Why one `subscriptions/listen` stream ended, or why a subscription closed for good
@@ -182,11 +183,25 @@ export const LIVE_LIST_METHODS: Readonly<Record<LiveListKind, ListMethod>> = Obj
  *   stale. The list never becomes empty because a refresh failed. Another refresh follows after
  *   `retryInMs` ms (or sooner, on the next change).
  * - `subscriptionLost`, `resync`: forwarded from the list's subscription.
+ * - `polling`: changes are not pushed, so the list is fetched again every `intervalMs` (the
+ *   server's `ttlMs` within `subscriptions.poll`'s floor and ceiling) while that lasts; said
+ *   once per live list. `reason` and `error` say why ({@link LivePollReason}).
  */
 export type LiveListEvent<T> =
   | { type: 'updated'; items: readonly T[]; version: number; changed: boolean }
   | { type: 'refreshFailed'; error: Error; items: readonly T[]; retryInMs?: number | undefined }
+  | { type: 'polling'; reason: LivePollReason; error?: Error | undefined; intervalMs: number }
   | Extract<SubscriptionEvent, { type: 'subscriptionLost' | 'resync' }>;
+
+/**
+ * Why a live list polls instead of hearing changes:
+ * - `refused`: the server answered `subscriptions/listen` with an error (-32601 and the like);
+ * - `unacknowledged`: no acknowledgment within the ack timeout;
+ * - `dropped`: the stream ended and will not reopen soon (the server ended it, or the reopen
+ *   budget waits long or gave up);
+ * - `unsupported`: the server's capabilities or its acknowledgment leave this list out.
+ */
+export type LivePollReason = 'refused' | 'unacknowledged' | 'dropped' | 'unsupported';
 
 /** Options of `McpClient.live()`. */
 export interface LiveListOptions<T = unknown> {
@@ -203,12 +218,24 @@ export interface LiveListOptions<T = unknown> {
   signal?: AbortSignal | undefined;
   /** A listener attached before anything is sent, so it hears every event. */
   onEvent?: ((event: LiveListEvent<T>) => void) | undefined;
+  /**
+   * A subscription of yours to hear this list's changes on, instead of a listen stream of the
+   * list's own: one stream for several lists (its filter must ask for this list's changes).
+   * The list never closes it; it closes when that subscription closes for the host
+   * (`close()`, `client-closed`), and polls when it fails or drops.
+   * @default a subscription of its own
+   */
+  subscription?: Subscription | Promise<Subscription> | undefined;
 }
 
 /**
  * A list kept current: the whole list (all pages), fetched again shortly after each change the
  * server announces, for hosts that bind a menu or picker to it. Made by `McpClient.live()`.
  *
+ * - The list comes from plain list requests; the first load does not wait for the
+ *   subscription's acknowledgment, and a listen that fails never fails the list.
+ * - While changes are not pushed (refused, unacknowledged, dropping, unsupported), the list is
+ *   fetched again on the server's `ttlMs` within a floor and a ceiling (`polling`).
  * - Bursts of changes coalesce into one refresh (`debounceMs` after the first).
  * - A change that arrives during a refresh is never lost: that refresh's result is known to be
  *   outdated and one more refresh follows.
@@ -243,8 +270,10 @@ export interface LiveList<T> extends AsyncIterable<LiveListEvent<T>> {
   readonly lastError: Error | undefined;
   /** Whether the server announces changes of this list (its capability and acknowledgment say so) and the subscription is open. */
   readonly watching: boolean;
-  /** The subscription behind the list. */
-  readonly subscription: Subscription;
+  /** Whether the list is fetched on a timer because changes are not pushed (see the `polling` event). */
+  readonly polling: boolean;
+  /** The subscription behind the list, once acknowledged; `undefined` before, and when the listen failed. */
+  readonly subscription: Subscription | undefined;
   /** Adds a listener; returns the function that removes it. */
   on(listener: (event: LiveListEvent<T>) => void): () => void;
   /**
@@ -277,7 +306,14 @@ export interface SubscriptionClientOptions {
    * Backoff of a live list's retries after a failed refresh (ms). @default { minDelayMs: 1000,
    * maxDelayMs: 60000, factor: 2, jitter: true }
    */
-  liveRetry?: Pick<ReopenPolicy, 'minDelayMs' | 'maxDelayMs' | 'factor' | 'jitter'> | undefined;
+  liveRetry?: BackoffOptions | undefined;
   /** Random source in [0, 1) for every jitter. @default Math.random */
   random?: (() => number) | undefined;
+  /**
+   * How often a live list whose changes are not pushed is fetched again, in ms: the list's
+   * `ttlMs` (the smallest of its pages), never below `minIntervalMs` nor above
+   * `maxIntervalMs`; `defaultIntervalMs` when no page gives one.
+   * @default { minIntervalMs: 5000, maxIntervalMs: 300000, defaultIntervalMs: 60000 }
+   */
+  poll?: { minIntervalMs?: number; maxIntervalMs?: number; defaultIntervalMs?: number } | undefined;
 }

@@ -4,12 +4,13 @@
  */
 import { InvalidArgumentError, TimeoutError, type McpError } from '../errors/errors.js';
 import { abortError } from '../inputRequired/errors.js';
-import type { InputRequest, InputResponse } from '../types/protocol.js';
-import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import type { InputRequest, InputResponse } from '../wire/protocol.js';
+import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { TaskExpiredError } from './errors.js';
-import { isTerminalStatus, taskExpiresAt } from './taskShape.js';
-import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from './types.js';
+import { isTerminalStatus, taskExpiresAt } from '../wire/taskShape.js';
+import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from '../wire/tasks.js';
 
 /**
  * How long to wait between two looks at a task, in ms. The server's `pollIntervalMs` wins
@@ -272,7 +273,7 @@ function linkRun(method: string, options: DriveTaskOptions) {
   const controller = new AbortController();
   const { signal: outer, stop, deadline } = options;
   const clock = options.clock ?? systemClock;
-  const timers = options.timers ?? systemTimers;
+  const timers = boundedTimers(options.timers);
   let cancelSent = false;
   const cancelTask = () => {
     if (cancelSent) return;

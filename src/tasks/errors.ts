@@ -1,7 +1,7 @@
 import { ErrorCode } from '../errors/codes.js';
 import { CancelledError, LocalError, McpError, RpcError } from '../errors/errors.js';
-import type { JsonRpcErrorObject } from '../jsonrpc/messages.js';
-import type { TaskStatus } from './types.js';
+import type { JsonRpcErrorObject } from '../wire/messages.js';
+import type { TaskStatus } from '../wire/tasks.js';
 
 /**
  * The task ended in status `failed` (spec: ext-tasks, Task Execution Errors): the request it ran

@@ -5,7 +5,8 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import type { WallClock } from '../util/clock.js';
 import { resolveTaskPoll, type TaskPollPolicy } from './driver.js';
 import { MemoryTaskStore, type TaskStore } from './taskStore.js';
-import type { DetailedTask, Task } from './types.js';
+import type { DetailedTask, Task } from '../wire/tasks.js';
+import type { CallOptions } from '../wire/callOptions.js';
 
 /**
  * What `callTool` does when the server may answer with a task:
@@ -102,3 +103,12 @@ export function checkTaskMode(value: unknown): TaskMode | undefined {
   if (value === undefined || value === 'auto' || value === 'manual' || value === 'off') return value;
   throw new InvalidArgumentError('task', value, 'expected "auto", "manual" or "off"');
 }
+
+/**
+ * Options of `callTool`: {@link CallOptions} plus the Tasks extension's `task` and `onTask`. On
+ * a task, `signal` cancels it with `tasks/cancel`; `timeoutMs` applies to each request;
+ * `maxTotalTimeoutMs` bounds the whole task only when given on the call (the task's own TTL
+ * bounds it otherwise); `onProgress` also hears each task state (`progress` counts them,
+ * `message` is the `statusMessage` or the status).
+ */
+export type CallToolOptions = CallOptions & TaskCallOptions;

@@ -5,19 +5,20 @@
  */
 import { ErrorCode } from '../errors/codes.js';
 import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import type { CallOptions, CallToolOptions } from '../client/callOptions.js';
-import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../types/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolOptions } from './options.js';
+import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../wire/protocol.js';
 import type { Subscription, SubscribeOptions } from '../subscriptions/types.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { TaskExpiredError, TaskNotFoundError } from './errors.js';
 import { checkTaskMode, resolveTasksOptions, type ResolvedTasksOptions, type TaskMode } from './options.js';
-import { readDetailedTask, readTask, taskExpiresAt } from './taskShape.js';
+import { readDetailedTask, readTask, taskExpiresAt } from '../wire/taskShape.js';
 import { taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
 import { openTaskWatch, type TaskWatch } from './taskWatch.js';
 import { ToolTask, type TaskRuntime } from './toolTask.js';
-import { TaskMethod } from './types.js';
+import { TaskMethod } from '../wire/tasks.js';
 
 /** What the manager needs from its client. */
 export interface TaskManagerDeps {

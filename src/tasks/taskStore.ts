@@ -5,9 +5,9 @@
  * passes its own (a file, Redis, IndexedDB); records are plain JSON.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import type { InputResponse } from '../types/protocol.js';
+import type { InputResponse } from '../wire/protocol.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import type { TaskStatus } from './types.js';
+import type { TaskStatus } from '../wire/tasks.js';
 
 /** One task as the client keeps it between polls, reconnects and restarts. Plain JSON. */
 export interface TaskRecord {

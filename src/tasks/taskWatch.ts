@@ -7,9 +7,9 @@
  * a change between the last look and the acknowledgement is never pushed.
  */
 import type { Subscription, SubscribeOptions, SubscriptionEvent } from '../subscriptions/types.js';
-import type { SubscriptionFilter } from '../types/protocol.js';
+import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
-import type { DetailedTask } from './types.js';
+import type { DetailedTask } from '../wire/tasks.js';
 
 /** What a watch needs: the client's `subscribe`. */
 export interface TaskWatchDeps {

@@ -4,18 +4,18 @@
  * its end. Its record in the task store is kept current so another client can resume it.
  */
 import { CancelledError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import type { Progress } from '../jsonrpc/sessionOptions.js';
-import type { CallOptions } from '../client/callOptions.js';
-import type { CallToolResult, InputRequest, InputResponse } from '../types/protocol.js';
-import { EventStream } from '../subscriptions/eventStream.js';
+import type { Progress } from '../wire/callOptions.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolResult, InputRequest, InputResponse } from '../wire/protocol.js';
+import { EventStream } from '../util/eventStream.js';
 import { abortableDelay } from '../util/signals.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { WallClock } from '../util/clock.js';
 import { driveTask, type TaskAnswerEvent, type TaskPollPolicy } from './driver.js';
 import { isTaskExpiredError, isTaskNotFoundError, TaskCancelledError, TaskFailedError } from './errors.js';
-import { isTerminalStatus, readDetailedTask, taskExpiresAt } from './taskShape.js';
+import { isTerminalStatus, readDetailedTask, taskExpiresAt } from '../wire/taskShape.js';
 import { taskKey, type TaskRecord, type TaskStore } from './taskStore.js';
 import type { TaskWatch } from './taskWatch.js';
 import {
@@ -25,7 +25,7 @@ import {
   type Task,
   type TaskStatus,
   type TerminalTask,
-} from './types.js';
+} from '../wire/tasks.js';
 
 /**
  * One event of a {@link ToolTask}:

@@ -1,5 +1,5 @@
 import { ConnectionClosedError } from '../errors/errors.js';
-import type { JsonRpcMessage } from '../jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../wire/messages.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from './transport.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+import type { JsonRpcMessage, RequestId } from '../wire/messages.js';
 
 /**
  * What a transport tells its owner. Handlers are passed once to {@link Transport.start};

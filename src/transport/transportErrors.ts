@@ -5,7 +5,7 @@
  */
 import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import type { JsonRpcErrorObject, RequestId } from '../jsonrpc/messages.js';
+import type { JsonRpcErrorObject, RequestId } from '../wire/messages.js';
 import type { AuthChallenge, BearerChallenge, HttpAuthFailure } from './http/auth.js';
 
 /** Local codes of the transport errors. */

@@ -1,11 +1,14 @@
 import type { Timers } from './clock.js';
+import { boundedTimers } from './timerBounds.js';
 
 /**
  * Waits `ms` milliseconds on the given timers, or rejects with `signal.reason` as soon as the
- * signal aborts. The timer is cleared either way.
+ * signal aborts. The timer is cleared either way. A delay beyond what one `setTimeout` holds is
+ * waited in full (see `boundedTimers`).
  */
-export function abortableDelay(ms: number, timers: Timers, signal?: AbortSignal): Promise<void> {
+export function abortableDelay(ms: number, given: Timers, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
+  const timers = boundedTimers(given);
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       timers.clearTimeout(handle);

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { AppSession, type AppServerLink, type FramePort } from '../../src/apps/appSession.js';
-import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { JsonRpcMessage } from '../../src/wire/messages.js';
+import type { Tool } from '../../src/wire/protocol.js';
 import { appResourceFrom } from '../../src/apps/appResource.js';
 
 const tool = (name: string, visibility?: string[]): Tool => ({

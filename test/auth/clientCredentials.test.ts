@@ -136,6 +136,26 @@ describe('client credentials grant', () => {
     expect(rs.authorizations.slice(-5)).toEqual(Array(5).fill(`Bearer ${second}`));
   });
 
+  it('a token living no longer than the 30 s margin is used for half its life, not minted before every request', async () => {
+    const { as, rs } = await pair({
+      preRegistered: { clientId: CLIENT, clientSecret: SECRET, method: 'client_secret_basic' },
+      expiresIn: 20,
+    });
+    let now = 1_000_000;
+    const oauth = provider(rs, { clock: { now: () => now } });
+    const transport = await transportFor(rs, oauth);
+    for (let i = 0; i < 4; i++) await call(transport);
+    expect(as.tokenRequests).toHaveLength(1);
+    now += 9_000; // 11 s left: still within the first half of its 20 s
+    await call(transport);
+    expect(as.tokenRequests).toHaveLength(1);
+    now += 2_000; // 9 s left: renewed, once for all concurrent requests
+    await Promise.all(Array.from({ length: 4 }, () => call(transport)));
+    expect(as.tokenRequests).toHaveLength(2);
+    for (let i = 0; i < 3; i++) await call(transport);
+    expect(as.tokenRequests).toHaveLength(2);
+  });
+
   it('concurrent first requests share one token request', async () => {
     const { as, rs } = await pair({
       preRegistered: { clientId: CLIENT, clientSecret: SECRET, method: 'client_secret_basic' },

@@ -16,6 +16,21 @@ describe('MemoryCacheStore', () => {
     expect(DEFAULT_MAX_BYTES).toBe(52_428_800);
   });
 
+  it('[Symbol.asyncDispose]() empties the store and drops its eviction listeners; the store stays usable', async () => {
+    const store = new MemoryCacheStore({ maxEntries: 1 });
+    const evicted: string[] = [];
+    store.onEvict((key) => evicted.push(key));
+    store.set('a', entry(1));
+    await store[Symbol.asyncDispose]();
+    expect(store.size).toBe(0);
+    store.set('b', entry(1));
+    store.set('c', entry(1)); // evicts b: no listener left to hear it
+    expect(evicted).toEqual([]);
+    expect(store.keys('')).toEqual(['c']);
+    await store.close(); // idempotent
+    expect(store.size).toBe(0);
+  });
+
   it('evicts the least recently used entry past maxEntries and tells listeners', () => {
     const store = new MemoryCacheStore({ maxEntries: 2 });
     const evicted: string[] = [];

@@ -10,7 +10,7 @@ import { serverTag } from '../../src/cache/cacheKey.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from '../../src/cache/fleet.js';
 import { ResponseCache } from '../../src/cache/responseCache.js';
 import type { CacheEvent, Loader } from '../../src/cache/types.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 
 const V = '2026-07-28';
 const SERVER = 'https://mcp.example.com/mcp';

@@ -8,7 +8,7 @@ import { MemoryCacheStore, type CacheStore } from '../../src/cache/cacheStore.js
 import type { CacheEntry } from '../../src/cache/types.js';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
 import type { CacheEvent, Loader } from '../../src/cache/types.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 
 const V = '2026-07-28';
 const SERVER = 'stdio:node server.js';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
 import type { CacheEvent, LoadOutcome, Loader } from '../../src/cache/types.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 import { RedisCacheStore, type RedisCacheStoreOptions } from '../../src/cache/redis/redisCacheStore.js';
 import { CacheStoreError } from '../../src/cache/redis/errors.js';
 import { serverTag } from '../../src/cache/cacheKey.js';
@@ -115,6 +115,24 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisCacheStore (real red
     }
     return { keys, values };
   }
+
+  it('[Symbol.asyncDispose]() closes: its own connection ends, the entries stay in Redis', async () => {
+    nextPrefix();
+    const made = new RedisCacheStore({ connection: redis.url, prefix });
+    await made.ready();
+    const a = cache(made);
+    const doc = loader(() => ({ contents: [{ uri: 'x://a', text: 'A' }], ttlMs: 60_000, cacheScope: 'public' }));
+    await a.fetch({ method: 'resources/read', uri: 'x://a', protocolVersion: V }, doc.load);
+    const before = String(await admin.client('LIST'))
+      .split('\n')
+      .filter(Boolean).length;
+    await made[Symbol.asyncDispose]();
+    const after = String(await admin.client('LIST'))
+      .split('\n')
+      .filter(Boolean).length;
+    expect(after).toBeLessThan(before);
+    expect((await dump()).keys.length).toBeGreaterThan(0);
+  });
 
   describe('sharing', () => {
     it("one instance's public entry is a hit in another, and the value is frozen", async () => {

@@ -8,9 +8,10 @@ import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { KEY_NAMESPACE, serverTag } from '../../src/cache/cacheKey.js';
 import { CACHE_MISS_CODE, CacheMissError, isCacheMissError } from '../../src/cache/errors.js';
 import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
-import type { CacheEvent, CacheMode, LoadOutcome, Loader } from '../../src/cache/types.js';
+import type { CacheEvent, LoadOutcome, Loader } from '../../src/cache/types.js';
+import type { CacheMode } from '../../src/wire/callOptions.js';
 import { CancelledError, ConnectionClosedError, ProtocolError, RpcError } from '../../src/errors/errors.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 
 const V = '2026-07-28';
 const SERVER = 'https://mcp.example.com/mcp';
@@ -937,6 +938,25 @@ describe('stale-while-revalidate', () => {
     time.advance(1_500);
     await cache.fetch(listTools(), server.load);
     cache.dispose();
+    expect(server.signals[1]?.aborted).toBe(true);
+  });
+
+  it('[Symbol.asyncDispose]() disposes: a background refresh is aborted', async () => {
+    const { cache, time } = setup({ staleWhileRevalidateMs: 10_000 });
+    const gate = deferred<JsonObject>();
+    let first = true;
+    const server = loader(() => {
+      if (first) {
+        first = false;
+        return { resultType: 'complete', tools: [], ttlMs: 1_000, cacheScope: 'public' };
+      }
+      return gate.promise;
+    });
+    await cache.fetch(listTools(), server.load);
+    time.advance(1_500);
+    await cache.fetch(listTools(), server.load);
+    expect(server.signals[1]?.aborted).toBe(false);
+    await cache[Symbol.asyncDispose]();
     expect(server.signals[1]?.aborted).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectedPair } from '../fakes/scriptedServer.js';
-import { viewContents } from '../../src/client/resourceContents.js';
+import { viewContents } from '../../src/wire/resourceContents.js';
 import { ProtocolError, ResourceNotFoundError, RpcError, TimeoutError, McpError } from '../../src/errors/errors.js';
 
 afterEach(() => {

@@ -14,7 +14,7 @@ import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { HttpAuthError, HttpError } from '../../src/transport/transportErrors.js';
 import { SessionExpiredError } from '../../src/transport/http/legacy/legacyHttp.js';
-import type { Era } from '../../src/legacy/era.js';
+import type { Era } from '../../src/era/era.js';
 import { answerDiscover, HttpFake, sendJson, type RecordedRequest } from '../fakes/httpFake.js';
 import { instantTimers } from '../fakes/httpHarness.js';
 import { H1, startLegacyHttpServer, type Answer, type LegacyHttpServer } from '../fakes/legacyHttpServer.js';

@@ -51,7 +51,11 @@ describe('B20: the child exits or crashes with requests pending', () => {
     await client.connect();
     const error = (await client.callTool('x').catch((e: unknown) => e)) as ConnectionClosedError;
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect(error.data).toMatchObject({ exitCode: 1, reason: 'process exited with code 1', outcome: 'unknown' });
+    expect(error.data).toMatchObject({
+      exitCode: 1,
+      reason: 'process exited with code 1: fatal: boom',
+      outcome: 'unknown',
+    });
     expect((error.data as { stderrTail: string }).stderrTail).toContain('fatal: boom');
     const later = await client.callTool('y').catch((e: unknown) => e);
     expect(later).toBeInstanceOf(ConnectionClosedError);
@@ -80,5 +84,37 @@ describe('B20: the child exits or crashes with requests pending', () => {
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect(error.data).toMatchObject({ exitCode: 1 });
     expect((error.data as { stderrTail: string }).stderrTail).toContain('fatal: boom');
+    // The cause's first line is in the message, not only in data.stderrTail.
+    expect(error.message).toBe('server/discover: connection closed (process exited with code 1: fatal: boom)');
+  });
+
+  it("B20: a script node cannot find: the message names the missing module (Node's own first error line)", async () => {
+    const missing = fileURLToPath(new URL('../fakes/children/no-such-script.mjs', import.meta.url));
+    const client = stdioClient([missing]);
+    const error = (await client.connect().catch((e: unknown) => e)) as ConnectionClosedError;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(error.message).toMatch(
+      /^server\/discover: connection closed \(process exited with code 1: Error: Cannot find module '.*no-such-script\.mjs'/,
+    );
+  });
+
+  it('B20: ENOENT and EACCES are permanent: with retryFirstConnect the client closes at once instead of retrying', async () => {
+    for (const command of ['mcp-live-no-such-server', fileURLToPath(new URL('../../package.json', import.meta.url))]) {
+      const client = new McpClient({
+        transport: new StdioTransport({ command }),
+        clientInfo: { name: 'cases', version: '0' },
+        reconnect: { retryFirstConnect: true },
+      });
+      const events: string[] = [];
+      client.on((event) => events.push(event.type === 'state' ? event.state : event.type));
+      const error = (await client.connect().catch((e: unknown) => e)) as ConnectionClosedError;
+      expect(error).toBeInstanceOf(ConnectionClosedError);
+      expect(error.data).toMatchObject({
+        connectFailure: 'spawn',
+        errorCode: command.endsWith('.json') ? 'EACCES' : 'ENOENT',
+      });
+      expect(client.state).toBe('closed');
+      expect(events).toEqual(['connecting', 'closed']);
+    }
   });
 });

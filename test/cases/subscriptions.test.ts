@@ -9,7 +9,7 @@ import { RpcError, TimeoutError } from '../../src/errors/errors.js';
 import { ToolOutputValidationError } from '../../src/client/outputValidation.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import type { LiveListEvent, SubscriptionEvent } from '../../src/subscriptions/types.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { Tool } from '../../src/wire/protocol.js';
 import type { Reply } from '../fakes/scriptedServer.js';
 import { change, deferred, fakeClock, flush, record, subscriptionPair, types } from '../subscriptions/fixtures.js';
 
@@ -66,9 +66,9 @@ describe('B05: list_changed — the refresh must walk every page', () => {
     expect(server.requests('tools/list')).toHaveLength(4);
     const updates: Array<LiveListEvent<Tool>> = [];
     live.on((event) => updates.push(event));
-    const subEvents = record(live.subscription);
+    const subEvents = record(live.subscription!);
     refreshed = true;
-    await server.send(change('notifications/tools/list_changed', live.subscription.subscriptionId));
+    await server.send(change('notifications/tools/list_changed', live.subscription!.subscriptionId));
     await vi.advanceTimersByTimeAsync(50);
     await flush();
     // (refresh) page 1 and page 2 again, with the cursor verbatim.
@@ -120,7 +120,7 @@ describe('B06: list_changed — a failed refetch must not replace a good list wi
     server.on('tools/list', () => replies.shift() ?? listPage([]));
     const live = await client.live('tools');
     const events: Array<LiveListEvent<Tool>> = record(live);
-    await server.send(change('notifications/tools/list_changed', live.subscription.subscriptionId));
+    await server.send(change('notifications/tools/list_changed', live.subscription!.subscriptionId));
     await vi.advanceTimersByTimeAsync(50);
     await flush();
     expect(names(live.items)).toEqual(['search', 'fetch']);
@@ -154,7 +154,7 @@ describe('B06: list_changed — a failed refetch must not replace a good list wi
     });
     const live = await client.live('tools', { timeoutMs: 5000 });
     const events: Array<LiveListEvent<Tool>> = record(live);
-    await server.send(change('notifications/tools/list_changed', live.subscription.subscriptionId));
+    await server.send(change('notifications/tools/list_changed', live.subscription!.subscriptionId));
     await vi.advanceTimersByTimeAsync(50 + 4999);
     expect(events).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);

@@ -225,6 +225,53 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(stderr.text).not.toContain('warning');
   });
 
+  it('call with key=value and key:=json arguments, and with JSON on stdin (-)', async () => {
+    const pairs = await run(['call', 'add', 'a:=2', 'b:=40', ...STDIO]);
+    expect(pairs.code).toBe(0);
+    expect(pairs.stdout).toBe('42\nstructured: {"sum":42}\n');
+    const echo = await run(['call', 'echo', 'message=hello world', '--json', ...STDIO]);
+    expect(echo.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(echo.stdout))).toContain('hello world');
+    const stdin = new PassThrough();
+    stdin.end('{"a":1,"b":2}');
+    const piped = await run(['call', 'add', '-', ...STDIO], { stdin });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe('3\nstructured: {"sum":3}\n');
+    const bad = new PassThrough();
+    bad.end('{"a":1,');
+    const broken = await run(['call', 'add', '-', ...STDIO], { stdin: bad });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(
+      'mcp-live: stdin: the tool arguments are not JSON, at its end (character 8) (property name expected)',
+    );
+  });
+
+  it('call with invalid JSON says where it is wrong, not that it looks like a server command', async () => {
+    const { code, stderr } = await run(['call', 'add', '{"a":2,"b":}', ...STDIO]);
+    expect(code).toBe(2);
+    expect(stderr).not.toContain("server's command");
+    expect(stderr).toContain('the tool arguments are not JSON, at character 12 of 12 (value expected)');
+    expect(stderr).toContain('\n  {"a":2,"b":}\n             ^\n');
+    const bare = await run(['call', 'add', '{"a":2,', '--url', 'http://127.0.0.1:9/mcp']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('not JSON, at its end (character 8)');
+  });
+
+  it("<command> --help and help <command> print that command's help", async () => {
+    for (const args of [
+      ['call', '--help'],
+      ['help', 'call'],
+      ['call', '-h', ...STDIO],
+    ]) {
+      const { code, stdout } = await run(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(stdout).toMatch(/^usage: mcp-live call /);
+      expect(stdout).toContain('key:=json');
+      expect(stdout).not.toContain('get-prompt');
+      expect(stdout).toContain('mcp-live --help');
+    }
+  });
+
   it('usage errors exit 2 without starting a server', async () => {
     for (const args of [
       [],
@@ -241,7 +288,7 @@ describe('mcp-live over stdio (in-process)', () => {
       const { code, stdout, stderr } = await run(args);
       expect(code, args.join(' ')).toBe(2);
       expect(stdout).toBe('');
-      expect(stderr).toMatch(/^mcp-live: .+\nusage: mcp-live <command>/);
+      expect(stderr).toMatch(/^mcp-live: [^\n]+(\n {2}[^\n]*)*\nusage: mcp-live <command>/);
     }
   });
 

@@ -109,9 +109,10 @@ describe('mcp-live --config', () => {
     });
   });
 
-  it('list tools shows exposed names and servers', async () => {
+  it('list tools shows exposed names and servers, and exits 1 because one server failed', async () => {
     const { code, stdout, stderr } = await run(['list', 'tools', '--config', config]);
-    expect(code).toBe(0);
+    // The list is printed, and the exit code says a server's part is missing (as inspect's does).
+    expect(code).toBe(1);
     expect(stdout).toContain('example__add(a, b) — Adds two numbers. [example]');
     expect(stdout.trimEnd().split('\n')).toHaveLength(10);
     expect(stderr).toContain('not listed: broken');

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { colourWanted, contentsText, foldText } from '../../src/cli/render.js';
-import { viewContents } from '../../src/client/resourceContents.js';
+import { viewContents } from '../../src/wire/resourceContents.js';
 import { EVERYTHING_SERVER } from '../fakes/publishedServers.js';
 import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
 import { runCli } from './harness.js';
@@ -28,6 +28,10 @@ describe('colour', () => {
     expect(colourWanted(pipe, { FORCE_COLOR: '' })).toBe(true);
     expect(colourWanted(tty, { FORCE_COLOR: '0' })).toBe(false);
     expect(colourWanted(pipe, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    // TERM=dumb: a terminal that shows no escapes.
+    expect(colourWanted(tty, { TERM: 'dumb' })).toBe(false);
+    expect(colourWanted(tty, { TERM: 'xterm-256color' })).toBe(true);
+    expect(colourWanted(tty, { TERM: 'dumb', FORCE_COLOR: '1' })).toBe(true);
   });
 
   it('inspect on a terminal: escapes, unless NO_COLOR', async () => {

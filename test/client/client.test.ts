@@ -8,6 +8,7 @@ import {
   ProtocolError,
   RpcError,
   TimeoutError,
+  isTimeoutError,
   UnsupportedProtocolVersionError,
   VersionNegotiationError,
 } from '../../src/errors/errors.js';
@@ -303,6 +304,19 @@ describe('McpClient requests', () => {
       requestId: server.requests('tools/call')[0]?.['id'],
       reason: 'Request cancelled by the client',
     });
+    await client.close();
+  });
+
+  it('AbortSignal.timeout() is a timeout: TimeoutError -32001 (kind signal) with the DOMException as cause', async () => {
+    const { client, server } = await connectedPair();
+    server.on('tools/call', () => undefined);
+    const error = await client.callTool('slow', {}, { signal: AbortSignal.timeout(60) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(isTimeoutError(error)).toBe(true);
+    expect((error as TimeoutError).code).toBe(-32001);
+    expect((error as TimeoutError).data).toEqual({ method: 'tools/call', kind: 'signal' });
+    expect(((error as TimeoutError).cause as DOMException).name).toBe('TimeoutError');
+    await server.waitFor((m) => m['method'] === 'notifications/cancelled');
     await client.close();
   });
 

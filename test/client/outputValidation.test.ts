@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolOutputValidationError, ToolOutputValidators } from '../../src/client/outputValidation.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { Tool } from '../../src/wire/protocol.js';
 
 const plain = { name: 'plain', inputSchema: { type: 'object' } } as Tool;
 const typed = {

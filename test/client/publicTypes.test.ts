@@ -34,6 +34,8 @@ function eventPins(event: ClientEvent): void {
     type: 'reconnecting';
     attempt: number;
     delayMs: number;
+    retryAt: number;
+    coolDown: boolean;
     cause: ReconnectCause;
   }>();
   expectTypeOf<Extract<ClientEvent, { type: 'reconnected' }>>().toEqualTypeOf<{

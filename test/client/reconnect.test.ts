@@ -68,6 +68,7 @@ describe('reconnecting after a drop', () => {
     const { client, transport, events } = reconnecting();
     await client.connect();
     expect(client.state).toBe('open');
+    const droppedAt = Date.now();
     transport.drop({ exitCode: 1, signal: null, stderrTail: 'fatal: boom\n' });
     expect(client.state).toBe('reconnecting');
     await vi.advanceTimersByTimeAsync(99);
@@ -84,6 +85,8 @@ describe('reconnecting after a drop', () => {
         type: 'reconnecting',
         attempt: 1,
         delayMs: 100,
+        retryAt: droppedAt + 100,
+        coolDown: false,
         cause: expect.objectContaining({
           reason: 'process-exit',
           exitCode: 1,
@@ -282,11 +285,26 @@ describe('reconnecting after a drop', () => {
     );
     transport.drop();
     const waiting = client.listTools().catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(60_000);
+    // Waiting is visible: retryAt is when the next attempt starts (wall clock), 100 ms after the drop.
+    expect(client.state).toBe('reconnecting');
+    expect(client.retryAt).toBe(Date.now() + 100);
+    await vi.advanceTimersByTimeAsync(100 + 200 + 400);
+    // The third failure: the quick retries are spent, a cool-down of 10 s, flagged as such.
+    expect(events.at(-1)).toMatchObject({ type: 'reconnecting', delayMs: 10_000, coolDown: true });
+    expect(client.retryAt).toBe(Date.now() + 10_000);
+    expect((events.at(-1) as { retryAt: number }).retryAt).toBe(client.retryAt);
+    await vi.advanceTimersByTimeAsync(60_000 - 700);
     // The drop (1st wait), two quick retries, one cool-down, then it gives up: 4 attempts.
     expect(transport.starts).toBe(1 + 4);
-    expect(events.filter((e) => e.type === 'reconnecting').map((e) => (e as { delayMs: number }).delayMs)).toEqual([
-      100, 200, 400, 10_000,
+    expect(
+      events
+        .filter((e) => e.type === 'reconnecting')
+        .map((e) => [(e as { delayMs: number }).delayMs, (e as { coolDown: boolean }).coolDown]),
+    ).toEqual([
+      [100, false],
+      [200, false],
+      [400, false],
+      [10_000, true],
     ]);
     expect(events.at(-2)).toMatchObject({
       type: 'gaveUp',
@@ -295,6 +313,7 @@ describe('reconnecting after a drop', () => {
     });
     expect(events.at(-1)).toEqual({ type: 'state', state: 'closed', previous: 'reconnecting' });
     expect(client.state).toBe('closed');
+    expect(client.retryAt).toBeUndefined();
     expect(await waiting).toMatchObject({
       name: 'ConnectionClosedError',
       data: { reason: 'gave up reconnecting', exitCode: 9, stderrTail: 'no database\n' },

@@ -5,7 +5,7 @@
  * process or a closed socket would, and can make the next starts fail.
  */
 import { ConnectionClosedError } from '../../src/errors/errors.js';
-import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
 import type {
   Transport,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, changedKinds, toolAllowed, type ServerContribution } from '../../src/host/catalog.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../../src/types/protocol.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../../src/wire/protocol.js';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 const prompt = (name: string): Prompt => ({ name });

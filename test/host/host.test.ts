@@ -466,3 +466,31 @@ describe('McpHost: one cache store', () => {
     expect(shared.requests.filter((r) => r.method === 'resources/read').length).toBe(reads);
   });
 });
+
+describe('arguments from a model, mapped back before the call', () => {
+  it('drops the null OpenAI strict mode sends for an optional property; asIs sends it', async () => {
+    const example = inMemoryExample();
+    const { host: h } = host({ servers: { a: example.location } });
+    await h.connect();
+    const [strictTool] = (await import('../../src/host/modelTools.js')).toOpenAiChatTools(
+      h.tools().filter((t) => t.tool.name === 'add_prompt'),
+    );
+    expect(strictTool?.function.strict).toBe(true);
+    expect(strictTool?.function.parameters.required).toEqual(['name', 'text', 'description']);
+
+    const ok = await h.callTool('a__add_prompt', { name: 'mapped_back', text: 'hi', description: null });
+    expect(ok.content).toEqual([{ type: 'text', text: 'added prompt mapped_back' }]);
+    const sent = example.requests.filter((r) => r.method === 'tools/call').map((r) => r.params['arguments']);
+    expect(sent).toEqual([{ name: 'mapped_back', text: 'hi' }]);
+
+    const raw = await h
+      .callTool('a__add_prompt', { name: 'as_is', text: 'hi', description: null }, { modelArguments: 'asIs' })
+      .catch((error: unknown) => error);
+    expect(example.requests.filter((r) => r.method === 'tools/call').at(-1)?.params['arguments']).toEqual({
+      name: 'as_is',
+      text: 'hi',
+      description: null,
+    });
+    expect(raw).toBeDefined();
+  });
+});

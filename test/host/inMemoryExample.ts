@@ -5,7 +5,7 @@
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage, Transport as SdkTransport } from '@modelcontextprotocol/server';
-import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
 import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
 import type { CustomServerLocation } from '../../src/host/config.js';

@@ -15,6 +15,7 @@ import {
   toGeminiSchema,
   toOpenAiChatTools,
   toOpenAiResponsesTools,
+  restoreModelArguments,
   type AnthropicTool,
   type GeminiFunctionDeclaration,
   type GeminiSchema,
@@ -33,7 +34,9 @@ import {
   type OpenAiResponsesToolOutput,
 } from '../../src/host/modelToolResults.js';
 import { HostRoutingError } from '../../src/host/errors.js';
-import type { CallToolResult, Tool } from '../../src/types/protocol.js';
+import { InvalidArgumentError } from '../../src/errors/errors.js';
+import { reportOnce, type SchemaReport } from '../../src/host/modelSchema/schemaChanges.js';
+import type { CallToolResult, Tool } from '../../src/wire/protocol.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PDF = 'JVBERi0xLjQKJcfsj6IKJSVFT0YK';
@@ -79,9 +82,9 @@ const search: Tool = {
   },
 };
 const hostTools: HostTool[] = [
-  { server: 'example', exposedName: 'example__add', tool: add },
-  { server: 'example', exposedName: 'example__ping', tool: ping },
-  { server: 'fs', exposedName: 'fs__search_files', tool: search },
+  { availability: 'available', server: 'example', exposedName: 'example__add', tool: add },
+  { availability: 'available', server: 'example', exposedName: 'example__ping', tool: ping },
+  { availability: 'available', server: 'fs', exposedName: 'fs__search_files', tool: search },
 ];
 
 /** Results as servers send them. */
@@ -153,7 +156,12 @@ describe('tool definitions', () => {
     const [chat] = toOpenAiChatTools([hostTools[1] as HostTool]);
     expect(chat).toEqual({
       type: 'function',
-      function: { name: 'example__ping', description: 'Ping', parameters: { type: 'object', properties: {} } },
+      function: {
+        name: 'example__ping',
+        description: 'Ping',
+        parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+        strict: true,
+      },
     });
     const [plain] = toAnthropicTools([add]);
     expect(plain?.name).toBe('add');
@@ -174,7 +182,10 @@ describe('tool definitions', () => {
     expect(schema.properties?.['kind']).toEqual({ type: 'STRING', enum: ['file'] });
     expect(schema.properties?.['filter']).toEqual({
       type: 'OBJECT',
-      properties: { glob: { type: 'STRING', example: '*.ts' }, not: {} },
+      properties: {
+        glob: { type: 'STRING', example: '*.ts' },
+        not: { type: 'STRING', description: '(the same shape as #/$defs/filter) (JSON text)' },
+      },
     });
     expect(schema).not.toHaveProperty('$defs');
   });
@@ -266,3 +277,144 @@ expectTypeOf<OpenAiChatToolMessage>().toExtend<OpenAI.Chat.Completions.ChatCompl
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+describe('normalising for each API', () => {
+  const tool = (inputSchema: Tool['inputSchema']): Tool => ({ name: 't', inputSchema });
+
+  it('an array without items and a tuple reach OpenAI with one items schema', () => {
+    const [chat] = toOpenAiChatTools(
+      [
+        tool({
+          type: 'object',
+          properties: {
+            paths: { type: 'array' },
+            pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false },
+          },
+        }),
+      ],
+      { strict: false },
+    );
+    expect(chat?.function.parameters.properties).toEqual({
+      paths: { type: 'array', items: {} },
+      pair: {
+        type: 'array',
+        items: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        maxItems: 2,
+        description: '(items in order: ["string","number"])',
+      },
+    });
+  });
+
+  it('Gemini OpenAPI: no empty OBJECTs, maps and untyped values as JSON text, no parameters for none', () => {
+    const [none, map] = toGeminiFunctionDeclarations(
+      [
+        tool({ type: 'object' }),
+        tool({
+          type: 'object',
+          properties: { env: { type: 'object', additionalProperties: { type: 'string' } }, any: {} },
+          required: ['env'],
+        }),
+      ],
+      { schema: 'openApi' },
+    );
+    expect(none).toEqual({ name: 't' });
+    expect(map?.parameters).toEqual({
+      type: 'OBJECT',
+      properties: {
+        env: { type: 'STRING', description: '(JSON text)' },
+        any: { type: 'STRING', description: '(JSON text)' },
+      },
+      required: ['env'],
+    });
+    const args = restoreModelArguments(
+      tool({ type: 'object', properties: { env: { type: 'object', additionalProperties: { type: 'string' } } } }),
+      { env: '{"A":"1"}' },
+      { api: 'gemini', schema: 'openApi' },
+    );
+    expect(args).toEqual({ env: { A: '1' } });
+  });
+
+  it('strict: optional properties nullable, mapped back; auto falls back per tool and says why, true throws', () => {
+    const reports: SchemaReport[] = [];
+    const optional = tool({
+      type: 'object',
+      properties: { q: { type: 'string' }, n: { type: 'integer', minimum: 1 } },
+      required: ['q'],
+    });
+    const map = tool({
+      type: 'object',
+      properties: { env: { type: 'object', additionalProperties: { type: 'string' } } },
+    });
+    const [strict, loose] = toOpenAiResponsesTools([optional, { ...map, name: 'm' }], {
+      onSchemaReport: (r) => reports.push(r),
+    });
+    expect(strict).toMatchObject({
+      strict: true,
+      parameters: {
+        required: ['q', 'n'],
+        additionalProperties: false,
+        properties: { n: { type: ['integer', 'null'] } },
+      },
+    });
+    expect(loose?.strict).toBe(false);
+    expect(reports).toEqual([
+      {
+        api: 'openAiResponses',
+        tool: 'm',
+        changes: [],
+        strict: {
+          used: false,
+          reason: '/properties/env takes other keys (additionalProperties), which strict mode cannot say',
+        },
+      },
+    ]);
+    expect(restoreModelArguments(optional, { q: 'x', n: null }, { api: 'openAiResponses' })).toEqual({ q: 'x' });
+    expect(() => toOpenAiChatTools([map], { strict: true })).toThrow(InvalidArgumentError);
+  });
+
+  it('reports what it drops or widens, once per tool with reportOnce', () => {
+    const reports: SchemaReport[] = [];
+    const listener = reportOnce((r) => reports.push(r));
+    const lossy = tool({
+      type: 'object',
+      properties: {
+        s: { type: 'string', minLength: 2, format: 'uri' },
+        o: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+      },
+    });
+    toOpenAiChatTools([lossy], { onSchemaReport: listener });
+    toOpenAiChatTools([lossy], { onSchemaReport: listener });
+    expect(reports).toHaveLength(1);
+    expect(reports[0]?.changes.map((c) => `${c.path} ${c.keyword} ${c.kind}`)).toEqual([
+      '/properties/s minLength dropped',
+      '/properties/s format dropped',
+      '/properties/o oneOf widened',
+    ]);
+    const [chat] = toOpenAiChatTools([lossy]);
+    expect(chat?.function.parameters.properties['s']).toMatchObject({ description: '(minLength: 2; format: "uri")' });
+  });
+
+  it('Anthropic: a root union becomes one object; draft-07 tuples become prefixItems', () => {
+    const [anthropic] = toAnthropicTools([
+      tool({
+        anyOf: [
+          { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+          {
+            type: 'object',
+            properties: { path: { type: 'string' }, t: { items: [{ type: 'string' }] } },
+            required: ['path'],
+          },
+        ],
+      } as unknown as Tool['inputSchema']),
+    ]);
+    expect(anthropic?.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        path: { type: 'string' },
+        t: { type: 'array', prefixItems: [{ type: 'string' }] },
+      },
+      description: '(one of these sets of properties: {id} | {path, t})',
+    });
+  });
+});

@@ -27,10 +27,13 @@ function catalogPins(host: McpHost): void {
   expectTypeOf<HostServerState>().toEqualTypeOf<
     'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled'
   >();
-  expectTypeOf<HostEvent['type']>().toEqualTypeOf<'state' | 'catalog' | 'collision' | 'client'>();
+  expectTypeOf<HostEvent['type']>().toEqualTypeOf<
+    'state' | 'catalog' | 'collision' | 'client' | 'skills' | 'polling'
+  >();
   expectTypeOf<typeof host.on>().toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
   expectTypeOf<HostTool>().toEqualTypeOf<{
     readonly server: string;
+    readonly availability: 'available' | 'unavailable';
     readonly exposedName: string;
     readonly tool: import('../../src/index.js').Tool;
   }>();

@@ -6,7 +6,7 @@ import {
   RpcError,
   TimeoutError,
 } from '../../src/errors/errors.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 import {
   DEFAULT_MAX_ROUNDS,
   DEFAULT_PAUSE,
@@ -17,8 +17,8 @@ import {
 } from '../../src/inputRequired/driver.js';
 import { InputRequestFailedError, InputRequiredRoundsError } from '../../src/inputRequired/errors.js';
 import { fulfilInputRequests, type InputHandlers } from '../../src/inputRequired/inputHandlers.js';
-import type { InputRetry } from '../../src/inputRequired/retry.js';
-import type { InputRequest, InputResponse } from '../../src/types/protocol.js';
+import type { InputRetry } from '../../src/wire/callOptions.js';
+import type { InputRequest, InputResponse } from '../../src/wire/protocol.js';
 
 const LOGIN_REQUEST = {
   method: 'elicitation/create',

@@ -8,7 +8,7 @@ import {
   type InputHandlerContext,
   type InputHandlers,
 } from '../../src/inputRequired/inputHandlers.js';
-import type { InputRequest } from '../../src/types/protocol.js';
+import type { InputRequest } from '../../src/wire/protocol.js';
 
 const FORM = {
   method: 'elicitation/create',

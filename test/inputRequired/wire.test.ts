@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryTransport } from '../../src/transport/memory.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 import { driveInputRequired } from '../../src/inputRequired/driver.js';
 import { fulfilInputRequests, type InputHandlers } from '../../src/inputRequired/inputHandlers.js';
 import { withInputRetry } from '../../src/inputRequired/retry.js';

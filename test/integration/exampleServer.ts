@@ -23,9 +23,10 @@ export function exampleClient(options: Partial<ClientOptions> = {}): { client: M
 
 /**
  * The built example server over Streamable HTTP in a child process (`server.js --http 0`),
- * listening on 127.0.0.1; `url` is the MCP endpoint it printed. Call `stop()` when done.
+ * listening on 127.0.0.1 (on `options.port`, else a free port); `url` is the MCP endpoint it
+ * printed. Call `stop()` when done.
  */
-export async function startExampleHttpServer(): Promise<HttpServerProcess> {
+export async function startExampleHttpServer(options: { port?: number } = {}): Promise<HttpServerProcess> {
   if (!existsSync(EXAMPLE_SERVER)) throw new Error(`${EXAMPLE_SERVER} is missing: run "npm run build" first`);
-  return spawnHttpServer(EXAMPLE_SERVER);
+  return spawnHttpServer(EXAMPLE_SERVER, options);
 }

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHost, type HostEvent } from '../../src/host/host.js';
+import type { HostServerEntry } from '../../src/host/config.js';
+import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
+import { startWebSocketBridge, type WebSocketBridge } from '../fakes/webSocketBridge.js';
 import { loadHostConfig } from '../../src/host/loadConfig.js';
 import { nodeTransport } from '../../src/host/nodeTransport.js';
 import { ConnectionClosedError } from '../../src/errors/errors.js';
@@ -155,11 +158,41 @@ describe('McpHost with real servers of both eras', () => {
   });
 });
 
-describe('McpHost: a server that crashes mid-session comes back', () => {
-  it('goes reconnecting, its items leave the catalog, then open with its items back', async () => {
+describe('McpHost: a server killed mid-session keeps its tools listed, marked unavailable', () => {
+  const FAST = { jitter: false, minDelayMs: 50, maxDelayMs: 200 } as const;
+
+  /** A host on one server; records the tool count at every catalog event. */
+  function hostOf(entry: HostServerEntry): { host: McpHost; sizes: number[]; states: string[] } {
+    const host = new McpHost({
+      clientInfo: { name: 'mcp-live-host-kill', version: '0.0.0' },
+      createTransport: nodeTransport,
+      client: { reconnect: FAST },
+      servers: { example: entry },
+    });
+    const sizes: number[] = [];
+    const states: string[] = [];
+    host.on((event) => {
+      if (event.type === 'catalog') sizes.push(host.tools().length);
+      if (event.type === 'state') states.push(event.state);
+    });
+    return { host, sizes, states };
+  }
+
+  function until(host: McpHost, state: string): Promise<void> {
+    return new Promise((resolve) => {
+      const off = host.on((event) => {
+        if (event.type !== 'state' || event.state !== state) return;
+        off();
+        resolve();
+      });
+    });
+  }
+
+  it('stdio: SIGKILL; a call in the gap waits for the new process and succeeds', async () => {
     const transports: StdioTransport[] = [];
     const host = new McpHost({
-      clientInfo: { name: 'mcp-live-host-reconnect', version: '0.0.0' },
+      clientInfo: { name: 'mcp-live-host-kill', version: '0.0.0' },
+      client: { reconnect: FAST },
       createTransport: (location, context) => {
         const transport = nodeTransport(location, context) as StdioTransport;
         transports.push(transport);
@@ -167,26 +200,82 @@ describe('McpHost: a server that crashes mid-session comes back', () => {
       },
       servers: { example: { type: 'stdio', command: process.execPath, args: [EXAMPLE_SERVER] } },
     });
+    const sizes: number[] = [];
+    const states: string[] = [];
+    host.on((event) => {
+      if (event.type === 'catalog') sizes.push(host.tools().length);
+      if (event.type === 'state') states.push(event.state);
+    });
     try {
       await host.connect();
       expect(host.tools().length).toBe(10);
-      const states: string[] = [];
-      const back = new Promise<void>((resolve) =>
-        host.on((event) => {
-          if (event.type !== 'state') return;
-          states.push(event.state);
-          if (event.state === 'open') resolve();
-        }),
-      );
+      const down = until(host, 'reconnecting');
       process.kill(transports[0]!.pid!, 'SIGKILL');
-      await back;
-      expect(states).toEqual(['reconnecting', 'open']);
+      await down;
       expect(host.tools().length).toBe(10);
-      expect((await host.callTool('example__echo', { message: 'back' })).content).toEqual([
-        { type: 'text', text: 'back' },
-      ]);
+      expect(new Set(host.tools().map((t) => t.availability))).toEqual(new Set(['unavailable']));
+      const result = await host.callTool('example__echo', { message: 'back' }, { timeoutMs: 20_000 });
+      expect(result.content).toEqual([{ type: 'text', text: 'back' }]);
+      expect(states.slice(-2)).toEqual(['reconnecting', 'open']);
+      expect(host.tools().every((t) => t.availability === 'available')).toBe(true);
+      expect(sizes.every((size) => size === 10)).toBe(true);
     } finally {
       await host.close();
+    }
+  }, 30_000);
+
+  it('WebSocket: the server goes away; a call in the gap fails server-unavailable at its deadline, one after it comes back succeeds', async () => {
+    const factory = createExampleServerFactory(createExampleState());
+    let bridge: WebSocketBridge = await startWebSocketBridge(factory);
+    const { host, sizes } = hostOf({ type: 'ws', url: bridge.url });
+    try {
+      await host.connect();
+      const count = host.tools().length;
+      expect(count).toBeGreaterThan(0);
+      const down = until(host, 'reconnecting');
+      await bridge.goAway(1001);
+      await down;
+      expect(host.tools().length).toBe(count);
+      expect(host.tools().every((t) => t.availability === 'unavailable')).toBe(true);
+      await expect(host.callTool('example__echo', { message: 'gap' }, { timeoutMs: 300 })).rejects.toMatchObject({
+        data: { reason: 'server-unavailable', server: 'example', state: 'reconnecting' },
+      });
+      const pending = host.callTool('example__echo', { message: 'back' }, { timeoutMs: 20_000 });
+      bridge = await startWebSocketBridge(factory, { port: bridge.port });
+      expect((await pending).content).toEqual([{ type: 'text', text: 'back' }]);
+      expect(host.tools().every((t) => t.availability === 'available')).toBe(true);
+      expect(sizes.every((size) => size === count)).toBe(true);
+    } finally {
+      await host.close();
+      await bridge.close();
+    }
+  }, 30_000);
+
+  it('HTTP: the server process is killed; its tools stay listed, a call in the gap fails server-unavailable at its deadline, one that outlasts the gap succeeds', async () => {
+    let http = await startExampleHttpServer();
+    const port = Number(new URL(http.url).port);
+    const { host, sizes } = hostOf({ type: 'http', url: http.url });
+    try {
+      await host.connect();
+      const count = host.tools().length;
+      expect(count).toBeGreaterThan(0);
+      http.child.kill('SIGKILL');
+      await http.stop();
+      // Nothing reaches a server that is down: the call is tried again until its deadline (past
+      // the transport's own retries of a refused connection, 2 × 500 ms).
+      const gap = await host
+        .callTool('example__echo', { message: 'gap' }, { timeoutMs: 2500 })
+        .catch((e: unknown) => e);
+      expect(gap).toMatchObject({ data: { reason: 'server-unavailable', server: 'example' } });
+      expect((gap as Error).cause).toMatchObject({ data: { connectFailure: 'refused' } });
+      expect(host.tools().length).toBe(count);
+      const pending = host.callTool('example__echo', { message: 'back' }, { timeoutMs: 20_000 });
+      http = await startExampleHttpServer({ port });
+      expect((await pending).content).toEqual([{ type: 'text', text: 'back' }]);
+      expect(sizes.every((size) => size === count)).toBe(true);
+    } finally {
+      await host.close();
+      await http.stop();
     }
   }, 30_000);
 });

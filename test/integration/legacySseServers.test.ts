@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import type { EraVerdict } from '../../src/legacy/era.js';
+import type { EraVerdict } from '../../src/era/era.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { LegacySseTransport } from '../../src/transport/http/legacy/legacySse.js';
 import type { Transport } from '../../src/transport/transport.js';

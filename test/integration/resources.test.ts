@@ -7,7 +7,7 @@ import type { McpClient } from '../../src/client/client.js';
 import { ResourceNotFoundError } from '../../src/errors/errors.js';
 import { selectByAnnotations } from '../../src/resources/annotations.js';
 import { matchUriTemplate } from '../../src/resources/uriTemplateMatch.js';
-import type { ResourceTemplate } from '../../src/types/protocol.js';
+import type { ResourceTemplate } from '../../src/wire/protocol.js';
 import { exampleClient } from './exampleServer.js';
 
 let client: McpClient;

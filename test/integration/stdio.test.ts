@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
-import { viewContents } from '../../src/client/resourceContents.js';
+import { viewContents } from '../../src/wire/resourceContents.js';
 import {
   CancelledError,
   ConnectionClosedError,

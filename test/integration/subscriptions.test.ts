@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
 import type { LiveListEvent, Subscription, SubscriptionEvent } from '../../src/subscriptions/types.js';
-import type { Prompt } from '../../src/types/protocol.js';
+import type { Prompt } from '../../src/wire/protocol.js';
 import { ConnectionClosedError, RpcError } from '../../src/errors/errors.js';
 import { exampleClient } from './exampleServer.js';
 

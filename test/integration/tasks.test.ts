@@ -9,7 +9,7 @@ import { CancelledError, ConnectionClosedError, MissingClientCapabilityError } f
 import { TaskNotFoundError } from '../../src/tasks/errors.js';
 import { MemoryTaskStore } from '../../src/tasks/taskStore.js';
 import { ToolTask } from '../../src/tasks/toolTask.js';
-import type { DetailedTask, Task } from '../../src/tasks/types.js';
+import type { DetailedTask, Task } from '../../src/wire/tasks.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { exampleClient, startExampleHttpServer } from './exampleServer.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';

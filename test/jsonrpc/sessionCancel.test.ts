@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
-import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import { JsonRpcSession } from '../../src/jsonrpc/session.js';
 import { CancelSource, cancelHandleOf } from '../../src/transport/cancelHandle.js';
 import type {

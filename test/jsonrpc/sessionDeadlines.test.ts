@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TimeoutError } from '../../src/errors/errors.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 import { JsonRpcSession } from '../../src/jsonrpc/session.js';
 import type { SessionRequestOptions } from '../../src/jsonrpc/sessionOptions.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';

@@ -8,7 +8,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage, Transport as SdkTransport } from '@modelcontextprotocol/server';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
 import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
 

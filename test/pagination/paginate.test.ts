@@ -6,7 +6,7 @@ import {
   RpcError,
   isCancelledError,
 } from '../../src/errors/errors.js';
-import type { JsonObject } from '../../src/jsonrpc/messages.js';
+import type { JsonObject } from '../../src/wire/messages.js';
 import {
   DEFAULT_MAX_PAGES,
   items,

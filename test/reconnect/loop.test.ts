@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, VersionNegotiationError } from '../../src/errors/errors.js';
 import { reconnectLoop, type ReconnectLoopOptions } from '../../src/reconnect/loop.js';
-import { ReconnectBudget, resolveReconnectOptions, type ResolvedReconnectPolicy } from '../../src/reconnect/policy.js';
+import {
+  ReconnectBudget,
+  resolveReconnectOptions,
+  type ResolvedReconnectPolicy,
+} from '../../src/resilience/reconnectPolicy.js';
 import type { ReconnectCause } from '../../src/reconnect/types.js';
 import { systemTimers } from '../../src/util/clock.js';
 
@@ -16,7 +20,7 @@ const exited = (code: number) =>
   });
 
 function loop(overrides: Partial<ReconnectLoopOptions> & Pick<ReconnectLoopOptions, 'attempt'>) {
-  const heard: Array<{ attempt: number; delayMs: number; cause: ReconnectCause }> = [];
+  const heard: Array<{ attempt: number; delayMs: number; coolDown: boolean; cause: ReconnectCause }> = [];
   const controller = new AbortController();
   const run = reconnectLoop({
     budget: new ReconnectBudget(exact),
@@ -24,7 +28,7 @@ function loop(overrides: Partial<ReconnectLoopOptions> & Pick<ReconnectLoopOptio
     timers: systemTimers,
     signal: controller.signal,
     first: { delayMs: 500, cause: { reason: 'process-exit', exitCode: 1 } },
-    onReconnecting: (attempt, delayMs, cause) => heard.push({ attempt, delayMs, cause }),
+    onReconnecting: (attempt, delayMs, coolDown, cause) => heard.push({ attempt, delayMs, coolDown, cause }),
     ...overrides,
   });
   return { run, heard, controller };

@@ -4,6 +4,7 @@
 // (root, apt-get). Where it cannot, it says so loudly; the tests that need a package then skip
 // with the same reason (test/setup/systemBinaries.ts), except under
 // MCP_LIVE_REQUIRE_SYSTEM_PACKAGES=1 (set by .ci/run), where they fail instead.
+// MCP_LIVE_SKIP_SYSTEM_PACKAGES=1 installs nothing (those tests skip, as on a machine without root).
 import { spawnSync } from 'node:child_process';
 import { SYSTEM_PACKAGES, findBinary } from './systemPackages.mjs';
 
@@ -12,6 +13,12 @@ if (missing.length === 0) process.exit(0);
 
 const names = missing.map((entry) => entry.debianPackage);
 const loud = (text) => process.stderr.write(`\n!!! ${text}\n\n`);
+if (process.env.MCP_LIVE_SKIP_SYSTEM_PACKAGES === '1') {
+  loud(
+    `MCP_LIVE_SKIP_SYSTEM_PACKAGES=1: not installing ${names.join(', ')}; the tests that need them will be SKIPPED.`,
+  );
+  process.exit(0);
+}
 const canInstall =
   process.platform === 'linux' &&
   typeof process.getuid === 'function' &&

@@ -22,6 +22,9 @@ describe('the notification → invalidation table', () => {
     expect(interpretChange('notifications/resources/list_changed', {})?.invalidations).toEqual([
       { kind: 'list', method: 'resources/list' },
       { kind: 'list', method: 'resources/templates/list' },
+      { kind: 'list', method: 'skills/list' },
+      { kind: 'method', method: 'skills/get' },
+      { kind: 'method', method: 'resources/directory/read' },
     ]);
   });
 
@@ -49,7 +52,16 @@ describe('the notification → invalidation table', () => {
         resourcesListChanged: true,
         resourceSubscriptions: ['a', 'b'],
       }).map(describeInvalidation),
-    ).toEqual(['list tools/list', 'list resources/list', 'list resources/templates/list', 'uri a', 'uri b']);
+    ).toEqual([
+      'list tools/list',
+      'list resources/list',
+      'list resources/templates/list',
+      'list skills/list',
+      'method skills/get',
+      'method resources/directory/read',
+      'uri a',
+      'uri b',
+    ]);
     expect(invalidationsForFilter({})).toEqual([]);
   });
 

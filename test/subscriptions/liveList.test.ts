@@ -7,7 +7,7 @@ import { RpcError } from '../../src/errors/errors.js';
 import { SubscriptionClosedError } from '../../src/subscriptions/errors.js';
 import { MAX_DISCARDED_REFRESHES } from '../../src/subscriptions/liveList.js';
 import type { LiveListEvent } from '../../src/subscriptions/types.js';
-import type { Tool } from '../../src/types/protocol.js';
+import type { Tool } from '../../src/wire/protocol.js';
 import type { Reply } from '../fakes/scriptedServer.js';
 import { cancels, change, deferred, fakeClock, flush, listens, record, subscriptionPair, types } from './fixtures.js';
 
@@ -57,7 +57,7 @@ describe('live lists', () => {
     server.on('tools/list', () => page(current));
     const live = await client.live('tools', { debounceMs: 50 });
     const events = record(live);
-    const id = live.subscription.subscriptionId;
+    const id = live.subscription!.subscriptionId;
     current = ['a', 'b', 'c'];
     for (let i = 0; i < 3; i++) {
       await server.send(change('notifications/tools/list_changed', id));
@@ -86,7 +86,7 @@ describe('live lists', () => {
     });
     const live = await client.live('tools', { debounceMs: 50 });
     const events = record(live);
-    const id = live.subscription.subscriptionId;
+    const id = live.subscription!.subscriptionId;
     current = ['v2'];
     hold = deferred<Reply>();
     const release = hold;
@@ -118,7 +118,7 @@ describe('live lists', () => {
       return page([`v${n}`]);
     });
     const live = await client.live('tools', { debounceMs: 10 });
-    id = live.subscription.subscriptionId;
+    id = live.subscription!.subscriptionId;
     const events = record(live);
     await server.send(change('notifications/tools/list_changed', id));
     await vi.advanceTimersByTimeAsync(10 * (MAX_DISCARDED_REFRESHES + 1));
@@ -141,7 +141,7 @@ describe('live lists', () => {
     server.on('tools/list', () => replies.shift());
     const live = await client.live('tools', { debounceMs: 50 });
     const events: Array<LiveListEvent<Tool>> = record(live);
-    await server.send(change('notifications/tools/list_changed', live.subscription.subscriptionId));
+    await server.send(change('notifications/tools/list_changed', live.subscription!.subscriptionId));
     await vi.advanceTimersByTimeAsync(50);
     await flush();
     expect(names(live.items)).toEqual(['search', 'fetch']);
@@ -179,7 +179,7 @@ describe('live lists', () => {
     const { client, server } = await subscriptionPair(options);
     server.on('tools/list', () => page(['a']));
     const live = await client.live('tools', { debounceMs: 50 });
-    await server.send(change('notifications/tools/list_changed', live.subscription.subscriptionId));
+    await server.send(change('notifications/tools/list_changed', live.subscription!.subscriptionId));
     await flush();
     await live.close();
     await live.close();
@@ -212,7 +212,7 @@ describe('live lists', () => {
     const events = record(live);
     current = ['a', 'missed'];
     await vi.advanceTimersByTimeAsync(60_000);
-    await server.send({ jsonrpc: '2.0', id: live.subscription.subscriptionId, result: {} });
+    await server.send({ jsonrpc: '2.0', id: live.subscription!.subscriptionId, result: {} });
     await flush();
     expect(live.stale).toBe(true); // not watched while reopening
     await vi.advanceTimersByTimeAsync(1000); // reopen

@@ -4,10 +4,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, ProtocolError } from '../../src/errors/errors.js';
-import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/jsonrpc/messages.js';
+import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import { SubscriptionManager } from '../../src/subscriptions/subscriptionManager.js';
 import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
-import { resolveReopenPolicy } from '../../src/subscriptions/reopenPolicy.js';
+import { resolveReopenPolicy } from '../../src/resilience/reopenPolicy.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
 import { ALL_CHANGES, SUB_ID, change, fakeClock, flush, record, types } from './fixtures.js';
@@ -50,7 +50,7 @@ function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
   return new SubscriptionManager({
     host,
     cache: undefined,
-    walk: () => Promise.resolve([]),
+    walk: () => Promise.resolve({ items: [] }),
     clock: fakeClock,
     timers: systemTimers,
     random: () => 0.5,
@@ -59,6 +59,7 @@ function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
     reopen: resolveReopenPolicy({ jitter: false }),
     liveDebounceMs: 50,
     liveRetry: { minDelayMs: 1000, maxDelayMs: 60_000, factor: 2, jitter: false },
+    poll: { minIntervalMs: 5000, maxIntervalMs: 300_000, defaultIntervalMs: 60_000 },
   });
 }
 

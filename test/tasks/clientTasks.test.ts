@@ -19,7 +19,7 @@ import type { ClientOptions } from '../../src/client/options.js';
 import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskNotFoundError } from '../../src/tasks/errors.js';
 import { MemoryTaskStore, taskKey } from '../../src/tasks/taskStore.js';
 import { ToolTask, type ToolTaskEvent } from '../../src/tasks/toolTask.js';
-import type { DetailedTask } from '../../src/tasks/types.js';
+import type { DetailedTask } from '../../src/wire/tasks.js';
 import { DISCOVER_RESULT, scriptedPair, type ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';

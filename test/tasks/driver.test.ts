@@ -13,8 +13,8 @@ import {
   type TaskAnswerEvent,
 } from '../../src/tasks/driver.js';
 import { TaskExpiredError } from '../../src/tasks/errors.js';
-import type { DetailedTask } from '../../src/tasks/types.js';
-import type { InputRequest, InputResponse } from '../../src/types/protocol.js';
+import type { DetailedTask } from '../../src/wire/tasks.js';
+import type { InputRequest, InputResponse } from '../../src/wire/protocol.js';
 import { abortableDelay } from '../../src/util/signals.js';
 import { systemTimers } from '../../src/util/clock.js';
 

@@ -5,7 +5,7 @@
  * mcp-live; reached from `mcp-live/apps-bridge`, never from the root entry. The DOM is typed
  * structurally, so nothing here needs the DOM library at type level.
  */
-import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
 import type { FramePort } from '../appSession.js';
 
 /** A `message` event as the ports read it. */

@@ -7,8 +7,8 @@
  * process. Nothing else of the writer's clocks is kept. The result is serialised once, when
  * stored, and parsed once per read (the header is split, never JSON-parsed). Pure; no Node API.
  */
-import type { JsonObject } from '../../jsonrpc/messages.js';
-import type { CacheScope } from '../../types/protocol.js';
+import type { JsonObject } from '../../wire/messages.js';
+import type { CacheScope } from '../../wire/protocol.js';
 import { deepFreeze } from '../freeze.js';
 
 /** First word of every entry text; bump it when the layout changes. */

@@ -6,14 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
-import {
-  systemClock,
-  systemTimers,
-  systemWallClock,
-  type Clock,
-  type Timers,
-  type WallClock,
-} from '../../util/clock.js';
+import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../../util/clock.js';
+import type { Closeable } from '../../util/disposable.js';
+import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
 import { keyPrefix, quoteJson } from '../cacheKey.js';
@@ -136,7 +131,7 @@ const MAX_PENDING_PER_SERVER = 32;
  * @throws InvalidArgumentError (-32602) when neither or both of `client` and `connection` are
  *   given, or an option is out of range.
  */
-export class RedisCacheStore implements CacheStore {
+export class RedisCacheStore implements CacheStore, Closeable {
   /** Key names of this fleet. */
   private readonly names: RedisKeys;
   private readonly link: RedisLink;
@@ -177,7 +172,7 @@ export class RedisCacheStore implements CacheStore {
     this.maxEntryBytes = positive('maxEntryBytes', options.maxEntryBytes, 1024 * 1024);
     this.clock = options.clock ?? systemClock;
     this.wallClock = options.wallClock ?? systemWallClock;
-    const timers = options.timers ?? systemTimers;
+    const timers = boundedTimers(options.timers);
     this.onError = options.onError ?? (() => {});
     this.local =
       options.localTier === undefined || options.localTier === false
@@ -423,6 +418,11 @@ export class RedisCacheStore implements CacheStore {
     this.link.client.off('ready', this.onClientReady);
     this.subscriber.disconnect();
     if (this.ownsClient) await this.link.client.quit().catch(() => this.link.client.disconnect());
+  }
+
+  /** The same as {@link close}, for `await using store = new RedisCacheStore(…)`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   // ---- inside -------------------------------------------------------------------------------

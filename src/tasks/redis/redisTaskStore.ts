@@ -17,8 +17,9 @@ import { InvalidArgumentError } from '../../errors/errors.js';
 import { sha256Hex } from '../../cache/sha256.js';
 import { DEFAULT_PREFIX, globEscape } from '../../cache/redis/redisKeys.js';
 import { RedisLink, RedisTimeout, type RedisClient } from '../../cache/redis/redisLink.js';
-import { systemTimers, systemWallClock, type Timers, type WallClock } from '../../util/clock.js';
-import { TASK_STATUSES } from '../types.js';
+import { systemWallClock, type Timers, type WallClock } from '../../util/clock.js';
+import { boundedTimers } from '../../util/timerBounds.js';
+import { TASK_STATUSES } from '../../wire/tasks.js';
 import { taskKeyPrefix, type TaskRecord, type TaskStore } from '../taskStore.js';
 import { TaskStoreError } from './taskStoreError.js';
 
@@ -119,7 +120,7 @@ export class RedisTaskStore implements TaskStore {
     this.onError = options.onError ?? (() => {});
     this.ownsClient = client === undefined;
     const redis = client ?? ownedClient(connection as string | RedisOptions);
-    this.link = new RedisLink(redis, options.timers ?? systemTimers, timeoutMs);
+    this.link = new RedisLink(redis, boundedTimers(options.timers), timeoutMs);
     if (this.ownsClient) {
       // An owned connection's errors are ours to hear (ioredis logs unheard ones).
       redis.on('error', (error: Error) => {

@@ -4,7 +4,7 @@
  * Runtime-neutral.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
-import { isObject, type JsonRpcErrorObject } from '../../jsonrpc/messages.js';
+import { isObject, type JsonRpcErrorObject } from '../../wire/messages.js';
 
 /** Bytes of an error body read for its excerpt or its JSON-RPC error. */
 export const ERROR_BODY_BYTES = 64 * 1024;

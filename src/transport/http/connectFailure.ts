@@ -19,7 +19,7 @@ import { TransportErrorCode } from '../transportErrors.js';
  *   expired, wrong host name), or TLS spoken to a plain-HTTP port;
  * - `blocked`: the runtime refused to connect at all (a port `fetch` never uses, such as 9).
  */
-export type ConnectFailure = NonNullable<ConnectionClosedErrorData['connectFailure']>;
+export type ConnectFailure = Exclude<NonNullable<ConnectionClosedErrorData['connectFailure']>, 'spawn'>;
 
 const IN_WORDS: Readonly<Record<ConnectFailure, string>> = Object.freeze({
   refused: 'connection refused',

@@ -3,8 +3,8 @@
  * headers that carry what routers and gateways read without parsing the body. Runtime-neutral.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
-import { isObject, type JsonObject } from '../../jsonrpc/messages.js';
-import { MetaKey } from '../../types/protocol.js';
+import { isObject, type JsonObject } from '../../wire/messages.js';
+import { MetaKey } from '../../wire/protocol.js';
 import { encodeHeaderValue, isPlainHeaderValue } from './headerValue.js';
 import { normalizeHeaders } from './stack.js';
 

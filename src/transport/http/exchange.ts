@@ -5,11 +5,11 @@
  * holds the transport's lifetime: `close()` aborts every exchange in flight. What travels on the
  * exchange (envelope headers, JSON or SSE bodies) is the transport's. Runtime-neutral.
  */
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
-import type { JsonRpcErrorObject, RequestId } from '../../jsonrpc/messages.js';
+import { abortedError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
+import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
 import type { Timers } from '../../util/clock.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
-import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../retry.js';
+import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../../resilience/retry.js';
 import { bodyExcerpt, HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors.js';
 import type { AuthorizationSource } from './authorization.js';
 import { ERROR_BODY_BYTES, jsonRpcError, parseJson } from './body.js';
@@ -301,7 +301,7 @@ export class HttpExchange {
         McpError.is(error) ? undefined : error,
       );
     }
-    if (cancel?.aborted === true) return new CancelledError(method, cancel.reason);
+    if (cancel?.aborted === true) return abortedError(method, cancel.reason);
     if (error instanceof NetworkFailure) {
       // A browser hides why: on a page of another origin, CORS is the likely reason.
       const blocked = error.code === undefined ? crossOriginFailure(this.url) : undefined;

@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { McpError, ProtocolError } from '../../errors/errors.js';
-import { isObject, type JsonObject, type RequestId } from '../../jsonrpc/messages.js';
+import { isObject, type JsonObject, type RequestId } from '../../wire/messages.js';
 import type { CancelHandle, TransportHandlers } from '../transport.js';
 import { bodyExcerpt, HttpError } from '../transportErrors.js';
 import { parseJson } from './body.js';

@@ -4,7 +4,7 @@
  * the HTTP transports. Runtime-neutral.
  */
 import { ConnectionClosedError } from '../../errors/errors.js';
-import type { RequestId } from '../../jsonrpc/messages.js';
+import type { RequestId } from '../../wire/messages.js';
 import { StreamBrokenError } from '../transportErrors.js';
 import { connectFailureOf, fetchErrorCode, unreachableError, type ConnectFailure } from './connectFailure.js';
 

@@ -6,10 +6,11 @@
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonObject, JsonRpcMessage, RequestId } from '../../jsonrpc/messages.js';
-import { systemTimers, type Timers } from '../../util/clock.js';
+import type { JsonObject, JsonRpcMessage, RequestId } from '../../wire/messages.js';
+import { type Timers } from '../../util/clock.js';
+import { boundedTimers } from '../../util/timerBounds.js';
 import { cancelHandleOf, sendCancelOf } from '../cancelHandle.js';
-import { resolveRetryPolicy, type RetryPolicy } from '../retry.js';
+import { resolveRetryPolicy, type RetryPolicy } from '../../resilience/retry.js';
 import type {
   CancelHandle,
   LegacyWireControl,
@@ -280,7 +281,7 @@ export class StreamableHttpTransport implements Transport {
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.stack = this.createStack(options);
     this.auth = new AuthorizationSource(this.url, this.staticHeaders['authorization'], options.authProvider);
-    this.timers = options.timers ?? systemTimers;
+    this.timers = boundedTimers(options.timers);
     this.maxEventChars = options.maxEventChars;
     const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (typeof maxBody !== 'number' || !Number.isInteger(maxBody) || maxBody < 1)

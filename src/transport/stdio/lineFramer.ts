@@ -7,7 +7,7 @@
  */
 
 import { InvalidArgumentError } from '../../errors/errors.js';
-import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
 
 /** Default {@link LineFramerOptions.maxLineBytes}: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;

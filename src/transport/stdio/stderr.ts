@@ -8,6 +8,29 @@ import type { Readable } from 'node:stream';
 /** Bytes of stderr kept for `TransportCloseInfo.stderrTail`. */
 export const STDERR_TAIL_BYTES = 4096;
 
+/** Longest {@link stderrHeadline}, in characters. */
+const HEADLINE_MAX = 200;
+
+/**
+ * The line of a stderr tail that names the cause, for a message: the first line that starts
+ * like an error report (`Error: Cannot find module …`, `TypeError [ERR_…]: …`,
+ * `ModuleNotFoundError: No module named …`), else the first line that says `error`, `fatal` or
+ * `panic` (`npm error 404 …`, `fatal: boom`), else the last line. Trimmed, at most 200
+ * characters; `undefined` for a tail with no text. Pure.
+ */
+export function stderrHeadline(tail: string): string | undefined {
+  const lines = tail
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  const line =
+    lines.find((text) => /^[\w$.]*(?:Error|Exception)(?:\s*\[[\w-]+\])?:/.test(text)) ??
+    lines.find((text) => /\b(?:error|fatal|panic)\b/i.test(text)) ??
+    lines.at(-1);
+  if (line === undefined) return undefined;
+  return line.length > HEADLINE_MAX ? `${line.slice(0, HEADLINE_MAX - 1)}…` : line;
+}
+
 /** Where stderr goes besides the kept tail: nowhere, the host's `process.stderr`, or a callback. */
 export type StderrForward = 'pipe' | 'inherit' | ((chunk: string) => void);
 

@@ -12,14 +12,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
 import type { Closeable } from '../../util/disposable.js';
+import { clampTimerDelay } from '../../util/timerBounds.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';
 import { endGroup } from './processGroup.js';
 import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
 import type { SpawnPlan } from './spawnPlan.js';
-import { ServerStderr } from './stderr.js';
+import { ServerStderr, stderrHeadline } from './stderr.js';
 import { WriteQueue } from './writeQueue.js';
 
 /** Options for {@link StdioTransport}. */
@@ -451,7 +452,8 @@ export class StdioTransport implements Transport, Closeable {
     const detail = error instanceof Error ? error.message : String(error);
     const where = this.options.cwd === undefined ? '' : ` in ${JSON.stringify(this.options.cwd)}`;
     const reason = `failed to start ${JSON.stringify(this.options.command)}${where}: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}${code === 'ENOENT' ? argumentsHint(this.options.command, this.options.args ?? []) : ''}`;
-    reject?.(new ConnectionClosedError(reason, { reason }, error));
+    const data = { reason, connectFailure: 'spawn' as const, ...(code !== undefined && { errorCode: code }) };
+    reject?.(new ConnectionClosedError(reason, data, error));
     this.resolveClose();
   }
 
@@ -579,7 +581,7 @@ export class StdioTransport implements Transport, Closeable {
     }
     const exit =
       this.exitCode !== null
-        ? `process exited with code ${this.exitCode}`
+        ? `process exited with code ${this.exitCode}${this.exitCode !== 0 && !this.signalled ? this.headline() : ''}`
         : this.exitSignal !== null
           ? `process killed by signal ${this.exitSignal}`
           : undefined;
@@ -588,6 +590,13 @@ export class StdioTransport implements Transport, Closeable {
       return exit === undefined ? this.peerReason : `${this.peerReason}; ${exit}`;
     }
     return exit ?? 'process closed';
+  }
+
+  /** `": <the stderr line that names the cause>"` (see {@link stderrHeadline}), or `""`. */
+  private headline(): string {
+    if (this.options.stderr === 'ignore') return '';
+    const line = stderrHeadline(this.stderrTail);
+    return line === undefined ? '' : `: ${line}`;
   }
 
   private resolveClose(): void {
@@ -632,7 +641,7 @@ export class StdioTransport implements Transport, Closeable {
     const handle = setTimeout(() => {
       this.timers.delete(handle);
       fn();
-    }, ms);
+    }, clampTimerDelay(ms));
     if (unref) {
       handle.unref();
     }

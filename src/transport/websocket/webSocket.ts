@@ -7,8 +7,9 @@
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
-import { systemTimers, type TimerHandle, type Timers } from '../../util/clock.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
+import { type TimerHandle, type Timers } from '../../util/clock.js';
+import { boundedTimers } from '../../util/timerBounds.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { WebSocketCloseError, webSocketCloseKind } from '../transportErrors.js';
 
@@ -160,7 +161,7 @@ export class WebSocketTransport implements Transport {
     this.pongTimeoutMs = duration('pongTimeoutMs', options.pongTimeoutMs, 10_000, false);
     this.connectTimeoutMs = duration('connectTimeoutMs', options.connectTimeoutMs, 30_000, false);
     this.closeTimeoutMs = duration('closeTimeoutMs', options.closeTimeoutMs, 2000, true);
-    this.timers = options.timers ?? systemTimers;
+    this.timers = boundedTimers(options.timers);
   }
 
   /**

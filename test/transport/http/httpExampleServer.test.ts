@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../../src/client/client.js';
 import { CancelledError } from '../../../src/errors/errors.js';
-import type { JsonRpcMessage, JsonRpcNotification } from '../../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage, JsonRpcNotification } from '../../../src/wire/messages.js';
 import { JsonRpcSession } from '../../../src/jsonrpc/session.js';
 import { paramHeadersFor, type ParamHeaderMap } from '../../../src/transport/http/mcpParamHeaders.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';

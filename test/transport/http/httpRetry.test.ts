@@ -6,13 +6,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, InvalidArgumentError } from '../../../src/errors/errors.js';
-import {
-  backoffDelay,
-  DEFAULT_RETRY_POLICY,
-  parseRetryAfter,
-  resolveRetryPolicy,
-  withRetry,
-} from '../../../src/transport/retry.js';
+import { backoffDelay } from '../../../src/resilience/backoff.js';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, resolveRetryPolicy, withRetry } from '../../../src/resilience/retry.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { HttpError, StreamBrokenError } from '../../../src/transport/transportErrors.js';
 import { HttpFake, sendJson } from '../../fakes/httpFake.js';

@@ -7,7 +7,7 @@ import {
   serializeMessage,
   type FramingProblem,
 } from '../../../src/transport/stdio/lineFramer.js';
-import type { JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../../src/wire/messages.js';
 
 function collect(options?: { maxLineBytes?: number }) {
   const values: unknown[] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, McpError, ProtocolError } from '../../../src/errors/errors.js';
-import type { JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
+import type { JsonRpcMessage } from '../../../src/wire/messages.js';
 import { StdioTransport, type StdioTransportOptions } from '../../../src/transport/stdio/stdio.js';
 import type { TransportCloseInfo, TransportHandlers } from '../../../src/transport/transport.js';
 
@@ -229,7 +229,7 @@ describe('StdioTransport', () => {
       initiatedByClient: false,
       exitCode: 1,
       signal: null,
-      reason: 'process exited with code 1',
+      reason: 'process exited with code 1: fatal: boom',
     });
     expect(info.stderrTail).toContain('fatal: boom');
     // Closed for good: sends fail at once, close() resolves at once, onClose was called once.
@@ -268,6 +268,7 @@ describe('StdioTransport', () => {
     expect(e.message).toContain('ENOENT');
     expect((e.cause as NodeJS.ErrnoException).code).toBe('ENOENT');
     expect((e.data as { reason: string }).reason).toContain('mcp-live-no-such-command-xyz');
+    expect(e.data).toMatchObject({ connectFailure: 'spawn', errorCode: 'ENOENT' });
     await t.close();
     await expect(t.send(request(1))).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(r.closes).toEqual([]);

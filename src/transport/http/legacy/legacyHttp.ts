@@ -8,10 +8,11 @@
  */
 import { ErrorCode } from '../../../errors/codes.js';
 import { InvalidArgumentError, LocalError, McpError } from '../../../errors/errors.js';
-import type { RequestId } from '../../../jsonrpc/messages.js';
+import type { RequestId } from '../../../wire/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
-import { backoffDelay, retry } from '../../retry.js';
+import { backoffDelay } from '../../../resilience/backoff.js';
+import { retry } from '../../../resilience/retry.js';
 import type { PumpResult } from '../messageReader.js';
 import type { HttpStackResponse } from '../stack.js';
 import { mediaType } from '../body.js';

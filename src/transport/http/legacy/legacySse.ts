@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.js';
 import {
-  CancelledError,
+  abortedError,
   ConnectionClosedError,
   InvalidArgumentError,
   LocalError,
@@ -15,8 +15,9 @@ import {
   ProtocolError,
   TimeoutError,
 } from '../../../errors/errors.js';
-import type { JsonRpcMessage, RequestId } from '../../../jsonrpc/messages.js';
-import { systemTimers, type Timers } from '../../../util/clock.js';
+import type { JsonRpcMessage, RequestId } from '../../../wire/messages.js';
+import { type Timers } from '../../../util/clock.js';
+import { boundedTimers } from '../../../util/timerBounds.js';
 import { linkSignals } from '../../../util/signals.js';
 import type {
   RequestCredential,
@@ -152,7 +153,7 @@ export class LegacySseTransport implements Transport {
         this.staticHeaders.get('authorization') ?? undefined,
         options.authProvider,
       );
-    this.timers = options.timers ?? systemTimers;
+    this.timers = boundedTimers(options.timers);
     const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
       throw new InvalidArgumentError('endpointTimeoutMs', timeout, 'expected a finite number of ms > 0');
@@ -465,7 +466,7 @@ export class LegacySseTransport implements Transport {
   ): Error {
     if (this.lifetime.signal.aborted)
       return new ConnectionClosedError('GET: connection closed (closed by client)', { reason: 'closed by client' });
-    if (callerSignal?.aborted === true) return new CancelledError('GET', callerSignal.reason);
+    if (callerSignal?.aborted === true) return abortedError('GET', callerSignal.reason);
     if (timeoutSignal.aborted && openingSignal.aborted) return timeoutSignal.reason as TimeoutError;
     if (error instanceof NetworkFailure) return error.toError('GET', this.serverIdentity, undefined, 'a response');
     if (McpError.is(error)) return error;
@@ -489,7 +490,7 @@ export class LegacySseTransport implements Transport {
         `${method}: connection closed (${this.state === 'closed' ? 'the HTTP+SSE transport closed' : 'not open'})`,
         { reason: 'transport closed' },
       );
-    if (callSignal?.aborted === true) return new CancelledError(method, callSignal.reason);
+    if (callSignal?.aborted === true) return abortedError(method, callSignal.reason);
     if (error instanceof NetworkFailure) return error.toError(method, this.serverIdentity, id, 'the POST was accepted');
     return error instanceof Error ? error : new Error(String(error));
   }

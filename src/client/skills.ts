@@ -1,0 +1,89 @@
+/**
+ * `client.skills`: the Skills extension (SEP-2640) on one client. The object is small and made on
+ * first access; the code behind it (`skills/`, with the YAML parser) is imported on the first
+ * call, so a client that never uses skills never loads it.
+ */
+import { skillsCapabilityOf } from '../wire/skillsCapability.js';
+import type { DirectoryReadOptions, SkillListOptions, SkillsClient, SkillsHost } from '../skills/skillsClient.js';
+import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
+import type { CallOptions } from '../wire/callOptions.js';
+
+export type { DirectoryReadOptions, SkillListOptions } from '../skills/skillsClient.js';
+
+/**
+ * The Skills extension on one server (SEP-2640): a server declares
+ * `capabilities.extensions["io.modelcontextprotocol/skills"]`, lists its skills with
+ * `skills/list`, answers `skills/get` for one, and serves each file of a skill as a resource.
+ * Every file read is verified against the skill's entry before it is returned. Requests go
+ * through the response cache (TTL, scope, invalidation by `notifications/resources/list_changed`
+ * on a listen stream) and declare the extension in their client capabilities. See docs/skills.md.
+ */
+export interface ClientSkills {
+  /** The server declares the extension (from discovery; `false` before `connect()`). */
+  readonly supported: boolean;
+  /** The server declares `directoryRead: true`: {@link readDirectory} may be used. */
+  readonly directoryRead: boolean;
+  /**
+   * `skills/list`: every page (at most `maxPages`, default 1000), or the one page at `cursor`
+   * (then `nextCursor` says where the next one starts). A server without the extension gives an
+   * empty listing and nothing is sent. An empty or partial listing is allowed by the SEP: it
+   * does not prove the server has no other skills ({@link get} reaches them by URI).
+   * @throws InvalidSkillEntryError (-32061) naming every entry that breaks the SEP's rules (the
+   *   URI's last segment not `frontmatter.name`, an incomplete or out-of-directory `resources`,
+   *   a bad digest or size, a repeated URI, over the limits), unless `skipInvalid` returns them
+   *   in `invalid`; ProtocolError (-32600) for a malformed page; as `client.pages` otherwise.
+   */
+  list(options?: SkillListOptions): Promise<SkillListing>;
+  /**
+   * `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`, listed or not.
+   * @throws InvalidArgumentError (-32602), nothing sent, when `uri` does not end in `/SKILL.md`;
+   *   SkillsUnsupportedError (-32062) without the extension; InvalidSkillEntryError (-32061)
+   *   for an invalid entry or one of another skill; RpcError -32602 from a server that serves
+   *   no such skill.
+   */
+  get(uri: string, options?: CallOptions): Promise<Skill>;
+  /**
+   * Reads one file of `skill` (default its `SKILL.md`) and verifies it: `ref` is a path relative
+   * to the skill's root (`references/FORMS.md`; never above the root) or an absolute URI; a
+   * fragment is ignored. The file must be listed in the entry (checked before anything is sent,
+   * whatever percent-encoding either side used) and is requested by the entry's spelling; its
+   * size and SHA-256 must match, and for the skill's own `SKILL.md` the frontmatter (YAML 1.2
+   * core schema) must equal the entry's. A copy served from the cache that fails is read once
+   * more with `cacheMode: 'reload'` before the error. A `"dynamic"` skill's files skip the list,
+   * size and digest checks (`verified: false`), not the frontmatter.
+   * @throws SkillVerificationError (-32060; `data.reason` `unlisted`, `size`, `digest` or
+   *   `frontmatter`); InvalidArgumentError (-32602) for an invalid entry or reference;
+   *   ProtocolError (-32600) when the result has no contents for the file; as `readResource`.
+   */
+  read(skill: Skill, ref?: string, options?: CallOptions): Promise<SkillFile>;
+  /**
+   * `resources/directory/read`, every page: the direct children of a directory (`mimeType:
+   * "inode/directory"` for subdirectories). `target` is a directory URI, or a skill entry whose
+   * root `path` (relative, default the root itself) is resolved against.
+   * @throws SkillsUnsupportedError (-32062), nothing sent, unless the server declares
+   *   `directoryRead: true`; RpcError -32602 for a URI that is not a directory; as `client.pages`.
+   */
+  readDirectory(target: string | Skill, path?: string, options?: DirectoryReadOptions): Promise<DirectoryListing>;
+}
+
+/** What `client.skills` is built on: the client's capabilities and its cached requests. */
+export type ClientSkillsHost = SkillsHost;
+
+/** Makes `client.skills`; the implementation is imported on the first call. */
+export function clientSkills(host: ClientSkillsHost): ClientSkills {
+  let loading: Promise<SkillsClient> | undefined;
+  const impl = (): Promise<SkillsClient> =>
+    (loading ??= import('../skills/skillsClient.js').then(({ SkillsClient }) => new SkillsClient(host)));
+  return {
+    get supported() {
+      return skillsCapabilityOf(host.capabilities()) !== undefined;
+    },
+    get directoryRead() {
+      return skillsCapabilityOf(host.capabilities())?.directoryRead === true;
+    },
+    list: async (options) => (await impl()).list(options),
+    get: async (uri, options) => (await impl()).get(uri, options),
+    read: async (skill, ref, options) => (await impl()).read(skill, ref, options),
+    readDirectory: async (target, path, options) => (await impl()).readDirectory(target, path, options),
+  };
+}
