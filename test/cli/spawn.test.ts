@@ -59,7 +59,7 @@ describe('mcp-live as a process', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      'mcp-live: call wants <tool> [json]\nusage: mcp-live <command> [options] (--url <url> | --config <file> | -- <server command> [args...])\n(mcp-live --help for the commands and options)\n',
+      'mcp-live: call wants <tool> [json | - | key=value ...]\nusage: mcp-live <command> [options] (--url <url> | --config <file> | -- <server command> [args...])\n(mcp-live --help for the commands and options)\n',
     );
   });
 

@@ -47,11 +47,12 @@ const BUILD_TIMEOUT_MS = 300_000;
  * two declaration files), then the Tasks extension (512 kB, 1.95 MB), then McpHost with its
  * model converters and `--config` (576 kB, 2.19 MB), then the OAuth grants without a browser,
  * DPoP and issue 14's fault fixes (633 kB, 2.40 MB), then reconnecting (issue 18), the Redis
- * task store and the CLI's task commands (662 kB, 2.53 MB). The source maps alone would add
+ * task store and the CLI's task commands (662 kB, 2.53 MB), then MCP Apps with the
+ * apps-bridge entry, Skills with yaml, and the schema normalisers (797 kB). The source maps alone would add
  * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 700_000;
-const MAX_UNPACKED_BYTES = 2_700_000;
+const MAX_PACKED_BYTES = 830_000;
+const MAX_UNPACKED_BYTES = 3_300_000;
 
 const ENTRY_FILES = ['index', 'node', 'redis', 'appsBridge'].flatMap((entry) =>
   ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
@@ -439,7 +440,12 @@ describe('built entries', () => {
 
 /** Module specifiers a built file imports: static imports and re-exports, `import()`, `require()`. */
 function importsOf(file: string): string[] {
-  return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((ref) => ref.fileName);
+  const text = readFileSync(file, 'utf8');
+  const found = ts.preProcessFile(text, true, true).importedFiles.map((ref) => ref.fileName);
+  // TypeScript's pre-scan loses its place in some minified-style code and misses later
+  // `import("./x")`s (the lazy host skills chunk): relative dynamic imports are also read directly.
+  for (const match of text.matchAll(/\b(?:import|require)\("(\.[^"]+)"\)/g)) found.push(match[1]!);
+  return [...new Set(found)];
 }
 
 /** Every file reachable from `entry` through relative imports, with the bare specifiers each imports. */
