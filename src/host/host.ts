@@ -9,7 +9,7 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, isTimeoutError } from '../errors/errors.js';
+import { abortedError, ConnectionClosedError, InvalidArgumentError, isTimeoutError } from '../errors/errors.js';
 import { abortableDelay } from '../util/signals.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { EraMemory } from '../era/era.js';
@@ -617,7 +617,8 @@ export class McpHost {
    * client's; its `signal`), and the call gets what is left of it. A connection found gone
    * updates the server's state.
    * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError
-   *   (-32800) when the signal aborts during the wait; then whatever the call throws.
+   *   (-32800) when the signal aborts during the wait (TimeoutError -32001 when it is an
+   *   `AbortSignal.timeout()`); then whatever the call throws.
    */
   private async onServer<T, O extends CallOptions>(
     server: string,
@@ -657,7 +658,7 @@ export class McpHost {
         try {
           await abortableDelay(pause, timers, options.signal);
         } catch (reason) {
-          throw new CancelledError(method, reason);
+          throw abortedError(method, reason);
         }
       }
     }

@@ -3,7 +3,7 @@
  * The host owns the slots; a slot tells the host when its contribution to the catalog changed.
  */
 import type { McpClient } from '../client/client.js';
-import { CancelledError, ConnectionClosedError, McpError } from '../errors/errors.js';
+import { abortedError, ConnectionClosedError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../era/era.js';
 import type { LiveList, LiveListEvent, Subscription } from '../subscriptions/types.js';
@@ -75,7 +75,7 @@ const COMING: ReadonlySet<HostServerState> = new Set(['connecting', 'reconnectin
 
 /** How long a call waits for its server ({@link ServerSlot.ready}). */
 export interface ReadyOptions {
-  /** The call's method, for a `CancelledError`. */
+  /** The call's method, for the `CancelledError` or `TimeoutError` of an aborted wait. */
   method: string;
   signal?: AbortSignal | undefined;
   /** The longest wait, in ms. */
@@ -237,7 +237,8 @@ export class ServerSlot {
    * for it to open, at most `options.timeoutMs`.
    * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state` and the last
    *   error as `cause`) when it is in another state, leaves for one, or is not open in time;
-   *   CancelledError (-32800) when `options.signal` aborts first.
+   *   CancelledError (-32800) when `options.signal` aborts first (TimeoutError -32001 when it
+   *   is an `AbortSignal.timeout()`).
    */
   async ready(options: ReadyOptions): Promise<McpClient> {
     const started = options.clock.now();
@@ -245,7 +246,7 @@ export class ServerSlot {
       this.sync();
       const client = this.clientValue;
       if (this.stateValue === 'open' && client !== undefined) return client;
-      if (options.signal?.aborted === true) throw new CancelledError(options.method, options.signal.reason);
+      if (options.signal?.aborted === true) throw abortedError(options.method, options.signal.reason);
       const left = options.timeoutMs - (options.clock.now() - started);
       if (!COMING.has(this.stateValue) || left <= 0) throw this.unavailable(options.clock.now() - started);
       await this.nextState(left, options);

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost, type HostEvent } from '../../src/host/host.js';
 import { HostRoutingError } from '../../src/host/errors.js';
-import { CancelledError } from '../../src/errors/errors.js';
+import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
 import type { HostClientOptions } from '../../src/host/config.js';
 import { DISCOVER_RESULT, type ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
 import { RestartableFake } from '../fakes/restartable.js';
@@ -153,6 +153,10 @@ describe('McpHost: a server that drops keeps its items, marked unavailable', () 
     const aborted = host.callTool({ server: 'srv', name: 'a' }, {}, { signal: abort.signal });
     abort.abort(new Error('user'));
     await expect(aborted).rejects.toBeInstanceOf(CancelledError);
+    // A signal that is AbortSignal.timeout()'s is a timeout, as for a call to an open server.
+    const timedOut = host.callTool('srv__a', {}, { signal: AbortSignal.timeout(30) }).catch((e: unknown) => e);
+    expect(await timedOut).toBeInstanceOf(TimeoutError);
+    expect(((await timedOut) as TimeoutError).code).toBe(-32001);
     expect(host.tools().map((t) => t.availability)).toEqual(['unavailable']);
   });
 
