@@ -33,8 +33,10 @@ const sdkEntriesExternal: NonNullable<Options['esbuildPlugins']>[number] = {
 export default defineConfig([
   // The package: ESM first, with declarations.
   { ...common, entry, format: ['esm'], dts: true },
-  // CJS beside it for require() users. Dependencies that ship only ESM are bundled in, so
-  // require() works on every Node 20 (require(esm) needs 20.19+). `splitting` (experimental for
+  // CJS beside it for require() users. Every dependency stays external, as in the ESM build, so
+  // a security fix of one reaches CJS users with `npm update`, not with an mcp-live release. The
+  // ESM-only ones (oauth4webapi, @noble/hashes, p-retry) load through require(esm), unflagged on
+  // the Node versions `engines` names (^20.19 and >= 22.12). `splitting` (experimental for
   // CJS in tsup) puts the code both entries use in a shared chunk, as the ESM build does: without
   // it index.cjs and node.cjs each carry their own copy of the error classes and the transport
   // base classes, and `instanceof` fails across `mcp-live` and `mcp-live/node`.
@@ -45,7 +47,6 @@ export default defineConfig([
     dts: true,
     splitting: true,
     outExtension: () => ({ js: '.cjs' }),
-    noExternal: ['@noble/hashes', 'p-retry', 'oauth4webapi'],
   },
   // The `mcp-live` command (package.json `bin`): ESM, on top of the ESM entries above.
   {

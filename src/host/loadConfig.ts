@@ -2,7 +2,7 @@
  * Reading a host configuration file (Node; exported by `mcp-live/node`).
  */
 import { readFile } from 'node:fs/promises';
-import jsonc from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { parseHostConfig, type HostConfig, type ParseHostConfigOptions } from './config.js';
 import { HostConfigError } from './errors.js';
 
@@ -30,7 +30,11 @@ export async function loadHostConfig(path: string, options: ParseHostConfigOptio
       error,
     );
   }
-  const errors: jsonc.ParseError[] = [];
+  // Loaded here, on the first config read: importing mcp-live/node costs nothing for it.
+  const loaded = await import('jsonc-parser');
+  // From ESM its UMD build is `default`; through the CJS build's require() interop it is the module itself.
+  const jsonc = (loaded.default as typeof loaded.default | undefined) ?? (loaded as unknown as typeof loaded.default);
+  const errors: ParseError[] = [];
   const json: unknown = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   const [first] = errors;
   if (first !== undefined) {

@@ -297,6 +297,60 @@ describe('built entries', () => {
     });
   }
 
+  it('the CJS build keeps every dependency external, as the ESM build does (no copy without its licence)', () => {
+    const reached = (entries: string[]) =>
+      [...new Set(entries.flatMap((entry) => [...importGraph(join(PKG, entry)).values()].flat().map(packageOf)))]
+        .filter((name) => !isNodeBuiltin(name))
+        .sort();
+    const esm = reached(['dist/index.js', 'dist/node.js', 'dist/redis.js', 'dist/appsBridge.js']);
+    const cjs = reached(['dist/index.cjs', 'dist/node.cjs', 'dist/redis.cjs', 'dist/appsBridge.cjs']);
+    // The three ESM-only dependencies tsup used to bundle into the CJS files are require()d now.
+    expect(cjs).toEqual(expect.arrayContaining(['@noble/hashes', 'oauth4webapi', 'p-retry']));
+    expect(cjs).toEqual(esm);
+    // No bundled copy left behind: a constant only oauth4webapi's own code holds is in no built file.
+    const bundled = pack.files
+      .map((file) => file.path)
+      .filter((path) => /\.c?js$/.test(path))
+      .filter((path) => readFileSync(join(PKG, path), 'utf8').includes('OAUTH_JWT_USERINFO_EXPECTED'));
+    expect(bundled).toEqual([]);
+  });
+
+  it('the CJS entry loads with a plain require() from an app that installed the tarball', async () => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['-e', "const m = require('mcp-live'); console.log(typeof m.McpClient, typeof m.McpHost)"],
+      { cwd: scratch },
+    );
+    expect(stdout.trim()).toBe('function function');
+    expect(stderr).toBe('');
+  });
+
+  it('mcp-live/node loads jsonc-parser only when loadHostConfig first reads a file (issue 29)', async () => {
+    // Node resolves jsonc-parser to CommonJS from ESM and CJS alike, so require.cache shows when it loads.
+    const script = (load: string) => `
+      const { createRequire } = await import('node:module');
+      const { writeFileSync } = await import('node:fs');
+      const cache = createRequire(process.cwd() + '/x.js').cache;
+      const loaded = () => Object.keys(cache).some((file) => /[\\/]jsonc-parser[\\/]/.test(file));
+      const node = ${load};
+      const before = loaded();
+      writeFileSync('lazy.mcp.json', '{ "servers": {}, }');
+      await node.loadHostConfig('lazy.mcp.json');
+      console.log(JSON.stringify({ before, after: loaded() }));`;
+    const esm = await run(process.execPath, ['--input-type=module', '-e', script("await import('mcp-live/node')")], {
+      cwd: scratch,
+    });
+    expect(JSON.parse(esm.stdout)).toEqual({ before: false, after: true });
+    const cjs = await run(
+      process.execPath,
+      ['--input-type=commonjs', '-e', `(async () => {${script("require('mcp-live/node')")}})()`],
+      {
+        cwd: scratch,
+      },
+    );
+    expect(JSON.parse(cjs.stdout)).toEqual({ before: false, after: true });
+  });
+
   for (const entry of ['dist/node.js', 'dist/node.cjs']) {
     it(`${entry} is where child processes and ws are reached`, () => {
       const bare = [...importGraph(join(PKG, entry)).values()].flat();
@@ -341,14 +395,12 @@ describe('built entries', () => {
       ],
       { cwd: scratch },
     );
-    // Without require(esm) (Node 20 before 20.19), as the CJS build promises (tsup.config.ts).
-    const noRequireEsm = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')
-      ? ['--no-experimental-require-module']
-      : [];
+    // With Node's defaults: require(esm), unflagged on the versions `engines` names, loads the
+    // ESM-only dependencies the CJS build leaves external (and warns about nothing, since the
+    // require() comes from node_modules).
     const cjs = await run(
       process.execPath,
       [
-        ...noRequireEsm,
         '--input-type=commonjs',
         '-e',
         `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node'), require('mcp-live/redis'), require('mcp-live/apps-bridge')));`,
