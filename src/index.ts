@@ -207,11 +207,16 @@ export {
   TaskCancelledError,
   TaskExpiredError,
   TaskNotFoundError,
+  TaskAbandonedError,
   isTaskExpiredError,
   isTaskNotFoundError,
+  isTaskAbandonedError,
   type TaskExpiredErrorData,
+  type TaskAbandonedErrorData,
+  type TaskAbandonReason,
 } from './tasks/errors.js';
 export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/driver.js';
+export { DEFAULT_TASK_POLL_RETRY, type TaskPollRetry, type ResolvedTaskPollRetry } from './tasks/pollRetry.js';
 
 // Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind
 // `client.skills` loads on first use; only these types, constants and error classes are here.
