@@ -445,6 +445,33 @@ export {
   type GeminiFunctionResponsePart,
   type ToolResultOptions,
 } from './host/modelToolResults.js';
+// The context budget (docs/host.md, "The context budget"): tool search, deferral, bounded results.
+export type { ContextBudgetOptions, ContextBudgetServerOptions, DeferMode } from './host/contextBudget/options.js';
+export { estimateTokens, type TokenEstimator } from './host/contextBudget/tokens.js';
+export type { ToolSearchOptions, ToolSearchResult, ToolMatch } from './host/contextBudget/toolSearch.js';
+export type { ToolSession, ModelToolSet, ModelToolOutcome } from './host/contextBudget/toolSession.js';
+export type { ModelCallOptions } from './host/contextBudget/contextBudget.js';
+export type { ArtifactStore, Artifact, ArtifactPage, ArtifactLimits } from './host/contextBudget/artifacts.js';
+export type { BoundedResult, ContentRouting, ContentDestination } from './host/contextBudget/resultBudget.js';
+export type { InstructionsOptions } from './host/contextBudget/instructions.js';
+export {
+  TOOL_SEARCH_TOOL,
+  READ_ARTIFACT_TOOL,
+  TOOL_SEARCH_NAME,
+  READ_ARTIFACT_NAME,
+  isBuiltinTool,
+} from './host/contextBudget/builtinTools.js';
+export {
+  toAnthropicToolSet,
+  toOpenAiResponsesToolSet,
+  toOpenAiChatToolSet,
+  toGeminiToolSet,
+  type AnthropicToolSetItem,
+  type AnthropicToolSearchTool,
+  type AnthropicToolSetOptions,
+  type OpenAiResponsesToolSetItem,
+  type NativeSearchOption,
+} from './host/contextBudget/toolSetConverters.js';
 export {
   toOpenAiChatMessages,
   toOpenAiResponsesMessages,
