@@ -207,11 +207,16 @@ export {
   TaskCancelledError,
   TaskExpiredError,
   TaskNotFoundError,
+  TaskAbandonedError,
   isTaskExpiredError,
   isTaskNotFoundError,
+  isTaskAbandonedError,
   type TaskExpiredErrorData,
+  type TaskAbandonedErrorData,
+  type TaskAbandonReason,
 } from './tasks/errors.js';
 export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/driver.js';
+export { DEFAULT_TASK_POLL_RETRY, type TaskPollRetry, type ResolvedTaskPollRetry } from './tasks/pollRetry.js';
 
 // Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind
 // `client.skills` loads on first use; only these types, constants and error classes are here.
@@ -445,6 +450,33 @@ export {
   type GeminiFunctionResponsePart,
   type ToolResultOptions,
 } from './host/modelToolResults.js';
+// The context budget (docs/host.md, "The context budget"): tool search, deferral, bounded results.
+export type { ContextBudgetOptions, ContextBudgetServerOptions, DeferMode } from './host/contextBudget/options.js';
+export { estimateTokens, type TokenEstimator } from './host/contextBudget/tokens.js';
+export type { ToolSearchOptions, ToolSearchResult, ToolMatch } from './host/contextBudget/toolSearch.js';
+export type { ToolSession, ModelToolSet, ModelToolOutcome } from './host/contextBudget/toolSession.js';
+export type { ModelCallOptions } from './host/contextBudget/contextBudget.js';
+export type { ArtifactStore, Artifact, ArtifactPage, ArtifactLimits } from './host/contextBudget/artifacts.js';
+export type { BoundedResult, ContentRouting, ContentDestination } from './host/contextBudget/resultBudget.js';
+export type { InstructionsOptions } from './host/contextBudget/instructions.js';
+export {
+  TOOL_SEARCH_TOOL,
+  READ_ARTIFACT_TOOL,
+  TOOL_SEARCH_NAME,
+  READ_ARTIFACT_NAME,
+  isBuiltinTool,
+} from './host/contextBudget/builtinTools.js';
+export {
+  toAnthropicToolSet,
+  toOpenAiResponsesToolSet,
+  toOpenAiChatToolSet,
+  toGeminiToolSet,
+  type AnthropicToolSetItem,
+  type AnthropicToolSearchTool,
+  type AnthropicToolSetOptions,
+  type OpenAiResponsesToolSetItem,
+  type NativeSearchOption,
+} from './host/contextBudget/toolSetConverters.js';
 export {
   toOpenAiChatMessages,
   toOpenAiResponsesMessages,

@@ -378,9 +378,10 @@ export class McpClient implements Closeable {
    *   one a new attempt may mend: it still rejects, and the client goes on `reconnecting`.
    * @throws ClientStateError (-32040), nothing sent, when connect() was called before on this
    *   client (connecting, open, reconnecting, or closed since): a client connects once.
-   * @throws TimeoutError (-32001, `data: { method: 'connect', kind: 'total' }`) when
-   *   `options.maxTotalTimeoutMs` ran out: the options bound the whole negotiation, every era
-   *   included (`timeoutMs` is the wait of each step: the probe, `initialize`, HTTP+SSE);
+   * @throws TimeoutError (-32001, `data: { method: 'connect', timeoutMs, kind: 'total' }`) when
+   *   `options.timeoutMs` (or a shorter `maxTotalTimeoutMs`) ran out: the options bound the
+   *   whole negotiation, every era included (each step, the probe, `initialize`, HTTP+SSE,
+   *   waits at most what is left);
    *   CancelledError (-32800) when `options.signal` aborts, at once (already aborted: before
    *   anything starts). These two reject without waiting for the transport to finish closing;
    *   `close()` waits for it.

@@ -72,8 +72,8 @@ export class EraBinding {
 
   /**
    * Settles the era and version (see `connector.ts`) and sets the client up for it. The call's
-   * options bound the whole negotiation ({@link ConnectBudget}): each step waits at most
-   * `timeoutMs` for an answer (a probe less), all steps together at most `maxTotalTimeoutMs`,
+   * options bound the whole negotiation ({@link ConnectBudget}): all steps together wait at
+   * most `timeoutMs` (or a shorter `maxTotalTimeoutMs`), each step what is left (a probe less),
    * and the signal ends it at once.
    */
   negotiate(options: CallOptions): Promise<DiscoverResult> {

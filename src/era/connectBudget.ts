@@ -1,8 +1,8 @@
 /**
- * The bounds `connect()` was given, over its whole negotiation: every step of every era (the
- * `server/discover` probe, a version switch, `initialize`, the HTTP+SSE fallback) waits at most
- * `timeoutMs` without an answer, and all of them together at most `maxTotalTimeoutMs`; the
- * caller's signal ends any of them at once.
+ * The bounds `connect()` was given, over its whole negotiation: all the steps of every era (the
+ * `server/discover` probe, a version switch, `initialize`, the HTTP+SSE fallback) together wait
+ * at most `timeoutMs` (or `maxTotalTimeoutMs` when it is shorter), each step at most what is
+ * left; the caller's signal ends any of them at once.
  */
 import { abortedError, CancelledError, isCancelledError, isTimeoutError, TimeoutError } from '../errors/errors.js';
 import type { Clock, TimerHandle, Timers } from '../util/clock.js';
@@ -18,24 +18,27 @@ export interface StepTimeouts {
 /** @internal One `connect()`'s budget; {@link dispose} it when the negotiation ends. */
 export class ConnectBudget {
   private readonly deadline: number;
+  /** The bound of the whole negotiation, in ms: the shorter of the idle and the total timeout. */
+  private readonly totalMs: number;
   private readonly controller = new AbortController();
   private readonly timer: TimerHandle;
   private readonly onCallerAbort: (() => void) | undefined;
 
   /**
-   * @param idleMs the idle timeout of each step (`connect({ timeoutMs })`, else the client's)
-   * @param totalMs the budget of the whole negotiation (`maxTotalTimeoutMs`, else the client's)
+   * @param idleMs `connect({ timeoutMs })`, else the client's: bounds the whole negotiation
+   * @param totalMs `maxTotalTimeoutMs`, else the client's: bounds it too when shorter
    * @param caller the caller's signal
    */
   constructor(
     private readonly idleMs: number,
-    private readonly totalMs: number,
+    totalMs: number,
     private readonly caller: AbortSignal | undefined,
     private readonly clock: Clock,
     private readonly timers: Timers,
   ) {
-    this.deadline = clock.now() + totalMs;
-    this.timer = timers.setTimeout(() => this.controller.abort(this.exceeded()), totalMs);
+    this.totalMs = Math.min(idleMs, totalMs);
+    this.deadline = clock.now() + this.totalMs;
+    this.timer = timers.setTimeout(() => this.controller.abort(this.exceeded()), this.totalMs);
     if (caller !== undefined) {
       this.onCallerAbort = () => this.controller.abort(caller.reason);
       if (caller.aborted) this.onCallerAbort();

@@ -105,6 +105,14 @@ export const ErrorCode = {
    */
   TaskStoreFailed: -32032,
   /**
+   * Local: the client stopped following a task that the server had not ended: its polls kept
+   * failing past the retry budget, the call's `maxTotalTimeoutMs` passed, or the client closed
+   * or lost its connection (`TaskAbandonedError`; `data.taskId`, `data.reason`, `data.resumable`,
+   * `data.status`). With `resumable: true` the task may still be running and its record is kept
+   * for `resumeTask`.
+   */
+  TaskAbandoned: -32033,
+  /**
    * Local: a method was called in a client state that does not allow it, e.g. `connect()` twice
    * (`ClientStateError`; `data.method`, `data.state`). Nothing was sent.
    */

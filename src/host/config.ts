@@ -10,6 +10,7 @@ import type { AuthProvider } from '../transport/http/auth.js';
 import type { ClientOptions } from '../client/options.js';
 import type { Implementation } from '../wire/protocol.js';
 import { HostConfigError } from './errors.js';
+import type { ContextBudgetServerOptions } from './contextBudget/options.js';
 
 /** A server run as a child process speaking newline-delimited JSON-RPC (spec: basic/transports, stdio). */
 export interface StdioServerLocation {
@@ -61,8 +62,8 @@ export type HostClientOptions = Omit<ClientOptions, 'transport' | 'clientInfo'> 
   clientInfo?: Implementation | undefined;
 };
 
-/** What a host program sets per server, beyond where it is. */
-export interface HostServerOptions {
+/** What a host program sets per server, beyond where it is (the context budget's options among them). */
+export interface HostServerOptions extends ContextBudgetServerOptions {
   /** Client options of this server, over the host's `client` defaults (timeouts, handlers, era...). */
   client?: HostClientOptions | undefined;
   /** Which tools to expose. @default all */

@@ -78,6 +78,13 @@ import type { AppsOptions } from '../client/options.js';
 import { checkAppUri, type AppResource, type AppResourceOptions } from '../apps/appResource.js';
 import { isModelVisible } from '../apps/toolUi.js';
 import { routeAppResource } from './appRouting.js';
+import { ContextBudget } from './contextBudget/contextBudget.js';
+import type { ContextBudgetOptions } from './contextBudget/options.js';
+import type { ArtifactStore } from './contextBudget/artifacts.js';
+import type { ToolSession } from './contextBudget/toolSession.js';
+import type { BoundedResult } from './contextBudget/resultBudget.js';
+import type { ToolSearchOptions, ToolSearchResult } from './contextBudget/toolSearch.js';
+import { tagInstructions, type InstructionsOptions } from './contextBudget/instructions.js';
 
 /** Options of `new McpHost(options)`. */
 export interface McpHostOptions {
@@ -111,6 +118,11 @@ export interface McpHostOptions {
   separator?: string | undefined;
   /** Skills (SEP-2640): which servers' skills are trusted, and the built-in tools' result size. @default {} */
   skills?: HostSkillsOptions | undefined;
+  /**
+   * Tool search with deferred definitions, and bounded tool results (docs/host.md, "The
+   * context budget"). @default { defer: 'auto', deferThresholdTokens: 20000, maxResultTokens: 25000 }
+   */
+  contextBudget?: ContextBudgetOptions | undefined;
   /** Receives non-fatal problems of every server (and of the host), tagged with the server name. @default ignore */
   onError?: ((error: Error, server: string | undefined) => void) | undefined;
 }
@@ -194,6 +206,7 @@ export class McpHost {
   private started = false;
   private closed = false;
   private skillsFront: SkillsFront | undefined;
+  private readonly budget: ContextBudget;
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -211,6 +224,12 @@ export class McpHost {
     this.events = new EventStream<HostEvent>({ onError: (error) => this.report(error, undefined) });
     this.store = options.cacheStore ?? new MemoryCacheStore();
     this.eraMemory = options.client?.eraMemory ?? new Map();
+    this.budget = new ContextBudget(options.contextBudget ?? {}, {
+      catalog: () => this.catalogValue,
+      servers: () => this.servers,
+      serverOptions: (name) => this.slots.get(name)?.entry,
+      callTool: (name, args, call) => this.callTool(name, args, call),
+    });
     for (const [name, entry] of Object.entries(options.servers ?? {})) this.addSlot(name, entry);
   }
 
@@ -291,6 +310,57 @@ export class McpHost {
   /** Every resource template of every open server. */
   resourceTemplates(): readonly HostResourceTemplate[] {
     return this.catalogValue.resourceTemplates;
+  }
+
+  /**
+   * Ranked search over the catalog's model-visible tools, deferred or not (docs/host.md, "The
+   * context budget"): BM25 over each tool's exposed name, title, description, and parameter
+   * names and descriptions; `select:name1,name2` picks tools by exposed name instead. The index
+   * follows the catalog item by item. An empty result's `reason` says why when it can (a server
+   * not open, filtered out by `servers`, a query without words).
+   * @throws InvalidArgumentError (-32602) for a query that is not a string, a `limit` outside
+   *   1–100, or `servers` that is not an array of names.
+   */
+  searchTools(query: string, options?: ToolSearchOptions): ToolSearchResult {
+    return this.budget.search(query, options);
+  }
+
+  /**
+   * A model conversation's view of the tools: `tools()` is the next turn's set (loaded, found,
+   * deferred) for `toAnthropicToolSet` and the other `to…ToolSet` converters, and `callTool`
+   * runs what the model called, `tool_search` and `read_artifact` included, with its result
+   * bounded by `maxResultTokens`.
+   */
+  toolSession(): ToolSession {
+    return this.budget.session();
+  }
+
+  /** Results cut for the model, kept whole (bounded by count and bytes, each expiring). */
+  get artifacts(): ArtifactStore {
+    return this.budget.artifacts;
+  }
+
+  /**
+   * A result bounded for the model as `toolSession().callTool` bounds it, for a result of
+   * `host.callTool` (`tool`: its exposed name): routed by content type, compact, cut to the
+   * tool's `maxResultTokens` with the whole kept as an artifact.
+   */
+  boundToolResult(result: CallToolResult, tool: string): BoundedResult {
+    return this.budget.bound(result, this.catalogValue.toolsByName.get(tool), tool);
+  }
+
+  /**
+   * The `instructions` of every open server, in host order, each cut to `maxChars` (default
+   * 2000) and tagged `<server-instructions server="name">`, for a system prompt; `""` when no
+   * server sent any. They are the servers' words, not the host's.
+   */
+  instructions(options: InstructionsOptions = {}): string {
+    const sources: Array<{ server: string; text: string }> = [];
+    for (const slot of this.slots.values()) {
+      const text = slot.state === 'open' ? slot.client?.instructions : undefined;
+      if (typeof text === 'string') sources.push({ server: slot.name, text });
+    }
+    return tagInstructions(sources, options);
   }
 
   /** Adds a listener for every {@link HostEvent}; returns the function that removes it. */
@@ -718,6 +788,7 @@ export class McpHost {
     const kinds = changedKinds(before, after);
     if (kinds.length === 0) return;
     this.catalogValue = after;
+    if (kinds.includes('tools')) this.budget.catalogChanged();
     this.events.emit({ type: 'catalog', kinds });
     this.announceCollisions('tools', before.toolCollisions, after.toolCollisions);
     this.announceCollisions('prompts', before.promptCollisions, after.promptCollisions);

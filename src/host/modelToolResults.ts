@@ -227,6 +227,16 @@ function piecesOf(result: CallToolResult): Piece[] {
   return pieces;
 }
 
+/**
+ * @internal `structuredContent` as the JSON text the converters add, or `undefined` when the
+ * result has none or its text blocks already say it (see the module comment).
+ */
+export function unsaidStructuredText(result: CallToolResult): string | undefined {
+  const structured = result.structuredContent;
+  if (structured === undefined || !Array.isArray(result.content)) return undefined;
+  return saidInText(structured, result.content.map(pieceOf)) ? undefined : JSON.stringify(structured);
+}
+
 /** Whether the text pieces already carry `structured` (see the module comment). */
 function saidInText(structured: unknown, pieces: readonly Piece[]): boolean {
   const texts = pieces.filter((p): p is Extract<Piece, { kind: 'text' }> => p.kind === 'text').map((p) => p.text);

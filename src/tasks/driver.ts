@@ -2,21 +2,29 @@
  * The task loop (spec: ext-tasks, Task Polling, Task Update Requests, Task Cancellation) as a
  * pure function over hooks: it never touches a transport, a store or a clock it was not given.
  */
-import { InvalidArgumentError, TimeoutError, type McpError } from '../errors/errors.js';
+import { InvalidArgumentError, ProtocolError, TimeoutError, type McpError } from '../errors/errors.js';
 import { abortError } from '../inputRequired/errors.js';
 import type { InputRequest, InputResponse } from '../wire/protocol.js';
 import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
 import { boundedTimers } from '../util/timerBounds.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import { TaskExpiredError } from './errors.js';
+import { backoffDelay } from '../resilience/backoff.js';
+import { retry } from '../resilience/retry.js';
+import { TaskAbandonedError, TaskExpiredError, type TaskAbandonReason } from './errors.js';
+import {
+  DEFAULT_TASK_POLL_RETRY,
+  isTransientPollError,
+  retryAfterOf,
+  type ResolvedTaskPollRetry,
+} from './pollRetry.js';
 import { isTerminalStatus, taskExpiresAt } from '../wire/taskShape.js';
 import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from '../wire/tasks.js';
 
 /**
  * How long to wait between two looks at a task, in ms. The server's `pollIntervalMs` wins
- * when it sends one; without it the wait grows: `initialMs`, `initialMs·factor`, … up to
- * `maxMs` (reset when the status changes). Every wait is at least `minMs`, whatever the server
- * suggests, so a server that says `0` does not get a busy loop.
+ * when it sends one, held to [`minMs`, `maxSuggestedMs`]; without it the wait grows:
+ * `initialMs`, `initialMs·factor`, … up to `maxMs` (reset when the status changes). So a server
+ * that says `0` does not get a busy loop, nor one that says 2^31 a wait of 25 days.
  */
 export interface TaskPollPolicy {
   /** First wait without a `pollIntervalMs`, in ms. @default 500 */
@@ -27,14 +35,17 @@ export interface TaskPollPolicy {
   maxMs: number;
   /** Shortest wait, in ms, even when the server suggests less. @default 100 */
   minMs: number;
+  /** Longest wait a server may suggest, in ms: a longer `pollIntervalMs` is held to it (and reported once). @default 60000 */
+  maxSuggestedMs: number;
 }
 
-/** The default {@link TaskPollPolicy}: 500, 750, 1125 … 10 000 ms; never under 100 ms. */
+/** The default {@link TaskPollPolicy}: 500, 750, 1125 … 10 000 ms; a server's suggestion held to [100 ms, 60 s]. */
 export const DEFAULT_TASK_POLL: Readonly<TaskPollPolicy> = Object.freeze({
   initialMs: 500,
   factor: 1.5,
   maxMs: 10_000,
   minMs: 100,
+  maxSuggestedMs: 60_000,
 });
 
 /** What the loop asks of its caller. Every hook gets the loop's signal and should honour it. */
@@ -58,8 +69,8 @@ export interface TaskDriverHooks {
   /** `tasks/update` with `inputResponses`; needed with `fulfil`. */
   update?: ((inputResponses: Record<string, InputResponse>, signal: AbortSignal) => Promise<void>) | undefined;
   /**
-   * `tasks/cancel`, sent when the caller's signal aborts or the deadline passes; never awaited
-   * by the loop (its failure is the hook's to report).
+   * `tasks/cancel`, sent when the caller's signal aborts; never awaited by the loop (its
+   * failure is the hook's to report).
    */
   cancel(): void;
 }
@@ -82,10 +93,26 @@ export interface DriveTaskOptions {
   hooks: TaskDriverHooks;
   /** The caller's signal: when it aborts the task is cancelled (`hooks.cancel`) and the loop rejects with `CancelledError`. */
   signal?: AbortSignal | undefined;
-  /** Stops the loop without cancelling the task (the client closed): rejects with `stop.reason`. */
+  /**
+   * Stops the loop without cancelling the task (the client closed): rejects with a
+   * `TaskAbandonedError` (`reason: "closed"`, `cause` the stop reason).
+   */
   stop?: AbortSignal | undefined;
-  /** A total budget on `clock`: past `at` the task is cancelled and the loop rejects with `TimeoutError` (`kind: "total"`). */
+  /**
+   * A total budget on `clock`: past `at` the loop stops following, leaving the task running, and
+   * rejects with a `TaskAbandonedError` (`reason: "deadline"`, `cause` a `TimeoutError` of
+   * `kind: "total"`).
+   */
   deadline?: { at: number; totalTimeoutMs: number } | undefined;
+  /** How failed `hooks.get` polls are retried. @default DEFAULT_TASK_POLL_RETRY */
+  pollRetry?: ResolvedTaskPollRetry | undefined;
+  /** Random source in [0, 1) for the retry jitter. @default Math.random */
+  random?: (() => number) | undefined;
+  /**
+   * Told once per field and run when a server's interval lies outside the policy's range, with a
+   * `ProtocolError` (-32600) naming the field, the value as sent and the value used.
+   */
+  onOutOfRange?: ((error: ProtocolError) => void) | undefined;
   /** Monotonic clock for `deadline`. @default performance.now */
   clock?: Clock | undefined;
   /** Timers for the deadline. @default the globals */
@@ -120,13 +147,17 @@ export interface DriveTaskOptions {
  *   the server still lists their keys.
  * - Gives up once the wall clock passes `createdAt + ttlMs` with the task not terminal.
  *
- * @throws CancelledError (-32800) when `signal` aborts (and `hooks.cancel()` runs once), or the
- *   abort reason itself when it is an mcp-live error.
- * @throws TimeoutError (-32001, `kind: "total"`) when `deadline` passes (`hooks.cancel()` runs).
+ * - A `hooks.get` that fails transiently ({@link isTransientPollError}) is tried again after the
+ *   `pollRetry` backoff (or the server's `Retry-After`), up to `pollRetry.retries` failures in
+ *   a row; each poll is bounded by the hook itself (the request's `timeoutMs`), never the task.
+ *
+ * @throws CancelledError (-32800) when `signal` aborts (and `hooks.cancel()` runs once), or
+ *   TimeoutError (-32001, `kind: "signal"`) when its reason is a timeout.
+ * @throws TaskAbandonedError (-32033, `resumable: true`, the task left running) when `deadline`
+ *   passes, `stop` aborts, or the polls fail past `pollRetry`.
  * @throws TaskExpiredError (-32031) past the task's TTL.
- * @throws `stop.reason` when `stop` aborts; the task is left running.
  * @throws InvalidArgumentError (-32602) for a bad `poll`.
- * Errors from the hooks propagate unchanged. No timer or listener survives the returned promise.
+ * Other errors from the hooks propagate unchanged. No timer or listener survives the returned promise.
  */
 export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask> {
   const { method, hooks, answered } = options;
@@ -140,6 +171,9 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
   let detailed = options.firstIsDetailed;
   let previous: Task | DetailedTask | undefined;
   let growth = 0;
+  const pollRetry = options.pollRetry ?? DEFAULT_TASK_POLL_RETRY;
+  const random = options.random ?? Math.random;
+  const reported = new Set<string>();
   try {
     for (;;) {
       if (signal.aborted) throw run.error();
@@ -162,15 +196,70 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
       }
       let next: DetailedTask | undefined;
       if (detailed || task.status === 'working') {
-        const ms = waitMs(task, poll, growth);
+        const ms = waitMs(task, poll, growth, outOfRange);
         if (task.pollIntervalMs === undefined) growth += 1;
         next = await run.race(() => hooks.wait(ms, signal));
       }
-      task = next ?? (await run.race(() => hooks.get(signal)));
+      task = next ?? (await run.race(() => pollOnce(task)));
       detailed = true;
     }
+  } catch (error) {
+    const given = run.abandoned(error);
+    if (given === undefined) throw error;
+    throw new TaskAbandonedError(
+      { taskId: task.taskId, reason: given.reason, resumable: true, status: task.status },
+      given.cause,
+    );
   } finally {
     run.dispose();
+  }
+
+  /** `hooks.get`, tried again while it fails transiently; past the budget, a `TaskAbandonedError`. */
+  async function pollOnce(current: Task): Promise<DetailedTask> {
+    try {
+      return await retry(() => hooks.get(signal), {
+        retries: pollRetry.retries,
+        signal,
+        timers: options.timers,
+        next: (error, attempt) => {
+          if (!isTransientPollError(error)) return undefined;
+          const expiresAt = taskExpiresAt(current, firstSeenAt);
+          if (expiresAt !== null && now() >= expiresAt)
+            throw new TaskExpiredError({ taskId: current.taskId, expiresAt, status: current.status });
+          const asked = retryAfterOf(error);
+          return asked !== undefined && asked <= pollRetry.maxDelayMs
+            ? asked
+            : backoffDelay(pollRetry, attempt, random);
+        },
+      });
+    } catch (error) {
+      if (signal.aborted || !isTransientPollError(error)) throw error;
+      throw new TaskAbandonedError(
+        {
+          taskId: current.taskId,
+          reason: 'poll-failures',
+          resumable: true,
+          status: current.status,
+          failedPolls: pollRetry.retries + 1,
+        },
+        error,
+      );
+    }
+  }
+
+  /** Reports a server interval outside the policy's range, once per field for this run. */
+  function outOfRange(field: string, value: number, used: number): void {
+    if (reported.has(field)) return;
+    reported.add(field);
+    options.onOutOfRange?.(
+      new ProtocolError(
+        `task ${task.taskId}: ${field} ${value} is outside [${poll.minMs}, ${poll.maxSuggestedMs}] ms; ${used} ms is used`,
+        {
+          method: 'tasks/get',
+          value: { taskId: task.taskId, field, value, used },
+        },
+      ),
+    );
   }
 
   /** Answers what was never answered, resends what was never acknowledged. */
@@ -217,18 +306,33 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
   }
 }
 
-/** The wait before the next look at `task`, in ms, for the `growth`-th wait in a row without `pollIntervalMs`. Pure. */
+/**
+ * The wait before the next look at `task`, in ms, for the `growth`-th wait in a row without
+ * `pollIntervalMs`: a suggestion held to [`minMs`, `maxSuggestedMs`], else the growing backoff
+ * (at least `minMs`). Pure.
+ */
 export function taskWaitMs(task: Pick<Task, 'pollIntervalMs'>, policy: TaskPollPolicy, growth: number): number {
   return waitMs(task, policy, growth);
 }
 
-function waitMs(task: Pick<Task, 'pollIntervalMs'>, policy: TaskPollPolicy, growth: number): number {
+function waitMs(
+  task: Pick<Task, 'pollIntervalMs'>,
+  policy: TaskPollPolicy,
+  growth: number,
+  outOfRange?: (field: string, value: number, used: number) => void,
+): number {
   const suggested = task.pollIntervalMs;
-  const ms =
-    suggested !== undefined
-      ? suggested
-      : Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, growth));
-  return Math.max(policy.minMs, ms);
+  if (suggested === undefined)
+    return Math.max(policy.minMs, Math.min(policy.maxMs, policy.initialMs * policy.factor ** Math.max(0, growth)));
+  const used = clampInterval(suggested, policy);
+  if (used !== suggested) outOfRange?.('pollIntervalMs', suggested, used);
+  return used;
+}
+
+/** A server-suggested interval held to [`minMs`, `maxSuggestedMs`]; NaN reads as `minMs`. Pure. */
+export function clampInterval(ms: number, policy: Pick<TaskPollPolicy, 'minMs' | 'maxSuggestedMs'>): number {
+  if (!(ms >= policy.minMs)) return policy.minMs;
+  return ms > policy.maxSuggestedMs ? policy.maxSuggestedMs : ms;
 }
 
 function changed(a: Task, b: Task): boolean {
@@ -248,12 +352,13 @@ function resolvePoll(policy: Partial<TaskPollPolicy> | undefined): TaskPollPolic
   const out: TaskPollPolicy = { ...DEFAULT_TASK_POLL };
   if (policy === undefined) return out;
   if (typeof policy !== 'object' || policy === null)
-    throw new InvalidArgumentError('poll', policy, 'expected { initialMs?, factor?, maxMs?, minMs? }');
+    throw new InvalidArgumentError('poll', policy, 'expected { initialMs?, factor?, maxMs?, minMs?, maxSuggestedMs? }');
   for (const [name, min] of [
     ['initialMs', 0],
     ['factor', 1],
     ['maxMs', 0],
     ['minMs', 0],
+    ['maxSuggestedMs', 0],
   ] as const) {
     const value = policy[name];
     if (value === undefined) continue;
@@ -261,6 +366,8 @@ function resolvePoll(policy: Partial<TaskPollPolicy> | undefined): TaskPollPolic
       throw new InvalidArgumentError(`poll.${name}`, value, `expected a finite number ≥ ${min}`);
     out[name] = value;
   }
+  if (out.maxSuggestedMs < out.minMs)
+    throw new InvalidArgumentError('poll.maxSuggestedMs', out.maxSuggestedMs, `expected ≥ poll.minMs (${out.minMs})`);
   return out;
 }
 
@@ -293,6 +400,11 @@ function linkRun(method: string, options: DriveTaskOptions) {
     new TimeoutError({ method, timeoutMs: deadline?.totalTimeoutMs ?? 0, kind: 'total' });
   const onOuter = () => abort(outer?.reason, true);
   const onStop = () => abort(stop?.reason, false);
+  let deadlineError: McpError | undefined;
+  const onDeadline = () => {
+    deadlineError = timeoutError();
+    abort(deadlineError, false);
+  };
   let handle: TimerHandle;
   if (stop?.aborted) abort(stop.reason, false);
   else if (outer?.aborted) abort(outer.reason, true);
@@ -301,18 +413,26 @@ function linkRun(method: string, options: DriveTaskOptions) {
     stop?.addEventListener('abort', onStop, { once: true });
     if (deadline !== undefined) {
       const left = deadline.at - clock.now();
-      if (left <= 0) abort(timeoutError(), true);
-      else handle = timers.setTimeout(() => abort(timeoutError(), true), left);
+      if (left <= 0) onDeadline();
+      else handle = timers.setTimeout(onDeadline, left);
     }
   }
   const error = (): unknown => {
     const reason: unknown = controller.signal.reason;
     if (stop?.aborted && reason === stop.reason) return reason;
+    if (deadlineError !== undefined && reason === deadlineError) return reason;
     return abortError(method, controller.signal);
   };
   return {
     signal: controller.signal,
     error,
+    /** Why the loop gave up on a task it leaves running, when `thrown` says it did. */
+    abandoned(thrown: unknown): { reason: TaskAbandonReason; cause: unknown } | undefined {
+      if (!controller.signal.aborted || thrown !== controller.signal.reason) return undefined;
+      if (deadlineError !== undefined && thrown === deadlineError) return { reason: 'deadline', cause: thrown };
+      if (stop?.aborted && thrown === stop.reason) return { reason: 'closed', cause: thrown };
+      return undefined;
+    },
     race<T>(hook: () => Promise<T>): Promise<T> {
       if (controller.signal.aborted) return Promise.reject(error());
       let promise: Promise<T>;

@@ -97,3 +97,69 @@ export function isTaskNotFoundError(value: unknown): value is TaskNotFoundError 
 export function isTaskExpiredError(value: unknown): value is TaskExpiredError {
   return McpError.is(value) && value.local && value.code === ErrorCode.TaskExpired;
 }
+
+/** Why the client stopped following a task (see {@link TaskAbandonedError}). */
+export type TaskAbandonReason =
+  /** Consecutive `tasks/get` polls failed with transient errors past `TasksOptions.pollRetry`. */
+  | 'poll-failures'
+  /** The call's `maxTotalTimeoutMs` passed. */
+  | 'deadline'
+  /** The client closed, or its connection was lost for good. */
+  | 'closed';
+
+/** `data` of {@link TaskAbandonedError}. */
+export interface TaskAbandonedErrorData {
+  /** The task given up on: what `resumeTask` takes. */
+  taskId: string;
+  reason: TaskAbandonReason;
+  /**
+   * Whether the task may still be running on the server: `true` when nothing ended it (no
+   * `tasks/cancel` was sent), so its record is kept and `resumeTask(taskId)` can pick it up.
+   */
+  resumable: boolean;
+  /** The last status seen. */
+  status: TaskStatus;
+  /** Polls that failed in a row before giving up (`poll-failures` only). */
+  failedPolls?: number | undefined;
+}
+
+/**
+ * The client stopped following a task that the server had not ended (local code -32033,
+ * `ErrorCode.TaskAbandoned`): its `tasks/get` polls kept failing with transient errors (-32603,
+ * timeouts, a dropped connection, HTTP 5xx or 429) past the retry budget, the call's
+ * `maxTotalTimeoutMs` passed, or the client closed. Unlike `TaskFailedError` this says nothing
+ * about the tool: the server may still be running it. `data` is
+ * {@link TaskAbandonedErrorData}; `taskId` and `resumable` are copied on the error, and `cause`
+ * is the last poll failure, the `TimeoutError` or the `ConnectionClosedError`.
+ */
+export class TaskAbandonedError extends LocalError {
+  override name = 'TaskAbandonedError';
+  declare readonly data: TaskAbandonedErrorData;
+  /** The task given up on. */
+  readonly taskId: string;
+  /** Whether it may still run and can be resumed with `resumeTask(taskId)`. */
+  readonly resumable: boolean;
+
+  constructor(data: TaskAbandonedErrorData, cause: unknown) {
+    super(ErrorCode.TaskAbandoned, `stopped following task ${data.taskId} (${abandonWhy(data)})`, { data, cause });
+    this.taskId = data.taskId;
+    this.resumable = data.resumable;
+  }
+}
+
+function abandonWhy(data: TaskAbandonedErrorData): string {
+  const tail = data.resumable ? `; it may still be ${data.status}: resumeTask() can pick it up` : '';
+  switch (data.reason) {
+    case 'poll-failures':
+      return `${data.failedPolls ?? 0} polls failed in a row${tail}`;
+    case 'deadline':
+      return `the call's maxTotalTimeoutMs passed${tail}`;
+    default:
+      return `the client closed${tail}`;
+  }
+}
+
+/** True for a {@link TaskAbandonedError}, whichever copy of the package made it. */
+export function isTaskAbandonedError(value: unknown): value is TaskAbandonedError {
+  return McpError.is(value) && value.local && value.code === ErrorCode.TaskAbandoned;
+}

@@ -5,6 +5,7 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import type { WallClock } from '../util/clock.js';
 import { resolveTaskPoll, type TaskPollPolicy } from './driver.js';
 import { MemoryTaskStore, type TaskStore } from './taskStore.js';
+import { resolveTaskPollRetry, type ResolvedTaskPollRetry, type TaskPollRetry } from './pollRetry.js';
 import type { DetailedTask, Task } from '../wire/tasks.js';
 import type { CallOptions } from '../wire/callOptions.js';
 
@@ -38,8 +39,18 @@ export interface TasksOptions {
   push?: boolean | undefined;
   /** With push up, still look with `tasks/get` this often, in ms, in case a notification is lost. @default 30000 */
   pushBackstopMs?: number | undefined;
-  /** Waits between polls; the server's `pollIntervalMs` wins when it sends one. @default DEFAULT_TASK_POLL */
+  /**
+   * Waits between polls; the server's `pollIntervalMs` wins when it sends one, held to
+   * [`minMs`, `maxSuggestedMs`] (100 ms to 60 s by default). @default DEFAULT_TASK_POLL
+   */
   poll?: Partial<TaskPollPolicy> | undefined;
+  /**
+   * How a `tasks/get` that failed transiently (-32603, a timeout, a dropped connection, HTTP 5xx
+   * or 429) is tried again; past `retries` failures in a row the call rejects with
+   * `TaskAbandonedError` (-32033) and the task is left to `resumeTask`. `false` retries nothing.
+   * @default DEFAULT_TASK_POLL_RETRY (8 retries, 500 ms doubling to 30 s, jitter)
+   */
+  pollRetry?: TaskPollRetry | false | undefined;
   /** Wall clock for task TTLs (`createdAt + ttlMs`), epoch ms. @default Date.now */
   clock?: WallClock | undefined;
 }
@@ -64,6 +75,7 @@ export interface ResolvedTasksOptions {
   push: boolean;
   pushBackstopMs: number;
   poll: TaskPollPolicy;
+  pollRetry: ResolvedTaskPollRetry;
   clock: WallClock;
 }
 
@@ -95,7 +107,14 @@ export function resolveTasksOptions(value: TasksOptions | boolean | undefined): 
   const clock = options.clock ?? systemWallClock;
   if (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function')
     throw new InvalidArgumentError('tasks.clock', clock, 'expected { now(): number }');
-  return { store, push, pushBackstopMs, poll: resolveTaskPoll(options.poll), clock };
+  return {
+    store,
+    push,
+    pushBackstopMs,
+    poll: resolveTaskPoll(options.poll),
+    pollRetry: resolveTaskPollRetry(options.pollRetry),
+    clock,
+  };
 }
 
 /** Checks a call's `task` option. @throws InvalidArgumentError (-32602) */
@@ -106,9 +125,10 @@ export function checkTaskMode(value: unknown): TaskMode | undefined {
 
 /**
  * Options of `callTool`: {@link CallOptions} plus the Tasks extension's `task` and `onTask`. On
- * a task, `signal` cancels it with `tasks/cancel`; `timeoutMs` applies to each request;
- * `maxTotalTimeoutMs` bounds the whole task only when given on the call (the task's own TTL
- * bounds it otherwise); `onProgress` also hears each task state (`progress` counts them,
+ * a task, `signal` cancels it with `tasks/cancel`; `timeoutMs` applies to each request (a poll
+ * that times out is tried again); `maxTotalTimeoutMs` bounds the wait only when given on the
+ * call (then `TaskAbandonedError`, the task left running; the task's own TTL bounds it
+ * otherwise); `onProgress` also hears each task state (`progress` counts them,
  * `message` is the `statusMessage` or the status).
  */
 export type CallToolOptions = CallOptions & TaskCallOptions;

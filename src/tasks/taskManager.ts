@@ -67,6 +67,9 @@ export class TaskManager {
       get poll() {
         return settings().poll;
       },
+      get pollRetry() {
+        return settings().pollRetry;
+      },
       get wallClock() {
         return settings().clock;
       },

@@ -14,6 +14,7 @@ import { abortableDelay } from '../util/signals.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { WallClock } from '../util/clock.js';
 import { driveTask, type TaskAnswerEvent, type TaskPollPolicy } from './driver.js';
+import type { ResolvedTaskPollRetry } from './pollRetry.js';
 import { isTaskExpiredError, isTaskNotFoundError, TaskCancelledError, TaskFailedError } from './errors.js';
 import { isTerminalStatus, readDetailedTask, taskExpiresAt } from '../wire/taskShape.js';
 import { taskKey, type TaskRecord, type TaskStore } from './taskStore.js';
@@ -47,6 +48,7 @@ export interface TaskRuntime {
   readonly timers: Timers;
   readonly wallClock: WallClock;
   readonly poll: TaskPollPolicy;
+  readonly pollRetry: ResolvedTaskPollRetry;
   /** Aborts (with a `ConnectionClosedError`) when the client closes: loops stop, tasks stay. */
   readonly lifetime: AbortSignal;
   /** Sends a `tasks/*` request: the extension declared, never `notifications/cancelled`. */
@@ -107,6 +109,8 @@ export class ToolTask {
   private writes: Promise<void> = Promise.resolve();
   private progressListeners = new Set<(progress: Progress) => void>();
   private progressCount = 0;
+  /** Interval fields of this task already reported out of range. */
+  private readonly outOfRangeFields = new Set<string>();
 
   /** @internal Made by the client; see `McpClient.callTool` and `McpClient.resumeTask`. */
   constructor(
@@ -246,6 +250,8 @@ export class ToolTask {
         timers: runtime.timers,
         now: () => runtime.wallClock.now(),
         poll: runtime.poll,
+        pollRetry: runtime.pollRetry,
+        onOutOfRange: (error) => this.outOfRange(error),
         answered: this.answered,
         pending: this.pending,
         hooks: {
@@ -299,6 +305,14 @@ export class ToolTask {
       await this.sendCancel({}).catch((cancelError: unknown) => this.runtime.onError(cancelError));
       return this.forget();
     }
+  }
+
+  /** A server interval outside the documented range: reported to `onError` once per field for this task. */
+  private outOfRange(error: ProtocolError): void {
+    const field = String((error.data.value as { field?: unknown } | undefined)?.field);
+    if (this.outOfRangeFields.has(field)) return;
+    this.outOfRangeFields.add(field);
+    this.runtime.onError(error);
   }
 
   /** A terminal snapshot as the call's outcome. */

@@ -211,14 +211,15 @@ describe('connect() within its own bounds, against a silent server', () => {
     await expectNoLeakedHandles(probe.baseline);
   }
 
-  it('timeoutMs bounds every step, initialize included: EraDetectionError after probe + initialize', async () => {
-    const { client, transport } = silentClient({ probeTimeoutMs: 5000 });
-    const error = await expectRejects(client.connect({ timeoutMs: 300 }), 4000, {
-      name: 'EraDetectionError',
-      code: -32015,
+  it('timeoutMs bounds the whole negotiation, initialize included: TimeoutError at timeoutMs, not per era', async () => {
+    const { client, transport } = silentClient({ probeTimeoutMs: 150 });
+    const started = performance.now();
+    const error = await expectRejects(client.connect({ timeoutMs: 400 }), 1500, {
+      name: 'TimeoutError',
+      code: -32001,
     });
-    expect(error.data.probe).toMatchObject({ error: 'TimeoutError' });
-    expect(error.data.fallback).toMatchObject({ error: 'TimeoutError' });
+    expect(error.data).toEqual({ method: 'connect', timeoutMs: 400, kind: 'total' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(380);
     await closedAndClean(client, transport);
   });
 

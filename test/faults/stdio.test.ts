@@ -183,6 +183,26 @@ describe('misbehaving stdio servers', () => {
     await expectNoLeakedHandles(probe.baseline);
   });
 
+  it('close() ends a server that ignores stdin EOF and SIGTERM and its helper that ignores SIGTERM: the group is gone (ESRCH)', async () => {
+    const s = await start('stubborn-group');
+    const deadline = performance.now() + 3000;
+    while (groupMembers(s.pgid).length < 2 && performance.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(groupMembers(s.pgid)).toHaveLength(2);
+    // closeTimeoutMs 300: stdin EOF, SIGTERM 300 ms later, SIGKILL 300 ms after that; then the reaping.
+    const closed = await settleWithin(s.client.close(), 5000, 'close()');
+    expect(closed.status).toBe('fulfilled');
+    // No member left at all, not even a zombie: kill(2) on the group finds nothing.
+    let code: string | undefined;
+    try {
+      process.kill(-s.pgid, 0);
+    } catch (error) {
+      code = (error as NodeJS.ErrnoException).code;
+    }
+    expect(code, `left: ${groupMembers(s.pgid).join(', ')}`).toBe('ESRCH');
+    await expectNoLeakedHandles(probe.baseline);
+  });
+
   it('a reconnect after the server was killed ends what its group left (a helper that ignores SIGTERM)', async () => {
     const s = await start('group-helper', { reconnect: { jitter: false, minDelayMs: 50 } });
     const deadline = performance.now() + 3000;

@@ -16,7 +16,13 @@ import {
 } from '../../src/errors/errors.js';
 import type { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import { TaskCancelledError, TaskExpiredError, TaskFailedError, TaskNotFoundError } from '../../src/tasks/errors.js';
+import {
+  TaskAbandonedError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskNotFoundError,
+} from '../../src/tasks/errors.js';
 import { MemoryTaskStore, taskKey } from '../../src/tasks/taskStore.js';
 import { ToolTask, type ToolTaskEvent } from '../../src/tasks/toolTask.js';
 import type { DetailedTask } from '../../src/wire/tasks.js';
@@ -533,7 +539,9 @@ describe('durable: the store and resumeTask', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await first.client.close();
     const thrown = await call.catch((e: unknown) => e);
-    expect(thrown).toBeInstanceOf(ConnectionClosedError);
+    expect(thrown).toBeInstanceOf(TaskAbandonedError);
+    expect(thrown).toMatchObject({ code: -32033, taskId: 'task-1', resumable: true, data: { reason: 'closed' } });
+    expect((thrown as TaskAbandonedError).cause).toBeInstanceOf(ConnectionClosedError);
     const record = store.get(taskKey('memory:scripted', 'task-1'));
     expect(record).toMatchObject({ taskId: 'task-1', toolName: 'job', answeredKeys: ['name'], status: 'working' });
 

@@ -4,7 +4,14 @@
  * it ends (terminal, abort, deadline, stop, TTL).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelledError, ConnectionClosedError, InvalidArgumentError, TimeoutError } from '../../src/errors/errors.js';
+import {
+  CancelledError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  ProtocolError,
+  RpcError,
+  TimeoutError,
+} from '../../src/errors/errors.js';
 import {
   DEFAULT_TASK_POLL,
   driveTask,
@@ -12,7 +19,7 @@ import {
   type DriveTaskOptions,
   type TaskAnswerEvent,
 } from '../../src/tasks/driver.js';
-import { TaskExpiredError } from '../../src/tasks/errors.js';
+import { TaskAbandonedError, TaskExpiredError } from '../../src/tasks/errors.js';
 import type { DetailedTask } from '../../src/wire/tasks.js';
 import type { InputRequest, InputResponse } from '../../src/wire/protocol.js';
 import { abortableDelay } from '../../src/util/signals.js';
@@ -268,30 +275,43 @@ describe('how the loop ends early', () => {
     expect(gets).toEqual([]);
   });
 
-  it('the deadline: TimeoutError (total) and tasks/cancel', async () => {
+  it('the deadline: TaskAbandonedError (deadline, resumable) with the TimeoutError as cause; the task is left running', async () => {
     const { hooks, cancel } = scripted([task('working', { pollIntervalMs: 1000 })]);
     const promise = run({
       hooks,
       deadline: { at: performance.now() + 2500, totalTimeoutMs: 2500 },
       clock: { now: () => performance.now() },
     });
-    const settled = expect(promise).rejects.toMatchObject({ data: { kind: 'total', timeoutMs: 2500 } });
+    const settled = expect(promise).rejects.toMatchObject({
+      code: -32033,
+      taskId: 't-1',
+      resumable: true,
+      data: { taskId: 't-1', reason: 'deadline', resumable: true, status: 'working' },
+    });
     await vi.advanceTimersByTimeAsync(3000);
     await settled;
-    await expect(promise).rejects.toBeInstanceOf(TimeoutError);
-    expect(cancel).toHaveBeenCalledTimes(1);
+    const error = (await promise.catch((e: unknown) => e)) as TaskAbandonedError;
+    expect(error).toBeInstanceOf(TaskAbandonedError);
+    expect(error.cause).toBeInstanceOf(TimeoutError);
+    expect(error.cause).toMatchObject({ data: { kind: 'total', timeoutMs: 2500 } });
+    expect(cancel).not.toHaveBeenCalled();
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('stop (the client closed): rejects with its reason and leaves the task running', async () => {
+  it('stop (the client closed): TaskAbandonedError (closed, resumable) with its reason as cause; the task is left running', async () => {
     const { hooks, cancel } = scripted([task('working', { pollIntervalMs: 1000 })]);
     const stop = new AbortController();
     const promise = run({ hooks, stop: stop.signal });
     const closed = new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' });
-    const settled = expect(promise).rejects.toBe(closed);
+    const settled = expect(promise).rejects.toMatchObject({
+      code: -32033,
+      cause: closed,
+      data: { taskId: 't-1', reason: 'closed', resumable: true },
+    });
     await vi.advanceTimersByTimeAsync(1500);
     stop.abort(closed);
     await settled;
+    await expect(promise).rejects.toBeInstanceOf(TaskAbandonedError);
     expect(cancel).not.toHaveBeenCalled();
   });
 
@@ -324,5 +344,160 @@ describe('how the loop ends early', () => {
   it('a bad poll policy is refused up front', async () => {
     const { hooks } = scripted([task('working')]);
     await expect(run({ hooks, poll: { factor: 0.5 } })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+});
+
+describe('a poll that fails', () => {
+  const NO_JITTER = { retries: 3, minDelayMs: 500, maxDelayMs: 4000, factor: 2, jitter: false } as const;
+
+  /** Hooks whose `tasks/get` answers are `steps`: a task, or an error to throw. */
+  function flaky(steps: Array<DetailedTask | Error>) {
+    const gets: number[] = [];
+    const cancel = vi.fn();
+    const hooks: DriveTaskOptions['hooks'] = {
+      get: async () => {
+        gets.push(Date.now() - T0);
+        const step = steps.length > 1 ? steps.shift()! : steps[0]!;
+        if (step instanceof Error) throw step;
+        return step;
+      },
+      wait: (ms, signal) => abortableDelay(ms, systemTimers, signal).then(() => undefined),
+      cancel,
+    };
+    return { hooks, gets, cancel };
+  }
+
+  it('-32603, a timeout and a dropped connection are tried again after the backoff; the task goes on', async () => {
+    const done = task('completed');
+    const { hooks, gets, cancel } = flaky([
+      new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get'),
+      new TimeoutError({ method: 'tasks/get', timeoutMs: 50, kind: 'idle' }),
+      new ConnectionClosedError('connection closed', { reason: 'reset', outcome: 'unknown' }),
+      done,
+    ]);
+    const promise = run({ hooks, pollRetry: NO_JITTER });
+    await vi.advanceTimersByTimeAsync(20_000);
+    await expect(promise).resolves.toBe(done);
+    // 1000 (pollIntervalMs), then the backoff: +500, +1000, +2000.
+    expect(gets).toEqual([1000, 1500, 2500, 4500]);
+    expect(cancel).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an HTTP 503 waits the Retry-After it asked for (within maxDelayMs)', async () => {
+    const unavailable = new RpcError({ code: -32000, message: 'busy' }, 'tasks/get', 503);
+    const { hooks, gets } = flaky([unavailable, task('completed')]);
+    const promise = run({ hooks, pollRetry: NO_JITTER });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(promise).resolves.toMatchObject({ status: 'completed' });
+    expect(gets).toEqual([1000, 1500]);
+  });
+
+  it('a failed poll counts again from zero after one that worked', async () => {
+    const internal = () => new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get');
+    const { hooks, gets } = flaky([
+      internal(),
+      internal(),
+      internal(),
+      task('working', { pollIntervalMs: 1000 }),
+      internal(),
+      internal(),
+      internal(),
+      task('completed'),
+    ]);
+    const promise = run({ hooks, pollRetry: NO_JITTER });
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect(promise).resolves.toMatchObject({ status: 'completed' });
+    expect(gets).toHaveLength(8);
+  });
+
+  it('past the budget: TaskAbandonedError (poll-failures, resumable) with the last failure as cause; no tasks/cancel', async () => {
+    const last = new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get');
+    const { hooks, gets, cancel } = flaky([last]);
+    const promise = run({ hooks, pollRetry: NO_JITTER });
+    const settled = promise.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+    const error = (await settled) as TaskAbandonedError;
+    expect(error).toBeInstanceOf(TaskAbandonedError);
+    expect(error).toMatchObject({
+      code: -32033,
+      taskId: 't-1',
+      resumable: true,
+      data: { taskId: 't-1', reason: 'poll-failures', resumable: true, status: 'working', failedPolls: 4 },
+    });
+    expect(error.cause).toBe(last);
+    expect(gets).toEqual([1000, 1500, 2500, 4500]);
+    expect(cancel).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the server not knowing the task (-32602), or a malformed answer, ends it at once', async () => {
+    const unknown = new RpcError({ code: -32602, message: 'Task not found' }, 'tasks/get');
+    const { hooks, gets } = flaky([unknown]);
+    const settled = run({ hooks, pollRetry: NO_JITTER }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await settled).toBe(unknown);
+    expect(gets).toHaveLength(1);
+    const malformed = new ProtocolError('a task must be an object', { method: 'tasks/get', value: 'x' });
+    const second = flaky([malformed]);
+    const again = run({ hooks: second.hooks, pollRetry: NO_JITTER }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await again).toBe(malformed);
+    expect(second.gets).toHaveLength(1);
+  });
+
+  it('the TTL passing while polls fail: TaskExpiredError', async () => {
+    const { hooks } = flaky([new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get')]);
+    const promise = run({
+      hooks,
+      pollRetry: { ...NO_JITTER, retries: 100 },
+      first: task('working', { pollIntervalMs: 1000, ttlMs: 5000 }),
+    });
+    const settled = promise.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await settled).toBeInstanceOf(TaskExpiredError);
+  });
+
+  it('the caller aborting during the backoff cancels the task', async () => {
+    const { hooks, cancel } = flaky([new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get')]);
+    const controller = new AbortController();
+    const promise = run({ hooks, pollRetry: NO_JITTER, signal: controller.signal });
+    const settled = promise.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1200);
+    controller.abort('user');
+    expect(await settled).toBeInstanceOf(CancelledError);
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe("the server's intervals", () => {
+  it('a pollIntervalMs of 2^31 waits 60 s (maxSuggestedMs), not 1 ms, and is reported once', async () => {
+    const huge = 2 ** 31;
+    const reports: ProtocolError[] = [];
+    const { hooks, gets } = scripted([
+      task('working', { pollIntervalMs: huge }),
+      task('working', { pollIntervalMs: huge }),
+      task('working', { pollIntervalMs: huge }),
+      task('completed'),
+    ]);
+    const promise = run({
+      hooks,
+      first: task('working', { pollIntervalMs: huge }),
+      onOutOfRange: (error) => reports.push(error),
+    });
+    await vi.advanceTimersByTimeAsync(250_000);
+    await expect(promise).resolves.toMatchObject({ status: 'completed' });
+    expect(gets.map((at) => at - T0)).toEqual([60_000, 120_000, 180_000, 240_000]);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toBeInstanceOf(ProtocolError);
+    expect(reports[0]!.data.value).toEqual({ taskId: 't-1', field: 'pollIntervalMs', value: huge, used: 60_000 });
+  });
+
+  it('taskWaitMs holds a suggestion to [minMs, maxSuggestedMs]', () => {
+    expect(taskWaitMs({ pollIntervalMs: 0 }, DEFAULT_TASK_POLL, 0)).toBe(100);
+    expect(taskWaitMs({ pollIntervalMs: 5000 }, DEFAULT_TASK_POLL, 0)).toBe(5000);
+    expect(taskWaitMs({ pollIntervalMs: 2 ** 31 }, DEFAULT_TASK_POLL, 0)).toBe(60_000);
+    expect(taskWaitMs({ pollIntervalMs: Number.NaN }, DEFAULT_TASK_POLL, 0)).toBe(100);
   });
 });

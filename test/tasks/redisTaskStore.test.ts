@@ -261,7 +261,11 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisTaskStore (real redi
         { timeout: 5000 },
       );
       await a.close();
-      await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
+      await expect(call).rejects.toMatchObject({
+        code: -32033,
+        resumable: true,
+        cause: expect.any(ConnectionClosedError),
+      });
       await storeA.close();
       expect(formA).toHaveBeenCalledTimes(1);
 

@@ -22,19 +22,19 @@ export function groupExists(pgid: number): boolean {
  */
 export function groupAlive(pgid: number): boolean {
   if (!groupExists(pgid)) return false;
-  const states = memberStates(pgid);
-  return states === undefined || states.some((state) => state !== 'Z' && state !== 'X');
+  const members = memberStates(pgid);
+  return members === undefined || members.some(([, state]) => state !== 'Z' && state !== 'X');
 }
 
-/** The states (`R`, `S`, `Z`...) of the members of group `pgid` from /proc; `undefined` without /proc. */
-function memberStates(pgid: number): string[] | undefined {
+/** The pids and states (`R`, `S`, `Z`...) of the members of group `pgid` from /proc; `undefined` without /proc. */
+function memberStates(pgid: number): [number, string][] | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return undefined;
   }
-  const states: string[] = [];
+  const states: [number, string][] = [];
   for (const entry of entries) {
     const first = entry.charCodeAt(0);
     if (first < 48 || first > 57) continue;
@@ -46,7 +46,7 @@ function memberStates(pgid: number): string[] | undefined {
     }
     // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid) states.push(fields[0] ?? '');
+    if (Number(fields[2]) === pgid) states.push([Number(entry), fields[0] ?? '']);
   }
   return states;
 }
@@ -63,33 +63,62 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 
 /** How often {@link endGroup} looks whether the group is gone, in ms. */
 const POLL_MS = 20;
-/** How long {@link endGroup} waits for the group to vanish after SIGKILL, in ms. */
+/** How long {@link endGroup} waits for the group's live members to die after SIGKILL, in ms. */
 const AFTER_KILL_MS = 1000;
+/**
+ * How long {@link endGroup} waits, once no member is alive, for the dead ones (zombies) to be
+ * reaped so that the group is gone for kill(2) too, in ms. Orphans are reaped by init (or the
+ * nearest subreaper), which may take a second or two; an init that never reaps costs this wait.
+ */
+const REAP_MS = 3000;
+
+/** What {@link endGroup} left: the pids of the group still alive (none when it ended the group). */
+export interface GroupEnd {
+  readonly pgid: number;
+  /** Members still alive after SIGKILL and {@link AFTER_KILL_MS} (a process stuck in the kernel). */
+  readonly alive: readonly number[];
+}
 
 /**
  * Ends group `pgid` for good: SIGTERM (unless `termSentAt` says one was sent already), then,
- * while any member is alive once `graceMs` have passed since that SIGTERM, SIGKILL. Resolves
- * when no member is alive (zombies are dead), or at most {@link AFTER_KILL_MS} after SIGKILL (a
- * process stuck in the kernel cannot be waited for). Never rejects.
+ * while any member is alive once `graceMs` have passed since that SIGTERM, SIGKILL to the whole
+ * group (whichever members are left). Resolves once the group is gone for kill(2) (ESRCH: every
+ * member dead and reaped), with the dead but unreaped members waited for at most
+ * {@link REAP_MS}; members still alive {@link AFTER_KILL_MS} after SIGKILL are given up on and
+ * named in the result. Never rejects.
  *
  * @param termSentAt `performance.now()` when the group was last sent SIGTERM, if it was.
  */
-export async function endGroup(pgid: number, graceMs: number, termSentAt?: number): Promise<void> {
-  if (!groupAlive(pgid)) return;
-  let termAt = termSentAt;
-  if (termAt === undefined) {
-    if (!signalGroup(pgid, 'SIGTERM')) return;
-    termAt = performance.now();
+export async function endGroup(pgid: number, graceMs: number, termSentAt?: number): Promise<GroupEnd> {
+  const ended: GroupEnd = { pgid, alive: [] };
+  if (groupAlive(pgid)) {
+    let termAt = termSentAt;
+    if (termAt === undefined) {
+      if (!signalGroup(pgid, 'SIGTERM')) return ended;
+      termAt = performance.now();
+    }
+    if (!(await polled(() => !groupAlive(pgid), termAt + graceMs))) {
+      if (!signalGroup(pgid, 'SIGKILL')) return ended;
+      if (!(await polled(() => !groupAlive(pgid), performance.now() + AFTER_KILL_MS)))
+        return { pgid, alive: aliveMembers(pgid) };
+    }
   }
-  if (await vanishes(pgid, termAt + graceMs)) return;
-  if (!signalGroup(pgid, 'SIGKILL')) return;
-  await vanishes(pgid, performance.now() + AFTER_KILL_MS);
+  // Dead members not reaped yet keep the group for kill(2): wait for their reaper, a bounded time.
+  await polled(() => !groupExists(pgid), performance.now() + REAP_MS);
+  return ended;
 }
 
-/** Polls until group `pgid` is gone (true) or `deadline` (`performance.now()` time) passed (false). */
-async function vanishes(pgid: number, deadline: number): Promise<boolean> {
+/** Pids of the live (not zombie) members of group `pgid`; `[pgid]` where /proc cannot tell them. */
+function aliveMembers(pgid: number): number[] {
+  const members = memberStates(pgid);
+  if (members === undefined) return [pgid];
+  return members.filter(([, state]) => state !== 'Z' && state !== 'X').map(([pid]) => pid);
+}
+
+/** Polls until `done()` (true) or `deadline` (`performance.now()` time) passed (false). */
+async function polled(done: () => boolean, deadline: number): Promise<boolean> {
   for (;;) {
-    if (!groupAlive(pgid)) return true;
+    if (done()) return true;
     const left = deadline - performance.now();
     if (left <= 0) return false;
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, left)));

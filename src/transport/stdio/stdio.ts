@@ -17,7 +17,7 @@ import type { Closeable } from '../../util/disposable.js';
 import { clampTimerDelay } from '../../util/timerBounds.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';
-import { endGroup } from './processGroup.js';
+import { endGroup, type GroupEnd } from './processGroup.js';
 import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
 import type { SpawnPlan } from './spawnPlan.js';
 import { ServerStderr, stderrHeadline } from './stderr.js';
@@ -83,8 +83,9 @@ type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
  * - `close()` closes stdin, waits up to `closeTimeoutMs` for the child to exit, then sends
  *   SIGTERM to the child's whole process group, waits again, then SIGKILL (Windows: `taskkill
  *   /T /F` on the process tree, then `kill()`). It is idempotent and resolves after `onClose`,
- *   once no process of the group is left (POSIX), whichever member exited first: members that
- *   outlive the server get SIGTERM, and SIGKILL `closeTimeoutMs` later.
+ *   once no process of the group is left (POSIX: `kill(-pgid, 0)` fails with ESRCH), whichever
+ *   member exited first: members that outlive the server get SIGTERM, and SIGKILL
+ *   `closeTimeoutMs` later; it rejects naming the pids that SIGKILL could not end.
  * - If the host process exits with children still running, they get SIGTERM.
  */
 export class StdioTransport implements Transport, Closeable {
@@ -132,7 +133,7 @@ export class StdioTransport implements Transport, Closeable {
   /** How many times `start()` ran: a closed transport that started before may start again. */
   private runs = 0;
   /** The ends of earlier runs' process groups still under way (a restart does not wait for them; `close()` does). */
-  private readonly earlierGroups = new Set<Promise<void>>();
+  private readonly earlierGroups = new Set<Promise<GroupEnd | undefined>>();
 
   /**
    * @throws InvalidArgumentError (code -32602) when `options` is not an object (a command line
@@ -276,16 +277,17 @@ export class StdioTransport implements Transport, Closeable {
   close(): Promise<void> {
     this.closedForGood ??= this.shutDown()
       .then(() => this.endGroup())
-      .then(() => Promise.all(this.earlierGroups))
-      .then(() => {});
+      .then(async (ended) =>
+        survivorsError([...(ended === undefined ? [] : [ended]), ...(await Promise.all(this.earlierGroups))]),
+      );
     return this.closedForGood;
   }
 
   /** Ends the process group once the server is gone (see {@link close}). */
-  private async endGroup(): Promise<void> {
+  private async endGroup(): Promise<GroupEnd | undefined> {
     const pid = this.child?.pid;
-    if (pid === undefined || process.platform === 'win32') return;
-    await endGroup(pid, this.closeTimeoutMs, this.groupTermAt);
+    if (pid === undefined || process.platform === 'win32') return undefined;
+    return endGroup(pid, this.closeTimeoutMs, this.groupTermAt);
   }
 
   private shutDown(): Promise<void> {
@@ -328,11 +330,16 @@ export class StdioTransport implements Transport, Closeable {
    */
   private restart(): void {
     const pid = this.child?.pid;
+    // A run that close() ended was waited for there; its survivors, if any, were reported then.
     const ended =
-      this.closedForGood ??
-      (pid === undefined || process.platform === 'win32'
-        ? undefined
-        : endGroup(pid, this.closeTimeoutMs, this.groupTermAt));
+      this.closedForGood !== undefined
+        ? this.closedForGood.then(
+            () => undefined,
+            () => undefined,
+          )
+        : pid === undefined || process.platform === 'win32'
+          ? undefined
+          : endGroup(pid, this.closeTimeoutMs, this.groupTermAt);
     if (ended !== undefined) {
       this.earlierGroups.add(ended);
       void ended.then(() => this.earlierGroups.delete(ended));
@@ -654,6 +661,28 @@ export class StdioTransport implements Transport, Closeable {
     }
     this.timers.clear();
   }
+}
+
+/**
+ * Resolves when every group ended; rejects with `LocalError` (-32603, `data: { reason:
+ * "process-group-survived", survivors: [{ pgid, pids }] }`) naming the members still alive.
+ */
+function survivorsError(ends: readonly (GroupEnd | undefined)[]): Promise<void> {
+  const survivors = ends.filter((end): end is GroupEnd => end !== undefined && end.alive.length > 0);
+  if (survivors.length === 0) return Promise.resolve();
+  const pids = survivors.flatMap((end) => end.alive);
+  return Promise.reject(
+    new LocalError(
+      ErrorCode.InternalError,
+      `stdio server process${pids.length > 1 ? 'es' : ''} ${pids.join(', ')} still alive after SIGKILL (stuck in the kernel?)`,
+      {
+        data: {
+          reason: 'process-group-survived',
+          survivors: survivors.map(({ pgid, alive }) => ({ pgid, pids: alive })),
+        },
+      },
+    ),
+  );
 }
 
 function problemToError(problem: FramingProblem): ProtocolError {

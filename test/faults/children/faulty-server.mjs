@@ -12,6 +12,7 @@
 //   unknown-ids         tools/call: answers for ids never sent, then the answer twice
 //   group-helper        spawns a helper in its process group that ignores SIGTERM and
 //                       holds no pipe; reports its pid as notifications/helper
+//   stubborn-group      as group-helper, and the server itself ignores stdin EOF and SIGTERM
 //   input-forever       tools/call: always input_required (asks the roots again and again)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -27,21 +28,21 @@ const discover = {
 };
 const answer = (id) => send({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [] } });
 
-if (mode === 'group-helper') {
+if (mode === 'group-helper' || mode === 'stubborn-group') {
   const helper = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], {
     stdio: 'ignore',
   });
   helper.on('spawn', () => send({ jsonrpc: '2.0', method: 'notifications/helper', params: { pid: helper.pid } }));
 }
 
-if (mode === 'silent-stubborn') {
+if (mode === 'silent-stubborn' || mode === 'stubborn-group') {
   process.on('SIGTERM', () => {});
   setInterval(() => {}, 1000);
 }
 
 const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on('close', () => {
-  if (mode !== 'silent-stubborn') process.exit(0);
+  if (mode !== 'silent-stubborn' && mode !== 'stubborn-group') process.exit(0);
 });
 rl.on('line', (line) => {
   let message;

@@ -1,0 +1,187 @@
+/**
+ * `host.artifacts`: the whole text of tool results that were cut for the model, kept so the
+ * host app can read them and the model can page through them (`read_artifact`). Bounded by
+ * count and bytes (oldest first out) and each artifact expires; nothing is kept on disk.
+ */
+import type { CallToolResult } from '../../wire/protocol.js';
+import { systemClock, type Clock } from '../../util/clock.js';
+
+/** Bounds of the artifact store. */
+export interface ArtifactLimits {
+  /** @default 100 */
+  maxCount?: number | undefined;
+  /** UTF-8 bytes of every artifact's text together; a larger text is not kept. @default 64 MiB */
+  maxBytes?: number | undefined;
+  /** How long an artifact is kept, in ms. @default 3 600 000 (an hour) */
+  ttlMs?: number | undefined;
+  /** @default the system clock */
+  clock?: Clock | undefined;
+}
+
+/** One kept result. */
+export interface Artifact {
+  /** `art_<n>`: what `read_artifact` takes. */
+  readonly id: string;
+  /** The server and exposed name of the tool that produced it. */
+  readonly server: string;
+  readonly tool: string;
+  /** The text the model would have seen whole. */
+  readonly text: string;
+  /** The result as the server sent it. */
+  readonly result: CallToolResult;
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
+  /** `Clock.now()` at creation and expiry, in ms. */
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** One page of an artifact's text. */
+export interface ArtifactPage {
+  readonly id: string;
+  /** Characters from the start of the text. */
+  readonly offset: number;
+  readonly text: string;
+  /** Where the next page starts; `undefined` on the last page. */
+  readonly nextOffset: number | undefined;
+  /** The text's length, in characters. */
+  readonly totalChars: number;
+}
+
+const DEFAULT_MAX_COUNT = 100;
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_TTL_MS = 3_600_000;
+
+/** The store behind `host.artifacts` (see the module comment). */
+export class ArtifactStore {
+  private readonly items = new Map<string, Artifact>();
+  private bytesValue = 0;
+  private next = 1;
+  private readonly maxCount: number;
+  private readonly maxBytes: number;
+  private readonly ttlMs: number;
+  private readonly clock: Clock;
+
+  constructor(limits: ArtifactLimits = {}) {
+    this.maxCount = positive(limits.maxCount, DEFAULT_MAX_COUNT);
+    this.maxBytes = positive(limits.maxBytes, DEFAULT_MAX_BYTES);
+    this.ttlMs = positive(limits.ttlMs, DEFAULT_TTL_MS);
+    this.clock = limits.clock ?? systemClock;
+  }
+
+  /** Artifacts kept now. */
+  get size(): number {
+    this.sweep();
+    return this.items.size;
+  }
+
+  /** UTF-8 bytes of every kept text. */
+  get bytes(): number {
+    this.sweep();
+    return this.bytesValue;
+  }
+
+  /** Every kept artifact, oldest first. */
+  list(): Artifact[] {
+    this.sweep();
+    return [...this.items.values()];
+  }
+
+  /** The artifact by id; `undefined` once it expired or was pushed out. */
+  get(id: string): Artifact | undefined {
+    this.sweep();
+    return this.items.get(id);
+  }
+
+  /**
+   * Keeps a text, pushing out the oldest artifacts past the bounds; `undefined` when the text
+   * alone is larger than `maxBytes` (nothing is kept).
+   */
+  put(source: { server: string; tool: string; text: string; result: CallToolResult }): Artifact | undefined {
+    this.sweep();
+    const bytes = utf8Length(source.text);
+    if (bytes > this.maxBytes) return undefined;
+    const now = this.clock.now();
+    const artifact: Artifact = Object.freeze({
+      id: `art_${this.next++}`,
+      ...source,
+      bytes,
+      createdAt: now,
+      expiresAt: now + this.ttlMs,
+    });
+    this.items.set(artifact.id, artifact);
+    this.bytesValue += bytes;
+    for (const old of this.items.values()) {
+      if (this.items.size <= this.maxCount && this.bytesValue <= this.maxBytes) break;
+      this.drop(old);
+    }
+    return artifact;
+  }
+
+  /**
+   * `maxChars` characters of an artifact's text from `offset` (a page ends before a lone
+   * surrogate half rather than split a character); `undefined` for an unknown or expired id.
+   */
+  read(id: string, offset: number, maxChars: number): ArtifactPage | undefined {
+    const artifact = this.get(id);
+    if (artifact === undefined) return undefined;
+    const total = artifact.text.length;
+    const start = Math.min(Math.max(0, Math.floor(offset)), total);
+    let end = Math.min(total, start + Math.max(1, Math.floor(maxChars)));
+    if (end < total && end > start + 1 && isHighSurrogate(artifact.text.charCodeAt(end - 1))) end--;
+    return Object.freeze({
+      id,
+      offset: start,
+      text: artifact.text.slice(start, end),
+      nextOffset: end < total ? end : undefined,
+      totalChars: total,
+    });
+  }
+
+  /** Removes one artifact; true when there was one. */
+  delete(id: string): boolean {
+    const artifact = this.items.get(id);
+    if (artifact === undefined) return false;
+    this.drop(artifact);
+    return true;
+  }
+
+  /** Removes every artifact. */
+  clear(): void {
+    this.items.clear();
+    this.bytesValue = 0;
+  }
+
+  private sweep(): void {
+    const now = this.clock.now();
+    for (const artifact of this.items.values()) if (artifact.expiresAt <= now) this.drop(artifact);
+  }
+
+  private drop(artifact: Artifact): void {
+    this.items.delete(artifact.id);
+    this.bytesValue -= artifact.bytes;
+  }
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** UTF-8 bytes of a string, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (isHighSurrogate(code) && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,66 @@
+/**
+ * The options of the context budget (docs/host.md, "The context budget"): which tools reach the
+ * model up front and which wait for a search, and how large a tool result may be.
+ */
+import type { TokenEstimator } from './tokens.js';
+import type { ArtifactLimits } from './artifacts.js';
+import type { ContentRouting } from './resultBudget.js';
+
+/**
+ * When a server's tools are deferred (sent to the model only once a search finds them):
+ * `'auto'` once the estimated size of every `'auto'` tool definition passes
+ * `deferThresholdTokens`; `'always'`; `'never'`.
+ */
+export type DeferMode = 'auto' | 'always' | 'never';
+
+/** A server entry's budget options (next to its transport and tool filter). */
+export interface ContextBudgetServerOptions {
+  /** When this server's tools are deferred. @default the host's `contextBudget.defer` ("auto") */
+  defer?: DeferMode | undefined;
+  /** Tools of this server (original names) never deferred. @default none */
+  alwaysLoad?: readonly string[] | undefined;
+  /**
+   * The largest result of this server's tools, in estimated tokens, capped by the host's
+   * `maxResultTokens`; or `{ default, tools }` with a bound per tool (original names).
+   * @default the host's
+   */
+  maxResultTokens?: number | { default?: number | undefined; tools?: Readonly<Record<string, number>> } | undefined;
+  /**
+   * Do not start this server with the host: its tools come from the last catalog it listed
+   * (kept in the host's cache store, so across processes with a shared store), and it starts
+   * on its first call. A lazy server with no catalog kept starts at once. @default false
+   */
+  lazy?: boolean | undefined;
+}
+
+/** `McpHostOptions.contextBudget`. */
+export interface ContextBudgetOptions {
+  /** @default "auto" */
+  defer?: DeferMode | undefined;
+  /** Exposed names never deferred, whatever their server says. @default none */
+  alwaysLoad?: readonly string[] | undefined;
+  /**
+   * `'auto'` defers once the estimated tokens of the tool definitions (name, description and
+   * input schema as JSON) pass this: 10% of a 200k-token context. @default 20000
+   */
+  deferThresholdTokens?: number | undefined;
+  /** Tokens of a text. @default `estimateTokens`: ceil(characters / 4) */
+  estimateTokens?: TokenEstimator | undefined;
+  /**
+   * The largest tool result the model sees, in estimated tokens; a longer one keeps its head
+   * and tail around a marker, and the whole is kept as an artifact. A server's
+   * `_meta["anthropic/maxResultSizeChars"]` on a tool lowers it for that tool, never raises it.
+   * @default 25000
+   */
+  maxResultTokens?: number | undefined;
+  /** Bounds of `host.artifacts`. @default { maxCount: 100, maxBytes: 64 MiB, ttlMs: 1 hour } */
+  artifacts?: ArtifactLimits | undefined;
+  /** Where each content type of a result goes. @default everything to the model */
+  route?: ContentRouting | undefined;
+  /** Results searched out per `tool_search` call of the model. @default 5 */
+  searchLimit?: number | undefined;
+}
+
+export const DEFAULT_DEFER_THRESHOLD_TOKENS = 20_000;
+export const DEFAULT_MAX_RESULT_TOKENS = 25_000;
+export const DEFAULT_SEARCH_LIMIT = 5;
