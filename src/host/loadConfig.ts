@@ -33,7 +33,7 @@ export async function loadHostConfig(path: string, options: ParseHostConfigOptio
   // Loaded here, on the first config read: importing mcp-live/node costs nothing for it.
   const loaded = await import('jsonc-parser');
   // From ESM its UMD build is `default`; through the CJS build's require() interop it is the module itself.
-  const jsonc = (loaded.default as typeof loaded.default | undefined) ?? (loaded);
+  const jsonc = (loaded.default as typeof loaded.default | undefined) ?? loaded;
   const errors: ParseError[] = [];
   const json: unknown = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   const [first] = errors;
