@@ -16,6 +16,20 @@ export {
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
 export type { ClientOptions, ClientCacheOptions, AppsOptions } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';
+export {
+  MiddlewareError,
+  onToolCall,
+  onPromptGet,
+  onResourceRead,
+  type Middleware,
+  type MiddlewareErrorData,
+  type NextMiddleware,
+  type RequestContext,
+  type ToolCallContext,
+  type PromptGetContext,
+  type ResourceReadContext,
+  type UseOptions,
+} from './client/middleware.js';
 export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CacheMode, InputRequiredMode, InputRetry, Progress } from './wire/callOptions.js';
 export type { CallToolOptions } from './tasks/options.js';

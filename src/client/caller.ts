@@ -15,16 +15,16 @@ import { driveInputRequired } from '../inputRequired/driver.js';
 import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
 import { withInputRetry } from '../inputRequired/retry.js';
 import { MetaKey, type LoggingMessage } from '../wire/protocol.js';
-import type { CallOptions } from '../wire/callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from '../wire/results.js';
 import { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
-import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
 import type { Era } from '../era/era.js';
-import type { CallScope } from '../observability/observer.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
 import { withSkillsExtension } from '../wire/skillsCapability.js';
-import type { RequestCredential } from '../transport/transport.js';
+import { CallContext, RequestChain, type CallRequest } from './chain.js';
+import type { Middleware, UseOptions } from './middleware.js';
+
+export type { CallInternals, CallRequest } from './chain.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -34,25 +34,6 @@ export interface CallOutcome {
   result: JsonObject;
   /** False when the result came from a request that carried `inputResponses` or `requestState`. */
   storable: boolean;
-}
-
-/** Session options of one call that only the client itself sets. */
-export interface CallInternals {
-  /** See `SessionRequestOptions.cancellable`. */
-  cancellable?: boolean | undefined;
-  /** The public call this request belongs to, when telemetry or the debug log is on. */
-  scope?: CallScope | undefined;
-  /**
-   * Declare the Tasks extension on this request (`clientCapabilities.extensions`), and accept a
-   * `resultType: "task"` answer: the outcome's result is then the `CreateTaskResult` as received.
-   */
-  declareTasks?: boolean | undefined;
-  /** Declare the Skills extension on this request (`clientCapabilities.extensions`, SEP-2640). */
-  declareSkills?: boolean | undefined;
-  /** The credential to send every attempt with (the one the cache resolved its partition from). */
-  credential?: RequestCredential | undefined;
-  /** A request of the negotiation itself (`server/discover`): it never waits for a reconnect, being part of one. */
-  handshake?: boolean | undefined;
 }
 
 /**
@@ -71,8 +52,8 @@ export type ConnectionWait = (
  * Sends one MCP request the way the negotiated wire wants it. 2026-07-28: a fresh `_meta` per
  * attempt (protocol version, client capabilities, client info, caller keys, log level,
  * progress token). Legacy (2025-11-25 and earlier): `_meta` holds only the caller's keys and
- * the progress token, and a request refused because its HTTP session expired is sent once
- * more after a new session. In both: `resultType` checked, and `input_required` answered
+ * the progress token. Every request runs through the client's middleware chain (`chain.ts`:
+ * tracing, logging, legacy session renewal, `Mcp-Param-*` headers, the user's). In both: `resultType` checked, and `input_required` answered
  * through the host's handlers until the result is complete. Knows nothing of caching or lists.
  */
 export class Caller {
@@ -93,12 +74,14 @@ export class Caller {
    */
   reconnecting: ConnectionWait | undefined;
   /** Per-call log listeners of calls in flight that asked for a log level. */
-  private readonly logListeners = new Set<(message: LoggingMessage) => void>();
+  readonly logListeners = new Set<(message: LoggingMessage) => void>();
   /**
    * What `tools/list` said about each tool's `x-mcp-header` parameters and hints, when the
    * transport mirrors them into `Mcp-Param-*` headers (Streamable HTTP); else undefined.
    */
   private readonly headerRegistry: ToolHeaderRegistry | undefined;
+  /** The request middleware: the user's and the built-in ones (`chain.ts`). */
+  private readonly chain: RequestChain;
 
   constructor(
     private readonly session: JsonRpcSession,
@@ -108,6 +91,19 @@ export class Caller {
     this.baseMeta = this.makeBaseMeta();
     this.headerRegistry =
       options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the chain reads the caller's live fields
+    const caller = this;
+    this.chain = new RequestChain({
+      logListeners: this.logListeners,
+      get renewSession() {
+        return caller.renewSession;
+      },
+      reconnecting: () => caller.reconnecting !== undefined,
+      get toolHeaders() {
+        return caller.toolHeaders;
+      },
+      debug: options.debug,
+    });
   }
 
   /**
@@ -140,55 +136,53 @@ export class Caller {
     this.baseMeta = this.makeBaseMeta();
   }
 
-  /**
-   * Sends `method` and resolves with its complete result. Drives `input_required` rounds unless
-   * the call (or client) is in manual mode, where it throws `InputRequiredError` (-32003).
-   * `params` is never mutated.
-   */
-  call(method: string, params: JsonObject, options: CallOptions, internals?: CallInternals): Promise<CallOutcome> {
-    // Plain promise chains, not async frames: this is every uncached request's path.
-    const onLog = options.logLevel !== undefined ? options.onLog : undefined;
-    if (onLog === undefined) return this.callRounds(method, params, options, undefined, internals);
-    this.logListeners.add(onLog);
-    return this.callRounds(method, params, options, onLog, internals).finally(() => this.logListeners.delete(onLog));
+  /** Adds a request middleware (see `middleware.ts` for the chain's order); returns its disposer. */
+  use(middleware: Middleware, options?: UseOptions): () => void {
+    return this.chain.use(middleware, options);
   }
 
-  private callRounds(
-    method: string,
-    params: JsonObject,
-    options: CallOptions,
-    onLog: ((message: LoggingMessage) => void) | undefined,
-    internals: CallInternals | undefined,
-  ): Promise<CallOutcome> {
+  /**
+   * Sends one request through the middleware chain and resolves with its complete result.
+   * Drives `input_required` rounds unless the call (or client) is in manual mode, where it
+   * throws `InputRequiredError` (-32003). `request.params` is never mutated. A result that a
+   * middleware rewrote or made up is not storable.
+   */
+  call(request: CallRequest): Promise<CallOutcome> {
+    const ctx = new CallContext(request, this.eraValue, this.version);
+    return this.chain.run(ctx, this.sendRounds).then((result) => ({
+      result,
+      storable: result === ctx.sent && ctx.storable,
+    }));
+  }
+
+  /** The end of the chain: the first attempt, then the `input_required` rounds until the result is complete. */
+  private readonly sendRounds = (ctx: CallContext): Promise<JsonObject> => {
+    const { options, internals, method } = ctx;
     const totalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs;
     const manualRetry = options.inputRetry;
-    let deadline: number;
-    let sentParams: JsonObject;
+    let params: JsonObject;
     try {
-      deadline = this.options.clock.now() + totalMs;
-      sentParams = manualRetry === undefined ? params : withInputRetry(params, manualRetry);
+      // Time spent in middleware before the first send (an approval prompt) is not the call's.
+      ctx.deadline ??= this.options.clock.now() + totalMs;
+      params = manualRetry === undefined ? ctx.params : withInputRetry(ctx.params, manualRetry);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.send(method, sentParams, options, options.signal, totalMs, deadline, onLog, internals).then((first) => {
-      const kind = resultKind(method, first, internals?.declareTasks === true);
-      if (kind === 'complete') return { result: first, storable: manualRetry === undefined };
-      if (kind === 'task') return { result: first, storable: false };
-      return this.inputRounds(method, params, options, first, deadline, totalMs, onLog, internals);
+    const first: Attempt = { params, signal: options.signal, totalMs, round: false };
+    return this.send(ctx, first).then((result) => {
+      const kind = resultKind(method, result, internals.declareTasks === true);
+      if (kind === 'complete' || kind === 'task') {
+        ctx.sent = result;
+        ctx.storable = kind === 'complete' && manualRetry === undefined;
+        return result;
+      }
+      return this.inputRounds(ctx, result, totalMs);
     });
-  }
+  };
 
   /** The rounds after a first result that was not complete: `input_required` answered until it is. */
-  private async inputRounds(
-    method: string,
-    params: JsonObject,
-    options: CallOptions,
-    first: JsonObject,
-    deadline: number,
-    totalMs: number,
-    onLog: ((message: LoggingMessage) => void) | undefined,
-    internals: CallInternals | undefined,
-  ): Promise<CallOutcome> {
+  private async inputRounds(ctx: CallContext, first: JsonObject, totalMs: number): Promise<JsonObject> {
+    const { method, options, internals } = ctx;
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw new ProtocolError('input_required is not allowed for this method', { method, value: first });
     }
@@ -199,160 +193,101 @@ export class Caller {
       method,
       first,
       signal: options.signal,
-      deadline: { at: deadline, totalTimeoutMs: totalMs },
+      deadline: { at: ctx.deadline as number, totalTimeoutMs: totalMs },
       clock: this.options.clock,
       timers: this.options.timers,
       maxRounds: options.maxInputRounds ?? this.options.maxInputRounds,
-      acceptsTask: internals?.declareTasks === true,
+      acceptsTask: internals.declareTasks === true,
       retry: (fields, context) => {
-        internals?.scope?.round(context.round);
-        return this.send(
-          method,
-          withInputRetry(params, fields),
-          options,
-          context.signal,
-          context.remainingMs ?? totalMs,
-          deadline,
-          onLog,
-          internals === undefined
-            ? undefined
-            : {
-                scope: internals.scope,
-                declareTasks: internals.declareTasks,
-                declareSkills: internals.declareSkills,
-                credential: internals.credential,
-              },
-        );
+        internals.scope?.round(context.round);
+        return this.send(ctx, {
+          params: withInputRetry(ctx.params, fields),
+          signal: context.signal,
+          totalMs: context.remainingMs ?? totalMs,
+          round: true,
+        });
       },
       fulfil: (requests, context) =>
         fulfilInputRequests(this.options.handlers, requests, { requestMethod: method, signal: context.signal }),
     });
-    return { result, storable: false };
+    ctx.sent = result;
+    ctx.storable = false;
+    return result;
   }
 
   /**
    * One attempt: a new JSON-RPC id and a fresh `_meta`. While the client reconnects, it is sent
-   * once the connection is open again (within the call's own timeouts). `deadline` is the
-   * call's total deadline on the clock.
+   * once the connection is open again (within the call's own timeouts).
    */
-  private send(
-    method: string,
-    params: JsonObject,
-    options: CallOptions,
-    signal: AbortSignal | undefined,
-    totalMs: number,
-    deadline: number,
-    onLog: ((message: LoggingMessage) => void) | undefined,
-    internals?: CallInternals,
-  ): Promise<JsonObject> {
-    if (this.reconnecting !== undefined && internals?.handshake !== true)
-      return this.afterReconnect(method, options, signal, deadline).then(() =>
-        this.send(method, params, options, signal, deadline - this.options.clock.now(), deadline, onLog, internals),
+  private send(ctx: CallContext, attempt: Attempt): Promise<JsonObject> {
+    const { method, options, internals } = ctx;
+    if (this.reconnecting !== undefined && internals.handshake !== true)
+      return this.afterReconnect(ctx, attempt.signal).then(() =>
+        this.send(ctx, { ...attempt, totalMs: (ctx.deadline as number) - this.options.clock.now() }),
       );
-    const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
-    const scope = internals?.scope;
+    const params = attempt.params;
     let sessionOptions: SessionRequestOptions;
     let request: Promise<JsonObject>;
     try {
-      const transportHeaders = tool === undefined ? undefined : this.toolHeaders?.headersFor(tool, params['arguments']);
+      const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
       // A tools/call may run twice after a broken stream only when the tool says it is harmless.
       const idempotent =
         options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
+      const onLog = ctx.onLog;
       sessionOptions = {
-        signal,
+        signal: attempt.signal,
         idempotent,
         timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-        maxTotalTimeoutMs: Math.max(1, totalMs),
+        maxTotalTimeoutMs: Math.max(1, attempt.totalMs),
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress,
         onProgress: options.onProgress,
         onRelatedNotification: onLog === undefined ? undefined : (notification) => this.deliverLog(notification, onLog),
       };
-      if (transportHeaders !== undefined) sessionOptions.transportHeaders = transportHeaders;
-      if (internals?.cancellable !== undefined) sessionOptions.cancellable = internals.cancellable;
-      if (internals?.credential !== undefined) sessionOptions.credential = internals.credential;
-      if (scope !== undefined) sessionOptions.onRequestId = (id) => scope.requestId(id);
-      request = this.session.request(
-        method,
-        this.withMeta(params, options, sessionOptions, scope, internals),
-        sessionOptions,
-      );
+      if (hasKeys(ctx.headers)) sessionOptions.transportHeaders = ctx.headers;
+      // The input_required rounds are always cancellable; only a first send may say otherwise.
+      if (internals.cancellable !== undefined && !attempt.round) sessionOptions.cancellable = internals.cancellable;
+      if (internals.credential !== undefined) sessionOptions.credential = internals.credential;
+      if (ctx.onRequestId !== undefined) sessionOptions.onRequestId = ctx.onRequestId;
+      request = this.session.request(method, this.withMeta(ctx, params, sessionOptions), sessionOptions);
     } catch (error) {
       return Promise.reject(error);
     }
-    return request.catch((error: unknown) =>
-      this.failedAttempt(error, method, params, options, sessionOptions, deadline, onLog, internals),
-    );
+    return request.catch((error: unknown) => this.failedAttempt(error, ctx, attempt));
   }
 
   /**
    * Waits for the reconnect under way, within the call's timeouts: the idle one (`timeoutMs`),
    * and what is left of the total one. Resolves at once when the connection is open.
    */
-  private afterReconnect(
-    method: string,
-    options: CallOptions,
-    signal: AbortSignal | undefined,
-    deadline: number,
-  ): Promise<void> {
+  private afterReconnect(ctx: CallContext, signal: AbortSignal | undefined): Promise<void> {
     const wait = this.reconnecting;
     if (wait === undefined) return Promise.resolve();
-    const idleMs = options.timeoutMs ?? this.options.timeoutMs;
-    const leftMs = deadline - this.options.clock.now();
-    if (leftMs < idleMs) return wait(method, signal, Math.max(0, leftMs), 'total');
-    return wait(method, signal, idleMs, 'idle');
+    const idleMs = ctx.options.timeoutMs ?? this.options.timeoutMs;
+    const leftMs = (ctx.deadline as number) - this.options.clock.now();
+    if (leftMs < idleMs) return wait(ctx.method, signal, Math.max(0, leftMs), 'total');
+    return wait(ctx.method, signal, idleMs, 'idle');
   }
 
   /**
    * What a failed attempt becomes. A request the connection's drop cut short, while the client
    * reconnects: sent again on the new connection within its own deadline, unless it may have
    * had an effect the server would repeat (`tools/call`, or `idempotent: false`), which
-   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). Legacy HTTP (spec
-   * 2025-11-25, Session Management): after `SessionExpiredError`, one new session and one more
-   * try; when that session cannot be set up and the client retries it (reconnecting), the
-   * request waits for it as above and is sent again. An unwrapped -32004 becomes `UnsupportedProtocolVersionError`; anything else is
-   * thrown as it is.
+   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). An unwrapped -32004
+   * becomes `UnsupportedProtocolVersionError`, an unwrapped -32021
+   * `MissingClientCapabilityError`; anything else is thrown as it is (a legacy session's
+   * expiry is the `session` middleware's).
    */
-  private async failedAttempt(
-    error: unknown,
-    method: string,
-    params: JsonObject,
-    options: CallOptions,
-    sessionOptions: SessionRequestOptions,
-    deadline: number,
-    onLog: ((message: LoggingMessage) => void) | undefined,
-    internals: CallInternals | undefined,
-  ): Promise<JsonObject> {
-    if (this.reconnecting !== undefined && internals?.handshake !== true && isConnectionClosedError(error)) {
+  private async failedAttempt(error: unknown, ctx: CallContext, attempt: Attempt): Promise<JsonObject> {
+    const { method, options } = ctx;
+    if (this.reconnecting !== undefined && ctx.internals.handshake !== true && isConnectionClosedError(error)) {
       const sent = (error.data as { outcome?: unknown } | undefined)?.outcome !== 'not-sent';
       if (sent && (method === 'tools/call' || options.idempotent === false)) throw error;
       this.options.debug?.({
         type: 'reconnect',
         message: `${method}: the connection dropped; sending it again once reconnected`,
       });
-      await this.afterReconnect(method, options, sessionOptions.signal, deadline);
-      const leftMs = deadline - this.options.clock.now();
-      return this.send(method, params, options, sessionOptions.signal, leftMs, deadline, onLog, internals);
-    }
-    const scope = internals?.scope;
-    if (isSessionExpiredError(error) && this.renewSession !== undefined) {
-      this.options.debug?.({
-        type: 'reconnect',
-        message: `${method}: the HTTP session expired; starting a new one and sending again`,
-      });
-      try {
-        await this.renewSession(error);
-      } catch (failure) {
-        // The new session failed, and the client retries it on its reconnect policy: this waits for it.
-        if (this.reconnecting === undefined) throw failure;
-        await this.afterReconnect(method, options, sessionOptions.signal, deadline);
-        const leftMs = deadline - this.options.clock.now();
-        return this.send(method, params, options, sessionOptions.signal, leftMs, deadline, onLog, internals);
-      }
-      return this.session.request(
-        method,
-        this.withMeta(params, options, sessionOptions, scope, internals),
-        sessionOptions,
-      );
+      await this.afterReconnect(ctx, attempt.signal);
+      return this.send(ctx, { ...attempt, totalMs: (ctx.deadline as number) - this.options.clock.now() });
     }
     if (
       error instanceof RpcError &&
@@ -380,29 +315,24 @@ export class Caller {
   }
 
   /**
-   * `params` with a fresh `_meta`: the wire's base keys (with the Tasks extension declared when
-   * asked), the caller's keys, (modern) the log level, and the call's trace context when it is traced. A legacy request with nothing to put
-   * there and no progress token to ask for has none.
+   * `params` with a fresh `_meta`: the wire's base keys (with the Tasks or Skills extension
+   * declared when asked), the context's `meta` (the caller's keys, the trace context), and
+   * (modern) the log level. A legacy request with nothing to put there and no progress token to
+   * ask for has none.
    */
-  private withMeta(
-    params: JsonObject,
-    options: CallOptions,
-    sessionOptions: SessionRequestOptions,
-    scope: CallScope | undefined,
-    declare: Pick<CallInternals, 'declareTasks' | 'declareSkills'> | undefined,
-  ): JsonObject {
+  private withMeta(ctx: CallContext, params: JsonObject, sessionOptions: SessionRequestOptions): JsonObject {
     const meta: JsonObject = { ...this.baseMeta };
-    if (this.eraValue === 'modern' && declare !== undefined) {
-      if (declare.declareTasks === true) {
+    const { internals, options } = ctx;
+    if (this.eraValue === 'modern') {
+      if (internals.declareTasks === true) {
         this.tasksCapabilities ??= withTasksExtension(this.options.capabilities) as JsonObject;
         meta[MetaKey.clientCapabilities] = this.tasksCapabilities;
-      } else if (declare.declareSkills === true) {
+      } else if (internals.declareSkills === true) {
         this.skillsCapabilities ??= withSkillsExtension(this.options.capabilities) as JsonObject;
         meta[MetaKey.clientCapabilities] = this.skillsCapabilities;
       }
     }
-    if (options.meta !== undefined) Object.assign(meta, options.meta);
-    scope?.inject(meta);
+    Object.assign(meta, ctx.meta);
     if (this.eraValue === 'legacy') {
       const wantsProgress =
         sessionOptions.onProgress !== undefined ||
@@ -466,4 +396,18 @@ function isConnectionClosedError(error: unknown): error is ConnectionClosedError
     error instanceof ConnectionClosedError ||
     (McpError.is(error) && error.local && error.code === ErrorCode.ConnectionClosed)
   );
+}
+
+/** One attempt of a request: what is sent, under which signal, within how much of the total budget. */
+interface Attempt {
+  params: JsonObject;
+  signal: AbortSignal | undefined;
+  totalMs: number;
+  /** An `input_required` round (the second request of the call or later). */
+  round: boolean;
+}
+
+function hasKeys(record: Record<string, string>): boolean {
+  for (const _ in record) return true;
+  return false;
 }

@@ -39,6 +39,7 @@ import { boundedWait, type CloseOptions } from './closeOptions.js';
 import { resolveClientOptions, type ClientOptions, type ResolvedClientOptions } from './options.js';
 import { requireArray } from '../wire/results.js';
 import { Caller, type CallInternals } from './caller.js';
+import type { Middleware, UseOptions } from './middleware.js';
 import {
   CachedReads,
   checkDiscover,
@@ -209,7 +210,8 @@ export class McpClient implements Closeable {
       serverIdentity: transport.serverIdentity,
       options: this.options.tasks,
       send: async (method, params, callOptions) =>
-        (await this.caller.call(method, params, callOptions, { declareTasks: true, cancellable: false })).result,
+        (await this.caller.call({ method, params, options: callOptions, declareTasks: true, cancellable: false }))
+          .result,
       fulfil: (requests, signal) =>
         fulfilInputRequests(this.options.handlers, requests, { requestMethod: 'tools/call', signal }),
       subscribe: (filter, subscribeOptions) => this.subscriptionManager.subscribe(filter, subscribeOptions),
@@ -289,6 +291,22 @@ export class McpClient implements Closeable {
    */
   on(listener: (event: ClientEvent) => void): () => void {
     return this.connection.on(listener);
+  }
+
+  /**
+   * Adds a request middleware: `(ctx, next) => result`, around every request this client sends
+   * (not around responses served from the cache). It may change `ctx.params`, `ctx.headers` and
+   * `ctx.meta` before `next()`, answer without calling it, and rewrite the result or the error;
+   * a result it rewrites or makes up is not cached. Middleware run in a fixed order (see
+   * {@link Middleware}; docs/middleware.md): `outsideTracing` ones in `use()` order, the
+   * built-in `tracing`, the others in `use()` order, then the built-in `logging`, `session` and
+   * `toolHeaders`. A middleware that throws fails that request only: an `McpError` as thrown,
+   * anything else as `MiddlewareError` (-32041, the value as `cause`). Returns the function that
+   * removes it (idempotent); requests already under way keep the chain they started with.
+   * @throws TypeError when `middleware` is not a function.
+   */
+  use(middleware: Middleware, options?: UseOptions): () => void {
+    return this.caller.use(middleware, options);
   }
 
   /** The protocol version in use, once connected: `2026-07-28`, or the legacy version `initialize` negotiated. */
@@ -530,7 +548,12 @@ export class McpClient implements Closeable {
     if (typeof name !== 'string' || name === '')
       return Promise.reject(new InvalidArgumentError('name', name, 'expected a prompt name'));
     return this.traced('prompts/get', { name }, async (internals) => {
-      const { result } = await this.caller.call('prompts/get', { name, arguments: args }, options, internals);
+      const { result } = await this.caller.call({
+        ...internals,
+        method: 'prompts/get',
+        params: { name, arguments: args },
+        options,
+      });
       requireArray('prompts/get', result, 'messages');
       return result as GetPromptResult;
     });
@@ -591,7 +614,12 @@ export class McpClient implements Closeable {
       const internals = mode === 'off' ? scoped : { ...scoped, declareTasks: true };
       let result: JsonObject;
       try {
-        ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
+        ({ result } = await this.caller.call({
+          ...internals,
+          method: 'tools/call',
+          params: { name, arguments: args },
+          options,
+        }));
       } catch (error) {
         // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
         // definition. Learn the tools again, once, and retry once.
@@ -602,7 +630,12 @@ export class McpClient implements Closeable {
         )
           throw error;
         await this.listAllTools({ ...options, cacheMode: 'reload' });
-        ({ result } = await this.caller.call('tools/call', { name, arguments: args }, options, internals));
+        ({ result } = await this.caller.call({
+          ...internals,
+          method: 'tools/call',
+          params: { name, arguments: args },
+          options,
+        }));
       }
       if (mode !== 'off' && isCreateTaskResult(result)) return this.tasks.take(name, result, mode, options);
       return this.checkToolResult(name, result);
@@ -775,7 +808,7 @@ export class McpClient implements Closeable {
     const params: JsonObject = { ref, argument };
     if (context !== undefined) params['context'] = context;
     return this.traced('completion/complete', {}, async (internals) => {
-      const { result } = await this.caller.call('completion/complete', params, options, internals);
+      const { result } = await this.caller.call({ ...internals, method: 'completion/complete', params, options });
       return checkCompleteResult(result, this.options.onError).result;
     });
   }
@@ -788,7 +821,7 @@ export class McpClient implements Closeable {
     return this.traced(
       method,
       targetOf(params),
-      async (internals) => (await this.caller.call(method, params, options, internals)).result,
+      async (internals) => (await this.caller.call({ ...internals, method, params, options })).result,
     );
   }
 

@@ -248,8 +248,9 @@ export class EraBinding {
     subscriptions.useLegacyFeed({
       capabilities: () => this.discovery?.capabilities,
       connected: () => this.deps.connected(),
-      subscribe: (uri, { signal, timeoutMs }) => caller.call('resources/subscribe', { uri }, { signal, timeoutMs }),
-      unsubscribe: (uri) => caller.call('resources/unsubscribe', { uri }, {}),
+      subscribe: (uri, { signal, timeoutMs }) =>
+        caller.call({ method: 'resources/subscribe', params: { uri }, options: { signal, timeoutMs } }),
+      unsubscribe: (uri) => caller.call({ method: 'resources/unsubscribe', params: { uri }, options: {} }),
     });
   }
 

@@ -179,7 +179,7 @@ export class CachedReads {
     if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
     if (cache === undefined)
       return {
-        result: check(method, (await this.host.caller.call(method, params, options, internals)).result),
+        result: check(method, (await this.host.caller.call({ ...internals, method, params, options })).result),
         source: 'network',
       };
     // A closed client answers nothing, not even from the cache.
@@ -194,12 +194,13 @@ export class CachedReads {
         signal: options.signal,
       },
       async (signal, credential) => {
-        const loaded = await this.host.caller.call(
+        const loaded = await this.host.caller.call({
+          ...internals,
+          credential,
           method,
           params,
-          { ...options, signal },
-          { ...internals, credential },
-        );
+          options: { ...options, signal },
+        });
         return { result: this.host.freshness(method, check(method, loaded.result)), storable: loaded.storable };
       },
     );
@@ -215,7 +216,7 @@ export class CachedReads {
     internals?: CallInternals,
   ): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
-    const outcome = await this.host.caller.call(method, params, options, internals);
+    const outcome = await this.host.caller.call({ ...internals, method, params, options });
     return { result: this.host.freshness(method, this.checkPage(method, outcome.result)), storable: outcome.storable };
   }
 

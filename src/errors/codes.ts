@@ -118,6 +118,12 @@ export const ErrorCode = {
    */
   ClientState: -32040,
   /**
+   * Local: a request middleware (`client.use()`) failed the request by throwing something that
+   * is not an `McpError` (kept as `cause`), or resolved with no result object
+   * (`MiddlewareError`; `data.method`, `data.reason`). Only that request fails.
+   */
+  MiddlewareFailed: -32041,
+  /**
    * Local: an entry of an `McpHost` configuration is malformed (`HostConfigError`; `data.server`,
    * `data.field`). That server is left out; the others still start (unless the host is strict).
    */

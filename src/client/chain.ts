@@ -1,0 +1,237 @@
+/**
+ * The request middleware chain of one client: the user's middleware (`client.use()`) and the
+ * built-in ones in their fixed order (see `middleware.ts`), composed around the caller's send.
+ * The order is built once per `use()` and disposal, never per request.
+ */
+import { McpError } from '../errors/errors.js';
+import type { JsonObject, RequestId } from '../wire/messages.js';
+import type { LoggingMessage } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { Era } from '../era/era.js';
+import type { CallScope } from '../observability/observer.js';
+import type { RequestCredential } from '../transport/transport.js';
+import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
+import type { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
+import type { DebugSink } from '../observability/debug.js';
+import {
+  middlewareFailure,
+  middlewareResult,
+  type Middleware,
+  type NextMiddleware,
+  type RequestContext,
+  type UseOptions,
+} from './middleware.js';
+
+/** Session options of one call that only the client itself sets. */
+export interface CallInternals {
+  /** See `SessionRequestOptions.cancellable`. */
+  cancellable?: boolean | undefined;
+  /** The public call this request belongs to, when telemetry or the debug log is on. */
+  scope?: CallScope | undefined;
+  /**
+   * Declare the Tasks extension on this request (`clientCapabilities.extensions`), and accept a
+   * `resultType: "task"` answer: the outcome's result is then the `CreateTaskResult` as received.
+   */
+  declareTasks?: boolean | undefined;
+  /** Declare the Skills extension on this request (`clientCapabilities.extensions`, SEP-2640). */
+  declareSkills?: boolean | undefined;
+  /** The credential to send every attempt with (the one the cache resolved its partition from). */
+  credential?: RequestCredential | undefined;
+  /** A request of the negotiation itself (`server/discover`): it never waits for a reconnect, being part of one. */
+  handshake?: boolean | undefined;
+}
+
+/** One request the client asks its caller to send. */
+export interface CallRequest extends CallInternals {
+  method: string;
+  /** Never mutated. */
+  params: JsonObject;
+  options: CallOptions;
+}
+
+/** @internal The context of one request: the public {@link RequestContext}, and what the caller keeps on it. */
+export class CallContext implements RequestContext {
+  readonly method: string;
+  params: JsonObject;
+  readonly headers: Record<string, string> = {};
+  readonly meta: JsonObject;
+  readonly options: CallOptions;
+  serverName: string | undefined;
+  readonly internals: CallInternals;
+  private stateMap: Map<unknown, unknown> | undefined;
+  /** The call's total deadline on the caller's clock, set when the request is first sent. */
+  deadline: number | undefined;
+  /** Set by `logging`: the listener of this call's `notifications/message`. */
+  onLog: ((message: LoggingMessage) => void) | undefined;
+  /** Set by `tracing`: told each JSON-RPC id the request goes out under. */
+  onRequestId: ((id: RequestId) => void) | undefined;
+  /** The result the send resolved with, and whether the cache may keep it. */
+  sent: JsonObject | undefined;
+  storable = false;
+
+  constructor(
+    request: CallRequest,
+    readonly era: Era,
+    readonly protocolVersion: string,
+  ) {
+    this.method = request.method;
+    this.params = request.params;
+    this.options = request.options;
+    this.internals = request;
+    const meta = request.options.meta;
+    this.meta = meta === undefined ? {} : { ...meta };
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.options.signal;
+  }
+
+  get state(): Map<unknown, unknown> {
+    return (this.stateMap ??= new Map());
+  }
+}
+
+/** A link of the chain as the caller runs it: user middleware are guarded, built-in ones trusted. */
+type Link = (ctx: CallContext, next: NextMiddleware) => Promise<JsonObject>;
+
+/** What the built-in middleware reach of the caller. */
+export interface ChainHost {
+  /** Per-call log listeners of calls in flight. */
+  readonly logListeners: Set<(message: LoggingMessage) => void>;
+  /** Legacy HTTP: starts a new session after `SessionExpiredError`. */
+  readonly renewSession: ((expired: unknown) => Promise<unknown>) | undefined;
+  /** Whether the client is reconnecting (a failed renewal then waits for the reconnect). */
+  reconnecting(): boolean;
+  /** The `Mcp-Param-*` registry, on a transport that mirrors them and the modern wire. */
+  readonly toolHeaders: ToolHeaderRegistry | undefined;
+  readonly debug: DebugSink | undefined;
+}
+
+/** `tracing`: the call's trace context into `ctx.meta`, the request's ids into its span. */
+const tracing: Link = (ctx, next) => {
+  const scope = ctx.internals.scope;
+  if (scope !== undefined) {
+    scope.inject(ctx.meta);
+    ctx.onRequestId = (id) => scope.requestId(id);
+  }
+  return next();
+};
+
+/** `logging`: the call's `onLog` (with a `logLevel`) hears this request's `notifications/message`. */
+function logging(host: ChainHost): Link {
+  return (ctx, next) => {
+    const onLog = ctx.options.logLevel !== undefined ? ctx.options.onLog : undefined;
+    if (onLog === undefined) return next();
+    ctx.onLog = onLog;
+    host.logListeners.add(onLog);
+    return next().finally(() => host.logListeners.delete(onLog));
+  };
+}
+
+/**
+ * `session`: legacy HTTP (spec 2025-11-25, Session Management): after `SessionExpiredError`, one
+ * new session and one more try. When that session cannot be set up and the client retries it
+ * (reconnecting), the request waits for it (in the send) and is sent again.
+ */
+function session(host: ChainHost): Link {
+  return (ctx, next) =>
+    next().catch(async (error: unknown) => {
+      const renew = host.renewSession;
+      if (!isSessionExpiredError(error) || renew === undefined) throw error;
+      host.debug?.({
+        type: 'reconnect',
+        message: `${ctx.method}: the HTTP session expired; starting a new one and sending again`,
+      });
+      try {
+        await renew(error);
+      } catch (failure) {
+        if (!host.reconnecting()) throw failure;
+      }
+      return next();
+    });
+}
+
+/** `toolHeaders`: a `tools/call` gets the `Mcp-Param-*` headers of its arguments (Streamable HTTP). */
+function toolHeaders(host: ChainHost): Link {
+  return (ctx, next) => {
+    const registry = ctx.method === 'tools/call' ? host.toolHeaders : undefined;
+    const name = ctx.params['name'];
+    if (registry !== undefined && typeof name === 'string') {
+      const headers = registry.headersFor(name, ctx.params['arguments']);
+      if (headers !== undefined) Object.assign(ctx.headers, headers);
+    }
+    return next();
+  };
+}
+
+/** A user middleware made safe: a throw or a bad result fails the request with a typed error, `next()`'s own errors pass as they are. */
+function guarded(middleware: Middleware): Link {
+  return (ctx, next) => {
+    let passed: unknown = guarded;
+    const tracked: NextMiddleware = () =>
+      next().catch((error: unknown) => {
+        passed = error;
+        throw error;
+      });
+    let out: Promise<JsonObject>;
+    try {
+      out = Promise.resolve(middleware(ctx, tracked));
+    } catch (error) {
+      return Promise.reject(middlewareFailure(error, ctx.method));
+    }
+    return out.then(
+      (value) => middlewareResult(value, ctx.method),
+      (error: unknown) => {
+        throw error === passed && McpError.is(error) ? error : middlewareFailure(error, ctx.method);
+      },
+    );
+  };
+}
+
+/** The chain of one client (see the file's opening comment). */
+export class RequestChain {
+  private readonly outer: Link[] = [];
+  private readonly inner: Link[] = [];
+  private readonly builtIn: { logging: Link; session: Link; toolHeaders: Link };
+  private links: Link[] = [];
+
+  constructor(host: ChainHost) {
+    this.builtIn = { logging: logging(host), session: session(host), toolHeaders: toolHeaders(host) };
+    this.build();
+  }
+
+  /** Adds `middleware` at its place; returns the function that removes it (idempotent). */
+  use(middleware: Middleware, options: UseOptions = {}): () => void {
+    if (typeof middleware !== 'function') throw new TypeError('client.use() takes a middleware function');
+    const list = options.outsideTracing === true ? this.outer : this.inner;
+    const link = guarded(middleware);
+    list.push(link);
+    this.build();
+    return () => {
+      const at = list.indexOf(link);
+      if (at === -1) return;
+      list.splice(at, 1);
+      this.build();
+    };
+  }
+
+  /** Runs `ctx` through the chain as it is now, then `send`. */
+  run(ctx: CallContext, send: (ctx: CallContext) => Promise<JsonObject>): Promise<JsonObject> {
+    const links = this.links;
+    const step = (index: number): Promise<JsonObject> => {
+      const link = links[index];
+      if (link === undefined) return send(ctx);
+      try {
+        return link(ctx, () => step(index + 1));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    return step(0);
+  }
+
+  private build(): void {
+    const { logging, session, toolHeaders } = this.builtIn;
+    this.links = [...this.outer, tracing, ...this.inner, logging, session, toolHeaders];
+  }
+}
