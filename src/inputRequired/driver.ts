@@ -16,13 +16,14 @@ export const DEFAULT_MAX_ROUNDS = 10;
  * How long to wait before re-sending a request whose `input_required` result carried only
  * `requestState` (no `inputRequests`), e.g. while a URL-mode elicitation completes out of band.
  * For the n-th such result in a row:
- * - n = 1: no wait when `immediateFirst` (spec: "the client MAY retry the original request
- *   immediately"), else `initialMs`;
+ * - n = 1: `initialMs`, or no wait when `immediateFirst` (spec: "the client MAY retry the
+ *   original request immediately"; a server that keeps answering state only is then polled in
+ *   a tight loop at first);
  * - after that: `initialMs`, `initialMs·factor`, `initialMs·factor²`, … capped at `maxMs`.
  * A result with `inputRequests` resets the count. All values in ms.
  */
 export interface PausePolicy {
-  /** Retry the first state-only result at once. @default true */
+  /** Retry the first state-only result at once. @default false */
   immediateFirst: boolean;
   /** First non-zero wait, in ms. @default 100 */
   initialMs: number;
@@ -32,9 +33,9 @@ export interface PausePolicy {
   maxMs: number;
 }
 
-/** The default {@link PausePolicy}: 0, 100, 200, 400, 800, 1600, 2000, 2000… ms. */
+/** The default {@link PausePolicy}: 100, 200, 400, 800, 1600, 2000, 2000… ms. */
 export const DEFAULT_PAUSE: Readonly<PausePolicy> = Object.freeze({
-  immediateFirst: true,
+  immediateFirst: false,
   initialMs: 100,
   factor: 2,
   maxMs: 2000,

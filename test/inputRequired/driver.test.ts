@@ -88,8 +88,10 @@ describe('B39: the shape of each retry (pure driver)', () => {
     });
     let settled: JsonObject | undefined;
     void promise.then((result) => (settled = result));
-    // Retry 2 (after a state-only result) goes out at once: no time passes.
-    await vi.advanceTimersByTimeAsync(0);
+    // Retry 2 (after a state-only result) goes out after the first pause, 100 ms.
+    await vi.advanceTimersByTimeAsync(99);
+    expect(hook).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
 
     expect(settled).toEqual(CREATED);
     expect(hook).toHaveBeenCalledTimes(3);
@@ -112,7 +114,14 @@ describe('B39: the shape of each retry (pure driver)', () => {
   it('echoes an odd requestState unchanged (whitespace, unicode, JSON-looking text)', async () => {
     const state = ' {"a":1}\n\u00e9\u{1F600}+/== ';
     const { hook, calls } = scriptedRetry([CREATED]);
-    await driveInputRequired({ method: 'prompts/get', first: stateOnly(state), retry: hook, fulfil: fulfilWith({}) });
+    const done = driveInputRequired({
+      method: 'prompts/get',
+      first: stateOnly(state),
+      retry: hook,
+      fulfil: fulfilWith({}),
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    await done;
     expect(calls[0]?.fields).toEqual({ requestState: state });
     expect(calls[0]?.fields.requestState === state).toBe(true);
   });
@@ -159,13 +168,14 @@ describe('B39: the shape of each retry (pure driver)', () => {
 
   it('passes hook errors (e.g. an RpcError from a retry) through unchanged', async () => {
     const rpc = new RpcError({ code: -32602, message: 'bad state' }, 'tools/call');
-    const error = await driveInputRequired({
+    const caught = driveInputRequired({
       method: 'tools/call',
       first: stateOnly('s'),
       retry: () => Promise.reject(rpc),
       fulfil: vi.fn(),
     }).catch((e: unknown) => e);
-    expect(error).toBe(rpc);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await caught).toBe(rpc);
   });
 });
 
@@ -180,12 +190,14 @@ describe('protocol checks', () => {
     expect((e1 as ProtocolError).data).toMatchObject({ method: 'tools/call', value: first });
 
     const { hook } = scriptedRetry([{ resultType: 'later' }]);
-    const e2 = await driveInputRequired({
+    const caught = driveInputRequired({
       method: 'resources/read',
       first: stateOnly('s'),
       retry: hook,
       fulfil: vi.fn(),
     }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    const e2 = await caught;
     expect(e2).toBeInstanceOf(ProtocolError);
     expect((e2 as Error).message).toMatch(/unknown resultType "later"/);
   });
@@ -277,7 +289,7 @@ describe('round cap', () => {
 });
 
 describe('pauses between state-only retries', () => {
-  it('default: immediate, then 100, 200, 400, 800 ms; inputRequests reset the growth', async () => {
+  it('default: 100, 200, 400, 800 ms, the first retry paced too; inputRequests reset the growth', async () => {
     const { hook, calls } = scriptedRetry([
       stateOnly('2'),
       stateOnly('3'),
@@ -297,15 +309,20 @@ describe('pauses between state-only retries', () => {
     });
     await vi.advanceTimersByTimeAsync(5_000);
     await expect(promise).resolves.toEqual(CREATED);
-    expect(calls.map((c) => c.at - start)).toEqual([0, 100, 300, 700, 1500, 1500, 1500, 1600]);
+    expect(calls.map((c) => c.at - start)).toEqual([100, 300, 700, 1500, 3100, 3100, 3200, 3400]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
   it('pauseBeforeRetry follows the policy and caps at maxMs', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => pauseBeforeRetry(n))).toEqual([0, 100, 200, 400, 800, 1600, 2000, 2000]);
-    expect(
-      [1, 2, 3].map((n) => pauseBeforeRetry(n, { ...DEFAULT_PAUSE, immediateFirst: false, initialMs: 50, factor: 3 })),
-    ).toEqual([50, 150, 450]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => pauseBeforeRetry(n))).toEqual([
+      100, 200, 400, 800, 1600, 2000, 2000, 2000,
+    ]);
+    expect([1, 2, 3].map((n) => pauseBeforeRetry(n, { ...DEFAULT_PAUSE, initialMs: 50, factor: 3 }))).toEqual([
+      50, 150, 450,
+    ]);
+    expect([1, 2, 3].map((n) => pauseBeforeRetry(n, { ...DEFAULT_PAUSE, immediateFirst: true }))).toEqual([
+      0, 100, 200,
+    ]);
   });
 
   it('uses injected timers when given', async () => {
@@ -321,9 +338,10 @@ describe('pauses between state-only retries', () => {
       fulfil: vi.fn(),
       timers,
     });
-    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(300);
     await expect(promise).resolves.toEqual(CREATED);
     expect(timers.setTimeout).toHaveBeenCalledWith(expect.any(Function), 100);
+    expect(timers.setTimeout).toHaveBeenCalledWith(expect.any(Function), 200);
   });
 });
 
@@ -367,7 +385,7 @@ describe('cancellation and budget', () => {
       fulfil: vi.fn(),
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(50); // retry 1 went out at once; now inside the 100 ms pause
+    await vi.advanceTimersByTimeAsync(150); // retry 1 went out at 100 ms; now inside the 200 ms pause
     expect(hook).toHaveBeenCalledTimes(1);
     expect(vi.getTimerCount()).toBe(1);
     controller.abort('stop');
@@ -392,7 +410,8 @@ describe('cancellation and budget', () => {
       fulfil: vi.fn(),
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(retry).toHaveBeenCalledTimes(1);
     controller.abort();
     expect(await caught).toBeInstanceOf(CancelledError);
     expect(retrySignal?.aborted).toBe(true);
@@ -462,14 +481,15 @@ describe('cancellation and budget', () => {
       first: stateOnly('a'),
       retry: hook,
       fulfil: vi.fn(),
-      deadline: { at: clock.now() + 80, totalTimeoutMs: 80 },
+      deadline: { at: clock.now() + 250, totalTimeoutMs: 250 },
       clock,
     }).catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(0);
+    // Retry 1 after 100 ms, with 150 ms left; the 200 ms pause before retry 2 would end past the deadline.
+    await vi.advanceTimersByTimeAsync(100);
     const error = await caught;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(calls).toHaveLength(1);
-    expect(calls[0]?.context.remainingMs).toBe(80);
+    expect(calls[0]?.context.remainingMs).toBe(150);
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -136,7 +136,10 @@ describe('B39: the shape of each retry, on the wire', () => {
     const promise = callWithInput(caller, handlers, 'tools/call', params);
     let done = false;
     void promise.then(() => (done = true));
-    await vi.advanceTimersByTimeAsync(0); // no pause before retry 2: it goes out at once
+    await vi.advanceTimersByTimeAsync(99); // retry 2 answers a state-only result: paced, the first time too
+    expect(server.requests('tools/call')).toHaveLength(2);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
 
     expect(done).toBe(true);
     await expect(promise).resolves.toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'created' }] });
