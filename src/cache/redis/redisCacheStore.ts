@@ -29,14 +29,17 @@ import {
 import { LocalTier, type LocalTierOptions } from './localTier.js';
 import { RedisKeys, serverTagOf } from './redisKeys.js';
 import { RedisFailure, RedisLink, RedisTimeout, type RedisClient } from './redisLink.js';
+import type { Subscription } from './redisDriver.js';
 import { SingleFlight, type SingleFlightOptions } from './singleFlight.js';
 
 /** Options of {@link RedisCacheStore}. Give exactly one of `client` and `connection`. */
 export interface RedisCacheStoreOptions {
   /**
    * A connection the host already has: an ioredis `Redis` (standalone, Sentinel, TLS) or
-   * `Cluster`. The store sends its commands on it and never closes it; it opens one more
-   * connection of the same kind (`duplicate()`) for the invalidation channel, and closes that.
+   * `Cluster`, or a node-redis client of one node (`createClient()` of the `redis` package;
+   * connected, or `connect()`ed after). The store sends its commands on it and never closes it;
+   * it opens one more connection of the same kind (`duplicate()`) for the invalidation channel,
+   * and closes that. Anything else is refused (InvalidArgumentError, -32602).
    */
   client?: RedisClient | undefined;
   /**
@@ -129,14 +132,16 @@ const MAX_PENDING_PER_SERVER = 32;
  * ```
  *
  * @throws InvalidArgumentError (-32602) when neither or both of `client` and `connection` are
- *   given, or an option is out of range.
+ *   given, `client` is neither an ioredis nor a node-redis client (`data.value` says what it
+ *   is: a node-redis cluster or Sentinel, a callback-era client, something else), or an option
+ *   is out of range.
  */
 export class RedisCacheStore implements CacheStore, Closeable {
   /** Key names of this fleet. */
   private readonly names: RedisKeys;
   private readonly link: RedisLink;
   private readonly ownsClient: boolean;
-  private readonly subscriber: RedisClient;
+  private readonly subscriber: Subscription;
   private subscribed = false;
   private readonly clock: Clock;
   private readonly wallClock: WallClock;
@@ -158,7 +163,8 @@ export class RedisCacheStore implements CacheStore, Closeable {
   /** Reads of generation hashes in progress, per server tag. */
   private readonly generationReads = new Map<string, Promise<void>>();
   private readonly onError: (error: Error) => void;
-  private readonly onClientReady = (): void => this.availability.ready();
+  /** Removes the store's listeners from the client. */
+  private readonly unlisten: Array<() => void> = [];
   private closed = false;
 
   constructor(options: RedisCacheStoreOptions) {
@@ -211,42 +217,32 @@ export class RedisCacheStore implements CacheStore, Closeable {
       },
       () => this.link.connecting,
     );
-    redis.on('ready', this.onClientReady);
+    this.unlisten.push(this.link.driver.onReady(() => this.availability.ready()));
     // An owned connection's errors are ours to hear (ioredis logs unheard ones); a host's are the host's.
     if (this.ownsClient)
-      redis.on('error', (error: Error) =>
-        this.failed(
-          new CacheStoreError(
-            `Redis connection failed (${error.message}); caching without Redis until it answers again`,
-            { operation: 'connect', reason: 'unreachable' },
-            error,
+      this.unlisten.push(
+        this.link.driver.onError((error: Error) =>
+          this.failed(
+            new CacheStoreError(
+              `Redis connection failed (${error.message}); caching without Redis until it answers again`,
+              { operation: 'connect', reason: 'unreachable' },
+              error,
+            ),
           ),
         ),
       );
 
-    this.subscriber = this.link.duplicateForSubscribe();
-    this.subscriber.on('error', () => {
-      // The channel's losses are handled on 'close'; ioredis reconnects and resubscribes.
-    });
-    this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.names.channel) this.heard(message);
-    });
-    this.subscriber.on('ready', () => {
-      this.subscribed = true;
-    });
-    this.subscriber.on('close', () => {
-      // Notices may be missed from now on: nothing in the local tier can be trusted.
-      this.subscribed = false;
-      this.local?.clear();
-    });
-    this.subscriber.subscribe(this.names.channel).then(
-      () => {
-        this.subscribed = this.subscriber.status === 'ready';
+    this.subscriber = this.link.subscribe(this.names.channel, {
+      message: (message) => this.heard(message),
+      up: () => {
+        this.subscribed = true;
       },
-      () => {
-        // retried by ioredis's reconnect (autoResubscribe)
+      down: () => {
+        // Notices may be missed from now on: nothing in the local tier can be trusted.
+        this.subscribed = false;
+        this.local?.clear();
       },
-    );
+    });
   }
 
   /** `up` (Redis in use), `starting`, `down` (running without Redis) or `recovering`. */
@@ -307,7 +303,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
           return 'invalidated';
         }
       } else {
-        await this.link.bounded('SET', () => this.link.client.set(redisKey, text, 'PX', px));
+        await this.link.set(redisKey, text, px);
       }
     } catch (error) {
       this.failed(error);
@@ -415,9 +411,9 @@ export class RedisCacheStore implements CacheStore, Closeable {
     this.availability.close();
     this.listeners.clear();
     this.local?.clear();
-    this.link.client.off('ready', this.onClientReady);
-    this.subscriber.disconnect();
-    if (this.ownsClient) await this.link.client.quit().catch(() => this.link.client.disconnect());
+    for (const unlisten of this.unlisten.splice(0)) unlisten();
+    this.subscriber.close();
+    if (this.ownsClient) await this.link.driver.quit();
   }
 
   /** The same as {@link close}, for `await using store = new RedisCacheStore(…)`. */
