@@ -14,7 +14,8 @@ import type { CacheEvent, LoadOutcome, Loader } from '../../src/cache/types.js';
 import type { JsonObject } from '../../src/wire/messages.js';
 import { RedisCacheStore, type RedisCacheStoreOptions } from '../../src/cache/redis/redisCacheStore.js';
 import { CacheStoreError } from '../../src/cache/redis/errors.js';
-import { serverTag } from '../../src/cache/cacheKey.js';
+import { CacheKeyBuilder, serverTag } from '../../src/cache/cacheKey.js';
+import { encodeEntry } from '../../src/cache/redis/entryCodec.js';
 import { ErrorCode } from '../../src/errors/codes.js';
 import { systemBinary } from '../setup/systemBinaries.js';
 import { startRedisServer, type RedisServer } from '../fakes/redisServer.js';
@@ -571,6 +572,72 @@ describe.skipIf(redisBinary.skipReason !== undefined).each(LIBRARIES)(
           'network',
         );
         expect(errors[0]).toMatchObject({ code: ErrorCode.CacheStoreFailed, data: { reason: 'malformed-entry' } });
+      });
+
+      it('an entry with a valid header but a result of the wrong shape is a malformed-entry miss for the next reader, and is removed', async () => {
+        nextPrefix();
+        const errors: Error[] = [];
+        const a = cache(await store({ onError: (error) => errors.push(error) }));
+        const redisKey = `${prefix}{${TAG}}${await keyOf('x://shape')}`;
+        const header = { expiresAt: Date.now() + 60_000, ttlMs: 60_000, scope: 'public' as const, bytes: 20 };
+        await admin.set(redisKey, encodeEntry({ ...header, value: { contents: 'not an array' } }), 'PX', 60_000);
+        const doc = loader(() => ({
+          contents: [{ uri: 'x://shape', text: 'ok' }],
+          ttlMs: 60_000,
+          cacheScope: 'public',
+        }));
+        const read = await a.fetch({ method: 'resources/read', uri: 'x://shape', protocolVersion: V }, doc.load);
+        expect(read.source).toBe('network');
+        expect(read.result).toEqual({
+          contents: [{ uri: 'x://shape', text: 'ok' }],
+          ttlMs: 60_000,
+          cacheScope: 'public',
+        });
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({
+          code: ErrorCode.CacheStoreFailed,
+          data: { reason: 'malformed-entry', key: redisKey },
+        });
+        expect(errors[0]!.message).toContain('contents must be an array');
+        // Removed, then replaced by the load: the next reader gets the good one.
+        expect(await admin.get(redisKey)).toContain('"text":"ok"');
+
+        // A list page holding an item the page check drops is not served either.
+        const listKey = `${prefix}{${TAG}}${new CacheKeyBuilder(SERVER).key('tools/list', null, V, 'public')}`;
+        await admin.set(listKey, encodeEntry({ ...header, value: { tools: [{ name: 't' }] } }), 'PX', 60_000);
+        const page = loader(() => ({
+          tools: [{ name: 't', inputSchema: { type: 'object' } }],
+          ttlMs: 60_000,
+          cacheScope: 'public',
+        }));
+        expect((await a.fetch({ method: 'tools/list', protocolVersion: V }, page.load)).source).toBe('network');
+        expect(errors).toHaveLength(2);
+        expect(errors[1]).toMatchObject({ data: { reason: 'malformed-entry', key: listKey } });
+      });
+
+      it('a key of another Redis type (WRONGTYPE) is one malformed-entry miss, not an outage: the store stays up and keeps its local tier', async () => {
+        nextPrefix();
+        const errors: Error[] = [];
+        const made = await store({ onError: (error) => errors.push(error), localTier: true });
+        const a = cache(made);
+        const good = loader(() => ({ contents: [{ text: 'good' }], ttlMs: 60_000, cacheScope: 'public' }));
+        await a.fetch({ method: 'resources/read', uri: 'x://good', protocolVersion: V }, good.load);
+        const redisKey = `${prefix}{${TAG}}${await keyOf('x://hash')}`;
+        await admin.hset(redisKey, { not: 'an entry' });
+        const doc = loader(() => ({ contents: [{ text: 'fresh' }], ttlMs: 60_000, cacheScope: 'public' }));
+        const read = await a.fetch({ method: 'resources/read', uri: 'x://hash', protocolVersion: V }, doc.load);
+        expect(read.source).toBe('network');
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({ data: { reason: 'malformed-entry', key: redisKey } });
+        expect(errors[0]!.message).toContain('WRONGTYPE');
+        expect(made.state).toBe('up');
+        // The local tier still answers the good entry synchronously, and the bad key was replaced.
+        expect(made.get(await keyOf('x://good'))).toMatchObject({ ttlMs: 60_000 });
+        expect(await admin.type(redisKey)).toBe('string');
+        expect(
+          (await a.fetch({ method: 'resources/read', uri: 'x://hash', protocolVersion: V }, doc.load)).source,
+        ).toBe('cache');
+        expect(good.calls.count).toBe(1);
       });
 
       it('enumerates with SCAN, never KEYS', async () => {

@@ -11,7 +11,8 @@ import type { Closeable } from '../../util/disposable.js';
 import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
-import { keyPrefix, quoteJson } from '../cacheKey.js';
+import { keyPrefix, parseCacheKey, quoteJson } from '../cacheKey.js';
+import { recheckResult } from '../../wire/results.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from '../fleet.js';
 import { CACHEABLE_METHODS } from '../types.js';
 import { Availability } from './availability.js';
@@ -202,7 +203,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
             {
               up: () => this.availability.up,
               failed: (error) => this.failed(error),
-              entry: (text) => this.entryOf(text, undefined, undefined),
+              entry: (read, key) => this.readBack(read, undefined, key),
             },
           );
     this.availability = new Availability(
@@ -454,27 +455,58 @@ export class RedisCacheStore implements CacheStore, Closeable {
       return undefined;
     }
     if (read.generations !== undefined) this.generations.learnRead(tag, read.generations);
-    if (read.text === null) return undefined;
-    const entry = this.entryOf(read.text, read.pttl, key);
+    const entry = this.readBack(read, read.pttl, key);
     if (entry !== undefined && this.local !== undefined && this.subscribed) this.local.set(key, entry);
     return entry;
+  }
+
+  /**
+   * What a `GET` of the entry under `key` brought back, as an entry; `undefined` for none. A
+   * key of another Redis type, a text that is not an entry, or a result that fails the checks
+   * the client runs on a server's (another writer's, a corrupted value) is a miss: reported as
+   * `malformed-entry` and removed, so the next load replaces it.
+   */
+  private readBack(
+    read: { text: string | null; wrongType: boolean },
+    pttl: number | undefined,
+    key: string,
+  ): CacheEntry | undefined {
+    if (read.wrongType) return this.malformed(key, 'holds a value of another Redis type (WRONGTYPE)');
+    if (read.text === null) return undefined;
+    const method = parseCacheKey(key)?.method;
+    let problem: string | undefined;
+    const stored: StoredEntry | undefined = decodeEntry(read.text, (value) => {
+      problem = method === undefined ? undefined : recheckResult(method, value);
+      return problem === undefined;
+    });
+    if (stored === undefined)
+      return this.malformed(
+        key,
+        problem === undefined ? 'is not an mcp-live cache entry' : `holds a result that fails its checks (${problem})`,
+      );
+    return this.entryOf(stored, pttl);
+  }
+
+  /** Reports the entry under `key` as malformed and removes it; a miss. */
+  private malformed(key: string, why: string): undefined {
+    const redisKey = this.names.entry(key);
+    this.report(
+      new CacheStoreError(`Redis key ${redisKey} of this store ${why}; served as a miss and removed`, {
+        operation: 'GET',
+        reason: 'malformed-entry',
+        key: redisKey,
+      }),
+    );
+    this.local?.delete(key);
+    this.link.unlink([redisKey]).catch((error: unknown) => this.failed(error));
+    return undefined;
   }
 
   /**
    * An entry read from Redis, on this process's clock: its remaining freshness is the least of
    * the server's `ttlMs`, its wall-clock expiry and (with `retainStaleMs`) Redis's own `PTTL`.
    */
-  private entryOf(text: string, pttl: number | undefined, key: string | undefined): CacheEntry | undefined {
-    const stored: StoredEntry | undefined = decodeEntry(text);
-    if (stored === undefined) {
-      this.report(
-        new CacheStoreError(
-          'Redis holds text that is not an mcp-live cache entry under a key of this store; served as a miss',
-          { operation: 'GET', reason: 'malformed-entry', key: key === undefined ? undefined : this.names.entry(key) },
-        ),
-      );
-      return undefined;
-    }
+  private entryOf(stored: StoredEntry, pttl: number | undefined): CacheEntry {
     let left = Math.min(stored.ttlMs, stored.expiresAt - this.wallClock.now());
     if (pttl !== undefined && pttl >= 0) left = Math.min(left, pttl - this.retainStaleMs);
     return {
