@@ -1,7 +1,8 @@
 /**
  * The fleet entry: a response-cache store in Redis shared by every instance of a host, with
  * invalidation across the fleet, and a task store there so tasks outlive a host restart.
- * Node-only; needs the optional peer dependency `ioredis`.
+ * Node-only; needs one of the optional peer dependencies `ioredis` or `redis` (node-redis; the
+ * task store takes ioredis only).
  *
  * @module mcp-live/redis
  */
@@ -11,7 +12,7 @@ export {
   DEFAULT_REDIS_TIMEOUT_MS,
   type RedisCacheStoreOptions,
 } from './cache/redis/redisCacheStore.js';
-export type { RedisClient } from './cache/redis/redisLink.js';
+export type { RedisClient, IoRedisClient, NodeRedisClient } from './cache/redis/clientDriver.js';
 export type { Fence } from './cache/redis/generations.js';
 export type { LocalTierOptions } from './cache/redis/localTier.js';
 export type { SingleFlightOptions } from './cache/redis/singleFlight.js';

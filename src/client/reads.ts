@@ -21,7 +21,9 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.
 import type { CallOptions } from '../wire/callOptions.js';
 import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
-import { checkListPage, requireArray, requireObject } from '../wire/results.js';
+import { checkListPage } from '../wire/results.js';
+
+export { checkDiscover, checkRead } from '../wire/results.js';
 
 /** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
 export interface PageParams {
@@ -240,20 +242,4 @@ export class CachedReads {
     }
     return { ...page, tools };
   }
-}
-
-/** Checks the fields of a DiscoverResult the client reads. */
-export function checkDiscover(method: string, result: JsonObject): JsonObject {
-  const versions = requireArray(method, result, 'supportedVersions');
-  if (!versions.every((v) => typeof v === 'string')) {
-    throw new ProtocolError('result.supportedVersions must hold strings', { method, value: result });
-  }
-  requireObject(method, result, 'capabilities');
-  return result;
-}
-
-/** Checks the fields of a ReadResourceResult the client reads. */
-export function checkRead(method: string, result: JsonObject): JsonObject {
-  requireArray(method, result, 'contents');
-  return result;
 }

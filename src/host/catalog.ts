@@ -75,6 +75,15 @@ export interface ServerContribution {
   resourceTemplates: readonly ResourceTemplate[];
 }
 
+/** A tool or prompt a server listed that the catalog leaves out, and why. */
+export interface CatalogLeftOut {
+  readonly kind: 'tools' | 'prompts';
+  readonly server: string;
+  /** Its name as the server listed it. */
+  readonly name: string;
+  readonly reason: string;
+}
+
 /** The union of the servers' lists. Frozen; a new catalog is built on every change. */
 export interface Catalog {
   readonly tools: readonly HostTool[];
@@ -85,6 +94,11 @@ export interface Catalog {
   readonly toolCollisions: readonly ExposedNameCollision[];
   /** The same for prompts. */
   readonly promptCollisions: readonly ExposedNameCollision[];
+  /**
+   * Tools and prompts left out: an empty name (no call could name it on the wire). The host
+   * reports each one once to its `onError`.
+   */
+  readonly leftOut: readonly CatalogLeftOut[];
   /** Tools by exposed name. */
   readonly toolsByName: ReadonlyMap<string, HostTool>;
   /** Prompts by exposed name. */
@@ -113,10 +127,20 @@ export function buildCatalog(
   rules: NameRules = {},
   previous?: Catalog,
 ): Catalog {
+  const leftOut: CatalogLeftOut[] = [];
+  const named = <T extends { name: string }>(kind: CatalogLeftOut['kind'], server: string, item: T): boolean => {
+    if (item.name !== '') return true;
+    leftOut.push(Object.freeze({ kind, server, name: item.name, reason: 'an empty name: no call can name it' }));
+    return false;
+  };
   const toolSources = contributions.flatMap((c) =>
-    c.tools.filter((tool) => toolAllowed(tool, c.toolFilter)).map((tool) => ({ c, tool })),
+    c.tools
+      .filter((tool) => toolAllowed(tool, c.toolFilter) && named('tools', c.server, tool))
+      .map((tool) => ({ c, tool })),
   );
-  const promptSources = contributions.flatMap((c) => c.prompts.map((prompt) => ({ c, prompt })));
+  const promptSources = contributions.flatMap((c) =>
+    c.prompts.filter((prompt) => named('prompts', c.server, prompt)).map((prompt) => ({ c, prompt })),
+  );
 
   const toolNames = assignExposedNames(
     toolSources.map(({ c, tool }): NameRequest => ({ server: c.server, prefix: c.prefix, name: tool.name })),
@@ -190,6 +214,7 @@ export function buildCatalog(
     resourceTemplates: Object.freeze(resourceTemplates),
     toolCollisions: Object.freeze(toolNames.collisions),
     promptCollisions: Object.freeze(promptNames.collisions),
+    leftOut: Object.freeze(leftOut),
     toolsByName: new Map(tools.map((t) => [t.exposedName, t])),
     promptsByName: new Map(prompts.map((p) => [p.exposedName, p])),
     resourcesByUri,

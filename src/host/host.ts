@@ -9,7 +9,13 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { MemoryCacheStore, type CacheStore } from '../cache/cacheStore.js';
-import { abortedError, ConnectionClosedError, InvalidArgumentError, isTimeoutError } from '../errors/errors.js';
+import {
+  abortedError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  isTimeoutError,
+  ProtocolError,
+} from '../errors/errors.js';
 import { abortableDelay } from '../util/signals.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { EraMemory } from '../era/era.js';
@@ -786,8 +792,18 @@ export class McpHost {
       before,
     );
     const kinds = changedKinds(before, after);
-    if (kinds.length === 0) return;
+    const known = new Set(before.leftOut.map((item) => JSON.stringify(item)));
+    const leftOut = after.leftOut.filter((item) => !known.has(JSON.stringify(item)));
+    if (kinds.length === 0 && leftOut.length === 0) return;
     this.catalogValue = after;
+    for (const item of leftOut)
+      this.report(
+        new ProtocolError(`${item.kind} ${JSON.stringify(item.name)} of ${item.server} left out: ${item.reason}`, {
+          value: item,
+        }),
+        item.server,
+      );
+    if (kinds.length === 0) return;
     if (kinds.includes('tools')) this.budget.catalogChanged();
     this.events.emit({ type: 'catalog', kinds });
     this.announceCollisions('tools', before.toolCollisions, after.toolCollisions);

@@ -126,3 +126,53 @@ export function checkListPage(method: string, result: JsonObject, report: (error
   result[entry.key] = kept;
   return result;
 }
+
+/** Checks the fields of a DiscoverResult the client reads. */
+export function checkDiscover(method: string, result: JsonObject): JsonObject {
+  const versions = requireArray(method, result, 'supportedVersions');
+  if (!versions.every((v) => typeof v === 'string')) {
+    throw new ProtocolError('result.supportedVersions must hold strings', { method, value: result });
+  }
+  requireObject(method, result, 'capabilities');
+  return result;
+}
+
+/** Checks the fields of a ReadResourceResult the client reads. */
+export function checkRead(method: string, result: JsonObject): JsonObject {
+  requireArray(method, result, 'contents');
+  return result;
+}
+
+/** The checks of the cacheable results that are not list pages (skills' as skillsClient.ts runs them). */
+const resultChecks: Record<string, (method: string, result: JsonObject) => unknown> = {
+  'server/discover': checkDiscover,
+  'resources/read': checkRead,
+  'skills/list': (method, result) => {
+    requireArray(method, result, 'skills');
+    return readNextCursor(method, result);
+  },
+  'skills/get': (method, result) => requireObject(method, result, 'skill'),
+};
+
+/**
+ * Why a cacheable result of `method` read back from outside the process (a shared cache store)
+ * fails the checks the client runs on what a server sends: the fields it reads, and for a list
+ * page any item the page check would drop or repair (a page stored by mcp-live was checked
+ * before it was stored, so it has none). `undefined` when it passes. Runs before the result is
+ * frozen: a failing list page may be changed.
+ */
+export function recheckResult(method: string, result: JsonObject): string | undefined {
+  try {
+    if (itemChecks[method] !== undefined) {
+      let problem: string | undefined;
+      checkListPage(method, result, (error) => {
+        problem ??= error.message;
+      });
+      return problem;
+    }
+    resultChecks[method]?.(method, result);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -34,9 +34,10 @@ export function encodeEntry(entry: StoredEntry): string {
 
 /**
  * The entry a text holds, its result deeply frozen; `undefined` when the text is not an entry
- * of this format (another writer's, a truncated value, an older layout).
+ * of this format (another writer's, a truncated value, an older layout), or when `check`
+ * (run on the result before it is frozen) says it is not a result the reader can use.
  */
-export function decodeEntry(text: string): StoredEntry | undefined {
+export function decodeEntry(text: string, check?: (value: JsonObject) => boolean): StoredEntry | undefined {
   const newline = text.indexOf('\n');
   if (newline < 0) return undefined;
   const header = text.slice(0, newline).split(' ');
@@ -54,5 +55,6 @@ export function decodeEntry(text: string): StoredEntry | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (check !== undefined && !check(value as JsonObject)) return undefined;
   return { value: deepFreeze(value as JsonObject), expiresAt, ttlMs, scope, bytes };
 }

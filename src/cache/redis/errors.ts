@@ -11,7 +11,9 @@ export interface CacheStoreErrorData {
   /**
    * `unreachable`: Redis refused or dropped the connection, or answered with an error;
    * `timeout`: no answer within the store's `timeoutMs`; `malformed-entry`: a key of this
-   * store held text that is not an mcp-live entry (ignored, served as a miss).
+   * store held something that is not a usable entry (text that is not an mcp-live entry, a
+   * result failing the checks the client runs on a server's, a value of another Redis type):
+   * served as a miss and removed, the store staying up.
    */
   reason: 'unreachable' | 'timeout' | 'malformed-entry';
   /** With `malformed-entry`: the Redis key (it holds digests only, never a credential). */

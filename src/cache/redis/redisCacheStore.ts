@@ -11,7 +11,8 @@ import type { Closeable } from '../../util/disposable.js';
 import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
-import { keyPrefix, quoteJson } from '../cacheKey.js';
+import { keyPrefix, parseCacheKey, quoteJson } from '../cacheKey.js';
+import { recheckResult } from '../../wire/results.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from '../fleet.js';
 import { CACHEABLE_METHODS } from '../types.js';
 import { Availability } from './availability.js';
@@ -29,14 +30,17 @@ import {
 import { LocalTier, type LocalTierOptions } from './localTier.js';
 import { RedisKeys, serverTagOf } from './redisKeys.js';
 import { RedisFailure, RedisLink, RedisTimeout, type RedisClient } from './redisLink.js';
+import type { Subscription } from './redisDriver.js';
 import { SingleFlight, type SingleFlightOptions } from './singleFlight.js';
 
 /** Options of {@link RedisCacheStore}. Give exactly one of `client` and `connection`. */
 export interface RedisCacheStoreOptions {
   /**
    * A connection the host already has: an ioredis `Redis` (standalone, Sentinel, TLS) or
-   * `Cluster`. The store sends its commands on it and never closes it; it opens one more
-   * connection of the same kind (`duplicate()`) for the invalidation channel, and closes that.
+   * `Cluster`, or a node-redis client of one node (`createClient()` of the `redis` package;
+   * connected, or `connect()`ed after). The store sends its commands on it and never closes it;
+   * it opens one more connection of the same kind (`duplicate()`) for the invalidation channel,
+   * and closes that. Anything else is refused (InvalidArgumentError, -32602).
    */
   client?: RedisClient | undefined;
   /**
@@ -129,14 +133,16 @@ const MAX_PENDING_PER_SERVER = 32;
  * ```
  *
  * @throws InvalidArgumentError (-32602) when neither or both of `client` and `connection` are
- *   given, or an option is out of range.
+ *   given, `client` is neither an ioredis nor a node-redis client (`data.value` says what it
+ *   is: a node-redis cluster or Sentinel, a callback-era client, something else), or an option
+ *   is out of range.
  */
 export class RedisCacheStore implements CacheStore, Closeable {
   /** Key names of this fleet. */
   private readonly names: RedisKeys;
   private readonly link: RedisLink;
   private readonly ownsClient: boolean;
-  private readonly subscriber: RedisClient;
+  private readonly subscriber: Subscription;
   private subscribed = false;
   private readonly clock: Clock;
   private readonly wallClock: WallClock;
@@ -158,7 +164,8 @@ export class RedisCacheStore implements CacheStore, Closeable {
   /** Reads of generation hashes in progress, per server tag. */
   private readonly generationReads = new Map<string, Promise<void>>();
   private readonly onError: (error: Error) => void;
-  private readonly onClientReady = (): void => this.availability.ready();
+  /** Removes the store's listeners from the client. */
+  private readonly unlisten: Array<() => void> = [];
   private closed = false;
 
   constructor(options: RedisCacheStoreOptions) {
@@ -196,7 +203,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
             {
               up: () => this.availability.up,
               failed: (error) => this.failed(error),
-              entry: (text) => this.entryOf(text, undefined, undefined),
+              entry: (read, key) => this.readBack(read, undefined, key),
             },
           );
     this.availability = new Availability(
@@ -211,42 +218,32 @@ export class RedisCacheStore implements CacheStore, Closeable {
       },
       () => this.link.connecting,
     );
-    redis.on('ready', this.onClientReady);
+    this.unlisten.push(this.link.driver.onReady(() => this.availability.ready()));
     // An owned connection's errors are ours to hear (ioredis logs unheard ones); a host's are the host's.
     if (this.ownsClient)
-      redis.on('error', (error: Error) =>
-        this.failed(
-          new CacheStoreError(
-            `Redis connection failed (${error.message}); caching without Redis until it answers again`,
-            { operation: 'connect', reason: 'unreachable' },
-            error,
+      this.unlisten.push(
+        this.link.driver.onError((error: Error) =>
+          this.failed(
+            new CacheStoreError(
+              `Redis connection failed (${error.message}); caching without Redis until it answers again`,
+              { operation: 'connect', reason: 'unreachable' },
+              error,
+            ),
           ),
         ),
       );
 
-    this.subscriber = this.link.duplicateForSubscribe();
-    this.subscriber.on('error', () => {
-      // The channel's losses are handled on 'close'; ioredis reconnects and resubscribes.
-    });
-    this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.names.channel) this.heard(message);
-    });
-    this.subscriber.on('ready', () => {
-      this.subscribed = true;
-    });
-    this.subscriber.on('close', () => {
-      // Notices may be missed from now on: nothing in the local tier can be trusted.
-      this.subscribed = false;
-      this.local?.clear();
-    });
-    this.subscriber.subscribe(this.names.channel).then(
-      () => {
-        this.subscribed = this.subscriber.status === 'ready';
+    this.subscriber = this.link.subscribe(this.names.channel, {
+      message: (message) => this.heard(message),
+      up: () => {
+        this.subscribed = true;
       },
-      () => {
-        // retried by ioredis's reconnect (autoResubscribe)
+      down: () => {
+        // Notices may be missed from now on: nothing in the local tier can be trusted.
+        this.subscribed = false;
+        this.local?.clear();
       },
-    );
+    });
   }
 
   /** `up` (Redis in use), `starting`, `down` (running without Redis) or `recovering`. */
@@ -307,7 +304,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
           return 'invalidated';
         }
       } else {
-        await this.link.bounded('SET', () => this.link.client.set(redisKey, text, 'PX', px));
+        await this.link.set(redisKey, text, px);
       }
     } catch (error) {
       this.failed(error);
@@ -415,9 +412,9 @@ export class RedisCacheStore implements CacheStore, Closeable {
     this.availability.close();
     this.listeners.clear();
     this.local?.clear();
-    this.link.client.off('ready', this.onClientReady);
-    this.subscriber.disconnect();
-    if (this.ownsClient) await this.link.client.quit().catch(() => this.link.client.disconnect());
+    for (const unlisten of this.unlisten.splice(0)) unlisten();
+    this.subscriber.close();
+    if (this.ownsClient) await this.link.driver.quit();
   }
 
   /** The same as {@link close}, for `await using store = new RedisCacheStore(…)`. */
@@ -458,27 +455,58 @@ export class RedisCacheStore implements CacheStore, Closeable {
       return undefined;
     }
     if (read.generations !== undefined) this.generations.learnRead(tag, read.generations);
-    if (read.text === null) return undefined;
-    const entry = this.entryOf(read.text, read.pttl, key);
+    const entry = this.readBack(read, read.pttl, key);
     if (entry !== undefined && this.local !== undefined && this.subscribed) this.local.set(key, entry);
     return entry;
+  }
+
+  /**
+   * What a `GET` of the entry under `key` brought back, as an entry; `undefined` for none. A
+   * key of another Redis type, a text that is not an entry, or a result that fails the checks
+   * the client runs on a server's (another writer's, a corrupted value) is a miss: reported as
+   * `malformed-entry` and removed, so the next load replaces it.
+   */
+  private readBack(
+    read: { text: string | null; wrongType: boolean },
+    pttl: number | undefined,
+    key: string,
+  ): CacheEntry | undefined {
+    if (read.wrongType) return this.malformed(key, 'holds a value of another Redis type (WRONGTYPE)');
+    if (read.text === null) return undefined;
+    const method = parseCacheKey(key)?.method;
+    let problem: string | undefined;
+    const stored: StoredEntry | undefined = decodeEntry(read.text, (value) => {
+      problem = method === undefined ? undefined : recheckResult(method, value);
+      return problem === undefined;
+    });
+    if (stored === undefined)
+      return this.malformed(
+        key,
+        problem === undefined ? 'is not an mcp-live cache entry' : `holds a result that fails its checks (${problem})`,
+      );
+    return this.entryOf(stored, pttl);
+  }
+
+  /** Reports the entry under `key` as malformed and removes it; a miss. */
+  private malformed(key: string, why: string): undefined {
+    const redisKey = this.names.entry(key);
+    this.report(
+      new CacheStoreError(`Redis key ${redisKey} of this store ${why}; served as a miss and removed`, {
+        operation: 'GET',
+        reason: 'malformed-entry',
+        key: redisKey,
+      }),
+    );
+    this.local?.delete(key);
+    this.link.unlink([redisKey]).catch((error: unknown) => this.failed(error));
+    return undefined;
   }
 
   /**
    * An entry read from Redis, on this process's clock: its remaining freshness is the least of
    * the server's `ttlMs`, its wall-clock expiry and (with `retainStaleMs`) Redis's own `PTTL`.
    */
-  private entryOf(text: string, pttl: number | undefined, key: string | undefined): CacheEntry | undefined {
-    const stored: StoredEntry | undefined = decodeEntry(text);
-    if (stored === undefined) {
-      this.report(
-        new CacheStoreError(
-          'Redis holds text that is not an mcp-live cache entry under a key of this store; served as a miss',
-          { operation: 'GET', reason: 'malformed-entry', key: key === undefined ? undefined : this.names.entry(key) },
-        ),
-      );
-      return undefined;
-    }
+  private entryOf(stored: StoredEntry, pttl: number | undefined): CacheEntry {
     let left = Math.min(stored.ttlMs, stored.expiresAt - this.wallClock.now());
     if (pttl !== undefined && pttl >= 0) left = Math.min(left, pttl - this.retainStaleMs);
     return {

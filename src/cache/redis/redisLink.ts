@@ -1,14 +1,13 @@
 /**
- * The Redis commands a fleet store sends, on ioredis (a `Redis`, including Sentinel set-ups,
- * or a `Cluster`), each bounded by a timeout: the only file that knows the client library.
- * It never mutates a client it was given (no `defineCommand`, no listeners but `ready`).
+ * The Redis commands a fleet store sends, each bounded by a timeout, on whichever client
+ * library it was given (through its {@link RedisDriver}; see clientDriver.ts).
  */
 import { createHash } from 'node:crypto';
-import { Cluster, type Redis } from 'ioredis';
 import type { TimerHandle, Timers } from '../../util/clock.js';
+import { driverFor, type RedisClient } from './clientDriver.js';
+import type { RedisDriver, RedisReply, SubscriberHooks, Subscription } from './redisDriver.js';
 
-/** A connection the store can use: an ioredis `Redis` (standalone or Sentinel) or `Cluster`. */
-export type RedisClient = Redis | Cluster;
+export type { RedisClient };
 
 /** A Lua script, sent by SHA1 (`EVALSHA`) and by text again when Redis does not know it. */
 export interface LuaScript {
@@ -47,6 +46,8 @@ export class RedisFailure extends Error {
 export interface EntryRead {
   /** The entry text, or `null`. */
   readonly text: string | null;
+  /** True when the key holds a value of another Redis type (`WRONGTYPE`): not an entry. */
+  readonly wrongType: boolean;
   /** `PTTL` of the entry key in ms, when asked for. */
   readonly pttl: number | undefined;
   /** The generation tokens of the asked methods (`null` for none yet), when asked for. */
@@ -55,23 +56,34 @@ export interface EntryRead {
 
 const SCAN_COUNT = 1000;
 
-/** Commands on one client, each bounded by `timeoutMs`. */
-export class RedisLink {
+/** True for Redis's answer to a command on a key holding another type of value. */
+export function isWrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('WRONGTYPE');
+}
+
+/**
+ * Commands on one client, each bounded by `timeoutMs`.
+ * @throws InvalidArgumentError (-32602) when `client` is neither an ioredis nor a node-redis client.
+ */
+export class RedisLink<C extends RedisClient = RedisClient> {
+  readonly driver: RedisDriver;
+
   constructor(
-    readonly client: RedisClient,
+    readonly client: C,
     private readonly timers: Timers,
     readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.driver = driverFor(client);
+  }
 
   /** True when the client is connected and ready for commands. */
   get ready(): boolean {
-    return this.client.status === 'ready';
+    return this.driver.ready;
   }
 
   /** True while the client is opening a connection (`wait` for a lazy one, `connecting`, `connect`). */
   get connecting(): boolean {
-    const status = this.client.status;
-    return status === 'wait' || status === 'connecting' || status === 'connect';
+    return this.driver.connecting;
   }
 
   /** `run()`, or a {@link RedisTimeout} once `timeoutMs` pass first (the late answer is dropped). */
@@ -106,6 +118,16 @@ export class RedisLink {
     });
   }
 
+  /** `GET key`; `wrongType` when the key holds another type. */
+  async get(key: string): Promise<{ text: string | null; wrongType: boolean }> {
+    try {
+      return { text: await this.bounded('GET', () => this.driver.command('GET', key)).then(text), wrongType: false };
+    } catch (error) {
+      if (error instanceof RedisFailure && isWrongType(error.cause)) return { text: null, wrongType: true };
+      throw error;
+    }
+  }
+
   /**
    * `GET key`, and in the same round trip `PTTL key` and `HMGET generationKey ...methods` when
    * asked. The keys must share a hash slot (they share the server's hash tag).
@@ -116,82 +138,90 @@ export class RedisLink {
     generations: { key: string; methods: readonly string[] } | undefined,
   ): Promise<EntryRead> {
     if (!withPttl && generations === undefined) {
-      const text = await this.bounded('GET', () => this.client.get(key));
-      return { text, pttl: undefined, generations: undefined };
+      const read = await this.get(key);
+      return { ...read, pttl: undefined, generations: undefined };
     }
-    const replies = await this.bounded('GET', () => {
-      const pipeline = this.client.pipeline().get(key);
-      if (withPttl) pipeline.pttl(key);
-      if (generations !== undefined) pipeline.hmget(generations.key, ...generations.methods);
-      return pipeline.exec();
-    });
-    if (replies === null) throw new Error('Redis GET: the pipeline was discarded');
-    for (const [error] of replies) if (error) throw error;
+    const replies = await this.bounded('GET', () =>
+      this.driver.pipeline([
+        ['GET', key],
+        ...(withPttl ? [['PTTL', key] as const] : []),
+        ...(generations === undefined ? [] : [['HMGET', generations.key, ...generations.methods] as const]),
+      ]),
+    );
+    const first = replies[0]!;
+    const wrongType = !first.ok && isWrongType(first.error);
+    for (const reply of replies.slice(wrongType ? 1 : 0)) if (!reply.ok) throw reply.error;
     return {
-      text: replies[0]![1] as string | null,
-      pttl: withPttl ? (replies[1]![1] as number) : undefined,
-      generations: generations === undefined ? undefined : (replies[replies.length - 1]![1] as Array<string | null>),
+      text: first.ok ? text(first.value) : null,
+      wrongType,
+      pttl: withPttl && !wrongType ? (value(replies[1]!) as number) : undefined,
+      generations:
+        generations === undefined ? undefined : (value(replies[replies.length - 1]!) as Array<string | null>),
     };
   }
 
   /** `GET key` and `EXISTS other` in one round trip (single-flight polls). */
-  async readWithLock(key: string, lock: string): Promise<{ text: string | null; locked: boolean }> {
-    const replies = await this.bounded('GET', () => this.client.pipeline().get(key).exists(lock).exec());
-    if (replies === null) throw new Error('Redis GET: the pipeline was discarded');
-    for (const [error] of replies) if (error) throw error;
-    return { text: replies[0]![1] as string | null, locked: replies[1]![1] === 1 };
+  async readWithLock(key: string, lock: string): Promise<{ text: string | null; wrongType: boolean; locked: boolean }> {
+    const replies = await this.bounded('GET', () =>
+      this.driver.pipeline([
+        ['GET', key],
+        ['EXISTS', lock],
+      ]),
+    );
+    const [first, second] = replies as [RedisReply, RedisReply];
+    const wrongType = !first.ok && isWrongType(first.error);
+    if (!first.ok && !wrongType) throw first.error;
+    return { text: first.ok ? text(first.value) : null, wrongType, locked: value(second) === 1 };
   }
 
   /** `HMGET key ...fields`. */
-  hmget(key: string, fields: readonly string[]): Promise<Array<string | null>> {
-    return this.bounded('HMGET', () => this.client.hmget(key, ...fields));
+  async hmget(key: string, fields: readonly string[]): Promise<Array<string | null>> {
+    return (await this.bounded('HMGET', () => this.driver.command('HMGET', key, ...fields))) as Array<string | null>;
   }
 
   /** `HSET key field value ...`. */
   async hset(key: string, fields: Record<string, string>): Promise<void> {
-    await this.bounded('HSET', () => this.client.hset(key, fields));
+    await this.bounded('HSET', () => this.driver.command('HSET', key, ...Object.entries(fields).flat()));
+  }
+
+  /** `SET key value PX ms`. */
+  async set(key: string, value: string, px: number): Promise<void> {
+    await this.bounded('SET', () => this.driver.command('SET', key, value, 'PX', px));
   }
 
   /** `SET key value NX PX ms`; true when set. */
   async setIfAbsent(key: string, value: string, px: number): Promise<boolean> {
-    return (await this.bounded('SET', () => this.client.set(key, value, 'PX', px, 'NX'))) === 'OK';
+    return (await this.bounded('SET', () => this.driver.command('SET', key, value, 'PX', px, 'NX'))) === 'OK';
   }
 
   /** `UNLINK` of each key (one command per key, pipelined: keys may sit in different slots). */
   async unlink(keys: readonly string[]): Promise<number> {
     if (keys.length === 0) return 0;
-    if (keys.length === 1) return this.bounded('UNLINK', () => this.client.unlink(keys[0]!));
-    const replies = await this.bounded('UNLINK', () => {
-      const pipeline = this.client.pipeline();
-      for (const key of keys) pipeline.unlink(key);
-      return pipeline.exec();
-    });
+    if (keys.length === 1) return Number(await this.bounded('UNLINK', () => this.driver.command('UNLINK', keys[0]!)));
+    const replies = await this.bounded('UNLINK', () => this.driver.pipeline(keys.map((key) => ['UNLINK', key])));
     let removed = 0;
-    for (const [error, count] of replies ?? []) {
-      if (error) throw error;
-      removed += count as number;
-    }
+    for (const reply of replies) removed += Number(value(reply));
     return removed;
   }
 
   /** `PUBLISH channel message`. */
   async publish(channel: string, message: string): Promise<void> {
-    await this.bounded('PUBLISH', () => this.client.publish(channel, message));
+    await this.bounded('PUBLISH', () => this.driver.command('PUBLISH', channel, message));
   }
 
   /** `PING`. */
   async ping(): Promise<void> {
-    await this.bounded('PING', () => this.client.ping());
+    await this.bounded('PING', () => this.driver.command('PING'));
   }
 
   /** Runs a script (`EVALSHA`, then `EVAL` when Redis answers `NOSCRIPT`, e.g. after a restart). */
   async eval(script: LuaScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown> {
     return this.bounded('EVALSHA', async () => {
       try {
-        return await this.client.evalsha(script.sha, keys.length, ...keys, ...args);
+        return await this.driver.command('EVALSHA', script.sha, keys.length, ...keys, ...args);
       } catch (error) {
         if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return this.client.eval(script.text, keys.length, ...keys, ...args);
+        return this.driver.command('EVAL', script.text, keys.length, ...keys, ...args);
       }
     });
   }
@@ -201,12 +231,11 @@ export class RedisLink {
    * Each `SCAN` call is bounded by the timeout; the walk as a whole is not.
    */
   async scan(pattern: string): Promise<string[]> {
-    const nodes: Redis[] = this.client instanceof Cluster ? this.client.nodes('master') : [this.client];
     const found = new Set<string>();
-    for (const node of nodes) {
+    for (const scan of this.driver.scanners()) {
       let cursor = '0';
       do {
-        const [next, keys] = await this.bounded('SCAN', () => node.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT));
+        const [next, keys] = await this.bounded('SCAN', () => scan(cursor, pattern, SCAN_COUNT));
         for (const key of keys) found.add(key);
         cursor = next;
       } while (cursor !== '0');
@@ -214,13 +243,21 @@ export class RedisLink {
     return [...found];
   }
 
-  /**
-   * A new connection for pub/sub (a subscribed connection can run nothing else), with the
-   * client's own options; the caller owns it.
-   */
-  duplicateForSubscribe(): RedisClient {
-    return this.client instanceof Cluster
-      ? this.client.duplicate()
-      : this.client.duplicate({ enableOfflineQueue: true, lazyConnect: false });
+  /** A new connection subscribed to `channel`, with the client's own options; the caller closes it. */
+  subscribe(channel: string, hooks: SubscriberHooks): Subscription {
+    return this.driver.subscribe(channel, hooks);
   }
+}
+
+/** A reply that must be a string or nil. */
+function text(reply: unknown): string | null {
+  if (reply === null || typeof reply === 'string') return reply;
+  if (reply instanceof Uint8Array) return Buffer.from(reply).toString('utf8');
+  throw new Error(`expected a string reply, got ${typeof reply}`);
+}
+
+/** The value of a pipelined reply, or its error thrown. */
+function value(reply: RedisReply): unknown {
+  if (!reply.ok) throw reply.error;
+  return reply.value;
 }

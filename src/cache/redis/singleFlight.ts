@@ -30,8 +30,8 @@ return 0`);
 export interface FlightHooks {
   up(): boolean;
   failed(error: unknown): void;
-  /** An entry text read back, on this process's clock; `undefined` when it is not one. */
-  entry(text: string): CacheEntry | undefined;
+  /** The entry under `key` as read back, on this process's clock; `undefined` for none or a malformed one. */
+  entry(read: { text: string | null; wrongType: boolean }, key: string): CacheEntry | undefined;
 }
 
 export class SingleFlight {
@@ -71,17 +71,15 @@ export class SingleFlight {
       } catch {
         return undefined; // every waiter gave up: the load will see its aborted signal
       }
-      let read: { text: string | null; locked: boolean };
+      let read: { text: string | null; wrongType: boolean; locked: boolean };
       try {
         read = await this.link.readWithLock(entryKey, lock);
       } catch (error) {
         this.hooks.failed(error);
         return undefined;
       }
-      if (read.text !== null) {
-        const entry = this.hooks.entry(read.text);
-        if (entry !== undefined && this.clock.now() < entry.receivedAt + entry.ttlMs) return { entry };
-      }
+      const entry = this.hooks.entry(read, key);
+      if (entry !== undefined && this.clock.now() < entry.receivedAt + entry.ttlMs) return { entry };
       if (!read.locked) return undefined;
     }
     return undefined;

@@ -16,7 +16,8 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { InvalidArgumentError } from '../../errors/errors.js';
 import { sha256Hex } from '../../cache/sha256.js';
 import { DEFAULT_PREFIX, globEscape } from '../../cache/redis/redisKeys.js';
-import { RedisLink, RedisTimeout, type RedisClient } from '../../cache/redis/redisLink.js';
+import { RedisLink, RedisTimeout } from '../../cache/redis/redisLink.js';
+import { isIoRedisClient, type IoRedisClient } from '../../cache/redis/ioredisDriver.js';
 import { systemWallClock, type Timers, type WallClock } from '../../util/clock.js';
 import { boundedTimers } from '../../util/timerBounds.js';
 import { TASK_STATUSES } from '../../wire/tasks.js';
@@ -30,7 +31,7 @@ export interface RedisTaskStoreOptions {
    * `Cluster`, e.g. the one its `RedisCacheStore` uses. The store sends its commands on it,
    * adds no listener to it and never closes it.
    */
-  client?: RedisClient | undefined;
+  client?: IoRedisClient | undefined;
   /**
    * Or how to connect: a `redis://` / `rediss://` URL or ioredis options. The store owns that
    * connection (`close()` ends it). Commands sent while it is (re)connecting wait for it, up to
@@ -91,7 +92,7 @@ const TASK_NAMESPACE = taskKeyPrefix('').slice(0, -1);
  *   given, or an option is out of range.
  */
 export class RedisTaskStore implements TaskStore {
-  private readonly link: RedisLink;
+  private readonly link: RedisLink<IoRedisClient>;
   private readonly prefix: string;
   private readonly ownsClient: boolean;
   private readonly untimedTtlMs: number | null;
@@ -105,6 +106,9 @@ export class RedisTaskStore implements TaskStore {
     const { client, connection } = options ?? {};
     if ((client === undefined) === (connection === undefined))
       throw new InvalidArgumentError('client', client, 'give exactly one of client and connection');
+    // Its commands are ioredis calls: a node-redis client would be taken and store nothing.
+    if (client !== undefined && !isIoRedisClient(client))
+      throw new InvalidArgumentError('client', typeof client, 'expected an ioredis Redis or Cluster');
     const prefix = options.prefix ?? DEFAULT_PREFIX;
     if (typeof prefix !== 'string' || /[{}]/.test(prefix))
       throw new InvalidArgumentError('prefix', prefix, 'expected a string without "{" or "}"');
