@@ -469,7 +469,7 @@ export type { ContextBudgetOptions, ContextBudgetServerOptions, DeferMode } from
 export { estimateTokens, type TokenEstimator } from './host/contextBudget/tokens.js';
 export type { ToolSearchOptions, ToolSearchResult, ToolMatch } from './host/contextBudget/toolSearch.js';
 export type { ToolSession, ModelToolSet, ModelToolOutcome } from './host/contextBudget/toolSession.js';
-export type { ModelCallOptions } from './host/contextBudget/contextBudget.js';
+export type { ModelCallOptions } from './host/contextBudget/modelCall.js';
 export type { ArtifactStore, Artifact, ArtifactPage, ArtifactLimits } from './host/contextBudget/artifacts.js';
 export type { BoundedResult, ContentRouting, ContentDestination } from './host/contextBudget/resultBudget.js';
 export type { InstructionsOptions } from './host/contextBudget/instructions.js';

@@ -5,10 +5,8 @@
  */
 import type { CallToolResult } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
-import type { CallToolOptions } from '../../tasks/options.js';
 import type { Catalog, HostTool } from '../catalog.js';
 import type { HostServerStatus } from '../serverSlot.js';
-import type { ModelArgumentsFrom } from '../modelTools.js';
 import { ArtifactStore } from './artifacts.js';
 import { splitDeferred, type DeferralSplit } from './deferral.js';
 import {
@@ -18,17 +16,12 @@ import {
   type ContextBudgetOptions,
   type ContextBudgetServerOptions,
 } from './options.js';
+import type { ModelCallOptions } from './modelCall.js';
 import { boundResult, type BoundedResult } from './resultBudget.js';
 import { estimateTokens, type TokenEstimator } from './tokens.js';
 import { ToolIndex } from './toolIndex.js';
 import { searchTools, type ToolSearchOptions, type ToolSearchResult } from './toolSearch.js';
-import { ToolSession } from './toolSession.js';
-
-/** Options of a model's call through a {@link ToolSession}: `host.callTool`'s. */
-export type ModelCallOptions = Omit<CallToolOptions, 'task'> & {
-  task?: 'auto' | 'off' | undefined;
-  modelArguments?: ModelArgumentsFrom | 'asIs' | undefined;
-};
+import { ToolSession, type SessionBudget } from './toolSession.js';
 
 /** @internal What the budget needs of its host. */
 export interface BudgetHost {
@@ -42,7 +35,7 @@ export interface BudgetHost {
 export const MAX_RESULT_SIZE_META = 'anthropic/maxResultSizeChars';
 
 /** @internal See the module comment. */
-export class ContextBudget {
+export class ContextBudget implements SessionBudget {
   readonly artifacts: ArtifactStore;
   readonly estimator: TokenEstimator;
   readonly searchLimit: number;

@@ -10,7 +10,14 @@ import type { HostTool } from '../catalog.js';
 import { errorToolResult } from '../modelToolResults.js';
 import type { Artifact } from './artifacts.js';
 import { READ_ARTIFACT_NAME, TOOL_SEARCH_NAME } from './builtinTools.js';
-import type { ContextBudget, ModelCallOptions } from './contextBudget.js';
+import type { CallToolResult as Result } from '../../wire/protocol.js';
+import type { Catalog } from '../catalog.js';
+import type { ArtifactStore } from './artifacts.js';
+import type { DeferralSplit } from './deferral.js';
+import type { ModelCallOptions } from './modelCall.js';
+import type { BoundedResult } from './resultBudget.js';
+import type { TokenEstimator } from './tokens.js';
+import type { ToolSearchOptions, ToolSearchResult } from './toolSearch.js';
 import { charsForTokens } from './tokens.js';
 
 /** The tools of one model turn, for a `to…ToolSet` converter. */
@@ -40,12 +47,27 @@ export interface ModelToolOutcome {
   readonly loaded: readonly string[];
 }
 
+/** @internal What a session needs of the host's budget (contextBudget.ts). */
+export interface SessionBudget {
+  readonly host: {
+    catalog(): Catalog;
+    callTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<Result>;
+  };
+  readonly artifacts: ArtifactStore;
+  readonly estimator: TokenEstimator;
+  readonly searchLimit: number;
+  deferral(): DeferralSplit;
+  search(query: string, options?: ToolSearchOptions): ToolSearchResult;
+  maxResultTokens(tool: HostTool | undefined): number;
+  bound(result: Result, tool: HostTool | undefined, name: string): BoundedResult;
+}
+
 /** See the module comment. Made by `host.toolSession()`. */
 export class ToolSession {
   private readonly foundNames = new Set<string>();
 
   /** @internal */
-  constructor(private readonly budget: ContextBudget) {}
+  constructor(private readonly budget: SessionBudget) {}
 
   /** The tools for the next model turn. */
   tools(): ModelToolSet {
