@@ -368,14 +368,8 @@ export type {
 } from './wire/messages.js';
 export * from './wire/protocol.js';
 // McpHost: many servers, one catalog, tools for models (docs/host.md)
-export {
-  McpHost,
-  type McpHostOptions,
-  type HostFromConfigOptions,
-  type HostCallOptions,
-  type HostCallToolOptions,
-  type HostEvent,
-} from './host/host.js';
+export { McpHost, type McpHostOptions, type HostFromConfigOptions, type HostEvent } from './host/host.js';
+export type { HostCallOptions, HostCallToolOptions } from './host/callOptions.js';
 export type { HostServerState, HostServerStatus } from './host/serverSlot.js';
 export {
   parseHostConfig,
@@ -424,6 +418,27 @@ export {
   type HostRoutingErrorData,
   type HostRoutingReason,
 } from './host/errors.js';
+// The host's policy layer: approval, presets, overrides, views (docs/host.md#policy)
+export {
+  ToolApprovalDeniedError,
+  isToolApprovalDeniedError,
+  deniedToolResult,
+  type ToolApprovalDeniedErrorData,
+  type ToolApprovalDeniedReason,
+} from './host/policy/errors.js';
+export type {
+  ApproveHook,
+  ApprovalVerdict,
+  ApprovalBinding,
+  ApprovalContext,
+  ToolCallApproval,
+  TrustedHints,
+} from './host/policy/approval.js';
+export { approvalPreset, trustedHints, type ApprovalPreset } from './host/policy/presets.js';
+export { approveWithElicitation, type ElicitApprovalOptions } from './host/policy/elicitApproval.js';
+export { canonicalJson, argumentsHash } from './host/policy/argumentsHash.js';
+export type { ToolOverride, ToolOverrides } from './host/policy/overrides.js';
+export { HostView, type HostViewOptions, type HostViewEvent } from './host/policy/views.js';
 export {
   toOpenAiChatTools,
   toOpenAiResponsesTools,

@@ -135,6 +135,13 @@ export const ErrorCode = {
    */
   HostRouting: -32051,
   /**
+   * Local: `McpHost` did not send a `tools/call` because its approval was refused: the `approve`
+   * hook denied it, gave no answer in time, or answered for another call
+   * (`ToolApprovalDeniedError`; `data.reason`, `data.server`, `data.name`, `data.exposedName`).
+   * Nothing was sent; `errorToolResult` turns it into a result the model reads as a refusal.
+   */
+  ToolApprovalDenied: -32052,
+  /**
    * Local: a skill file failed verification against its listing entry (Skills extension,
    * SEP-2640): not listed, wrong size, wrong digest, or a `SKILL.md` whose frontmatter differs
    * (`SkillVerificationError`; `data.reason`, `data.uri`, `data.skill`, `data.differences`).

@@ -7,6 +7,7 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { ToolFilter } from './config.js';
 import { assignExposedNames, type ExposedNameCollision, type NameRequest, type NameRules } from './exposedNames.js';
+import { overriddenTool, overrideOf, type ToolOverride, type ToolOverrides } from './policy/overrides.js';
 
 /** The four lists of the catalog (the names `McpClient.live()` uses). */
 export type CatalogKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
@@ -37,6 +38,11 @@ export interface HostTool {
   readonly exposedName: string;
   /** The tool exactly as the server listed it; `tool.name` is what goes on the wire. */
   readonly tool: Tool;
+  /**
+   * The tool as models are given it, when the server's `overrides` change it (name, title,
+   * description, annotations, hidden arguments); the converters use it. `undefined`: `tool` as is.
+   */
+  readonly modelTool?: Tool | undefined;
 }
 
 /** A prompt of one server, under its exposed name (same rules as tools). */
@@ -69,6 +75,8 @@ export interface ServerContribution {
   /** The prefix of its exposed names; `""` for none. */
   prefix: string;
   toolFilter?: ToolFilter | undefined;
+  /** How its tools are presented to models, by original name. */
+  overrides?: ToolOverrides | undefined;
   tools: readonly Tool[];
   prompts: readonly Prompt[];
   resources: readonly Resource[];
@@ -110,11 +118,16 @@ export interface Catalog {
 /** The catalog of no server. */
 export const EMPTY_CATALOG: Catalog = buildCatalog([]);
 
-/** Whether `tool` passes `filter` (by its original name; deny wins). */
-export function toolAllowed(tool: Tool, filter: ToolFilter | undefined): boolean {
+/**
+ * Whether `tool` passes `filter`, which names tools as the model sees them: after the
+ * override's rename (`override.name`), before the prefix. Deny wins, and a deny also matches
+ * the original name, so a rename never brings back a denied tool.
+ */
+export function toolAllowed(tool: Tool, filter: ToolFilter | undefined, override?: ToolOverride): boolean {
   if (filter === undefined) return true;
-  if (filter.deny?.includes(tool.name) === true) return false;
-  return filter.allow === undefined || filter.allow.includes(tool.name);
+  const name = override?.name ?? tool.name;
+  if (filter.deny?.includes(name) === true || filter.deny?.includes(tool.name) === true) return false;
+  return filter.allow === undefined || filter.allow.includes(name);
 }
 
 /**
@@ -133,17 +146,24 @@ export function buildCatalog(
     leftOut.push(Object.freeze({ kind, server, name: item.name, reason: 'an empty name: no call can name it' }));
     return false;
   };
+  // Overrides first, then the filter on the names they give, then the exposed-name rules.
   const toolSources = contributions.flatMap((c) =>
-    c.tools
-      .filter((tool) => toolAllowed(tool, c.toolFilter) && named('tools', c.server, tool))
-      .map((tool) => ({ c, tool })),
+    c.tools.flatMap((tool) => {
+      if (!named('tools', c.server, tool)) return [];
+      const override = overrideOf(c.overrides, tool.name);
+      return toolAllowed(tool, c.toolFilter, override) ? [{ c, tool, override }] : [];
+    }),
   );
   const promptSources = contributions.flatMap((c) =>
     c.prompts.filter((prompt) => named('prompts', c.server, prompt)).map((prompt) => ({ c, prompt })),
   );
 
   const toolNames = assignExposedNames(
-    toolSources.map(({ c, tool }): NameRequest => ({ server: c.server, prefix: c.prefix, name: tool.name })),
+    toolSources.map(({ c, tool, override }): NameRequest => ({
+      server: c.server,
+      prefix: c.prefix,
+      name: override?.name ?? tool.name,
+    })),
     rules,
   );
   const promptNames = assignExposedNames(
@@ -153,7 +173,7 @@ export function buildCatalog(
 
   const oldTools = new Map((previous?.tools ?? []).map((t) => [`${t.server}\u0000${t.exposedName}`, t]));
   const tools: HostTool[] = [];
-  toolSources.forEach(({ c, tool }, i) => {
+  toolSources.forEach(({ c, tool, override }, i) => {
     const exposedName = toolNames.names[i];
     if (exposedName === undefined) return;
     const old = oldTools.get(`${c.server}\u0000${exposedName}`);
@@ -161,7 +181,13 @@ export function buildCatalog(
     tools.push(
       old !== undefined && old.tool === tool && old.availability === availability
         ? old
-        : Object.freeze({ server: c.server, availability, exposedName, tool }),
+        : Object.freeze({
+            server: c.server,
+            availability,
+            exposedName,
+            tool,
+            ...(override !== undefined && { modelTool: overriddenTool(tool, override) }),
+          }),
     );
   });
 

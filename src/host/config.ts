@@ -11,6 +11,10 @@ import type { ClientOptions } from '../client/options.js';
 import type { Implementation } from '../wire/protocol.js';
 import { HostConfigError } from './errors.js';
 import type { ContextBudgetServerOptions } from './contextBudget/options.js';
+import type { ApproveHook } from './policy/approval.js';
+import type { ToolOverrides } from './policy/overrides.js';
+import { parsePolicyFields, parseViews } from './policy/policyConfig.js';
+import type { HostViewOptions } from './policy/viewOptions.js';
 
 /** A server run as a child process speaking newline-delimited JSON-RPC (spec: basic/transports, stdio). */
 export interface StdioServerLocation {
@@ -75,6 +79,15 @@ export interface HostServerOptions extends ContextBudgetServerOptions {
   prefix?: string | undefined;
   /** Supplies `Authorization` for an `http` or `sse` server (OAuth: `createOAuthProvider`). */
   authProvider?: AuthProvider | undefined;
+  /**
+   * Whether approval presets may act on this server's tool annotations. Annotations of a server
+   * that is not trusted are hints, never permissions: its tools count as destructive. @default false
+   */
+  trusted?: boolean | undefined;
+  /** How its tools are presented to models (rename, re-describe, defaults, hidden arguments), by original name. */
+  overrides?: ToolOverrides | undefined;
+  /** Approves each call of this server's tools, instead of the host's `approve`. @default the host's */
+  approve?: ApproveHook | undefined;
 }
 
 /** One server of a host: where it is, and how the host treats it. */
@@ -92,8 +105,10 @@ export interface HostConfig {
   readonly servers: Readonly<Record<string, HostServerEntry>>;
   /** Entries with `"disabled": true`, in file order. */
   readonly disabled: readonly string[];
-  /** One error per malformed entry (each names its server and field), in file order. */
+  /** One error per malformed entry (each names its server and field), in file order; then malformed views. */
   readonly errors: readonly HostConfigError[];
+  /** The file's named views (`"views": { name: { servers?, tools? } }`), the well-formed ones. */
+  readonly views: Readonly<Record<string, HostViewOptions>>;
 }
 
 /** Options of {@link parseHostConfig}. */
@@ -165,7 +180,10 @@ export function parseHostConfig(json: unknown, options: ParseHostConfigOptions =
       errors.push(error);
     }
   }
-  const config = { format, names, servers, disabled, errors } as HostConfig;
+  const read = parseViews(json['views']);
+  if (options.strict === true && read.errors[0] !== undefined) throw read.errors[0];
+  errors.push(...read.errors);
+  const config = { format, names, servers, disabled, errors, views: read.views } as HostConfig;
   Object.defineProperty(config, CONFIG_BRAND, { value: true });
   return Object.freeze(config);
 }
@@ -184,6 +202,16 @@ const TYPE_ALIASES: Readonly<Record<string, FileServerType>> = {
 };
 
 function parseEntry(
+  server: string,
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): HostServerEntry | 'disabled' {
+  const location = parseLocation(server, raw, env);
+  if (location === 'disabled') return location;
+  return { ...location, ...parsePolicyFields(server, raw as Record<string, unknown>) };
+}
+
+function parseLocation(
   server: string,
   raw: unknown,
   env: Readonly<Record<string, string | undefined>>,

@@ -61,6 +61,12 @@ import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRe
 import { ServerSlot, type HostServerState, type HostServerStatus } from './serverSlot.js';
 import { templateMatcher } from './templateRoute.js';
 import { restoreModelArguments, type ModelArgumentsFrom } from './modelTools.js';
+import type { HostCallOptions, HostCallToolOptions } from './callOptions.js';
+import type { ApproveHook } from './policy/approval.js';
+import { approveToolCall } from './policy/toolApproval.js';
+import { assertOverrides, overrideOf, wireArguments } from './policy/overrides.js';
+import { HostView } from './policy/views.js';
+import { checkViewOptions, type HostViewOptions } from './policy/viewOptions.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
 
@@ -131,31 +137,22 @@ export interface McpHostOptions {
   contextBudget?: ContextBudgetOptions | undefined;
   /** Receives non-fatal problems of every server (and of the host), tagged with the server name. @default ignore */
   onError?: ((error: Error, server: string | undefined) => void) | undefined;
+  /**
+   * Approves each `callTool` before it is sent (a server's own `approve` replaces it for that
+   * server): `approvalPreset(...)`, `approveWithElicitation(...)` or your own hook.
+   * A denial throws `ToolApprovalDeniedError` (-32052). @default none: every call goes
+   */
+  approve?: ApproveHook | undefined;
+  /** How long a call waits for its approval, in ms; no answer by then is a denial. @default 120000 */
+  approvalTimeoutMs?: number | undefined;
+  /** Named views of the host (`host.view(name)`), by name. @default none */
+  views?: Readonly<Record<string, HostViewOptions>> | undefined;
 }
 
 /** Options of {@link McpHost.fromConfig}: the host's options, per-server options by name, and parsing options. */
 export interface HostFromConfigOptions extends Omit<McpHostOptions, 'servers'>, ParseHostConfigOptions {
   /** Per-server options (client options, tool filter, prefix, authProvider), by server name. */
   servers?: Readonly<Record<string, HostServerOptions>> | undefined;
-}
-
-/** Options of the host's calls: the client's {@link CallOptions}, and which server to ask. */
-export interface HostCallOptions extends CallOptions {
-  /**
-   * `readResource` and `complete`: send to this server instead of routing by URI (for a URI
-   * that more than one server could serve).
-   */
-  server?: string | undefined;
-}
-
-/** Options of `host.callTool`: the client's {@link CallToolOptions}, and how the model saw the tool. */
-export interface HostCallToolOptions extends CallToolOptions {
-  /**
-   * How the arguments are mapped back before the call ({@link restoreModelArguments}):
-   * `'asIs'` sends them untouched. @default { api: 'openAiChat', strict: 'auto' } (drops the
-   * `null`s strict mode stands in for optional properties with)
-   */
-  modelArguments?: ModelArgumentsFrom | 'asIs' | undefined;
 }
 
 const DEFAULT_MODEL_ARGUMENTS: ModelArgumentsFrom = { api: 'openAiChat', strict: 'auto' };
@@ -213,6 +210,7 @@ export class McpHost {
   private closed = false;
   private skillsFront: SkillsFront | undefined;
   private readonly budget: ContextBudget;
+  private readonly viewsByName = new Map<string, HostView>();
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -226,6 +224,8 @@ export class McpHost {
       throw new InvalidArgumentError('separator', separator, 'expected letters, digits, _ and - only');
     if (options.prefixMode !== undefined && options.prefixMode !== 'always' && options.prefixMode !== 'onCollision')
       throw new InvalidArgumentError('prefixMode', options.prefixMode, 'expected "always" or "onCollision"');
+    if (options.approve !== undefined && typeof options.approve !== 'function')
+      throw new InvalidArgumentError('approve', options.approve, 'expected a function');
     this.options = options;
     this.events = new EventStream<HostEvent>({ onError: (error) => this.report(error, undefined) });
     this.store = options.cacheStore ?? new MemoryCacheStore();
@@ -237,6 +237,7 @@ export class McpHost {
       callTool: (name, args, call) => this.callTool(name, args, call),
     });
     for (const [name, entry] of Object.entries(options.servers ?? {})) this.addSlot(name, entry);
+    for (const [name, view] of Object.entries(options.views ?? {})) this.view(name, view);
   }
 
   /**
@@ -259,7 +260,7 @@ export class McpHost {
     for (const name of Object.keys(perServer ?? {}))
       if (!parsed.names.includes(name))
         throw new InvalidArgumentError(`servers.${name}`, name, 'names no server of the configuration');
-    const host = new this(hostOptions);
+    const host = new this({ ...hostOptions, views: { ...parsed.views, ...hostOptions.views } });
     host.configErrorList = parsed.errors;
     const errors = new Map(parsed.errors.map((error) => [error.data.server, error]));
     const disabled = new Set(parsed.disabled);
@@ -375,6 +376,42 @@ export class McpHost {
   }
 
   /**
+   * A named view of this host: with `options`, defines it (the servers and tools it shows);
+   * without, returns the one defined before (or by the configuration's `views`). A view has its
+   * own catalog, events and calls over a subset, on this host's connections (docs/host.md#views).
+   * @throws InvalidArgumentError (-32602) for a malformed `options`, a name already defined, or
+   *   an unknown name without `options`.
+   */
+  view(name: string, options?: HostViewOptions): HostView {
+    const existing = this.viewsByName.get(name);
+    if (options === undefined) {
+      if (existing !== undefined) return existing;
+      throw new InvalidArgumentError('name', name, 'names no view of this host');
+    }
+    checkViewOptions(name, options);
+    if (existing !== undefined) throw new InvalidArgumentError('name', name, 'a view by that name is already defined');
+    const view = new HostView(name, Object.freeze({ ...options }), {
+      catalog: () => this.catalogValue,
+      listen: (listener) =>
+        this.on((event) => {
+          if (event.type === 'catalog' || event.type === 'state') listener(event);
+        }),
+      callTool: (tool, args, call) => this.callTool(tool.exposedName, args, call),
+      getPrompt: (prompt, args, call) => this.getPrompt(prompt.exposedName, args, call),
+      readResource: (uri, call) => this.readResource(uri, call),
+      templateMatcher: templateMatcher((error) => this.report(error, undefined)),
+      onError: (error) => this.report(error, undefined),
+    });
+    this.viewsByName.set(name, view);
+    return view;
+  }
+
+  /** The host's named views, in the order they were defined. */
+  get views(): readonly HostView[] {
+    return [...this.viewsByName.values()];
+  }
+
+  /**
    * Connects every server not yet started, in parallel, and resolves when all have settled
    * (each `open` or `failed`), with every server's status. Never rejects because a server
    * failed: its `lastError` says why (stderr tail, HTTP status...). Servers added later connect
@@ -421,6 +458,7 @@ export class McpHost {
     if (this.closing === undefined) {
       this.closed = true;
       this.skillsFront?.close();
+      for (const view of this.viewsByName.values()) view.close();
       this.closing = Promise.allSettled([...this.slots.values()].map((slot) => slot.close())).then(() => {
         this.refreshCatalog();
         this.events.end();
@@ -472,7 +510,18 @@ export class McpHost {
         { reason: 'unknown-tool', name: tool },
       );
     const { modelArguments = DEFAULT_MODEL_ARGUMENTS, ...callOptions } = options;
-    const sent = modelArguments === 'asIs' ? args : restoreModelArguments(target.tool, args, modelArguments);
+    const restored = modelArguments === 'asIs' ? args : restoreModelArguments(target, args, modelArguments);
+    const entry = this.slots.get(target.server)?.entry;
+    const override = overrideOf(entry?.overrides, target.tool.name);
+    const sent = wireArguments(override, restored);
+    await approveToolCall(target, sent, {
+      approve: entry?.approve ?? this.options.approve,
+      trusted: entry?.trusted === true,
+      override,
+      timeoutMs: this.options.approvalTimeoutMs,
+      signal: callOptions.signal,
+      ...this.timeOf(this.slotNamed(target.server)),
+    });
     return this.onServer(target.server, 'tools/call', callOptions, (client, call) =>
       client.callTool(target.tool.name, sent, call as CallToolOptions & { task: 'manual' }),
     );
@@ -856,6 +905,11 @@ function checkEntry(name: string, entry: HostServerEntry): void {
       bad('type', (entry as { type?: unknown }).type, 'expected "stdio", "http", "sse", "ws" or "custom"');
   }
   if (entry.prefix !== undefined && typeof entry.prefix !== 'string') bad('prefix', entry.prefix, 'expected a string');
+  if (entry.trusted !== undefined && typeof entry.trusted !== 'boolean')
+    bad('trusted', entry.trusted, 'expected true or false');
+  if (entry.approve !== undefined && typeof entry.approve !== 'function')
+    bad('approve', entry.approve, 'expected a function');
+  assertOverrides(name, entry.overrides);
   for (const key of ['allow', 'deny'] as const) {
     const list = entry.tools?.[key];
     if (list !== undefined && !(Array.isArray(list) && list.every((n) => typeof n === 'string')))

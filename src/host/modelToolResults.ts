@@ -31,6 +31,7 @@ import {
 } from './modelContent.js';
 import { appTextFallback } from '../apps/textFallback.js';
 import type { AppToolSource } from '../apps/toolUi.js';
+import { deniedToolResult, isToolApprovalDeniedError } from './policy/errors.js';
 
 /** Options of the tool-result converters. */
 export interface ToolResultOptions {
@@ -203,9 +204,11 @@ export function toGeminiFunctionResponse(
 /**
  * A tool result for a call that threw (an unknown tool name the model made up, a timeout, a
  * server that went away), so the model hears what happened: `isError: true` and the error's
- * message, with its JSON-RPC code for mcp-live errors.
+ * message, with its JSON-RPC code for mcp-live errors. A `ToolApprovalDeniedError` is no
+ * failure: it becomes `deniedToolResult(error)`, "The user declined to run …", without `isError`.
  */
 export function errorToolResult(error: unknown): CallToolResult {
+  if (isToolApprovalDeniedError(error)) return deniedToolResult(error);
   const text = McpError.is(error)
     ? `${error.message} (code ${error.code})`
     : error instanceof Error

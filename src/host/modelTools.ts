@@ -9,7 +9,8 @@
  *   `parameters` in Gemini's OpenAPI schema subset for APIs without JSON Schema support.
  *
  * The name is the exposed name (a plain `Tool` keeps its own); the description is the tool's
- * `description`, else its `title`. The input schema is normalised to the subset the API
+ * `description`, else its `title`. A host tool with `modelTool` (the server's `overrides`) is
+ * described by it. The input schema is normalised to the subset the API
  * documents (modelSchema/: rules and sources in docs/host.md and modelSchema/profiles.ts);
  * what that drops or widens is reported through `onSchemaReport`.
  * Tools only apps may call (MCP Apps `visibility` without `"model"`) are left out: they never
@@ -249,7 +250,7 @@ function report(
 }
 
 function parts(source: ModelToolSource): { name: string; description: string | undefined; tool: Tool } {
-  const tool = 'tool' in source ? source.tool : source;
+  const tool = 'tool' in source ? (source.modelTool ?? source.tool) : source;
   const name = 'exposedName' in source ? source.exposedName : tool.name;
   return { name, description: tool.description ?? tool.title, tool };
 }

@@ -167,6 +167,7 @@ export class ServerSlot {
       availability: this.stateValue === 'open' ? 'available' : 'unavailable',
       prefix: this.entry.prefix ?? this.name,
       toolFilter: this.entry.tools,
+      overrides: this.entry.overrides,
       tools: items.tools as readonly Tool[],
       prompts: items.prompts as readonly Prompt[],
       resources: items.resources as readonly Resource[],

@@ -36,6 +36,7 @@ function catalogPins(host: McpHost): void {
     readonly availability: 'available' | 'unavailable';
     readonly exposedName: string;
     readonly tool: import('../../src/index.js').Tool;
+    readonly modelTool?: import('../../src/index.js').Tool | undefined;
   }>();
 }
 
