@@ -121,6 +121,13 @@ export const ErrorCode = {
    */
   HostRouting: -32051,
   /**
+   * Local: a slash command line could not be used (`SlashCommandError`; `data.reason`,
+   * `data.command`, `data.argument`, `data.usage`): not a command, no prompt by that command,
+   * a required argument missing, more words than arguments, an unknown or repeated `name=`, an
+   * unclosed quote. Nothing was sent.
+   */
+  SlashCommandInvalid: -32055,
+  /**
    * Local: a skill file failed verification against its listing entry (Skills extension,
    * SEP-2640): not listed, wrong size, wrong digest, or a `SKILL.md` whose frontmatter differs
    * (`SkillVerificationError`; `data.reason`, `data.uri`, `data.skill`, `data.differences`).
