@@ -519,6 +519,34 @@ export {
   type AnthropicPromptBlock,
   type GeminiContent,
 } from './host/modelPrompts.js';
+// Prompts as slash commands, resources as @-mentions, completion as the user types (docs/host.md)
+export {
+  buildSlashCommands,
+  slashCommandName,
+  slashServerName,
+  DEFAULT_RESERVED_SERVERS,
+  type SlashCommand,
+  type SlashCommandArgument,
+  type SlashCommandList,
+  type SlashCommandOptions,
+} from './host/slashCommands.js';
+export {
+  splitWords,
+  parseSlashCommandLine,
+  quoteWord,
+  type LineWord,
+  type ParsedSlashCommand,
+} from './host/slashCommandLine.js';
+export {
+  SlashCommandError,
+  isSlashCommandError,
+  type SlashCommandErrorData,
+  type SlashCommandErrorReason,
+} from './host/slashCommandError.js';
+export type { RunSlashCommandOptions, SlashCommandRun } from './host/userInput.js';
+export type { CompletionCandidate, CompletedCandidates, HostCompletion } from './host/completionCandidates.js';
+export type { Mention, ResolvedMention, ResolvedMentions, ResolveMentionsOptions } from './host/mentions.js';
+export type { PromptApi, MessagesFor } from './host/promptMessages.js';
 // MCP Apps extension (io.modelcontextprotocol/ui; docs/apps.md); the frame bridge is mcp-live/apps-bridge
 export { UI_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, DEFAULT_MAX_APP_HTML_BYTES } from './apps/constants.js';
 export { withAppsExtension, serverOffersApps } from './apps/capability.js';

@@ -141,6 +141,12 @@ export const ErrorCode = {
    * Nothing was sent; `errorToolResult` turns it into a result the model reads as a refusal.
    */
   ToolApprovalDenied: -32052,
+   * Local: a slash command line could not be used (`SlashCommandError`; `data.reason`,
+   * `data.command`, `data.argument`, `data.usage`): not a command, no prompt by that command,
+   * a required argument missing, more words than arguments, an unknown or repeated `name=`, an
+   * unclosed quote. Nothing was sent.
+   */
+  SlashCommandInvalid: -32055,
   /**
    * Local: a skill file failed verification against its listing entry (Skills extension,
    * SEP-2640): not listed, wrong size, wrong digest, or a `SKILL.md` whose frontmatter differs

@@ -69,6 +69,13 @@ import { HostView } from './policy/views.js';
 import { checkViewOptions, type HostViewOptions } from './policy/viewOptions.js';
 import { fetchTransport, type CreateTransport } from './transports.js';
 import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+import type { CompleterOptions } from '../completion/completer.js';
+import type { HostCompletion } from './completionCandidates.js';
+import type { ResolvedMentions, ResolveMentionsOptions } from './mentions.js';
+import type { PromptApi } from './promptMessages.js';
+import type { ParsedSlashCommand } from './slashCommandLine.js';
+import type { SlashCommand, SlashCommandOptions } from './slashCommands.js';
+import { UserInput, type RunSlashCommandOptions, type SlashCommandRun } from './userInput.js';
 
 /** First wait before a call that reached no server is sent again, in ms (doubling, up to the max). */
 const UNREACHED_RETRY_MS = 100;
@@ -135,6 +142,13 @@ export interface McpHostOptions {
    * context budget"). @default { defer: 'auto', deferThresholdTokens: 20000, maxResultTokens: 25000 }
    */
   contextBudget?: ContextBudgetOptions | undefined;
+  /** Prompts as slash commands: the reserved server names (docs/host.md). @default { reservedServers: ["anthropic-skills"] } */
+  slashCommands?: SlashCommandOptions | undefined;
+  /**
+   * Completion as the user types (`completeSlashCommand`, `completeMention`): debounce, cache
+   * lifetime and size, as `client.completer()` takes them. @default { debounceMs: 150, cacheTtlMs: 30000 }
+   */
+  completion?: CompleterOptions | undefined;
   /** Receives non-fatal problems of every server (and of the host), tagged with the server name. @default ignore */
   onError?: ((error: Error, server: string | undefined) => void) | undefined;
   /**
@@ -162,7 +176,8 @@ const DEFAULT_MODEL_ARGUMENTS: ModelArgumentsFrom = { api: 'openAiChat', strict:
  * says which lists; read them from the host): a server's list changed, its items came or went,
  * or its availability changed. `collision`: tools or prompts that would have shared an exposed
  * name (they were renamed, never dropped). `client`: a reconnect event of a server's client.
- * `polling`: a server's changes are not pushed (its listen was refused, never acknowledged,
+ * `slashCommands`: the slash commands changed (once per change; read `commands` or
+ * `host.slashCommands()`). `polling`: a server's changes are not pushed (its listen was refused, never acknowledged,
  * keeps dropping, or is not offered), so its lists are fetched again every `intervalMs`
  * (docs/host.md); said once per server, and `error`, when there is one, is also its
  * `lastError`. All are tagged with the server, where there is one.
@@ -179,9 +194,10 @@ export type HostEvent =
       error?: Error | undefined;
       intervalMs: number;
     }
-  | { type: 'collision'; kind: 'tools' | 'prompts'; collision: ExposedNameCollision }
+  | { type: 'collision'; kind: 'tools' | 'prompts' | 'slashCommands'; collision: ExposedNameCollision }
   | { type: 'client'; server: string; event: ClientEvent }
-  | { type: 'skills'; skills: readonly HostSkill[] };
+  | { type: 'skills'; skills: readonly HostSkill[] }
+  | { type: 'slashCommands'; commands: readonly SlashCommand[] };
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one
@@ -211,6 +227,7 @@ export class McpHost {
   private skillsFront: SkillsFront | undefined;
   private readonly budget: ContextBudget;
   private readonly viewsByName = new Map<string, HostView>();
+  private readonly userInput: UserInput;
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -236,6 +253,7 @@ export class McpHost {
       serverOptions: (name) => this.slots.get(name)?.entry,
       callTool: (name, args, call) => this.callTool(name, args, call),
     });
+    this.userInput = this.makeUserInput();
     for (const [name, entry] of Object.entries(options.servers ?? {})) this.addSlot(name, entry);
     for (const [name, view] of Object.entries(options.views ?? {})) this.view(name, view);
   }
@@ -459,6 +477,7 @@ export class McpHost {
       this.closed = true;
       this.skillsFront?.close();
       for (const view of this.viewsByName.values()) view.close();
+      this.userInput.close();
       this.closing = Promise.allSettled([...this.slots.values()].map((slot) => slot.close())).then(() => {
         this.refreshCatalog();
         this.events.end();
@@ -626,6 +645,109 @@ export class McpHost {
       'ref',
       ref,
       'expected { type: "ref/prompt", name } or { type: "ref/resource", uri }',
+    );
+  }
+
+  /**
+   * The open servers' prompts as slash commands, named as Claude Code names them: typed
+   * `/mcp__<server>__<prompt>` (each character of the server name outside `A-Za-z0-9_-` as
+   * `_`, the prompt's name as declared), shown as `/<server>:<prompt> (MCP)`, with title,
+   * description, arguments in order and usage. Kept current with the catalog (one
+   * `slashCommands` event per change); two prompts whose commands meet both get a hash suffix
+   * (a `collision` event, kind `slashCommands`); the prompts of `slashCommands.reservedServers`
+   * are left out. No converter offers prompts to a model. docs/host.md.
+   */
+  slashCommands(): readonly SlashCommand[] {
+    return this.userInput.commands().commands;
+  }
+
+  /**
+   * The command and arguments of a line such as `/mcp__jira__create_issue login-bug "very high"`:
+   * words fill the prompt's arguments in order; `name=value` gives one by name; quotes (`"`, `'`)
+   * hold spaces. The arguments come back by name, in the prompt's order.
+   * @throws SlashCommandError (-32055): `data.reason` `not-a-command`, `unknown-command`,
+   *   `missing-argument`, `too-many-arguments`, `unknown-argument`, `duplicate-argument`,
+   *   `unclosed-quote`; `data.usage` once the command is known.
+   */
+  parseSlashCommand(line: string): ParsedSlashCommand {
+    return this.userInput.parse(line);
+  }
+
+  /**
+   * Parses `line` and sends `prompts/get` to the command's server (as {@link getPrompt}: the
+   * call's signal, deadline and `input_required` handlers); with `options.api`, the messages
+   * for that model API too (`toAnthropicMessages`...).
+   * @throws SlashCommandError (-32055) as {@link parseSlashCommand}; then as {@link getPrompt}.
+   */
+  runSlashCommand<A extends PromptApi | undefined = undefined>(
+    line: string,
+    options: RunSlashCommandOptions<A> = {},
+  ): Promise<SlashCommandRun<A>> {
+    return this.userInput.run(line, options);
+  }
+
+  /**
+   * Completion of a slash command line at `cursor` (UTF-16 offset, default the end): in the
+   * command word, the commands that match (prefix, then substring, then fuzzy); after it, the
+   * argument under the cursor through `completion/complete`, with the arguments already typed
+   * as `context.arguments`, debounced and cached (`McpHostOptions.completion`). Call it on every
+   * keystroke: an earlier call still waiting resolves `superseded`. Candidates carry the
+   * server's `total` and `hasMore`.
+   * @throws InvalidArgumentError (-32602) for a bad line or cursor; CancelledError (-32800);
+   *   then what `completion/complete` fails with.
+   */
+  completeSlashCommand(
+    line: string,
+    cursor?: number,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<HostCompletion> {
+    return this.userInput.completeCommand(line, cursor, options.signal);
+  }
+
+  /**
+   * Reads every `@server:uri` of `text` from that server (as {@link readResource}: its cache,
+   * its templates) and returns the text then the contents as MCP content (and, with
+   * `options.api`, as that API's user messages), within `options.maxChars` characters of
+   * contents (default 100 000): a mention over what is left becomes a resource link with a
+   * note. Mentions of no server, or that fail to read, are in `unresolved` with the error.
+   * @throws InvalidArgumentError (-32602) for bad options; CancelledError (-32800).
+   */
+  resolveMentions<A extends PromptApi | undefined = undefined>(
+    text: string,
+    options: ResolveMentionsOptions<A> = {},
+  ): Promise<ResolvedMentions<A>> {
+    return this.userInput.resolveMentions(text, options);
+  }
+
+  /**
+   * Completion of an `@…` being typed: servers, then the resources and templates whose URI,
+   * name or title match; inside a template's variable, its values through `completion/complete`
+   * (the variables before it as context). Candidates are whole `@server:uri` texts.
+   * @throws InvalidArgumentError (-32602); CancelledError (-32800); then what
+   *   `completion/complete` fails with.
+   */
+  completeMention(prefix: string, options: { signal?: AbortSignal | undefined } = {}): Promise<HostCompletion> {
+    return this.userInput.completeMention(prefix, options.signal);
+  }
+
+  private makeUserInput(): UserInput {
+    const clock = this.options.client?.clock ?? systemClock;
+    const timers = this.options.client?.timers ?? systemTimers;
+    return new UserInput(
+      {
+        catalog: () => this.catalogValue,
+        servers: () => [...this.slots.keys()],
+        getPrompt: (server, name, args, call) => this.getPrompt({ server, name }, args, call),
+        readResource: (uri, own) => this.readResource(uri, own),
+        complete: (server, ref, argument, context, own) => this.complete(ref, argument, context, { ...own, server }),
+        capabilities: (server) => this.slots.get(server)?.client?.serverCapabilities,
+        changed: (commands) => this.events.emit({ type: 'slashCommands', commands }),
+        collision: (collision) => this.events.emit({ type: 'collision', kind: 'slashCommands', collision }),
+        onError: (error, server) => this.report(error, server),
+        clock,
+        timers,
+      },
+      { slashCommands: this.options.slashCommands, completion: this.options.completion },
     );
   }
 
@@ -857,6 +979,7 @@ export class McpHost {
     this.events.emit({ type: 'catalog', kinds });
     this.announceCollisions('tools', before.toolCollisions, after.toolCollisions);
     this.announceCollisions('prompts', before.promptCollisions, after.promptCollisions);
+    this.userInput.catalogChanged();
   }
 
   private announceCollisions(

@@ -391,8 +391,12 @@ describe('McpHost: a live catalog', () => {
     expect(h.server('beta')?.lastError).toBeInstanceOf(Error);
     expect(h.tools().some((t) => t.server === 'beta')).toBe(false);
     expect(h.tools().some((t) => t.server === 'alpha')).toBe(true);
-    // The catalog changed once the server left; its client's own events (closed) come with it.
-    expect(events.filter((e) => e.type !== 'client').at(-1)).toMatchObject({ type: 'catalog' });
+    // The catalog changed once the server left (and with it the slash commands, its prompts
+    // gone); its client's own events (closed) come with it.
+    expect(events.filter((e) => e.type !== 'client').slice(-2)).toMatchObject([
+      { type: 'catalog' },
+      { type: 'slashCommands' },
+    ]);
     expect(events.filter((e) => e.type === 'client').at(-1)).toMatchObject({
       server: 'beta',
       event: { type: 'state', state: 'closed', previous: 'open' },

@@ -28,7 +28,7 @@ function catalogPins(host: McpHost): void {
     'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled'
   >();
   expectTypeOf<HostEvent['type']>().toEqualTypeOf<
-    'state' | 'catalog' | 'collision' | 'client' | 'skills' | 'polling'
+    'state' | 'catalog' | 'collision' | 'client' | 'skills' | 'polling' | 'slashCommands'
   >();
   expectTypeOf<typeof host.on>().toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
   expectTypeOf<HostTool>().toEqualTypeOf<{
@@ -45,6 +45,14 @@ function callPins(host: McpHost): void {
   expectTypeOf(host.callTool({ server: 'a', name: 'b' })).toEqualTypeOf<Promise<CallToolResult>>();
   expectTypeOf(host.callTool('a__b', {}, { task: 'manual' })).toEqualTypeOf<Promise<CallToolResult | ToolTask>>();
   expectTypeOf(host.readResource('x://y', { server: 'a' })).toEqualTypeOf<Promise<ReadResourceResult>>();
+  // The messages follow the API asked for; without one there are none.
+  void host.runSlashCommand('/x', { api: 'anthropic' }).then((run) => {
+    expectTypeOf(run.messages).toEqualTypeOf<import('../../src/index.js').AnthropicMessage[]>();
+  });
+  void host.runSlashCommand('/x').then((run) => expectTypeOf(run.messages).toEqualTypeOf<undefined>());
+  void host.resolveMentions('@a:x://y', { api: 'gemini' }).then((resolved) => {
+    expectTypeOf(resolved.messages).toEqualTypeOf<import('../../src/index.js').GeminiContent[]>();
+  });
 }
 
 describe('McpHost public types', () => {
