@@ -141,6 +141,7 @@ export const ErrorCode = {
    * Nothing was sent; `errorToolResult` turns it into a result the model reads as a refusal.
    */
   ToolApprovalDenied: -32052,
+  /**
    * Local: a slash command line could not be used (`SlashCommandError`; `data.reason`,
    * `data.command`, `data.argument`, `data.usage`): not a command, no prompt by that command,
    * a required argument missing, more words than arguments, an unknown or repeated `name=`, an

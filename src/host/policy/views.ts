@@ -189,6 +189,7 @@ export class HostView {
       toolsByName: new Map(tools.map((t) => [t.exposedName, t])),
       promptsByName: new Map(prompts.map((p) => [p.exposedName, p])),
       resourcesByUri,
+      leftOut: Object.freeze(catalog.leftOut.filter(inServers)),
     });
   }
 }
