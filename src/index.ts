@@ -71,7 +71,7 @@ export {
 } from './transport/transportErrors.js';
 export { parseWwwAuthenticate, bearerChallenge } from './transport/http/wwwAuthenticate.js';
 export { encodeHeaderValue } from './transport/http/headerValue.js';
-export type { BackoffOptions } from './resilience/backoff.js';
+export type { Backoff, BackoffOptions } from './resilience/backoff.js';
 export type { RetryPolicy } from './resilience/retry.js';
 export {
   SessionExpiredError,
@@ -389,6 +389,7 @@ export {
 export {
   CATALOG_KINDS,
   type Catalog,
+  type CatalogLeftOut,
   type CatalogKind,
   type HostAvailability,
   type HostTool,
@@ -438,7 +439,7 @@ export { approvalPreset, trustedHints, type ApprovalPreset } from './host/policy
 export { approveWithElicitation, type ElicitApprovalOptions } from './host/policy/elicitApproval.js';
 export { canonicalJson, argumentsHash } from './host/policy/argumentsHash.js';
 export type { ToolOverride, ToolOverrides } from './host/policy/overrides.js';
-export { HostView, type HostViewOptions, type HostViewEvent } from './host/policy/views.js';
+export { HostView, type HostViewOptions, type HostViewEvent, type ViewCallToolOptions } from './host/policy/views.js';
 export {
   toOpenAiChatTools,
   toOpenAiResponsesTools,

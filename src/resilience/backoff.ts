@@ -16,7 +16,7 @@ export interface BackoffOptions {
   jitter?: boolean | undefined;
 }
 
-/** {@link BackoffOptions} with every field filled in: what {@link backoffDelay} reads. */
+/** {@link BackoffOptions} with every field filled in: what the backoff delay is computed from. */
 export type Backoff = { readonly [K in keyof BackoffOptions]-?: NonNullable<BackoffOptions[K]> };
 
 /**

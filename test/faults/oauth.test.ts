@@ -54,7 +54,7 @@ describe('headless OAuth, a token endpoint that misbehaves', () => {
   it('a token endpoint that never answers: connect({ timeoutMs }) is TimeoutError, not EraDetectionError; no initialize', async () => {
     const s = await setUp();
     s.as.tokenGate = new Promise(() => {});
-    const error = await expectRejects(s.client.connect({ timeoutMs: 500 }), 3000, {
+    const error = await expectRejects(s.client.connect({ timeoutMs: 1500 }), 5000, {
       name: 'TimeoutError',
       code: -32001,
     });

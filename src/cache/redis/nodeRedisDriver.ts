@@ -12,17 +12,29 @@ import type { RedisCommand, RedisDriver, RedisReply, SubscriberHooks, Subscripti
  * client itself (connected, or connecting: `await client.connect()` may come after).
  */
 export interface NodeRedisClient {
+  /** True once the socket is open. */
   readonly isOpen: boolean;
+  /** True once the client can send commands. */
   readonly isReady: boolean;
+  /** Sends one raw command (`['GET', key]`). */
   sendCommand(args: string[]): Promise<unknown>;
+  /** A second client with the same options (the store's subscriber). */
   duplicate(): NodeRedisClient;
+  /** Opens the connection. */
   connect(): Promise<unknown>;
+  /** Subscribes to a pub/sub channel. */
   subscribe(channels: string, listener: (message: string, channel: string) => unknown): Promise<unknown>;
+  /** Closes at once (node-redis v5). */
   destroy?(): void;
+  /** Closes at once (node-redis v4). */
   disconnect?(): Promise<unknown>;
+  /** Closes after pending replies (node-redis v5). */
   close?(): Promise<unknown>;
+  /** Closes after pending replies (node-redis v4). */
   quit?(): Promise<unknown>;
+  /** Adds an event listener (`error`, `ready`, `end`). */
   on(event: string, listener: (...args: unknown[]) => void): unknown;
+  /** Removes an event listener. */
   off(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 

@@ -5,7 +5,9 @@
  */
 import type { Tool } from '../../wire/protocol.js';
 
+/** The name of the portable search tool the converters add when tools are deferred. */
 export const TOOL_SEARCH_NAME = 'tool_search';
+/** The name of the built-in tool that pages through a cut result's artifact. */
 export const READ_ARTIFACT_NAME = 'read_artifact';
 
 /** The portable search tool. Its result names the tools found; they are callable from the next turn. */

@@ -24,7 +24,7 @@ export interface ContentRouting {
   resource?: ContentDestination | undefined;
 }
 
-/** What {@link boundResult} made of a result. */
+/** What the host's result budget made of a tool result: the bounded result, and what was cut. */
 export interface BoundedResult {
   /** The result to convert for the model. */
   readonly result: CallToolResult;

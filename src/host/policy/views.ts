@@ -26,7 +26,7 @@ export type HostViewEvent =
   | { type: 'catalog'; kinds: readonly CatalogKind[] }
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined };
 
-/** What a view needs of its host. */
+/** @internal What a view needs of its host. */
 export interface ViewHost {
   catalog(): Catalog;
   /** Host events the view follows; returns the function that stops them. */
@@ -51,6 +51,7 @@ export class HostView {
   private current: Catalog;
   private closed = false;
 
+  /** @internal Made by `host.view(name, options)`. */
   constructor(
     /** The view's name. */
     readonly name: string,
@@ -75,14 +76,17 @@ export class HostView {
     return this.current.tools;
   }
 
+  /** The view's prompts, under the host's exposed names. */
   prompts(): Catalog['prompts'] {
     return this.current.prompts;
   }
 
+  /** The view's resources (of the servers it shows). */
   resources(): Catalog['resources'] {
     return this.current.resources;
   }
 
+  /** The view's resource templates (of the servers it shows). */
   resourceTemplates(): Catalog['resourceTemplates'] {
     return this.current.resourceTemplates;
   }
