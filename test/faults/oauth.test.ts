@@ -132,7 +132,8 @@ describe('headless OAuth, a token endpoint that misbehaves', () => {
   function errorTexts(error: unknown): string[] {
     const out: string[] = [];
     for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
-      out.push(String(e), (e as Error).stack ?? '', safeJson((e as { data?: unknown }).data));
+      const message = e instanceof Error ? e.message : safeJson(e);
+      out.push(message, (e as Error).stack ?? '', safeJson((e as { data?: unknown }).data));
       e = (e as { cause?: unknown }).cause;
     }
     return out;
