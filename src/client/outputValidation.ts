@@ -2,7 +2,8 @@ import type { OutputUnit, Validator } from '@cfworker/json-schema';
 import { ErrorCode } from '../errors/codes.js';
 import { LocalError, ProtocolError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../wire/messages.js';
-import type { Tool } from '../wire/protocol.js';
+import type { CallToolResult, Tool } from '../wire/protocol.js';
+import { requireArray } from '../wire/results.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 
 /** `@cfworker/json-schema`, loaded the first time a listed tool's output is checked. */
@@ -124,4 +125,15 @@ export class ToolOutputValidators {
 
 function unit(u: OutputUnit): { instanceLocation: string; keywordLocation: string; error: string } {
   return { instanceLocation: u.instanceLocation, keywordLocation: u.keywordLocation, error: u.error };
+}
+
+/** The checks every `tools/call` result passes, task or not. */
+export function checkToolResult(
+  validators: ToolOutputValidators,
+  name: string | undefined,
+  result: JsonObject,
+): MaybePromise<CallToolResult> {
+  requireArray('tools/call', result, 'content');
+  const checked = name === undefined ? undefined : validators.check(name, result);
+  return checked === undefined ? (result as CallToolResult) : checked.then(() => result as CallToolResult);
 }

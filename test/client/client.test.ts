@@ -178,7 +178,7 @@ describe('McpClient requests', () => {
       result: { resultType: 'complete', contents: [{ uri, text: 'a' }], ttlMs: 60_000, cacheScope: 'public' },
     }));
     const first = await client.readResource(uri);
-    const slow = vi.spyOn(client as unknown as { readResourceFromServer: () => unknown }, 'readResourceFromServer');
+    const slow = vi.spyOn((client as unknown as { parts: { reads: { cached: () => unknown } } }).parts.reads, 'cached');
     for (const cacheMode of [undefined, 'default', 'force-cache'] as const) {
       await expect(client.readResource(uri, { cacheMode })).resolves.toBe(first);
     }

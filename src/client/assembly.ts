@@ -1,0 +1,225 @@
+/**
+ * The wiring of one `McpClient`: its collaborators (session, caller, cache, reads,
+ * subscriptions, era binding, tasks, connection, observer) made and tied to each other, once,
+ * at construction. `McpClient` holds the result and delegates to it.
+ */
+import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
+import { JsonRpcSession } from '../jsonrpc/session.js';
+import { ResponseCache } from '../cache/responseCache.js';
+import { MetaKey, type DiscoverResult, type Implementation, type ServerCapabilities } from '../wire/protocol.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { ResolvedClientOptions } from './options.js';
+import { Caller, type CallInternals } from './caller.js';
+import { CachedReads, checkDiscover, type ListMethod } from './reads.js';
+import { checkToolResult, ToolOutputValidators } from './outputValidation.js';
+import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
+import { walkedList, type WalkedList } from '../subscriptions/liveList.js';
+import { protocolMeta, sessionListenHost } from './sessionHost.js';
+import type { Era } from '../era/era.js';
+import { EraBinding } from './eraBinding.js';
+import { Observer, type CallTarget } from '../observability/observer.js';
+import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
+import { serverOffersTasks } from '../wire/taskCapability.js';
+import { TaskManager } from '../tasks/taskManager.js';
+import { ClientConnection } from './connection.js';
+
+/** The collaborators of one client (see the file's opening comment). */
+export interface ClientParts {
+  readonly options: ResolvedClientOptions;
+  readonly session: JsonRpcSession;
+  readonly caller: Caller;
+  /** Undefined when `cache: false`. */
+  readonly responseCache: ResponseCache | undefined;
+  readonly outputValidators: ToolOutputValidators;
+  /** Cacheable reads and list walks, through {@link responseCache}. */
+  readonly reads: CachedReads;
+  readonly subscriptions: SubscriptionManager;
+  readonly binding: EraBinding;
+  readonly tasks: TaskManager;
+  /** Spans and debug lines; undefined unless `telemetry` or `debug` is on. */
+  readonly observer: Observer | undefined;
+  /** The state, the events, and the reconnect. */
+  readonly connection: ClientConnection;
+  /** The server's capabilities, once known. */
+  capabilities(): ServerCapabilities | undefined;
+  /** `server/discover` through the cache, kept as the binding's discovery. */
+  loadDiscovery(options: CallOptions, internals: CallInternals | undefined): Promise<DiscoverResult>;
+  /**
+   * Runs one uncached call, in a scope of its own when observed. Unobserved, it is
+   * `run(undefined)` (the verbs are not `async` themselves, so this adds no promise of its own).
+   */
+  traced<T>(method: string, target: CallTarget, run: (internals: CallInternals | undefined) => Promise<T>): Promise<T>;
+}
+
+/** Makes and ties the collaborators of a client with resolved `options`. */
+export function assembleClient(options: ResolvedClientOptions): ClientParts {
+  const { cache, transport, clock, onError, timers } = options;
+  // Without a declared auth context, private entries follow the credential each request is sent with.
+  const credentialFor = transport.credentialFor?.bind(transport);
+  const responseCache =
+    cache === false
+      ? undefined
+      : new ResponseCache({
+          ...cache,
+          ...(credentialFor !== undefined && { credentials: credentialFor }),
+          serverIdentity: transport.serverIdentity,
+          clock,
+          onError,
+        });
+  const capabilities = (): ServerCapabilities | undefined => binding.discovery?.capabilities;
+  const serverInfo = (): Implementation | undefined => binding.discovery?._meta?.[MetaKey.serverInfo];
+  const { telemetry, debug } = options;
+  const observer =
+    telemetry === undefined && debug === undefined
+      ? undefined
+      : new Observer({ telemetry, debug, serverIdentity: transport.serverIdentity, serverInfo, clock, onError });
+  const handleNotification = (notification: JsonRpcNotification): void => {
+    if (notification.method === 'notifications/message') {
+      caller.routeLog(notification);
+      return;
+    }
+    if (notification.method === 'notifications/tools/list_changed') caller.toolHeaders?.clear();
+    if (subscriptions.handleNotification(notification)) return;
+    options.onNotification?.(notification);
+  };
+  const session = new JsonRpcSession({
+    ...observer?.sessionHooks(),
+    transport,
+    timers,
+    clock,
+    onNotification: handleNotification,
+    onError,
+    onClose: (info) => connection.transportClosed(info),
+  });
+  const caller = new Caller(session, options);
+  const outputValidators = new ToolOutputValidators(onError);
+  const reads: CachedReads = new CachedReads(
+    {
+      caller,
+      observer,
+      outputValidators,
+      onError,
+      closed: () => connection.state === 'closed',
+      freshness: (method, result): JsonObject => binding.freshness(method, result),
+    },
+    responseCache,
+  );
+  const subscriptions: SubscriptionManager = new SubscriptionManager({
+    ...options.subscriptions,
+    host: sessionListenHost({
+      session,
+      requestMeta: () => protocolMeta(caller.protocolVersion, options),
+      capabilities,
+      connected: (): boolean => connection.state === 'open',
+      reconnecting: () => connection.state === 'reconnecting',
+      whenOpen: (signal, timeoutMs) =>
+        connection.wait('subscriptions/listen', signal, timeoutMs ?? Number.POSITIVE_INFINITY, 'idle'),
+    }),
+    cache: responseCache,
+    // Live lists are of the four core lists (LIVE_LIST_METHODS), never of skills/list.
+    walk: async (method, walk): Promise<WalkedList> => walkedList(await reads.listAllOf(method as ListMethod, walk)),
+    clock,
+    timers,
+    onError,
+    timeoutMs: options.timeoutMs,
+  });
+  const loadDiscovery = async (callOptions: CallOptions, internals: CallInternals | undefined) => {
+    const result = (await reads.cached(
+      'server/discover',
+      {},
+      {},
+      callOptions,
+      checkDiscover,
+      internals,
+    )) as DiscoverResult;
+    binding.discovery = result;
+    return result;
+  };
+  const binding: EraBinding = new EraBinding({
+    options,
+    session,
+    caller,
+    subscriptions,
+    discover: loadDiscovery,
+    connected: () => connection.state === 'open',
+    sessionLost: (expired) => connection.sessionLost(expired),
+    sessionRenewed: () => connection.sessionRenewed(),
+    sessionRenewalFailed: (error) => connection.sessionRenewalFailed(error),
+  });
+  const tasks = new TaskManager({
+    serverIdentity: transport.serverIdentity,
+    options: options.tasks,
+    send: async (method, params, callOptions) =>
+      (await caller.call({ method, params, options: callOptions, declareTasks: true, cancellable: false })).result,
+    fulfil: (requests, signal) =>
+      fulfilInputRequests(options.handlers, requests, { requestMethod: 'tools/call', signal }),
+    subscribe: (filter, subscribeOptions) => subscriptions.subscribe(filter, subscribeOptions),
+    offered: () => binding.era === 'modern' && serverOffersTasks(capabilities()),
+    checkResult: (toolName, result) => checkToolResult(outputValidators, toolName, result),
+    clock,
+    timers,
+    onError: (error) => onError(asError(error)),
+  });
+  const connection: ClientConnection = new ClientConnection({
+    session,
+    policy: options.reconnect,
+    restartable: transport.capabilities.restartable === true,
+    clock,
+    wallClock: options.wallClock,
+    timers,
+    setWait: (wait) => {
+      caller.reconnecting = wait;
+    },
+    renegotiate: (signal) => binding.renegotiate(signal),
+    renewSession: (signal) => binding.renewSession(signal),
+    abandonSession: (error) => binding.abandonSession(error),
+    negotiated: () => ({ protocolVersion: binding.protocolVersion as string, era: binding.era as Era }),
+    dropped: (error) => {
+      // Notifications were missed while the connection was down: nothing cached may be trusted.
+      responseCache?.invalidateAll().catch((failure: unknown) => onError(asError(failure)));
+      subscriptions.connectionDropped(error);
+    },
+    reopened: () => {
+      observer?.connected(binding.era, binding.protocolVersion);
+      if (binding.era === 'legacy')
+        subscriptions.resubscribeLegacy().catch((error: unknown) => onError(asError(error)));
+    },
+    lost: (error) => {
+      subscriptions.closeAll('transport-closed', error);
+      tasks.close(error);
+    },
+    onError,
+    debug: options.debug,
+  });
+  return {
+    options,
+    session,
+    caller,
+    responseCache,
+    outputValidators,
+    reads,
+    subscriptions,
+    binding,
+    tasks,
+    observer,
+    connection,
+    capabilities,
+    loadDiscovery,
+    traced: (method, target, run) => {
+      if (observer === undefined) return run(undefined);
+      const scope = observer.start(method, target, caller.protocolVersion);
+      return scope.settle(run({ scope }));
+    },
+  };
+}
+
+/** What a `request()` is about, for its span: `params.name` or `params.uri`. */
+export function targetOf(params: unknown): CallTarget {
+  if (!isObject(params)) return {};
+  if (typeof params['name'] === 'string') return { name: params['name'] };
+  return typeof params['uri'] === 'string' ? { uri: params['uri'] } : {};
+}
+
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,68 @@
+/**
+ * `tools/call` as the client sends it: the arguments checked before anything is sent, the
+ * Tasks extension declared when on, one relist-and-retry after -32020 (the `Mcp-Param-*`
+ * headers disagreed with the server's tool), a task answer followed or handed over, and the
+ * result's checks (a `content` array; `structuredContent` against the listed `outputSchema`).
+ */
+import { InvalidArgumentError, RpcError } from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
+import { isObject, type JsonObject } from '../wire/messages.js';
+import type { CallToolResult } from '../wire/protocol.js';
+import type { CallToolOptions, TaskMode } from '../tasks/options.js';
+import { isCreateTaskResult } from '../tasks/taskManager.js';
+import type { ToolTask } from '../tasks/toolTask.js';
+import { checkToolResult } from './outputValidation.js';
+import type { ClientParts } from './assembly.js';
+
+/**
+ * `McpClient.callTool` (see its doc comment for what it resolves with and throws).
+ * `relist` walks `tools/list` again from the server (the client's `listAllTools` with `reload`).
+ */
+export function callTool(
+  parts: ClientParts,
+  name: unknown,
+  args: unknown,
+  options: CallToolOptions,
+  relist: (options: CallToolOptions) => Promise<unknown>,
+): Promise<CallToolResult | ToolTask> {
+  if (isObject(name) && typeof name['name'] === 'string')
+    return Promise.reject(
+      new InvalidArgumentError(
+        'name',
+        name,
+        `expected a tool name: use callTool(name, args), not callTool({ name, arguments }) (mcp-live takes them apart: callTool(${JSON.stringify(name['name'])}, ${JSON.stringify(name['arguments'] ?? {})}))`,
+      ),
+    );
+  if (typeof name !== 'string' || name === '')
+    return Promise.reject(new InvalidArgumentError('name', name, 'expected a tool name'));
+  if (!isObject(args)) return Promise.reject(new InvalidArgumentError('arguments', args, 'expected an object'));
+  const { caller, tasks } = parts;
+  let mode: TaskMode;
+  try {
+    mode = tasks.modeFor(options.task);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return parts.traced('tools/call', { name }, async (scoped) => {
+    const request = {
+      ...scoped,
+      ...(mode !== 'off' && { declareTasks: true }),
+      method: 'tools/call',
+      params: { name, arguments: args },
+      options,
+    };
+    let result: JsonObject;
+    try {
+      ({ result } = await caller.call(request));
+    } catch (error) {
+      // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
+      // definition. Learn the tools again, once, and retry once.
+      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || caller.toolHeaders === undefined)
+        throw error;
+      await relist({ ...options, cacheMode: 'reload' });
+      ({ result } = await caller.call(request));
+    }
+    if (mode !== 'off' && isCreateTaskResult(result)) return tasks.take(name, result, mode, options);
+    return checkToolResult(parts.outputValidators, name, result);
+  });
+}
