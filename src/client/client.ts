@@ -170,6 +170,7 @@ export class McpClient implements Closeable {
         caller: this.caller,
         observer: this.observer,
         outputValidators: this.outputValidators,
+        toolsListed: (tools) => this.tasks.learnTools(tools),
         onError: this.options.onError,
         closed: () => this.connection.state === 'closed',
         freshness: (method, result) => this.binding.freshness(method, result),
@@ -216,6 +217,7 @@ export class McpClient implements Closeable {
         fulfilInputRequests(this.options.handlers, requests, { requestMethod: 'tools/call', signal }),
       subscribe: (filter, subscribeOptions) => this.subscriptionManager.subscribe(filter, subscribeOptions),
       offered: () => this.binding.era === 'modern' && serverOffersTasks(this.serverCapabilities),
+      legacyCapabilities: () => (this.binding.era === 'legacy' ? this.serverCapabilities : undefined),
       checkResult: (toolName, result) => this.checkToolResult(toolName, result),
       clock,
       timers: this.options.timers,
@@ -612,12 +614,20 @@ export class McpClient implements Closeable {
     }
     return this.traced('tools/call', { name }, async (scoped) => {
       const internals = mode === 'off' ? scoped : { ...scoped, declareTasks: true };
+      // 2025-11-25: a tool listed with execution.taskSupport runs as a task of that wire (docs/tasks.md).
+      const legacyMode = await this.tasks.legacyModeFor(
+        name,
+        options.task,
+        async () => (await this.listAllTools(options)).items,
+      );
+      const params: JsonObject = { name, arguments: args };
+      if (legacyMode !== 'off') params['task'] = {};
       let result: JsonObject;
       try {
         ({ result } = await this.caller.call({
           ...internals,
           method: 'tools/call',
-          params: { name, arguments: args },
+          params,
           options,
         }));
       } catch (error) {
@@ -633,10 +643,12 @@ export class McpClient implements Closeable {
         ({ result } = await this.caller.call({
           ...internals,
           method: 'tools/call',
-          params: { name, arguments: args },
+          params,
           options,
         }));
       }
+      if (legacyMode !== 'off' && this.tasks.isLegacyCreated(result))
+        return this.tasks.takeLegacy(name, result, legacyMode, options);
       if (mode !== 'off' && isCreateTaskResult(result)) return this.tasks.take(name, result, mode, options);
       return this.checkToolResult(name, result);
     });
@@ -926,7 +938,9 @@ export class McpClient implements Closeable {
    * (no backoff timer is left). Pending calls, and calls waiting for a reconnect, reject with
    * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
    * close with reason `client-closed`; tasks being followed stop following (they keep running
-   * on the server, and their records stay for {@link resumeTask}). Idempotent.
+   * on the server, their calls reject with `TaskAbandonedError` and their records stay for
+   * {@link resumeTask}); a `tasks/cancel` already sent gets up to 2 s for its answer first.
+   * Idempotent.
    *
    * `options.signal` and `options.timeoutMs` (ms) bound the wait for the transport to finish
    * (a stdio server to exit, a WebSocket close handshake, an HTTP session `DELETE`): past the
@@ -935,6 +949,8 @@ export class McpClient implements Closeable {
    * The client is closed either way and the clean-up goes on in the background.
    */
   async close(options: CloseOptions = {}): Promise<void> {
+    // A tasks/cancel sent just before (the caller aborted) gets its answer first (≤ 2 s).
+    if (this.connection.state !== 'closed') await this.tasks.drainCancels();
     const stopped = this.connection.close();
     this.subscriptionManager.closeAll('client-closed');
     this.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
