@@ -283,9 +283,10 @@ export class ToolTask {
             ).then(() => undefined),
           cancel: () => {
             if (this.cancelSent) return;
-            this.cancelling ??= this.sendCancel({ ...requestOptions }).catch((error: unknown) =>
-              runtime.onError(error),
-            );
+            // -32602: the task ended (or was dropped) before the cancel arrived; nothing to report.
+            this.cancelling ??= this.sendCancel({ ...requestOptions }).catch((error: unknown) => {
+              if (!isTaskNotFoundError(error)) runtime.onError(error);
+            });
           },
         },
         onSnapshot: (task) => this.observe(task),
