@@ -426,7 +426,9 @@ export class McpClient extends ClientLists implements Closeable {
    * (no backoff timer is left). Pending calls, and calls waiting for a reconnect, reject with
    * `ConnectionClosedError`; background cache refreshes stop; subscriptions and live lists
    * close with reason `client-closed`; tasks being followed stop following (they keep running
-   * on the server, and their records stay for {@link resumeTask}). Idempotent.
+   * on the server, their calls reject with `TaskAbandonedError` and their records stay for
+   * {@link resumeTask}); a `tasks/cancel` already sent gets up to 2 s for its answer first.
+   * Idempotent.
    *
    * `options.signal` and `options.timeoutMs` (ms) bound the wait for the transport to finish
    * (a stdio server to exit, a WebSocket close handshake, an HTTP session `DELETE`): past the

@@ -42,6 +42,8 @@ export async function connect(parts: ClientParts, options: CallOptions): Promise
 
 /** `McpClient.close` (see its doc comment). Idempotent. */
 export async function close(parts: ClientParts, options: CloseOptions): Promise<void> {
+  // A tasks/cancel sent just before (the caller aborted) gets its answer first (≤ 2 s).
+  if (parts.connection.state !== 'closed') await parts.tasks.drainCancels();
   const stopped = parts.connection.close();
   parts.subscriptions.closeAll('client-closed');
   parts.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));

@@ -55,6 +55,8 @@ export interface ReadsHost {
   readonly caller: Caller;
   readonly observer: Observer | undefined;
   readonly outputValidators: ToolOutputValidators;
+  /** Told of each tools/list page the server sent (the 2025-11-25 tasks learn `execution.taskSupport`). */
+  readonly toolsListed?: ((tools: readonly Tool[]) => void) | undefined;
   readonly onError: (error: Error) => void;
   /** True once the client is closed: it answers nothing, not even from the cache. */
   closed(): boolean;
@@ -231,6 +233,7 @@ export class CachedReads {
     const page = checkListPage(method, result, this.host.onError);
     if (method !== 'tools/list') return page;
     this.host.outputValidators.learn(page['tools'] as Tool[]);
+    this.host.toolsListed?.(page['tools'] as Tool[]);
     const registry = this.host.caller.toolHeaders;
     if (registry === undefined) return page;
     const { tools, rejected } = registry.screen(page['tools'] as Tool[]);

@@ -7,7 +7,7 @@
 import { InvalidArgumentError, RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject } from '../wire/messages.js';
-import type { CallToolResult } from '../wire/protocol.js';
+import type { CallToolResult, Tool } from '../wire/protocol.js';
 import type { CallToolOptions, TaskMode } from '../tasks/options.js';
 import { isCreateTaskResult } from '../tasks/taskManager.js';
 import type { ToolTask } from '../tasks/toolTask.js';
@@ -23,7 +23,7 @@ export function callTool(
   name: unknown,
   args: unknown,
   options: CallToolOptions,
-  relist: (options: CallToolOptions) => Promise<unknown>,
+  relist: (options: CallToolOptions) => Promise<{ items: readonly Tool[] }>,
 ): Promise<CallToolResult | ToolTask> {
   if (isObject(name) && typeof name['name'] === 'string')
     return Promise.reject(
@@ -44,11 +44,15 @@ export function callTool(
     return Promise.reject(error);
   }
   return parts.traced('tools/call', { name }, async (scoped) => {
+    // 2025-11-25: a tool listed with execution.taskSupport runs as a task of that wire (docs/tasks.md).
+    const legacyMode = await tasks.legacyModeFor(name, options.task, async () => (await relist(options)).items);
+    const params: JsonObject = { name, arguments: args };
+    if (legacyMode !== 'off') params['task'] = {};
     const request = {
       ...scoped,
       ...(mode !== 'off' && { declareTasks: true }),
       method: 'tools/call',
-      params: { name, arguments: args },
+      params,
       options,
     };
     let result: JsonObject;
@@ -62,6 +66,8 @@ export function callTool(
       await relist({ ...options, cacheMode: 'reload' });
       ({ result } = await caller.call(request));
     }
+    if (legacyMode !== 'off' && tasks.isLegacyCreated(result))
+      return tasks.takeLegacy(name, result, legacyMode, options);
     if (mode !== 'off' && isCreateTaskResult(result)) return tasks.take(name, result, mode, options);
     return checkToolResult(parts.outputValidators, name, result);
   });

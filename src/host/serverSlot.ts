@@ -3,7 +3,8 @@
  * The host owns the slots; a slot tells the host when its contribution to the catalog changed.
  */
 import type { McpClient } from '../client/client.js';
-import { abortedError, ConnectionClosedError, McpError } from '../errors/errors.js';
+import { abortedError, ConnectionClosedError, McpError, ProtocolError } from '../errors/errors.js';
+import { legacyToolUncallable } from '../tasks/legacyTasks.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../era/era.js';
 import type { LiveList, LiveListEvent, Subscription } from '../subscriptions/types.js';
@@ -105,6 +106,8 @@ export class ServerSlot {
   private stateValue: HostServerState;
   private lastErrorValue: Error | undefined;
   private clientValue: McpClient | undefined;
+  /** Tools already reported as left out of the catalog. */
+  private readonly uncallableReported = new Set<string>();
   private readonly lists = new Map<CatalogKind, LiveList<unknown>>();
   /** Lists whose `closed` has settled (their last items are kept until a new list replaces them). */
   private readonly closedLists = new WeakSet<LiveList<unknown>>();
@@ -168,11 +171,38 @@ export class ServerSlot {
       prefix: this.entry.prefix ?? this.name,
       toolFilter: this.entry.tools,
       overrides: this.entry.overrides,
-      tools: items.tools as readonly Tool[],
+      tools: this.callableTools(items.tools as readonly Tool[]),
       prompts: items.prompts as readonly Prompt[],
       resources: items.resources as readonly Resource[],
       resourceTemplates: items.resourceTemplates as readonly ResourceTemplate[],
     };
+  }
+
+  /**
+   * The tools this client can call: a 2025-11-25 tool that requires a task on a server that does
+   * not run tool tasks is left out (docs/tasks.md), reported to `onError` once per tool name.
+   */
+  private callableTools(tools: readonly Tool[]): readonly Tool[] {
+    const client = this.clientValue;
+    if (client?.era !== 'legacy') return tools;
+    const kept: Tool[] = [];
+    for (const tool of tools) {
+      const reason = legacyToolUncallable(tool, client.serverCapabilities);
+      if (reason === undefined) {
+        kept.push(tool);
+        continue;
+      }
+      if (this.uncallableReported.has(tool.name)) continue;
+      this.uncallableReported.add(tool.name);
+      this.host.onError(
+        new ProtocolError(`tool ${JSON.stringify(tool.name)} left out: ${reason}`, {
+          method: 'tools/list',
+          value: { tool: tool.name, reason },
+        }),
+        this.name,
+      );
+    }
+    return kept.length === tools.length ? tools : kept;
   }
 
   /**

@@ -11,7 +11,8 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolOptions } from './options.js';
 import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../wire/protocol.js';
 import type { Subscription, SubscribeOptions } from '../subscriptions/types.js';
-import type { Clock, Timers } from '../util/clock.js';
+import type { Clock, TimerHandle, Timers } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import { TaskExpiredError, TaskNotFoundError } from './errors.js';
 import { checkTaskMode, resolveTasksOptions, type ResolvedTasksOptions, type TaskMode } from './options.js';
 import { readDetailedTask, readTask, taskExpiresAt } from '../wire/taskShape.js';
@@ -19,6 +20,17 @@ import { taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
 import { openTaskWatch, type TaskWatch } from './taskWatch.js';
 import { ToolTask, type TaskRuntime } from './toolTask.js';
 import { TaskMethod } from '../wire/tasks.js';
+import type { Tool } from '../wire/protocol.js';
+import {
+  LegacyTaskRequests,
+  fromLegacyCreateTaskResult,
+  isLegacyCreateTaskResult,
+  legacyServerRunsToolTasks,
+  legacyTaskMode,
+  legacyTaskSupport,
+  type LegacyTaskSupport,
+} from './legacyTasks.js';
+import type { ServerCapabilities } from '../wire/protocol.js';
 
 /** What the manager needs from its client. */
 export interface TaskManagerDeps {
@@ -34,6 +46,8 @@ export interface TaskManagerDeps {
   subscribe(filter: SubscriptionFilter, options: SubscribeOptions): Promise<Subscription>;
   /** Whether the extension may be declared now: the 2026-07-28 wire, and the server listed it. */
   offered(): boolean;
+  /** The server's capabilities when the client speaks the 2025-11-25 wire to it, else `undefined`. */
+  legacyCapabilities(): ServerCapabilities | undefined;
   /** The checks a `tools/call` result passes. */
   checkResult(toolName: string | undefined, result: JsonObject): MaybePromise<CallToolResult>;
   clock: Clock;
@@ -54,9 +68,15 @@ export class TaskManager {
   /** The server refused (or did not honour) a listen for task ids: later tasks poll at once. */
   private pushRefused = false;
   private readonly runtime: TaskRuntime;
+  /** 2025-11-25: each listed tool's `execution.taskSupport`; `undefined` until a listing was seen. */
+  private legacySupport: Map<string, LegacyTaskSupport> | undefined;
+  private readonly legacyRequests: LegacyTaskRequests;
+  /** `tasks/cancel` requests in flight, which `drainCancels()` waits for. */
+  private readonly cancels = new Set<Promise<void>>();
 
   constructor(private readonly deps: TaskManagerDeps) {
     this.resolved = deps.options;
+    this.legacyRequests = new LegacyTaskRequests((method, params, options) => deps.send(method, params, options));
     // Read at each use: the settings may be resolved later than this runtime is made.
     const settings = (): ResolvedTasksOptions => this.settings;
     this.runtime = {
@@ -79,6 +99,11 @@ export class TaskManager {
       request: (method, params, options) => this.request(method, params, options),
       fulfil: (requests, signal) => deps.fulfil(requests, signal),
       watch: (taskId) => this.watch(taskId),
+      trackCancel: (sent) => {
+        this.cancels.add(sent);
+        const done = () => this.cancels.delete(sent);
+        sent.then(done, done);
+      },
       checkResult: (toolName, result) => deps.checkResult(toolName, result),
       onError: (error) => deps.onError(error),
     };
@@ -98,6 +123,47 @@ export class TaskManager {
   modeFor(callMode: unknown): TaskMode {
     const mode = checkTaskMode(callMode) ?? (this.deps.options === undefined ? 'off' : 'auto');
     return mode !== 'off' && this.deps.offered() ? mode : 'off';
+  }
+
+  /** Records the `execution.taskSupport` of listed tools (a listing replaces what was known of each). */
+  learnTools(tools: readonly Tool[]): void {
+    this.legacySupport ??= new Map();
+    for (const tool of tools) this.legacySupport.set(tool.name, legacyTaskSupport(tool));
+  }
+
+  /**
+   * 2025-11-25: how a `tools/call` of `toolName` runs (see `legacyTaskMode`); `off` on the
+   * 2026-07-28 wire, or when the server does not declare `tasks.requests.tools.call`. The first
+   * time, with no listing seen yet, `listTools` is called to learn the tools' `taskSupport`.
+   * @throws InvalidArgumentError (-32602) for a bad `task` option; what `listTools` throws.
+   */
+  async legacyModeFor(
+    toolName: string,
+    callMode: unknown,
+    listTools: () => Promise<readonly Tool[]>,
+  ): Promise<TaskMode> {
+    if (!legacyServerRunsToolTasks(this.deps.legacyCapabilities())) return 'off';
+    if (this.legacySupport === undefined) this.learnTools(await listTools());
+    const support = this.legacySupport?.get(toolName) ?? 'forbidden';
+    return legacyTaskMode(support, callMode, this.deps.options === undefined ? 'off' : 'auto');
+  }
+
+  /** True for a 2025-11-25 `CreateTaskResult` (`{ task }`). */
+  isLegacyCreated(result: JsonObject): boolean {
+    return isLegacyCreateTaskResult(result);
+  }
+
+  /**
+   * What `callTool` returns for a 2025-11-25 `CreateTaskResult`: as {@link take}.
+   * @throws ProtocolError (-32600) for a malformed task; as `ToolTask.result()`.
+   */
+  takeLegacy(
+    toolName: string,
+    result: JsonObject,
+    mode: 'auto' | 'manual',
+    options: CallToolOptions,
+  ): Promise<CallToolResult | ToolTask> {
+    return this.take(toolName, fromLegacyCreateTaskResult(result), mode, options);
   }
 
   /**
@@ -212,6 +278,24 @@ export class TaskManager {
     return out;
   }
 
+  /**
+   * Waits until every `tasks/cancel` in flight has its answer, at most `graceMs` (then resolves
+   * anyway): a client closing right after its caller aborted lets the cancel through instead of
+   * cutting it off (and reporting it failed). Resolves at once when none is in flight.
+   */
+  async drainCancels(graceMs = CANCEL_GRACE_MS): Promise<void> {
+    if (this.cancels.size === 0) return;
+    let handle: TimerHandle;
+    const grace = new Promise<void>((resolve) => {
+      handle = boundedTimers(this.deps.timers).setTimeout(resolve, graceMs);
+    });
+    try {
+      await Promise.race([Promise.allSettled([...this.cancels]), grace]);
+    } finally {
+      boundedTimers(this.deps.timers).clearTimeout(handle);
+    }
+  }
+
   /** The client closed: every loop stops with `error`; tasks and records stay for a resume. */
   close(error: Error): void {
     this.lifetime.abort(error);
@@ -220,6 +304,8 @@ export class TaskManager {
   /** A `tasks/*` request; -32602 means an unknown task (spec: ext-tasks, Protocol Errors). */
   private async request(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
     try {
+      if (this.deps.legacyCapabilities() !== undefined)
+        return await this.legacyRequests.request(method, params, options);
       return await this.deps.send(method, params, options);
     } catch (error) {
       if (error instanceof RpcError && error.code === ErrorCode.InvalidParams && !(error instanceof TaskNotFoundError))
@@ -246,6 +332,9 @@ export class TaskManager {
     });
   }
 }
+
+/** Longest wait `close()` gives the `tasks/cancel` requests in flight, in ms. */
+export const CANCEL_GRACE_MS = 2000;
 
 /** Listen errors that will not change on the next task: stop asking for push. */
 const REFUSALS: ReadonlySet<number> = new Set([

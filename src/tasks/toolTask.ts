@@ -49,6 +49,8 @@ export interface TaskRuntime {
   readonly wallClock: WallClock;
   readonly poll: TaskPollPolicy;
   readonly pollRetry: ResolvedTaskPollRetry;
+  /** Hears each `tasks/cancel` in flight, so that closing the client lets it finish (bounded). */
+  trackCancel(sent: Promise<void>): void;
   /** Aborts (with a `ConnectionClosedError`) when the client closes: loops stop, tasks stay. */
   readonly lifetime: AbortSignal;
   /** Sends a `tasks/*` request: the extension declared, never `notifications/cancelled`. */
@@ -103,6 +105,8 @@ export class ToolTask {
   private terminal: TerminalTask | undefined;
   private gone = false;
   private cancelSent = false;
+  /** The `tasks/cancel` in flight. */
+  private cancelling: Promise<void> | undefined;
   /** The handlers could not answer this run's input: the task would wait for ever. */
   private inputFailed = false;
   private readonly cancelled = new AbortController();
@@ -183,19 +187,22 @@ export class ToolTask {
   }
 
   /**
-   * `tasks/cancel` (spec: ext-tasks, Task Cancellation): asks the server to stop. Cooperative:
-   * the task may still complete. Resolves on the server's acknowledgment; the record is dropped
-   * and a `result()` in progress rejects with `CancelledError`. Nothing is sent once the task
-   * is terminal.
-   * @throws TaskNotFoundError; any error of the request.
+   * `tasks/cancel` (spec: ext-tasks, Task Cancellation; 2025-11-25: basic/utilities/tasks):
+   * asks the server to stop. Resolves once the server confirmed: then {@link status} is
+   * `cancelled` (the state the server answered with, when it sent one), a `status` event is
+   * emitted, the record is dropped, and a `result()` in progress rejects with `CancelledError`.
+   * Cooperative: the server may still finish the work. Nothing is sent once the task is
+   * terminal. A second call while one is in flight joins it.
+   * @throws TaskNotFoundError (the server does not know the id, or the task had ended); any error
+   *   of the request (then `status` is unchanged).
    */
-  async cancel(options: CallOptions = {}): Promise<void> {
-    if (this.terminal !== undefined) return;
-    try {
-      await this.sendCancel(options);
-    } finally {
+  cancel(options: CallOptions = {}): Promise<void> {
+    if (this.terminal !== undefined) return Promise.resolve();
+    this.cancelling ??= this.sendCancel(options).finally(() => {
+      this.cancelling = undefined;
       this.cancelled.abort(new CancelledError('tools/call', 'cancelled with tasks/cancel'));
-    }
+    });
+    return this.cancelling;
   }
 
   /**
@@ -276,7 +283,10 @@ export class ToolTask {
             ).then(() => undefined),
           cancel: () => {
             if (this.cancelSent) return;
-            this.sendCancel({ ...requestOptions }).catch((error: unknown) => runtime.onError(error));
+            // -32602: the task ended (or was dropped) before the cancel arrived; nothing to report.
+            this.cancelling ??= this.sendCancel({ ...requestOptions }).catch((error: unknown) => {
+              if (!isTaskNotFoundError(error)) runtime.onError(error);
+            });
           },
         },
         onSnapshot: (task) => this.observe(task),
@@ -353,10 +363,34 @@ export class ToolTask {
     }
   }
 
-  private async sendCancel(options: CallOptions): Promise<void> {
+  /**
+   * `tasks/cancel`; on the server's confirmation the task is `cancelled` (the answer's state
+   * when it carries this task, else the last one with that status). Registered with the runtime
+   * so that `close()` lets it finish.
+   */
+  private sendCancel(options: CallOptions): Promise<void> {
     this.cancelSent = true;
-    await this.send(TaskMethod.cancel, { taskId: this.taskId }, options);
-    await this.forget();
+    const sent = (async () => {
+      const answer = await this.send(TaskMethod.cancel, { taskId: this.taskId }, options);
+      const confirmed = this.cancelledState(answer);
+      this.terminal = confirmed;
+      this.observe(confirmed);
+      await this.forget();
+    })();
+    this.runtime.trackCancel(sent);
+    return sent;
+  }
+
+  /** The confirmed state of a cancelled task, from the `tasks/cancel` answer when it holds one. */
+  private cancelledState(answer: JsonObject): TerminalTask {
+    if (answer['taskId'] === this.taskId && answer['status'] === 'cancelled') {
+      try {
+        return readDetailedTask(TaskMethod.cancel, answer) as TerminalTask;
+      } catch {
+        // Not a task after all: the status is what the confirmation means.
+      }
+    }
+    return { ...this.current, status: 'cancelled' };
   }
 
   /** A new state: kept, recorded, announced. Anything but the first state came from `tasks/get` or a push. */

@@ -521,6 +521,60 @@ describe('manual mode: the ToolTask handle', () => {
     expect(server.requests('tasks/cancel')).toHaveLength(1);
     expect(store.size).toBe(0);
   });
+
+  it('cancel() settles only once the server confirmed, and then status is cancelled (with a status event)', async () => {
+    const { client, server } = await taskPair([taskState('working')]);
+    let confirm!: () => void;
+    const confirmed = new Promise<void>((resolve) => (confirm = resolve));
+    server.on('tasks/cancel', async () => {
+      await confirmed;
+      return { result: { resultType: 'complete' } };
+    });
+    const task = (await client.callTool('job', {}, { task: 'manual' })) as ToolTask;
+    const events: string[] = [];
+    task.on((event) => events.push(event.type === 'status' ? event.task.status : event.type));
+    let settled = false;
+    const cancelling = task.cancel().then(() => (settled = true));
+    await server.waitFor((m) => m['method'] === 'tasks/cancel');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toBe(false);
+    expect(task.status).toBe('working');
+    confirm();
+    await cancelling;
+    expect(task.status).toBe('cancelled');
+    expect(events).toEqual(['cancelled']);
+    // Once cancelled, nothing more is sent, and result() says so.
+    await task.cancel();
+    expect(server.requests('tasks/cancel')).toHaveLength(1);
+    await expect(task.result()).rejects.toBeInstanceOf(TaskCancelledError);
+  });
+
+  it('a cancel refused by the server leaves status as it was and rejects', async () => {
+    const { client, server } = await taskPair([taskState('working')]);
+    server.on('tasks/cancel', () => ({ error: { code: -32603, message: 'cannot cancel now' } }));
+    const task = (await client.callTool('job', {}, { task: 'manual' })) as ToolTask;
+    await expect(task.cancel()).rejects.toMatchObject({ code: -32603 });
+    expect(task.status).toBe('working');
+  });
+
+  it('the caller aborts and the client closes at once: the tasks/cancel still gets its answer, and nothing is reported', async () => {
+    const errors: Error[] = [];
+    const { client, server } = await taskPair([taskState('working', { pollIntervalMs: 5 })], {
+      onError: (error) => errors.push(error),
+    });
+    server.on('tasks/cancel', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return { result: { resultType: 'complete' } };
+    });
+    const controller = new AbortController();
+    const call = client.callTool('job', {}, { signal: controller.signal }).catch((e: unknown) => e);
+    await server.waitFor((m) => m['method'] === 'tasks/get');
+    controller.abort();
+    await client.close();
+    expect(await call).toBeInstanceOf(CancelledError);
+    expect(server.requests('tasks/cancel')).toHaveLength(1);
+    expect(errors.map(String)).toEqual([]);
+  });
 });
 
 describe('durable: the store and resumeTask', () => {
