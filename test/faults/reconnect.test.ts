@@ -11,6 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { McpClient, type ClientEvent } from '../../src/index.js';
 import { StreamableHttpTransport, WebSocketTransport } from '../../src/node.js';
 import { DISCOVER } from '../fakes/httpFake.js';
+import { rawText } from '../fakes/webSocketBridge.js';
 import { expectNoLeakedHandles, faultProbe, settleWithin } from './harness.js';
 
 type Message = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: any };
@@ -126,7 +127,7 @@ class CountingServer {
     ws.on('message', (data) => {
       let message: Message;
       try {
-        message = JSON.parse(String(data)) as Message;
+        message = JSON.parse(rawText(data)) as Message;
       } catch {
         return;
       }
@@ -137,17 +138,6 @@ class CountingServer {
 }
 
 const FAST = { jitter: false, minDelayMs: 50 } as const;
-
-/** Resolves with the first event of `client` (from now on) that matches. */
-function nextEvent(client: McpClient, match: (event: ClientEvent) => boolean): Promise<ClientEvent> {
-  return new Promise((resolve) => {
-    const off = client.on((event) => {
-      if (!match(event)) return;
-      off();
-      resolve(event);
-    });
-  });
-}
 
 async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = performance.now() + ms;
@@ -200,7 +190,7 @@ describe('reconnect over HTTP and WebSocket, a server that goes down', () => {
 
   for (const kind of KINDS) {
     it(`${kind.name}: 100 tools/call in flight, the server restarts on the same port: each settles once, none runs twice`, async () => {
-      let first = await CountingServer.start({ hold: true });
+      const first = await CountingServer.start({ hold: true });
       cleanups.push(() => first.kill());
       const { client } = await clientFor(kind, first);
       const calls = Array.from({ length: 100 }, (_, n) =>
