@@ -1,8 +1,9 @@
 /**
  * The fleet entry: a response-cache store in Redis shared by every instance of a host, with
  * invalidation across the fleet, and a task store there so tasks outlive a host restart.
- * Node-only; needs one of the optional peer dependencies `ioredis` or `redis` (node-redis; the
- * task store takes ioredis only).
+ * Node-only; needs the optional peer dependency `ioredis` installed (this entry loads it). The
+ * cache store also takes a node-redis client (the optional peer `redis`); the task store takes
+ * ioredis only.
  *
  * @module mcp-live/redis
  */

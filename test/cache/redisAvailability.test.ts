@@ -26,6 +26,7 @@ function scripted(initiallyUp: boolean) {
     (error) => reports.push(error),
     () => {},
     () => client.connecting,
+    () => Date.now(),
   );
   return {
     availability,
@@ -96,6 +97,17 @@ describe('Availability', () => {
     await vi.advanceTimersByTimeAsync(RETRY_MS * 5);
     expect(s.availability.state).toBe('down');
     expect(s.reports).toHaveLength(1);
+  });
+
+  it('the grace is time since the start, not a count of probes: probes that take timeoutMs each do not stretch it', async () => {
+    const s = scripted(false);
+    // Each probe's PING waits as long as the pause between probes before it fails.
+    s.answer(() => new Promise((_, reject) => setTimeout(() => reject(new Error('PING: no answer')), RETRY_MS)));
+    await vi.advanceTimersByTimeAsync(START_GRACE_MS - 4 * RETRY_MS);
+    expect(s.reports).toEqual([]);
+    await vi.advanceTimersByTimeAsync(6 * RETRY_MS);
+    expect(s.availability.state).toBe('down');
+    expect(s.reports).toEqual([new Error('PING: no answer')]);
   });
 
   it('a failure seen while a probe runs keeps the store down: one report for the outage', async () => {

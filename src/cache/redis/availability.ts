@@ -16,7 +16,7 @@ import type { TimerHandle, Timers } from '../../util/clock.js';
 
 /**
  * How long a first connection may take before a probe failing meanwhile counts as an outage,
- * in ms (counted in probes of `retryMs`): ioredis's default `connectTimeout`.
+ * in ms since the store was built (on its monotonic clock): ioredis's default `connectTimeout`.
  */
 export const START_GRACE_MS = 10_000;
 
@@ -28,8 +28,8 @@ export class Availability {
   private reported = false;
   /** Failures seen so far: a probe that saw one while it ran does not declare Redis up. */
   private failures = 0;
-  /** What is left of {@link START_GRACE_MS}. */
-  private graceMs = START_GRACE_MS;
+  /** When the store was built (the start of {@link START_GRACE_MS}). */
+  private readonly startedAt: number;
   private timer: TimerHandle;
   private waiters: Array<() => void> = [];
   private closed = false;
@@ -38,6 +38,7 @@ export class Availability {
    * @param recover the probe: resolves when Redis answers and the store may be used again.
    * @param onDown called each time the store leaves `up` (drop what can no longer be trusted).
    * @param connecting true while the client is opening a connection (not an outage at start).
+   * @param now the monotonic clock the start grace is measured on, in ms.
    */
   constructor(
     initiallyUp: boolean,
@@ -47,7 +48,9 @@ export class Availability {
     private readonly report: (error: unknown) => void,
     private readonly onDown: () => void,
     private readonly connecting: () => boolean,
+    private readonly now: () => number = () => performance.now(),
   ) {
+    this.startedAt = now();
     this.stateValue = initiallyUp ? 'up' : 'starting';
     if (!initiallyUp) this.schedule();
   }
@@ -102,9 +105,13 @@ export class Availability {
       await this.recover();
     } catch (error) {
       if (this.closed) return;
-      if (from === 'starting' && this.failures === failuresBefore && this.connecting() && this.graceMs > 0) {
+      if (
+        from === 'starting' &&
+        this.failures === failuresBefore &&
+        this.connecting() &&
+        this.now() - this.startedAt < START_GRACE_MS
+      ) {
         // The first connection is still being opened: a slow start, not an outage.
-        this.graceMs -= this.retryMs;
         this.stateValue = 'starting';
       } else {
         this.stateValue = 'down';

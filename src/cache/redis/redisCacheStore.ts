@@ -217,6 +217,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
         this.generations.forget();
       },
       () => this.link.connecting,
+      () => this.clock.now(),
     );
     this.unlisten.push(this.link.driver.onReady(() => this.availability.ready()));
     // An owned connection's errors are ours to hear (ioredis logs unheard ones); a host's are the host's.

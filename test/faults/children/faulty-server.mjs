@@ -14,6 +14,7 @@
 //                       holds no pipe; reports its pid as notifications/helper
 //   stubborn-group      as group-helper, and the server itself ignores stdin EOF and SIGTERM
 //   input-forever       tools/call: always input_required (asks the roots again and again)
+//   crash-loop          answers as usual, and exits with code 1 150 ms after it started
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -34,6 +35,8 @@ if (mode === 'group-helper' || mode === 'stubborn-group') {
   });
   helper.on('spawn', () => send({ jsonrpc: '2.0', method: 'notifications/helper', params: { pid: helper.pid } }));
 }
+
+if (mode === 'crash-loop') setTimeout(() => process.exit(1), 150);
 
 if (mode === 'silent-stubborn' || mode === 'stubborn-group') {
   process.on('SIGTERM', () => {});
