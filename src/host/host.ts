@@ -63,7 +63,10 @@ import { templateMatcher } from './templateRoute.js';
 import { restoreModelArguments, type ModelArgumentsFrom } from './modelTools.js';
 import type { HostCallOptions, HostCallToolOptions } from './callOptions.js';
 import type { ApproveHook } from './policy/approval.js';
-import { approveToolCall } from './policy/toolApproval.js';
+import { approveToolCall, type ToolApprovalSetting } from './policy/toolApproval.js';
+import { APPROVED_CALL, HostMiddleware, type ApprovedCall } from './policy/hostMiddleware.js';
+import type { Middleware } from '../client/middleware.js';
+import { argumentsHash } from './policy/argumentsHash.js';
 import { assertOverrides, overrideOf, wireArguments } from './policy/overrides.js';
 import { HostView } from './policy/views.js';
 import { checkViewOptions, type HostViewOptions } from './policy/viewOptions.js';
@@ -228,6 +231,7 @@ export class McpHost {
   private readonly budget: ContextBudget;
   private readonly viewsByName = new Map<string, HostView>();
   private readonly userInput: UserInput;
+  private readonly middleware = new HostMiddleware();
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -394,6 +398,21 @@ export class McpHost {
   }
 
   /**
+   * Adds a request middleware around every request of every server (those added later too),
+   * with the server's name in `ctx.serverName`: the `client.use()` contract (docs/middleware.md;
+   * `onToolCall`, `onPromptGet`, `onResourceRead` for the common cases). The host's middleware
+   * run in `use()` order, as one link of each client's chain (after `tracing`, before the
+   * client's own `logging`, `session` and `toolHeaders`). A `tools/call` a middleware changes
+   * after its approval is approved again for what is sent. A middleware that throws fails that
+   * request only (`MiddlewareError` -32041 with the cause, or the `McpError` thrown). Returns
+   * the function that removes it.
+   * @throws TypeError when `middleware` is not a function.
+   */
+  use(middleware: Middleware): () => void {
+    return this.middleware.use(middleware);
+  }
+
+  /**
    * A named view of this host: with `options`, defines it (the servers and tools it shows);
    * without, returns the one defined before (or by the configuration's `views`). A view has its
    * own catalog, events and calls over a subset, on this host's connections (docs/host.md#views).
@@ -533,15 +552,25 @@ export class McpHost {
     const entry = this.slots.get(target.server)?.entry;
     const override = overrideOf(entry?.overrides, target.tool.name);
     const sent = wireArguments(override, restored);
-    await approveToolCall(target, sent, {
+    const approval: ToolApprovalSetting = {
       approve: entry?.approve ?? this.options.approve,
       trusted: entry?.trusted === true,
       override,
       timeoutMs: this.options.approvalTimeoutMs,
       signal: callOptions.signal,
       ...this.timeOf(this.slotNamed(target.server)),
-    });
-    return this.onServer(target.server, 'tools/call', callOptions, (client, call) =>
+    };
+    await approveToolCall(target, sent, approval);
+    const approved: ApprovedCall | undefined =
+      approval.approve === undefined
+        ? undefined
+        : {
+            name: target.tool.name,
+            argumentsHash: argumentsHash(sent),
+            reapprove: (name, changed) => approveToolCall(this.listedTool(target.server, name), changed, approval),
+          };
+    const sending = approved === undefined ? callOptions : { ...callOptions, [APPROVED_CALL]: approved };
+    return this.onServer(target.server, 'tools/call', sending, (client, call) =>
       client.callTool(target.tool.name, sent, call as CallToolOptions & { task: 'manual' }),
     );
   }
@@ -796,7 +825,7 @@ export class McpHost {
 
   /** The client of one server (see `serverClient.ts`). */
   private makeClient(slot: ServerSlot): McpClient {
-    return makeServerClient(slot.name, slot.entry as HostServerEntry, {
+    const client = makeServerClient(slot.name, slot.entry as HostServerEntry, {
       defaults:
         this.options.apps === undefined
           ? (this.options.client ?? {})
@@ -807,6 +836,8 @@ export class McpHost {
       eraMemory: this.eraMemory,
       onError: (error) => this.report(error, slot.name),
     });
+    this.middleware.install(client, slot.name);
+    return client;
   }
 
   /**
@@ -937,6 +968,19 @@ export class McpHost {
   private deadlineOf(slot: ServerSlot, options: CallOptions): number {
     const value = options.timeoutMs ?? slot.entry?.client?.timeoutMs ?? this.options.client?.timeoutMs;
     return typeof value === 'number' && value > 0 ? value : DEFAULT_CALL_TIMEOUT_MS;
+  }
+
+  /** A server's tool by original name, for an approval; one the catalog does not list has no annotations. */
+  private listedTool(server: string, name: string): HostTool {
+    const listed = this.catalogValue.tools.find((t) => t.server === server && t.tool.name === name);
+    return (
+      listed ?? {
+        server,
+        availability: 'available',
+        exposedName: name,
+        tool: { name, inputSchema: { type: 'object' } },
+      }
+    );
   }
 
   /** @throws HostRoutingError (-32051, `unknown-server`) */
