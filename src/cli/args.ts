@@ -48,6 +48,12 @@ export type Command =
       /** `--interactive`: the value is typed at the terminal, with suggestions as it changes. */
       interactive: boolean;
     }
+  /** `complete -i` with `--config` and no ref: a line typed at the terminal, slash commands and @-mentions completed. */
+  | { name: 'complete-line' }
+  /** `run '<slash command line>'` with `--config`: the prompt's messages. */
+  | { name: 'run'; line: string }
+  /** `skills list|show|read` with `--config`: the host's skills (SEP-2640). */
+  | { name: 'skills'; action: 'list' | 'show' | 'read'; skill: string | undefined; file: string | undefined }
   | { name: 'watch'; uris: string[] }
   /** A task (Tasks extension) by id: `tasks/get`, follow it to its result, or `tasks/cancel`. */
   | { name: 'task'; action: 'get' | 'result' | 'cancel'; taskId: string };
@@ -89,6 +95,15 @@ commands:
   complete -i <ref> <arg> [key=value ...]
                                    type the value at the terminal: suggestions follow each keystroke
                                    (debounced; Tab takes the first, Enter prints the value)
+  run '<slash command>'            with --config: a prompt as a slash command, e.g.
+                                   run '/mcp__example__greet Ada pirate' (words in argument order,
+                                   quotes for spaces, name=value); prints the prompt's messages
+  complete -i                      with --config and no ref: type a line; slash commands, their
+                                   arguments and @server:uri mentions are completed as you type
+                                   (Tab takes the first, Enter prints the line)
+  skills list|show|read [<skill> [<file>]]
+                                   with --config: the servers' skills (SEP-2640): list them, show
+                                   one's entry and files, read its SKILL.md or one of its files
   watch [uri ...]                  subscribe to list changes (and updates of each uri) and print
                                    events until Ctrl-C
   task get|result|cancel <id>      a task by id on a new connection (a server that outlives the run,
@@ -139,7 +154,18 @@ const OPTIONS = {
 } as const;
 
 const LIST_KINDS: readonly string[] = ['tools', 'prompts', 'resources', 'templates'];
-const COMMANDS: readonly string[] = ['inspect', 'list', 'read', 'get-prompt', 'call', 'complete', 'watch', 'task'];
+const COMMANDS: readonly string[] = [
+  'inspect',
+  'list',
+  'read',
+  'get-prompt',
+  'call',
+  'complete',
+  'run',
+  'skills',
+  'watch',
+  'task',
+];
 
 /**
  * The help of one command: its lines of {@link USAGE} (with their continuation lines), and where
@@ -193,6 +219,13 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     if (command.name !== 'call') throw new UsageError('--task is an option of call');
     command.task = true;
   }
+  if (
+    values.config === undefined &&
+    (command.name === 'run' || command.name === 'skills' || command.name === 'complete-line')
+  )
+    throw new UsageError(
+      `${command.name === 'complete-line' ? 'complete -i without a ref' : command.name} works on the servers of a --config file (slash command and skill names are the host's)`,
+    );
   if (values.server !== undefined && values.config === undefined)
     throw new UsageError('--server picks one server of a --config file; without --config there is only one');
   const server =
@@ -246,6 +279,7 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
       return { name, tool, args: toolPairs(given), task: false };
     }
     case 'complete': {
+      if (interactive && operands.length === 0) return { name: 'complete-line' };
       if (interactive) arity(2, Infinity, '<prompt:name|template:uri> <argument> [key=value ...]');
       else arity(3, Infinity, '<prompt:name|template:uri> <argument> <value> [key=value ...]');
       const [ref, argument, value] = operands as [string, string, string];
@@ -257,6 +291,18 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
         context: keyValues(operands.slice(interactive ? 2 : 3), 'context argument'),
         interactive,
       };
+    }
+    case 'run':
+      arity(1, 1, "'<slash command line>' (one operand: quote the line)");
+      return { name, line: operands[0] as string };
+    case 'skills': {
+      arity(1, 3, 'list | show <skill> | read <skill> [<file>]');
+      const [action, skill, file] = operands as [string, string | undefined, string | undefined];
+      if (action === 'list') arity(1, 1, 'list (no more operands)');
+      else if (action === 'show') arity(2, 2, 'show <skill>');
+      else if (action === 'read') arity(2, 3, 'read <skill> [<file>]');
+      else throw new UsageError(`skills what? ${JSON.stringify(action)} is not one of list, show, read`);
+      return { name, action, skill, file };
     }
     case 'watch':
       return { name, uris: operands };

@@ -57,6 +57,11 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       return watch(ctx, command.uris);
     case 'task':
       return runTaskCommand(ctx, command.action, command.taskId);
+    case 'run':
+    case 'skills':
+    case 'complete-line':
+      // args.ts refuses these without --config.
+      throw new Error(`${command.name} works on the servers of a --config file`);
   }
 }
 

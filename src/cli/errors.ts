@@ -1,7 +1,7 @@
 /**
  * Errors as the CLI shows them (name, code, message, data) and the exit code each one gets.
  */
-import { ErrorCode, McpError, isCancelledError } from '../index.js';
+import { ErrorCode, McpError, isCancelledError, isSlashCommandError } from '../index.js';
 import { UsageError } from './args.js';
 
 export const EXIT_OK = 0;
@@ -100,5 +100,7 @@ export function exitCodeFor(error: unknown, signal: AbortSignal | undefined): nu
   if (signal?.aborted && isCancelledError(error)) return EXIT_INTERRUPTED;
   // Checked by the SDK before anything was sent: the user's input, not the server.
   if (McpError.is(error) && error.name === 'InvalidArgumentError') return EXIT_USAGE;
+  // A slash command line that does not fit its prompt (run): the user's input too.
+  if (isSlashCommandError(error)) return EXIT_USAGE;
   return EXIT_ERROR;
 }

@@ -2,7 +2,8 @@
  * `mcp-live --config <file>`: every server of a configuration file behind one `McpHost`.
  * `inspect` shows one table of every server (with a progress line while they connect), `list`
  * shows the catalog under exposed names, and `call`, `read`, `get-prompt` and `complete` route
- * to the server each name or URI belongs to, or to the one `--server` names.
+ * to the server each name or URI belongs to, or to the one `--server` names. `run` runs a slash
+ * command, `complete -i` completes a typed line, `skills` lists and reads the servers' skills.
  */
 import {
   HostRoutingError,
@@ -22,6 +23,8 @@ import { terminalElicitation } from './elicit.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, describeError, errorJson, exitCodeFor } from './errors.js';
 import { ProgressLine, type CliIo } from './io.js';
 import { describeContent, describePrompt, describeTool, styleFor, type Style } from './render.js';
+import { completeLine } from './completeLine.js';
+import { runSkillsCommand } from './skillsCommands.js';
 
 interface HostContext {
   host: McpHost;
@@ -190,11 +193,32 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       else for (const value of result.completion.values) line(ctx, value);
       return EXIT_OK;
     }
+    case 'run':
+      return runSlash(ctx, command.line);
+    case 'complete-line':
+      return completeLine(host, io);
+    case 'skills':
+      return runSkillsCommand(ctx, command);
     case 'watch':
     case 'task':
       // args.ts refuses watch and task with --config.
       throw new Error(`${command.name} works on one server`);
   }
+}
+
+/** `run '<line>'`: the slash command's prompt, its messages printed as get-prompt prints them. */
+async function runSlash(ctx: HostContext, text: string): Promise<number> {
+  const run = await ctx.host.runSlashCommand(text, { signal: ctx.io.signal });
+  if (ctx.options.json)
+    printJson(ctx, {
+      command: run.command.command,
+      server: run.command.server,
+      prompt: run.command.name,
+      arguments: run.arguments,
+      result: run.result,
+    });
+  else for (const message of run.result.messages) line(ctx, `${message.role}: ${describeContent(message.content)}`);
+  return EXIT_OK;
 }
 
 /**

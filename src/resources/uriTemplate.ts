@@ -335,7 +335,10 @@ function isLiteral(cp: number): boolean {
       cp === 0x21 ||
       cp === 0x23 ||
       cp === 0x24 ||
+      // `'` (0x27): the ABNF of §2.1 leaves it out, but the RFC's own level 1 example
+      // (§1.2, `'{var}'` → `'value'`) and the uritemplate-test suite use it; both win.
       cp === 0x26 ||
+      cp === 0x27 ||
       (cp >= 0x28 && cp <= 0x3b) ||
       cp === 0x3d ||
       (cp >= 0x3f && cp <= 0x5b) ||
