@@ -107,6 +107,7 @@ import type { ToolSession } from './contextBudget/toolSession.js';
 import type { BoundedResult } from './contextBudget/resultBudget.js';
 import type { ToolSearchOptions, ToolSearchResult } from './contextBudget/toolSearch.js';
 import { tagInstructions, type InstructionsOptions } from './contextBudget/instructions.js';
+import { loadLazyTools, saveLazyTools } from './contextBudget/lazyCatalog.js';
 
 /** Options of `new McpHost(options)`. */
 export interface McpHostOptions {
@@ -232,6 +233,7 @@ export class McpHost {
   private readonly viewsByName = new Map<string, HostView>();
   private readonly userInput: UserInput;
   private readonly middleware = new HostMiddleware();
+  private readonly keptLazy = new WeakMap<ServerSlot, readonly unknown[]>();
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -458,7 +460,7 @@ export class McpHost {
   async connect(options: { signal?: AbortSignal | undefined } = {}): Promise<readonly HostServerStatus[]> {
     if (this.closed) throw new ConnectionClosedError('connect: the host is closed', { reason: 'host closed' });
     this.started = true;
-    await Promise.all([...this.slots.values()].map((slot) => slot.start(options.signal)));
+    await Promise.all([...this.slots.values()].map((slot) => this.startSlot(slot, options.signal)));
     return this.servers;
   }
 
@@ -471,7 +473,7 @@ export class McpHost {
   async add(name: string, entry: HostServerEntry): Promise<HostServerStatus> {
     if (this.closed) throw new ConnectionClosedError('add: the host is closed', { reason: 'host closed' });
     const slot = this.addSlot(name, entry);
-    if (this.started) await slot.start();
+    if (this.started) await this.startSlot(slot);
     return slot.status();
   }
 
@@ -905,6 +907,7 @@ export class McpHost {
     call: (client: McpClient, options: O) => Promise<T>,
   ): Promise<T> {
     const slot = this.slotNamed(server);
+    if (slot.waitingLazily) void slot.start();
     const { clock, timers } = this.timeOf(slot);
     const deadline = this.deadlineOf(slot, options);
     const started = clock.now();
@@ -949,10 +952,36 @@ export class McpHost {
    */
   private async itemsOf(name: string, method: string, options: CallOptions): Promise<void> {
     const slot = this.slotNamed(name);
+    if (slot.waitingLazily) void slot.start();
     if (!slot.reachable) throw slot.unavailable();
     if (slot.state !== 'connecting') return;
     const { clock, timers } = this.timeOf(slot);
     await slot.ready({ method, signal: options.signal, timeoutMs: this.deadlineOf(slot, options), clock, timers });
+  }
+
+  /**
+   * Starts a slot; a lazy one (`lazy: true`) with a kept tool list only lists it, and starts on
+   * its first call (`onServer`).
+   */
+  private async startSlot(slot: ServerSlot, signal?: AbortSignal): Promise<void> {
+    const entry = slot.entry;
+    if (entry?.lazy === true && slot.state === 'new') {
+      const tools = await loadLazyTools(this.store, slot.name, entry, Date.now());
+      if (tools !== undefined && !this.closed) return slot.listLazily(tools);
+    }
+    await slot.start(signal);
+  }
+
+  /** Keeps the tool list of every open lazy server in the store, when it changed. */
+  private keepLazyTools(): void {
+    for (const slot of this.slots.values()) {
+      const entry = slot.entry;
+      if (entry?.lazy !== true || slot.state !== 'open') continue;
+      const tools = slot.contribution()?.tools;
+      if (tools === undefined || this.keptLazy.get(slot) === tools) continue;
+      this.keptLazy.set(slot, tools);
+      void saveLazyTools(this.store, slot.name, entry, tools, Date.now());
+    }
   }
 
   /** The clock and timers of a server's client options (its own over the host's `client` defaults). */
@@ -1019,7 +1048,10 @@ export class McpHost {
         item.server,
       );
     if (kinds.length === 0) return;
-    if (kinds.includes('tools')) this.budget.catalogChanged();
+    if (kinds.includes('tools')) {
+      this.budget.catalogChanged();
+      this.keepLazyTools();
+    }
     this.events.emit({ type: 'catalog', kinds });
     this.announceCollisions('tools', before.toolCollisions, after.toolCollisions);
     this.announceCollisions('prompts', before.promptCollisions, after.promptCollisions);

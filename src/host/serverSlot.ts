@@ -120,6 +120,8 @@ export class ServerSlot {
   private starting: Promise<void> | undefined;
   private stopWatching: () => void = () => {};
   private readonly lifetime = new AbortController();
+  /** A lazy server's kept tool list, listed while it has not started (`lazy: true`). */
+  private lazyTools: readonly Tool[] | undefined;
   /** Calls waiting for the next state change ({@link ready}). */
   private stateWaiters: Array<() => void> = [];
 
@@ -162,6 +164,17 @@ export class ServerSlot {
    */
   contribution(): ServerContribution | undefined {
     if (this.entry === undefined) return undefined;
+    if (this.stateValue === 'new' && this.lazyTools !== undefined)
+      return {
+        server: this.name,
+        availability: 'unavailable',
+        prefix: this.entry.prefix ?? this.name,
+        toolFilter: this.entry.tools,
+        tools: this.lazyTools,
+        prompts: [],
+        resources: [],
+        resourceTemplates: [],
+      };
     if (this.stateValue !== 'open' && !(this.stateValue === 'reconnecting' && this.everOpen)) return undefined;
     const items = {} as Lists;
     for (const kind of CATALOG_KINDS) items[kind] = this.lists.get(kind)?.items ?? [];
@@ -203,6 +216,21 @@ export class ServerSlot {
       );
     }
     return kept.length === tools.length ? tools : kept;
+  }
+
+  /**
+   * A lazy server not started yet: lists `tools` (its last known list) as `unavailable` until
+   * a call starts it ({@link startLazy}).
+   */
+  listLazily(tools: readonly Tool[]): void {
+    if (this.stateValue !== 'new') return;
+    this.lazyTools = tools;
+    this.host.changed();
+  }
+
+  /** Whether this is a lazy server listed from its kept tools and not started yet. */
+  get waitingLazily(): boolean {
+    return this.stateValue === 'new' && this.lazyTools !== undefined;
   }
 
   /**

@@ -177,6 +177,12 @@ export class ToolIndex {
  * humps and between letters and digits (`getIssue2` → `get`, `issue`, `2`).
  */
 export function wordsOf(text: string): string[] {
+  // ASCII text (nearly every tool name and description) takes one plain regular expression.
+  if (ASCII.test(text)) {
+    const out: string[] = [];
+    for (const word of text.match(ASCII_WORD) ?? []) out.push(word.toLowerCase());
+    return out;
+  }
   const out: string[] = [];
   for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
     if (chunk === '') continue;
@@ -185,6 +191,10 @@ export function wordsOf(text: string): string[] {
   }
   return out;
 }
+
+const ASCII = /^[\t\n\r\x20-\x7e]*$/;
+/** Capitals with the lower case after them, lower case, digits (the split of the Unicode path). */
+const ASCII_WORD = /[A-Z]+[a-z]*|[a-z]+|[0-9]+/g;
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
