@@ -150,6 +150,7 @@ export class McpClient implements Closeable {
             telemetry,
             debug,
             serverIdentity: transport.serverIdentity,
+            transport,
             serverInfo: () => this.serverInfo,
             clock,
             onError,
@@ -239,6 +240,7 @@ export class McpClient implements Closeable {
         era: this.binding.era as Era,
       }),
       dropped: (error) => {
+        this.observer?.sessionEnded(error);
         // Notifications were missed while the connection was down: nothing cached may be trusted.
         this.responseCache?.invalidateAll().catch((failure: unknown) => onError(asError(failure)));
         this.subscriptionManager.connectionDropped(error);
@@ -936,6 +938,7 @@ export class McpClient implements Closeable {
    */
   async close(options: CloseOptions = {}): Promise<void> {
     const stopped = this.connection.close();
+    this.observer?.sessionEnded();
     this.subscriptionManager.closeAll('client-closed');
     this.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
     this.responseCache?.dispose();
