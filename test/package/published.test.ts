@@ -219,6 +219,24 @@ describe('tarball contents', () => {
   });
 });
 
+describe('npm publish --dry-run', () => {
+  it('would publish mcp-live at the manifest version with exactly the files npm pack packs', async () => {
+    // --ignore-scripts: prepublishOnly would rebuild dist/ (built above); nothing leaves the machine.
+    const { stdout } = await run(NPM, ['publish', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      shell: process.platform === 'win32',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const published = (JSON.parse(stdout) as Record<string, PackResult & { name: string; version: string }>)[
+      'mcp-live'
+    ]!;
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect([published.name, published.version]).toEqual(['mcp-live', manifest.version]);
+    expect(published.files.map((file) => file.path).sort()).toEqual(pack.files.map((file) => file.path).sort());
+    expect(published.files.map((file) => file.path)).toEqual(expect.arrayContaining(FIXED_FILES));
+  }, 120_000);
+});
+
 describe('the packed package.json', () => {
   /** npm's lifecycle events (docs/cli/using-npm/scripts.md), with their pre/post forms. */
   const LIFECYCLE = new Set(
