@@ -48,10 +48,11 @@ const BUILD_TIMEOUT_MS = 300_000;
  * model converters and `--config` (576 kB, 2.19 MB), then the OAuth grants without a browser,
  * DPoP and issue 14's fault fixes (633 kB, 2.40 MB), then reconnecting (issue 18), the Redis
  * task store and the CLI's task commands (662 kB, 2.53 MB), then MCP Apps with the
- * apps-bridge entry, Skills with yaml, and the schema normalisers (797 kB). The source maps alone would add
+ * apps-bridge entry, Skills with yaml, and the schema normalisers (797 kB), then the context budget and the
+ * conventions' metrics (830 kB, 3.11 MB). The source maps alone would add
  * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 830_000;
+const MAX_PACKED_BYTES = 860_000;
 const MAX_UNPACKED_BYTES = 3_300_000;
 
 const ENTRY_FILES = ['index', 'node', 'redis', 'appsBridge'].flatMap((entry) =>
