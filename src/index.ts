@@ -332,7 +332,14 @@ export {
   type CompletionUnsupported,
 } from './completion/completer.js';
 export { MAX_COMPLETION_VALUES } from './completion/completeResult.js';
-// Observability: OpenTelemetry spans and the debug log (docs/observability.md)
+// Observability: OpenTelemetry spans, metrics and the debug log (docs/observability.md)
+export {
+  MetricName,
+  DURATION_BUCKETS_S,
+  type TelemetryMeter,
+  type TelemetryHistogram,
+  type TelemetryHistogramOptions,
+} from './observability/metrics.js';
 export {
   TelemetryAttribute,
   type TelemetryOptions,

@@ -25,7 +25,7 @@ import type { CliIo } from './io.js';
 import { styleFor } from './render.js';
 
 /** The package version (test/cli checks it against package.json). */
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';
 
 /**
  * How `watch` reconnects: it outlives a server that restarts, while one that keeps dying ends

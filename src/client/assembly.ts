@@ -72,7 +72,15 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
   const observer =
     telemetry === undefined && debug === undefined
       ? undefined
-      : new Observer({ telemetry, debug, serverIdentity: transport.serverIdentity, serverInfo, clock, onError });
+      : new Observer({
+          telemetry,
+          debug,
+          serverIdentity: transport.serverIdentity,
+          transport,
+          serverInfo,
+          clock,
+          onError,
+        });
   const handleNotification = (notification: JsonRpcNotification): void => {
     if (notification.method === 'notifications/message') {
       caller.routeLog(notification);
@@ -177,6 +185,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     abandonSession: (error) => binding.abandonSession(error),
     negotiated: () => ({ protocolVersion: binding.protocolVersion as string, era: binding.era as Era }),
     dropped: (error) => {
+      observer?.sessionEnded(error);
       // Notifications were missed while the connection was down: nothing cached may be trusted.
       responseCache?.invalidateAll().catch((failure: unknown) => onError(asError(failure)));
       subscriptions.connectionDropped(error);

@@ -45,6 +45,7 @@ export async function close(parts: ClientParts, options: CloseOptions): Promise<
   // A tasks/cancel sent just before (the caller aborted) gets its answer first (≤ 2 s).
   if (parts.connection.state !== 'closed') await parts.tasks.drainCancels();
   const stopped = parts.connection.close();
+  parts.observer?.sessionEnded();
   parts.subscriptions.closeAll('client-closed');
   parts.tasks.close(new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' }));
   parts.responseCache?.dispose();

@@ -171,7 +171,9 @@ export interface ClientOptions {
    * named as the OpenTelemetry conventions for MCP say (`tools/call add`, `resources/read`),
    * with the method, the server, the cache outcome, `input_required` rounds and pages; its
    * trace context goes into the `_meta` of every request the call sends, under `traceparent`,
-   * `tracestate` and `baggage` (spec 2026-07-28: basic, `_meta`). Details: docs/observability.md.
+   * `tracestate` and `baggage` (spec 2026-07-28: basic, `_meta`). With a meter (by default
+   * `api.metrics.getMeter("mcp-live")`), the histograms `mcp.client.operation.duration` and
+   * `mcp.client.session.duration`, in seconds. Details: docs/observability.md.
    * @default off (no span, no `_meta` keys, no per-call work)
    */
   telemetry?: TelemetryOptions | undefined;

@@ -8,6 +8,7 @@
  * `@opentelemetry/*` package.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
+import { createInstruments, type ClientInstruments, type TelemetryMeter } from './metrics.js';
 
 /** An OpenTelemetry `Context`; opaque here. */
 export type TelemetryContext = object;
@@ -67,6 +68,8 @@ export interface OpenTelemetryApi {
     active(): TelemetryContext;
   };
   propagation: TelemetryPropagator;
+  /** `api.metrics.getMeter`: a meter by instrumentation name and version (API 1.3 and later). */
+  metrics?: { getMeter(name: string, version?: string): TelemetryMeter };
 }
 
 /**
@@ -81,6 +84,13 @@ export interface TelemetryOptions {
   api: OpenTelemetryApi;
   /** The tracer spans are started on. @default api.trace.getTracer("mcp-live") */
   tracer?: TelemetryTracer | undefined;
+  /**
+   * The meter the client records its metrics on (`mcp.client.operation.duration`,
+   * `mcp.client.session.duration`), or `false` for none.
+   * @default api.metrics.getMeter("mcp-live") (the global meter provider; without one
+   * registered, the API's no-op meter)
+   */
+  meter?: TelemetryMeter | false | undefined;
   /**
    * What writes the trace context into `_meta`; keys other than `traceparent`, `tracestate`
    * and `baggage` are dropped. @default api.propagation (the global propagator; without one
@@ -101,6 +111,8 @@ export interface ResolvedTelemetry {
   readonly tracer: TelemetryTracer;
   readonly propagator: TelemetryPropagator;
   readonly resourceUriInSpanName: boolean;
+  /** The client's histograms; undefined without a meter. */
+  readonly instruments: ClientInstruments | undefined;
 }
 
 /** Span attribute names the client sets: semantic-convention names first, then its own (`mcp_live.*`). */
@@ -109,6 +121,8 @@ export const TelemetryAttribute = {
   methodName: 'mcp.method.name',
   /** The protocol version the request was sent with. */
   protocolVersion: 'mcp.protocol.version',
+  /** The legacy HTTP session's `Mcp-Session-Id` (2025-11-25 Streamable HTTP); the 2026-07-28 wire has no sessions. */
+  sessionId: 'mcp.session.id',
   /** The `uri` of `resources/read`. */
   resourceUri: 'mcp.resource.uri',
   /** The tool of `tools/call`. */
@@ -127,6 +141,8 @@ export const TelemetryAttribute = {
   networkTransport: 'network.transport',
   /** `http` or `websocket`. */
   networkProtocolName: 'network.protocol.name',
+  /** The HTTP version, when the transport knows it (`1.1` on `node:http`). */
+  networkProtocolVersion: 'network.protocol.version',
   /** The host of an HTTP or WebSocket server. */
   serverAddress: 'server.address',
   /** Its port. */
@@ -143,10 +159,17 @@ export const TelemetryAttribute = {
   serverVersion: 'mcp_live.server.version',
   /** The `code` of an mcp-live error (server-sent or local). */
   errorCode: 'mcp_live.error.code',
+  /**
+   * `legacy` on the `server/discover` probe of a connect that settled on the legacy wire: the
+   * server's refusal was the answer the probe looks for, so the span ends OK.
+   */
+  probeVerdict: 'mcp_live.probe.verdict',
 } as const;
 
 /** `SpanKind.CLIENT`. */
 export const SPAN_KIND_CLIENT = 2;
+/** `SpanStatusCode.OK`. */
+export const SPAN_STATUS_OK = 1;
 /** `SpanStatusCode.ERROR`. */
 export const SPAN_STATUS_ERROR = 2;
 
@@ -186,16 +209,26 @@ export function resolveTelemetry(options: TelemetryOptions | undefined): Resolve
   const propagator = options.propagator ?? api.propagation;
   if (typeof propagator?.inject !== 'function')
     throw new InvalidArgumentError('telemetry.propagator', typeof propagator, 'expected a TextMapPropagator');
+  const meter = options.meter === false ? undefined : (options.meter ?? api.metrics?.getMeter('mcp-live'));
+  if (meter !== undefined && typeof meter.createHistogram !== 'function')
+    throw new InvalidArgumentError('telemetry.meter', typeof meter, 'expected a Meter or false');
   return {
     api: api as OpenTelemetryApi,
     tracer,
     propagator,
     resourceUriInSpanName: options.resourceUriInSpanName === true,
+    instruments: meter === undefined ? undefined : createInstruments(meter),
   };
 }
 
-/** Where the server is, as span attributes, read from `Transport.serverIdentity` (never a stdio command line). */
-export function networkAttributes(serverIdentity: string): Record<string, TelemetryAttributeValue> {
+/**
+ * Where the server is, as span attributes, read from `Transport.serverIdentity` (never a stdio
+ * command line) and `Transport.networkProtocolVersion`.
+ */
+export function networkAttributes(
+  serverIdentity: string,
+  protocolVersion?: string,
+): Record<string, TelemetryAttributeValue> {
   if (serverIdentity.startsWith('stdio:')) return { [TelemetryAttribute.networkTransport]: 'pipe' };
   let url: URL;
   try {
@@ -210,6 +243,7 @@ export function networkAttributes(serverIdentity: string): Record<string, Teleme
   return {
     [TelemetryAttribute.networkTransport]: 'tcp',
     [TelemetryAttribute.networkProtocolName]: web ? 'http' : 'websocket',
+    ...(protocolVersion !== undefined && { [TelemetryAttribute.networkProtocolVersion]: protocolVersion }),
     [TelemetryAttribute.serverAddress]: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     [TelemetryAttribute.serverPort]: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
   };

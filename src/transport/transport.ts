@@ -127,6 +127,8 @@ export interface LegacyWireControl {
    * `TimeoutError`, `ConnectionClosedError`; `CancelledError` when `signal` aborts).
    */
   openSse?(signal: AbortSignal | undefined): Promise<void>;
+  /** The legacy HTTP session's id (`Mcp-Session-Id`), once the server assigned one; for telemetry (`mcp.session.id`). */
+  sessionId?(): string | undefined;
 }
 
 /**
@@ -248,6 +250,12 @@ export interface Transport {
    * Rejects with whatever the auth provider rejects with.
    */
   credentialFor?(signal?: AbortSignal): RequestCredential | Promise<RequestCredential>;
+  /**
+   * The version of the network protocol it speaks, when it knows it (OpenTelemetry
+   * `network.protocol.version`): `1.1` for Streamable HTTP on `node:http`; unset on `fetch`,
+   * which does not say.
+   */
+  readonly networkProtocolVersion?: string | undefined;
   /** Present when the legacy wire needs the transport's help (Streamable HTTP); see {@link LegacyWireControl}. */
   readonly legacyWire?: LegacyWireControl | undefined;
   /**

@@ -27,15 +27,15 @@ export const BUNDLE_BOUNDS = [
   {
     entry: 'McpClient only',
     code: "export { McpClient } from 'mcp-live';",
-    maxMinified: 237_500, // measured 230.7 KB (214.8 KB)
-    maxGzip: 74_500, // measured 72.5 KB (66.0 KB)
+    maxMinified: 246_000, // measured 239.7 KB with the conventions' metrics and handshake spans (230.7 KB; 214.8 KB)
+    maxGzip: 77_500, // measured 75.4 KB (72.5 KB; 66.0 KB)
     maxLazyGzip: 44_500, // measured 42.8 KB
   },
   {
     entry: 'browser HTTP client (McpClient + StreamableHttpTransport)',
     code: "export { McpClient, StreamableHttpTransport } from 'mcp-live';",
-    maxMinified: 286_500, // measured 278.2 KB (262.0 KB)
-    maxGzip: 89_500, // measured 86.8 KB (79.7 KB); the target is 40 KB (issue 29)
+    maxMinified: 295_000, // measured 287.3 KB with the conventions' metrics and handshake spans (278.2 KB; 262.0 KB)
+    maxGzip: 92_000, // measured 89.8 KB (86.8 KB; 79.7 KB); the target is 40 KB (issue 29)
     maxLazyGzip: 44_500, // measured 42.8 KB
   },
   {

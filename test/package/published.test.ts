@@ -48,10 +48,11 @@ const BUILD_TIMEOUT_MS = 300_000;
  * model converters and `--config` (576 kB, 2.19 MB), then the OAuth grants without a browser,
  * DPoP and issue 14's fault fixes (633 kB, 2.40 MB), then reconnecting (issue 18), the Redis
  * task store and the CLI's task commands (662 kB, 2.53 MB), then MCP Apps with the
- * apps-bridge entry, Skills with yaml, and the schema normalisers (797 kB). The source maps alone would add
+ * apps-bridge entry, Skills with yaml, and the schema normalisers (797 kB), then the context budget and the
+ * conventions' metrics (830 kB, 3.11 MB). The source maps alone would add
  * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 830_000;
+const MAX_PACKED_BYTES = 860_000;
 const MAX_UNPACKED_BYTES = 3_300_000;
 
 const ENTRY_FILES = ['index', 'node', 'redis', 'appsBridge'].flatMap((entry) =>
@@ -217,6 +218,24 @@ describe('tarball contents', () => {
     expect(pack.size).toBeLessThanOrEqual(MAX_PACKED_BYTES);
     expect(pack.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
   });
+});
+
+describe('npm publish --dry-run', () => {
+  it('would publish mcp-live at the manifest version with exactly the files npm pack packs', async () => {
+    // --ignore-scripts: prepublishOnly would rebuild dist/ (built above); nothing leaves the machine.
+    const { stdout } = await run(NPM, ['publish', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      shell: process.platform === 'win32',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const published = (JSON.parse(stdout) as Record<string, PackResult & { name: string; version: string }>)[
+      'mcp-live'
+    ]!;
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect([published.name, published.version]).toEqual(['mcp-live', manifest.version]);
+    expect(published.files.map((file) => file.path).sort()).toEqual(pack.files.map((file) => file.path).sort());
+    expect(published.files.map((file) => file.path)).toEqual(expect.arrayContaining(FIXED_FILES));
+  }, 120_000);
 });
 
 describe('the packed package.json', () => {

@@ -82,6 +82,8 @@ class NodeHttpStack implements HttpStack {
   private closed = false;
   private target: Target | undefined;
   private readonly inflight = new Set<Inflight>();
+  /** `node:http` speaks HTTP/1.1. */
+  readonly protocolVersion = '1.1';
 
   constructor(private readonly givenAgent: HttpAgent | undefined) {}
 

@@ -71,6 +71,8 @@ export function declaredLength(value: string | undefined): number | undefined {
 
 /** How the transport sends HTTP requests. */
 export interface HttpStack {
+  /** The HTTP version its requests use, when the stack knows it (`node:http`: `1.1`); `fetch` does not say. */
+  readonly protocolVersion?: string | undefined;
   /**
    * Sends one request; resolves once the response status and headers arrived (redirects are
    * never followed). Rejects with the abort reason when `request.cancel` aborts, or with the

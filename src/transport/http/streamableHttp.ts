@@ -198,6 +198,11 @@ export class StreamableHttpTransport implements Transport {
   /** Set after the fallback to the deprecated HTTP+SSE transport (legacySse.ts): every message goes through it. */
   private sse: LegacySseTransport | undefined;
 
+  /** `1.1` on the `node:http` stack (`mcp-live/node`); unset on `fetch`, which does not say. */
+  get networkProtocolVersion(): string | undefined {
+    return this.stack.protocolVersion;
+  }
+
   /** Switches to the legacy wire around the client's `initialize` handshake (see the class documentation). */
   readonly legacyWire: LegacyWireControl = {
     enter: () => {
@@ -219,6 +224,7 @@ export class StreamableHttpTransport implements Transport {
       return Promise.allSettled([...this.heldSends]).then(() => undefined);
     },
     ready: () => (this.sse === undefined ? this.legacy?.startStandalone() : undefined),
+    sessionId: () => this.legacy?.sessionId,
     leave: () => {
       this.legacy?.stopStandalone();
       this.legacy = undefined;
