@@ -45,7 +45,11 @@ export function callTool(
   }
   return parts.traced('tools/call', { name }, async (scoped) => {
     // 2025-11-25: a tool listed with execution.taskSupport runs as a task of that wire (docs/tasks.md).
-    const legacyMode = await tasks.legacyModeFor(name, options.task, async () => (await relist(options)).items);
+    // Only the legacy wire awaits here: on 2026-07-28 the request goes out in this tick, as before.
+    const legacyMode: TaskMode =
+      caller.era === 'legacy'
+        ? await tasks.legacyModeFor(name, options.task, async () => (await relist(options)).items)
+        : 'off';
     const params: JsonObject = { name, arguments: args };
     if (legacyMode !== 'off') params['task'] = {};
     const request = {

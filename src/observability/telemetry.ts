@@ -69,7 +69,10 @@ export interface OpenTelemetryApi {
   };
   propagation: TelemetryPropagator;
   /** `api.metrics.getMeter`: a meter by instrumentation name and version (API 1.3 and later). */
-  metrics?: { getMeter(name: string, version?: string): TelemetryMeter };
+  metrics?: {
+    /** The meter of an instrumentation scope (`name`, optional `version`). */
+    getMeter(name: string, version?: string): TelemetryMeter;
+  };
 }
 
 /**
