@@ -52,8 +52,8 @@ const BUILD_TIMEOUT_MS = 300_000;
  * conventions' metrics (830 kB, 3.11 MB). The source maps alone would add
  * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 860_000;
-const MAX_UNPACKED_BYTES = 3_300_000;
+const MAX_PACKED_BYTES = 980_000; // measured 951.5 kB with this round's host features and telemetry
+const MAX_UNPACKED_BYTES = 3_650_000; // measured 3.56 MB
 
 const ENTRY_FILES = ['index', 'node', 'redis', 'appsBridge'].flatMap((entry) =>
   ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
