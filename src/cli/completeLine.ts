@@ -5,22 +5,13 @@
  * mention (`host.completeMention`). Drawn on stderr as `complete -i` draws a value; Tab puts the
  * first suggestion in place, Enter prints the line on stdout, Ctrl-C stops.
  */
-import { emitKeypressEvents } from 'node:readline';
 import type { HostCompletion, McpHost } from '../index.js';
 import { completionNote } from './completeAsTyped.js';
-import { EXIT_ERROR, EXIT_OK } from './errors.js';
+import { EXIT_ERROR } from './errors.js';
 import type { CliIo } from './io.js';
-import { styleFor } from './render.js';
+import { editLine, type LineView } from './lineEditor.js';
 
-/** How many suggestions are drawn under the line. */
-const SHOWN = 8;
 const PROMPT = '> ';
-
-interface Key {
-  name?: string | undefined;
-  ctrl?: boolean | undefined;
-  meta?: boolean | undefined;
-}
 
 /** What Tab would do: the text that replaces `[start, end)` of the line. */
 interface Pending {
@@ -47,96 +38,54 @@ export async function completeLine(host: McpHost, io: CliIo): Promise<number> {
     io.stderr.write('mcp-live: complete -i needs a terminal on stdin\n');
     return EXIT_ERROR;
   }
-  const style = styleFor(io.stderr, io.env);
-  const screen = io.stderr;
-  let value = '';
-  let shown: string[] = [];
+  const view: LineView = { suggestions: [], status: '' };
   let pending: Pending | undefined;
-  let status = '';
   let asked = 0;
-
-  const draw = (): void => {
-    const more = shown.length > SHOWN ? style.dim(`  (+${shown.length - SHOWN})`) : '';
-    screen.write(
-      `\r\x1b[2K${style.bold(PROMPT)}${value}\n\x1b[2K  ${shown.slice(0, SHOWN).join('  ')}${more}${status ? style.dim(`  ${status}`) : ''}\x1b[1A\r\x1b[${PROMPT.length + value.length}C`,
-    );
-  };
-  const ask = (): void => {
-    const typed = value;
-    const mine = ++asked;
-    completeTyped(host, typed, io.signal).then(
-      (outcome) => {
-        if (outcome.status === 'superseded' || mine !== asked) return;
-        pending = undefined;
-        if (outcome.status === 'completed') {
-          // A command by its label (/example:greet (MCP)), everything else as it would be typed.
-          shown = outcome.candidates.map((c) => (c.command !== undefined ? (c.label ?? c.value) : c.value));
-          const first = outcome.candidates[0];
-          if (first !== undefined) pending = { ...outcome.replace, insert: first.insert };
-          status =
-            completionNote({
-              status: 'completed',
-              values: outcome.candidates.map((c) => c.value),
-              total: outcome.total,
-              hasMore: outcome.hasMore,
-              trimmed: 0,
-              source: 'server',
-            }) ?? '';
-        } else {
-          shown = [];
-          status = outcome.reason;
-        }
-        draw();
-      },
-      (error: unknown) => {
-        if (mine !== asked) return;
-        shown = [];
-        pending = undefined;
-        status = error instanceof Error ? error.message : String(error);
-        draw();
-      },
-    );
-  };
-
-  const raw = typeof (stdin as { setRawMode?: unknown }).setRawMode === 'function';
-  const setRaw = (on: boolean): void => {
-    if (raw) (stdin as unknown as { setRawMode(on: boolean): void }).setRawMode(on);
-  };
-  emitKeypressEvents(stdin);
-  setRaw(true);
-  stdin.resume();
-  draw();
-  try {
-    return await new Promise<number>((resolve) => {
-      const finish = (code: number): void => {
-        stdin.off('keypress', onKey);
-        io.signal?.removeEventListener('abort', onAbort);
-        screen.write(`\r\x1b[2K${style.bold(PROMPT)}${value}\n\x1b[2K`);
-        if (code === EXIT_OK) io.stdout.write(`${value}\n`);
-        resolve(code);
-      };
-      const onAbort = (): void => finish(130);
-      const onKey = (text: string | undefined, key: Key | undefined): void => {
-        if (key?.ctrl && (key.name === 'c' || key.name === 'd')) return finish(130);
-        if (key?.name === 'return' || key?.name === 'enter') return finish(EXIT_OK);
-        if (key?.name === 'backspace') value = [...value].slice(0, -1).join('');
-        else if (key?.name === 'tab') {
-          if (pending === undefined) return;
-          value = `${value.slice(0, pending.start)}${pending.insert}${value.slice(pending.end)}`;
-          // After a command or a whole argument, the next word starts.
-          if (!value.endsWith(':') && !value.endsWith('/') && /^\s*\//.test(value)) value += ' ';
-        }
-        // eslint-disable-next-line no-control-regex -- typed text is what holds no control character
-        else if (text !== undefined && !key?.ctrl && !key?.meta && /^[^\x00-\x1f\x7f]+$/u.test(text)) value += text;
-        else return;
-        draw();
-        ask();
-      };
-      io.signal?.addEventListener('abort', onAbort, { once: true });
-      stdin.on('keypress', onKey);
-    });
-  } finally {
-    setRaw(false);
-    stdin.pause();
-  }
+  return editLine(io, stdin, view, {
+    label: PROMPT,
+    askAtStart: false,
+    tab: (value) => {
+      if (pending === undefined) return undefined;
+      const next = `${value.slice(0, pending.start)}${pending.insert}${value.slice(pending.end)}`;
+      // After a command or a whole argument, the next word starts.
+      return !next.endsWith(':') && !next.endsWith('/') && /^\s*\//.test(next) ? `${next} ` : next;
+    },
+    changed: (typed, redraw) => {
+      const mine = ++asked;
+      completeTyped(host, typed, io.signal).then(
+        (outcome) => {
+          if (outcome.status === 'superseded' || mine !== asked) return;
+          pending = undefined;
+          if (outcome.status === 'completed') {
+            // A command by its label (/example:greet (MCP)), everything else as it would be typed.
+            view.suggestions = outcome.candidates.map((c) =>
+              c.command !== undefined ? (c.label ?? c.value) : c.value,
+            );
+            const first = outcome.candidates[0];
+            if (first !== undefined) pending = { ...outcome.replace, insert: first.insert };
+            view.status =
+              completionNote({
+                status: 'completed',
+                values: outcome.candidates.map((c) => c.value),
+                total: outcome.total,
+                hasMore: outcome.hasMore,
+                trimmed: 0,
+                source: 'server',
+              }) ?? '';
+          } else {
+            view.suggestions = [];
+            view.status = outcome.reason;
+          }
+          redraw();
+        },
+        (error: unknown) => {
+          if (mine !== asked) return;
+          view.suggestions = [];
+          pending = undefined;
+          view.status = error instanceof Error ? error.message : String(error);
+          redraw();
+        },
+      );
+    },
+  });
 }
