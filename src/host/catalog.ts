@@ -226,12 +226,7 @@ export function buildCatalog(
     }),
   );
 
-  const resourcesByUri = new Map<string, HostResource[]>();
-  for (const item of resources) {
-    const list = resourcesByUri.get(item.resource.uri);
-    if (list === undefined) resourcesByUri.set(item.resource.uri, [item]);
-    else if (!list.some((other) => other.server === item.server)) list.push(item);
-  }
+  const resourcesByUri = resourcesByUriOf(resources);
 
   return Object.freeze({
     tools: Object.freeze(tools),
@@ -258,4 +253,15 @@ export function changedKinds(before: Catalog, after: Catalog): CatalogKind[] {
     const b: readonly unknown[] = after[kind];
     return a.length !== b.length || a.some((item, i) => item !== b[i]);
   });
+}
+
+/** The catalog's `resourcesByUri`: each URI's items in order, one per server. */
+export function resourcesByUriOf(resources: readonly HostResource[]): Map<string, HostResource[]> {
+  const byUri = new Map<string, HostResource[]>();
+  for (const item of resources) {
+    const list = byUri.get(item.resource.uri);
+    if (list === undefined) byUri.set(item.resource.uri, [item]);
+    else if (!list.some((other) => other.server === item.server)) list.push(item);
+  }
+  return byUri;
 }

@@ -7,17 +7,10 @@
  */
 import type { CompleterOptions } from '../completion/completer.js';
 import type { CallOptions } from '../wire/callOptions.js';
-import type {
-  CompleteResult,
-  GetPromptResult,
-  PromptReference,
-  ReadResourceResult,
-  ResourceTemplateReference,
-  ServerCapabilities,
-} from '../wire/protocol.js';
+import type { GetPromptResult, ReadResourceResult } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import type { Catalog } from './catalog.js';
-import type { CompleterPool } from './completerPool.js';
+import type { CompleterPool, CompleterPoolDeps } from './completerPool.js';
 import type { HostCompletion } from './completionCandidates.js';
 import type { ExposedNameCollision } from './exposedNames.js';
 import type { ResolvedMentions, ResolveMentionsOptions } from './mentions.js';
@@ -46,19 +39,11 @@ export interface SlashCommandRun<A extends PromptApi | undefined = undefined> ex
 }
 
 /** What the verbs need of the host. */
-export interface UserInputDeps {
+export interface UserInputDeps extends Pick<CompleterPoolDeps, 'complete' | 'capabilities'> {
   catalog(): Catalog;
   servers(): readonly string[];
   getPrompt(server: string, name: string, args: Record<string, string>, options: CallOptions): Promise<GetPromptResult>;
   readResource(uri: string, options: { server: string; signal?: AbortSignal | undefined }): Promise<ReadResourceResult>;
-  complete(
-    server: string,
-    ref: PromptReference | ResourceTemplateReference,
-    argument: { name: string; value: string },
-    context: { arguments: Record<string, string> } | undefined,
-    options: { signal: AbortSignal; timeoutMs?: number | undefined },
-  ): Promise<CompleteResult>;
-  capabilities(server: string): ServerCapabilities | undefined;
   /** The list changed: one `slashCommands` event. */
   changed(commands: readonly SlashCommand[]): void;
   /** New collisions of commands. */

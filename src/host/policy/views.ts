@@ -6,7 +6,14 @@ import { EventStream } from '../../util/eventStream.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { CallOptions } from '../../wire/callOptions.js';
-import { changedKinds, type Catalog, type CatalogKind, type HostPrompt, type HostTool } from '../catalog.js';
+import {
+  changedKinds,
+  resourcesByUriOf,
+  type Catalog,
+  type CatalogKind,
+  type HostPrompt,
+  type HostTool,
+} from '../catalog.js';
 import type { HostCallOptions, HostCallToolOptions } from '../callOptions.js';
 
 /** Options of a view's `callTool`: the host's, without the Tasks extension's manual mode. */
@@ -177,12 +184,6 @@ export class HostView {
     const resources = catalog.resources.filter(inServers);
     const resourceTemplates = catalog.resourceTemplates.filter(inServers);
     const collisionIn = (c: Catalog['toolCollisions'][number]): boolean => c.items.some(inServers);
-    const resourcesByUri = new Map<string, Catalog['resources'][number][]>();
-    for (const item of resources) {
-      const list = resourcesByUri.get(item.resource.uri);
-      if (list === undefined) resourcesByUri.set(item.resource.uri, [item]);
-      else if (!list.some((other) => other.server === item.server)) list.push(item);
-    }
     return Object.freeze({
       tools: Object.freeze(tools),
       prompts: Object.freeze(prompts),
@@ -192,7 +193,7 @@ export class HostView {
       promptCollisions: Object.freeze(catalog.promptCollisions.filter(collisionIn)),
       toolsByName: new Map(tools.map((t) => [t.exposedName, t])),
       promptsByName: new Map(prompts.map((p) => [p.exposedName, p])),
-      resourcesByUri,
+      resourcesByUri: resourcesByUriOf(resources),
       leftOut: Object.freeze(catalog.leftOut.filter(inServers)),
     });
   }
