@@ -112,6 +112,7 @@ export {
   type ProtocolErrorData,
 } from './errors/errors.js';
 export { ErrorCode, type ErrorCodeName } from './errors/codes.js';
+export { ModuleLoadError, isModuleLoadError, type ModuleLoadErrorData } from './errors/moduleLoad.js';
 // Dual-era: 2025-11-25 fallback (spec: basic/versioning, Backward Compatibility; docs/legacy.md)
 export {
   LEGACY_PROTOCOL_VERSIONS,

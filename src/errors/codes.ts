@@ -124,6 +124,13 @@ export const ErrorCode = {
    */
   MiddlewareFailed: -32041,
   /**
+   * Local: a part of mcp-live that loads on first use (subscriptions, tasks, the 2025-11-25
+   * wire, OAuth, telemetry…) could not be loaded: its dynamic `import()` failed
+   * (`ModuleLoadError`; `data.module`, the import's error as `cause`). Nothing was sent; the
+   * next call tries again.
+   */
+  ModuleLoadFailed: -32042,
+  /**
    * Local: an entry of an `McpHost` configuration is malformed (`HostConfigError`; `data.server`,
    * `data.field`). That server is left out; the others still start (unless the host is strict).
    */
