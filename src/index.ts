@@ -171,7 +171,7 @@ export type {
   RootsHandler,
   FormElicitParams,
   UrlElicitParams,
-} from './inputRequired/inputHandlers.js';
+} from './inputRequired/handlers.js';
 export {
   InputRequiredRoundsError,
   InputRequestFailedError,

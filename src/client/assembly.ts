@@ -17,8 +17,9 @@ import { walkedList, type WalkedList } from '../subscriptions/liveList.js';
 import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type { Era } from '../era/era.js';
 import { EraBinding } from './eraBinding.js';
-import { Observer, type CallTarget } from '../observability/observer.js';
-import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
+import type { CallTarget, Observer } from '../observability/observer.js';
+import { onDemand } from '../errors/moduleLoad.js';
+import { fulfilLater } from './inputRounds.js';
 import { serverOffersTasks } from '../wire/taskCapability.js';
 import { TaskManager } from '../tasks/taskManager.js';
 import { ClientConnection } from './connection.js';
@@ -36,8 +37,17 @@ export interface ClientParts {
   readonly subscriptions: SubscriptionManager;
   readonly binding: EraBinding;
   readonly tasks: TaskManager;
-  /** Spans and debug lines; undefined unless `telemetry` or `debug` is on. */
+  /**
+   * Spans and debug lines; undefined unless `telemetry` or `debug` is on, and until
+   * {@link observe} has loaded it.
+   */
   readonly observer: Observer | undefined;
+  /**
+   * Loads and makes the {@link observer} when `telemetry` or `debug` is on (once; `connect()`
+   * awaits it before anything is sent); resolves at once when both are off.
+   * @throws ModuleLoadError (-32042) when its module cannot be loaded.
+   */
+  observe(): Promise<void>;
   /** The state, the events, and the reconnect. */
   readonly connection: ClientConnection;
   /** The server's capabilities, once known. */
@@ -69,18 +79,24 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
   const capabilities = (): ServerCapabilities | undefined => binding.discovery?.capabilities;
   const serverInfo = (): Implementation | undefined => binding.discovery?._meta?.[MetaKey.serverInfo];
   const { telemetry, debug } = options;
-  const observer =
-    telemetry === undefined && debug === undefined
-      ? undefined
-      : new Observer({
-          telemetry,
-          debug,
-          serverIdentity: transport.serverIdentity,
-          transport,
-          serverInfo,
-          clock,
-          onError,
-        });
+  let observer: Observer | undefined;
+  // The session's wire hooks, once the observer is loaded (absent when neither option is on).
+  let wireHooks: ReturnType<Observer['sessionHooks']> = {};
+  const observing = telemetry !== undefined || debug !== undefined;
+  const observe = async (): Promise<void> => {
+    if (!observing || observer !== undefined) return;
+    const { Observer } = await loadObserver();
+    observer ??= new Observer({
+      telemetry,
+      debug,
+      serverIdentity: transport.serverIdentity,
+      transport,
+      serverInfo,
+      clock,
+      onError,
+    });
+    wireHooks = observer.sessionHooks();
+  };
   const handleNotification = (notification: JsonRpcNotification): void => {
     if (notification.method === 'notifications/message') {
       caller.routeLog(notification);
@@ -91,7 +107,10 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     options.onNotification?.(notification);
   };
   const session = new JsonRpcSession({
-    ...observer?.sessionHooks(),
+    ...(observing && {
+      onWire: (direction, message) => wireHooks.onWire?.(direction, message),
+      onReissue: (method, oldId, newId) => wireHooks.onReissue?.(method, oldId, newId),
+    }),
     transport,
     timers,
     clock,
@@ -104,7 +123,9 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
   const reads: CachedReads = new CachedReads(
     {
       caller,
-      observer,
+      get observer() {
+        return observer;
+      },
       outputValidators,
       toolsListed: (tools) => tasks.learnTools(tools),
       onError,
@@ -160,8 +181,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     options: options.tasks,
     send: async (method, params, callOptions) =>
       (await caller.call({ method, params, options: callOptions, declareTasks: true, cancellable: false })).result,
-    fulfil: (requests, signal) =>
-      fulfilInputRequests(options.handlers, requests, { requestMethod: 'tools/call', signal }),
+    fulfil: (requests, signal) => fulfilLater(options.handlers, requests, { requestMethod: 'tools/call', signal }),
     subscribe: (filter, subscribeOptions) => subscriptions.subscribe(filter, subscribeOptions),
     offered: () => binding.era === 'modern' && serverOffersTasks(capabilities()),
     legacyCapabilities: () => (binding.era === 'legacy' ? capabilities() : undefined),
@@ -212,7 +232,10 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     subscriptions,
     binding,
     tasks,
-    observer,
+    get observer() {
+      return observer;
+    },
+    observe,
     connection,
     capabilities,
     loadDiscovery,
@@ -223,6 +246,9 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     },
   };
 }
+
+/** The spans and debug lines of a client, loaded when `telemetry` or `debug` is on. */
+const loadObserver = onDemand('observability', () => import('../observability/observer.js'));
 
 /** What a `request()` is about, for its span: `params.name` or `params.uri`. */
 export function targetOf(params: unknown): CallTarget {

@@ -11,9 +11,8 @@ import { ErrorCode } from '../errors/codes.js';
 import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { SessionRequestOptions } from '../jsonrpc/sessionOptions.js';
-import { driveInputRequired } from '../inputRequired/driver.js';
-import { fulfilInputRequests } from '../inputRequired/inputHandlers.js';
 import { withInputRetry } from '../inputRequired/retry.js';
+import { loadInputRounds } from './inputRounds.js';
 import { MetaKey, type LoggingMessage } from '../wire/protocol.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from '../wire/results.js';
@@ -189,6 +188,7 @@ export class Caller {
     if ((options.inputRequired ?? this.options.inputRequired) === 'manual') {
       throw new InputRequiredError(method, first);
     }
+    const { driveInputRequired, fulfilInputRequests } = await loadInputRounds();
     const result = await driveInputRequired({
       method,
       first,

@@ -13,10 +13,19 @@ import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import type { DiscoverResult } from '../wire/protocol.js';
 import type { Era, EraMemory, EraVerdict } from '../era/era.js';
-import { negotiateEra, verdictOf, type EraOutcome } from '../era/connector.js';
-import { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from '../era/handshake.js';
-import { LegacyLink } from '../era/legacyLink.js';
+import type { EraHooks, EraOutcome, EraSettings } from '../era/connector.js';
+import type { LegacyHandshake } from '../era/handshake.js';
+import type { LegacyLink } from '../era/legacyLink.js';
 import { ConnectBudget, type StepTimeouts } from '../era/connectBudget.js';
+import { firstDiscover, remember, verdictOf, type FirstProbe } from '../era/firstProbe.js';
+import { onDemand } from '../errors/moduleLoad.js';
+
+/**
+ * The negotiation past its first `server/discover`, the legacy handshake and link: loaded when
+ * that first answer does not settle the era (or legacy is forced or remembered).
+ */
+const loadFallback = onDemand('era', () => import('../era/fallback.js'));
+type Fallback = NonNullable<typeof loadFallback.value>;
 
 /** The subscription flag whose notification makes each list stale (see `subscriptions/invalidation.ts`). */
 const LIST_FLAG: Readonly<Record<string, FilterFlag>> = {
@@ -62,6 +71,8 @@ export class EraBinding {
   /** The DiscoverResult (modern), or the one built from the InitializeResult (legacy). */
   discovery: DiscoverResult | undefined;
   private legacy: LegacyLink | undefined;
+  /** The rest of the negotiation and the legacy wire's parts, once loaded (see {@link loadFallback}). */
+  private fallback: Fallback | undefined;
 
   constructor(private readonly deps: EraBindingDeps) {}
 
@@ -138,46 +149,66 @@ export class EraBinding {
     );
     // Over HTTP every request is answered (and may run an authorization flow): no short probe there.
     const probe = transport.capabilities.answersEveryRequest === true ? undefined : probeTimeoutMs;
+    const settings: EraSettings = {
+      era,
+      memory,
+      serverIdentity: transport.serverIdentity,
+      modernVersions: protocolVersions,
+      legacyVersions: legacyProtocolVersions,
+      probeTimeoutMs: probe,
+      stopped: () => budget.ended(),
+    };
+    const hooks: EraHooks = {
+      discover: (version, probeMs) =>
+        budget.step(() => {
+          this.deps.caller.useWire('modern', version);
+          // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
+          // A handshake request never waits for a reconnect: it is part of one.
+          const internals =
+            probeMs === undefined
+              ? { handshake: true }
+              : { handshake: true, cancellable: transport.capabilities.cancelsByAbortingSend };
+          return this.deps.discover(
+            {
+              ...options,
+              ...budget.timeouts(probeMs),
+              signal: budget.signal,
+              cacheMode: options.cacheMode ?? 'no-cache',
+            },
+            internals,
+          );
+        }),
+      initialize: () => budget.step(() => this.connectLegacy(budget.signal, false, budget.timeouts())),
+      // Only HTTP transports can fall back to the deprecated HTTP+SSE transport.
+      initializeOverSse:
+        transport.legacyWire?.openSse === undefined
+          ? undefined
+          : () => budget.step(() => this.connectLegacy(budget.signal, true, budget.timeouts())),
+    };
     try {
-      const outcome = await negotiateEra(
-        {
-          era,
-          memory,
-          serverIdentity: transport.serverIdentity,
-          modernVersions: protocolVersions,
-          legacyVersions: legacyProtocolVersions,
-          probeTimeoutMs: probe,
-          stopped: () => budget.ended(),
-        },
-        {
-          discover: (version, probeMs) =>
-            budget.step(() => {
-              this.deps.caller.useWire('modern', version);
-              // The probe never sends notifications/cancelled: a legacy server has not been initialized yet.
-              // A handshake request never waits for a reconnect: it is part of one.
-              const internals =
-                probeMs === undefined
-                  ? { handshake: true }
-                  : { handshake: true, cancellable: transport.capabilities.cancelsByAbortingSend };
-              return this.deps.discover(
-                {
-                  ...options,
-                  ...budget.timeouts(probeMs),
-                  signal: budget.signal,
-                  cacheMode: options.cacheMode ?? 'no-cache',
-                },
-                internals,
-              );
-            }),
-          initialize: () => budget.step(() => this.connectLegacy(budget.signal, false, budget.timeouts())),
-          // Only HTTP transports can fall back to the deprecated HTTP+SSE transport.
-          initializeOverSse:
-            transport.legacyWire?.openSse === undefined
-              ? undefined
-              : () => budget.step(() => this.connectLegacy(budget.signal, true, budget.timeouts())),
-        },
-      );
-      this.adopt(outcome, previous);
+      // A modern server answers the first server/discover with a DiscoverResult listing the
+      // version asked for: settled, without loading the rest of the negotiation.
+      const step = firstDiscover(settings);
+      let first: FirstProbe | undefined;
+      if (step !== undefined) {
+        const version = protocolVersions[0] as string;
+        try {
+          const discovery = await hooks.discover(version, step.probeTimeoutMs);
+          if (discovery.supportedVersions.includes(version)) {
+            if (era !== 'modern') remember(settings, 'modern');
+            this.adopt({ era: 'modern', protocolVersion: version, discovery }, previous);
+            return this.discovery as DiscoverResult;
+          }
+          first = { discovery };
+        } catch (error) {
+          first = { error };
+        }
+      }
+      // Aborted, or out of time: no other step would run, so nothing more is loaded.
+      if (first !== undefined && 'error' in first && budget.ended()) throw first.error;
+      const fallback = await loadFallback();
+      this.fallback = fallback;
+      this.adopt(await fallback.negotiateEra(settings, hooks, first), previous);
       return this.discovery as DiscoverResult;
     } finally {
       budget.dispose();
@@ -189,6 +220,7 @@ export class EraBinding {
     overSse: boolean,
     timeouts: StepTimeouts,
   ): Promise<LegacyHandshake> {
+    const { LegacyLink } = this.fallback as Fallback;
     const link = new LegacyLink({
       ...this.deps.options,
       versions: this.deps.options.legacyProtocolVersions,
@@ -208,6 +240,7 @@ export class EraBinding {
    */
   freshness(method: string, result: JsonObject): JsonObject {
     if (this.era !== 'legacy') return result;
+    const { withLegacyTtl } = this.fallback as Fallback;
     const flag = LIST_FLAG[method];
     if (flag !== undefined && this.deps.subscriptions.legacyWatches(flag)) return withLegacyTtl(result, HELD_TTL_MS);
     return withLegacyTtl(result, this.deps.options.legacyTtlMs);
@@ -229,7 +262,7 @@ export class EraBinding {
       this.discovery = outcome.discovery;
       return;
     }
-    this.discovery = discoveryFromHandshake(outcome.handshake);
+    this.discovery = (this.fallback as Fallback).discoveryFromHandshake(outcome.handshake);
     const link = this.legacy as LegacyLink;
     caller.renewSession = (expired) => {
       this.deps.sessionLost?.(expired);
@@ -258,7 +291,7 @@ export class EraBinding {
   private renewed(handshake: LegacyHandshake): void {
     this.protocolVersion = handshake.protocolVersion;
     this.deps.caller.useWire('legacy', handshake.protocolVersion);
-    this.discovery = discoveryFromHandshake(handshake);
+    this.discovery = (this.fallback as Fallback).discoveryFromHandshake(handshake);
     this.deps.subscriptions
       .resubscribeLegacy()
       .catch((error: unknown) => this.deps.options.onError(error instanceof Error ? error : new Error(String(error))));

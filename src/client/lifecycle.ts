@@ -23,7 +23,9 @@ export async function connect(parts: ClientParts, options: CallOptions): Promise
   }
   connection.connecting();
   try {
-    await parts.session.start();
+    // Telemetry and the debug log load while the transport starts, before anything is sent.
+    const observing = parts.observe();
+    await Promise.all([parts.session.start(), observing]);
     const result = await binding.negotiate(options);
     connection.opened();
     parts.observer?.connected(binding.era, binding.protocolVersion);

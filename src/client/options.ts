@@ -5,8 +5,8 @@ import { systemClock, systemWallClock, type Clock, type Timers, type WallClock }
 import { boundedTimers } from '../util/timerBounds.js';
 import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/inputHandlers.js';
-import { DEFAULT_MAX_ROUNDS } from '../inputRequired/driver.js';
+import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/handlers.js';
+import { DEFAULT_MAX_ROUNDS } from '../inputRequired/limits.js';
 import type { ResponseCacheOptions } from '../cache/responseCache.js';
 import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';

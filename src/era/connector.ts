@@ -39,7 +39,7 @@ import {
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { DiscoverResult } from '../wire/protocol.js';
-import type { EraMemory, EraSetting, EraVerdict } from './era.js';
+import type { EraMemory, EraSetting } from './era.js';
 import { EraDetectionError } from './errors.js';
 import {
   classifyProbeFailure,
@@ -50,6 +50,7 @@ import {
   stepFailure,
 } from './eraProbe.js';
 import type { LegacyHandshake } from './handshake.js';
+import { firstDiscover, remember, verdictOf, type FirstDiscover, type FirstProbe } from './firstProbe.js';
 
 /** What the connector asks the client to do. */
 export interface EraHooks {
@@ -98,11 +99,6 @@ export type EraOutcome =
       /** Reached over the HTTP+SSE fallback. */ viaSse?: true | undefined;
     };
 
-/** The verdict `eraMemory` keeps for an outcome. */
-export function verdictOf(outcome: EraOutcome): EraVerdict {
-  return outcome.era === 'legacy' && outcome.viaSse === true ? 'legacy-sse' : outcome.era;
-}
-
 /**
  * Picks the era and version (see the module comment).
  * @throws VersionNegotiationError (-32022) when no version is shared; EraDetectionError
@@ -110,7 +106,13 @@ export function verdictOf(outcome: EraOutcome): EraVerdict {
  *   failed); `HttpAuthError` (-32011), `ConnectionClosedError`
  *   (-32000), `CancelledError` (-32800) as they come; in a forced era, that era's error.
  */
-export async function negotiateEra(settings: EraSettings, hooks: EraHooks): Promise<EraOutcome> {
+export async function negotiateEra(settings: EraSettings, hooks: EraHooks, first?: FirstProbe): Promise<EraOutcome> {
+  if (first !== undefined) {
+    // Sent already, by the rules below: no verdict of legacy was remembered.
+    const outcome = await detect(settings, hooks, (firstDiscover(settings) as FirstDiscover).probeTimeoutMs, first);
+    if (settings.era !== 'modern') remember(settings, verdictOf(outcome));
+    return outcome;
+  }
   if (settings.era === 'modern') return detect(settings, hooks, undefined);
   if (settings.era === 'legacy') return forcedLegacy(settings, hooks);
   const remembered = settings.memory.get(settings.serverIdentity);
@@ -162,11 +164,18 @@ async function trySse(
   }
 }
 
-async function detect(settings: EraSettings, hooks: EraHooks, probeTimeoutMs: number | undefined): Promise<EraOutcome> {
+async function detect(
+  settings: EraSettings,
+  hooks: EraHooks,
+  probeTimeoutMs: number | undefined,
+  probed?: FirstProbe,
+): Promise<EraOutcome> {
   const version = first(settings.modernVersions);
   let discovery: DiscoverResult;
   try {
-    discovery = await hooks.discover(version, probeTimeoutMs);
+    if (probed === undefined) discovery = await hooks.discover(version, probeTimeoutMs);
+    else if ('error' in probed) throw probed.error;
+    else discovery = probed.discovery;
   } catch (raw) {
     const error = probeError(raw, 'server/discover');
     const verdict = fatal(settings, error) ? 'fatal' : classifyProbeFailure(error);
@@ -298,10 +307,6 @@ function legacyOutcome(handshake: LegacyHandshake): EraOutcome {
 
 function sseOutcome(handshake: LegacyHandshake): EraOutcome {
   return { era: 'legacy', protocolVersion: handshake.protocolVersion, handshake, viaSse: true };
-}
-
-function remember(settings: EraSettings, verdict: EraVerdict): void {
-  if (settings.memory.get(settings.serverIdentity) !== verdict) settings.memory.set(settings.serverIdentity, verdict);
 }
 
 function first(versions: readonly string[]): string {

@@ -20,7 +20,8 @@ import { LocalError, McpError, ProtocolError } from '../errors/errors.js';
 import type { JsonObject, RequestId } from '../wire/messages.js';
 import type { InboundRequestHandler } from '../jsonrpc/inbound.js';
 import { InputRequestFailedError } from '../inputRequired/errors.js';
-import { answerInputRequest, type InputHandlers } from '../inputRequired/inputHandlers.js';
+import { answerInputRequest } from '../inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../inputRequired/handlers.js';
 
 /** The server-to-client methods a legacy server may send, and whether `handlers` declares each. */
 const DECLARED: Readonly<Record<string, (handlers: InputHandlers | undefined) => boolean>> = {

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { Transport } from '../transport/transport.js';
 import type { ClientCapabilities, Implementation } from '../wire/protocol.js';
-import type { InputHandlers } from '../inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../inputRequired/handlers.js';
 import { initializeParams, readInitializeResult, type LegacyHandshake } from './handshake.js';
 import { legacyInboundHandlers } from './inboundRequests.js';
 

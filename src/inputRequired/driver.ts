@@ -9,8 +9,7 @@ import { abortError, InputRequiredRoundsError } from './errors.js';
 import { inputRetryFor, readInputRequired } from './retry.js';
 import type { InputRetry } from '../wire/callOptions.js';
 
-/** The most retries one call sends by default. */
-export const DEFAULT_MAX_ROUNDS = 10;
+import { DEFAULT_MAX_ROUNDS } from './limits.js';
 
 /**
  * How long to wait before re-sending a request whose `input_required` result carried only

@@ -2,7 +2,7 @@ import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../wire/messages.js';
 import type { InputRequest, InputResponse } from '../wire/protocol.js';
 import { InputRequestFailedError } from './errors.js';
-import { setOwn } from './inputHandlers.js';
+import { setOwn } from './handlers.js';
 import type { InputRetry } from '../wire/callOptions.js';
 
 /** An `input_required` result, checked. */

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
-import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import { fulfilInputRequests } from '../../src/inputRequired/inputHandlers.js';
 import { connectedLegacyPair } from '../fakes/legacyScripted.js';
 import type { ScriptedServer, Wire } from '../fakes/scriptedServer.js';

@@ -22,7 +22,7 @@ import { approvalPreset } from '../../src/host/policy/presets.js';
 import { approveWithElicitation } from '../../src/host/policy/elicitApproval.js';
 import { argumentsHash, canonicalJson } from '../../src/host/policy/argumentsHash.js';
 import type { HostViewEvent } from '../../src/host/policy/views.js';
-import type { FormElicitParams } from '../../src/inputRequired/inputHandlers.js';
+import type { FormElicitParams } from '../../src/inputRequired/handlers.js';
 import { inMemoryExample, type InMemoryExample } from './inMemoryExample.js';
 
 const clientInfo = { name: 'policy-tests', version: '0.0.0' };

@@ -7,8 +7,8 @@ import {
   TimeoutError,
 } from '../../src/errors/errors.js';
 import type { JsonObject } from '../../src/wire/messages.js';
+import { DEFAULT_MAX_ROUNDS } from '../../src/inputRequired/limits.js';
 import {
-  DEFAULT_MAX_ROUNDS,
   DEFAULT_PAUSE,
   driveInputRequired,
   pauseBeforeRetry,
@@ -16,7 +16,8 @@ import {
   type RetryContext,
 } from '../../src/inputRequired/driver.js';
 import { InputRequestFailedError, InputRequiredRoundsError } from '../../src/inputRequired/errors.js';
-import { fulfilInputRequests, type InputHandlers } from '../../src/inputRequired/inputHandlers.js';
+import { fulfilInputRequests } from '../../src/inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import type { InputRetry } from '../../src/wire/callOptions.js';
 import type { InputRequest, InputResponse } from '../../src/wire/protocol.js';
 

@@ -2,12 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError, InvalidArgumentError, ProtocolError } from '../../src/errors/errors.js';
 import { driveInputRequired } from '../../src/inputRequired/driver.js';
 import { InputRequestFailedError } from '../../src/inputRequired/errors.js';
-import {
-  capabilitiesFor,
-  fulfilInputRequests,
-  type InputHandlerContext,
-  type InputHandlers,
-} from '../../src/inputRequired/inputHandlers.js';
+import { fulfilInputRequests } from '../../src/inputRequired/inputHandlers.js';
+import { capabilitiesFor, type InputHandlerContext, type InputHandlers } from '../../src/inputRequired/handlers.js';
 import type { InputRequest } from '../../src/wire/protocol.js';
 
 const FORM = {

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryTransport } from '../../src/transport/memory.js';
 import type { JsonObject } from '../../src/wire/messages.js';
 import { driveInputRequired } from '../../src/inputRequired/driver.js';
-import { fulfilInputRequests, type InputHandlers } from '../../src/inputRequired/inputHandlers.js';
+import { fulfilInputRequests } from '../../src/inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import { withInputRetry } from '../../src/inputRequired/retry.js';
 import { ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
 

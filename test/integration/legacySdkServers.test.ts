@@ -8,7 +8,7 @@ import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
-import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { nodeStdio, spawnLoopbackServer, V1_SDK_SERVER, type LoopbackServer } from '../fakes/publishedServers.js';

@@ -13,7 +13,7 @@ import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
 import type { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
-import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import {
   EVERYTHING_SERVER,
   FILESYSTEM_SERVER,

@@ -12,7 +12,7 @@ import type { EraVerdict } from '../../src/era/era.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { LegacySseTransport } from '../../src/transport/http/legacy/legacySse.js';
 import type { Transport } from '../../src/transport/transport.js';
-import type { InputHandlers } from '../../src/inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import { startV1SseServer, type V1SseServer } from '../fakes/v1SseServer.js';
 import { EVERYTHING_SERVER, spawnLoopbackServer, type LoopbackServer } from '../fakes/publishedServers.js';

@@ -3,7 +3,7 @@
  * handler type as `handlers.elicitation.form`), so one UI answers servers and the host alike.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
-import type { FormElicitationHandler, FormElicitParams } from '../../inputRequired/inputHandlers.js';
+import type { FormElicitationHandler, FormElicitParams } from '../../inputRequired/handlers.js';
 import type { ApproveHook, ToolCallApproval } from './approval.js';
 
 /** Options of {@link approveWithElicitation}. */

@@ -1,0 +1,31 @@
+/**
+ * The machinery of `input_required` rounds (spec: basic/patterns/mrtr): the round loop and the
+ * host's handlers answering input requests. Loaded when the first `input_required` result
+ * arrives (or a task asks for input), so that clients whose servers never ask load none of it.
+ */
+import { onDemand } from '../errors/moduleLoad.js';
+import type { FulfilOptions } from '../inputRequired/inputHandlers.js';
+import type { InputHandlers } from '../inputRequired/handlers.js';
+import type { InputRequest, InputResponse } from '../wire/protocol.js';
+
+/** The round loop and the handlers' answers, loaded on first use. */
+export const loadInputRounds = onDemand('input-required', async () => {
+  const [{ driveInputRequired }, { fulfilInputRequests }] = await Promise.all([
+    import('../inputRequired/driver.js'),
+    import('../inputRequired/inputHandlers.js'),
+  ]);
+  return { driveInputRequired, fulfilInputRequests };
+});
+
+/**
+ * Answers `inputRequests` with `handlers` (`fulfilInputRequests`), once the machinery is loaded.
+ * @throws ModuleLoadError (-32042) when it cannot be loaded; then as `fulfilInputRequests`.
+ */
+export async function fulfilLater(
+  handlers: InputHandlers | undefined,
+  inputRequests: Record<string, InputRequest>,
+  options: FulfilOptions,
+): Promise<Record<string, InputResponse>> {
+  const { fulfilInputRequests } = await loadInputRounds();
+  return fulfilInputRequests(handlers, inputRequests, options);
+}

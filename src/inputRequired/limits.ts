@@ -1,0 +1,2 @@
+/** The most retries one call sends by default (`ClientOptions.maxInputRounds`). */
+export const DEFAULT_MAX_ROUNDS = 10;
