@@ -228,7 +228,7 @@ export class McpClient extends ClientLists implements Closeable {
     variables: UriTemplateValues,
     options?: CallOptions,
   ): Promise<ReadResourceResult> {
-    const { expandUriTemplate } = await import('../resources/uriTemplate.js');
+    const { expandUriTemplate } = await import('../resources/rfc6570.js');
     return this.readResource(expandUriTemplate(template, variables), options);
   }
 
@@ -247,7 +247,7 @@ export class McpClient extends ClientLists implements Closeable {
     context?: Readonly<Record<string, string>>,
     options: CallOptions = {},
   ): Promise<CompleteResult> {
-    const { templateArgumentRef } = await import('../resources/uriTemplate.js');
+    const { templateArgumentRef } = await import('../resources/rfc6570.js');
     const ref = templateArgumentRef(template, name);
     return this.complete(
       ref,
@@ -321,7 +321,7 @@ export class McpClient extends ClientLists implements Closeable {
     source: ResourceLinkSource,
     options: ReadResourceLinksOptions = {},
   ): Promise<ResourceLinkRead[]> {
-    const { readResourceLinks } = await import('../resources/links.js');
+    const { readResourceLinks } = await import('../resources/linkReads.js');
     return readResourceLinks(
       (uri, callOptions) => this.readResource(uri, callOptions),
       source,

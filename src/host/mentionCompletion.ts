@@ -6,7 +6,7 @@
  * context), as the full `@server:uri` so far.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { expandUriTemplate, parseUriTemplate, type UriTemplateExpression } from '../resources/uriTemplate.js';
+import { expandUriTemplate, parseUriTemplate, type UriTemplateExpression } from '../resources/rfc6570.js';
 import type { HostResource, HostResourceTemplate } from './catalog.js';
 import type { CompleterPool } from './completerPool.js';
 import { MAX_CANDIDATES, matchRank, type CompletionCandidate, type HostCompletion } from './completionCandidates.js';

@@ -14,7 +14,7 @@ import {
   type UriTemplateOperator,
   type UriTemplateSource,
   type UriTemplateVariable,
-} from './uriTemplate.js';
+} from './rfc6570.js';
 
 /** One template that matches a URI. */
 export interface UriTemplateMatch<T> {

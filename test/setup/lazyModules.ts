@@ -12,4 +12,5 @@ await Promise.all([
   import('../../src/observability/observer.js'),
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
+  import('lru-cache'),
 ]);
