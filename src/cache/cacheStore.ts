@@ -97,7 +97,8 @@ export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
 /**
  * `lru-cache`, loaded when the first store is made (it arrives with the first cacheable
- * response). @internal Exported for tests that need the store past its first moments.
+ * response); later stores use it at once. @internal Exported for the test setup, which loads
+ * it ahead, and for tests of a store's first moments.
  */
 export const loadLru = onDemand('cache-store', () => import('lru-cache').then((module) => module.LRUCache));
 
@@ -128,7 +129,9 @@ export class MemoryCacheStore implements CacheStore, Closeable {
   constructor(options: MemoryCacheStoreOptions = {}) {
     this.maxEntries = positiveInteger('maxEntries', options.maxEntries, DEFAULT_MAX_ENTRIES);
     this.maxBytes = positiveInteger('maxBytes', options.maxBytes, DEFAULT_MAX_BYTES);
-    this.load();
+    const LRU = loadLru.value;
+    if (LRU !== undefined) this.lru = this.makeLru(LRU);
+    else this.load();
   }
 
   /** Starts loading `lru-cache` unless loaded or under way; a failed load is tried again on the next write. */

@@ -117,10 +117,38 @@ interface WalkPage {
 
 /**
  * A walk over the pages of one list, made by {@link ResponseCache.walkList}. Call
- * {@link page} for each page in order, then {@link commit} once the walk is over; call
- * {@link restart} when a cursor turned out invalid.
+ * {@link ListWalk.page} for each page in order, then {@link ListWalk.commit} once the walk is
+ * over; call {@link ListWalk.restart} when a cursor turned out invalid.
  */
-export class ListWalk {
+export interface ListWalk {
+  /** The list method walked. */
+  readonly method: ListMethod;
+  /**
+   * One page, from the cache or from `load`, following the walk's cache mode (as
+   * {@link ResponseCache.fetch}, without stale-while-revalidate: a stale page is reloaded).
+   * A loaded page is not stored yet: see {@link ListWalk.commit}.
+   *
+   * @param cursor the page's cursor; `undefined` for the first page.
+   * @throws CancelledError (-32800) when `signal` aborts this wait (a load shared with another
+   *   walk continues for the others).
+   * @throws CacheMissError (-32005) in mode `only-if-cached` when the page is not cached.
+   * @throws Error when the walk is already committed.
+   * @throws whatever `load` throws, unless stale-if-error answers instead.
+   */
+  page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome>;
+  /**
+   * Drops every cached page of the list (all auth contexts: the cursor was rejected, so
+   * every cached cursor is suspect) and forgets the pages walked so far, so the walk can start
+   * again from the first page. Counts as an invalidation.
+   * @returns the number of entries removed.
+   */
+  restart(): Promise<number>;
+  /** {@link ListWalk.commit}. */
+  commit(): Promise<ListWalkSummary>;
+}
+
+/** A {@link ListWalk} over the cache policy's hooks. */
+export class PolicyListWalk implements ListWalk {
   private readonly seen: WalkPage[] = [];
   private startGeneration = 0;
   private fence: unknown;
@@ -128,7 +156,7 @@ export class ListWalk {
   /** The walk's partition and credential, once resolved (on the first page when it was asynchronous). */
   private auth: RequestAuth | undefined;
 
-  /** @internal Made by {@link ResponseCache.walkList}. */
+  /** @internal Made by the cache policy's `walkList`. */
   constructor(
     private readonly hooks: WalkHooks,
     /** The list method walked. */
@@ -153,18 +181,7 @@ export class ListWalk {
     return this.auth ?? this.resolved(await this.pendingAuth);
   }
 
-  /**
-   * One page, from the cache or from `load`, following the walk's cache mode (as
-   * {@link ResponseCache.fetch}, without stale-while-revalidate: a stale page is reloaded).
-   * A loaded page is not stored yet: see {@link commit}.
-   *
-   * @param cursor the page's cursor; `undefined` for the first page.
-   * @throws CancelledError (-32800) when `signal` aborts this wait (a load shared with another
-   *   walk continues for the others).
-   * @throws CacheMissError (-32005) in mode `only-if-cached` when the page is not cached.
-   * @throws Error when the walk is already committed.
-   * @throws whatever `load` throws, unless stale-if-error answers instead.
-   */
+  /** {@link ListWalk.page}. */
   async page(cursor: string | undefined, load: Loader, signal?: AbortSignal): Promise<CacheOutcome> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
     if (signal?.aborted) throw abortedError(this.method, signal.reason);
@@ -218,12 +235,7 @@ export class ListWalk {
     return this.remember(ctx, settled.outcome, settled.bytes, true, settled.unstorable);
   }
 
-  /**
-   * Drops every cached page of the list (all auth contexts: the cursor was rejected, so
-   * every cached cursor is suspect) and forgets the pages walked so far, so the walk can start
-   * again from the first page. Counts as an invalidation.
-   * @returns the number of entries removed.
-   */
+  /** {@link ListWalk.restart}. */
   async restart(): Promise<number> {
     if (this.committed !== undefined) throw new Error(`${this.method}: this list walk is already committed`);
     this.seen.length = 0;
@@ -234,16 +246,7 @@ export class ListWalk {
     return removed;
   }
 
-  /**
-   * Ends the walk and stores its network pages, as one list: with the list's combined scope
-   * (private if any page is private or the pages disagree; a disagreement is reported once,
-   * as a `scope-mismatch` event and a `ProtocolError` to `onError`) and the list's combined
-   * expiry (each page expires when the earliest page does). Cached pages are rewritten only
-   * when the combination changes their scope or expiry; public entries of a list that turned
-   * out private are deleted. Nothing is stored when the list was invalidated during the walk,
-   * for pages that may not be stored (`skip` events), or in mode `no-store`.
-   * Calling it again returns the same summary.
-   */
+  /** {@link ListWalk.commit}. */
   commit(): Promise<ListWalkSummary> {
     this.committed ??= this.store();
     return this.committed;

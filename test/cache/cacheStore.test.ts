@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, MemoryCacheStore, loadLru } from '../../src/cache/cacheStore.js';
 import type { CacheEntry } from '../../src/cache/types.js';
 import { deepFreezeAndMeasure } from '../../src/cache/freeze.js';
@@ -62,7 +62,10 @@ describe('MemoryCacheStore', () => {
   });
 
   it('holds what is written before lru-cache has loaded within its bounds, refuses the rest, and keeps it after', async () => {
-    const store = new MemoryCacheStore({ maxEntries: 2, maxBytes: 100 });
+    // A fresh copy of the module: lru-cache not loaded yet, as in a process's first store.
+    vi.resetModules();
+    const fresh = await import('../../src/cache/cacheStore.js');
+    const store = new fresh.MemoryCacheStore({ maxEntries: 2, maxBytes: 100 });
     const evicted: string[] = [];
     store.onEvict((key) => evicted.push(key));
     // Written in the same tick as the store was made: lru-cache is still loading.
@@ -78,7 +81,7 @@ describe('MemoryCacheStore', () => {
     expect(store.delete('a')).toBe(true);
     expect(store.bytes).toBe(30);
     store.set('a', entry(40));
-    await loadLru();
+    await fresh.loadLru();
     // Moved into lru-cache as they were, then evicted by its rules.
     expect(store.keys('').sort()).toEqual(['a', 'b']);
     expect(store.bytes).toBe(70);

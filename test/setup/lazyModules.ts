@@ -1,16 +1,21 @@
 /**
- * Loads, before each test file, the modules mcp-live loads on first use (`onDemand` in
+ * Loads, before each test file, what mcp-live loads on first use (`onDemand` in
  * src/errors/moduleLoad.ts). A dynamic `import()` resolves on real I/O, outside fake time: a
  * test that freezes the clock and advances it step by step would otherwise see a step wait for
- * a module instead of the timers it is about. With the modules already in the test runner's
- * cache, the first use inside a test still goes through `onDemand` (its state is the code's own)
- * but resolves without I/O. The tests of loading itself (test/errors/moduleLoad.test.ts, the
- * bundle bounds, the browser and packed-tarball runs) do not depend on this.
+ * a module instead of the timers it is about, and a test that makes a cache and reads from it
+ * in the same tick would see the moment before its policy arrived. Loaded here, the modules
+ * behave as in a process where an earlier client already loaded them. The first moments
+ * themselves are tested where they matter, on fresh module instances (`vi.resetModules()`):
+ * test/cache/lazyPolicy.test.ts, test/cache/cacheStore.test.ts, test/client/onDemand.test.ts.
  */
+import { loadLru } from '../../src/cache/cacheStore.js';
+import { loadPolicy } from '../../src/cache/responseCache.js';
+
 await Promise.all([
+  loadLru(),
+  loadPolicy(),
   import('../../src/era/fallback.js'),
   import('../../src/observability/observer.js'),
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
-  import('lru-cache'),
 ]);
