@@ -130,7 +130,8 @@ export {
 } from './transport/http/legacy/sseEndpoint.js';
 export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } from './era/errors.js';
 // Response cache (spec: server/utilities/caching)
-export { ResponseCache, type ResponseCacheOptions } from './cache/responseCache.js';
+export { ResponseCache } from './cache/responseCache.js';
+export type { ResponseCacheOptions } from './cache/options.js';
 export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore } from './cache/cacheStore.js';
 export type { CacheEntry } from './cache/types.js';
 export type { MaybePromise } from './util/maybePromise.js';

@@ -12,7 +12,7 @@ import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import type { AuthPartition } from './authContext.js';
 import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } from './cacheKey.js';
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
-import type { ResponseCacheOptions } from './responseCache.js';
+import type { ResponseCacheOptions } from './options.js';
 import { CacheEntries } from './entries.js';
 import { PartitionResolver, type RequestAuth } from './partitionResolver.js';
 import { CacheMissError } from './errors.js';

@@ -36,7 +36,9 @@ import type { TaskRecord } from '../tasks/taskStore.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { clientSkills, type ClientSkills } from './skills.js';
-import { appResourceFrom, checkAppUri, type AppResource, type ReadAppResourceOptions } from '../apps/appResource.js';
+import type { AppResource, ReadAppResourceOptions } from '../apps/appResource.js';
+import { checkAppUri } from '../apps/uiUri.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 import { serverOffersApps } from '../apps/capability.js';
 import { assembleClient, targetOf } from './assembly.js';
@@ -46,6 +48,9 @@ import { readResource, readWithSource } from './resourceReads.js';
 import { close, connect } from './lifecycle.js';
 
 export type { ClientState } from '../reconnect/types.js';
+
+/** The checks of an MCP App's UI resource, loaded on the first `readAppResource`. */
+const loadAppChecks = onDemand('apps', () => import('../apps/appResourceCheck.js'));
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
@@ -294,8 +299,8 @@ export class McpClient extends ClientLists implements Closeable {
   async readAppResource(uri: string, options: ReadAppResourceOptions = {}): Promise<AppResource> {
     checkAppUri(uri);
     const { maxBytes, listed, ...call } = options;
-    const result = await this.readResource(uri, call);
-    return appResourceFrom(result, uri, {
+    const [result, { checkedAppResource }] = await Promise.all([this.readResource(uri, call), loadAppChecks()]);
+    return checkedAppResource(result, uri, {
       maxBytes: maxBytes ?? this.parts.options.apps?.maxHtmlBytes ?? DEFAULT_MAX_APP_HTML_BYTES,
       listed,
     });
