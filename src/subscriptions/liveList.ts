@@ -8,12 +8,12 @@
  */
 import { abortedError, isRpcError, isTimeoutError } from '../errors/errors.js';
 import type { ListMethod } from '../cache/types.js';
-import type { JsonObject } from '../wire/messages.js';
 import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
 import { EventStream } from '../util/eventStream.js';
 import type { FilterFlag } from './filter.js';
+import type { WalkedList } from './walkedList.js';
 import { backoffDelay, type Backoff } from '../resilience/backoff.js';
 import { abortableDelay } from '../util/signals.js';
 import {
@@ -52,27 +52,6 @@ export interface PollSettings {
   maxIntervalMs: number;
   /** The wait when the list's pages carry no `ttlMs`. */
   defaultIntervalMs: number;
-}
-
-/** @internal One walk of the whole list. */
-export interface WalkedList {
-  items: readonly unknown[];
-  /** The smallest `ttlMs` of its pages (ms), when any page gave one. */
-  ttlMs?: number | undefined;
-}
-
-/**
- * @internal A whole-list walk as a live list takes it: the items, and the smallest `ttlMs` its
- * pages give (a value that is not a finite number `>= 0` counts as none).
- */
-export function walkedList(walk: { items: readonly unknown[]; results: readonly JsonObject[] }): WalkedList {
-  let ttlMs: number | undefined;
-  for (const result of walk.results) {
-    const raw = result['ttlMs'];
-    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0)
-      ttlMs = ttlMs === undefined ? raw : Math.min(ttlMs, raw);
-  }
-  return { items: walk.items, ...(ttlMs !== undefined && { ttlMs }) };
 }
 
 /** @internal What a live list needs from the client. */
