@@ -6,7 +6,7 @@
  * keeps dropping, or the server does not announce this list) the list is fetched again on the
  * server's `ttlMs`, within a floor and a ceiling.
  */
-import { abortedError, isRpcError, isTimeoutError } from '../errors/errors.js';
+import { abortedError, InvalidArgumentError, isRpcError, isTimeoutError } from '../errors/errors.js';
 import type { ListMethod } from '../cache/types.js';
 import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
@@ -21,6 +21,7 @@ import {
   type LiveList,
   type LiveListEvent,
   type LiveListKind,
+  type LiveListOptions,
   type LivePollReason,
   type SubscribeOptions,
   type Subscription,
@@ -84,6 +85,33 @@ export interface LiveListSettings<T> {
   onEvent?: ((event: LiveListEvent<T>) => void) | undefined;
   /** A subscription of the caller's to take changes from (never closed by the list). */
   shared?: Subscription | Promise<Subscription> | undefined;
+}
+
+/**
+ * @internal Checks the arguments of `McpClient.live` and makes the list, not started yet
+ * (`start()` subscribes and loads it).
+ * @throws InvalidArgumentError (-32602) when `kind` is not one of the four lists or
+ *   `debounceMs` (default `defaultDebounceMs`) is not a finite number of ms `>= 0`.
+ */
+export function makeLiveList<T>(
+  kind: LiveListKind,
+  deps: LiveListDeps,
+  options: LiveListOptions<T>,
+  defaultDebounceMs: number,
+): LiveListImpl<T> {
+  if (!Object.hasOwn(LIVE_LIST_METHODS, kind))
+    throw new InvalidArgumentError('kind', kind, 'expected "tools", "prompts", "resources" or "resourceTemplates"');
+  const debounceMs = options.debounceMs ?? defaultDebounceMs;
+  if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0)
+    throw new InvalidArgumentError('debounceMs', debounceMs, 'expected a finite number of ms >= 0');
+  return new LiveListImpl<T>(kind, deps, {
+    debounceMs,
+    timeoutMs: options.timeoutMs,
+    maxPages: options.maxPages,
+    signal: options.signal,
+    onEvent: options.onEvent,
+    shared: options.subscription,
+  });
 }
 
 interface Waiter<T> {
