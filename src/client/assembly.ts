@@ -13,7 +13,7 @@ import { Caller, type CallInternals } from './caller.js';
 import { CachedReads, checkDiscover, type ListMethod } from './reads.js';
 import { checkToolResult, ToolOutputValidators } from './outputValidation.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
-import { walkedList, type WalkedList } from '../subscriptions/liveList.js';
+import { walkedList, type WalkedList } from '../subscriptions/walkedList.js';
 import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type { Era } from '../era/era.js';
 import { EraBinding } from './eraBinding.js';

@@ -6,14 +6,14 @@
  * keeps dropping, or the server does not announce this list) the list is fetched again on the
  * server's `ttlMs`, within a floor and a ceiling.
  */
-import { abortedError, isRpcError, isTimeoutError } from '../errors/errors.js';
+import { abortedError, InvalidArgumentError, isRpcError, isTimeoutError } from '../errors/errors.js';
 import type { ListMethod } from '../cache/types.js';
-import type { JsonObject } from '../wire/messages.js';
 import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { TimerHandle, Timers } from '../util/clock.js';
 import { SubscriptionClosedError } from './errors.js';
 import { EventStream } from '../util/eventStream.js';
 import type { FilterFlag } from './filter.js';
+import type { WalkedList } from './walkedList.js';
 import { backoffDelay, type Backoff } from '../resilience/backoff.js';
 import { abortableDelay } from '../util/signals.js';
 import {
@@ -21,6 +21,7 @@ import {
   type LiveList,
   type LiveListEvent,
   type LiveListKind,
+  type LiveListOptions,
   type LivePollReason,
   type SubscribeOptions,
   type Subscription,
@@ -54,27 +55,6 @@ export interface PollSettings {
   defaultIntervalMs: number;
 }
 
-/** @internal One walk of the whole list. */
-export interface WalkedList {
-  items: readonly unknown[];
-  /** The smallest `ttlMs` of its pages (ms), when any page gave one. */
-  ttlMs?: number | undefined;
-}
-
-/**
- * @internal A whole-list walk as a live list takes it: the items, and the smallest `ttlMs` its
- * pages give (a value that is not a finite number `>= 0` counts as none).
- */
-export function walkedList(walk: { items: readonly unknown[]; results: readonly JsonObject[] }): WalkedList {
-  let ttlMs: number | undefined;
-  for (const result of walk.results) {
-    const raw = result['ttlMs'];
-    if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0)
-      ttlMs = ttlMs === undefined ? raw : Math.min(ttlMs, raw);
-  }
-  return { items: walk.items, ...(ttlMs !== undefined && { ttlMs }) };
-}
-
 /** @internal What a live list needs from the client. */
 export interface LiveListDeps {
   /** Walks the whole list (every page, through the cache; `no-cache` revalidates each page). */
@@ -105,6 +85,33 @@ export interface LiveListSettings<T> {
   onEvent?: ((event: LiveListEvent<T>) => void) | undefined;
   /** A subscription of the caller's to take changes from (never closed by the list). */
   shared?: Subscription | Promise<Subscription> | undefined;
+}
+
+/**
+ * @internal Checks the arguments of `McpClient.live` and makes the list, not started yet
+ * (`start()` subscribes and loads it).
+ * @throws InvalidArgumentError (-32602) when `kind` is not one of the four lists or
+ *   `debounceMs` (default `defaultDebounceMs`) is not a finite number of ms `>= 0`.
+ */
+export function makeLiveList<T>(
+  kind: LiveListKind,
+  deps: LiveListDeps,
+  options: LiveListOptions<T>,
+  defaultDebounceMs: number,
+): LiveListImpl<T> {
+  if (!Object.hasOwn(LIVE_LIST_METHODS, kind))
+    throw new InvalidArgumentError('kind', kind, 'expected "tools", "prompts", "resources" or "resourceTemplates"');
+  const debounceMs = options.debounceMs ?? defaultDebounceMs;
+  if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0)
+    throw new InvalidArgumentError('debounceMs', debounceMs, 'expected a finite number of ms >= 0');
+  return new LiveListImpl<T>(kind, deps, {
+    debounceMs,
+    timeoutMs: options.timeoutMs,
+    maxPages: options.maxPages,
+    signal: options.signal,
+    onEvent: options.onEvent,
+    shared: options.subscription,
+  });
 }
 
 interface Waiter<T> {

@@ -31,7 +31,8 @@ import type {
   SubscriptionState,
 } from './types.js';
 
-const METHOD = 'subscriptions/listen';
+/** @internal The request a subscription's stream is. */
+export const METHOD = 'subscriptions/listen';
 
 /** What the client lends the subscriptions: the session's listen request and its state. */
 export interface SubscriptionHost {
@@ -77,6 +78,8 @@ export interface SubscriptionDeps {
   unregister(id: RequestId): void;
   /** Drops the cache entries named (errors are reported, never thrown). */
   invalidate(invalidations: readonly Invalidation[]): Promise<void>;
+  /** A subscription was made: keep it (until {@link release}) so that the client can close it. */
+  track(subscription: ManagedSubscription): void;
   /** The subscription closed: forget it. */
   release(subscription: ManagedSubscription): void;
 }

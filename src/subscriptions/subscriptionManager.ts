@@ -14,21 +14,31 @@
  *   quietly. Nothing is ever sent back for a notification.
  * - `notifications/tasks` (Tasks extension) reaches the subscription it names, if that one asked
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
+ *
+ * The manager itself is small and always there; what subscriptions do loads on first use
+ * (`onDemand`): the filter checks and the subscription lifecycle (`filter.ts`,
+ * `openSubscription.ts` with `subscription.ts`) at the first `subscribe()`, live lists
+ * (`liveList.ts`) at the first `live()`, the legacy wire's subscriptions (`legacyFeed.ts`)
+ * from the switch to that wire on.
+ * A failed load rejects the call that needed it with `ModuleLoadError` (-32042), nothing sent.
+ * Routing, invalidation and reporting never wait for a load: before one, no subscription is
+ * open, so a change notification only invalidates (and on the modern wire is unmatched).
  */
-import { abortedError, ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
 import type { ResponseCache } from '../cache/responseCache.js';
 import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
 import { UnmatchedNotificationError } from './errors.js';
-import { checkFilter, narrowToCapabilities, type FilterFlag } from './filter.js';
+import type { FilterFlag } from './filter.js';
 import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
-import { LiveListImpl, type LiveListDeps, type PollSettings } from './liveList.js';
+import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.js';
 import type { Backoff } from '../resilience/backoff.js';
-import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
-import { ManagedSubscription, type ListenRoute, type SubscriptionDeps, type SubscriptionHost } from './subscription.js';
-import { LegacyFeed, type LegacyFeedHost } from './legacyFeed.js';
-import { readDetailedTask } from '../wire/taskShape.js';
+import type { ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
+import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionHost } from './subscription.js';
+import type { openSubscription } from './openSubscription.js';
+import type { LegacyFeed, LegacyFeedHost } from './legacyFeed.js';
 import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
 import type {
   LiveList,
@@ -37,12 +47,25 @@ import type {
   LiveListOptions,
   SubscribeOptions,
   Subscription,
+  SubscriptionEvent,
 } from './types.js';
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 const CANCELLED = 'notifications/cancelled';
 /** How many ended listen ids are remembered, so their late notifications are dropped quietly. */
 const RECENTLY_ENDED_LIMIT = 256;
+
+/** The filter checks: at the first `subscribe()`, on either wire. */
+const loadFilters = onDemand('subscriptions', () => import('./filter.js'));
+/** The subscription lifecycle on the modern wire: at its first `subscribe()`. */
+const loadSubscriptions = onDemand('subscriptions', () => import('./openSubscription.js'));
+/** Live lists: at the first `live()`. */
+const loadLiveLists = onDemand('live lists', () => import('./liveList.js'));
+/** Subscriptions on the legacy wire: from the switch to that wire on. */
+const loadLegacyFeed = onDemand('legacy subscriptions', () => import('./legacyFeed.js'));
+
+/** What opens a subscription on the wire in use: the legacy feed, or the modern lifecycle. */
+type Opener = { legacy: LegacyFeed } | { legacy: undefined; open: typeof openSubscription };
 
 /** The cache operations the manager uses (a `ResponseCache`). */
 export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateMethod' | 'invalidateUri'>;
@@ -83,7 +106,10 @@ export class SubscriptionManager {
   /** Deliveries wait for their invalidation, in arrival order. */
   private delivery: Promise<void> = Promise.resolve();
   private readonly deps: SubscriptionDeps;
-  /** Set when the client speaks the legacy wire: subscriptions go through it instead (`legacyFeed.ts`). */
+  private readonly liveDeps: LiveListDeps;
+  /** Set while the client speaks the legacy wire: subscriptions go through a `LegacyFeed` instead. */
+  private legacyHost: LegacyFeedHost | undefined;
+  /** The legacy wire's feed, made at its first subscription (`legacyFeed.ts` loaded by then). */
   private legacy: LegacyFeed | undefined;
 
   constructor(private readonly options: SubscriptionManagerOptions) {
@@ -106,9 +132,21 @@ export class SubscriptionManager {
         this.recentlyEnded.add(id);
       },
       invalidate: (invalidations) => this.invalidate(invalidations),
+      track: (subscription) => {
+        this.subscriptions.add(subscription);
+      },
       release: (subscription) => {
         this.subscriptions.delete(subscription);
       },
+    };
+    this.liveDeps = {
+      walk: options.walk,
+      subscribe: (filter, subscribeOptions) => this.subscribe(filter, subscribeOptions),
+      timers: options.timers,
+      random: options.random,
+      onError: options.onError,
+      retry: options.liveRetry,
+      poll: options.poll,
     };
   }
 
@@ -116,18 +154,19 @@ export class SubscriptionManager {
    * Switches to the legacy wire (spec 2025-11-25): from now on `subscribe()` and `live()` use
    * implicit list-change notifications and `resources/subscribe`, and change notifications
    * without a subscription id are delivered to every subscription that asked for their type.
+   * Starts loading the legacy feed; until it has loaded there is no legacy subscription, and
+   * `subscribe()` and `live()` wait for it.
    */
   useLegacyFeed(host: LegacyFeedHost): void {
-    this.legacy = new LegacyFeed({
-      host,
-      onError: (error) => this.report(error),
-      invalidate: (invalidations) => this.invalidate(invalidations),
-      timeoutMs: this.options.timeoutMs,
-    });
+    this.legacyHost = host;
+    this.legacy = undefined;
+    // A failed load is tried again, and reported, by the first subscribe() on this wire.
+    loadLegacyFeed().catch(() => {});
   }
 
   /** Back to the modern wire (a reconnect found the server upgraded): `subscribe()` sends `subscriptions/listen` again. */
   useModernWire(): void {
+    this.legacyHost = undefined;
     this.legacy = undefined;
   }
 
@@ -155,8 +194,13 @@ export class SubscriptionManager {
     return this.subscriptions.size;
   }
 
-  /** See `McpClient.subscribe`. */
+  /**
+   * See `McpClient.subscribe`. Once its modules have loaded, the listen request is sent before
+   * this returns its promise (no wait, unless the client is reconnecting).
+   */
   async subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
+    // First use: the filter checks and the wire's subscriptions load together.
+    const { checkFilter } = loadFilters.value ?? (await Promise.all([loadFilters(), this.opener()]))[0];
     const wanted = checkFilter(filter);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
@@ -164,26 +208,9 @@ export class SubscriptionManager {
     const signal = options.signal;
     // While the client reconnects, a new subscription waits for it (within its ack timeout).
     if (this.options.host.reconnecting() && !signal?.aborted) await this.options.host.whenOpen(signal, timeoutMs);
-    if (this.legacy !== undefined) return this.legacy.subscribe(wanted, options);
-    if (signal?.aborted) throw abortedError('subscriptions/listen', signal.reason);
-    if (!this.options.host.connected())
-      throw new ConnectionClosedError('subscriptions/listen: not connected', { reason: 'not connected' });
-    const reopen =
-      options.reopen === undefined
-        ? this.options.reopen
-        : resolveReopenPolicy(options.reopen, this.options.reopen === false ? undefined : this.options.reopen);
-    const { deliverable, unsupported } = narrowToCapabilities(wanted, this.options.host.capabilities());
-    const subscription = new ManagedSubscription(this.deps, {
-      requested: deliverable,
-      unsupported,
-      timeoutMs,
-      reopen,
-      signal,
-      onEvent: options.onEvent,
-    });
-    this.subscriptions.add(subscription);
-    await subscription.open();
-    return subscription;
+    const opener = this.openerNow() ?? (await this.opener());
+    if (opener.legacy !== undefined) return opener.legacy.subscribe(wanted, options);
+    return opener.open(this.deps, { wanted, timeoutMs, reopen: this.options.reopen, options });
   }
 
   /** See `McpClient.live`. */
@@ -191,31 +218,10 @@ export class SubscriptionManager {
     kind: K,
     options: LiveListOptions<LiveListItems[K]> = {},
   ): Promise<LiveList<LiveListItems[K]>> {
-    if (!Object.hasOwn(LIVE_KINDS, kind))
-      throw new InvalidArgumentError('kind', kind, 'expected "tools", "prompts", "resources" or "resourceTemplates"');
-    const debounceMs = options.debounceMs ?? this.options.liveDebounceMs;
-    if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0)
-      throw new InvalidArgumentError('debounceMs', debounceMs, 'expected a finite number of ms >= 0');
-    const list = new LiveListImpl<LiveListItems[K]>(
-      kind,
-      {
-        walk: this.options.walk,
-        subscribe: (filter, subscribeOptions) => this.subscribe(filter, subscribeOptions),
-        timers: this.options.timers,
-        random: this.options.random,
-        onError: this.options.onError,
-        retry: this.options.liveRetry,
-        poll: this.options.poll,
-      },
-      {
-        debounceMs,
-        timeoutMs: options.timeoutMs,
-        maxPages: options.maxPages,
-        signal: options.signal,
-        onEvent: options.onEvent,
-        shared: options.subscription,
-      },
-    );
+    // First use: the live lists load, with what the list's own subscription will need.
+    if (loadLiveLists.value === undefined && options.subscription === undefined) this.preloadSubscribe();
+    const { makeLiveList } = loadLiveLists.value ?? (await loadLiveLists());
+    const list = makeLiveList(kind, this.liveDeps, options, this.options.liveDebounceMs);
     const entry = list as LiveListImpl<unknown>;
     this.lists.add(entry);
     void list.closed.then(() => this.lists.delete(entry));
@@ -246,7 +252,7 @@ export class SubscriptionManager {
       route.cancelledByServer(typeof reason === 'string' ? reason : undefined);
       return true;
     }
-    if (method === TASK_STATUS_NOTIFICATION && this.legacy === undefined) {
+    if (method === TASK_STATUS_NOTIFICATION && this.legacyHost === undefined) {
       this.routeTaskStatus(notification, params);
       return true;
     }
@@ -258,10 +264,12 @@ export class SubscriptionManager {
     }
     // Started now, synchronously: a request in flight for these entries will not be stored.
     const invalidated = this.invalidate(change.invalidations);
-    const legacy = this.legacy;
-    if (legacy !== undefined) {
-      // Legacy servers push these unasked and name no subscription: never "unmatched".
-      this.delivery = this.delivery.then(() => invalidated).then(() => legacy.deliver(change.event, change.flag));
+    if (this.legacyHost !== undefined) {
+      // Legacy servers push these unasked and name no subscription: never "unmatched". Without
+      // a feed yet there is no legacy subscription to deliver to.
+      const legacy = this.legacy;
+      if (legacy !== undefined)
+        this.delivery = this.delivery.then(() => invalidated).then(() => legacy.deliver(change.event, change.flag));
       return true;
     }
     const id = subscriptionIdOf(params);
@@ -316,17 +324,17 @@ export class SubscriptionManager {
         this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
       return;
     }
-    let task;
+    // A route is a listen request of a subscription: its module has loaded.
+    const loaded = loadSubscriptions.value;
+    if (loaded === undefined) return;
+    let event: SubscriptionEvent;
     try {
-      const fields: JsonObject = { ...params };
-      delete fields['_meta'];
-      task = readDetailedTask(method, fields);
+      event = loaded.taskStatusEvent(method, params);
     } catch (error) {
       this.report(error);
       return;
     }
     const target = route.subscription;
-    const event = { type: 'taskStatus', task } as const;
     this.delivery = this.delivery.then(() => {
       if (!target.deliver(event, 'taskIds') && target.state !== 'closed')
         this.report(
@@ -336,6 +344,38 @@ export class SubscriptionManager {
           }),
         );
     });
+  }
+
+  /** What opens a subscription on the wire in use, once its module has loaded; `undefined` before. */
+  private openerNow(): Opener | undefined {
+    const host = this.legacyHost;
+    if (host === undefined) {
+      const loaded = loadSubscriptions.value;
+      return loaded === undefined ? undefined : { legacy: undefined, open: loaded.openSubscription };
+    }
+    const loaded = loadLegacyFeed.value;
+    if (loaded === undefined) return undefined;
+    this.legacy ??= new loaded.LegacyFeed({
+      host,
+      onError: (error) => this.report(error),
+      invalidate: (invalidations) => this.invalidate(invalidations),
+      timeoutMs: this.options.timeoutMs,
+    });
+    return { legacy: this.legacy };
+  }
+
+  /** {@link openerNow}, loading the module of the wire in use first (the wire may change meanwhile). */
+  private async opener(): Promise<Opener> {
+    for (;;) {
+      const opener = this.openerNow();
+      if (opener !== undefined) return opener;
+      await (this.legacyHost === undefined ? loadSubscriptions() : loadLegacyFeed());
+    }
+  }
+
+  /** Starts loading what `subscribe()` needs, for a caller about to subscribe; a failure is that call's to report. */
+  private preloadSubscribe(): void {
+    Promise.all([loadFilters(), this.opener()]).catch(() => {});
   }
 
   private invalidate(invalidations: readonly Invalidation[]): Promise<void> {
@@ -367,13 +407,6 @@ export class SubscriptionManager {
     }
   }
 }
-
-const LIVE_KINDS: Readonly<Record<LiveListKind, true>> = {
-  tools: true,
-  prompts: true,
-  resources: true,
-  resourceTemplates: true,
-};
 
 function subscriptionIdOf(params: JsonObject | undefined): unknown {
   const meta = params?.['_meta'];

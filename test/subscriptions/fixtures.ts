@@ -3,6 +3,7 @@
  * and answers `subscriptions/listen` with an acknowledgment (never a response), plus builders
  * for the notifications a listen stream carries.
  */
+import { vi } from 'vitest';
 import { DISCOVER_RESULT, scriptedPair, type ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
 import type { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
@@ -73,6 +74,16 @@ export function cancels(server: ScriptedServer): Wire[] {
 /** Lets every pending microtask run (the in-memory transport delivers on microtasks). */
 export async function flush(): Promise<void> {
   for (let i = 0; i < 30; i++) await Promise.resolve();
+}
+
+/**
+ * Lets the modules that load on first use (subscriptions, live lists: real I/O, whatever the
+ * timers) finish loading, then {@link flush}: a `subscribe()` started before has sent its
+ * listen request by then. Works under fake timers.
+ */
+export async function settle(): Promise<void> {
+  await vi.dynamicImportSettled();
+  await flush();
 }
 
 /** Records events of a subscription or live list. */

@@ -25,6 +25,7 @@ import {
   flush,
   listens,
   record,
+  settle,
   subscriptionPair,
   types,
 } from './fixtures.js';
@@ -158,6 +159,7 @@ describe('timeouts: only the wait for the ack', () => {
     vi.useFakeTimers();
     const { client, server } = await subscriptionPair({ clock: fakeClock }, ALL_CHANGES, { honour: () => 'no-ack' });
     const outcome = client.subscribe({ toolsListChanged: true }, { timeoutMs: 5000 }).catch((e: unknown) => e);
+    await settle(); // the listen is sent (the subscriptions load on first use, on real I/O)
     await vi.advanceTimersByTimeAsync(4999);
     expect(cancels(server)).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);

@@ -10,7 +10,7 @@ import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
 import { resolveReopenPolicy } from '../../src/resilience/reopenPolicy.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
-import { ALL_CHANGES, SUB_ID, change, fakeClock, flush, record, types } from './fixtures.js';
+import { ALL_CHANGES, SUB_ID, change, fakeClock, flush, record, settle, types } from './fixtures.js';
 
 interface Pending {
   id: RequestId;
@@ -78,7 +78,7 @@ describe('SubscriptionManager', () => {
     const { host, disarmed } = fakeHost();
     const subs = manager(host, []);
     const opening = subs.subscribe({ toolsListChanged: true });
-    await flush();
+    await settle();
     expect(disarmed).toEqual([]);
     expect(subs.handleNotification(ack(100, { toolsListChanged: true }))).toBe(true);
     const sub = await opening;
@@ -91,6 +91,7 @@ describe('SubscriptionManager', () => {
     const { host, pending } = fakeHost();
     const subs = manager(host, []);
     const opening = subs.subscribe({ toolsListChanged: true });
+    await settle();
     subs.handleNotification(ack(100, { toolsListChanged: true }));
     const sub = await opening;
     const events = record(sub);
@@ -112,6 +113,7 @@ describe('SubscriptionManager', () => {
     const { host, pending, connected } = fakeHost();
     const subs = manager(host, []);
     const opening = subs.subscribe({ toolsListChanged: true });
+    await settle();
     subs.handleNotification(ack(100, { toolsListChanged: true }));
     const sub = await opening;
     connected.value = false;
@@ -125,6 +127,7 @@ describe('SubscriptionManager', () => {
     const errors: Error[] = [];
     const subs = manager(host, errors);
     const opening = subs.subscribe({ resourceSubscriptions: ['file:///a'] });
+    await settle();
     subs.handleNotification(ack(100, { resourceSubscriptions: ['file:///a'] }));
     const sub = await opening;
     const events = record(sub);
