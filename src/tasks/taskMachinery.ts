@@ -58,9 +58,8 @@ export class TaskMachinery {
   }
 
   /**
-   * What `callTool` returns for a `CreateTaskResult`: the handle in `manual` mode; in `auto`
-   * mode the tool's result once the task is done, with `options.onTask` hearing each state.
-   * The task's record is written before the handle is returned or followed.
+   * See `TaskManager.take`: the handle, or in `auto` mode the task followed to its end with
+   * `onTask` hearing each state; the task's record is written before either.
    * @throws ProtocolError (-32600) for a malformed task; as `ToolTask.result()`.
    */
   async take(
