@@ -231,7 +231,7 @@ export {
   type TaskAbandonedErrorData,
   type TaskAbandonReason,
 } from './tasks/errors.js';
-export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/driver.js';
+export { DEFAULT_TASK_POLL, type TaskPollPolicy } from './tasks/options.js';
 export { DEFAULT_TASK_POLL_RETRY, type TaskPollRetry, type ResolvedTaskPollRetry } from './tasks/pollRetry.js';
 
 // Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind

@@ -203,7 +203,8 @@ export class McpClient extends ClientLists implements Closeable {
    *   did not declare (such as the Tasks extension).
    * @throws on a task, as `ToolTask.result()`: TaskFailedError, TaskCancelledError,
    *   TaskExpiredError (-32031), TaskNotFoundError, ConnectionClosedError (the task can be
-   *   resumed with {@link resumeTask}).
+   *   resumed with {@link resumeTask}); ModuleLoadError (-32042) when the code that follows
+   *   tasks, loaded on the first one, cannot load (the task is kept in the store).
    */
   callTool(
     name: string,
@@ -351,7 +352,8 @@ export class McpClient extends ClientLists implements Closeable {
    * @throws InvalidArgumentError (-32602), nothing sent, for an empty id or a record of another
    *   server; TaskExpiredError (-32031), nothing sent, once the stored `createdAt + ttlMs` has
    *   passed; TaskNotFoundError (-32602 as sent) when the server does not know the id; any
-   *   error of `tasks/get`.
+   *   error of `tasks/get`; ModuleLoadError (-32042), nothing sent, when the code that follows
+   *   tasks (loaded on first use) cannot load.
    */
   resumeTask(taskId: string, options: ResumeTaskOptions = {}): Promise<ToolTask> {
     return this.parts.tasks.resume(taskId, options);

@@ -4,7 +4,7 @@
  */
 import type { McpClient } from '../client/client.js';
 import { abortedError, ConnectionClosedError, McpError, ProtocolError } from '../errors/errors.js';
-import { legacyToolUncallable } from '../tasks/legacyTasks.js';
+import { legacyToolUncallable } from '../tasks/legacySupport.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../era/era.js';
 import type { LiveList, LiveListEvent, Subscription } from '../subscriptions/types.js';

@@ -18,35 +18,8 @@ import {
   type ResolvedTaskPollRetry,
 } from './pollRetry.js';
 import { isTerminalStatus, taskExpiresAt } from '../wire/taskShape.js';
+import { resolveTaskPoll, type TaskPollPolicy } from './options.js';
 import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from '../wire/tasks.js';
-
-/**
- * How long to wait between two looks at a task, in ms. The server's `pollIntervalMs` wins
- * when it sends one, held to [`minMs`, `maxSuggestedMs`]; without it the wait grows:
- * `initialMs`, `initialMs·factor`, … up to `maxMs` (reset when the status changes). So a server
- * that says `0` does not get a busy loop, nor one that says 2^31 a wait of 25 days.
- */
-export interface TaskPollPolicy {
-  /** First wait without a `pollIntervalMs`, in ms. @default 500 */
-  initialMs: number;
-  /** Growth per further wait without one (≥ 1). @default 1.5 */
-  factor: number;
-  /** Longest wait without one, in ms. @default 10000 */
-  maxMs: number;
-  /** Shortest wait, in ms, even when the server suggests less. @default 100 */
-  minMs: number;
-  /** Longest wait a server may suggest, in ms: a longer `pollIntervalMs` is held to it (and reported once). @default 60000 */
-  maxSuggestedMs: number;
-}
-
-/** The default {@link TaskPollPolicy}: 500, 750, 1125 … 10 000 ms; a server's suggestion held to [100 ms, 60 s]. */
-export const DEFAULT_TASK_POLL: Readonly<TaskPollPolicy> = Object.freeze({
-  initialMs: 500,
-  factor: 1.5,
-  maxMs: 10_000,
-  minMs: 100,
-  maxSuggestedMs: 60_000,
-});
 
 /** What the loop asks of its caller. Every hook gets the loop's signal and should honour it. */
 export interface TaskDriverHooks {
@@ -161,7 +134,7 @@ export interface DriveTaskOptions {
  */
 export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask> {
   const { method, hooks, answered } = options;
-  const poll = resolvePoll(options.poll);
+  const poll = resolveTaskPoll(options.poll);
   const now = options.now ?? Date.now;
   const firstSeenAt = now();
   const run = linkRun(method, options);
@@ -341,34 +314,6 @@ function changed(a: Task, b: Task): boolean {
 
 function define<T>(target: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Checks a partial policy and fills the defaults. @throws InvalidArgumentError (-32602) */
-export function resolveTaskPoll(policy: Partial<TaskPollPolicy> | undefined): TaskPollPolicy {
-  return resolvePoll(policy);
-}
-
-function resolvePoll(policy: Partial<TaskPollPolicy> | undefined): TaskPollPolicy {
-  const out: TaskPollPolicy = { ...DEFAULT_TASK_POLL };
-  if (policy === undefined) return out;
-  if (typeof policy !== 'object' || policy === null)
-    throw new InvalidArgumentError('poll', policy, 'expected { initialMs?, factor?, maxMs?, minMs?, maxSuggestedMs? }');
-  for (const [name, min] of [
-    ['initialMs', 0],
-    ['factor', 1],
-    ['maxMs', 0],
-    ['minMs', 0],
-    ['maxSuggestedMs', 0],
-  ] as const) {
-    const value = policy[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
-      throw new InvalidArgumentError(`poll.${name}`, value, `expected a finite number ≥ ${min}`);
-    out[name] = value;
-  }
-  if (out.maxSuggestedMs < out.minMs)
-    throw new InvalidArgumentError('poll.maxSuggestedMs', out.maxSuggestedMs, `expected ≥ poll.minMs (${out.minMs})`);
-  return out;
 }
 
 /**

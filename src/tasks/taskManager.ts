@@ -1,111 +1,66 @@
 /**
- * The tasks of one client (spec: ext-tasks): when a call declares the extension, how a
- * `CreateTaskResult` becomes a {@link ToolTask}, how a stored task is resumed, and what every
- * handle borrows (requests, handlers, push, the store). The client owns one and wires it in.
+ * The tasks of one client (spec: ext-tasks): when a call declares the extension, what a
+ * 2025-11-25 tool's `execution.taskSupport` allows, and the task machinery (`taskMachinery.ts`)
+ * that makes a `CreateTaskResult` a {@link ToolTask} and resumes stored tasks. The client owns
+ * one and wires it in. The manager is small and loads with the client; the machinery loads on
+ * first use (a task answer, `resumeTask`, `storedTasks`), once per process.
  */
-import { ErrorCode } from '../errors/codes.js';
-import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import type { JsonObject } from '../wire/messages.js';
-import type { MaybePromise } from '../util/maybePromise.js';
-import type { CallOptions } from '../wire/callOptions.js';
-import type { CallToolOptions } from './options.js';
-import type { CallToolResult, InputRequest, InputResponse, SubscriptionFilter } from '../wire/protocol.js';
-import type { Subscription, SubscribeOptions } from '../subscriptions/types.js';
-import type { Clock, TimerHandle, Timers } from '../util/clock.js';
+import type { CallToolResult, Tool } from '../wire/protocol.js';
+import { readTask } from '../wire/taskShape.js';
+import type { TimerHandle } from '../util/clock.js';
 import { boundedTimers } from '../util/timerBounds.js';
-import { TaskExpiredError, TaskNotFoundError } from './errors.js';
-import { checkTaskMode, resolveTasksOptions, type ResolvedTasksOptions, type TaskMode } from './options.js';
-import { readDetailedTask, readTask, taskExpiresAt } from '../wire/taskShape.js';
-import { taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
-import { openTaskWatch, type TaskWatch } from './taskWatch.js';
-import { ToolTask, type TaskRuntime } from './toolTask.js';
-import { TaskMethod } from '../wire/tasks.js';
-import type { Tool } from '../wire/protocol.js';
 import {
-  LegacyTaskRequests,
+  checkTaskMode,
+  resolveTasksOptions,
+  type CallToolOptions,
+  type ResolvedTasksOptions,
+  type TaskMode,
+} from './options.js';
+import { createdTaskRecord, taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
+import type { ToolTask } from './toolTask.js';
+import type { TaskMachinery } from './taskMachinery.js';
+import type { ResumeTaskOptions, TaskManagerDeps, TaskOwner } from './types.js';
+import {
   fromLegacyCreateTaskResult,
   isLegacyCreateTaskResult,
   legacyServerRunsToolTasks,
   legacyTaskMode,
   legacyTaskSupport,
   type LegacyTaskSupport,
-} from './legacyTasks.js';
-import type { ServerCapabilities } from '../wire/protocol.js';
+} from './legacySupport.js';
 
-/** What the manager needs from its client. */
-export interface TaskManagerDeps {
-  /** `transport.serverIdentity`: the one server this client's tasks live on. */
-  serverIdentity: string;
-  /** `ClientOptions.tasks`, resolved; `undefined` when the client did not turn tasks on. */
-  options: ResolvedTasksOptions | undefined;
-  /** Sends a request declaring the extension, never cancelled on the wire; resolves with its complete result. */
-  send(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject>;
-  /** Answers input requests with the client's handlers. */
-  fulfil(inputRequests: Record<string, InputRequest>, signal: AbortSignal): Promise<Record<string, InputResponse>>;
-  /** The client's `subscribe`. */
-  subscribe(filter: SubscriptionFilter, options: SubscribeOptions): Promise<Subscription>;
-  /** Whether the extension may be declared now: the 2026-07-28 wire, and the server listed it. */
-  offered(): boolean;
-  /** The server's capabilities when the client speaks the 2025-11-25 wire to it, else `undefined`. */
-  legacyCapabilities(): ServerCapabilities | undefined;
-  /** The checks a `tools/call` result passes. */
-  checkResult(toolName: string | undefined, result: JsonObject): MaybePromise<CallToolResult>;
-  clock: Clock;
-  timers: Timers;
-  onError(error: unknown): void;
-}
+export type { ResumeTaskOptions, TaskManagerDeps } from './types.js';
 
-/** Options of `McpClient.resumeTask`. */
-export interface ResumeTaskOptions extends CallOptions {
-  /** `auto` answers the task's input with the client's handlers; `manual` leaves it to the host. @default "auto" */
-  task?: 'auto' | 'manual' | undefined;
-}
+const loadMachinery = onDemand('tasks', () => import('./taskMachinery.js'));
 
 /** @internal Owned by `McpClient`; see the module comment. */
 export class TaskManager {
   private resolved: ResolvedTasksOptions | undefined;
   private readonly lifetime = new AbortController();
-  /** The server refused (or did not honour) a listen for task ids: later tasks poll at once. */
-  private pushRefused = false;
-  private readonly runtime: TaskRuntime;
   /** 2025-11-25: each listed tool's `execution.taskSupport`; `undefined` until a listing was seen. */
   private legacySupport: Map<string, LegacyTaskSupport> | undefined;
-  private readonly legacyRequests: LegacyTaskRequests;
   /** `tasks/cancel` requests in flight, which `drainCancels()` waits for. */
   private readonly cancels = new Set<Promise<void>>();
+  /** The task machinery of this client, once loaded. */
+  private loaded: TaskMachinery | undefined;
+  private readonly owner: TaskOwner;
 
   constructor(private readonly deps: TaskManagerDeps) {
     this.resolved = deps.options;
-    this.legacyRequests = new LegacyTaskRequests((method, params, options) => deps.send(method, params, options));
-    // Read at each use: the settings may be resolved later than this runtime is made.
     const settings = (): ResolvedTasksOptions => this.settings;
-    this.runtime = {
-      serverIdentity: deps.serverIdentity,
-      get store() {
-        return settings().store;
+    this.owner = {
+      deps,
+      get settings() {
+        return settings();
       },
-      get poll() {
-        return settings().poll;
-      },
-      get pollRetry() {
-        return settings().pollRetry;
-      },
-      get wallClock() {
-        return settings().clock;
-      },
-      clock: deps.clock,
-      timers: deps.timers,
       lifetime: this.lifetime.signal,
-      request: (method, params, options) => this.request(method, params, options),
-      fulfil: (requests, signal) => deps.fulfil(requests, signal),
-      watch: (taskId) => this.watch(taskId),
       trackCancel: (sent) => {
         this.cancels.add(sent);
         const done = () => this.cancels.delete(sent);
         sent.then(done, done);
       },
-      checkResult: (toolName, result) => deps.checkResult(toolName, result),
-      onError: (error) => deps.onError(error),
     };
   }
 
@@ -167,31 +122,13 @@ export class TaskManager {
   }
 
   /**
-   * A `CreateTaskResult` of `tools/call` as a handle; its record is written before this resolves.
-   * @throws ProtocolError (-32600) for a malformed task.
-   */
-  async adopt(toolName: string, result: JsonObject, mode: 'auto' | 'manual'): Promise<ToolTask> {
-    const seed = readTask('tools/call', result);
-    const now = this.settings.clock.now();
-    const record: TaskRecord = {
-      taskId: seed.taskId,
-      serverIdentity: this.deps.serverIdentity,
-      method: 'tools/call',
-      toolName,
-      status: seed.status,
-      expiresAt: taskExpiresAt(seed, now),
-      answeredKeys: [],
-      updatedAt: now,
-    };
-    const task = new ToolTask(this.runtime, { mode, first: seed, firstIsDetailed: false, record });
-    await task.persist();
-    return task;
-  }
-
-  /**
    * What `callTool` returns for a `CreateTaskResult`: the handle in `manual` mode; in `auto`
    * mode the tool's result once the task is done, with `options.onTask` hearing each state.
-   * @throws as `ToolTask.result()`.
+   * Loads the task machinery (once per process) before the task is looked at again. When it
+   * cannot load, the task's record is written all the same (and `onTask` hears its first state)
+   * so that `resumeTask` can pick it up later, and the call rejects with `ModuleLoadError`.
+   * @throws ModuleLoadError (-32042); ProtocolError (-32600) for a malformed task; as
+   *   `ToolTask.result()`.
    */
   async take(
     toolName: string,
@@ -199,76 +136,36 @@ export class TaskManager {
     mode: 'auto' | 'manual',
     options: CallToolOptions,
   ): Promise<CallToolResult | ToolTask> {
-    const task = await this.adopt(toolName, result, mode);
-    if (mode === 'manual') return task;
-    const onTask = options.onTask;
-    const off =
-      onTask === undefined
-        ? undefined
-        : task.on((event) => {
-            if (event.type === 'status') onTask(event.task);
-          });
+    let machinery: TaskMachinery;
     try {
-      return await task.result(options);
-    } finally {
-      off?.();
+      machinery = await this.machinery();
+    } catch (error) {
+      await this.keep(toolName, result, mode, options);
+      throw error;
     }
+    return machinery.take(toolName, result, mode, options);
   }
 
   /**
    * Picks up a task again, on this connection: checks the stored record (same server, TTL not
    * passed), then asks `tasks/get` for the task as it is now. A task this client has no record
    * of is resumed too (without its answered keys).
-   * @throws InvalidArgumentError (-32602), with nothing sent, for an empty id, a bad `task`
+   * @throws ModuleLoadError (-32042), with nothing sent, when the task machinery cannot load;
+   *   InvalidArgumentError (-32602), with nothing sent, for an empty id, a bad `task`
    *   option, or a record of another server; TaskExpiredError (-32031), with nothing sent,
    *   when the stored TTL has passed; TaskNotFoundError (-32602 as sent) when the server does
    *   not know the id; ProtocolError; any error of the request.
    */
   async resume(taskId: string, options: ResumeTaskOptions = {}): Promise<ToolTask> {
-    if (typeof taskId !== 'string' || taskId === '')
-      throw new InvalidArgumentError('taskId', taskId, 'expected a non-empty task id');
-    const mode = checkTaskMode(options.task) ?? 'auto';
-    if (mode === 'off') throw new InvalidArgumentError('task', mode, 'expected "auto" or "manual"');
-    const { store, clock } = this.settings;
-    const key = taskKey(this.deps.serverIdentity, taskId);
-    const stored = await store.get(key);
-    if (stored !== undefined && stored.serverIdentity !== this.deps.serverIdentity)
-      throw new InvalidArgumentError('taskId', taskId, 'the stored task belongs to another server');
-    if (stored?.expiresAt != null && clock.now() >= stored.expiresAt) {
-      await store.delete(key);
-      throw new TaskExpiredError({ taskId, expiresAt: stored.expiresAt, status: stored.status });
-    }
-    let snapshot;
-    try {
-      const requestOptions: ResumeTaskOptions = { ...options };
-      delete requestOptions.task;
-      snapshot = readDetailedTask(TaskMethod.get, await this.request(TaskMethod.get, { taskId }, requestOptions));
-    } catch (error) {
-      if (error instanceof TaskNotFoundError) await store.delete(key);
-      throw error;
-    }
-    const now = clock.now();
-    const record: TaskRecord = stored ?? {
-      taskId,
-      serverIdentity: this.deps.serverIdentity,
-      method: 'tools/call',
-      status: snapshot.status,
-      expiresAt: null,
-      answeredKeys: [],
-      updatedAt: now,
-    };
-    const task = new ToolTask(this.runtime, {
-      mode,
-      first: snapshot,
-      firstIsDetailed: true,
-      record: { ...record, expiresAt: taskExpiresAt(snapshot, now) },
-    });
-    await task.persist();
-    return task;
+    return (await this.machinery()).resume(taskId, options);
   }
 
-  /** Every stored task of this server, for a host picking up after a restart. */
+  /**
+   * Every stored task of this server, for a host picking up after a restart. Starts loading the
+   * task machinery, which the `resumeTask` calls that usually follow need.
+   */
   async stored(): Promise<TaskRecord[]> {
+    void this.machinery().catch(() => undefined);
     const { store } = this.settings;
     const out: TaskRecord[] = [];
     for (const key of await store.keys(taskKeyPrefix(this.deps.serverIdentity))) {
@@ -301,48 +198,45 @@ export class TaskManager {
     this.lifetime.abort(error);
   }
 
-  /** A `tasks/*` request; -32602 means an unknown task (spec: ext-tasks, Protocol Errors). */
-  private async request(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
-    try {
-      if (this.deps.legacyCapabilities() !== undefined)
-        return await this.legacyRequests.request(method, params, options);
-      return await this.deps.send(method, params, options);
-    } catch (error) {
-      if (error instanceof RpcError && error.code === ErrorCode.InvalidParams && !(error instanceof TaskNotFoundError))
-        throw new TaskNotFoundError(
-          { code: error.code, message: error.message, data: error.data },
-          method,
-          String(params['taskId']),
-          error.httpStatus,
-        );
-      throw error;
-    }
+  /** The task machinery of this client, loaded (once per process) and made on first use. @throws ModuleLoadError (-32042) */
+  private async machinery(): Promise<TaskMachinery> {
+    const { TaskMachinery } = await loadMachinery();
+    return (this.loaded ??= new TaskMachinery(this.owner));
   }
 
-  private watch(taskId: string): TaskWatch | undefined {
-    const { push, pushBackstopMs } = this.settings;
-    if (!push || this.pushRefused || !this.deps.offered() || this.lifetime.signal.aborted) return undefined;
-    return openTaskWatch(taskId, {
-      subscribe: (filter, options) => this.deps.subscribe(filter, options),
-      timers: this.deps.timers,
-      backstopMs: pushBackstopMs,
-      refused: (error) => {
-        if (error === undefined || (isRpcError(error) && REFUSALS.has(error.code))) this.pushRefused = true;
-      },
-    });
+  /**
+   * The task machinery could not load for a task the server created: its record is written (a
+   * store failure goes to `onError`) and an `auto` call's `onTask` hears its first state, so
+   * that the task can be resumed once the machinery loads.
+   * @throws ProtocolError (-32600) for a malformed task.
+   */
+  private async keep(
+    toolName: string,
+    result: JsonObject,
+    mode: 'auto' | 'manual',
+    options: CallToolOptions,
+  ): Promise<void> {
+    const seed = readTask('tools/call', result);
+    const { store, clock } = this.settings;
+    const { serverIdentity } = this.deps;
+    try {
+      await store.set(
+        taskKey(serverIdentity, seed.taskId),
+        createdTaskRecord(serverIdentity, toolName, seed, clock.now()),
+      );
+    } catch (error) {
+      this.deps.onError(error);
+    }
+    try {
+      if (mode === 'auto') options.onTask?.(seed);
+    } catch (error) {
+      this.deps.onError(error);
+    }
   }
 }
 
 /** Longest wait `close()` gives the `tasks/cancel` requests in flight, in ms. */
 export const CANCEL_GRACE_MS = 2000;
-
-/** Listen errors that will not change on the next task: stop asking for push. */
-const REFUSALS: ReadonlySet<number> = new Set([
-  ErrorCode.MethodNotFound,
-  ErrorCode.InvalidParams,
-  ErrorCode.InvalidRequest,
-  ErrorCode.MissingRequiredClientCapability,
-]);
 
 /** True for a `tools/call` result that is a task (`resultType: "task"`). */
 export function isCreateTaskResult(result: JsonObject): boolean {

@@ -7,7 +7,8 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { InputResponse } from '../wire/protocol.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import type { TaskStatus } from '../wire/tasks.js';
+import { taskExpiresAt } from '../wire/taskShape.js';
+import type { Task, TaskStatus } from '../wire/tasks.js';
 
 /** One task as the client keeps it between polls, reconnects and restarts. Plain JSON. */
 export interface TaskRecord {
@@ -61,6 +62,25 @@ export function taskKeyPrefix(serverIdentity: string): string {
 /** The store key of one task: its server and its id, so ids from two servers never collide. */
 export function taskKey(serverIdentity: string, taskId: string): string {
   return taskKeyPrefix(serverIdentity) + taskId;
+}
+
+/**
+ * The first record of a task this client's `tools/call` of `toolName` created: its seed state
+ * (the `CreateTaskResult`), seen at `now` (epoch ms), nothing answered yet.
+ */
+export function createdTaskRecord(serverIdentity: string, toolName: string, seed: Task, now: number): TaskRecord {
+  return {
+    taskId: seed.taskId,
+    serverIdentity,
+    method: 'tools/call',
+    toolName,
+    status: seed.status,
+    ...(seed.statusMessage !== undefined && { statusMessage: seed.statusMessage }),
+    expiresAt: taskExpiresAt(seed, now),
+    ...(seed.pollIntervalMs !== undefined && { pollIntervalMs: seed.pollIntervalMs }),
+    answeredKeys: [],
+    updatedAt: now,
+  };
 }
 
 /** Options of {@link MemoryTaskStore}. */

@@ -11,6 +11,7 @@ import { ToolTask } from '../../src/tasks/toolTask.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { startExampleHttpServer } from '../integration/exampleServer.js';
+import { loadTaskMachinery } from '../fakes/taskMachinery.js';
 
 async function run(args: string[], io: Partial<CliIo> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = { isTTY: false, text: '', write: (text: string) => ((stdout.text += text), true) };
@@ -29,6 +30,9 @@ describe('mcp-live task (example server over Streamable HTTP)', () => {
       clientInfo: { name: 'mcp-live-tests', version: '0.0.0' },
     });
     await maker.connect();
+    // Loaded before the first task, so that its first-use load (here a transform of the source)
+    // does not let a task run past the state `task get` is expected to see.
+    await loadTaskMachinery();
   });
   afterAll(async () => {
     await maker?.close();

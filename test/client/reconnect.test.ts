@@ -17,6 +17,7 @@ import type { ClientEvent } from '../../src/reconnect/types.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import { DISCOVER_RESULT, type ScriptedServer } from '../fakes/scriptedServer.js';
 import { RestartableFake } from '../fakes/restartable.js';
+import { loadTaskMachinery } from '../fakes/taskMachinery.js';
 import { ALL_CHANGES, change, scriptListen } from '../subscriptions/fixtures.js';
 
 const VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -427,6 +428,7 @@ describe('what a reconnect resets', () => {
   });
 
   it('a task being followed polls on across the reconnect and resolves', async () => {
+    await loadTaskMachinery();
     vi.useFakeTimers();
     const created = {
       resultType: 'task',

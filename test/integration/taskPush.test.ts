@@ -11,6 +11,7 @@ import type { FetchLike } from '../../src/transport/http/stack.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { startExampleHttpServer } from './exampleServer.js';
+import { loadTaskMachinery } from '../fakes/taskMachinery.js';
 
 /** A fetch that counts what the test needs and can cut the listen streams. */
 function wire() {
@@ -67,6 +68,9 @@ describe('push for tasks against the example server (Streamable HTTP)', () => {
   let server: HttpServerProcess | undefined;
   beforeAll(async () => {
     server = await startExampleHttpServer();
+    // Loaded before the first task, so that its first-use load (here a transform of the source)
+    // does not eat into the 100 ms steps these tests count pushes and polls in.
+    await loadTaskMachinery();
   });
   afterAll(() => server?.stop());
 

@@ -3,7 +3,7 @@
  * declared, every status path of a task, input answered once, cancellation by tasks/cancel,
  * push versus polling, unknown ids, -32021, manual handles, and resuming from the store.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CancelledError,
   ConnectionClosedError,
@@ -27,6 +27,7 @@ import { MemoryTaskStore, taskKey } from '../../src/tasks/taskStore.js';
 import { ToolTask, type ToolTaskEvent } from '../../src/tasks/toolTask.js';
 import type { DetailedTask } from '../../src/wire/tasks.js';
 import { DISCOVER_RESULT, scriptedPair, type ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
+import { loadTaskMachinery } from '../fakes/taskMachinery.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -299,6 +300,8 @@ describe('auto mode: a task followed to its end', () => {
 });
 
 describe('polling intervals on fake timers', () => {
+  beforeAll(loadTaskMachinery);
+
   it("honours the server's pollIntervalMs, as it changes", async () => {
     const { client, server } = await taskPair([
       taskState('working', { pollIntervalMs: 2000 }),

@@ -12,13 +12,8 @@ import {
   RpcError,
   TimeoutError,
 } from '../../src/errors/errors.js';
-import {
-  DEFAULT_TASK_POLL,
-  driveTask,
-  taskWaitMs,
-  type DriveTaskOptions,
-  type TaskAnswerEvent,
-} from '../../src/tasks/driver.js';
+import { driveTask, taskWaitMs, type DriveTaskOptions, type TaskAnswerEvent } from '../../src/tasks/driver.js';
+import { DEFAULT_TASK_POLL } from '../../src/tasks/options.js';
 import { TaskAbandonedError, TaskExpiredError } from '../../src/tasks/errors.js';
 import type { DetailedTask } from '../../src/wire/tasks.js';
 import type { InputRequest, InputResponse } from '../../src/wire/protocol.js';

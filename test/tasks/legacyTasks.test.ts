@@ -13,7 +13,7 @@ import {
   legacyTaskMode,
   legacyToolUncallable,
   legacyTaskSupport,
-} from '../../src/tasks/legacyTasks.js';
+} from '../../src/tasks/legacySupport.js';
 import type { Task } from '../../src/wire/tasks.js';
 import { EVERYTHING_SERVER, nodeStdio } from '../fakes/publishedServers.js';
 

@@ -1,0 +1,177 @@
+/**
+ * The task machinery of one client (spec: ext-tasks), loaded by its `TaskManager` the first
+ * time a task exists (a `CreateTaskResult` arrived) or is asked for (`resumeTask`): a task made
+ * a {@link ToolTask} and followed, a stored task resumed, the `tasks/*` requests (translated for
+ * a 2025-11-25 server), and push for a task. Only this module makes handles.
+ */
+import { ErrorCode } from '../errors/codes.js';
+import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
+import type { JsonObject } from '../wire/messages.js';
+import type { CallOptions } from '../wire/callOptions.js';
+import type { CallToolResult } from '../wire/protocol.js';
+import { readDetailedTask, readTask, taskExpiresAt } from '../wire/taskShape.js';
+import { TaskMethod } from '../wire/tasks.js';
+import { TaskExpiredError, TaskNotFoundError } from './errors.js';
+import { checkTaskMode, type CallToolOptions } from './options.js';
+import { createdTaskRecord, taskKey, type TaskRecord } from './taskStore.js';
+import { openTaskWatch, type TaskWatch } from './taskWatch.js';
+import { TaskRun, type TaskRuntime, type ToolTaskInit } from './taskRun.js';
+import { ToolTask } from './toolTask.js';
+import { LegacyTaskRequests } from './legacyTasks.js';
+import type { ResumeTaskOptions, TaskOwner } from './types.js';
+
+/** See the module comment; one per `TaskManager`, made once the module loaded. */
+export class TaskMachinery {
+  /** The server refused (or did not honour) a listen for task ids: later tasks poll at once. */
+  private pushRefused = false;
+  private readonly runtime: TaskRuntime;
+  private readonly legacyRequests: LegacyTaskRequests;
+
+  constructor(private readonly owner: TaskOwner) {
+    const { deps } = owner;
+    this.legacyRequests = new LegacyTaskRequests((method, params, options) => deps.send(method, params, options));
+    this.runtime = {
+      serverIdentity: deps.serverIdentity,
+      // Read at each use: the settings may be resolved later than this runtime is made.
+      get store() {
+        return owner.settings.store;
+      },
+      get poll() {
+        return owner.settings.poll;
+      },
+      get pollRetry() {
+        return owner.settings.pollRetry;
+      },
+      get wallClock() {
+        return owner.settings.clock;
+      },
+      clock: deps.clock,
+      timers: deps.timers,
+      lifetime: owner.lifetime,
+      request: (method, params, options) => this.request(method, params, options),
+      fulfil: (requests, signal) => deps.fulfil(requests, signal),
+      watch: (taskId) => this.watch(taskId),
+      trackCancel: (sent) => owner.trackCancel(sent),
+      checkResult: (toolName, result) => deps.checkResult(toolName, result),
+      onError: (error) => deps.onError(error),
+    };
+  }
+
+  /**
+   * See `TaskManager.take`: the handle, or in `auto` mode the task followed to its end with
+   * `onTask` hearing each state; the task's record is written before either.
+   * @throws ProtocolError (-32600) for a malformed task; as `ToolTask.result()`.
+   */
+  async take(
+    toolName: string,
+    result: JsonObject,
+    mode: 'auto' | 'manual',
+    options: CallToolOptions,
+  ): Promise<CallToolResult | ToolTask> {
+    const seed = readTask('tools/call', result);
+    const record = createdTaskRecord(this.owner.deps.serverIdentity, toolName, seed, this.owner.settings.clock.now());
+    const task = await this.handle({ mode, first: seed, firstIsDetailed: false, record });
+    if (mode === 'manual') return task;
+    const onTask = options.onTask;
+    const off =
+      onTask === undefined
+        ? undefined
+        : task.on((event) => {
+            if (event.type === 'status') onTask(event.task);
+          });
+    try {
+      return await task.result(options);
+    } finally {
+      off?.();
+    }
+  }
+
+  /** See `TaskManager.resume`. */
+  async resume(taskId: string, options: ResumeTaskOptions): Promise<ToolTask> {
+    if (typeof taskId !== 'string' || taskId === '')
+      throw new InvalidArgumentError('taskId', taskId, 'expected a non-empty task id');
+    const mode = checkTaskMode(options.task) ?? 'auto';
+    if (mode === 'off') throw new InvalidArgumentError('task', mode, 'expected "auto" or "manual"');
+    const { serverIdentity } = this.owner.deps;
+    const { store, clock } = this.owner.settings;
+    const key = taskKey(serverIdentity, taskId);
+    const stored = await store.get(key);
+    if (stored !== undefined && stored.serverIdentity !== serverIdentity)
+      throw new InvalidArgumentError('taskId', taskId, 'the stored task belongs to another server');
+    if (stored?.expiresAt != null && clock.now() >= stored.expiresAt) {
+      await store.delete(key);
+      throw new TaskExpiredError({ taskId, expiresAt: stored.expiresAt, status: stored.status });
+    }
+    let snapshot;
+    try {
+      const requestOptions: ResumeTaskOptions = { ...options };
+      delete requestOptions.task;
+      snapshot = readDetailedTask(TaskMethod.get, await this.request(TaskMethod.get, { taskId }, requestOptions));
+    } catch (error) {
+      if (error instanceof TaskNotFoundError) await store.delete(key);
+      throw error;
+    }
+    const now = clock.now();
+    const record: TaskRecord = stored ?? {
+      taskId,
+      serverIdentity,
+      method: 'tools/call',
+      status: snapshot.status,
+      expiresAt: null,
+      answeredKeys: [],
+      updatedAt: now,
+    };
+    return this.handle({
+      mode,
+      first: snapshot,
+      firstIsDetailed: true,
+      record: { ...record, expiresAt: taskExpiresAt(snapshot, now) },
+    });
+  }
+
+  /** A handle over a new run of the task; resolves once its record is written. */
+  private async handle(init: ToolTaskInit): Promise<ToolTask> {
+    const run = new TaskRun(this.runtime, init);
+    await run.persist();
+    return new ToolTask(run);
+  }
+
+  /** A `tasks/*` request; -32602 means an unknown task (spec: ext-tasks, Protocol Errors). */
+  private async request(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    const { deps } = this.owner;
+    try {
+      if (deps.legacyCapabilities() !== undefined) return await this.legacyRequests.request(method, params, options);
+      return await deps.send(method, params, options);
+    } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.InvalidParams && !(error instanceof TaskNotFoundError))
+        throw new TaskNotFoundError(
+          { code: error.code, message: error.message, data: error.data },
+          method,
+          String(params['taskId']),
+          error.httpStatus,
+        );
+      throw error;
+    }
+  }
+
+  private watch(taskId: string): TaskWatch | undefined {
+    const { deps, settings, lifetime } = this.owner;
+    if (!settings.push || this.pushRefused || !deps.offered() || lifetime.aborted) return undefined;
+    return openTaskWatch(taskId, {
+      subscribe: (filter, options) => deps.subscribe(filter, options),
+      timers: deps.timers,
+      backstopMs: settings.pushBackstopMs,
+      refused: (error) => {
+        if (error === undefined || (isRpcError(error) && REFUSALS.has(error.code))) this.pushRefused = true;
+      },
+    });
+  }
+}
+
+/** Listen errors that will not change on the next task: stop asking for push. */
+const REFUSALS: ReadonlySet<number> = new Set([
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+  ErrorCode.InvalidRequest,
+  ErrorCode.MissingRequiredClientCapability,
+]);
