@@ -6,7 +6,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { parseWwwAuthenticate } from '../transport/http/wwwAuthenticate.js';
+import { parseChallenges } from '../transport/http/challenges.js';
 
 /**
  * Where the DPoP key pair comes from: the host's `CryptoKeyPair` (the runtime's Web Crypto
@@ -103,7 +103,7 @@ export class DPoPProver {
     }
     // Concurrent requests sent before the nonce arrived all get the challenge: each retries once.
     if (status !== 401) return false;
-    return parseWwwAuthenticate(header('www-authenticate')).some(
+    return parseChallenges(header('www-authenticate')).some(
       (c) => c.scheme.toLowerCase() === 'dpop' && c.params['error'] === 'use_dpop_nonce',
     );
   }
