@@ -623,10 +623,10 @@ export type {
   IdJagGrant,
   IdentityProvider,
   SubjectTokenRequest,
-} from './auth/grants.js';
-export type { DPoPOptions, DPoPKeySource } from './auth/dpop.js';
+} from './auth/grantOptions.js';
+export type { DPoPOptions, DPoPKeySource } from './auth/dpopOptions.js';
 export { createHeadlessRedirectHandler, type HeadlessRedirectOptions } from './auth/redirectHandler.js';
-export { clientIdMetadataDocument } from './auth/registration.js';
+export { clientIdMetadataDocument } from './auth/clientMetadataDocument.js';
 export { MemoryCredentialStore, type CredentialStore } from './auth/credentialStore.js';
 export type {
   OAuthClientMetadata,

@@ -4,15 +4,9 @@
  * its errors to {@link OAuthError}. Runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { discard } from '../transport/http/body.js';
 import { OAuthError, type OAuthFailure } from './errors.js';
+import { isLoopbackHost } from './loopback.js';
 import type { HttpContext } from './types.js';
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
-}
 
 /** Whether plain `http:` may be used for `url`: on a loopback host, or when the host allowed it. */
 export function insecureAllowed(url: URL, http: HttpContext): boolean {
@@ -79,9 +73,18 @@ export async function readJsonObject(response: Response): Promise<Record<string,
       ? (value as Record<string, unknown>)
       : undefined;
   } catch {
-    await discard(response);
+    await dropBody(response);
     return undefined;
   }
+}
+
+/**
+ * Cancels the body of a response that is not read, which frees its connection. Never throws.
+ * (The OAuth code loads on demand and keeps its own copy of this step rather than share the
+ * transports' file: a file both import would load with the transports.)
+ */
+export async function dropBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => {});
 }
 
 /**

@@ -7,8 +7,7 @@
  * Runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { discard } from '../transport/http/body.js';
-import { getMetadata, readJsonObject, secureEndpoint } from './authHttp.js';
+import { dropBody, getMetadata, readJsonObject, secureEndpoint } from './authHttp.js';
 import { OAuthError } from './errors.js';
 import type { HttpContext } from './types.js';
 
@@ -91,7 +90,7 @@ export async function discoverResourceMetadata(
   for (const url of resourceMetadataUrls(serverUrl, advertised)) {
     const response = await getMetadata(url, http);
     if (response.status !== 200) {
-      await discard(response);
+      await dropBody(response);
       tried.push({ url, status: response.status });
       continue;
     }
@@ -195,7 +194,7 @@ export async function discoverAuthorizationServer(
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
     const response = await getMetadata(url, http);
     if (response.status !== 200) {
-      await discard(response);
+      await dropBody(response);
       tried.push({ url, status: response.status });
       continue;
     }

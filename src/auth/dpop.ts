@@ -5,28 +5,8 @@
  * that server hands out. Web Crypto only; runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { InvalidArgumentError } from '../errors/errors.js';
-import { parseWwwAuthenticate } from '../transport/http/wwwAuthenticate.js';
-
-/**
- * Where the DPoP key pair comes from: the host's `CryptoKeyPair` (the runtime's Web Crypto
- * type, as `oauth4webapi` declares it: a private key with `sign`,
- * non-extractable preferably, and its extractable public key), or a function that loads it
- * (from a key store) when first needed. The function is called once per provider; when it
- * fails, again on the next need.
- */
-export type DPoPKeySource = oauth.CryptoKeyPair | (() => Promise<oauth.CryptoKeyPair>);
-
-/** The `dpop` option of `createOAuthProvider()`, as an object. */
-export interface DPoPOptions {
-  /**
-   * The key pair proofs are signed with. Tokens are bound to it: a key that outlives the
-   * process (from a key store) keeps stored DPoP tokens usable across restarts.
-   * @default an ES256 key pair generated on first use, its private key non-extractable, kept in
-   *   memory for the provider's lifetime
-   */
-  keyPair?: DPoPKeySource | undefined;
-}
+import { parseChallenges } from '../transport/http/challenges.js';
+import { checkDPoPKeyPair, type DPoPKeySource } from './dpopOptions.js';
 
 /** Most resource-server nonces kept (one per origin). */
 const MAX_NONCES = 16;
@@ -103,7 +83,7 @@ export class DPoPProver {
     }
     // Concurrent requests sent before the nonce arrived all get the challenge: each retries once.
     if (status !== 401) return false;
-    return parseWwwAuthenticate(header('www-authenticate')).some(
+    return parseChallenges(header('www-authenticate')).some(
       (c) => c.scheme.toLowerCase() === 'dpop' && c.params['error'] === 'use_dpop_nonce',
     );
   }
@@ -137,27 +117,5 @@ export class DPoPProver {
       },
     });
     return { handle, jkt: await handle.calculateThumbprint() };
-  }
-}
-
-/**
- * Checks that `pair` is a DPoP key pair: a private key with the `sign` usage and an extractable
- * public key (its JWK goes in every proof).
- * @throws InvalidArgumentError (-32602) naming `name`, never showing the key.
- */
-export function checkDPoPKeyPair(pair: unknown, name: string): asserts pair is oauth.CryptoKeyPair {
-  const { privateKey, publicKey } = (pair ?? {}) as Partial<oauth.CryptoKeyPair>;
-  if (
-    privateKey?.type !== 'private' ||
-    !Array.isArray(privateKey.usages) ||
-    !privateKey.usages.includes('sign') ||
-    publicKey?.type !== 'public' ||
-    !publicKey.extractable
-  ) {
-    throw new InvalidArgumentError(
-      name,
-      '(hidden)',
-      'expected a CryptoKeyPair: a private key with the sign usage and an extractable public key',
-    );
   }
 }

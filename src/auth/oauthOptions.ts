@@ -5,10 +5,10 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { FetchLike } from '../transport/http/stack.js';
 import type { WallClock } from '../util/clock.js';
-import { isLoopbackHost } from './authHttp.js';
 import { MemoryCredentialStore, type CredentialStore } from './credentialStore.js';
-import { checkDPoPKeyPair, type DPoPKeySource, type DPoPOptions } from './dpop.js';
-import { checkGrant, type AuthorizationCodeGrant, type NonInteractiveGrant, type OAuthGrant } from './grants.js';
+import { checkDPoPKeyPair, type DPoPKeySource, type DPoPOptions } from './dpopOptions.js';
+import { checkGrant, type AuthorizationCodeGrant, type NonInteractiveGrant, type OAuthGrant } from './grantOptions.js';
+import { isLoopbackHost } from './loopback.js';
 import { parseScopes } from './scopes.js';
 import type { OAuthClientMetadata, PreRegisteredClient, PrivateKeyInput, RedirectHandler } from './types.js';
 
@@ -121,6 +121,8 @@ export type OAuthProviderOptions = AuthorizationCodeProviderOptions | NonInterac
 /** {@link OAuthProviderOptions} checked, with their defaults applied. */
 export interface ResolvedOAuthOptions {
   readonly serverUrl: URL;
+  /** `serverUrl`'s origin and path: the endpoint served, and the key of its tokens in the store. */
+  readonly serverKey: string;
   readonly grant: OAuthGrant;
   /** For the authorization code grant only. */
   readonly clientMetadata: OAuthClientMetadata | undefined;
@@ -180,6 +182,7 @@ export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAut
   }
   return {
     serverUrl,
+    serverKey: `${serverUrl.origin}${serverUrl.pathname}`,
     grant,
     clientMetadata: interactive ? options.clientMetadata : undefined,
     redirectUrl: interactive ? checkRedirectUrl(options.redirectUrl) : undefined,

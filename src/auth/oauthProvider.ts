@@ -5,10 +5,15 @@
  * authorization server, refreshes, runs its grant (the authorization code flow, or one without
  * a browser) or a scope step-up. Runtime-neutral.
  */
-import type { AuthRequestInfo, RequestProof } from '../transport/http/auth.js';
-import { resolveOAuthOptions, type OAuthProviderOptions } from './oauthOptions.js';
-import { OAuthSession } from './oauthSession.js';
+import { onDemand } from '../errors/moduleLoad.js';
+import type { AuthRequestInfo, ProofRequest, ProofResponse, RequestProof } from '../transport/http/auth.js';
+import { linkSignals } from '../util/signals.js';
+import { resolveOAuthOptions, type OAuthProviderOptions, type ResolvedOAuthOptions } from './oauthOptions.js';
+import type { OAuthSession } from './oauthSession.js';
 import type { StoredTokens } from './types.js';
+
+/** The OAuth flows and `oauth4webapi` under them, loaded on the first call of any provider. */
+const loadOAuthSession = onDemand('oauth', () => import('./oauthSession.js').then((module) => module.OAuthSession));
 
 /**
  * An OAuth 2.1 provider: call it as the `authProvider` of a `StreamableHttpTransport` (it is
@@ -26,7 +31,8 @@ export interface OAuthProvider {
    * refusal of the retried credential): the typed error below.
    * @throws InsufficientScopeError (-32018), AuthorizationRequiredError (-32019), OAuthError
    *   (-32017), InvalidArgumentError (-32602) for a transport URL that is not `serverUrl`;
-   *   `info.signal`'s reason when it aborts.
+   *   ModuleLoadError (-32042, `data.module` `"oauth"`) when the OAuth code cannot be loaded
+   *   (the request is not sent; the next call loads again); `info.signal`'s reason when it aborts.
    */
   (info: AuthRequestInfo): Promise<string | undefined>;
   /** The MCP endpoint this provider serves (origin and path). */
@@ -46,14 +52,23 @@ export interface OAuthProvider {
    * Finishes a flow that stopped with `AuthorizationRequiredError`: `callbackUrl` is the URL
    * the browser was redirected to. Its `iss` and `state` are checked as usual.
    * @throws OAuthError `invalid-callback` when no pending authorization has its `state`, and
-   *   the errors of the code exchange.
+   *   the errors of the code exchange; ModuleLoadError (-32042) as the provider does.
    */
   completeAuthorization(callbackUrl: string | URL, options?: { signal?: AbortSignal | undefined }): Promise<void>;
-  /** The current tokens (secret values), or `undefined`. A copy. */
+  /**
+   * The current tokens (secret values), or `undefined`. A copy.
+   * @throws ModuleLoadError (-32042) as the provider does; what the store throws.
+   */
   getTokens(): Promise<StoredTokens | undefined>;
-  /** Forgets the tokens of this server (here and in the store) and every pending authorization. */
+  /**
+   * Forgets the tokens of this server (here and in the store) and every pending authorization.
+   * @throws ModuleLoadError (-32042) as the provider does; what the store throws.
+   */
   signOut(): Promise<void>;
-  /** With `dpop` on: the DPoP proof of each HTTP request that presents a DPoP-bound token. */
+  /**
+   * With `dpop` on: the DPoP proof of each HTTP request that presents a DPoP-bound token.
+   * `headers()` throws ModuleLoadError (-32042) as the provider does.
+   */
   readonly requestProof?: RequestProof | undefined;
 }
 
@@ -81,6 +96,12 @@ export interface OAuthProvider {
  *   one authorization per request and `maxStepUps` per challenge; a 403 for scopes the token
  *   already holds ends with `InsufficientScopeError`.
  *
+ * The options are checked here, synchronously. The OAuth code itself (discovery, registration,
+ * the grants, DPoP, refresh and step-up, on `oauth4webapi`) loads on the first call of the
+ * provider or of one of its methods, with no request of its own: each of them rejects with
+ * `ModuleLoadError` (-32042, `data.module` `"oauth"`) when that load fails, before anything is
+ * sent, and the next call tries the load again.
+ *
  * @throws InvalidArgumentError (-32602) for a `serverUrl`, `redirectUrl` or
  *   `clientIdMetadataUrl` that breaks the rules above, a bad number option, a malformed
  *   `grant`, a grant without the client it needs, or a `privateKey` / `dpop.keyPair` that is
@@ -99,17 +120,51 @@ export interface OAuthProvider {
  * });
  */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
-  const session = new OAuthSession(resolveOAuthOptions(options));
-  const provider = (info: AuthRequestInfo): Promise<string | undefined> => session.authorization(info);
-  const requestProof = session.requestProof();
+  return oauthProviderOn(resolveOAuthOptions(options), loadOAuthSession);
+}
+
+/**
+ * The provider of checked `options`, whose session class `load` supplies on its first call
+ * (`createOAuthProvider`: the on-demand import of the OAuth code). One session per provider;
+ * a rejected load leaves none, and the next call asks `load` again.
+ */
+export function oauthProviderOn(
+  options: ResolvedOAuthOptions,
+  load: () => Promise<typeof OAuthSession>,
+): OAuthProvider {
+  let session: OAuthSession | undefined;
+  const open = async (): Promise<OAuthSession> => {
+    if (session !== undefined) return session;
+    const Session = await load();
+    return (session ??= new Session(options));
+  };
+  const provider = async (info: AuthRequestInfo): Promise<string | undefined> => (await open()).authorization(info);
+  const requestProof: RequestProof | undefined =
+    options.dpop === undefined
+      ? undefined
+      : {
+          headers: async (request: ProofRequest) => (await open()).proofHeaders(request),
+          // Called only after `headers()` for the same request, so the session is there.
+          response: (response: ProofResponse) => session?.proofResponse(response) ?? false,
+        };
   return Object.assign(provider, {
-    serverUrl: session.serverKey,
+    serverUrl: options.serverKey,
     authorize: (opts?: { signal?: AbortSignal | undefined; scope?: string | readonly string[] | undefined }) =>
-      session.authorize(opts),
+      linked(opts?.signal, async (signal) => (await open()).authorize(opts?.scope, signal)),
     completeAuthorization: (callbackUrl: string | URL, opts?: { signal?: AbortSignal | undefined }) =>
-      session.complete(callbackUrl, opts?.signal),
-    getTokens: () => session.currentTokens(),
-    signOut: () => session.signOut(),
+      linked(opts?.signal, async (signal) => (await open()).complete(callbackUrl, signal)),
+    getTokens: async () => (await open()).currentTokens(),
+    signOut: async () => (await open()).signOut(),
     ...(requestProof !== undefined && { requestProof }),
   });
+}
+
+/** Runs `run` with a signal that follows `signal` (if any) and lets go of it when `run` settles. */
+async function linked<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const link = linkSignals(signal);
+  try {
+    return await run(link.signal);
+  } finally {
+    link.dispose();
+  }
 }

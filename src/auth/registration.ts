@@ -4,8 +4,10 @@
  * (RFC 7591), and how the client authenticates at the token endpoint. Runtime-neutral.
  */
 import * as oauth from 'oauth4webapi';
-import { isLoopbackHost, oauthRequestOptions, readJsonObject, secureEndpoint } from './authHttp.js';
+import { oauthRequestOptions, readJsonObject, secureEndpoint } from './authHttp.js';
+import { clientMetadataFields } from './clientMetadata.js';
 import { OAuthError } from './errors.js';
+import { isLoopbackHost } from './loopback.js';
 import type {
   HttpContext,
   OAuthClientMetadata,
@@ -14,6 +16,7 @@ import type {
   TokenEndpointAuthMethod,
 } from './types.js';
 
+export { clientIdMetadataDocument } from './clientMetadataDocument.js';
 /** The client id to present to one authorization server, and how to authenticate with it. */
 export interface ClientIdentity {
   /** `client_id`. */
@@ -149,11 +152,7 @@ export async function registerClient(
   const endpoint = secureEndpoint(as.registration_endpoint, 'registration_endpoint', http, as.issuer);
   const supported = as.token_endpoint_auth_methods_supported;
   const requestedMethod = metadata.token_endpoint_auth_method ?? registrationAuthMethod(supported);
-  const body: Record<string, oauth.JsonValue> = {};
-  for (const [key, value] of Object.entries(metadata)) if (value !== undefined) body[key] = value as oauth.JsonValue;
-  body['redirect_uris'] = [...new Set([redirectUrl, ...(metadata.redirect_uris ?? [])])];
-  body['grant_types'] = metadata.grant_types ?? ['authorization_code', 'refresh_token'];
-  body['response_types'] = metadata.response_types ?? ['code'];
+  const body = clientMetadataFields(metadata, redirectUrl) as Record<string, oauth.JsonValue>;
   body['token_endpoint_auth_method'] = requestedMethod;
   body['application_type'] = metadata.application_type ?? applicationTypeFor(redirectUrl);
   let response: Response;
@@ -220,32 +219,5 @@ export async function registerClient(
     tokenEndpointAuthMethod: method,
     redirectUris,
     registeredAt: now,
-  };
-}
-
-/**
- * The Client ID Metadata Document to publish at `clientIdMetadataUrl` (spec:
- * client-registration, "Client ID Metadata Documents"): the host's metadata with `client_id`
- * set to that URL (it must match exactly), `redirect_uris` including `redirectUrl`,
- * `grant_types` (`authorization_code`, `refresh_token`), `response_types` (`code`) and
- * `token_endpoint_auth_method: "none"`, as the provider presents such a client. Serve it as
- * `application/json` over HTTPS.
- * @example
- * clientIdMetadataDocument('https://app.example.com/oauth/client.json', { client_name: 'My App' }, 'http://127.0.0.1:8765/callback');
- */
-export function clientIdMetadataDocument(
-  clientIdMetadataUrl: string,
-  metadata: OAuthClientMetadata,
-  redirectUrl: string,
-): Record<string, unknown> {
-  const document: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(metadata)) if (value !== undefined) document[key] = value;
-  return {
-    ...document,
-    client_id: clientIdMetadataUrl,
-    redirect_uris: [...new Set([redirectUrl, ...(metadata.redirect_uris ?? [])])],
-    grant_types: metadata.grant_types ?? ['authorization_code', 'refresh_token'],
-    response_types: metadata.response_types ?? ['code'],
-    token_endpoint_auth_method: 'none',
   };
 }

@@ -5,7 +5,7 @@
  * is tried, no token or secret appears in any error message or debug line, and nothing is left
  * running.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, createOAuthProvider, type DebugEntry } from '../../src/index.js';
 import { StreamableHttpTransport } from '../../src/node.js';
 import { startAuthPair } from '../fakes/authServer.js';
@@ -17,6 +17,11 @@ const SECRET = 'svc-secret-value-0123456789';
 describe('headless OAuth, a token endpoint that misbehaves', () => {
   const probe = faultProbe();
   const cleanups: Array<() => Promise<unknown>> = [];
+  // A provider loads its OAuth code on first use. Loaded here, so that the bounds below time the
+  // token endpoint, not the test runner's first transform of that code.
+  beforeAll(async () => {
+    await import('../../src/auth/oauthSession.js');
+  });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });

@@ -5,12 +5,15 @@
  * transports. Runtime-neutral.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
+import { onDemand } from '../../errors/moduleLoad.js';
 import { isPromise } from '../../util/maybePromise.js';
 import type { RequestCredential } from '../transport.js';
 import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
 import { isHeaderToken } from './headerValue.js';
 import { PinnedCredential } from './pinnedCredential.js';
-import { bearerChallenge, parseWwwAuthenticate } from './wwwAuthenticate.js';
+
+/** The `WWW-Authenticate` parser, loaded when the first 401 or 403 arrives. */
+const loadChallenges = onDemand('www-authenticate', () => import('./challenges.js'));
 
 /**
  * The `Authorization` value of each HTTP try, and the credential of each request resolved ahead
@@ -167,15 +170,18 @@ function checkProofValue(value: string): string | undefined {
  * What a 401 or 403 response says about the credential `rejected`: its `WWW-Authenticate`
  * challenges, the one in the scheme of `rejected` (else the first Bearer one, else the first
  * DPoP one; see `bearerChallenge`), and the failure they name (`insufficient_scope` only for a
- * 403 with that error).
+ * 403 with that error). Loads the parser on first use: the response is already a refusal, so
+ * no request waits for it.
+ * @throws ModuleLoadError (-32042, `data.module` `"www-authenticate"`) when the parser cannot be loaded.
  */
-export function authFailureOf(
+export async function authFailureOf(
   status: 401 | 403,
   wwwAuthenticate: string | null | undefined,
   rejected: string | undefined,
-): AuthFailureInfo & { readonly challenges: AuthChallenge[] } {
-  const challenges = parseWwwAuthenticate(wwwAuthenticate);
-  const bearer = bearerChallenge(challenges, rejected);
+): Promise<AuthFailureInfo & { readonly challenges: AuthChallenge[] }> {
+  const { parseChallenges, pickBearerChallenge } = loadChallenges.value ?? (await loadChallenges());
+  const challenges = parseChallenges(wwwAuthenticate);
+  const bearer = pickBearerChallenge(challenges, rejected);
   const failure: HttpAuthFailure =
     status === 401 ? 'unauthorized' : bearer?.error === 'insufficient_scope' ? 'insufficient_scope' : 'forbidden';
   return { status, failure, challenges, bearer, rejected };

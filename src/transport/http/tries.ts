@@ -85,7 +85,8 @@ export class ExchangeTries<R extends { readonly status: number }> {
    * dropped: a proof or credential retry at the same URL, or a redirect followed), or `undefined`
    * when the response is the transport's to read (not 401/403/3xx).
    * @throws HttpAuthError (-32011) for a 401/403 that no retry answers; HttpError (-32010,
-   *   problem `redirect`, with `location`) for a redirect not followed; whatever the provider throws.
+   *   problem `redirect`, with `location`) for a redirect not followed; ModuleLoadError (-32042)
+   *   when the `WWW-Authenticate` parser cannot be loaded for a 401/403; whatever the provider throws.
    */
   async next(response: R, url: string): Promise<string | undefined> {
     const { auth, responses } = this.options;
@@ -106,7 +107,14 @@ export class ExchangeTries<R extends { readonly status: number }> {
   /** A 401 or 403: once more with the provider's attempt 2, else {@link HttpAuthError}. */
   private async refused(response: R, status: 401 | 403, url: string): Promise<string> {
     const { auth, responses, method, signal } = this.options;
-    const refusal = authFailureOf(status, responses.header(response, 'www-authenticate'), this.authorization);
+    const refusal = await authFailureOf(
+      status,
+      responses.header(response, 'www-authenticate'),
+      this.authorization,
+    ).catch(async (error: unknown) => {
+      await responses.discard(response);
+      throw error;
+    });
     const { failure, challenges, bearer } = refusal;
     const asksProvider = auth.provider !== undefined && signal !== undefined && failure !== 'forbidden';
     if (asksProvider && !this.retriedAuth) {
