@@ -297,7 +297,8 @@ export class McpHost {
    * sends them untouched.
    * @param tool the exposed name, or `{ server, name }` with the original name.
    * @throws HostRoutingError (-32051): `unknown-tool`, `unknown-server`, `server-unavailable`;
-   *   then whatever `McpClient.callTool` throws.
+   *   ToolApprovalDeniedError (-32052); ModuleLoadError (-32042) when the approval step cannot
+   *   be loaded (nothing is sent); then whatever `McpClient.callTool` throws.
    */
   callTool(
     tool: string | ServerItemRef,
@@ -425,7 +426,7 @@ export class McpHost {
    * keystroke: an earlier call still waiting resolves `superseded`. Candidates carry the
    * server's `total` and `hasMore`.
    * @throws InvalidArgumentError (-32602) for a bad line or cursor; CancelledError (-32800);
-   *   then what `completion/complete` fails with.
+   *   ModuleLoadError (-32042, docs/host.md); then what `completion/complete` fails with.
    */
   completeSlashCommand(
     line: string,
@@ -441,7 +442,8 @@ export class McpHost {
    * `options.api`, as that API's user messages), within `options.maxChars` characters of
    * contents (default 100 000): a mention over what is left becomes a resource link with a
    * note. Mentions of no server, or that fail to read, are in `unresolved` with the error.
-   * @throws InvalidArgumentError (-32602) for bad options; CancelledError (-32800).
+   * @throws InvalidArgumentError (-32602) for bad options; CancelledError (-32800);
+   *   ModuleLoadError (-32042) when the mention reader cannot be loaded (docs/host.md).
    */
   resolveMentions<A extends PromptApi | undefined = undefined>(
     text: string,
@@ -454,8 +456,8 @@ export class McpHost {
    * Completion of an `@…` being typed: servers, then the resources and templates whose URI,
    * name or title match; inside a template's variable, its values through `completion/complete`
    * (the variables before it as context). Candidates are whole `@server:uri` texts.
-   * @throws InvalidArgumentError (-32602); CancelledError (-32800); then what
-   *   `completion/complete` fails with.
+   * @throws InvalidArgumentError (-32602); CancelledError (-32800); ModuleLoadError (-32042,
+   *   docs/host.md); then what `completion/complete` fails with.
    */
   completeMention(prefix: string, options: { signal?: AbortSignal | undefined } = {}): Promise<HostCompletion> {
     return this.parts.userInput.completeMention(prefix, options.signal);
@@ -468,26 +470,29 @@ export class McpHost {
    * (`McpHostOptions.skills.trusted`). The first call loads the registry; from then on it stays
    * current (servers opening and leaving, `list_changed` on each server's listen stream; a
    * `skills` event each time). Only listings are fetched, never a skill's files.
+   * @throws ModuleLoadError (-32042) when the skill verbs cannot be loaded (the next call tries again).
    */
   skills(): Promise<readonly HostSkill[]> {
-    return this.parts.skills().skills();
+    return this.parts.skills().then((front) => front.skills());
   }
 
   /**
    * Reads a file of the skill named `name` (default its `SKILL.md`) from the server it came from,
    * verified as `McpClient.skills.read`; `origin` says which server and whether it is trusted.
-   * @throws HostRoutingError (-32051): `unknown-skill`, `server-unavailable`; then as `client.skills.read`.
+   * @throws HostRoutingError (-32051): `unknown-skill`, `server-unavailable`; ModuleLoadError
+   *   (-32042) as {@link skills}; then as `client.skills.read`.
    */
   readSkill(name: string, ref?: string, options: CallOptions = {}): Promise<SkillFile & { origin: HostSkill }> {
-    return this.parts.skills().readSkill(name, ref, options);
+    return this.parts.skills().then((front) => front.readSkill(name, ref, options));
   }
 
   /**
    * Runs one of the built-in skill tools a model called (`load_skill`, `read_skill_file`; see
    * `SKILL_TOOLS` and `skillsContext`): the file's text, tagged with its origin, or a result with
    * `isError: true` the model can read. Never throws for a bad argument or a failed read.
+   * @throws ModuleLoadError (-32042) as {@link skills}.
    */
   callSkillTool(name: string, args: JsonObject, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.parts.skills().callSkillTool(name, args, options);
+    return this.parts.skills().then((front) => front.callSkillTool(name, args, options));
   }
 }

@@ -14,9 +14,11 @@ import type {
   ReadResourceResult,
   ResourceTemplateReference,
 } from '../wire/protocol.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import { systemClock, systemTimers } from '../util/clock.js';
 import type { HostCallOptions } from './callOptions.js';
 import { ContextBudget } from './contextBudget/contextBudget.js';
+import { assignExposedNames } from './exposedNames.js';
 import { HostCore } from './hostCore.js';
 import type { HostEvent, McpHostOptions } from './hostOptions.js';
 import { HostMiddleware } from './policy/hostMiddleware.js';
@@ -24,9 +26,12 @@ import { HostViews, type ViewCallToolOptions } from './policy/views.js';
 import type { ServerItemRef } from './routing.js';
 import { HostServers } from './serverLifecycle.js';
 import type { HostServerStatus } from './serverSlot.js';
-import { SkillsFront } from './skillsFront.js';
+import type { SkillsFront } from './skillsFront.js';
 import { templateMatcher } from './templateRoute.js';
 import { UserInput } from './userInput.js';
+
+/** The skill verbs and the registry: loaded on the first skill call. */
+const loadSkillsFront = onDemand('host skills', () => import('./skillsFront.js'));
 
 /** The host's own verbs its parts call back. */
 export interface HostVerbs {
@@ -56,8 +61,11 @@ export interface HostParts {
   readonly budget: ContextBudget;
   readonly userInput: UserInput;
   readonly views: HostViews;
-  /** The skill verbs, made on first use. */
-  skills(): SkillsFront;
+  /**
+   * The skill verbs, loaded and made on first use.
+   * @throws ModuleLoadError (-32042) when they cannot be loaded (the next call tries again).
+   */
+  skills(): Promise<SkillsFront>;
   /** Closes the parts that hold listeners or timers (the servers close on their own). */
   close(): void;
 }
@@ -100,7 +108,7 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     budget,
     userInput,
     views,
-    skills: () => (skills ??= makeSkills(host, core)),
+    skills: async () => (skills ??= makeSkills((await loadSkillsFront()).SkillsFront, host, core)),
     close: () => {
       skills?.close();
       views.close();
@@ -129,8 +137,8 @@ function makeUserInput(host: HostVerbs, core: HostCore): UserInput {
   );
 }
 
-function makeSkills(host: HostVerbs, core: HostCore): SkillsFront {
-  return new SkillsFront(
+function makeSkills(Front: typeof SkillsFront, host: HostVerbs, core: HostCore): SkillsFront {
+  return new Front(
     {
       openServers: () =>
         [...core.slots.values()].flatMap((slot) => {
@@ -139,8 +147,8 @@ function makeSkills(host: HostVerbs, core: HostCore): SkillsFront {
         }),
       client: (server) => host.client(server),
       onState: (listener) => host.on((event) => event.type === 'state' && listener(event.server, event.state)),
-      separator: core.options.separator,
-      prefixMode: core.options.prefixMode,
+      assignNames: (requests) =>
+        assignExposedNames(requests, { separator: core.options.separator, prefixMode: core.options.prefixMode }),
       changed: (skills) => core.events.emit({ type: 'skills', skills }),
       onError: (error, server) => core.report(error, server),
     },
