@@ -16,7 +16,7 @@ import type { ToolCallApproval } from '../../src/host/policy/approval.js';
 import type { HostCompletion } from '../../src/host/completionCandidates.js';
 import { loadSkillsCatalog, skillsServerFactory } from '../../examples/skillsCatalog.js';
 import { inMemoryOfficial } from '../fakes/inMemoryOfficial.js';
-import { generatedToolsServer } from './generatedToolsServer.js';
+import { lazyGeneratedServer } from './generatedToolsServer.js';
 import { inMemoryExample } from './inMemoryExample.js';
 
 const clientInfo = { name: 'on-demand-tests', version: '0.0.0' };
@@ -124,16 +124,8 @@ describe('each part on its first use from a fresh host', () => {
 
   it('lazy servers: the first host keeps the list, a fresh one lists it without starting the server', async () => {
     const store = new MemoryCacheStore();
-    const server = generatedToolsServer('lazy', 1);
-    let connections = 0;
-    const entry = {
-      type: 'custom' as const,
-      transport: () => {
-        connections++;
-        return server.location.transport();
-      },
-      lazy: true,
-    };
+    const lazy = lazyGeneratedServer('lazy', 1);
+    const entry = lazy.entry;
     const first = await connected({ cacheStore: store, servers: { lazy: entry } });
     expect(first.server('lazy')?.state).toBe('open');
     await first.close();
@@ -142,7 +134,7 @@ describe('each part on its first use from a fresh host', () => {
     await vi.waitFor(async () => expect(await loadLazyTools(store, 'lazy', entry, Date.now())).toHaveLength(2));
     const second = await connected({ cacheStore: store, servers: { lazy: entry } });
     expect(second.server('lazy')?.state).toBe('new');
-    expect(connections).toBe(1);
+    expect(lazy.connections).toBe(1);
     expect(second.tools().map((t) => [t.exposedName, t.availability])).toEqual([
       ['lazy__lazy_create_0', 'unavailable'],
       ['lazy__lazy_dump', 'unavailable'],
