@@ -286,7 +286,7 @@ export class McpHost {
 
   /**
    * `tools/call` on the server whose tool this is, under the tool's original name
-   * (spec: server/tools). Every option works as on `McpClient.callTool` ({@link CallToolOptions}:
+   * (spec: server/tools). Every option works as on `McpClient.callTool` (`CallToolOptions`:
    * signal, timeouts, progress, `input_required` modes, and the Tasks extension's `task` and
    * `onTask`; with `task: 'manual'` a `ToolTask` may come back).
    * `options.modelArguments` says how the model saw the tool (see `restoreModelArguments`),

@@ -22,28 +22,28 @@ export const BUNDLE_BOUNDS = [
     code: "export * from 'mcp-live';",
     maxMinified: 490_000, // measured 481.8 KB with telemetry metrics, the task and Redis work (470.2 KB with slash completion and the policy layer (444.5 KB with the context budget; 424.3 KB with MCP Apps, Skills' types and the schema normalisers; 370.8 KB before them)
     maxGzip: 155_500, // measured 152.6 KB (148.9 KB; 139.2 KB; 132.2 KB; 113.5 KB)
-    maxLazyGzip: 49_000, // measured 47.7 KB: @cfworker/json-schema, skills/ with yaml, slash completion (loaded on first use)
+    maxLazyGzip: 50_000, // measured 49.0 KB: @cfworker/json-schema, skills/ with yaml, the host's completion, mentions, skill verbs and approval (loaded on first use) (47.7 KB)
   },
   {
     entry: 'McpClient only',
     code: "export { McpClient } from 'mcp-live';",
     maxMinified: 256_000, // measured 251.1 KB (243.3 KB; 230.7 KB; 214.8 KB)
     maxGzip: 82_500, // measured 80.7 KB (78.3 KB; 72.5 KB; 66.0 KB)
-    maxLazyGzip: 49_000, // measured 47.7 KB
+    maxLazyGzip: 50_000, // measured 49.0 KB
   },
   {
     entry: 'browser HTTP client (McpClient + StreamableHttpTransport)',
     code: "export { McpClient, StreamableHttpTransport } from 'mcp-live';",
     maxMinified: 304_000, // measured 298.7 KB (290.8 KB; 278.2 KB; 262.0 KB)
     maxGzip: 97_000, // measured 95.1 KB (92.7 KB; 86.8 KB; 79.7 KB); the target is 40 KB (issue 29)
-    maxLazyGzip: 49_000, // measured 47.7 KB
+    maxLazyGzip: 50_000, // measured 49.0 KB
   },
   {
     entry: 'McpHost with the Anthropic converters',
     code: "export { McpHost, toAnthropicTools, toAnthropicToolResult } from 'mcp-live';",
-    maxMinified: 402_000, // measured 394.3 KB (382.8 KB with slash completion and the policy layer; 357.2 KB; 338.1 KB; 296.3 KB): McpClient and every remote transport (the default factory)
-    maxGzip: 128_000, // measured 125.7 KB (122.1 KB; 112.6 KB; 106.1 KB; 90.5 KB)
-    maxLazyGzip: 49_000, // measured 47.7 KB
+    maxMinified: 402_000, // measured 390.7 KB (394.3 KB; 382.8 KB with slash completion and the policy layer; 357.2 KB; 338.1 KB; 296.3 KB): McpClient and every remote transport (the default factory)
+    maxGzip: 128_000, // measured 123.4 KB (125.7 KB; 122.1 KB; 112.6 KB; 106.1 KB; 90.5 KB)
+    maxLazyGzip: 50_000, // measured 49.0 KB
   },
 ] as const;
 
