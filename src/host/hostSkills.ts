@@ -12,7 +12,7 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { Skill, SkillFile } from '../skills/types.js';
 import type { Subscription } from '../subscriptions/types.js';
 import { HostRoutingError } from './errors.js';
-import { assignExposedNames, type PrefixMode } from './exposedNames.js';
+import type { NameAssignment, NameRequest } from './exposedNames.js';
 
 /** One skill of one server, as the host exposes it. */
 export interface HostSkill {
@@ -38,8 +38,8 @@ export interface HostSkillsDeps {
   /** Calls `listener` on each server state change; returns the unsubscribe function. */
   onState(listener: (server: string, state: string) => void): () => void;
   trusted(server: string): boolean;
-  separator: string | undefined;
-  prefixMode: PrefixMode | undefined;
+  /** Exposed names by the host's rules (`assignExposedNames` with its separator and prefix mode). */
+  assignNames(requests: readonly NameRequest[]): NameAssignment;
   /** The union changed. */
   changed(skills: readonly HostSkill[]): void;
   onError(error: Error, server: string | undefined): void;
@@ -156,7 +156,7 @@ export class HostSkills {
         `${r.server}\u0000${r.skill.frontmatter.name}`,
         (counts.get(`${r.server}\u0000${r.skill.frontmatter.name}`) ?? 0) + 1,
       );
-    const { names } = assignExposedNames(
+    const { names } = this.deps.assignNames(
       rows.map((r) => ({
         server: r.server,
         prefix: r.prefix,
@@ -165,7 +165,6 @@ export class HostSkills {
             ? skillPath(r.skill.uri)
             : r.skill.frontmatter.name,
       })),
-      { separator: this.deps.separator, prefixMode: this.deps.prefixMode },
     );
     this.union = Object.freeze(
       rows.map((r, i) =>

@@ -6,7 +6,8 @@
  * context), as the full `@server:uri` so far.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { expandUriTemplate, parseUriTemplate, type UriTemplateExpression } from '../resources/rfc6570.js';
+import type * as UriTemplates from '../resources/uriTemplate.js';
+import type { UriTemplateExpression } from '../resources/uriTemplate.js';
 import type { HostResource, HostResourceTemplate } from './catalog.js';
 import type { CompleterPool } from './completerPool.js';
 import { MAX_CANDIDATES, matchRank, type CompletionCandidate, type HostCompletion } from './completionCandidates.js';
@@ -16,6 +17,11 @@ export interface MentionCompletionDeps {
   servers(): readonly string[];
   resources(): readonly HostResource[];
   resourceTemplates(): readonly HostResourceTemplate[];
+  /**
+   * The RFC 6570 parser and expander of `src/resources/`, handed over by the host: this module
+   * loads on first use, and so imports no file the entries reach (docs/design.md).
+   */
+  templates: Pick<typeof UriTemplates, 'parseUriTemplate' | 'expandUriTemplate'>;
 }
 
 /**
@@ -40,7 +46,7 @@ export async function completeMentionPrefix(
     // Inside a template's variable: ask the server for its values.
     for (const entry of deps.resourceTemplates()) {
       if (entry.server !== server) continue;
-      const at = variableAt(entry.resourceTemplate.uriTemplate, query);
+      const at = variableAt(deps.templates, entry.resourceTemplate.uriTemplate, query);
       if (at === undefined) continue;
       const completer = pool.get(server, { type: 'ref/resource', uri: entry.resourceTemplate.uriTemplate });
       const outcome = await completer.complete(at.variable, at.value, at.context, { signal });
@@ -52,7 +58,7 @@ export async function completeMentionPrefix(
         kind: 'mention',
         replace,
         candidates: outcome.values.map((v) => {
-          const value = `@${server}:${at.before}${expandUriTemplate(at.expression, { [at.variable]: v })}`;
+          const value = `@${server}:${at.before}${deps.templates.expandUriTemplate(at.expression, { [at.variable]: v })}`;
           return {
             value,
             insert: value,
@@ -138,13 +144,14 @@ function literalStart(uriTemplate: string): string {
  * and the text before it. `undefined` when `typed` leaves the template, or stops in a literal.
  */
 function variableAt(
+  templates: MentionCompletionDeps['templates'],
   uriTemplate: string,
   typed: string,
 ):
   { variable: string; value: string; context: Record<string, string>; before: string; expression: string } | undefined {
   let parts;
   try {
-    parts = parseUriTemplate(uriTemplate).parts;
+    parts = templates.parseUriTemplate(uriTemplate).parts;
   } catch {
     return undefined;
   }

@@ -6,8 +6,8 @@
  * server cannot read, is reported, never dropped silently.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import type { ContentBlock, PromptMessage, ReadResourceResult, Resource } from '../wire/protocol.js';
-import { messagesFor, type MessagesFor, type PromptApi } from './promptMessages.js';
+import type { ContentBlock, ReadResourceResult, Resource } from '../wire/protocol.js';
+import type { MessagesFor, PromptApi } from './promptMessages.js';
 
 /** One `@server:uri` of a text. */
 export interface Mention {
@@ -105,12 +105,15 @@ export function findMentions(text: string, servers: readonly string[]): Mention[
   return found;
 }
 
-/** Reads the mentions of `text` (see the module comment). */
-export async function resolveMentionsOf<A extends PromptApi | undefined>(
+/**
+ * Reads the mentions of `text` (see the module comment); the host writes `messages` from
+ * `content` (the prompt converters are in its initial load).
+ */
+export async function resolveMentionsOf(
   text: string,
   deps: MentionDeps,
-  options: ResolveMentionsOptions<A>,
-): Promise<ResolvedMentions<A>> {
+  options: ResolveMentionsOptions<PromptApi | undefined>,
+): Promise<Omit<ResolvedMentions, 'messages'>> {
   if (typeof text !== 'string') throw new InvalidArgumentError('text', text, 'expected a string');
   const maxChars = options.maxChars ?? DEFAULT_MENTION_MAX_CHARS;
   if (typeof maxChars !== 'number' || !Number.isSafeInteger(maxChars) || maxChars < 0)
@@ -170,14 +173,10 @@ export async function resolveMentionsOf<A extends PromptApi | undefined>(
     for (const contents of outcome.contents) content.push({ type: 'resource', resource: contents });
   });
 
-  const messages: PromptMessage[] = content.map((block) => ({ role: 'user', content: block }));
   return {
     mentions: resolved,
     unresolved: resolved.filter((m) => m.status === 'unknown-server' || m.status === 'failed'),
     content,
-    messages: (options.api === undefined
-      ? undefined
-      : messagesFor(options.api, { messages })) as ResolvedMentions<A>['messages'],
   };
 }
 

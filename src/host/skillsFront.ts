@@ -1,13 +1,14 @@
 /**
- * The host's skill verbs (`host.skills()`, `host.readSkill()`, `host.callSkillTool()`), kept out of
- * host.ts: the registry and the client's skills code load on the first call, so a host that
- * never uses skills never loads them.
+ * The host's skill verbs (`host.skills()`, `host.readSkill()`, `host.callSkillTool()`). Loaded
+ * on the first of those calls (hostAssembly.ts), with the registry, so a host that never uses
+ * skills never loads them.
  */
 import type { CallOptions } from '../wire/callOptions.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { SkillFile } from '../skills/types.js';
 import type { CallToolResult } from '../wire/protocol.js';
-import type { HostSkill, HostSkills, HostSkillsDeps } from './hostSkills.js';
+import { HostSkills, type HostSkill, type HostSkillsDeps } from './hostSkills.js';
+import { LOAD_SKILL_TOOL, READ_SKILL_FILE_TOOL } from './skillTools.js';
 
 /** Options of the host's skills (`McpHostOptions.skills`). */
 export interface HostSkillsOptions {
@@ -21,9 +22,9 @@ export interface HostSkillsOptions {
   maxChars?: number | undefined;
 }
 
-/** The verbs behind `McpHost`'s skill methods. */
+/** @internal The verbs behind `McpHost`'s skill methods. */
 export class SkillsFront {
-  private registry: Promise<HostSkills> | undefined;
+  private registry: HostSkills | undefined;
   private closed = false;
 
   constructor(
@@ -32,7 +33,7 @@ export class SkillsFront {
   ) {}
 
   async skills(): Promise<readonly HostSkill[]> {
-    return (await this.load()).start();
+    return this.load().start();
   }
 
   async readSkill(
@@ -40,17 +41,14 @@ export class SkillsFront {
     ref: string | undefined,
     options: CallOptions,
   ): Promise<SkillFile & { origin: HostSkill }> {
-    const registry = await this.load();
+    const registry = this.load();
     await registry.start();
     const { skill, file } = await registry.read(name, ref, options);
     return { ...file, origin: skill };
   }
 
   async callSkillTool(name: string, args: JsonObject, options: CallOptions): Promise<CallToolResult> {
-    const [{ skillResult, skillToolError, LOAD_SKILL_TOOL, READ_SKILL_FILE_TOOL }, registry] = await Promise.all([
-      import('./skillTools.js'),
-      this.load(),
-    ]);
+    const registry = this.load();
     const maxChars = this.options.maxChars ?? 100_000;
     const skillName = args['name'];
     if (typeof skillName !== 'string') return skillToolError('name must be a string: a skill name as listed');
@@ -100,14 +98,26 @@ export class SkillsFront {
 
   close(): void {
     this.closed = true;
-    void this.registry?.then((r) => r.close());
+    this.registry?.close();
   }
 
-  private load(): Promise<HostSkills> {
-    if (this.closed) return Promise.reject(new Error('the host is closed'));
+  /** The registry, made on first use. @throws Error once the host is closed. */
+  private load(): HostSkills {
+    if (this.closed) throw new Error('the host is closed');
     const trusted = new Set(this.options.trusted ?? []);
-    return (this.registry ??= import('./hostSkills.js').then(
-      ({ HostSkills }) => new HostSkills({ ...this.deps, trusted: (server) => trusted.has(server) }),
-    ));
+    return (this.registry ??= new HostSkills({ ...this.deps, trusted: (server) => trusted.has(server) }));
   }
+}
+
+/** A tool result holding `text` from a skill, tagged with its origin; cut to `maxChars`. */
+function skillResult(skill: HostSkill, label: string, text: string, maxChars: number): CallToolResult {
+  const head = `[${label} of skill ${skill.exposedName}, from MCP server "${skill.server}" (${skill.trusted ? 'trusted' : 'untrusted'}); root ${skill.skill.uri.replace(/\/SKILL\.md$/, '')}]\n`;
+  const body =
+    text.length > maxChars ? `${text.slice(0, maxChars)}\n[cut at ${maxChars} of ${text.length} characters]` : text;
+  return { content: [{ type: 'text', text: head + body }] };
+}
+
+/** A tool result that reports a failure to the model. */
+function skillToolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
 }

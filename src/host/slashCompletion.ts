@@ -7,8 +7,23 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { CompleterPool } from './completerPool.js';
 import { MAX_CANDIDATES, matchRank, type CompletionCandidate, type HostCompletion } from './completionCandidates.js';
-import { commandWord, quoteWord, splitWords, type LineWord } from './slashCommandLine.js';
+import type * as Line from './slashCommandLine.js';
+import type { LineWord } from './slashCommandLine.js';
 import type { SlashCommand, SlashCommandList } from './slashCommands.js';
+
+/**
+ * The words of a line, from slashCommandLine.ts, handed over by the host: they are in the
+ * initial load for `parseSlashCommand`, and this module loads on first use, so it imports no
+ * file the entries reach (docs/design.md).
+ */
+export type LineWords = Pick<typeof Line, 'commandWord' | 'splitWords' | 'quoteWord'>;
+
+/** What completing a line needs: the commands, the completers, the line's words. */
+export interface SlashCompletionContext {
+  list: SlashCommandList;
+  pool: CompleterPool;
+  words: LineWords;
+}
 
 /**
  * Completion of `line` at `cursor` (default its end).
@@ -17,8 +32,7 @@ import type { SlashCommand, SlashCommandList } from './slashCommands.js';
 export async function completeSlashCommandLine(
   line: string,
   cursor: number | undefined,
-  list: SlashCommandList,
-  pool: CompleterPool,
+  { list, pool, words: { commandWord, splitWords, quoteWord } }: SlashCompletionContext,
   signal: AbortSignal | undefined,
 ): Promise<HostCompletion> {
   if (typeof line !== 'string') throw new InvalidArgumentError('line', line, 'expected a string');

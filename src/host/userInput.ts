@@ -1,11 +1,13 @@
 /**
  * The host's verbs for what the user types (docs/host.md, "Slash commands and mentions"):
  * prompts as slash commands (the list, kept current from the catalog; parse; run), resources
- * as `@server:uri` mentions, and completion of both as the user types. Kept out of host.ts:
- * the list and the parse are here; completion, mentions and the prompt converters load on
- * first use.
+ * as `@server:uri` mentions, and completion of both as the user types. The list, the parse and
+ * the prompt converters are here; completion and the reading of mentions load on first use,
+ * handed what they share with this side (the line's words, the URI template functions).
  */
 import type { CompleterOptions } from '../completion/completer.js';
+import { onDemand } from '../errors/moduleLoad.js';
+import { expandUriTemplate, parseUriTemplate } from '../resources/uriTemplate.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { GetPromptResult, ReadResourceResult } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
@@ -14,8 +16,14 @@ import type { CompleterPool, CompleterPoolDeps } from './completerPool.js';
 import type { HostCompletion } from './completionCandidates.js';
 import type { ExposedNameCollision } from './exposedNames.js';
 import type { ResolvedMentions, ResolveMentionsOptions } from './mentions.js';
-import type { MessagesFor, PromptApi } from './promptMessages.js';
-import { parseSlashCommandLine, type ParsedSlashCommand } from './slashCommandLine.js';
+import { messagesFor, type MessagesFor, type PromptApi } from './promptMessages.js';
+import {
+  commandWord,
+  parseSlashCommandLine,
+  quoteWord,
+  splitWords,
+  type ParsedSlashCommand,
+} from './slashCommandLine.js';
 import {
   buildSlashCommands,
   sameCommands,
@@ -29,6 +37,11 @@ export interface RunSlashCommandOptions<A extends PromptApi | undefined = undefi
   /** Write `messages` for this model API (the prompt converters). @default none (only `result`) */
   api?: A;
 }
+
+const loadSlashCompletion = onDemand('host slash command completion', () => import('./slashCompletion.js'));
+const loadMentionCompletion = onDemand('host mention completion', () => import('./mentionCompletion.js'));
+const loadMentions = onDemand('host mentions', () => import('./mentions.js'));
+const loadCompleterPool = onDemand('host completion', () => import('./completerPool.js'));
 
 /** What `host.runSlashCommand` resolves with. */
 export interface SlashCommandRun<A extends PromptApi | undefined = undefined> extends ParsedSlashCommand {
@@ -57,7 +70,7 @@ export interface UserInputDeps extends Pick<CompleterPoolDeps, 'complete' | 'cap
 export class UserInput {
   private list: SlashCommandList;
   private promptsSeen: Catalog['prompts'];
-  private pool: Promise<CompleterPool> | undefined;
+  private pool: CompleterPool | undefined;
   private closed = false;
 
   constructor(
@@ -94,11 +107,8 @@ export class UserInput {
   ): Promise<SlashCommandRun<A>> {
     const parsed = this.parse(line);
     const { api, ...call } = options;
-    const [result, convert] = await Promise.all([
-      this.deps.getPrompt(parsed.command.server, parsed.command.name, { ...parsed.arguments }, call),
-      api === undefined ? undefined : import('./promptMessages.js'),
-    ]);
-    const messages = api === undefined || convert === undefined ? undefined : convert.messagesFor(api, result);
+    const result = await this.deps.getPrompt(parsed.command.server, parsed.command.name, { ...parsed.arguments }, call);
+    const messages = api === undefined ? undefined : messagesFor(api, result);
     return { ...parsed, result, messages: messages as SlashCommandRun<A>['messages'] };
   }
 
@@ -107,12 +117,13 @@ export class UserInput {
     cursor: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<HostCompletion> {
-    const [{ completeSlashCommandLine }, pool] = await Promise.all([import('./slashCompletion.js'), this.completers()]);
-    return completeSlashCommandLine(line, cursor, this.commands(), pool, signal);
+    const [{ completeSlashCommandLine }, pool] = await Promise.all([loadSlashCompletion(), this.completers()]);
+    const words = { commandWord, splitWords, quoteWord };
+    return completeSlashCommandLine(line, cursor, { list: this.commands(), pool, words }, signal);
   }
 
   async completeMention(prefix: string, signal: AbortSignal | undefined): Promise<HostCompletion> {
-    const [{ completeMentionPrefix }, pool] = await Promise.all([import('./mentionCompletion.js'), this.completers()]);
+    const [{ completeMentionPrefix }, pool] = await Promise.all([loadMentionCompletion(), this.completers()]);
     const catalog = this.deps.catalog();
     return completeMentionPrefix(
       prefix,
@@ -120,6 +131,7 @@ export class UserInput {
         servers: () => this.deps.servers(),
         resources: () => catalog.resources,
         resourceTemplates: () => catalog.resourceTemplates,
+        templates: { parseUriTemplate, expandUriTemplate },
       },
       pool,
       signal,
@@ -130,8 +142,8 @@ export class UserInput {
     text: string,
     options: ResolveMentionsOptions<A>,
   ): Promise<ResolvedMentions<A>> {
-    const { resolveMentionsOf } = await import('./mentions.js');
-    return resolveMentionsOf(
+    const { resolveMentionsOf } = await loadMentions();
+    const resolved = await resolveMentionsOf(
       text,
       {
         servers: () => this.deps.servers(),
@@ -144,27 +156,35 @@ export class UserInput {
       },
       options,
     );
+    const messages =
+      options.api === undefined
+        ? undefined
+        : messagesFor(options.api, { messages: resolved.content.map((block) => ({ role: 'user', content: block })) });
+    return { ...resolved, messages: messages as ResolvedMentions<A>['messages'] };
   }
 
   close(): void {
     this.closed = true;
-    void this.pool?.then((pool) => pool.close());
+    this.pool?.close();
   }
 
-  private completers(): Promise<CompleterPool> {
-    if (this.closed) return Promise.reject(new Error('the host is closed'));
-    return (this.pool ??= import('./completerPool.js').then(
-      ({ CompleterPool }) =>
-        new CompleterPool(
-          {
-            complete: (...args) => this.deps.complete(...args),
-            capabilities: (server) => this.deps.capabilities(server),
-            onError: (error, server) => this.deps.onError(error, server),
-            clock: this.deps.clock,
-            timers: this.deps.timers,
-          },
-          this.options.completion,
-        ),
+  /**
+   * The completers, made once their module has loaded.
+   * @throws ModuleLoadError (-32042) when it cannot be loaded (the next call tries again).
+   */
+  private async completers(): Promise<CompleterPool> {
+    if (this.closed) throw new Error('the host is closed');
+    const { CompleterPool } = await loadCompleterPool();
+    if (this.closed) throw new Error('the host is closed');
+    return (this.pool ??= new CompleterPool(
+      {
+        complete: (...args) => this.deps.complete(...args),
+        capabilities: (server) => this.deps.capabilities(server),
+        onError: (error, server) => this.deps.onError(error, server),
+        clock: this.deps.clock,
+        timers: this.deps.timers,
+      },
+      this.options.completion,
     ));
   }
 

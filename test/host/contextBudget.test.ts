@@ -17,7 +17,7 @@ import {
   toOpenAiResponsesToolOutput,
 } from '../../src/host/modelToolResults.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { dumpText, generatedToolsServer } from './generatedToolsServer.js';
+import { dumpText, generatedToolsServer, lazyGeneratedServer } from './generatedToolsServer.js';
 import { checkAnthropicTools, checkFunctionNames, checkOpenAiResponsesTools } from './providerRules/toolSearchRules.js';
 
 const clientInfo = { name: 'budget-test', version: '1.0.0' };
@@ -271,22 +271,14 @@ describe('lazy servers', () => {
   it('list the kept catalog without starting, and start on the first call', async () => {
     const { MemoryCacheStore } = await import('../../src/cache/cacheStore.js');
     const store = new MemoryCacheStore();
-    const server = generatedToolsServer('lazy', 3);
-    let connections = 0;
-    const entry = {
-      type: 'custom' as const,
-      transport: () => {
-        connections++;
-        return server.location.transport();
-      },
-      lazy: true,
-    };
+    const lazy = lazyGeneratedServer('lazy', 3);
+    const entry = lazy.entry;
     // No list kept yet: the first host starts it, and keeps its list.
     const first = new McpHost({ clientInfo, cacheStore: store, servers: { lazy: entry } });
     hosts.push(first);
     await first.connect();
     expect(first.server('lazy')?.state).toBe('open');
-    expect(connections).toBe(1);
+    expect(lazy.connections).toBe(1);
     await first.close();
     await new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -295,7 +287,7 @@ describe('lazy servers', () => {
     hosts.push(second);
     await second.connect();
     expect(second.server('lazy')?.state).toBe('new');
-    expect(connections).toBe(1);
+    expect(lazy.connections).toBe(1);
     expect(second.tools().map((t) => [t.exposedName, t.availability])).toEqual([
       ['lazy__lazy_create_0', 'unavailable'],
       ['lazy__lazy_list_1', 'unavailable'],
@@ -305,7 +297,7 @@ describe('lazy servers', () => {
     expect(second.searchTools('update lazy').matches[0]?.tool.exposedName).toBe('lazy__lazy_update_2');
     const result = await second.callTool('lazy__lazy_update_2', { id: 'L-1' });
     expect(result.content).toEqual([{ type: 'text', text: 'lazy_update_2 done for L-1' }]);
-    expect(connections).toBe(2);
+    expect(lazy.connections).toBe(2);
     expect(second.server('lazy')?.state).toBe('open');
     expect(second.tools().every((t) => t.availability === 'available')).toBe(true);
   });

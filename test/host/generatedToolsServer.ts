@@ -87,3 +87,25 @@ export function generatedToolsServer(
   };
   return { location: { type: 'custom', transport }, calls };
 }
+
+/** A `lazy: true` entry for {@link generatedToolsServer}, counting the connections made to it. */
+export function lazyGeneratedServer(
+  topic: string,
+  count: number,
+): { entry: CustomServerLocation & { lazy: true }; readonly connections: number } {
+  const server = generatedToolsServer(topic, count);
+  let connections = 0;
+  return {
+    entry: {
+      type: 'custom',
+      transport: () => {
+        connections++;
+        return server.location.transport();
+      },
+      lazy: true,
+    },
+    get connections() {
+      return connections;
+    },
+  };
+}

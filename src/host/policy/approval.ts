@@ -1,17 +1,15 @@
 /**
  * Approval of a tool call: the request an `approve` hook receives, the verdicts it may give, and
- * {@link askApproval}, which asks the hook and turns anything but a timely, matching `allow` into
- * a `ToolApprovalDeniedError`.
+ * {@link askApproval}, which asks the hook and reads anything but a timely, matching `allow` as
+ * a denial. Loaded with the first call a hook applies to (toolApproval.ts, which turns a denial
+ * into a `ToolApprovalDeniedError`).
  */
 import { abortedError } from '../../errors/errors.js';
 import type { Timers } from '../../util/clock.js';
 import type { MaybePromise } from '../../util/maybePromise.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { Tool, ToolAnnotations } from '../../wire/protocol.js';
-import { ToolApprovalDeniedError, type ToolApprovalDeniedReason } from './errors.js';
-
-/** How long a call waits for its approval by default, in ms. */
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+import type { ToolApprovalDeniedReason } from './errors.js';
 
 /**
  * What one approval is for: one call of one tool of one server with exactly these arguments.
@@ -96,33 +94,32 @@ export interface AskApprovalOptions {
   timers: Timers;
 }
 
+/** Why an approval did not allow a call: what `ToolApprovalDeniedError` is made of. */
+export interface ApprovalDenial {
+  reason: ToolApprovalDeniedReason;
+  /** `denied`: the reason the hook gave. */
+  message?: string | undefined;
+  /** `failed`: what the hook threw, or why its answer is no verdict. */
+  cause?: unknown;
+}
+
 /**
- * Asks `hook` about `call` and resolves when it allows. Anything else is a denial: a `deny`, no
- * answer within `options.timeoutMs` (the binding's `expiresAt`; the hook's signal aborts then),
- * an `allow` bound to another call, a throwing hook or an answer that is no verdict.
- * @throws ToolApprovalDeniedError (-32052) with `data.reason` `denied`, `timeout`, `not-bound`,
- *   or `failed`; CancelledError (-32800) when `options.signal` aborts first
- *   (TimeoutError -32001 for an `AbortSignal.timeout()`).
+ * Asks `hook` about `call`: `undefined` when it allows, else the denial. Anything but a timely,
+ * matching `allow` is one: a `deny`, no answer within `options.timeoutMs` (the binding's
+ * `expiresAt`; the hook's signal aborts then), an `allow` bound to another call, a throwing
+ * hook or an answer that is no verdict (`reason` `denied`, `timeout`, `not-bound`, `failed`).
+ * @throws CancelledError (-32800) when `options.signal` aborts first (TimeoutError -32001 for
+ *   an `AbortSignal.timeout()`).
  */
 export async function askApproval(
   hook: ApproveHook,
   call: ToolCallApproval,
   options: AskApprovalOptions,
-): Promise<void> {
-  const deny = (reason: ToolApprovalDeniedReason, extra: { message?: string; cause?: unknown } = {}): never => {
-    throw new ToolApprovalDeniedError(
-      {
-        reason,
-        server: call.server,
-        name: call.name,
-        exposedName: call.exposedName,
-        callId: call.binding.callId,
-        ...(extra.message !== undefined && { message: extra.message }),
-        ...(reason === 'timeout' && { timeoutMs: options.timeoutMs }),
-      },
-      extra.cause,
-    );
-  };
+): Promise<ApprovalDenial | undefined> {
+  const deny = (reason: ToolApprovalDeniedReason, extra: Omit<ApprovalDenial, 'reason'> = {}): ApprovalDenial => ({
+    reason,
+    ...extra,
+  });
   if (options.signal?.aborted === true) throw abortedError('tools/call', options.signal.reason);
   const controller = new AbortController();
   const settled = await new Promise<{ verdict: unknown } | { error: unknown } | { timeout: true } | { abort: unknown }>(
@@ -150,13 +147,13 @@ export async function askApproval(
   if ('timeout' in settled) return deny('timeout');
   if ('error' in settled) return deny('failed', { cause: settled.error });
   const verdict = settled.verdict;
-  if (verdict === 'allow') return;
+  if (verdict === 'allow') return undefined;
   if (verdict === 'deny') return deny('denied');
   if (typeof verdict === 'object' && verdict !== null) {
     if ('deny' in verdict && typeof verdict.deny === 'string') return deny('denied', { message: verdict.deny });
     if ('allow' in verdict && typeof verdict.allow === 'object' && verdict.allow !== null) {
       if (!sameCall(verdict.allow as ApprovalBinding, call.binding)) return deny('not-bound');
-      return;
+      return undefined;
     }
   }
   return deny('failed', { cause: new TypeError(`not an approval verdict: ${JSON.stringify(verdict)}`) });

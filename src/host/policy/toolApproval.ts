@@ -1,14 +1,22 @@
 /**
  * The approval step of `McpHost.callTool`: which hook applies to a server's call (its own
  * `approve`, else the host's), and the request that hook is asked, bound to this one call.
+ * Asking it (approval.ts) loads with the first call a hook applies to.
  */
+import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import type { HostTool } from '../catalog.js';
 import { argumentsHash } from './argumentsHash.js';
-import { askApproval, DEFAULT_APPROVAL_TIMEOUT_MS, type ApproveHook, type ToolCallApproval } from './approval.js';
+import type { ApproveHook, ToolCallApproval } from './approval.js';
+import { ToolApprovalDeniedError } from './errors.js';
 import type { ToolOverride } from './overrides.js';
 import { trustedHints } from './presets.js';
+
+/** How long a call waits for its approval by default, in ms. */
+const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+const loadApproval = onDemand('host tool approval', () => import('./approval.js'));
 
 /** What the approval of one call needs to know. */
 export interface ToolApprovalSetting {
@@ -28,16 +36,32 @@ export interface ToolApprovalSetting {
 /**
  * Asks for the approval of calling `target` with `args` (as they will be sent), when a hook
  * applies; resolves when the call may go.
- * @throws ToolApprovalDeniedError (-32052), CancelledError (-32800): see `askApproval`.
+ * @throws ToolApprovalDeniedError (-32052), CancelledError (-32800): see `askApproval`;
+ *   ModuleLoadError (-32042) when approval.ts cannot be loaded (nothing is sent).
  */
 export async function approveToolCall(target: HostTool, args: JsonObject, setting: ToolApprovalSetting): Promise<void> {
   if (setting.approve === undefined) return;
+  const { askApproval } = await loadApproval();
   const timeoutMs = setting.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  await askApproval(setting.approve, approvalRequest(target, args, setting, timeoutMs), {
+  const request = approvalRequest(target, args, setting, timeoutMs);
+  const denial = await askApproval(setting.approve, request, {
     timeoutMs,
     signal: setting.signal,
     timers: setting.timers,
   });
+  if (denial === undefined) return;
+  throw new ToolApprovalDeniedError(
+    {
+      reason: denial.reason,
+      server: request.server,
+      name: request.name,
+      exposedName: request.exposedName,
+      callId: request.binding.callId,
+      ...(denial.message !== undefined && { message: denial.message }),
+      ...(denial.reason === 'timeout' && { timeoutMs }),
+    },
+    denial.cause,
+  );
 }
 
 /** The frozen request an `approve` hook is asked about, bound to a fresh call id. */

@@ -2,6 +2,7 @@
  * Named views of a host: a subset of its catalog (some servers, some tools) with its own events
  * and calls, over the host's connections. One agent gets a triage view, another every tool.
  */
+import { InvalidArgumentError } from '../../errors/errors.js';
 import { EventStream } from '../../util/eventStream.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
@@ -21,7 +22,7 @@ export type ViewCallToolOptions = HostCallToolOptions & { task?: 'auto' | 'off' 
 import { HostRoutingError } from '../errors.js';
 import { routeResource, type TemplateMatcher } from '../routing.js';
 import type { HostServerState } from '../serverSlot.js';
-import type { HostViewOptions } from './viewOptions.js';
+import { checkViewOptions, type HostViewOptions } from './viewOptions.js';
 
 export type { HostViewOptions } from './viewOptions.js';
 
@@ -206,4 +207,37 @@ function globPattern(glob: string): RegExp {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
   return new RegExp(`^${body}$`);
+}
+
+/** @internal The named views of one host (`host.view()`, `host.views`), in the order they were defined. */
+export class HostViews {
+  private readonly byName = new Map<string, HostView>();
+
+  constructor(private readonly host: ViewHost) {}
+
+  /**
+   * With `options`, defines the view `name`; without, returns the one defined before.
+   * @throws InvalidArgumentError (-32602) for a malformed `options`, a name already defined, or
+   *   an unknown name without `options`.
+   */
+  view(name: string, options?: HostViewOptions): HostView {
+    const existing = this.byName.get(name);
+    if (options === undefined) {
+      if (existing !== undefined) return existing;
+      throw new InvalidArgumentError('name', name, 'names no view of this host');
+    }
+    checkViewOptions(name, options);
+    if (existing !== undefined) throw new InvalidArgumentError('name', name, 'a view by that name is already defined');
+    const view = new HostView(name, Object.freeze({ ...options }), this.host);
+    this.byName.set(name, view);
+    return view;
+  }
+
+  get all(): readonly HostView[] {
+    return [...this.byName.values()];
+  }
+
+  close(): void {
+    for (const view of this.byName.values()) view.close();
+  }
 }
