@@ -333,7 +333,7 @@ export {
   type CompletionSuperseded,
   type CompletionUnsupported,
 } from './completion/completer.js';
-export { MAX_COMPLETION_VALUES } from './completion/completeResult.js';
+export { MAX_COMPLETION_VALUES } from './completion/limits.js';
 // Observability: OpenTelemetry spans, metrics and the debug log (docs/observability.md)
 export {
   MetricName,

@@ -7,8 +7,7 @@ import { ProtocolError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../wire/messages.js';
 import type { CompleteResult } from '../wire/protocol.js';
 
-/** The most `values` a result may carry (spec: server/utilities/completion, Completion Results). */
-export const MAX_COMPLETION_VALUES = 100;
+import { MAX_COMPLETION_VALUES } from './limits.js';
 
 const METHOD = 'completion/complete';
 

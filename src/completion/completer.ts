@@ -2,13 +2,22 @@
  * Completion as a user types (spec: server/utilities/completion, which asks clients to debounce
  * rapid requests and cache results): one {@link Completer} per prompt or resource template,
  * called on every keystroke. Independent of the client: it reaches the server through
- * {@link CompleterHost}.
+ * {@link CompleterHost}. The options are checked here; the completer itself
+ * (`debouncedCompleter.ts`) loads with the first call of the first completer.
  */
 import { abortedError, InvalidArgumentError } from '../errors/errors.js';
-import type { JsonObject } from '../wire/messages.js';
-import type { PromptReference, ResourceTemplateReference, ServerCapabilities } from '../wire/protocol.js';
-import type { Clock, TimerHandle, Timers } from '../util/clock.js';
-import { checkCompleteResult } from './completeResult.js';
+import { onDemand } from '../errors/moduleLoad.js';
+import type { PromptReference, ResourceTemplateReference } from '../wire/protocol.js';
+import type { Completer, CompleterHost, CompletionOutcome, ResolvedCompleterOptions } from './types.js';
+
+export type {
+  Completer,
+  CompleterHost,
+  CompletionAnswer,
+  CompletionOutcome,
+  CompletionSuperseded,
+  CompletionUnsupported,
+} from './types.js';
 
 /** Options of `client.completer(ref, options)`. */
 export interface CompleterOptions {
@@ -29,96 +38,15 @@ export interface CompleterOptions {
   timeoutMs?: number | undefined;
 }
 
-/** What one {@link Completer.complete} call resolves with; switch on `status`. */
-export type CompletionOutcome = CompletionAnswer | CompletionSuperseded | CompletionUnsupported;
-
-/** The answer for this call's own argument, value and context. */
-export interface CompletionAnswer {
-  status: 'completed';
-  /** At most 100 suggestions, in the server's order. */
-  values: string[];
-  /** As the server sent it: how many suggestions exist in all. */
-  total?: number | undefined;
-  /** As the server sent it: whether there are more than `values`. */
-  hasMore?: boolean | undefined;
-  /** How many values beyond the spec's 100 the server sent and the client dropped (also reported to `onError`). */
-  trimmed: number;
-  /** `server`: a request was sent for this call; `cache`: a recent answer for the same input. */
-  source: 'server' | 'cache';
-}
-
-/**
- * A newer call (or `close()`) took this call's place before it was answered: its request was
- * not sent, or was cancelled on the wire (`notifications/cancelled`). Resolved at the moment it
- * is superseded, so earlier calls always settle before later ones. Ignore it.
- */
-export interface CompletionSuperseded {
-  status: 'superseded';
-}
-
-/** The server does not declare the `completions` capability: nothing was sent. */
-export interface CompletionUnsupported {
-  status: 'unsupported';
-  values: [];
-  /** Why, in words. */
-  reason: string;
-}
-
-/** Completion for one prompt or resource template, as a user types. See `client.completer()`. */
-export interface Completer {
-  /** The `ref` every request carries. */
-  readonly ref: PromptReference | ResourceTemplateReference;
-  /**
-   * Asks for suggestions for `argument` given what the user has typed (`value`) and the
-   * arguments already chosen (`context`, sent as `context.arguments`). Call it on every
-   * keystroke: only the latest call is answered with its own suggestions; each earlier one
-   * resolves `superseded` when the next call arrives.
-   *
-   * @throws (rejects) InvalidArgumentError (-32602) for a non-string argument, value or context
-   *   value; CancelledError (-32800) when `options.signal` aborts first (its request, if sent,
-   *   is cancelled on the wire); ProtocolError (-32600) for a result without a `values` array of
-   *   strings; the request's own errors (RpcError as sent, TimeoutError,
-   *   ConnectionClosedError). Only the latest call ever rejects with a request's error.
-   */
-  complete(
-    argument: string,
-    value: string,
-    context?: Readonly<Record<string, string>>,
-    options?: { signal?: AbortSignal | undefined },
-  ): Promise<CompletionOutcome>;
-  /** Supersedes the pending call, cancels its request, drops the cache. Later calls resolve `superseded`. Idempotent. */
-  close(): void;
-}
-
-/** What a {@link Completer} needs from a client. */
-export interface CompleterHost {
-  /** The server's capabilities; `undefined` while unknown (then requests are sent). */
-  capabilities(): ServerCapabilities | undefined;
-  /** Sends `completion/complete` with these params and resolves with the raw result. */
-  send(params: JsonObject, signal: AbortSignal, timeoutMs: number | undefined): Promise<JsonObject>;
-  /** Where trimmed values and malformed fields are reported. */
-  onError(error: Error): void;
-  clock: Clock;
-  timers: Timers;
-}
-
 /** Default debounce of a completer, in ms. */
 export const DEFAULT_COMPLETION_DEBOUNCE_MS = 150;
 /** Default lifetime of a cached completion answer, in ms. */
 export const DEFAULT_COMPLETION_CACHE_TTL_MS = 30_000;
 
-const METHOD = 'completion/complete';
-const SUPERSEDED: CompletionSuperseded = Object.freeze({ status: 'superseded' });
-
-interface PendingCall {
-  generation: number;
-  key: string;
-  params: JsonObject;
-  resolve(outcome: CompletionOutcome): void;
-  reject(error: unknown): void;
-  /** Removes the caller's abort listener. */
-  release(): void;
-}
+/** The debounced completer, loaded with the first call of the first completer. */
+const loadCompleter = onDemand('completion', () =>
+  import('./debouncedCompleter.js').then((module) => module.DebouncedCompleter),
+);
 
 /**
  * A completer over `host`.
@@ -129,16 +57,21 @@ export function createCompleter(
   ref: PromptReference | ResourceTemplateReference,
   options: CompleterOptions = {},
 ): Completer {
-  return new DebouncedCompleter(host, checkRef(ref), resolveOptions(options));
+  const checked = checkRef(ref);
+  const resolved = resolveOptions(options);
+  const Loaded = loadCompleter.value;
+  return Loaded === undefined ? new LoadingCompleter(host, checked, resolved) : new Loaded(host, checked, resolved);
 }
 
-class DebouncedCompleter implements Completer {
-  private pending: PendingCall | undefined;
-  private timer: TimerHandle;
-  private inflight: AbortController | undefined;
-  private generation = 0;
+/**
+ * A completer whose code is still loading. Only the latest call waits for it, as only the
+ * latest would be answered: a call made while another waits supersedes it at once.
+ */
+class LoadingCompleter implements Completer {
+  private completer: Completer | undefined;
+  private waiting: { settle(completer: Completer | undefined, error?: Error): void } | undefined;
+  private loading = false;
   private closed = false;
-  private readonly answers = new Map<string, { expiresAt: number; answer: CompletionAnswer }>();
 
   constructor(
     private readonly host: CompleterHost,
@@ -149,150 +82,62 @@ class DebouncedCompleter implements Completer {
   complete(
     argument: string,
     value: string,
-    context: Readonly<Record<string, string>> = {},
+    context?: Readonly<Record<string, string>>,
     options: { signal?: AbortSignal | undefined } = {},
   ): Promise<CompletionOutcome> {
-    try {
-      checkInput(argument, value, context);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    this.supersede();
+    if (this.completer !== undefined) return this.completer.complete(argument, value, context, options);
+    this.waiting?.settle(undefined);
     if (this.closed) return Promise.resolve(SUPERSEDED);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortedError(METHOD, signal.reason));
-    const capabilities = this.host.capabilities();
-    if (capabilities !== undefined && capabilities.completions === undefined)
-      return Promise.resolve({
-        status: 'unsupported',
-        values: [],
-        reason: 'the server does not declare the completions capability',
-      });
-    const key = cacheKey(argument, value, context);
-    const cached = this.cached(key);
-    if (cached !== undefined) return Promise.resolve(cached);
-
-    const params: JsonObject = { ref: { ...this.ref }, argument: { name: argument, value } };
-    if (Object.keys(context).length > 0) params['context'] = { arguments: { ...context } };
-    const generation = ++this.generation;
     return new Promise<CompletionOutcome>((resolve, reject) => {
       const onAbort = (): void => {
-        if (this.pending?.generation !== generation) return;
-        this.stop('cancelled by the client');
-        this.pending = undefined;
+        if (this.waiting !== entry) return;
+        this.waiting = undefined;
         reject(abortedError(METHOD, signal?.reason));
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending = {
-        generation,
-        key,
-        params,
-        resolve,
-        reject,
-        release: () => signal?.removeEventListener('abort', onAbort),
+      const entry = {
+        settle: (completer: Completer | undefined, error?: Error): void => {
+          signal?.removeEventListener('abort', onAbort);
+          if (this.waiting === entry) this.waiting = undefined;
+          if (error !== undefined) reject(error);
+          else if (completer === undefined) resolve(SUPERSEDED);
+          else completer.complete(argument, value, context, options).then(resolve, reject);
+        },
       };
-      if (this.options.debounceMs === 0) this.send(generation);
-      else this.timer = this.host.timers.setTimeout(() => this.send(generation), this.options.debounceMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting = entry;
+      this.load();
     });
   }
 
   close(): void {
-    this.supersede();
     this.closed = true;
-    this.answers.clear();
+    this.waiting?.settle(undefined);
+    this.completer?.close();
   }
 
-  /** Resolves the pending call `superseded` and cancels its timer or request. */
-  private supersede(): void {
-    const call = this.pending;
-    if (call === undefined) return;
-    this.pending = undefined;
-    this.stop('superseded by a newer completion request');
-    call.release();
-    call.resolve(SUPERSEDED);
-  }
-
-  /** Clears the debounce timer and aborts the request in flight (which cancels it on the wire). */
-  private stop(reason: string): void {
-    if (this.timer !== undefined) this.host.timers.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.inflight?.abort(reason);
-    this.inflight = undefined;
-  }
-
-  private send(generation: number): void {
-    this.timer = undefined;
-    const call = this.pending;
-    if (call === undefined || call.generation !== generation) return;
-    const controller = new AbortController();
-    this.inflight = controller;
-    const latest = (): boolean => this.pending?.generation === generation;
-    const settle = (): void => {
-      this.pending = undefined;
-      this.inflight = undefined;
-      call.release();
-    };
-    Promise.resolve()
-      .then(() => this.host.send(call.params, controller.signal, this.options.timeoutMs))
-      .then(
-        (raw) => {
-          const { result, trimmed } = checkCompleteResult(raw, (error) => this.host.onError(error));
-          const { values, total, hasMore } = result.completion;
-          const answer: CompletionAnswer = {
-            status: 'completed',
-            values,
-            ...(total !== undefined && { total }),
-            ...(hasMore !== undefined && { hasMore }),
-            trimmed,
-            source: 'server',
-          };
-          this.remember(call.key, answer);
-          if (!latest()) return;
-          settle();
-          call.resolve(answer);
-        },
-        (error: unknown) => {
-          if (!latest()) return;
-          settle();
-          call.reject(error);
-        },
-      )
-      .catch((error: unknown) => {
-        // checkCompleteResult threw: a result without values.
-        if (!latest()) return;
-        settle();
-        call.reject(error);
-      });
-  }
-
-  private cached(key: string): CompletionAnswer | undefined {
-    const entry = this.answers.get(key);
-    if (entry === undefined) return undefined;
-    if (this.host.clock.now() >= entry.expiresAt) {
-      this.answers.delete(key);
-      return undefined;
-    }
-    return { ...entry.answer, source: 'cache' };
-  }
-
-  private remember(key: string, answer: CompletionAnswer): void {
-    if (this.closed || this.options.cacheTtlMs === 0) return;
-    this.answers.delete(key);
-    this.answers.set(key, { expiresAt: this.host.clock.now() + this.options.cacheTtlMs, answer });
-    while (this.answers.size > this.options.maxCacheEntries) {
-      const oldest = this.answers.keys().next().value as string;
-      this.answers.delete(oldest);
-    }
+  private load(): void {
+    if (this.loading) return;
+    this.loading = true;
+    loadCompleter().then(
+      (Loaded) => {
+        this.loading = false;
+        const completer = new Loaded(this.host, this.ref, this.options);
+        if (this.closed) completer.close();
+        this.completer = completer;
+        this.waiting?.settle(completer);
+      },
+      (error: unknown) => {
+        this.loading = false;
+        this.waiting?.settle(undefined, error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   }
 }
 
-/** argument, value and context, as one key (context keys sorted). */
-function cacheKey(argument: string, value: string, context: Readonly<Record<string, string>>): string {
-  const entries = Object.keys(context)
-    .sort()
-    .map((k) => [k, context[k]]);
-  return JSON.stringify([argument, value, entries]);
-}
+const METHOD = 'completion/complete';
+const SUPERSEDED: CompletionOutcome = Object.freeze({ status: 'superseded' });
 
 function checkRef(ref: PromptReference | ResourceTemplateReference): PromptReference | ResourceTemplateReference {
   if (typeof ref === 'object' && ref !== null) {
@@ -300,23 +145,6 @@ function checkRef(ref: PromptReference | ResourceTemplateReference): PromptRefer
     if (ref.type === 'ref/resource' && typeof ref.uri === 'string' && ref.uri !== '') return ref;
   }
   throw new InvalidArgumentError('ref', ref, 'expected { type: "ref/prompt", name } or { type: "ref/resource", uri }');
-}
-
-function checkInput(argument: unknown, value: unknown, context: unknown): void {
-  if (typeof argument !== 'string' || argument === '')
-    throw new InvalidArgumentError('argument', argument, 'expected an argument name');
-  if (typeof value !== 'string') throw new InvalidArgumentError('value', value, 'expected a string');
-  if (typeof context !== 'object' || context === null || Array.isArray(context))
-    throw new InvalidArgumentError('context', context, 'expected an object of argument name → string');
-  for (const [name, v] of Object.entries(context))
-    if (typeof v !== 'string') throw new InvalidArgumentError(`context.${name}`, v, 'expected a string');
-}
-
-interface ResolvedCompleterOptions {
-  debounceMs: number;
-  cacheTtlMs: number;
-  maxCacheEntries: number;
-  timeoutMs: number | undefined;
 }
 
 function resolveOptions(options: CompleterOptions): ResolvedCompleterOptions {

@@ -18,4 +18,5 @@ await Promise.all([
   import('../../src/observability/observer.js'),
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
+  import('../../src/completion/debouncedCompleter.js'),
 ]);
