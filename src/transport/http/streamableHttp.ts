@@ -24,8 +24,7 @@ import { parseEndpointUrl } from './body.js';
 import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
 import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
-import type { LegacySseTransport } from './legacy/legacySse.js';
-import { openSseFallback } from './legacy/sseFallback.js';
+import type { SseConnection } from './legacy/sseConnection.js';
 import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.js';
 import { MessagePoster } from './messagePost.js';
 import { MessageReader } from './messageReader.js';
@@ -36,6 +35,8 @@ export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js'
 
 /** The legacy wire's code (the 2025-11-25 session), loaded when the client enters it. */
 const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.js'));
+/** The deprecated HTTP+SSE transport, loaded when the client falls back to it. */
+const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.js'));
 
 /** Longest JSON response body accepted by default, in bytes. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -147,7 +148,7 @@ export class StreamableHttpTransport implements Transport {
   /** The legacy wire, once its code loaded (while {@link legacyLoad} is set). */
   private legacy: LegacyHttpWire | undefined;
   /** Set after the fallback to the deprecated HTTP+SSE transport (legacySse.ts): every message goes through it. */
-  private sse: LegacySseTransport | undefined;
+  private sse: SseConnection | undefined;
 
   /** `1.1` on the `node:http` stack (`mcp-live/node`); unset on `fetch`, which does not say. */
   get networkProtocolVersion(): string | undefined {
@@ -184,6 +185,7 @@ export class StreamableHttpTransport implements Transport {
       this.sse = undefined;
     },
     openSse: async (signal) => {
+      const { openSseFallback } = await loadSseFallback();
       const host = {
         url: this.url,
         headers: new Headers(this.staticHeaders),

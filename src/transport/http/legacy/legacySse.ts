@@ -10,7 +10,6 @@ import { ErrorCode } from '../../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError } from '../../../errors/errors.js';
 import { onDemand } from '../../../errors/moduleLoad.js';
 import type { JsonRpcMessage } from '../../../wire/messages.js';
-import { type Timers } from '../../../util/clock.js';
 import { boundedTimers } from '../../../util/timerBounds.js';
 import type {
   RequestCredential,
@@ -19,47 +18,20 @@ import type {
   TransportHandlers,
   TransportSendOptions,
 } from '../../transport.js';
-import type { AuthProvider } from '../auth.js';
 import { AuthorizationSource } from '../authorization.js';
 import { parseEndpointUrl } from '../body.js';
-import type { FetchLike } from '../stack.js';
 import type { SseConnection, SseSettings } from './sseConnection.js';
+import {
+  DEFAULT_ENDPOINT_TIMEOUT_MS,
+  DEFAULT_MAX_REDIRECTS,
+  SSE_CAPABILITIES,
+  type LegacySseTransportOptions,
+} from './sseOptions.js';
 
 /** The stream and the POSTs, loaded by the first `start()`. */
 const loadSseConnection = onDemand('http-sse', () => import('./sseConnection.js'));
 
-/** Options for {@link LegacySseTransport}. Every field is optional. */
-export interface LegacySseTransportOptions {
-  /**
-   * Headers sent with the `GET` and every `POST` (for example an API key). `Accept` on the
-   * `GET` and `Content-Type` on a `POST` always win; `Authorization` from {@link authProvider}
-   * wins over a static one.
-   */
-  headers?: Readonly<Record<string, string>> | Headers | undefined;
-  /** The fetch implementation. @default globalThis.fetch, looked up at each call */
-  fetch?: FetchLike | undefined;
-  /**
-   * Supplies the `Authorization` header of each `GET` and `POST`, as for
-   * `StreamableHttpTransport` (attempt 2 after a 401 or a 403 `insufficient_scope`).
-   */
-  authProvider?: AuthProvider | undefined;
-  /** Timers for the `endpoint` wait. @default the globals, looked up per call (fake-timer friendly) */
-  timers?: Timers | undefined;
-  /** Longest wait, in ms, from the `GET` to the `endpoint` event. @default 10000 */
-  endpointTimeoutMs?: number | undefined;
-  /** Longest SSE event accepted, in characters. @default 67108864 */
-  maxEventChars?: number | undefined;
-  /** Same-origin redirects followed per request (307/308; for the `GET` also 301-303). @default 3 */
-  maxRedirects?: number | undefined;
-}
-
-/** What the transport can do: cancellation is `notifications/cancelled`; replies come on the stream. */
-const CAPABILITIES: TransportCapabilities = Object.freeze({
-  cancelsByAbortingSend: false,
-  mirrorsToolParamHeaders: false,
-  answersEveryRequest: false,
-});
-const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+export type { LegacySseTransportOptions } from './sseOptions.js';
 
 /**
  * A {@link Transport} for servers that speak only the deprecated HTTP+SSE transport (MCP
@@ -92,7 +64,7 @@ const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
  */
 export class LegacySseTransport implements Transport {
   readonly serverIdentity: string;
-  readonly capabilities: TransportCapabilities = CAPABILITIES;
+  readonly capabilities: TransportCapabilities = SSE_CAPABILITIES;
 
   /** The `Authorization` of each try (static header or `authProvider`) and the credential id. */
   private readonly auth: AuthorizationSource;
@@ -130,7 +102,7 @@ export class LegacySseTransport implements Transport {
     const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)
       throw new InvalidArgumentError('endpointTimeoutMs', timeout, 'expected a finite number of ms > 0');
-    const redirects = options.maxRedirects ?? 3;
+    const redirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
     if (!Number.isInteger(redirects) || redirects < 0)
       throw new InvalidArgumentError('maxRedirects', redirects, 'expected an integer >= 0');
     this.settings = {

@@ -18,6 +18,7 @@ import type { Timers } from '../../../util/clock.js';
 import { linkSignals } from '../../../util/signals.js';
 import type {
   RequestCredential,
+  TransportCapabilities,
   TransportCloseInfo,
   TransportHandlers,
   TransportSendOptions,
@@ -32,6 +33,7 @@ import type { FetchLike } from '../stack.js';
 import { ExchangeTries, type TriedResponses } from '../tries.js';
 import { endpointOf } from './endpointEvent.js';
 import { SseEndpointError } from './sseEndpoint.js';
+import { SSE_CAPABILITIES } from './sseOptions.js';
 
 /** A `LegacySseTransport`'s settings, checked by its constructor. */
 export interface SseSettings {
@@ -56,6 +58,8 @@ type State = 'new' | 'opening' | 'open' | 'closed';
 
 /** The started transport (see the file's opening comment); one per `LegacySseTransport`. */
 export class SseConnection {
+  /** Cancellation is `notifications/cancelled`; replies come on the stream. */
+  readonly capabilities: TransportCapabilities = SSE_CAPABILITIES;
   private readonly url: URL;
   private readonly serverIdentity: string;
   private readonly staticHeaders: Headers;
