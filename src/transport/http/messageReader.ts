@@ -7,6 +7,7 @@
 import { onDemand } from '../../errors/moduleLoad.js';
 import { isObject, type RequestId } from '../../wire/messages.js';
 import type { CancelHandle, TransportHandlers } from '../transport.js';
+import { StreamBrokenError } from '../transportErrors.js';
 import type { HttpExchange } from './exchange.js';
 import type { PumpResult, PumpTarget } from './ssePump.js';
 import type { HttpStackResponse } from './stack.js';
@@ -72,8 +73,10 @@ export class MessageReader implements PumpTarget {
    * Reads an SSE body, handing each JSON-RPC `message` event up (related to `relatedId` when
    * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
    * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
-   * The first call loads the SSE reader while the response waits (`ModuleLoadError`, -32042,
-   * when it cannot be loaded: the body is then dropped).
+   * The first call loads the SSE reader while the response waits. When it cannot be loaded the
+   * body is dropped: a request's stream then counts as broken (`StreamBrokenError`, -32012,
+   * `phase: "mid-stream"`, outcome unknown: the request was delivered) with the
+   * `ModuleLoadError` (-32042) as its cause; a stream of no request rejects with that error.
    */
   pump(
     response: HttpStackResponse,
@@ -87,7 +90,18 @@ export class MessageReader implements PumpTarget {
       (module) => module.pumpEvents(this, response, method, relatedId, cancel),
       (error: unknown) => {
         response.discard();
-        throw error;
+        if (relatedId === undefined) throw error;
+        throw new StreamBrokenError(
+          {
+            method,
+            requestId: relatedId,
+            phase: 'mid-stream',
+            reason: 'the SSE reader could not be loaded to read the response stream',
+            eventsReceived: 0,
+            outcome: 'unknown',
+          },
+          error,
+        );
       },
     );
   }

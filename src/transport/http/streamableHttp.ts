@@ -114,7 +114,9 @@ type State = 'new' | 'open' | 'closed';
  * Loaded on first use: the SSE reader with the first `text/event-stream` response; the legacy
  * wire's code when the client enters it (`legacyWire.enter()`), before its first message goes
  * out; the deprecated HTTP+SSE transport's when the client falls back to it. A part that cannot
- * be loaded fails the message that needed it with `ModuleLoadError` (-32042).
+ * be loaded fails the message that needed it with `ModuleLoadError` (-32042), but for the SSE
+ * reader: a request whose SSE response cannot be read was delivered, so it fails as a broken
+ * stream (`StreamBrokenError`, -32012, outcome unknown) with that error as its cause.
  */
 export class StreamableHttpTransport implements Transport {
   readonly serverIdentity: string;

@@ -199,7 +199,7 @@ describe('parts of the HTTP transports loaded on first use', () => {
       expect(fake.requests).toHaveLength(1);
     });
 
-    it('when the SSE reader cannot be loaded, that request fails with ModuleLoadError; JSON responses still work', async () => {
+    it('when the SSE reader cannot be loaded, that request was delivered: a broken stream, outcome unknown; JSON responses still work', async () => {
       failToLoad(SSE_PUMP);
       const { StreamableHttpTransport } = await fresh();
       const fake = await HttpFake.start((request, res) => {
@@ -212,12 +212,42 @@ describe('parts of the HTTP transports loaded on first use', () => {
       const transport = new StreamableHttpTransport(fake.url, { retry: false });
       open.push(transport);
       const recorded = await startRecording(transport);
-      await expect(
-        transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }),
-      ).rejects.toMatchObject({ name: 'ModuleLoadError', code: -32042, data: { module: 'sse' } });
+      const error = (await transport
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } })
+        .catch((e: unknown) => e)) as Error & { code: number; data: unknown; cause: any };
+      expect(error.name).toBe('StreamBrokenError');
+      expect(error.code).toBe(-32012);
+      expect(error.data).toMatchObject({ method: 'tools/call', requestId: 1, phase: 'mid-stream', outcome: 'unknown' });
+      expect(error.cause).toMatchObject({ name: 'ModuleLoadError', code: -32042, data: { module: 'sse' } });
       await transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
       expect(recorded.messages.map((m) => m.message.id)).toEqual([2]);
       expect(fake.requests).toHaveLength(2);
+    });
+    it('a client sends such a request again under a new id when it may safely run twice', async () => {
+      failToLoad(SSE_PUMP);
+      const { McpClient, StreamableHttpTransport } = await fresh();
+      let sse = true;
+      const fake = await HttpFake.start((request, res) => {
+        if (answerDiscover(request, res)) return;
+        const id = request.json?.id;
+        const result = { resultType: 'complete', tools: [], ttlMs: 0 };
+        if (!sse) return sendJson(res, 200, { jsonrpc: '2.0', id, result });
+        sse = false;
+        startSse(res, [sseEvent({ jsonrpc: '2.0', id, result })]);
+        res.end();
+      });
+      open.push(fake);
+      const client = new McpClient({
+        transport: new StreamableHttpTransport(fake.url, { retry: false }),
+        clientInfo: { name: 'on-demand', version: '1' },
+        era: 'modern',
+      });
+      open.push(client);
+      await client.connect();
+      expect((await client.listTools()).tools).toEqual([]);
+      const lists = fake.requests.filter((r) => r.json?.method === 'tools/list');
+      expect(lists.map((r) => r.json.id)).toHaveLength(2);
+      expect(lists[0]?.json.id).not.toBe(lists[1]?.json.id);
     });
   });
 
