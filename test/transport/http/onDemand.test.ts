@@ -9,6 +9,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse, type RecordedRequest } from '../../fakes/httpFake.js';
 import { instantTimers, startRecording } from '../../fakes/httpHarness.js';
 import { startLegacyHttpServer } from '../../fakes/legacyHttpServer.js';
+import type { McpClient } from '../../../src/client/client.js';
+import type { ClientOptions } from '../../../src/client/options.js';
+import type { StreamableHttpTransportOptions } from '../../../src/transport/http/streamableHttp.js';
 
 /** The modules as a program that imported nothing else yet sees them. */
 async function fresh() {
@@ -50,15 +53,27 @@ describe('parts of the HTTP transports loaded on first use', () => {
     for (const item of open.splice(0).reverse()) await item.close();
   });
 
+  /** A client of `url` from fresh modules over a StreamableHttpTransport (no retries unless given), closed after the test. */
+  async function freshClient(
+    url: string,
+    options: Partial<ClientOptions> = {},
+    transport: StreamableHttpTransportOptions = { retry: false },
+  ): Promise<McpClient> {
+    const { McpClient, StreamableHttpTransport } = await fresh();
+    const client = new McpClient({
+      transport: new StreamableHttpTransport(url, transport),
+      clientInfo: { name: 'on-demand', version: '1' },
+      ...options,
+    });
+    open.push(client);
+    return client;
+  }
+
   describe('the 2025-11-25 session (legacy wire)', () => {
     it('a fresh client falls back to a legacy server with the same requests as ever: session id, GET, DELETE', async () => {
-      const { McpClient, StreamableHttpTransport } = await fresh();
       const server = await startLegacyHttpServer();
       open.push(server);
-      const client = new McpClient({
-        transport: new StreamableHttpTransport(server.url, { retry: false }),
-        clientInfo: { name: 'on-demand', version: '1' },
-      });
+      const client = await freshClient(server.url);
       await client.connect();
       expect(client.era).toBe('legacy');
       const result = await client.callTool('echo', { a: 1 });
@@ -82,15 +97,9 @@ describe('parts of the HTTP transports loaded on first use', () => {
 
     it('when its code cannot be loaded, connect() fails with ModuleLoadError and no initialize is sent', async () => {
       failToLoad(LEGACY_WIRE);
-      const { McpClient, StreamableHttpTransport } = await fresh();
       const server = await startLegacyHttpServer();
       open.push(server);
-      const client = new McpClient({
-        transport: new StreamableHttpTransport(server.url, { retry: false }),
-        clientInfo: { name: 'on-demand', version: '1' },
-        era: 'legacy',
-      });
-      open.push(client);
+      const client = await freshClient(server.url, { era: 'legacy' });
       const error = (await client.connect().catch((e: unknown) => e)) as Error & { code: number; data: unknown };
       expect(error.name).toBe('ModuleLoadError');
       expect(error.code).toBe(-32042);
@@ -124,14 +133,8 @@ describe('parts of the HTTP transports loaded on first use', () => {
     }
 
     it('a fresh client falls back to it over a StreamableHttpTransport', async () => {
-      const { McpClient, StreamableHttpTransport } = await fresh();
       const fake = await oldServer();
-      const client = new McpClient({
-        transport: new StreamableHttpTransport(fake.url, { retry: false }),
-        clientInfo: { name: 'on-demand', version: '1' },
-        legacyProtocolVersions: ['2025-11-25', '2024-11-05'],
-      });
-      open.push(client);
+      const client = await freshClient(fake.url, { legacyProtocolVersions: ['2025-11-25', '2024-11-05'] });
       await client.connect();
       expect(client.eraVerdict).toBe('legacy-sse');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['old']);
@@ -225,7 +228,6 @@ describe('parts of the HTTP transports loaded on first use', () => {
     });
     it('a client sends such a request again under a new id when it may safely run twice', async () => {
       failToLoad(SSE_PUMP);
-      const { McpClient, StreamableHttpTransport } = await fresh();
       let sse = true;
       const fake = await HttpFake.start((request, res) => {
         if (answerDiscover(request, res)) return;
@@ -237,12 +239,7 @@ describe('parts of the HTTP transports loaded on first use', () => {
         res.end();
       });
       open.push(fake);
-      const client = new McpClient({
-        transport: new StreamableHttpTransport(fake.url, { retry: false }),
-        clientInfo: { name: 'on-demand', version: '1' },
-        era: 'modern',
-      });
-      open.push(client);
+      const client = await freshClient(fake.url, { era: 'modern' });
       await client.connect();
       expect((await client.listTools()).tools).toEqual([]);
       const lists = fake.requests.filter((r) => r.json?.method === 'tools/list');
@@ -270,15 +267,12 @@ describe('parts of the HTTP transports loaded on first use', () => {
       return fake;
     }
 
-    async function client(url: string) {
-      const { McpClient, StreamableHttpTransport } = await fresh();
-      const timers = instantTimers();
-      const c = new McpClient({
-        transport: new StreamableHttpTransport(url, { timers, retry: { retries: 1, jitter: false } }),
-        clientInfo: { name: 'on-demand', version: '1' },
-        era: 'modern',
-      });
-      open.push(c);
+    async function client(url: string): Promise<McpClient> {
+      const c = await freshClient(
+        url,
+        { era: 'modern' },
+        { timers: instantTimers(), retry: { retries: 1, jitter: false } },
+      );
       await c.connect();
       return c;
     }
