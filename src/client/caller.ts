@@ -16,7 +16,7 @@ import { loadInputRounds } from './inputRounds.js';
 import { MetaKey, type LoggingMessage } from '../wire/protocol.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from '../wire/results.js';
-import { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
+import { ToolHeaderRegistry } from '../transport/http/toolHeaderRegistry.js';
 import type { Era } from '../era/era.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
 import { withSkillsExtension } from '../wire/skillsCapability.js';

@@ -11,7 +11,7 @@ import type { Era } from '../era/era.js';
 import type { CallScope } from '../observability/observer.js';
 import type { RequestCredential } from '../transport/transport.js';
 import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
-import type { ToolHeaderRegistry } from '../transport/http/mcpParamHeaders.js';
+import type { ToolHeaderRegistry } from '../transport/http/toolHeaderRegistry.js';
 import type { DebugSink } from '../observability/debug.js';
 import {
   middlewareFailure,

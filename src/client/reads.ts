@@ -80,7 +80,7 @@ export class CachedReads {
     params: JsonObject,
     key: { uri?: string; cursor?: string },
     options: CallOptions,
-    check: (method: string, result: JsonObject) => JsonObject,
+    check: (method: string, result: JsonObject) => JsonObject | Promise<JsonObject>,
     internals?: CallInternals,
   ): Promise<JsonObject> {
     return (await this.cachedOutcome(method, params, key, options, check, internals)).result;
@@ -92,7 +92,7 @@ export class CachedReads {
     params: JsonObject,
     key: { uri?: string; cursor?: string },
     options: CallOptions,
-    check: (method: string, result: JsonObject) => JsonObject,
+    check: (method: string, result: JsonObject) => JsonObject | Promise<JsonObject>,
     internals?: CallInternals,
   ): Promise<{ result: JsonObject; source: CacheSource }> {
     if (this.host.observer === undefined) return this.fromCache(method, params, key, options, check, internals);
@@ -176,14 +176,14 @@ export class CachedReads {
     params: JsonObject,
     key: { uri?: string; cursor?: string },
     options: CallOptions,
-    check: (method: string, result: JsonObject) => JsonObject,
+    check: (method: string, result: JsonObject) => JsonObject | Promise<JsonObject>,
     internals: CallInternals | undefined,
   ): Promise<{ result: JsonObject; source: CacheSource }> {
     const cache = this.cache;
     if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
     if (cache === undefined)
       return {
-        result: check(method, (await this.host.caller.call({ ...internals, method, params, options })).result),
+        result: await check(method, (await this.host.caller.call({ ...internals, method, params, options })).result),
         source: 'network',
       };
     // A closed client answers nothing, not even from the cache.
@@ -205,7 +205,7 @@ export class CachedReads {
           params,
           options: { ...options, signal },
         });
-        return { result: this.host.freshness(method, check(method, loaded.result)), storable: loaded.storable };
+        return { result: this.host.freshness(method, await check(method, loaded.result)), storable: loaded.storable };
       },
     );
     if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
@@ -221,7 +221,10 @@ export class CachedReads {
   ): Promise<{ result: JsonObject; storable: boolean }> {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
     const outcome = await this.host.caller.call({ ...internals, method, params, options });
-    return { result: this.host.freshness(method, this.checkPage(method, outcome.result)), storable: outcome.storable };
+    return {
+      result: this.host.freshness(method, await this.checkPage(method, outcome.result)),
+      storable: outcome.storable,
+    };
   }
 
   /**
@@ -229,20 +232,21 @@ export class CachedReads {
    * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
    * warning naming tool and reason (spec: basic/transports/streamable-http).
    */
-  private checkPage(method: ListMethod, result: JsonObject): JsonObject {
+  private checkPage(method: ListMethod, result: JsonObject): JsonObject | Promise<JsonObject> {
     const page = checkListPage(method, result, this.host.onError);
     if (method !== 'tools/list') return page;
     this.host.outputValidators.learn(page['tools'] as Tool[]);
     this.host.toolsListed?.(page['tools'] as Tool[]);
     const registry = this.host.caller.toolHeaders;
     if (registry === undefined) return page;
-    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
-    if (rejected.length === 0) return page;
-    for (const { tool, reason } of rejected) {
-      this.host.onError(
-        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
-      );
-    }
-    return { ...page, tools };
+    return registry.screen(page['tools'] as Tool[]).then(({ tools, rejected }) => {
+      if (rejected.length === 0) return page;
+      for (const { tool, reason } of rejected) {
+        this.host.onError(
+          new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
+        );
+      }
+      return { ...page, tools };
+    });
   }
 }

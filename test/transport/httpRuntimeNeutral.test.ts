@@ -26,7 +26,8 @@ function importsOf(entry: string): { files: string[]; packages: string[] } {
     if (files.has(file)) continue;
     files.add(file);
     const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/g)) {
+    // Static imports and re-exports, and the dynamic imports of the parts loaded on first use.
+    for (const match of source.matchAll(/(?:(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+|\bimport\()'([^']+)'/g)) {
       const specifier = match[1]!;
       if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
       else packages.add(specifier);
@@ -40,5 +41,17 @@ describe('runtime-neutral transports', () => {
     const { files, packages } = importsOf(entry);
     expect(files.length).toBeGreaterThan(1);
     expect(packages.filter((p) => !ALLOWED_PACKAGES.has(p))).toEqual([]);
+  });
+
+  it('follows the parts the HTTP transport loads on first use', () => {
+    const names = importsOf('transport/http/streamableHttp.ts').files.map((file) => file.slice(SRC.length + 1));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'transport/http/ssePump.ts',
+        'transport/http/tries.ts',
+        'transport/http/legacy/legacyWire.ts',
+        'transport/http/legacy/sseConnection.ts',
+      ]),
+    );
   });
 });

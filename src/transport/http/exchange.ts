@@ -3,9 +3,12 @@
  * retry after a refused credential, same-origin 307/308 redirects, the retries of transient
  * failures (the transport's retry policy), and the error a failed exchange becomes. It also
  * holds the transport's lifetime: `close()` aborts every exchange in flight. What travels on the
- * exchange (envelope headers, JSON or SSE bodies) is the transport's. Runtime-neutral.
+ * exchange (envelope headers, JSON or SSE bodies) is the transport's. The tries after a refused
+ * credential, a redirect or with a proof (`tries.ts`) load with the first such answer (or the
+ * first proof). Runtime-neutral.
  */
 import { abortedError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
+import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
 import type { Timers } from '../../util/clock.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
@@ -17,10 +20,18 @@ import { crossOriginFailure } from './crossOrigin.js';
 import { isRetriableConnectFailure } from './connectFailure.js';
 import { NetworkFailure } from './networkFailure.js';
 import { checkHeaderValue, readStart, type HttpStack, type HttpStackResponse } from './stack.js';
-import { ExchangeTries, type TriedResponses } from './tries.js';
+import type { ExchangeTries, TriedResponses } from './tries.js';
 
 /** Statuses retried as transient (with `Retry-After`). */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** What follows a 401, a 403, a redirect or a proof, loaded the first time one comes. */
+const loadTries = onDemand('http-tries', () => import('./tries.js'));
+
+/** A 401, a 403 or a redirect (3xx, or 0 for an opaque one): `ExchangeTries.next` decides what follows. */
+function needsTries(status: number): boolean {
+  return status === 401 || status === 403 || status === 0 || (status >= 300 && status < 400);
+}
 
 /** What an {@link HttpExchange} works with; fixed for the transport's lifetime. */
 export interface HttpExchangeOptions {
@@ -185,21 +196,25 @@ export class HttpExchange {
   ): Promise<HttpStackResponse> {
     // Without a provider the static Authorization (if any) is already in `headers`; with one, a
     // request's first try carries the credential resolved for it ahead (the cache's partition).
-    const tries = new ExchangeTries({
-      auth: this.auth,
-      responses: this.responses,
-      httpMethod,
-      method,
-      authorization: authSignal === undefined ? this.auth.staticValue : await this.auth.first(credential, authSignal),
-      credential,
-      signal: authSignal,
-      maxRedirects: this.maxRedirects,
-      followsGetRedirects: false,
-    });
+    const first = authSignal === undefined ? this.auth.staticValue : await this.auth.first(credential, authSignal);
+    let tries: ExchangeTries<HttpStackResponse> | undefined;
+    const triesOf = async (): Promise<ExchangeTries<HttpStackResponse>> =>
+      (tries ??= new (await loadTries()).ExchangeTries({
+        auth: this.auth,
+        responses: this.responses,
+        httpMethod,
+        method,
+        authorization: first,
+        credential,
+        signal: authSignal,
+        maxRedirects: this.maxRedirects,
+        followsGetRedirects: false,
+      }));
+    if (this.auth.proves) await triesOf();
     let url = this.url;
     for (;;) {
       let requestHeaders = headers;
-      const authorization = tries.authorization;
+      const authorization = tries === undefined ? first : tries.authorization;
       if (authorization !== undefined && authorization !== headers['authorization']) {
         const value = checkHeaderValue(authorization);
         if (value === undefined)
@@ -210,7 +225,8 @@ export class HttpExchange {
           );
         requestHeaders = { ...headers, authorization: value };
       }
-      if (this.auth.proves) requestHeaders = { ...requestHeaders, ...(await tries.proofHeaders(url, requestHeaders)) };
+      if (tries !== undefined && this.auth.proves)
+        requestHeaders = { ...requestHeaders, ...(await tries.proofHeaders(url, requestHeaders)) };
       let response: HttpStackResponse;
       try {
         response = await this.stack.send({ method: httpMethod, url, headers: requestHeaders, body, cancel });
@@ -219,8 +235,12 @@ export class HttpExchange {
         throw new NetworkFailure(error);
       }
       const status = response.status;
-      if (tries.decides(status)) {
-        const next = await tries.next(response, url);
+      if (tries === undefined ? needsTries(status) : tries.decides(status)) {
+        const loaded = await triesOf().catch((error: unknown) => {
+          response.discard();
+          throw error;
+        });
+        const next = await loaded.next(response, url);
         if (next !== undefined) {
           url = next;
           continue;

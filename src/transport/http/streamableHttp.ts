@@ -5,14 +5,13 @@
  * through an {@link HttpStack}, `fetch` here; `mcp-live/node` plugs in `node:http`.
  */
 import { ErrorCode } from '../../errors/codes.js';
-import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
-import type { JsonObject, JsonRpcMessage, RequestId } from '../../wire/messages.js';
+import { ConnectionClosedError, InvalidArgumentError, LocalError } from '../../errors/errors.js';
+import { onDemand } from '../../errors/moduleLoad.js';
+import type { JsonRpcMessage } from '../../wire/messages.js';
 import { type Timers } from '../../util/clock.js';
 import { boundedTimers } from '../../util/timerBounds.js';
-import { cancelHandleOf, sendCancelOf } from '../cancelHandle.js';
-import { resolveRetryPolicy, type RetryPolicy } from '../../resilience/retry.js';
+import { resolveRetryPolicy } from '../../resilience/retry.js';
 import type {
-  CancelHandle,
   LegacyWireControl,
   RequestCredential,
   Transport,
@@ -20,78 +19,24 @@ import type {
   TransportHandlers,
   TransportSendOptions,
 } from '../transport.js';
-import { bodyExcerpt, HttpError, StreamBrokenError } from '../transportErrors.js';
-import type { AuthProvider } from './auth.js';
 import { AuthorizationSource } from './authorization.js';
-import { ERROR_BODY_BYTES, jsonRpcError, mediaType, parseEndpointUrl, parseJson } from './body.js';
+import { parseEndpointUrl } from './body.js';
 import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
-import {
-  LegacyHttpChannel,
-  resolveLegacyHttpOptions,
-  SessionSetup,
-  type LegacyHttpOptions,
-  type LegacyHttpPort,
-  type ResolvedLegacyHttpOptions,
-} from './legacy/legacyHttp.js';
-import type { LegacySseTransport } from './legacy/legacySse.js';
-import { openSseFallback } from './legacy/sseFallback.js';
+import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
+import type { SseConnection } from './legacy/sseConnection.js';
+import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.js';
+import { MessagePoster } from './messagePost.js';
 import { MessageReader } from './messageReader.js';
-import {
-  BodyTooLargeError,
-  checkHeaderValue,
-  fetchStack,
-  normalizeHeaders,
-  readStart,
-  type FetchLike,
-  type HttpStack,
-  type HttpStackResponse,
-} from './stack.js';
+import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
+import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
-/** Options for {@link StreamableHttpTransport}. Every field is optional. */
-export interface StreamableHttpTransportOptions {
-  /**
-   * Headers sent with every POST (for example an API key). The protocol headers (`Accept`,
-   * `Content-Type`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) always win over them;
-   * `Authorization` from {@link authProvider} wins over a static one.
-   */
-  headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * The fetch implementation: every request goes through it (`redirect: 'manual'`, `headers` a
-   * plain object with lower-case names). Use it behind a proxy (e.g. with an undici
-   * `ProxyAgent` dispatcher) or to instrument requests. On the `mcp-live/node` transport, giving
-   * it selects the fetch path instead of `node:http`. @default globalThis.fetch, looked up at each call
-   */
-  fetch?: FetchLike | undefined;
-  /** Supplies the `Authorization` header per request; see {@link AuthProvider}. */
-  authProvider?: AuthProvider | undefined;
-  /**
-   * Retries of transient failures before any response: connection refused (every method),
-   * connection reset and HTTP 429/502/503/504 (idempotent messages only; 429 for every method),
-   * honouring `Retry-After`. `false` disables them. @default `{ retries: 2, minDelayMs: 500,
-   * maxDelayMs: 5000, factor: 2, jitter: true, maxRetryAfterMs: 30000 }`
-   */
-  retry?: RetryPolicy | false | undefined;
-  /** Timers for retry waits. @default the globals, looked up per call (fake-timer friendly) */
-  timers?: Timers | undefined;
-  /** Longest SSE event accepted, in characters. @default 67108864 */
-  maxEventChars?: number | undefined;
-  /**
-   * Longest JSON response body accepted, in bytes: a longer one (or one whose `Content-Length`
-   * says so) is dropped as soon as it crosses the limit, and the request fails with
-   * `ProtocolError` (-32700, `data.value: { maxBodyBytes, received }`), as an oversized SSE event
-   * does. Error bodies are read only in part anyway. @default 67108864 (64 MiB)
-   */
-  maxBodyBytes?: number | undefined;
-  /** Same-origin 307/308 redirects followed per POST. Other redirects fail. @default 3 */
-  maxRedirects?: number | undefined;
-  /**
-   * The legacy wire (2025-11-25 and earlier), used after the client falls back to `initialize`:
-   * the standalone GET stream, resumption, `DELETE` on close. See {@link LegacyHttpOptions}.
-   * @default every field's default
-   */
-  legacy?: LegacyHttpOptions | undefined;
-}
+export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
+
+/** The legacy wire's code (the 2025-11-25 session), loaded when the client enters it. */
+const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.js'));
+/** The deprecated HTTP+SSE transport, loaded when the client falls back to it. */
+const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.js'));
 
 /** Longest JSON response body accepted by default, in bytes. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -165,6 +110,13 @@ type State = 'new' | 'open' | 'closed';
  * start of a new `initialize`) until the new session is negotiated, other messages wait and
  * then carry the new session id; if the new session cannot be set up, they reject with the
  * same error (the owner, e.g. `McpClient`, is expected to start the new session).
+ *
+ * Loaded on first use: the SSE reader with the first `text/event-stream` response; the legacy
+ * wire's code when the client enters it (`legacyWire.enter()`), before its first message goes
+ * out; the deprecated HTTP+SSE transport's when the client falls back to it. A part that cannot
+ * be loaded fails the message that needed it with `ModuleLoadError` (-32042), but for the SSE
+ * reader: a request whose SSE response cannot be read was delivered, so it fails as a broken
+ * stream (`StreamBrokenError`, -32012, outcome unknown) with that error as its cause.
  */
 export class StreamableHttpTransport implements Transport {
   readonly serverIdentity: string;
@@ -183,20 +135,22 @@ export class StreamableHttpTransport implements Transport {
   private readonly exchange: HttpExchange;
   /** Hands what the exchanges carry up to {@link handlers}. */
   private readonly reader: MessageReader;
+  /** POSTs each message and reads its answer. */
+  private readonly poster: MessagePoster;
   private readonly timers: Timers;
   private readonly maxEventChars: number | undefined;
-  private readonly maxBodyBytes: number;
   private state: State = 'new';
   private handlers: TransportHandlers | undefined;
-  /** Legacy wire: holds messages back while a new session is set up. */
-  private readonly sessionSetup = new SessionSetup();
-  /** The sends held back by {@link sessionSetup}, until each is sent or fails. */
-  private readonly heldSends = new Set<Promise<void>>();
   private readonly legacyOptions: ResolvedLegacyHttpOptions;
-  /** Set once the client falls back to the legacy wire. */
-  private legacy: LegacyHttpChannel | undefined;
+  /**
+   * Set from `legacyWire.enter()` to `leave()`: the load of the legacy wire's code, which
+   * messages wait for until {@link legacy} is set.
+   */
+  private legacyLoad: Promise<unknown> | undefined;
+  /** The legacy wire, once its code loaded (while {@link legacyLoad} is set). */
+  private legacy: LegacyHttpWire | undefined;
   /** Set after the fallback to the deprecated HTTP+SSE transport (legacySse.ts): every message goes through it. */
-  private sse: LegacySseTransport | undefined;
+  private sse: SseConnection | undefined;
 
   /** `1.1` on the `node:http` stack (`mcp-live/node`); unset on `fetch`, which does not say. */
   get networkProtocolVersion(): string | undefined {
@@ -206,33 +160,34 @@ export class StreamableHttpTransport implements Transport {
   /** Switches to the legacy wire around the client's `initialize` handshake (see the class documentation). */
   readonly legacyWire: LegacyWireControl = {
     enter: () => {
-      this.legacy?.stopStandalone();
-      this.legacy = new LegacyHttpChannel(
-        this.legacyPort(),
-        this.legacyOptions,
-        this.timers,
-        this.exchange.closeSignal,
-      );
-      this.sessionSetup.begin();
+      if (this.legacy !== undefined) return this.legacy.enter();
+      const loaded = loadLegacyWire.value;
+      if (loaded !== undefined) {
+        this.legacy = new loaded.LegacyHttpWire(this.legacyHost());
+        this.legacyLoad = Promise.resolve();
+        return;
+      }
+      const load: Promise<unknown> = loadLegacyWire().then((module) => {
+        if (this.legacyLoad === load) this.legacy = new module.LegacyHttpWire(this.legacyHost());
+      });
+      this.legacyLoad = load;
+      // A failed load rejects the messages that wait for it; the owner then leaves the legacy wire.
+      load.catch(() => {});
     },
-    negotiated: (protocolVersion) => {
-      if (this.legacy !== undefined) this.legacy.protocolVersion = protocolVersion;
-      this.sessionSetup.settle();
-    },
-    failed: (error) => {
-      this.sessionSetup.settle(error);
-      return Promise.allSettled([...this.heldSends]).then(() => undefined);
-    },
-    ready: () => (this.sse === undefined ? this.legacy?.startStandalone() : undefined),
+    // The calls below follow the first legacy message (`initialize`), which waited for the load.
+    negotiated: (protocolVersion) => this.legacy?.negotiated(protocolVersion),
+    failed: (error) => this.legacy?.failed(error),
+    ready: () => (this.sse === undefined ? this.legacy?.ready() : undefined),
     sessionId: () => this.legacy?.sessionId,
     leave: () => {
-      this.legacy?.stopStandalone();
+      this.legacyLoad = undefined;
+      this.legacy?.leave();
       this.legacy = undefined;
-      this.sessionSetup.settle();
       this.sse?.detach();
       this.sse = undefined;
     },
     openSse: async (signal) => {
+      const { openSseFallback } = await loadSseFallback();
       const host = {
         url: this.url,
         headers: new Headers(this.staticHeaders),
@@ -258,7 +213,7 @@ export class StreamableHttpTransport implements Transport {
    */
   get capabilities(): TransportCapabilities {
     if (this.sse !== undefined) return this.sse.capabilities;
-    return this.legacy === undefined ? MODERN_CAPABILITIES : LEGACY_CAPABILITIES;
+    return this.legacyLoad === undefined ? MODERN_CAPABILITIES : LEGACY_CAPABILITIES;
   }
 
   /**
@@ -292,7 +247,6 @@ export class StreamableHttpTransport implements Transport {
     const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (typeof maxBody !== 'number' || !Number.isInteger(maxBody) || maxBody < 1)
       throw new InvalidArgumentError('maxBodyBytes', maxBody, 'expected an integer number of bytes >= 1');
-    this.maxBodyBytes = maxBody;
     const maxRedirects = options.maxRedirects ?? 3;
     if (!Number.isInteger(maxRedirects) || maxRedirects < 0)
       throw new InvalidArgumentError('maxRedirects', maxRedirects, 'expected an integer >= 0');
@@ -309,6 +263,12 @@ export class StreamableHttpTransport implements Transport {
       handlers: () => this.handlers,
       exchange: this.exchange,
       maxEventChars: this.maxEventChars,
+    });
+    this.poster = new MessagePoster({
+      exchange: this.exchange,
+      reader: this.reader,
+      maxBodyBytes: maxBody,
+      session: () => this.legacy,
     });
     this.legacyOptions = resolveLegacyHttpOptions(options.legacy);
   }
@@ -358,7 +318,9 @@ export class StreamableHttpTransport implements Transport {
    * `options.cancel` (else `options.signal`) aborts the exchange (the cancellation of a
    * request); `options.headers`
    * adds headers to this POST; `options.idempotent` (default: every method but `tools/call`)
-   * allows retrying it after a connection reset or a 502/503/504.
+   * allows retrying it after a connection reset or a 502/503/504. On the legacy wire, the
+   * first message waits for the legacy wire's code to load (`ModuleLoadError`, -32042, when it
+   * cannot be).
    */
   send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {
     if (this.sse !== undefined && this.state === 'open') return this.sse.send(message, options);
@@ -366,14 +328,13 @@ export class StreamableHttpTransport implements Transport {
       const reason = this.state === 'new' ? 'transport not started' : 'transport closed';
       return Promise.reject(new ConnectionClosedError(`cannot send: ${reason}`, { reason }));
     }
-    const isResponse = !('method' in message);
-    const cancel = sendCancelOf(options);
-    if (isResponse && this.legacy !== undefined) {
-      // Legacy wire: the answer to a server request is POSTed and acknowledged like a notification.
-      const headers = this.legacyHeaders();
-      return this.exchangeNotification('(response)', JSON.stringify(message), headers, true, cancel);
+    const legacyLoad = this.legacyLoad;
+    if (legacyLoad !== undefined && (!('method' in message) || typeof message.method === 'string')) {
+      if (this.legacy !== undefined) return this.legacy.send(message, options);
+      // The legacy wire's code is still loading: the message goes once it is there.
+      return legacyLoad.then(() => this.send(message, options));
     }
-    if (isResponse || typeof message.method !== 'string') {
+    if (!('method' in message) || typeof message.method !== 'string') {
       return Promise.reject(
         new InvalidArgumentError(
           'message',
@@ -382,25 +343,13 @@ export class StreamableHttpTransport implements Transport {
         ),
       );
     }
-    if (this.sessionSetup.active && this.legacy !== undefined && message.method !== 'initialize') {
-      const held = this.sendAfterSetup(message, options);
-      this.heldSends.add(held);
-      const release = (): void => void this.heldSends.delete(held);
-      held.then(release, release);
-      return held;
-    }
     let headers: Record<string, string>;
     try {
-      headers = this.protocolHeaders(message.method, message.params, options.headers);
+      headers = envelopeHeaders(message.method, message.params, options.headers, this.staticHeaders, this.postHeaders);
     } catch (error) {
       return Promise.reject(error);
     }
-    const body = JSON.stringify(message);
-    const idempotent = options.idempotent ?? message.method !== 'tools/call';
-    if ('id' in message && message.id !== undefined) {
-      return this.exchangeRequest(message.method, message.id, body, headers, idempotent, cancel, options.credential);
-    }
-    return this.exchangeNotification(message.method, body, headers, idempotent, cancel);
+    return this.poster.send(message, headers, options);
   }
 
   /**
@@ -427,260 +376,16 @@ export class StreamableHttpTransport implements Transport {
     await this.close();
   }
 
-  /**
-   * Legacy wire: sends `message` once the session being set up is negotiated, with its id. A
-   * failed set-up rejects a request with the set-up's error, and reports it for a notification.
-   */
-  private async sendAfterSetup(
-    message: Extract<JsonRpcMessage, { method: string }>,
-    options: TransportSendOptions,
-  ): Promise<void> {
-    const id = 'id' in message ? (message.id as RequestId | undefined) : undefined;
-    const cancel = sendCancelOf(options);
-    const link = this.exchange.link(cancel);
-    try {
-      await this.sessionSetup.wait([link.signal]);
-    } catch (error) {
-      // The set-up's own failure is the request's answer, even when the transport closes right after it.
-      if (id !== undefined && this.sessionSetup.failedWith(error)) throw error;
-      const final = this.exchange.finalError(error, message.method, id, cancel);
-      if (id !== undefined || this.exchange.closeSignal.aborted || cancel?.aborted === true) throw final;
-      this.reader.emitError(final);
-      return;
-    } finally {
-      link.dispose();
-    }
-    return this.send(message, options);
-  }
-
-  /** Accept, Content-Type, the static headers, and the legacy session headers. */
-  private legacyHeaders(): Record<string, string> {
-    const headers = { ...this.postHeaders };
-    this.legacy?.applyHeaders(headers);
-    return headers;
-  }
-
-  /** The headers of a POST of `method`: the legacy envelope after the fallback, else the 2026-07-28 one. */
-  private protocolHeaders(
-    method: string,
-    params: JsonObject | undefined,
-    extra: Readonly<Record<string, string>> | undefined,
-  ): Record<string, string> {
-    // The legacy envelope: no Mcp-Method, Mcp-Name or Mcp-Param-* headers (spec 2025-11-25).
-    if (this.legacy !== undefined) return this.legacyHeaders();
-    return envelopeHeaders(method, params, extra, this.staticHeaders, this.postHeaders);
-  }
-
-  private async exchangeRequest(
-    method: string,
-    id: RequestId,
-    body: string,
-    headers: Readonly<Record<string, string>>,
-    idempotent: boolean,
-    cancel: CancelHandle | undefined,
-    credential: RequestCredential | undefined,
-  ): Promise<void> {
-    try {
-      const response = await this.exchange.post(method, body, headers, idempotent, cancel, credential);
-      this.legacy?.captureSession(method, response);
-      await this.consumeResponse(response, method, id, cancel, headers['mcp-session-id']);
-    } catch (error) {
-      throw this.exchange.finalError(error, method, id, cancel);
-    }
-  }
-
-  private async exchangeNotification(
-    method: string,
-    body: string,
-    headers: Readonly<Record<string, string>>,
-    idempotent: boolean,
-    cancel: CancelHandle | undefined,
-  ): Promise<void> {
-    try {
-      const response = await this.exchange.post(method, body, headers, idempotent, cancel);
-      if (response.status >= 200 && response.status < 300) {
-        // Accepted: 202, 200 or 204, with or without a body. Never parsed.
-        response.discard();
-        return;
-      }
-      const expired = this.legacy?.sessionExpired(method, response.status, headers['mcp-session-id']);
-      if (expired !== undefined) {
-        response.discard();
-        this.reader.emitError(expired);
-        return;
-      }
-      const text = await readStart(response, ERROR_BODY_BYTES);
-      const parsed = parseJson(text);
-      this.reader.emitError(
-        new HttpError(this.exchange.errorData(response, method, text, 'status', jsonRpcError(parsed))),
-      );
-    } catch (error) {
-      const final = this.exchange.finalError(error, method, undefined, cancel);
-      if (this.exchange.closeSignal.aborted || cancel?.aborted === true) throw final;
-      if (final instanceof InvalidArgumentError) throw final;
-      this.reader.emitError(final);
-    }
-  }
-
-  /** Reads the final response of a request and hands its messages up. */
-  private async consumeResponse(
-    response: HttpStackResponse,
-    method: string,
-    id: RequestId,
-    cancel: CancelHandle | undefined,
-    sentSessionId: string | undefined,
-  ): Promise<void> {
-    const status = response.status;
-    const type = mediaType(response.header('content-type'));
-    if (status < 200 || status >= 300) {
-      const legacy = this.legacy;
-      const expired = legacy?.sessionExpired(method, status, sentSessionId);
-      if (expired !== undefined) {
-        response.discard();
-        // The session is gone: hold other messages back until the owner negotiated a new one.
-        if (legacy === this.legacy && legacy?.sessionId === undefined) this.sessionSetup.begin();
-        throw expired;
-      }
-      const text = await readStart(response, ERROR_BODY_BYTES);
-      const parsed = parseJson(text);
-      const rpcError = type === 'application/json' ? jsonRpcError(parsed) : undefined;
-      if (rpcError !== undefined && status >= 400 && status < 500) {
-        // A modern server's refusal (-32020, -32021, -32022, -32602, -32601...): it is the response.
-        if (this.reader.deliver(parsed, id, status)) return;
-      }
-      throw new HttpError(this.exchange.errorData(response, method, text, 'status', jsonRpcError(parsed)));
-    }
-    if (type === 'text/event-stream') {
-      await this.readEventStream(response, method, id, cancel);
-      return;
-    }
-    if (type === 'application/json') {
-      let text: string;
-      try {
-        text = await response.text(this.maxBodyBytes);
-      } catch (error) {
-        if (this.exchange.isAborted(cancel)) throw this.exchange.abortReason(cancel);
-        if (error instanceof BodyTooLargeError) {
-          throw new ProtocolError(
-            `response body longer than ${error.limit} bytes; dropped`,
-            { method, value: { maxBodyBytes: error.limit, received: error.received } },
-            ErrorCode.ParseError,
-          );
-        }
-        throw new StreamBrokenError(
-          {
-            method,
-            requestId: id,
-            phase: 'mid-stream',
-            reason: 'the response body failed before it was complete',
-            eventsReceived: 0,
-            outcome: 'unknown',
-          },
-          error,
-        );
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text) as unknown;
-      } catch {
-        if (text.trim() === '') throw new HttpError(this.exchange.errorData(response, method, '', 'empty-body'));
-        throw new ProtocolError(
-          'response body is not JSON',
-          { method, value: bodyExcerpt(text) },
-          ErrorCode.ParseError,
-        );
-      }
-      if (!this.reader.deliver(parsed, id, status))
-        throw new ProtocolError('response body is not the JSON-RPC response to this request', {
-          method,
-          value: parsed,
-        });
-      return;
-    }
-    const text = await readStart(response, ERROR_BODY_BYTES);
-    throw new HttpError(this.exchange.errorData(response, method, text, text === '' ? 'empty-body' : 'content-type'));
-  }
-
-  private async readEventStream(
-    response: HttpStackResponse,
-    method: string,
-    id: RequestId,
-    cancel: CancelHandle | undefined,
-  ): Promise<void> {
-    const pumped = await this.reader.pump(response, method, id, cancel);
-    if (pumped.responded) return;
-    // Legacy wire: a stream that gave an event id can be resumed with GET + Last-Event-ID.
-    if (this.legacy !== undefined && pumped.lastEventId !== undefined) {
-      const link = this.exchange.link(cancel);
-      try {
-        await this.legacy.resume(method, id, pumped, link.signal);
-      } finally {
-        link.dispose();
-      }
-      return;
-    }
-    const failed = pumped.failure !== undefined;
-    throw new StreamBrokenError(
-      {
-        method,
-        requestId: id,
-        phase: 'mid-stream',
-        reason: failed
-          ? 'the response stream failed before the response'
-          : 'the response stream ended before the response',
-        eventsReceived: pumped.events,
-        outcome: 'unknown',
-      },
-      pumped.failure,
-    );
-  }
-
-  /** What the legacy channel borrows: GET/DELETE with auth, the SSE reader, error reporting. */
-  private legacyPort(): LegacyHttpPort {
+  /** What the legacy wire borrows of this transport. */
+  private legacyHost(): LegacyWireHost {
     return {
-      get: (lastEventId, signal) => {
-        const headers = this.legacyHeaders();
-        headers['accept'] = 'text/event-stream';
-        delete headers['content-type'];
-        if (lastEventId !== undefined) {
-          const value = checkHeaderValue(lastEventId);
-          if (value === undefined)
-            return Promise.reject(
-              new ProtocolError('the SSE event id cannot be sent as Last-Event-ID', {
-                method: 'GET',
-                value: lastEventId,
-              }),
-            );
-          headers['last-event-id'] = value;
-        }
-        // `signal` already follows the transport's close (standalone stream, or a request's exchange).
-        const cancel = cancelHandleOf(signal);
-        return this.exchange.send('GET', 'GET', undefined, headers, cancel).catch((error: unknown) => {
-          throw this.exchange.finalError(error, 'GET', undefined, cancel);
-        });
-      },
-      delete: (signal) => {
-        const headers = this.legacyHeaders();
-        delete headers['content-type'];
-        return this.exchange.send('DELETE', 'DELETE', undefined, headers, cancelHandleOf(signal));
-      },
-      pump: (response, method, relatedId, signal) =>
-        this.reader.pump(response, method, relatedId, cancelHandleOf(signal)),
-      httpError: async (response, method) => {
-        const text = await readStart(response, ERROR_BODY_BYTES);
-        const type = mediaType(response.header('content-type'));
-        const ok = response.status >= 200 && response.status < 300;
-        return new HttpError(
-          this.exchange.errorData(
-            response,
-            method,
-            text,
-            ok ? (text === '' ? 'empty-body' : 'content-type') : 'status',
-            type === 'application/json' ? jsonRpcError(parseJson(text)) : undefined,
-          ),
-        );
-      },
-      emitError: (error) => this.reader.emitError(error),
+      exchange: this.exchange,
+      reader: this.reader,
+      poster: this.poster,
+      postHeaders: this.postHeaders,
+      options: this.legacyOptions,
+      timers: this.timers,
+      send: (message, options) => this.send(message, options),
     };
   }
 }

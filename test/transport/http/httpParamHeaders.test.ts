@@ -9,8 +9,8 @@ import {
   paramHeadersFor,
   paramHeaderText,
   screenToolHeaders,
-  ToolHeaderRegistry,
 } from '../../../src/transport/http/mcpParamHeaders.js';
+import { ToolHeaderRegistry } from '../../../src/transport/http/toolHeaderRegistry.js';
 import { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { HttpFake, sendJson } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
@@ -228,7 +228,7 @@ describe('Mcp-Param headers on the wire', () => {
 });
 
 describe('ToolHeaderRegistry', () => {
-  it('remembers maps and idempotency hints of kept tools, and forgets rejected or cleared ones', () => {
+  it('remembers maps and idempotency hints of kept tools, and forgets rejected or cleared ones', async () => {
     const registry = new ToolHeaderRegistry();
     const page = [
       {
@@ -238,7 +238,7 @@ describe('ToolHeaderRegistry', () => {
       { ...tool('write', { q: { type: 'string' } }), annotations: { destructiveHint: true } },
       tool('broken', { a: { type: 'object', 'x-mcp-header': 'A' } }),
     ];
-    const { tools, rejected } = registry.screen(page);
+    const { tools, rejected } = await registry.screen(page);
     expect(tools.map((t) => t.name)).toEqual(['read', 'write']);
     expect(rejected.map((r) => r.tool)).toEqual(['broken']);
     expect(registry.headersFor('read', { region: 'eu' })).toEqual({ 'Mcp-Param-Region': 'eu' });
@@ -247,7 +247,7 @@ describe('ToolHeaderRegistry', () => {
     expect(registry.isIdempotent('read')).toBe(true);
     expect(registry.isIdempotent('write')).toBe(false);
     expect(registry.isIdempotent('unknown')).toBeUndefined();
-    registry.screen([tool('read', { region: { type: 'string' } })]);
+    await registry.screen([tool('read', { region: { type: 'string' } })]);
     expect(registry.headersFor('read', { region: 'eu' })).toBeUndefined();
     expect(registry.isIdempotent('read')).toBe(false);
     registry.clear();

@@ -1,13 +1,15 @@
 /**
  * The deprecated HTTP+SSE transport opened by a `StreamableHttpTransport` at its own URL, when
- * its client falls back to it (`LegacyWireControl.openSse`; docs/legacy.md). Runtime-neutral.
+ * its client falls back to it (`LegacyWireControl.openSse`; docs/legacy.md). Loaded then, with
+ * the transport's connection (`sseConnection.ts`). Runtime-neutral.
  */
 import { ConnectionClosedError } from '../../../errors/errors.js';
 import type { Timers } from '../../../util/clock.js';
 import type { TransportHandlers } from '../../transport.js';
 import type { AuthorizationSource } from '../authorization.js';
 import type { FetchLike } from '../stack.js';
-import { LegacySseTransport } from './legacySse.js';
+import { SseConnection } from './sseConnection.js';
+import { DEFAULT_ENDPOINT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './sseOptions.js';
 
 /**
  * @internal What a `StreamableHttpTransport` lends the HTTP+SSE fallback it opens at its own
@@ -32,25 +34,27 @@ export interface SseFallbackHost {
 /**
  * @internal Opens the deprecated HTTP+SSE transport at the host's URL for a
  * `StreamableHttpTransport` whose client fell back to it (`LegacyWireControl.openSse`).
- * Resolves once the `endpoint` event arrived; rejects like {@link LegacySseTransport.start}.
+ * Resolves once the `endpoint` event arrived; rejects like `LegacySseTransport.start()`.
  */
-export async function openSseFallback(
-  host: SseFallbackHost,
-  signal: AbortSignal | undefined,
-): Promise<LegacySseTransport> {
+export async function openSseFallback(host: SseFallbackHost, signal: AbortSignal | undefined): Promise<SseConnection> {
   const handlers = host.handlers;
   if (handlers === undefined || host.closeSignal.aborted)
     throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });
-  const transport = new LegacySseTransport(
-    host.url,
+  const url = new URL(host.url);
+  const connection = new SseConnection(
     {
+      url,
+      serverIdentity: `${url.origin}${url.pathname}`,
       headers: host.headers,
+      auth: host.auth,
       fetch: host.fetch,
       timers: host.timers,
-      ...(host.maxEventChars !== undefined && { maxEventChars: host.maxEventChars }),
+      endpointTimeoutMs: DEFAULT_ENDPOINT_TIMEOUT_MS,
+      maxEventChars: host.maxEventChars,
+      maxRedirects: DEFAULT_MAX_REDIRECTS,
     },
-    host.auth,
+    new AbortController(),
   );
-  await transport.open(handlers, signal, { closeSignal: host.closeSignal, onClosed: () => host.onClosed() });
-  return transport;
+  await connection.open(handlers, signal, { closeSignal: host.closeSignal, onClosed: () => host.onClosed() });
+  return connection;
 }
