@@ -11,7 +11,6 @@ import { InvalidArgumentError, LocalError, McpError } from '../../../errors/erro
 import type { RequestId } from '../../../wire/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
-import { backoffDelay } from '../../../resilience/backoff.js';
 import { retry } from '../../../resilience/retry.js';
 import type { PumpResult } from '../messageReader.js';
 import type { HttpStackResponse } from '../stack.js';
@@ -30,7 +29,10 @@ export interface LegacyHttpOptions {
    * event) before the standalone stream is given up; 405 gives it up at once. @default 3
    */
   standaloneMaxAttempts?: number | undefined;
-  /** Wait before the first GET retry, in ms; doubles for each further one (with jitter in [0.5, 1)). @default 1000 */
+  /**
+   * Wait before the first GET retry, in ms; doubles for each further one, with jitter: a wait in
+   * [0.5, 1) times that (computed and slept by p-retry on the global timers). @default 1000
+   */
   standaloneRetryDelayMs?: number | undefined;
   /** Resumptions (GET with `Last-Event-ID`) of one request's broken response stream. @default 3 */
   maxResumptions?: number | undefined;
@@ -40,8 +42,6 @@ export interface LegacyHttpOptions {
   deleteSessionOnClose?: boolean | undefined;
   /** Longest wait for that `DELETE`, in ms. @default 2000 */
   deleteTimeoutMs?: number | undefined;
-  /** Random source in [0, 1) for the jitter. @default Math.random */
-  random?: (() => number) | undefined;
 }
 
 /** {@link LegacyHttpOptions} with every default filled in. */
@@ -63,7 +63,6 @@ export function resolveLegacyHttpOptions(options: LegacyHttpOptions | undefined)
     defaultRetryMs: options?.defaultRetryMs ?? 1000,
     deleteSessionOnClose: options?.deleteSessionOnClose ?? true,
     deleteTimeoutMs: options?.deleteTimeoutMs ?? 2000,
-    random: options?.random ?? Math.random,
   };
   for (const key of ['standaloneMaxAttempts', 'maxResumptions'] as const) {
     const value = resolved[key];
@@ -76,8 +75,6 @@ export function resolveLegacyHttpOptions(options: LegacyHttpOptions | undefined)
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
       throw new InvalidArgumentError(`legacy.${key}`, value, 'expected a finite number of ms >= 0');
   }
-  if (typeof resolved.random !== 'function')
-    throw new InvalidArgumentError('legacy.random', resolved.random, 'expected a function');
   return Object.freeze(resolved);
 }
 
@@ -275,7 +272,7 @@ export class LegacyHttpChannel {
    * The standalone GET stream (spec 2025-11-25: Listening for Messages from the Server): 405
    * means the server offers none, and it is never asked again. Other refusals (400, 404...),
    * network failures and streams that end without an event count as failures: retried with
-   * backoff (the retry loop of `transport/retry.ts`) up to `standaloneMaxAttempts` in a row, then
+   * backoff (the retry loop of `resilience/retry.ts`) up to `standaloneMaxAttempts` in a row, then
    * given up with one report to `onError`; an auth refusal is given up at once. A stream that
    * carried events is reopened after the server's `retry` (with `Last-Event-ID`). Nothing here
    * ever closes the transport.
@@ -308,9 +305,8 @@ export class LegacyHttpChannel {
         const reopen = await retry(openOnce, {
           retries: this.options.standaloneMaxAttempts - 1,
           signal,
-          timers: this.timers,
-          next: (error, failures) =>
-            isHttpAuthError(error) ? undefined : backoffDelay(backoff, failures, this.options.random),
+          backoff,
+          next: (error) => (isHttpAuthError(error) ? undefined : 'backoff'),
         });
         if (!reopen) return;
       } catch (error) {
