@@ -315,11 +315,10 @@ export class ClientConnection {
     renewal: boolean,
     signal: AbortSignal,
   ): Promise<void> {
-    const { session, clock, timers } = this.hooks;
+    const { session, clock } = this.hooks;
     const outcome = await reconnectLoop({
       budget: this.budget as ReconnectBudget,
       clock,
-      timers,
       signal,
       first: { delayMs: first.delayMs, coolDown: first.coolDown, cause },
       firstAttempt: renewal ? 2 : 1,

@@ -163,7 +163,14 @@ export interface ClientOptions {
   clock?: Clock | undefined;
   /** Wall clock, for `retryAt` (when a reconnect attempt starts). @default Date.now */
   wallClock?: WallClock | undefined;
-  /** Timer functions. @default the globals, looked up per call (fake-timer friendly) */
+  /**
+   * Timer functions for the client's timeouts (per request, total budgets, a wait for a
+   * reconnect), the intervals of task polls and live lists, and the live-list debounce and
+   * retry. The waits between retries (HTTP retries of transient failures, task poll retries,
+   * reconnect attempts, listen reopens) do not use them: they run on the global `setTimeout`,
+   * so `vi.useFakeTimers()` drives them. @default the globals, looked up per call (fake-timer
+   * friendly)
+   */
   timers?: Timers | undefined;
   /**
    * OpenTelemetry tracing: pass `{ api }` with the `@opentelemetry/api` module (an optional

@@ -1,12 +1,15 @@
 /**
  * The reconnect loop: waits, attempts, and asks the budget for the next wait, until an attempt
  * succeeds, the budget is spent, a failure no attempt can mend comes up, or the signal aborts.
- * A loop over hooks on the one retry loop of `transport/retry.ts` (p-retry), with every wait on
- * the injected timers; it never touches a transport itself.
+ * A loop over hooks on the one retry loop of `resilience/retry.ts` (p-retry). The budget names
+ * every wait (the client announces each one, `reconnecting` with `delayMs`, before it starts),
+ * slept on the global timers, so fake timers drive the whole loop; it never touches a transport
+ * itself.
  */
 import { retry } from '../resilience/retry.js';
-import type { Clock, Timers } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import { causeOfFailure, isRetryableConnectFailure } from './cause.js';
 import type { ReconnectBudget } from '../resilience/reconnectPolicy.js';
 import type { ReconnectCause } from './types.js';
@@ -15,7 +18,6 @@ import type { ReconnectCause } from './types.js';
 export interface ReconnectLoopOptions {
   budget: ReconnectBudget;
   clock: Clock;
-  timers: Timers;
   /** Stops the loop at once (the client closed): the current wait is cleared, and the loop rejects with `signal.reason`. */
   signal: AbortSignal;
   /**
@@ -50,11 +52,11 @@ export type ReconnectOutcome =
  * `signal.reason` when the signal aborts.
  */
 export async function reconnectLoop(options: ReconnectLoopOptions): Promise<ReconnectOutcome> {
-  const { budget, clock, timers, signal } = options;
+  const { budget, clock, signal } = options;
   const before = (options.firstAttempt ?? 1) - 1;
   let attempts = before;
   options.onReconnecting(before + 1, options.first.delayMs, options.first.coolDown ?? false, options.first.cause);
-  await abortableDelay(options.first.delayMs, timers, signal);
+  await abortableDelay(options.first.delayMs, boundedTimers(), signal);
   try {
     await retry(
       (attempt) => {
@@ -65,7 +67,6 @@ export async function reconnectLoop(options: ReconnectLoopOptions): Promise<Reco
       {
         retries: Number.POSITIVE_INFINITY,
         signal,
-        timers,
         next: (error, attempt) => {
           if (!isRetryableConnectFailure(error)) return undefined;
           const decision = budget.attemptFailed(clock.now());

@@ -3,8 +3,8 @@
  * exponential backoff, a budget against crash loops (a few quick retries for a connection that
  * dies young, a bounded number of reconnects per window, a long cool-down once either is
  * spent), and giving up after a few cool-downs that did not help. The budget is pure: time comes
- * in as arguments. The loop that runs it is `loop.ts`, on the one retry loop of
- * `transport/retry.ts`.
+ * in as arguments. The loop that runs it is `reconnect/loop.ts`, on the one retry loop of
+ * `resilience/retry.ts`.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { BackoffOptions } from './backoff.js';

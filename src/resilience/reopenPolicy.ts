@@ -2,13 +2,13 @@
  * When a subscription reopens a listen stream that ended without the host asking, and how long
  * it waits first: jittered exponential backoff, a budget for streams that die young, a budget
  * per time window, and a long cool-down once either is spent. The budget is pure (time comes
- * in as arguments); {@link reopenWithRetry} layers it on the one retry loop (`transport/retry.ts`,
- * on p-retry), whose waits run on injected timers so fake timers drive it.
+ * in as arguments); {@link reopenWithRetry} layers it on the one retry loop (`resilience/retry.ts`,
+ * on p-retry), which sleeps the budget's waits on the global timers, so fake timers drive it.
  */
 import type { BackoffOptions } from './backoff.js';
 import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from './failureBudget.js';
 import { retry } from './retry.js';
-import type { Clock, Timers } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 
 /**
  * How a subscription reopens its stream. Every field is optional; times are in ms. The backoff
@@ -117,7 +117,6 @@ export class ReopenBudget {
 export interface ReopenRetryOptions {
   budget: ReopenBudget;
   clock: Clock;
-  timers: Timers;
   /** Stops waiting and retrying; the run then rejects with `signal.reason`. */
   signal: AbortSignal;
   /** Whether a failed attempt may be retried; a `false` ends the run with that error. */
@@ -128,12 +127,13 @@ export interface ReopenRetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, fails with an error that is not `retryable`, or `signal`
- * aborts; the budget names each wait (its backoff or its cool-down), on the injected timers,
- * through the retry loop of `transport/retry.ts` (p-retry). Each attempt is recorded in the
- * budget's window. Rejects with the last error (or `signal.reason`).
+ * aborts; the budget names each wait (its backoff or its cool-down: a wait the listener is told
+ * of before it starts, so the budget computes it, not p-retry), slept on the global timers
+ * by the retry loop of `resilience/retry.ts` (p-retry). Each attempt is recorded in the budget's
+ * window. Rejects with the last error (or `signal.reason`).
  */
 export function reopenWithRetry<T>(attempt: () => Promise<T>, options: ReopenRetryOptions): Promise<T> {
-  const { budget, clock, timers, signal } = options;
+  const { budget, clock, signal } = options;
   return retry(
     () => {
       budget.attemptStarted(clock.now());
@@ -142,7 +142,6 @@ export function reopenWithRetry<T>(attempt: () => Promise<T>, options: ReopenRet
     {
       retries: Number.POSITIVE_INFINITY,
       signal,
-      timers,
       next: (error) => {
         if (!options.retryable(error)) return undefined;
         const decision = budget.attemptFailed(clock.now());

@@ -16,8 +16,9 @@ import {
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonObject, RequestId } from '../wire/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
-import type { Clock, Timers } from '../util/clock.js';
+import type { Clock } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
+import { boundedTimers } from '../util/timerBounds.js';
 import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js';
 import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
@@ -69,7 +70,6 @@ export interface SubscriptionHost {
 export interface SubscriptionDeps {
   readonly host: SubscriptionHost;
   readonly clock: Clock;
-  readonly timers: Timers;
   readonly random: () => number;
   readonly onError: (error: Error) => void;
   /** Routes notifications naming `id` to `route`. */
@@ -477,11 +477,11 @@ export class ManagedSubscription implements Subscription {
   private async reopen(delayMs: number, budget: ReopenBudget): Promise<void> {
     const signal = this.lifetime.signal;
     try {
-      await abortableDelay(delayMs, this.deps.timers, signal);
+      // On the global timers, as every wait of the reopen loop (resilience/retry.ts).
+      await abortableDelay(delayMs, boundedTimers(), signal);
       const { attempt, honoured } = await reopenWithRetry(() => this.startListen(), {
         budget,
         clock: this.deps.clock,
-        timers: this.deps.timers,
         signal,
         retryable: (error) =>
           this.deps.host.connected() && (isRetryableReopenFailure(error) || endOf(error).reason === 'transport-closed'),

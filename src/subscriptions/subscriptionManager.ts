@@ -116,7 +116,6 @@ export class SubscriptionManager {
     this.deps = {
       host: options.host,
       clock: options.clock,
-      timers: options.timers,
       random: options.random,
       onError: options.onError,
       register: (id, route) => {

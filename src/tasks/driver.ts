@@ -8,7 +8,6 @@ import type { InputRequest, InputResponse } from '../wire/protocol.js';
 import { systemClock, type Clock, type TimerHandle, type Timers } from '../util/clock.js';
 import { boundedTimers } from '../util/timerBounds.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import { backoffDelay } from '../resilience/backoff.js';
 import { retry } from '../resilience/retry.js';
 import { TaskAbandonedError, TaskExpiredError, type TaskAbandonReason } from './errors.js';
 import {
@@ -77,10 +76,11 @@ export interface DriveTaskOptions {
    * `kind: "total"`).
    */
   deadline?: { at: number; totalTimeoutMs: number } | undefined;
-  /** How failed `hooks.get` polls are retried. @default DEFAULT_TASK_POLL_RETRY */
+  /**
+   * How failed `hooks.get` polls are retried; the backoff between them runs on the global
+   * timers (p-retry), not on `timers`. @default DEFAULT_TASK_POLL_RETRY
+   */
   pollRetry?: ResolvedTaskPollRetry | undefined;
-  /** Random source in [0, 1) for the retry jitter. @default Math.random */
-  random?: (() => number) | undefined;
   /**
    * Told once per field and run when a server's interval lies outside the policy's range, with a
    * `ProtocolError` (-32600) naming the field, the value as sent and the value used.
@@ -145,7 +145,6 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
   let previous: Task | DetailedTask | undefined;
   let growth = 0;
   const pollRetry = options.pollRetry ?? DEFAULT_TASK_POLL_RETRY;
-  const random = options.random ?? Math.random;
   const reported = new Set<string>();
   try {
     for (;;) {
@@ -193,16 +192,14 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
       return await retry(() => hooks.get(signal), {
         retries: pollRetry.retries,
         signal,
-        timers: options.timers,
-        next: (error, attempt) => {
+        backoff: pollRetry,
+        next: (error) => {
           if (!isTransientPollError(error)) return undefined;
           const expiresAt = taskExpiresAt(current, firstSeenAt);
           if (expiresAt !== null && now() >= expiresAt)
             throw new TaskExpiredError({ taskId: current.taskId, expiresAt, status: current.status });
           const asked = retryAfterOf(error);
-          return asked !== undefined && asked <= pollRetry.maxDelayMs
-            ? asked
-            : backoffDelay(pollRetry, attempt, random);
+          return asked !== undefined && asked <= pollRetry.maxDelayMs ? asked : 'backoff';
         },
       });
     } catch (error) {

@@ -10,8 +10,10 @@ import type { Backoff, BackoffOptions } from '../resilience/backoff.js';
 
 /**
  * How failed polls are retried: up to `retries` in a row (a poll that succeeds starts the count
- * again), waiting the backoff between them (`minDelayMs`·`factor`^n up to `maxDelayMs`, jitter
- * on by default), or the `Retry-After` of a 429/503 when it is shorter than `maxDelayMs`.
+ * again), waiting the `Retry-After` of a 429/503 when it is at most `maxDelayMs`, else the
+ * backoff (`minDelayMs`·`factor`^(n-1) for the `n`th backoff wait of the run, times [0.5, 1)
+ * with jitter, on by default, then capped at `maxDelayMs`), computed and slept by p-retry on the
+ * global timers.
  */
 export interface TaskPollRetry extends BackoffOptions {
   /** Failed polls in a row that are retried; one more and the call gives up (`TaskAbandonedError`). @default 8 */

@@ -22,8 +22,9 @@ export interface WallClock {
 export type TimerHandle = unknown;
 
 /**
- * Timer functions the client schedules timeouts, backoff and TTL checks with. The default wraps
- * the globals, looked up at each call, so `vi.useFakeTimers()` works.
+ * Timer functions the client schedules timeouts, intervals and debounces with (the waits between
+ * retries run on the globals, in `resilience/retry.ts`). The default wraps the globals, looked
+ * up at each call, so `vi.useFakeTimers()` works.
  */
 export interface Timers {
   /** Runs `callback` once after `ms` milliseconds; returns a handle for `clearTimeout`. */

@@ -16,7 +16,7 @@ import { HttpAuthError, HttpError } from '../../src/transport/transportErrors.js
 import { SessionExpiredError } from '../../src/transport/http/legacy/legacyHttp.js';
 import type { Era } from '../../src/era/era.js';
 import { answerDiscover, HttpFake, sendJson, type RecordedRequest } from '../fakes/httpFake.js';
-import { instantTimers } from '../fakes/httpHarness.js';
+import { fakeRetryTimers, realTimers } from '../fakes/retryTimers.js';
 import { H1, startLegacyHttpServer, type Answer, type LegacyHttpServer } from '../fakes/legacyHttpServer.js';
 import { connectedLegacyPair } from '../fakes/legacyScripted.js';
 import { connectedPair, type Wire } from '../fakes/scriptedServer.js';
@@ -26,6 +26,7 @@ const clientInfo = { name: 'legacy-cases', version: '1.0.0' };
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   vi.useRealTimers();
   for (const item of open.splice(0)) await item.close();
 });
@@ -313,14 +314,24 @@ describe('B26: a 404 on a legacy session request starts one new session', () => 
 describe('B27: the optional GET stream answered 405, 400 or 404', () => {
   const gets = (server: LegacyHttpServer): RecordedRequest[] => server.fake.requests.filter((r) => r.method === 'GET');
 
+  /** A connected client whose retry waits run on fake timers (its own timers keep real time). */
+  async function connectOnFakeRetryTimers(server: LegacyHttpServer, errors: Error[]) {
+    const timers = fakeRetryTimers();
+    const client = httpClient(
+      server.url,
+      { onError: (e) => errors.push(e), timers: realTimers },
+      { timers: realTimers },
+    );
+    await timers.settle(client.connect());
+    return { client, timers };
+  }
+
   it('B27 A (405): exactly one GET, no retries; POST-only and healthy', async () => {
-    const timers = instantTimers();
     const server = await legacyHttp({ get: (_r, res) => res.writeHead(405, { Allow: 'POST' }).end() });
     const errors: Error[] = [];
-    const client = httpClient(server.url, { onError: (e) => errors.push(e) }, { timers });
-    await client.connect();
-    await vi.waitFor(() => expect(gets(server)).toHaveLength(1));
-    const { tools } = await client.listTools();
+    const { client, timers } = await connectOnFakeRetryTimers(server, errors);
+    await timers.until(() => gets(server).length === 1);
+    const { tools } = await timers.settle(client.listTools());
     expect(tools).toHaveLength(1);
     expect(gets(server)).toHaveLength(1);
     expect(gets(server)[0]?.headers).toMatchObject({
@@ -338,16 +349,12 @@ describe('B27: the optional GET stream answered 405, 400 or 404', () => {
     ['B (400)', b, 400],
     ['C (404 text/html)', c, 404],
   ])('B27 %s: listTools resolves; GET tried at most 3 times with backoff, no teardown', async (_label, get, status) => {
-    const timers = instantTimers();
+    // p-retry's jitter: each wait times (1 + 0.5) / 2.
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
     const server = await legacyHttp({ get });
     const errors: Error[] = [];
-    const client = httpClient(
-      server.url,
-      { onError: (e) => errors.push(e) },
-      { timers, legacy: { random: () => 0.5 } },
-    );
-    await client.connect();
-    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    const { client, timers } = await connectOnFakeRetryTimers(server, errors);
+    await timers.until(() => errors.length === 1);
     expect(gets(server)).toHaveLength(3);
     // Backoff 1 s then 2 s, each times 0.75 with this jitter: well within 60 s for all three.
     expect(timers.delays).toEqual([750, 1500]);

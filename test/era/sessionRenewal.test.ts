@@ -1,7 +1,8 @@
 /**
  * A lost legacy HTTP session (404 for its Mcp-Session-Id) whose new session cannot be set up at
  * once (issue 18): the set-up is retried on the client's reconnect policy, as every other
- * reconnect is, against a scripted legacy HTTP server, with the client's timers driven by hand.
+ * reconnect is, against a scripted legacy HTTP server. The reconnect waits run on the global
+ * timers, faked here and moved by hand; the client's own timeouts keep real time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
@@ -10,45 +11,16 @@ import type { ClientOptions } from '../../src/client/options.js';
 import { ConnectionClosedError } from '../../src/errors/errors.js';
 import type { ClientEvent } from '../../src/reconnect/types.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
-import type { Clock, TimerHandle, Timers } from '../../src/util/clock.js';
-import { systemTimers } from '../../src/util/clock.js';
+import type { Clock } from '../../src/util/clock.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
 import { startLegacyHttpServer, type LegacyHttpServer } from '../fakes/legacyHttpServer.js';
+import { fakeRetryTimers, realTimers } from '../fakes/retryTimers.js';
 
-/** The client's clock and timers, moved by hand: `advance(ms)` runs what falls due. */
-class HandTimers implements Timers, Clock {
-  private time = 0;
-  private readonly due = new Map<number, { at: number; callback: () => void }>();
-  private next = 0;
+/** The client's clock: the fake `Date`, moved with the fake timers. */
+const clock: Clock = { now: () => Date.now() };
 
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(callback: () => void, ms: number): TimerHandle {
-    const handle = ++this.next;
-    this.due.set(handle, { at: this.time + ms, callback });
-    return handle;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    this.due.delete(handle as number);
-  }
-
-  /** The delays of the timers still pending, from now. */
-  pending(): number[] {
-    return [...this.due.values()].map((timer) => timer.at - this.time);
-  }
-
-  advance(ms: number): void {
-    this.time += ms;
-    for (const [handle, timer] of [...this.due])
-      if (timer.at <= this.time) {
-        this.due.delete(handle);
-        timer.callback();
-      }
-  }
-}
+/** Lets real I/O go on for a while, in real time (the fake time stands still). */
+const realPause = (ms: number): Promise<void> => new Promise((resolve) => realTimers.setTimeout(resolve, ms));
 
 const EXACT = { jitter: false, minDelayMs: 100 } as const;
 const URI = 'file:///watched';
@@ -61,22 +33,23 @@ const { Transport } = HTTP_PATHS[0]!;
 describe('a new legacy HTTP session that fails is retried on the reconnect policy', () => {
   const open: Array<{ close(): Promise<void> }> = [];
   afterEach(async () => {
+    vi.useRealTimers();
     for (const item of open.splice(0).reverse()) await item.close();
   });
 
   /** A connected client (S1) with a resource subscription; `failing(n)` says which initializes fail. */
   async function setUp(failing: (n: number) => boolean, options: Partial<ClientOptions> = {}) {
-    const timers = new HandTimers();
+    const timers = fakeRetryTimers();
     const server = await startLegacyHttpServer({
       initialize: (_request, res, n) => (failing(n) ? (fail503(res), true) : false),
     });
     open.push(server);
     const client = new McpClient({
-      transport: new Transport(server.url, { retry: false, timers: systemTimers, legacy: { standaloneStream: false } }),
+      transport: new Transport(server.url, { retry: false, timers: realTimers, legacy: { standaloneStream: false } }),
       clientInfo: { name: 'renewal', version: '1' },
       era: 'legacy',
-      clock: timers,
-      timers,
+      clock,
+      timers: realTimers,
       reconnect: EXACT,
       ...options,
     });
@@ -91,6 +64,7 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
   }
 
   const initializes = (server: LegacyHttpServer): number => server.posts('initialize').length;
+  const reconnecting = (events: ClientEvent[]): number => events.filter((e) => e.type === 'reconnecting').length;
   const summary = (events: ClientEvent[]): unknown[] =>
     events.map((event) =>
       event.type === 'state'
@@ -107,19 +81,19 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
     server.expireSessions();
     const first = client.callTool('echo', { n: 1 });
     // Attempt 1 (at once) failed: the next waits 200 ms (the drop and the failure in a row).
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'reconnecting')).toHaveLength(2));
+    await timers.waitFor(() => reconnecting(events) === 2);
     expect(client.state).toBe('reconnecting');
     expect(sub.state).toBe('reopening');
     // A request made during the backoff waits for the new session; nothing goes out meanwhile.
     const second = client.callTool('echo', { n: 2 });
-    timers.advance(199);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(199);
+    await realPause(20);
     expect(initializes(server)).toBe(2);
-    timers.advance(1);
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'reconnecting')).toHaveLength(3));
+    await vi.advanceTimersByTimeAsync(1);
+    await timers.waitFor(() => reconnecting(events) === 3);
     expect(initializes(server)).toBe(3);
     expect(client.state).toBe('reconnecting');
-    timers.advance(400);
+    await vi.advanceTimersByTimeAsync(400);
 
     expect((await first).content).toEqual([{ type: 'text', text: '{"n":1}' }]);
     expect((await second).content).toEqual([{ type: 'text', text: '{"n":2}' }]);
@@ -141,14 +115,15 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
       [1, 'S2'],
       [2, 'S2'],
     ]);
-    await vi.waitFor(() => expect(heard.map((e) => e.type)).toEqual(['subscriptionLost', 'resync']));
+    await timers.waitFor(() => heard.length === 2);
+    expect(heard.map((e) => e.type)).toEqual(['subscriptionLost', 'resync']);
     expect(sub.state).toBe('open');
     expect(server.posts('resources/subscribe').map((r) => r.headers['mcp-session-id'])).toEqual(['S1', 'S2']);
   });
 
   it('always fails: the budget runs out, gaveUp then closed, and what waited rejects with the last cause', async () => {
     let held: ServerResponse | undefined;
-    const timers = new HandTimers();
+    const timers = fakeRetryTimers();
     const server = await startLegacyHttpServer({
       initialize: (_request, res, n) => {
         if (n === 1) return false;
@@ -160,11 +135,11 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
     });
     open.push(server);
     const client = new McpClient({
-      transport: new Transport(server.url, { retry: false, timers: systemTimers, legacy: { standaloneStream: false } }),
+      transport: new Transport(server.url, { retry: false, timers: realTimers, legacy: { standaloneStream: false } }),
       clientInfo: { name: 'renewal', version: '1' },
       era: 'legacy',
-      clock: timers,
-      timers,
+      clock,
+      timers: realTimers,
       // The drop and two failed attempts are quick failures; past two, with no cool-down allowed, it gives up.
       reconnect: { ...EXACT, maxQuickRetries: 2, maxCoolDowns: 0 },
     });
@@ -176,13 +151,13 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
     server.expireSessions();
 
     const first = client.callTool('echo', { n: 1 }).catch((error: unknown) => error);
-    await vi.waitFor(() => expect(held).toBeDefined());
+    await timers.waitFor(() => held !== undefined);
     const heldInTransport = client.callTool('echo', { n: 2 }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await realPause(20);
     fail503(held!);
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'reconnecting')).toHaveLength(2));
+    await timers.waitFor(() => reconnecting(events) === 2);
     const waiting = client.listTools().catch((error: unknown) => error);
-    timers.advance(200);
+    await vi.advanceTimersByTimeAsync(200);
 
     const errors = await Promise.all([first, heldInTransport, waiting]);
     expect(summary(events)).toEqual([
@@ -211,7 +186,7 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
     const { server, client, timers, sub, events } = await setUp((n) => n >= 2);
     server.expireSessions();
     const first = client.callTool('echo', { n: 1 }).catch((error: unknown) => error);
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'reconnecting')).toHaveLength(2));
+    await timers.waitFor(() => reconnecting(events) === 2);
     expect(timers.pending()).toContain(200);
 
     await client.close();
@@ -221,8 +196,8 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect(error).toMatchObject({ data: { reason: 'closed by client' } });
     expect(await sub.closed).toMatchObject({ reason: 'client-closed' });
-    timers.advance(60_000);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(60_000);
+    await realPause(20);
     expect(initializes(server)).toBe(2);
     expect(summary(events)).toEqual([
       'reconnecting',

@@ -22,7 +22,9 @@ export async function startRecording(transport: Transport): Promise<Recorded> {
 
 /**
  * Timers that record each requested delay (ms) and fire on the next turn of the event loop,
- * so retry backoff can be asserted without waiting for it.
+ * so the waits a transport runs on its `timers` (the legacy wire's SSE `retry`) can be asserted
+ * without waiting for them. The waits between retries run on the global timers instead: see
+ * `retryTimers.ts`.
  */
 export function instantTimers(): Timers & { delays: number[] } {
   const delays: number[] = [];

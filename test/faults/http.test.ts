@@ -3,15 +3,16 @@
  * HTTP stacks: each call settles within a bound with the documented class and code; no
  * unhandled rejection; after `close()` no active handle is left; memory stays bounded.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   McpClient,
   StreamableHttpTransport as FetchHttpTransport,
+  type ClientOptions,
   type StreamableHttpTransportOptions,
 } from '../../src/index.js';
 import { StreamableHttpTransport } from '../../src/node.js';
 import { sseEvent, startSse, type RecordedRequest } from '../fakes/httpFake.js';
-import { instantTimers } from '../fakes/httpHarness.js';
+import { fakeRetryTimers, realTimers } from '../fakes/retryTimers.js';
 import { expectNoLeakedHandles, expectRejects, faultProbe, settleWithin, withBoundedHeap } from './harness.js';
 import { faultyServer, flood, resultFor, trickle, type MethodHandler } from './httpServers.js';
 
@@ -24,12 +25,14 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
   const probe = faultProbe();
   const cleanups: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
+    vi.useRealTimers();
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   async function start(
     methods: Record<string, MethodHandler>,
     options: StreamableHttpTransportOptions = {},
+    clientOptions: Partial<ClientOptions> = {},
   ): Promise<{ client: McpClient; requests: RecordedRequest[]; errors: Error[]; url: string }> {
     const server = await faultyServer(methods);
     cleanups.push(() => server.close());
@@ -38,6 +41,7 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
       transport: new Transport(server.url, { retry: { minDelayMs: 5, maxDelayMs: 10 }, ...options }),
       clientInfo: { name: 'faults', version: '0.0.0' },
       onError: (error) => errors.push(error),
+      ...clientOptions,
     });
     cleanups.push(() => client.close());
     await client.connect({ timeoutMs: 5000 });
@@ -94,11 +98,17 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
       }
       res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('busy');
     };
-    const timers = instantTimers();
-    const { client, requests } = await start({ 'prompts/list': busy, 'tools/call': busy }, { retry: {}, timers });
-    const listed = await settleWithin(client.listPrompts(), 3000);
-    expect(listed.status).toBe('fulfilled');
+    // The client's own timeouts keep real time; the waits between retries run on fake timers.
+    const { client, requests } = await start(
+      { 'prompts/list': busy, 'tools/call': busy },
+      { retry: {} },
+      { timers: realTimers },
+    );
+    const timers = fakeRetryTimers(3000);
+    const listed = await timers.settle(client.listPrompts());
+    expect(listed.prompts).toEqual([]);
     expect(timers.delays).toEqual([1000, 1000]);
+    vi.useRealTimers();
     const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'HttpError', code: -32010 });
     expect(error.data).toMatchObject({ status: 503, retryAfterMs: 1000 });
     expect(calls(requests, 'tools/call')).toBe(1);

@@ -7,7 +7,6 @@ import {
   type ResolvedReconnectPolicy,
 } from '../../src/resilience/reconnectPolicy.js';
 import type { ReconnectCause } from '../../src/reconnect/types.js';
-import { systemTimers } from '../../src/util/clock.js';
 
 const exact = resolveReconnectOptions({ jitter: false }) as ResolvedReconnectPolicy;
 const clock = { now: () => Date.now() };
@@ -25,7 +24,6 @@ function loop(overrides: Partial<ReconnectLoopOptions> & Pick<ReconnectLoopOptio
   const run = reconnectLoop({
     budget: new ReconnectBudget(exact),
     clock,
-    timers: systemTimers,
     signal: controller.signal,
     first: { delayMs: 500, cause: { reason: 'process-exit', exitCode: 1 } },
     onReconnecting: (attempt, delayMs, coolDown, cause) => heard.push({ attempt, delayMs, coolDown, cause }),
@@ -34,7 +32,7 @@ function loop(overrides: Partial<ReconnectLoopOptions> & Pick<ReconnectLoopOptio
   return { run, heard, controller };
 }
 
-describe('reconnectLoop (p-retry on injected timers)', () => {
+describe('reconnectLoop (p-retry; the budget names each wait, slept on the global timers)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });

@@ -8,7 +8,6 @@ import {
 } from '../../src/resilience/reopenPolicy.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { backoffDelay } from '../../src/resilience/backoff.js';
-import { systemTimers } from '../../src/util/clock.js';
 import { fakeClock } from '../subscriptions/fixtures.js';
 
 const exact = resolveReopenPolicy({ jitter: false }) as ResolvedReopenPolicy;
@@ -38,6 +37,8 @@ describe('backoffDelay over a reopen policy', () => {
     expect(backoffDelay(jittered, 1, () => 0)).toBe(500);
     expect(backoffDelay(jittered, 1, () => 0.999)).toBe(1000);
     expect(backoffDelay(jittered, 3, () => 0.5)).toBe(3000);
+    // The cap applies after the jitter: 64000 x 0.75 = 48000 is capped at 30000.
+    expect(backoffDelay(jittered, 7, () => 0.5)).toBe(30_000);
   });
 });
 
@@ -84,7 +85,7 @@ describe('ReopenBudget', () => {
   });
 });
 
-describe('reopenWithRetry (p-retry on injected timers)', () => {
+describe('reopenWithRetry (p-retry; the budget names each wait, slept on the global timers)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -103,7 +104,6 @@ describe('reopenWithRetry (p-retry on injected timers)', () => {
       {
         budget,
         clock: fakeClock,
-        timers: systemTimers,
         signal: new AbortController().signal,
         retryable: () => true,
         onRetry: (_e, d) => retries.push(d.delayMs),
@@ -128,7 +128,6 @@ describe('reopenWithRetry (p-retry on injected timers)', () => {
       reopenWithRetry(() => Promise.reject(fatal), {
         budget: new ReopenBudget(exact),
         clock: fakeClock,
-        timers: systemTimers,
         signal: new AbortController().signal,
         retryable: () => false,
       }),
@@ -144,7 +143,6 @@ describe('reopenWithRetry (p-retry on injected timers)', () => {
       {
         budget: new ReopenBudget(exact),
         clock: fakeClock,
-        timers: systemTimers,
         signal: controller.signal,
         retryable: () => true,
       },

@@ -15,6 +15,7 @@ import {
 import { driveTask, taskWaitMs, type DriveTaskOptions, type TaskAnswerEvent } from '../../src/tasks/driver.js';
 import { DEFAULT_TASK_POLL } from '../../src/tasks/options.js';
 import { TaskAbandonedError, TaskExpiredError } from '../../src/tasks/errors.js';
+import { HttpError } from '../../src/transport/transportErrors.js';
 import type { DetailedTask } from '../../src/wire/tasks.js';
 import type { InputRequest, InputResponse } from '../../src/wire/protocol.js';
 import { abortableDelay } from '../../src/util/signals.js';
@@ -386,6 +387,49 @@ describe('a poll that fails', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     await expect(promise).resolves.toMatchObject({ status: 'completed' });
     expect(gets).toEqual([1000, 1500]);
+  });
+
+  it('a Retry-After within maxDelayMs is waited (it counts as a retry, not in the backoff); a longer one takes the backoff', async () => {
+    const busy = (retryAfterMs: number) =>
+      new HttpError({
+        status: 503,
+        method: 'tasks/get',
+        url: 'http://127.0.0.1/mcp',
+        contentType: undefined,
+        bodyExcerpt: '',
+        problem: 'status',
+        retryAfterMs,
+      });
+    const internal = new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get');
+    const { hooks, gets } = flaky([busy(3000), internal, busy(60_000), task('completed')]);
+    const promise = run({ hooks, pollRetry: NO_JITTER });
+    await vi.advanceTimersByTimeAsync(20_000);
+    await expect(promise).resolves.toMatchObject({ status: 'completed' });
+    // 1000 (pollIntervalMs); +3000 (Retry-After); +500 (backoff 1); +1000 (backoff 2: 60 s is over maxDelayMs).
+    expect(gets).toEqual([1000, 4000, 4500, 5500]);
+
+    // Three failed polls whatever their waits, and a fourth is one too many.
+    const spent = flaky([busy(100)]);
+    const settled = run({ hooks: spent.hooks, pollRetry: NO_JITTER }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await settled).toMatchObject({ data: { reason: 'poll-failures', failedPolls: 4 } });
+    expect(spent.gets.map((t) => t - spent.gets[0]!)).toEqual([0, 100, 200, 300]);
+  });
+
+  it('with jitter each backoff wait is in [0.5, 1) of the step, slept by p-retry', async () => {
+    const internal = () => new RpcError({ code: -32603, message: 'Internal error' }, 'tasks/get');
+    const { hooks, gets } = flaky([internal(), internal(), task('completed')]);
+    const promise = run({ hooks, pollRetry: { ...NO_JITTER, jitter: true } });
+    await vi.advanceTimersByTimeAsync(1249);
+    // The first poll at 1000; the shortest jittered wait is 250.
+    expect(gets).toEqual([1000]);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await expect(promise).resolves.toMatchObject({ status: 'completed' });
+    const [first, second] = [gets[1]! - gets[0]!, gets[2]! - gets[1]!];
+    expect(first).toBeGreaterThanOrEqual(250);
+    expect(first).toBeLessThanOrEqual(500);
+    expect(second).toBeGreaterThanOrEqual(500);
+    expect(second).toBeLessThanOrEqual(1000);
   });
 
   it('a failed poll counts again from zero after one that worked', async () => {

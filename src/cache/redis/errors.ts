@@ -1,8 +1,10 @@
 /**
- * The error a fleet cache store reports (through its `onError`; never thrown from a call).
+ * The error a fleet cache store reports (through its `onError`; never thrown from a call), and
+ * the one an outage is reported with.
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { LocalError } from '../../errors/errors.js';
+import { RedisFailure, RedisTimeout } from './redisLink.js';
 
 /** `data` of {@link CacheStoreError}. */
 export interface CacheStoreErrorData {
@@ -33,4 +35,23 @@ export class CacheStoreError extends LocalError {
   constructor(message: string, data: CacheStoreErrorData, cause?: unknown) {
     super(ErrorCode.CacheStoreFailed, message, { data, cause });
   }
+}
+
+/** The error an outage that began with `error` is reported with (`unreachable` or `timeout`). */
+export function outageError(error: unknown): CacheStoreError {
+  if (error instanceof CacheStoreError) return error;
+  if (error instanceof RedisTimeout)
+    return new CacheStoreError(
+      `Redis ${error.operation}: no answer within ${error.timeoutMs} ms; caching without Redis until it answers again`,
+      { operation: error.operation, reason: 'timeout' },
+      error,
+    );
+  const operation = error instanceof RedisFailure ? error.operation : 'command';
+  const cause = error instanceof RedisFailure ? error.cause : error;
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new CacheStoreError(
+    `Redis ${operation} failed (${why}); caching without Redis until it answers again`,
+    { operation, reason: 'unreachable' },
+    cause,
+  );
 }

@@ -5,32 +5,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
+import { InvalidArgumentError } from '../../errors/errors.js';
 import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../../util/clock.js';
 import type { Closeable } from '../../util/disposable.js';
 import { boundedTimers } from '../../util/timerBounds.js';
 import type { CacheStore } from '../cacheStore.js';
 import type { CacheEntry } from '../types.js';
-import { keyPrefix, parseCacheKey, quoteJson } from '../cacheKey.js';
-import { recheckResult } from '../../wire/results.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from '../fleet.js';
 import { CACHEABLE_METHODS } from '../types.js';
 import { Availability } from './availability.js';
-import { decodeEntry, encodeEntry, type StoredEntry } from './entryCodec.js';
-import { CacheStoreError } from './errors.js';
-import {
-  Generations,
-  UNKNOWN_TOKEN,
-  WRITE_ENTRY,
-  decodeNotice,
-  encodeNotice,
-  methodsOf,
-  type Fence,
-} from './generations.js';
+import { CacheStoreError, outageError } from './errors.js';
+import { FleetNotices } from './fleetNotices.js';
+import { Generations, UNKNOWN_TOKEN, WRITE_ENTRY, type Fence } from './generations.js';
 import { LocalTier, type LocalTierOptions } from './localTier.js';
 import { RedisKeys, serverTagOf } from './redisKeys.js';
-import { RedisFailure, RedisLink, RedisTimeout, type RedisClient } from './redisLink.js';
+import { RedisLink, type RedisClient } from './redisLink.js';
 import type { Subscription } from './redisDriver.js';
+import { RemoteEntries } from './remoteEntries.js';
 import { SingleFlight, type SingleFlightOptions } from './singleFlight.js';
 
 /** Options of {@link RedisCacheStore}. Give exactly one of `client` and `connection`. */
@@ -105,9 +96,6 @@ export interface RedisCacheStoreOptions {
 /** Default {@link RedisCacheStoreOptions.timeoutMs}. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 200;
 
-/** Invalidations kept for replay while Redis is away, per server; past it they merge into one `all`. */
-const MAX_PENDING_PER_SERVER = 32;
-
 /**
  * A {@link CacheStore} in Redis for a fleet of mcp-live clients (import from `mcp-live/redis`;
  * ioredis is an optional peer dependency). Pass it as `cache.store`, with an `authContext`
@@ -145,8 +133,6 @@ export class RedisCacheStore implements CacheStore, Closeable {
   private readonly subscriber: Subscription;
   private subscribed = false;
   private readonly clock: Clock;
-  private readonly wallClock: WallClock;
-  private readonly retainStaleMs: number;
   private readonly maxEntryBytes: number;
   private readonly local: LocalTier | undefined;
   /**
@@ -158,11 +144,8 @@ export class RedisCacheStore implements CacheStore, Closeable {
   private readonly flights: SingleFlight | undefined;
   private readonly generations = new Generations(randomUUID().replaceAll('-', '').slice(0, 16));
   private readonly availability: Availability;
-  private readonly listeners = new Set<(notice: FleetInvalidation) => void>();
-  /** Invalidations made while Redis was away, per server tag, replayed before it is used again. */
-  private readonly pending = new Map<string, FleetInvalidation[]>();
-  /** Reads of generation hashes in progress, per server tag. */
-  private readonly generationReads = new Map<string, Promise<void>>();
+  private readonly entries: RemoteEntries;
+  private readonly notices: FleetNotices;
   private readonly onError: (error: Error) => void;
   /** Removes the store's listeners from the client. */
   private readonly unlisten: Array<() => void> = [];
@@ -175,21 +158,36 @@ export class RedisCacheStore implements CacheStore, Closeable {
     this.names = new RedisKeys(options.prefix);
     const timeoutMs = positive('timeoutMs', options.timeoutMs, DEFAULT_REDIS_TIMEOUT_MS);
     const retryMs = positive('retryMs', options.retryMs, 1000);
-    this.retainStaleMs = nonNegative('retainStaleMs', options.retainStaleMs, 0);
+    const retainStaleMs = nonNegative('retainStaleMs', options.retainStaleMs, 0);
     this.maxEntryBytes = positive('maxEntryBytes', options.maxEntryBytes, 1024 * 1024);
     this.clock = options.clock ?? systemClock;
-    this.wallClock = options.wallClock ?? systemWallClock;
+    const wallClock = options.wallClock ?? systemWallClock;
     const timers = boundedTimers(options.timers);
     this.onError = options.onError ?? (() => {});
     this.local =
       options.localTier === undefined || options.localTier === false
         ? undefined
-        : new LocalTier(options.localTier === true ? {} : options.localTier, this.clock, this.wallClock);
+        : new LocalTier(options.localTier === true ? {} : options.localTier, this.clock, wallClock);
 
-    this.withPttl = this.retainStaleMs > 0 || this.local !== undefined;
+    this.withPttl = retainStaleMs > 0 || this.local !== undefined;
     this.ownsClient = client === undefined;
     const redis = client ?? ownedClient(connection as string | RedisOptions);
     this.link = new RedisLink(redis, timers, timeoutMs);
+    const hooks = {
+      up: () => this.availability.up,
+      failed: (error: unknown) => this.failed(error),
+      report: (error: unknown) => this.report(error),
+    };
+    this.entries = new RemoteEntries({
+      link: this.link,
+      names: this.names,
+      clock: this.clock,
+      wallClock,
+      retainStaleMs,
+      local: this.local,
+      ...hooks,
+    });
+    this.notices = new FleetNotices(this.link, this.names, this.generations, this.local, hooks);
     this.flights =
       options.singleFlight === undefined || options.singleFlight === false
         ? undefined
@@ -200,18 +198,14 @@ export class RedisCacheStore implements CacheStore, Closeable {
             timers,
             this.clock,
             this.generations,
-            {
-              up: () => this.availability.up,
-              failed: (error) => this.failed(error),
-              entry: (read, key) => this.readBack(read, undefined, key),
-            },
+            { ...hooks, entry: (read, key) => this.entries.readBack(read, undefined, key) },
           );
     this.availability = new Availability(
       this.link.ready,
       timers,
       retryMs,
       () => this.recover(),
-      (error) => this.report(unavailable(error)),
+      (error) => this.report(outageError(error)),
       () => {
         this.local?.clear();
         this.generations.forget();
@@ -235,7 +229,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
       );
 
     this.subscriber = this.link.subscribe(this.names.channel, {
-      message: (message) => this.heard(message),
+      message: (message) => this.notices.heard(message),
       up: () => {
         this.subscribed = true;
       },
@@ -281,16 +275,9 @@ export class RedisCacheStore implements CacheStore, Closeable {
    */
   async set(key: string, entry: CacheEntry, fence?: unknown): Promise<true | StoreRefusal> {
     if (!this.availability.up) return 'unavailable';
-    const left = entry.receivedAt + entry.ttlMs - this.clock.now();
-    const px = Math.floor(left + this.retainStaleMs);
-    if (px < 1) return true; // already stale and nothing retained: nothing to keep
-    const text = encodeEntry({
-      value: entry.value,
-      expiresAt: entry.expiresAt ?? this.wallClock.now() + left,
-      ttlMs: entry.ttlMs,
-      scope: entry.scope,
-      bytes: entry.bytes,
-    });
+    const toWrite = this.entries.toWrite(entry);
+    if (toWrite === undefined) return true; // already stale and nothing retained: nothing to keep
+    const { text, px } = toWrite;
     if (text.length > this.maxEntryBytes) return 'too-large';
     const redisKey = this.names.entry(key);
     try {
@@ -363,8 +350,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
    * they are, and the cache sends its load only then.
    */
   fence(serverTag: string, method: string): Fence | Promise<Fence> {
-    if (this.generations.has(serverTag) || !this.availability.up) return this.generations.fence(serverTag, method);
-    return this.readGenerations(serverTag).then(() => this.generations.fence(serverTag, method));
+    return this.notices.fence(serverTag, method);
   }
 
   /**
@@ -375,27 +361,12 @@ export class RedisCacheStore implements CacheStore, Closeable {
    * kept and replayed (token, publish, and a `SCAN`/`UNLINK` of what it covers) before Redis is
    * used again.
    */
-  async invalidated(notice: FleetInvalidation, removeEntries?: () => Promise<unknown>): Promise<void> {
-    this.deliver(notice);
-    const methods = methodsOf(notice.target);
-    this.local?.dropServer(notice.serverTag, notice.target.kind === 'all' ? undefined : new Set(methods));
-    if (!this.availability.up) {
-      this.keep(notice);
-      return;
-    }
-    try {
-      await this.announce(notice, methods, removeEntries);
-    } catch (error) {
-      this.failed(error);
-      this.keep(notice);
-    }
+  invalidated(notice: FleetInvalidation, removeEntries?: () => Promise<unknown>): Promise<void> {
+    return this.notices.invalidated(notice, removeEntries);
   }
 
   onInvalidation(listener: (notice: FleetInvalidation) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.notices.onInvalidation(listener);
   }
 
   flight(key: string, signal: AbortSignal): Promise<FlightTicket | undefined> {
@@ -411,7 +382,7 @@ export class RedisCacheStore implements CacheStore, Closeable {
     if (this.closed) return;
     this.closed = true;
     this.availability.close();
-    this.listeners.clear();
+    this.notices.close();
     this.local?.clear();
     for (const unlisten of this.unlisten.splice(0)) unlisten();
     this.subscriber.close();
@@ -424,22 +395,6 @@ export class RedisCacheStore implements CacheStore, Closeable {
   }
 
   // ---- inside -------------------------------------------------------------------------------
-
-  /** Reads the generation hash of a server once (concurrent callers share the read); never rejects. */
-  private readGenerations(serverTag: string): Promise<void> {
-    let pending = this.generationReads.get(serverTag);
-    if (pending === undefined) {
-      pending = this.link
-        .hmget(this.names.generation(serverTag), CACHEABLE_METHODS)
-        .then(
-          (tokens) => this.generations.learnRead(serverTag, tokens),
-          (error: unknown) => this.failed(error),
-        )
-        .finally(() => this.generationReads.delete(serverTag));
-      this.generationReads.set(serverTag, pending);
-    }
-    return pending;
-  }
 
   private async readRemote(key: string): Promise<CacheEntry | undefined> {
     const tag = serverTagOf(key);
@@ -456,138 +411,15 @@ export class RedisCacheStore implements CacheStore, Closeable {
       return undefined;
     }
     if (read.generations !== undefined) this.generations.learnRead(tag, read.generations);
-    const entry = this.readBack(read, read.pttl, key);
+    const entry = this.entries.readBack(read, read.pttl, key);
     if (entry !== undefined && this.local !== undefined && this.subscribed) this.local.set(key, entry);
     return entry;
-  }
-
-  /**
-   * What a `GET` of the entry under `key` brought back, as an entry; `undefined` for none. A
-   * key of another Redis type, a text that is not an entry, or a result that fails the checks
-   * the client runs on a server's (another writer's, a corrupted value) is a miss: reported as
-   * `malformed-entry` and removed, so the next load replaces it.
-   */
-  private readBack(
-    read: { text: string | null; wrongType: boolean },
-    pttl: number | undefined,
-    key: string,
-  ): CacheEntry | undefined {
-    if (read.wrongType) return this.malformed(key, 'holds a value of another Redis type (WRONGTYPE)');
-    if (read.text === null) return undefined;
-    const method = parseCacheKey(key)?.method;
-    let problem: string | undefined;
-    const stored: StoredEntry | undefined = decodeEntry(read.text, (value) => {
-      problem = method === undefined ? undefined : recheckResult(method, value);
-      return problem === undefined;
-    });
-    if (stored === undefined)
-      return this.malformed(
-        key,
-        problem === undefined ? 'is not an mcp-live cache entry' : `holds a result that fails its checks (${problem})`,
-      );
-    return this.entryOf(stored, pttl);
-  }
-
-  /** Reports the entry under `key` as malformed and removes it; a miss. */
-  private malformed(key: string, why: string): undefined {
-    const redisKey = this.names.entry(key);
-    this.report(
-      new CacheStoreError(`Redis key ${redisKey} of this store ${why}; served as a miss and removed`, {
-        operation: 'GET',
-        reason: 'malformed-entry',
-        key: redisKey,
-      }),
-    );
-    this.local?.delete(key);
-    this.link.unlink([redisKey]).catch((error: unknown) => this.failed(error));
-    return undefined;
-  }
-
-  /**
-   * An entry read from Redis, on this process's clock: its remaining freshness is the least of
-   * the server's `ttlMs`, its wall-clock expiry and (with `retainStaleMs`) Redis's own `PTTL`.
-   */
-  private entryOf(stored: StoredEntry, pttl: number | undefined): CacheEntry {
-    let left = Math.min(stored.ttlMs, stored.expiresAt - this.wallClock.now());
-    if (pttl !== undefined && pttl >= 0) left = Math.min(left, pttl - this.retainStaleMs);
-    return {
-      value: stored.value,
-      receivedAt: this.clock.now() - (stored.ttlMs - left),
-      ttlMs: stored.ttlMs,
-      scope: stored.scope,
-      bytes: stored.bytes,
-      expiresAt: stored.expiresAt,
-    };
-  }
-
-  /**
-   * Writes the new token (every later fenced write checks it), removes the covered entries when
-   * given how, then publishes (a process that hears it finds them gone).
-   */
-  private async announce(
-    notice: FleetInvalidation,
-    methods: readonly string[],
-    removeEntries?: () => Promise<unknown>,
-  ): Promise<void> {
-    const token = this.generations.next();
-    await this.link.hset(this.names.generation(notice.serverTag), Object.fromEntries(methods.map((m) => [m, token])));
-    this.generations.learn(notice.serverTag, methods, token);
-    // The cache reports its own deletion failures; the notice goes out whatever happened.
-    if (removeEntries !== undefined) await removeEntries().catch(() => undefined);
-    await this.link.publish(this.names.channel, encodeNotice(this.generations.origin, token, methods, notice));
-  }
-
-  /** A message on the channel. */
-  private heard(message: string): void {
-    const decoded = decodeNotice(message);
-    if (decoded === undefined) {
-      this.report(new ProtocolError('not an mcp-live invalidation notice; ignored', { value: message.slice(0, 200) }));
-      return;
-    }
-    if (decoded.origin === this.generations.origin) return; // our own, already delivered here
-    this.generations.learn(decoded.notice.serverTag, decoded.methods, decoded.token);
-    this.local?.dropServer(
-      decoded.notice.serverTag,
-      decoded.notice.target.kind === 'all' ? undefined : new Set(decoded.methods),
-    );
-    this.deliver(decoded.notice);
-  }
-
-  private deliver(notice: FleetInvalidation): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(notice);
-      } catch (error) {
-        this.report(error);
-      }
-    }
-  }
-
-  private keep(notice: FleetInvalidation): void {
-    let list = this.pending.get(notice.serverTag);
-    if (list === undefined) {
-      list = [];
-      this.pending.set(notice.serverTag, list);
-    }
-    if (list.length >= MAX_PENDING_PER_SERVER || notice.target.kind === 'all') {
-      list.length = 0;
-      list.push({ serverTag: notice.serverTag, target: { kind: 'all' } });
-    } else if (list[0]?.target.kind !== 'all') {
-      list.push(notice);
-    }
   }
 
   /** The probe: PING, then replay what was invalidated while away; only then is Redis used again. */
   private async recover(): Promise<void> {
     await this.link.ping();
-    for (const [tag, notices] of [...this.pending]) {
-      for (const notice of [...notices]) {
-        await this.announce(notice, methodsOf(notice.target));
-        await this.link.unlink(await this.link.scan(this.names.pattern(coveredPrefix(notice))));
-        notices.shift();
-      }
-      this.pending.delete(tag);
-    }
+    await this.notices.replay();
     this.generations.forget();
   }
 
@@ -604,14 +436,6 @@ export class RedisCacheStore implements CacheStore, Closeable {
   }
 }
 
-/** The key prefix of everything an invalidation covers (for replays: a superset is fine). */
-function coveredPrefix(notice: FleetInvalidation): string {
-  const target = notice.target;
-  if (target.kind === 'all') return keyPrefix(notice.serverTag);
-  if (target.kind === 'uri') return keyPrefix(notice.serverTag, 'resources/read') + quoteJson(target.uri).slice(0, -1);
-  return keyPrefix(notice.serverTag, target.method);
-}
-
 function ownedClient(connection: string | RedisOptions): Redis {
   // Fail fast while disconnected (no offline queue); reconnect on ioredis's own backoff.
   const own = { enableOfflineQueue: false, maxRetriesPerRequest: 1 };
@@ -626,25 +450,6 @@ function isFence(value: unknown): value is Fence {
     value !== null &&
     typeof (value as Fence).serverTag === 'string' &&
     typeof (value as Fence).method === 'string'
-  );
-}
-
-/** The error reported for an outage. */
-function unavailable(error: unknown): CacheStoreError {
-  if (error instanceof CacheStoreError) return error;
-  if (error instanceof RedisTimeout)
-    return new CacheStoreError(
-      `Redis ${error.operation}: no answer within ${error.timeoutMs} ms; caching without Redis until it answers again`,
-      { operation: error.operation, reason: 'timeout' },
-      error,
-    );
-  const operation = error instanceof RedisFailure ? error.operation : 'command';
-  const cause = error instanceof RedisFailure ? error.cause : error;
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new CacheStoreError(
-    `Redis ${operation} failed (${why}); caching without Redis until it answers again`,
-    { operation, reason: 'unreachable' },
-    cause,
   );
 }
 

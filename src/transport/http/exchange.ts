@@ -10,7 +10,6 @@
 import { abortedError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
 import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
-import type { Timers } from '../../util/clock.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
 import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../../resilience/retry.js';
 import { bodyExcerpt, HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors.js';
@@ -42,7 +41,6 @@ export interface HttpExchangeOptions {
   readonly stack: HttpStack;
   readonly auth: AuthorizationSource;
   readonly retryPolicy: ResolvedRetryPolicy;
-  readonly timers: Timers;
   /** Same-origin 307/308 redirects followed per exchange. */
   readonly maxRedirects: number;
 }
@@ -54,7 +52,6 @@ export class HttpExchange {
   private readonly stack: HttpStack;
   private readonly auth: AuthorizationSource;
   private readonly retryPolicy: ResolvedRetryPolicy;
-  private readonly timers: Timers;
   private readonly maxRedirects: number;
   /** What the auth and redirect decisions read of a response (see {@link ExchangeTries}). */
   private readonly responses: TriedResponses<HttpStackResponse> = {
@@ -74,7 +71,6 @@ export class HttpExchange {
     this.stack = options.stack;
     this.auth = options.auth;
     this.retryPolicy = options.retryPolicy;
-    this.timers = options.timers;
     this.maxRedirects = options.maxRedirects;
   }
 
@@ -138,7 +134,6 @@ export class HttpExchange {
         {
           policy: this.retryPolicy,
           signal: link.signal,
-          timers: this.timers,
           classify: (error) => classify(error, idempotent),
         },
       );

@@ -256,7 +256,6 @@ export class StreamableHttpTransport implements Transport {
       stack: this.stack,
       auth: this.auth,
       retryPolicy: resolveRetryPolicy(options.retry),
-      timers: this.timers,
       maxRedirects,
     });
     this.reader = new MessageReader({

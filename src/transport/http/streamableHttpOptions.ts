@@ -31,7 +31,13 @@ export interface StreamableHttpTransportOptions {
    * maxDelayMs: 5000, factor: 2, jitter: true, maxRetryAfterMs: 30000 }`
    */
   retry?: RetryPolicy | false | undefined;
-  /** Timers for retry waits. @default the globals, looked up per call (fake-timer friendly) */
+  /**
+   * Timers for the waits of a 2025-11-25 server's wire: the SSE `retry` before a broken stream
+   * is resumed or the standalone GET stream reopened, the `DELETE` timeout, and the HTTP+SSE
+   * fallback's `endpoint` wait. The waits between the retries of transient failures (`retry`,
+   * a `Retry-After` too) and of the standalone GET stream do not use them: they run on the
+   * global `setTimeout`. @default the globals, looked up per call (fake-timer friendly)
+   */
   timers?: Timers | undefined;
   /** Longest SSE event accepted, in characters. @default 67108864 */
   maxEventChars?: number | undefined;

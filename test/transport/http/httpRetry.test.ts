@@ -1,20 +1,28 @@
 /**
- * Transient-failure retries: the p-retry policy (reconnect.ts) on fake timers, and the HTTP
- * transport against 429/503 with Retry-After, connection resets and refused connections.
+ * Transient-failure retries: the p-retry policy (resilience/retry.ts) on fake timers, and the
+ * HTTP transport against 429/503 with Retry-After, connection resets and refused connections,
+ * its waits on fake global timers.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, InvalidArgumentError } from '../../../src/errors/errors.js';
 import { backoffDelay } from '../../../src/resilience/backoff.js';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, resolveRetryPolicy, withRetry } from '../../../src/resilience/retry.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  resolveRetryPolicy,
+  withRetry,
+  type RetryPolicy,
+} from '../../../src/resilience/retry.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { HttpError, StreamBrokenError } from '../../../src/transport/transportErrors.js';
 import { HttpFake, sendJson } from '../../fakes/httpFake.js';
-import { instantTimers, request, startRecording } from '../../fakes/httpHarness.js';
+import { request, startRecording } from '../../fakes/httpHarness.js';
 import { HTTP_PATHS } from '../../fakes/httpPaths.js';
+import { fakeRetryTimers, type RetryTimers } from '../../fakes/retryTimers.js';
 
-describe('reconnect.ts: the retry policy', () => {
+describe('resilience/retry.ts: the retry policy', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -70,31 +78,32 @@ describe('reconnect.ts: the retry policy', () => {
   });
 
   it('stops at once for a final failure, when retries run out, or when Retry-After is too long', async () => {
-    const timers = instantTimers();
+    vi.useFakeTimers();
     const policy = resolveRetryPolicy({ retries: 2, jitter: false, maxRetryAfterMs: 5000 });
     let calls = 0;
     await expect(
       withRetry(async () => (calls++, Promise.reject(new Error('final'))), {
         policy,
-        timers,
         classify: () => ({ retry: false }),
       }),
     ).rejects.toThrow('final');
     expect(calls).toBe(1);
     calls = 0;
-    await expect(
-      withRetry(async () => (calls++, Promise.reject(new Error('again'))), {
-        policy,
-        timers,
-        classify: () => ({ retry: true }),
-      }),
-    ).rejects.toThrow('again');
+    const again = withRetry(async () => (calls++, Promise.reject(new Error('again'))), {
+      policy,
+      classify: () => ({ retry: true }),
+    });
+    const outcome = again.catch((e: unknown) => e);
+    // Backoff 500 ms, then 1000 ms; then the two retries are spent.
+    await vi.advanceTimersByTimeAsync(1499);
+    expect(calls).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcome).toMatchObject({ message: 'again' });
     expect(calls).toBe(3);
     calls = 0;
     await expect(
       withRetry(async () => (calls++, Promise.reject(new Error('later'))), {
         policy,
-        timers,
         classify: () => ({ retry: true, delayMs: 60_000 }),
       }),
     ).rejects.toThrow('later');
@@ -131,8 +140,13 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
   });
 
   describe('Streamable HTTP: transient failures', () => {
-    function transportFor(url: string, timers = instantTimers(), retry = { jitter: false }): StreamableHttpTransport {
-      const transport = new StreamableHttpTransport(url, { timers, retry });
+    let timers: RetryTimers;
+    beforeEach(() => {
+      timers = fakeRetryTimers();
+    });
+
+    function transportFor(url: string, retry: RetryPolicy = { jitter: false }): StreamableHttpTransport {
+      const transport = new StreamableHttpTransport(url, { retry });
       transports.push(transport);
       return transport;
     }
@@ -145,10 +159,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         else if (n === 2) res.writeHead(429, { 'Retry-After': new Date(Date.now() + 3000).toUTCString() }).end();
         else sendJson(res, 200, { jsonrpc: '2.0', id: req.json.id, result: { tools: [] } });
       });
-      const timers = instantTimers();
-      const transport = transportFor(fake.url, timers);
+      const transport = transportFor(fake.url);
       const recorded = await startRecording(transport);
-      await transport.send(request(1, 'tools/list'));
+      await timers.settle(transport.send(request(1, 'tools/list')));
       expect(fake.requests).toHaveLength(3);
       expect(fake.requests.map((r) => r.json.id)).toEqual([1, 1, 1]);
       expect(timers.delays[0]).toBe(2000);
@@ -163,7 +176,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       );
       const transport = transportFor(fake.url);
       await startRecording(transport);
-      const error = await transport.send(request(1, 'resources/list')).catch((e: unknown) => e);
+      const error = await timers.settle(transport.send(request(1, 'resources/list'))).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).data).toMatchObject({
         status: 502,
@@ -171,6 +184,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
         bodyExcerpt: '<html>Bad gateway</html>',
       });
       expect(fake.requests).toHaveLength(3);
+      expect(timers.delays).toEqual([1000, 1000]);
     });
 
     it('does not retry a 503 on tools/call, but retries a 429 (refused before it ran)', async () => {
@@ -191,8 +205,10 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       );
       transport = transportFor(fake.url);
       await startRecording(transport);
-      await transport.send(request(2, 'tools/call', { name: 'write' }));
+      await timers.settle(transport.send(request(2, 'tools/call', { name: 'write' })));
       expect(fake.requests).toHaveLength(3);
+      // Backoff without jitter: minDelayMs (500 ms).
+      expect(timers.delays).toEqual([500]);
     });
 
     it('retries a tools/call the caller marks idempotent', async () => {
@@ -204,7 +220,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       );
       const transport = transportFor(fake.url);
       await startRecording(transport);
-      await transport.send(request(1, 'tools/call', { name: 'read' }), { idempotent: true });
+      await timers.settle(transport.send(request(1, 'tools/call', { name: 'read' }), { idempotent: true }));
       expect(fake.requests).toHaveLength(2);
     });
 
@@ -225,7 +241,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       );
       const transport = transportFor(fake.url);
       await startRecording(transport);
-      await transport.send(request(4, 'prompts/list'));
+      await timers.settle(transport.send(request(4, 'prompts/list')));
       expect(fake.requests.map((r) => r.json.id)).toEqual([4, 4]);
     });
 
@@ -248,29 +264,37 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
       const { port } = probe.address() as AddressInfo;
       await new Promise<void>((resolve) => probe.close(() => resolve()));
-      const timers = instantTimers();
-      const transport = transportFor(`http://127.0.0.1:${port}/mcp`, timers);
+      const transport = transportFor(`http://127.0.0.1:${port}/mcp`);
       const recorded = await startRecording(transport);
-      const error = await transport.send(request(1, 'tools/call', { name: 'x' })).catch((e: unknown) => e);
+      const error = await timers
+        .settle(transport.send(request(1, 'tools/call', { name: 'x' })))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectionClosedError);
       expect((error as ConnectionClosedError).message).toContain('ECONNREFUSED');
-      expect(timers.delays).toHaveLength(2);
+      expect(timers.delays).toEqual([500, 1000]);
       // A refused notification is reported, not thrown.
-      await expect(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })).resolves.toBeUndefined();
+      await expect(
+        timers.settle(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' })),
+      ).resolves.toBeUndefined();
       expect(recorded.errors).toHaveLength(1);
       expect(recorded.errors[0]).toBeInstanceOf(ConnectionClosedError);
     });
 
-    it('cancelling during a backoff wait rejects at once with CancelledError', async () => {
-      fake = await HttpFake.start((_req, res) => res.writeHead(503, { 'Retry-After': '20' }).end());
-      const transport = new StreamableHttpTransport(fake.url, { retry: { maxRetryAfterMs: 60_000 } });
-      transports.push(transport);
+    it.each([
+      ['a Retry-After wait', { 'Retry-After': '20' }, { maxRetryAfterMs: 60_000 }],
+      ['a backoff wait of p-retry', {}, { jitter: false, minDelayMs: 20_000, maxDelayMs: 60_000 }],
+    ])('cancelling during %s rejects at once with CancelledError', async (_label, headers, retry: RetryPolicy) => {
+      fake = await HttpFake.start((_req, res) => res.writeHead(503, headers).end());
+      const transport = transportFor(fake.url, retry);
       await startRecording(transport);
       const controller = new AbortController();
       const sent = transport.send(request(1, 'tools/list'), { signal: controller.signal });
       await fake.waitForRequests(1);
+      await timers.waitFor(() => timers.pending().length === 1);
+      expect(timers.pending()).toEqual([20_000]);
       controller.abort('stop');
       await expect(sent).rejects.toMatchObject({ name: 'CancelledError', cause: 'stop' });
+      expect(timers.pending()).toEqual([]);
       expect(fake.requests).toHaveLength(1);
     });
   });

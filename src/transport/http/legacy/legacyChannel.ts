@@ -10,7 +10,6 @@ import { LocalError } from '../../../errors/errors.js';
 import type { RequestId } from '../../../wire/messages.js';
 import type { Timers } from '../../../util/clock.js';
 import { abortableDelay } from '../../../util/signals.js';
-import { backoffDelay } from '../../../resilience/backoff.js';
 import { retry } from '../../../resilience/retry.js';
 import type { PumpResult } from '../ssePump.js';
 import type { HttpStackResponse } from '../stack.js';
@@ -214,9 +213,8 @@ export class LegacyHttpChannel {
         const reopen = await retry(openOnce, {
           retries: this.options.standaloneMaxAttempts - 1,
           signal,
-          timers: this.timers,
-          next: (error, failures) =>
-            isHttpAuthError(error) ? undefined : backoffDelay(backoff, failures, this.options.random),
+          backoff,
+          next: (error) => (isHttpAuthError(error) ? undefined : 'backoff'),
         });
         if (!reopen) return;
       } catch (error) {

@@ -20,7 +20,10 @@ export interface LegacyHttpOptions {
    * event) before the standalone stream is given up; 405 gives it up at once. @default 3
    */
   standaloneMaxAttempts?: number | undefined;
-  /** Wait before the first GET retry, in ms; doubles for each further one (with jitter in [0.5, 1)). @default 1000 */
+  /**
+   * Wait before the first GET retry, in ms; doubles for each further one, with jitter: a wait in
+   * [0.5, 1) times that (computed and slept by p-retry on the global timers). @default 1000
+   */
   standaloneRetryDelayMs?: number | undefined;
   /** Resumptions (GET with `Last-Event-ID`) of one request's broken response stream. @default 3 */
   maxResumptions?: number | undefined;
@@ -30,8 +33,6 @@ export interface LegacyHttpOptions {
   deleteSessionOnClose?: boolean | undefined;
   /** Longest wait for that `DELETE`, in ms. @default 2000 */
   deleteTimeoutMs?: number | undefined;
-  /** Random source in [0, 1) for the jitter. @default Math.random */
-  random?: (() => number) | undefined;
 }
 
 /** {@link LegacyHttpOptions} with every default filled in. */
@@ -53,7 +54,6 @@ export function resolveLegacyHttpOptions(options: LegacyHttpOptions | undefined)
     defaultRetryMs: options?.defaultRetryMs ?? 1000,
     deleteSessionOnClose: options?.deleteSessionOnClose ?? true,
     deleteTimeoutMs: options?.deleteTimeoutMs ?? 2000,
-    random: options?.random ?? Math.random,
   };
   for (const key of ['standaloneMaxAttempts', 'maxResumptions'] as const) {
     const value = resolved[key];
@@ -66,8 +66,6 @@ export function resolveLegacyHttpOptions(options: LegacyHttpOptions | undefined)
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
       throw new InvalidArgumentError(`legacy.${key}`, value, 'expected a finite number of ms >= 0');
   }
-  if (typeof resolved.random !== 'function')
-    throw new InvalidArgumentError('legacy.random', resolved.random, 'expected a function');
   return Object.freeze(resolved);
 }
 
