@@ -1,59 +1,21 @@
 /**
- * The connection of one client: its state, its events, and the reconnect after a drop (the
- * loop is `reconnect/loop.ts`, the budget `reconnect/policy.ts`). While it reconnects, the
- * caller's requests wait here, and so do subscriptions; once a new connection is negotiated
+ * The connection of one client: its state, its events, and the requests that wait while it
+ * reconnects. The reconnect after a drop (`reconnector.ts`: the budget, the loop of attempts,
+ * giving up) loads while `connect()` runs when the client may reconnect. While it reconnects,
+ * the caller's requests wait here, and so do subscriptions; once a new connection is negotiated
  * they go on. Keeps `McpClient` a facade.
  */
 import { abortedError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
-import type { JsonRpcSession } from '../jsonrpc/session.js';
-import type { Era } from '../era/era.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import { EventStream } from '../util/eventStream.js';
 import type { TransportCloseInfo } from '../transport/transport.js';
-import type { Clock, TimerHandle, Timers, WallClock } from '../util/clock.js';
-import type { DebugSink } from '../observability/debug.js';
-import { causeOfClose, causeOfFailure, isRetryableConnectFailure } from '../reconnect/cause.js';
-import { reconnectLoop } from '../reconnect/loop.js';
-import {
-  ReconnectBudget,
-  type ReconnectDecision,
-  type ResolvedReconnectPolicy,
-} from '../resilience/reconnectPolicy.js';
+import type { TimerHandle } from '../util/clock.js';
 import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
 import type { ConnectionWait } from './caller.js';
+import { describeCause, type ConnectionCore, type ConnectionHooks, type Reconnecting } from './connectionCore.js';
+import type { Reconnector } from './reconnector.js';
 
-/** What the connection borrows from its client. */
-export interface ConnectionHooks {
-  session: JsonRpcSession;
-  /** The reconnect policy; `false` when the client never reconnects. */
-  policy: ResolvedReconnectPolicy | false;
-  /** Whether the transport can be started again (`capabilities.restartable`). */
-  restartable: boolean;
-  clock: Clock;
-  /** For `retryAt`: when a waited-for attempt starts, in wall-clock time. */
-  wallClock: WallClock;
-  timers: Timers;
-  /** Set while reconnecting (the caller's requests wait on it), cleared once open. */
-  setWait(wait: ConnectionWait | undefined): void;
-  /** Negotiates on the restarted session: era and version again. */
-  renegotiate(signal: AbortSignal): Promise<void>;
-  /** Sets up a new legacy HTTP session on the same transport (`initialize` again); rejects as `initialize` does. */
-  renewSession(signal: AbortSignal): Promise<void>;
-  /**
-   * No new legacy HTTP session will come: what the transport holds for one rejects with
-   * `error`. Resolves once it has (never rejects).
-   */
-  abandonSession(error: unknown): Promise<void>;
-  /** What was negotiated, for `reconnected`. */
-  negotiated(): { protocolVersion: string; era: Era };
-  /** The connection dropped (`error`: what pending requests got, or the expired session) and a reconnect starts. */
-  dropped(error: Error): void;
-  /** A new connection is open and negotiated. */
-  reopened(): void;
-  /** The connection is gone for good (no reconnect, or the client gave up): what depends on it ends with `error`. */
-  lost(error: ConnectionClosedError): void;
-  onError: (error: Error) => void;
-  debug: DebugSink | undefined;
-}
+export type { ConnectionHooks } from './connectionCore.js';
 
 /** One request (or subscription) waiting for the connection to open again. */
 interface Waiter {
@@ -61,26 +23,33 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+/** The reconnect and the causes of a drop: loaded while `connect()` runs when the client may reconnect. */
+const loadReconnect = onDemand('reconnect', async () => {
+  const [{ Reconnector }, { causeOfFailure }] = await Promise.all([
+    import('./reconnector.js'),
+    import('../reconnect/cause.js'),
+  ]);
+  return { Reconnector, causeOfFailure };
+});
+
 /** @internal Owned by `McpClient`; see the module comment. */
-export class ClientConnection {
+export class ClientConnection implements ConnectionCore {
   private stateValue: ClientState = 'new';
   private readonly events: EventStream<ClientEvent>;
-  private readonly budget: ReconnectBudget | undefined;
   private readonly waiters = new Set<Waiter>();
   /** When the current connection was negotiated (clock ms). */
   private openedAt = 0;
-  /** Stops the loop under way (the client closed). */
-  private loop: { controller: AbortController; done: Promise<void> } | undefined;
+  /** The reconnect, once loaded (only with a reconnect policy). */
+  private reconnector: Reconnector | undefined;
   /** The last close the transport reported, in any state. */
-  private lastClose: TransportCloseInfo | undefined;
+  lastClose: TransportCloseInfo | undefined;
   /** The `retryAt` of the last `reconnecting` event. */
   private retryAtValue: number | undefined;
   /** What ended the connection when the client gave up (or a lost HTTP session closed it). */
-  private lostWith: ConnectionClosedError | undefined;
+  lostWith: ConnectionClosedError | undefined;
 
-  constructor(private readonly hooks: ConnectionHooks) {
+  constructor(readonly hooks: ConnectionHooks) {
     this.events = new EventStream<ClientEvent>({ onError: (error) => hooks.onError(error) });
-    this.budget = hooks.policy === false ? undefined : new ReconnectBudget(hooks.policy);
   }
 
   get state(): ClientState {
@@ -101,6 +70,18 @@ export class ClientConnection {
     return this.events.on(listener);
   }
 
+  /**
+   * Loads the reconnect when the client may reconnect (a reconnect policy), so that it is there
+   * before the connection can drop; `connect()` awaits it with the transport's start.
+   * @throws ModuleLoadError (-32042) when it cannot be loaded.
+   */
+  async prepare(): Promise<void> {
+    const policy = this.hooks.policy;
+    if (policy === false || this.reconnector !== undefined) return;
+    const { Reconnector } = await loadReconnect();
+    this.reconnector ??= new Reconnector(this, policy);
+  }
+
   /** `connect()` begins. */
   connecting(): void {
     this.setState('connecting');
@@ -118,15 +99,16 @@ export class ClientConnection {
    * attempt may mend, the client goes on reconnecting (and `connect()` still rejects).
    * @returns true when it does; false when the client is to close.
    */
-  firstConnectFailed(error: unknown, signal: AbortSignal | undefined): boolean {
+  async firstConnectFailed(error: unknown, signal: AbortSignal | undefined): Promise<boolean> {
     const { policy, restartable } = this.hooks;
     if (this.stateValue !== 'connecting' || policy === false || !policy.retryFirstConnect || !restartable) return false;
-    if (signal?.aborted === true || !isRetryableConnectFailure(error)) return false;
-    const budget = this.budget as ReconnectBudget;
-    const decision = budget.attemptFailed(this.hooks.clock.now());
-    if (decision === undefined) return false;
-    this.reconnect(causeOfFailure(error), decision);
-    return true;
+    try {
+      await this.prepare();
+    } catch {
+      return false; // without its reconnect, the client closes as it would have without a policy
+    }
+    if (this.stateValue !== 'connecting') return false;
+    return (this.reconnector as Reconnector).firstConnectFailed(error, signal);
   }
 
   /**
@@ -142,22 +124,15 @@ export class ClientConnection {
       { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
       info.cause,
     );
-    const { policy, restartable } = this.hooks;
-    if (policy === false || !restartable || info.initiatedByClient) {
+    const { restartable } = this.hooks;
+    const reconnector = this.reconnector;
+    if (reconnector === undefined || !restartable || info.initiatedByClient) {
       this.setState('closed');
       this.hooks.lost(error);
       this.events.end();
       return;
     }
-    const cause = causeOfClose(info, error);
-    const decision = (this.budget as ReconnectBudget).dropped(this.openedAt, this.hooks.clock.now());
-    this.hooks.dropped(error);
-    if (decision === undefined) {
-      this.setState('reconnecting');
-      this.giveUp(0, cause);
-      return;
-    }
-    this.reconnect(cause, decision);
+    reconnector.dropped(info, error, this.openedAt);
   }
 
   /**
@@ -171,9 +146,7 @@ export class ClientConnection {
     if (this.stateValue !== 'open') return;
     const error = expired instanceof Error ? expired : new Error(String(expired));
     const status = (expired as { data?: { status?: unknown } } | undefined)?.data?.status;
-    const now = this.hooks.clock.now();
-    this.budget?.dropped(this.openedAt, now);
-    this.budget?.attemptStarted(now);
+    this.reconnector?.sessionLost(this.openedAt, this.hooks.clock.now());
     this.hooks.dropped(error);
     this.setState('reconnecting');
     const cause: ReconnectCause = {
@@ -181,21 +154,13 @@ export class ClientConnection {
       ...(typeof status === 'number' && { httpStatus: status }),
       error: expired,
     };
-    this.log(`a new HTTP session: ${describe(cause)}`);
-    this.retryAtValue = this.hooks.wallClock.now();
-    this.events.emit({
-      type: 'reconnecting',
-      attempt: 1,
-      delayMs: 0,
-      retryAt: this.retryAtValue,
-      coolDown: false,
-      cause,
-    });
+    this.log(`a new HTTP session: ${describeCause(cause)}`);
+    this.announce({ type: 'reconnecting', attempt: 1, delayMs: 0, coolDown: false, cause });
   }
 
   /** The new legacy HTTP session that {@link sessionLost} started is ready: open again, `reconnected`. */
   sessionRenewed(): void {
-    if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return;
+    if (this.stateValue !== 'reconnecting' || this.reconnector?.running === true) return;
     this.reopenedAfter(1);
   }
 
@@ -209,31 +174,29 @@ export class ClientConnection {
    * @returns the error the requests that waited for this set-up reject with, unless the client
    *   is still reconnecting (then they wait for the reconnect).
    */
-  sessionRenewalFailed(error: unknown): unknown {
+  async sessionRenewalFailed(error: unknown): Promise<unknown> {
     if (this.stateValue === 'closed') return this.lostWith ?? error;
-    if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return error;
-    const cause = causeOfFailure(error);
-    if (this.budget === undefined) {
-      this.log(`no new HTTP session, and reconnect is off: ${describe(cause)}`);
-      this.end(
-        new ConnectionClosedError(
-          `connection lost: a new HTTP session could not be set up (${describe(cause)})`,
-          { reason: 'http-session-lost' },
-          error,
-        ),
-        this.hooks.abandonSession(error),
-      );
-      return error;
+    if (this.stateValue !== 'reconnecting' || this.reconnector?.running === true) return error;
+    if (this.reconnector !== undefined) return this.reconnector.sessionRenewalFailed(error);
+    let reason = error instanceof Error ? error.message : String(error);
+    try {
+      const { causeOfFailure } = await loadReconnect();
+      reason = describeCause(causeOfFailure(error));
+    } catch {
+      // the error's own message says enough
     }
-    const decision = isRetryableConnectFailure(error) ? this.budget.attemptFailed(this.hooks.clock.now()) : undefined;
-    if (decision === undefined) {
-      this.giveUp(1, cause);
-      return this.lostWith ?? error;
-    }
-    this.reconnect(cause, decision, true);
+    if (this.stateValue !== 'reconnecting') return this.lostWith ?? error;
+    this.log(`no new HTTP session, and reconnect is off: ${reason}`);
+    this.end(
+      new ConnectionClosedError(
+        `connection lost: a new HTTP session could not be set up (${reason})`,
+        { reason: 'http-session-lost' },
+        error,
+      ),
+      this.hooks.abandonSession(error),
+    );
     return error;
   }
-
   /**
    * Waits, at most `timeoutMs` (`Infinity`: no limit), until the connection is open; at once
    * when it is. Rejects with `TimeoutError` (`kind` as given), `CancelledError` when `signal`
@@ -283,84 +246,16 @@ export class ClientConnection {
    */
   async close(): Promise<void> {
     if (this.stateValue === 'closed') return;
-    const loop = this.loop;
     const reconnecting = this.stateValue === 'reconnecting';
     this.setState('closed');
     this.hooks.setWait(undefined);
     if (reconnecting) this.failWaiters('closed by client');
     this.events.end();
-    if (loop === undefined) return;
-    loop.controller.abort(new ConnectionClosedError('closed by client', { reason: 'closed by client' }));
-    await loop.done;
-  }
-
-  /**
-   * Runs the reconnect loop: each attempt restarts the session and negotiates again, or, for a
-   * lost legacy HTTP session (`renewal`), sets up a new session on the same transport (its
-   * attempt 1 was made at once and failed).
-   */
-  private reconnect(cause: ReconnectCause, first: ReconnectDecision, renewal = false): void {
-    this.hooks.setWait(this.wait);
-    this.setState('reconnecting');
-    const controller = new AbortController();
-    const done = this.run(cause, first, renewal, controller.signal).catch((error: unknown) => {
-      if (!controller.signal.aborted) this.hooks.onError(error instanceof Error ? error : new Error(String(error)));
-    });
-    this.loop = { controller, done };
-  }
-
-  private async run(
-    cause: ReconnectCause,
-    first: ReconnectDecision,
-    renewal: boolean,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const { session, clock } = this.hooks;
-    const outcome = await reconnectLoop({
-      budget: this.budget as ReconnectBudget,
-      clock,
-      signal,
-      first: { delayMs: first.delayMs, coolDown: first.coolDown, cause },
-      firstAttempt: renewal ? 2 : 1,
-      attempt: async (attempt) => {
-        this.log(`attempt ${attempt}`);
-        if (renewal) return this.hooks.renewSession(signal);
-        // What is left of the previous connection (or attempt) is closed first.
-        if (session.state !== 'closed') await session.close();
-        signal.throwIfAborted();
-        await session.restart();
-        try {
-          signal.throwIfAborted();
-          await this.hooks.renegotiate(signal);
-        } catch (error) {
-          await session.close();
-          throw error;
-        }
-      },
-      onReconnecting: (attempt, delayMs, coolDown, why) => {
-        this.log(
-          `reconnecting in ${delayMs} ms${coolDown ? ' (a cool-down)' : ''} (attempt ${attempt}): ${describe(why)}`,
-        );
-        this.retryAtValue = this.hooks.wallClock.now() + delayMs;
-        this.events.emit({ type: 'reconnecting', attempt, delayMs, retryAt: this.retryAtValue, coolDown, cause: why });
-      },
-    });
-    if (signal.aborted || this.stateValue !== 'reconnecting') return;
-    this.loop = undefined;
-    if (!outcome.reconnected) {
-      this.giveUp(outcome.attempts, outcome.cause);
-      return;
-    }
-    this.reopenedAfter(outcome.attempts);
-    // A renewed legacy session re-subscribes by itself (EraBinding); a new connection is told here.
-    if (renewal) return;
-    this.hooks.reopened();
-    // Closed again before the loop could tell (its close was taken for the attempt's): a new drop.
-    if (session.state === 'closed' && this.lastClose !== undefined) this.transportClosed(this.lastClose);
+    await this.reconnector?.stop();
   }
 
   /** Open again after `attempts` attempts: what waits goes on, and `reconnected`. */
-  private reopenedAfter(attempts: number): void {
+  reopenedAfter(attempts: number): void {
     this.openedAt = this.hooks.clock.now();
     this.hooks.setWait(undefined);
     this.setState('open');
@@ -370,30 +265,12 @@ export class ClientConnection {
     this.events.emit({ type: 'reconnected', attempt: attempts, protocolVersion, era });
   }
 
-  /** The budget is spent (or the failure cannot be mended): `gaveUp`, then closed for good. */
-  private giveUp(attempts: number, cause: ReconnectCause): void {
-    this.loop = undefined;
-    this.log(`gave up after ${attempts} attempt(s): ${describe(cause)}`);
-    this.events.emit({ type: 'gaveUp', attempts, cause });
-    const error = new ConnectionClosedError(
-      `connection lost; gave up reconnecting after ${attempts} attempt(s): ${describe(cause)}`,
-      {
-        reason: 'gave up reconnecting',
-        ...(cause.exitCode !== undefined && { exitCode: cause.exitCode }),
-        ...(cause.signal !== undefined && { signal: cause.signal }),
-        ...(cause.stderrTail !== undefined && { stderrTail: cause.stderrTail }),
-      },
-      cause.error,
-    );
-    this.end(error, this.hooks.abandonSession(error));
-  }
-
   /**
    * Closed for good with `error`: what waits and what depends on the connection ends with it,
    * and the session closes once what the transport held for a new HTTP session has failed
    * (`abandoned`), so that those requests get their own error rather than the close's.
    */
-  private end(error: ConnectionClosedError, abandoned: Promise<void>): void {
+  end(error: ConnectionClosedError, abandoned: Promise<void>): void {
     this.lostWith = error;
     this.hooks.setWait(undefined);
     this.setState('closed');
@@ -405,32 +282,31 @@ export class ClientConnection {
       .catch((closeError: unknown) => this.hooks.onError(asError(closeError)));
   }
 
+  /** Emits `reconnecting`, with its `retryAt`: now plus its wait, on the wall clock. */
+  announce(event: Reconnecting): void {
+    this.retryAtValue = this.hooks.wallClock.now() + event.delayMs;
+    this.events.emit({ ...event, retryAt: this.retryAtValue });
+  }
+
+  emit(event: ClientEvent): void {
+    this.events.emit(event);
+  }
+
   private failWaiters(reason: string): void {
     for (const waiter of [...this.waiters])
       waiter.reject(new ConnectionClosedError(`connection closed (${reason})`, { reason, outcome: 'not-sent' }));
   }
 
-  private setState(state: ClientState): void {
+  setState(state: ClientState): void {
     const previous = this.stateValue;
     if (previous === state) return;
     this.stateValue = state;
     this.events.emit({ type: 'state', state, previous });
   }
 
-  private log(message: string): void {
+  log(message: string): void {
     this.hooks.debug?.({ type: 'reconnect', message });
   }
-}
-
-/** One line for a cause: its reason and what the transport said. */
-function describe(cause: ReconnectCause): string {
-  const parts: string[] = [cause.reason];
-  if (cause.exitCode !== undefined && cause.exitCode !== null) parts.push(`exit code ${cause.exitCode}`);
-  if (cause.signal !== undefined && cause.signal !== null) parts.push(`signal ${cause.signal}`);
-  if (cause.closeCode !== undefined) parts.push(`close code ${cause.closeCode}`);
-  if (cause.httpStatus !== undefined) parts.push(`HTTP ${cause.httpStatus}`);
-  if (cause.error instanceof Error) parts.push(cause.error.message);
-  return parts.join(', ');
 }
 
 function asError(value: unknown): Error {

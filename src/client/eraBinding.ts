@@ -57,7 +57,7 @@ export interface EraBindingDeps {
    */
   sessionLost?(expired: unknown): void;
   sessionRenewed?(): void;
-  sessionRenewalFailed?(error: unknown): unknown;
+  sessionRenewalFailed?(error: unknown): Promise<unknown>;
 }
 
 /** @internal Owned by `McpClient`. */
@@ -271,8 +271,8 @@ export class EraBinding {
           this.deps.sessionRenewed?.();
           return handshake;
         },
-        (error: unknown) => {
-          throw this.deps.sessionRenewalFailed === undefined ? error : this.deps.sessionRenewalFailed(error);
+        async (error: unknown) => {
+          throw this.deps.sessionRenewalFailed === undefined ? error : await this.deps.sessionRenewalFailed(error);
         },
       );
     };

@@ -23,15 +23,16 @@ export async function connect(parts: ClientParts, options: CallOptions): Promise
   }
   connection.connecting();
   try {
-    // Telemetry and the debug log load while the transport starts, before anything is sent.
-    const observing = parts.observe();
-    await Promise.all([parts.session.start(), observing]);
+    // Telemetry, the debug log and the reconnect load while the transport starts, before
+    // anything is sent: the reconnect is there before the connection can drop.
+    const loading = Promise.all([parts.observe(), connection.prepare()]);
+    await Promise.all([parts.session.start(), loading]);
     const result = await binding.negotiate(options);
     connection.opened();
     parts.observer?.connected(binding.era, binding.protocolVersion);
     return result;
   } catch (error) {
-    if (connection.firstConnectFailed(error, signal)) throw error;
+    if (await connection.firstConnectFailed(error, signal)) throw error;
     const closing = close(parts, {});
     // The caller's abort and connect()'s own deadline end it now; close() finishes the clean-up.
     const now = isCancelledError(error) || (isTimeoutError(error) && error.data.method === 'connect');

@@ -1,12 +1,14 @@
 /**
- * Loads, before each test file, what mcp-live loads on first use (`onDemand` in
+ * Loads, before each test file, what an McpClient loads on first use (`onDemand` in
  * src/errors/moduleLoad.ts). A dynamic `import()` resolves on real I/O, outside fake time: a
  * test that freezes the clock and advances it step by step would otherwise see a step wait for
- * a module instead of the timers it is about, and a test that makes a cache and reads from it
- * in the same tick would see the moment before its policy arrived. Loaded here, the modules
- * behave as in a process where an earlier client already loaded them. The first moments
- * themselves are tested where they matter, on fresh module instances (`vi.resetModules()`):
- * test/cache/lazyPolicy.test.ts, test/cache/cacheStore.test.ts, test/client/onDemand.test.ts.
+ * a module instead of the timers it is about, a test that makes a cache and reads from it in
+ * the same tick would see the moment before its policy arrived, and a test that counts
+ * milliseconds of real time would count the test runner compiling a module. Loaded here, the
+ * modules behave as in a process where an earlier client already loaded them. The first moments
+ * themselves are tested on fresh module instances (`vi.resetModules()`): the `onDemand.test.ts`
+ * files and test/cache/lazyPolicy.test.ts. The host's, the Skills extension's and OAuth's own
+ * modules are left to their tests.
  */
 import { loadLru } from '../../src/cache/cacheStore.js';
 import { loadPolicy } from '../../src/cache/responseCache.js';
@@ -14,9 +16,23 @@ import { loadPolicy } from '../../src/cache/responseCache.js';
 await Promise.all([
   loadLru(),
   loadPolicy(),
+  import('../../src/client/reconnector.js'),
+  import('../../src/reconnect/cause.js'),
   import('../../src/era/fallback.js'),
   import('../../src/observability/observer.js'),
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
   import('../../src/completion/debouncedCompleter.js'),
+  import('../../src/subscriptions/filter.js'),
+  import('../../src/subscriptions/openSubscription.js'),
+  import('../../src/subscriptions/liveList.js'),
+  import('../../src/subscriptions/legacyFeed.js'),
+  import('../../src/tasks/taskMachinery.js'),
+  import('../../src/transport/http/ssePump.js'),
+  import('../../src/transport/http/tries.js'),
+  import('../../src/transport/http/challenges.js'),
+  import('../../src/transport/http/mcpParamHeaders.js'),
+  import('../../src/transport/http/legacy/legacyWire.js'),
+  import('../../src/transport/http/legacy/sseConnection.js'),
+  import('../../src/transport/http/legacy/sseFallback.js'),
 ]);
