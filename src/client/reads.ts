@@ -22,6 +22,7 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
 import { checkListPage } from '../wire/results.js';
+import { copyWith } from '../util/copyWith.js';
 
 export { checkDiscover, checkRead } from '../wire/results.js';
 
@@ -143,7 +144,7 @@ export class CachedReads {
     const scope = this.host.observer?.start(method, {}, this.host.caller.protocolVersion, true);
     const internals = scope === undefined ? undefined : { scope };
     const load = (cursor: string | undefined) => (signal: AbortSignal | undefined, credential?: RequestCredential) =>
-      this.loadPage(method, cursor, { ...options, signal }, { ...internals, credential });
+      this.loadPage(method, cursor, copyWith(options, 'signal', signal), { ...internals, credential });
     const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
       if (this.host.closed())
         throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
@@ -203,7 +204,7 @@ export class CachedReads {
           credential,
           method,
           params,
-          options: { ...options, signal },
+          options: copyWith(options, 'signal', signal),
         });
         return { result: this.host.freshness(method, check(method, loaded.result)), storable: loaded.storable };
       },
