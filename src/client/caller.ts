@@ -100,6 +100,7 @@ export class Caller {
         return caller.renewSession;
       },
       reconnecting: () => caller.reconnecting !== undefined,
+      sessionsExpire: options.transport.legacyWire !== undefined,
       get toolHeaders() {
         return caller.toolHeaders;
       },
