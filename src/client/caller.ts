@@ -171,7 +171,7 @@ export class Caller {
       return Promise.reject(error);
     }
     const first: Attempt = { params, signal: options.signal, totalMs, round: false };
-    return this.send(ctx, first).then((result) => {
+    return this.send(ctx, first, (result) => {
       const kind = resultKind(method, result, internals.declareTasks === true);
       if (kind === 'complete' || kind === 'task') {
         ctx.sent = result;
@@ -219,14 +219,22 @@ export class Caller {
 
   /**
    * One attempt: a new JSON-RPC id and a fresh `_meta`. While the client reconnects, it is sent
-   * once the connection is open again (within the call's own timeouts).
+   * once the connection is open again (within the call's own timeouts). `then`, when given, is
+   * applied to the attempt's result (also to that of an attempt sent again after a failure), in
+   * the same reaction that handles the failure.
    */
-  private send(ctx: CallContext, attempt: Attempt): Promise<JsonObject> {
+  private send(
+    ctx: CallContext,
+    attempt: Attempt,
+    then?: (result: JsonObject) => JsonObject | Promise<JsonObject>,
+  ): Promise<JsonObject> {
     const { method, options, internals } = ctx;
-    if (this.reconnecting !== undefined && internals.handshake !== true)
-      return this.afterReconnect(ctx, attempt.signal).then(() =>
+    if (this.reconnecting !== undefined && internals.handshake !== true) {
+      const resent = this.afterReconnect(ctx, attempt.signal).then(() =>
         this.send(ctx, { ...attempt, totalMs: (ctx.deadline as number) - this.options.clock.now() }),
       );
+      return then === undefined ? resent : resent.then(then);
+    }
     const params = attempt.params;
     let sessionOptions: SessionRequestOptions;
     let request: Promise<JsonObject>;
@@ -254,7 +262,8 @@ export class Caller {
     } catch (error) {
       return Promise.reject(error);
     }
-    return request.catch((error: unknown) => this.failedAttempt(error, ctx, attempt));
+    if (then === undefined) return request.catch((error: unknown) => this.failedAttempt(error, ctx, attempt));
+    return request.then(then, (error: unknown) => this.failedAttempt(error, ctx, attempt).then(then));
   }
 
   /**
