@@ -76,7 +76,7 @@ export class CachedReads {
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
    * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
    */
-  async cached(
+  cached(
     method: string,
     params: JsonObject,
     key: { uri?: string; cursor?: string },
@@ -84,7 +84,11 @@ export class CachedReads {
     check: (method: string, result: JsonObject) => JsonObject,
     internals?: CallInternals,
   ): Promise<JsonObject> {
-    return (await this.cachedOutcome(method, params, key, options, check, internals)).result;
+    try {
+      return this.cachedOutcome(method, params, key, options, check, internals).then(resultOf);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** {@link cached}, telling where the result came from: `network`, or a `cache` or `stale` entry. */
@@ -172,7 +176,8 @@ export class CachedReads {
     };
   }
 
-  private async fromCache(
+  /** {@link cachedOutcome} without its span: promise reactions, no async frames (the path of every uncached read). */
+  private fromCache(
     method: string,
     params: JsonObject,
     key: { uri?: string; cursor?: string },
@@ -180,37 +185,40 @@ export class CachedReads {
     check: (method: string, result: JsonObject) => JsonObject,
     internals: CallInternals | undefined,
   ): Promise<{ result: JsonObject; source: CacheSource }> {
-    const cache = this.cache;
-    if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
-    if (cache === undefined)
-      return {
-        result: check(method, (await this.host.caller.call({ ...internals, method, params, options })).result),
-        source: 'network',
-      };
-    // A closed client answers nothing, not even from the cache.
-    if (this.host.closed())
-      throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
-    const outcome = await cache.fetch(
-      {
-        method,
-        ...key,
-        protocolVersion: this.host.caller.protocolVersion,
-        mode: options.cacheMode,
-        signal: options.signal,
-      },
-      async (signal, credential) => {
-        const loaded = await this.host.caller.call({
-          ...internals,
-          credential,
-          method,
-          params,
-          options: copyWith(options, 'signal', signal),
+    try {
+      const cache = this.cache;
+      if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
+      if (cache === undefined)
+        return this.host.caller
+          .call({ ...internals, method, params, options })
+          .then((loaded) => ({ result: check(method, loaded.result), source: 'network' }));
+      // A closed client answers nothing, not even from the cache.
+      if (this.host.closed())
+        throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
+      return cache
+        .fetch(
+          {
+            method,
+            ...key,
+            protocolVersion: this.host.caller.protocolVersion,
+            mode: options.cacheMode,
+            signal: options.signal,
+          },
+          (signal, credential) =>
+            this.host.caller
+              .call({ ...internals, credential, method, params, options: copyWith(options, 'signal', signal) })
+              .then((loaded) => ({
+                result: this.host.freshness(method, check(method, loaded.result)),
+                storable: loaded.storable,
+              })),
+        )
+        .then((outcome) => {
+          if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
+          return { result: outcome.result, source: outcome.source };
         });
-        return { result: this.host.freshness(method, check(method, loaded.result)), storable: loaded.storable };
-      },
-    );
-    if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
-    return { result: outcome.result, source: outcome.source };
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Sends one list page request and checks it (malformed items reported and dropped). */
@@ -247,3 +255,5 @@ export class CachedReads {
     return { ...page, tools };
   }
 }
+
+const resultOf = (outcome: { result: JsonObject }): JsonObject => outcome.result;
