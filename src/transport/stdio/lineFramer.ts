@@ -8,6 +8,7 @@
 
 import { InvalidArgumentError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
+import { requestJson } from '../../wire/requestMeta.js';
 
 /** Default {@link LineFramerOptions.maxLineBytes}: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -285,6 +286,7 @@ function headBytes(parts: readonly Uint8Array[], max: number): Uint8Array {
 
 /**
  * Encodes one message as a line for a newline-delimited JSON stream: `JSON.stringify(message)`
+ * (made faster by {@link requestJson} for a request whose `_meta` is a `RequestMeta`)
  * followed by `"\n"`. The result never contains another newline (JSON escapes them inside
  * strings), so it is always exactly one frame.
  *
@@ -297,7 +299,7 @@ export function serializeMessage(message: JsonRpcMessage): string {
   }
   let json: string;
   try {
-    json = JSON.stringify(message);
+    json = requestJson(message) ?? JSON.stringify(message);
   } catch (error) {
     throw new InvalidArgumentError(
       'message',
