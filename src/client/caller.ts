@@ -23,6 +23,7 @@ import { withTasksExtension } from '../wire/taskCapability.js';
 import { withSkillsExtension } from '../wire/skillsCapability.js';
 import { CallContext, RequestChain, type CallRequest } from './chain.js';
 import { copyWith } from '../util/copyWith.js';
+import { MetaBase, RequestMeta } from '../wire/requestMeta.js';
 import type { Middleware, UseOptions } from './middleware.js';
 
 export type { CallInternals, CallRequest } from './chain.js';
@@ -58,8 +59,8 @@ export type ConnectionWait = (
  * through the host's handlers until the result is complete. Knows nothing of caching or lists.
  */
 export class Caller {
-  /** `_meta` fields shared by every request; copied per attempt, never mutated. */
-  private baseMeta: JsonObject;
+  /** `_meta` fields shared by every request (with their JSON made once); undefined on the legacy wire, which has none. */
+  private baseMeta: MetaBase | undefined;
   /** The declared capabilities plus the Tasks extension, for requests that declare it (made on first use). */
   private tasksCapabilities: JsonObject | undefined;
   /** The declared capabilities plus the Skills extension, for the extension's requests (made on first use). */
@@ -332,8 +333,7 @@ export class Caller {
    * ask for has none.
    */
   private withMeta(ctx: CallContext, params: JsonObject, sessionOptions: SessionRequestOptions): JsonObject {
-    // The base keys are the caller's own, so a copy by assignment is safe (and fast: see copyWith).
-    const meta: JsonObject = Object.assign({}, this.baseMeta);
+    const meta: JsonObject = this.baseMeta === undefined ? {} : new RequestMeta(this.baseMeta);
     const { internals, options } = ctx;
     if (this.eraValue === 'modern') {
       if (internals.declareTasks === true) {
@@ -354,7 +354,7 @@ export class Caller {
     } else if (options.logLevel !== undefined) {
       meta[MetaKey.logLevel] = options.logLevel;
     }
-    return copyWith(params, '_meta', meta);
+    return meta instanceof RequestMeta ? RequestMeta.params(params, meta) : copyWith(params, '_meta', meta);
   }
 
   /**
@@ -391,14 +391,14 @@ export class Caller {
     }
   }
 
-  private makeBaseMeta(): JsonObject {
-    if (this.eraValue === 'legacy') return {};
+  private makeBaseMeta(): MetaBase | undefined {
+    if (this.eraValue === 'legacy') return undefined;
     const meta: JsonObject = {
       [MetaKey.protocolVersion]: this.version,
       [MetaKey.clientCapabilities]: this.options.capabilities,
     };
     if (this.options.sendClientInfo) meta[MetaKey.clientInfo] = this.options.clientInfo;
-    return meta;
+    return new MetaBase(meta);
   }
 }
 
