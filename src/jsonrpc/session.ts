@@ -64,6 +64,15 @@ interface PendingRequest {
   sendFailed: 'unknown' | 'not-sent' | undefined;
 }
 
+/** A send promise of the transport and the requests (with the id each was sent under) waiting on it. */
+interface SentBatch {
+  readonly promise: Promise<void>;
+  readonly entry: PendingRequest;
+  readonly id: RequestId;
+  /** Further requests handed the same promise: entry, id, entry, id... */
+  more: Array<PendingRequest | RequestId> | undefined;
+}
+
 const RECENTLY_CANCELLED_LIMIT = 1024;
 
 /**
@@ -93,6 +102,8 @@ export class JsonRpcSession {
   private readonly timer: SessionTimer;
   /** Pending requests whose deadlines count ({@link PendingRequest.timed}). */
   private timedCount = 0;
+  /** The last send's promise and the requests it carries, until it settles. */
+  private lastSend: SentBatch | undefined;
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -265,34 +276,59 @@ export class JsonRpcSession {
       if (idempotent !== undefined) sendOptions.idempotent = idempotent;
       if (credential !== undefined) sendOptions.credential = credential;
     }
-    this.write(entry.message, sendOptions).catch((error: unknown) => {
-      if (this.pending.get(id) !== entry) return;
-      if (
-        isStreamBrokenError(error) &&
-        error.data.phase === 'mid-stream' &&
-        entry.reissuesLeft > 0 &&
-        this.stateValue === 'open'
-      ) {
-        entry.reissuesLeft--;
-        this.reissue(entry);
-        return;
-      }
-      if (this.awaitsClose(error)) {
-        const outcome = (error as ConnectionClosedError).data?.outcome;
-        entry.sendFailed = outcome === 'not-sent' ? 'not-sent' : 'unknown';
-        return;
-      }
-      this.settle(
-        entry,
-        McpError.is(error)
-          ? error
-          : new ConnectionClosedError(
-              `${entry.method}: send failed`,
-              { reason: 'send failed', outcome: 'unknown' },
-              error,
-            ),
-      );
-    });
+    const sent = this.write(entry.message, sendOptions);
+    // A transport may hand the sends of one batch the same promise (stdio: the lines of a turn
+    // share one write): its requests then share one pair of reactions.
+    const shared = this.lastSend;
+    if (shared !== undefined && shared.promise === sent) {
+      (shared.more ??= []).push(entry, id);
+      return;
+    }
+    const batch: SentBatch = { promise: sent, entry, id, more: undefined };
+    this.lastSend = batch;
+    sent.then(
+      () => {
+        if (this.lastSend === batch) this.lastSend = undefined;
+      },
+      (error: unknown) => {
+        if (this.lastSend === batch) this.lastSend = undefined;
+        this.sendFailed(batch.entry, batch.id, error);
+        const more = batch.more;
+        if (more !== undefined)
+          for (let at = 0; at < more.length; at += 2)
+            this.sendFailed(more[at] as PendingRequest, more[at + 1] as RequestId, error);
+      },
+    );
+  }
+
+  /** The send of request `id` failed with `error`: sent again, left to the close, or settled with it. */
+  private sendFailed(entry: PendingRequest, id: RequestId, error: unknown): void {
+    if (this.pending.get(id) !== entry) return;
+    if (
+      isStreamBrokenError(error) &&
+      error.data.phase === 'mid-stream' &&
+      entry.reissuesLeft > 0 &&
+      this.stateValue === 'open'
+    ) {
+      entry.reissuesLeft--;
+      this.reissue(entry);
+      return;
+    }
+    if (this.awaitsClose(error)) {
+      const outcome = (error as ConnectionClosedError).data?.outcome;
+      entry.sendFailed = outcome === 'not-sent' ? 'not-sent' : 'unknown';
+      return;
+    }
+    this.settle(
+      entry,
+      McpError.is(error)
+        ? error
+        : new ConnectionClosedError(
+            `${entry.method}: send failed`,
+            { reason: 'send failed', outcome: 'unknown' },
+            error,
+          ),
+    );
   }
 
   /**
