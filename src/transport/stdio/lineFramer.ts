@@ -6,7 +6,8 @@
  * arbitrary offsets into parsed values; {@link serializeMessage} turns a message into a line.
  */
 
-import { InvalidArgumentError } from '../../errors/errors.js';
+import { ErrorCode } from '../../errors/codes.js';
+import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
 import { requestJson } from '../../wire/requestMeta.js';
 
@@ -308,4 +309,13 @@ export function serializeMessage(message: JsonRpcMessage): string {
     );
   }
   return `${json}\n`;
+}
+
+/** A {@link FramingProblem} as the error a transport reports: `ProtocolError` with code -32700 and the problem as `data.value`. */
+export function framingError(problem: FramingProblem): ProtocolError {
+  const reason =
+    problem.kind === 'invalid-json'
+      ? `stdout line is not JSON (${problem.detail}): ${problem.excerpt}`
+      : `stdout line longer than ${problem.maxLineBytes} bytes dropped: ${problem.excerpt}`;
+  return new ProtocolError(reason, { value: problem }, ErrorCode.ParseError);
 }
