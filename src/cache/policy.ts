@@ -337,17 +337,28 @@ export class CachePolicy {
 
   // ---- load path ----------------------------------------------------------------------------
 
-  /** Not cached at all: `no-store` or a method outside the cacheable set. */
-  private async loadDirect(
+  /**
+   * Not cached at all: `no-store` or a method outside the cacheable set. One reaction on the
+   * load (no async frame): the bypass is on the path of every uncached read.
+   */
+  private loadDirect(
     method: string,
     param: string | null,
     load: Loader,
     signal: AbortSignal | undefined,
     reason: SkipReason,
   ): Promise<CacheOutcome> {
-    const outcome = checkOutcome(await load(signal));
-    if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'skip', method, param, reason });
-    return this.networkOutcome(outcome.result);
+    let loading: Promise<LoadOutcome>;
+    try {
+      loading = Promise.resolve(load(signal));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return loading.then((loaded) => {
+      const outcome = checkOutcome(loaded);
+      if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'skip', method, param, reason });
+      return this.networkOutcome(outcome.result);
+    });
   }
 
   /** What a result just received says of itself: its scope and ttl, received now. */

@@ -21,6 +21,8 @@ import type { Era } from '../era/era.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
 import { withSkillsExtension } from '../wire/skillsCapability.js';
 import { CallContext, RequestChain, type CallRequest } from './chain.js';
+import { copyWith } from '../util/copyWith.js';
+import { MetaBase, RequestMeta } from '../wire/requestMeta.js';
 import type { Middleware, UseOptions } from './middleware.js';
 
 export type { CallInternals, CallRequest } from './chain.js';
@@ -56,8 +58,8 @@ export type ConnectionWait = (
  * through the host's handlers until the result is complete. Knows nothing of caching or lists.
  */
 export class Caller {
-  /** `_meta` fields shared by every request; copied per attempt, never mutated. */
-  private baseMeta: JsonObject;
+  /** `_meta` fields shared by every request (with their JSON made once); undefined on the legacy wire, which has none. */
+  private baseMeta: MetaBase | undefined;
   /** The declared capabilities plus the Tasks extension, for requests that declare it (made on first use). */
   private tasksCapabilities: JsonObject | undefined;
   /** The declared capabilities plus the Skills extension, for the extension's requests (made on first use). */
@@ -98,6 +100,7 @@ export class Caller {
         return caller.renewSession;
       },
       reconnecting: () => caller.reconnecting !== undefined,
+      sessionsExpire: options.transport.legacyWire !== undefined,
       get toolHeaders() {
         return caller.toolHeaders;
       },
@@ -168,7 +171,7 @@ export class Caller {
       return Promise.reject(error);
     }
     const first: Attempt = { params, signal: options.signal, totalMs, round: false };
-    return this.send(ctx, first).then((result) => {
+    return this.send(ctx, first, (result) => {
       const kind = resultKind(method, result, internals.declareTasks === true);
       if (kind === 'complete' || kind === 'task') {
         ctx.sent = result;
@@ -217,14 +220,22 @@ export class Caller {
 
   /**
    * One attempt: a new JSON-RPC id and a fresh `_meta`. While the client reconnects, it is sent
-   * once the connection is open again (within the call's own timeouts).
+   * once the connection is open again (within the call's own timeouts). `then`, when given, is
+   * applied to the attempt's result (also to that of an attempt sent again after a failure), in
+   * the same reaction that handles the failure.
    */
-  private send(ctx: CallContext, attempt: Attempt): Promise<JsonObject> {
+  private send(
+    ctx: CallContext,
+    attempt: Attempt,
+    then?: (result: JsonObject) => JsonObject | Promise<JsonObject>,
+  ): Promise<JsonObject> {
     const { method, options, internals } = ctx;
-    if (this.reconnecting !== undefined && internals.handshake !== true)
-      return this.afterReconnect(ctx, attempt.signal).then(() =>
+    if (this.reconnecting !== undefined && internals.handshake !== true) {
+      const resent = this.afterReconnect(ctx, attempt.signal).then(() =>
         this.send(ctx, { ...attempt, totalMs: (ctx.deadline as number) - this.options.clock.now() }),
       );
+      return then === undefined ? resent : resent.then(then);
+    }
     const params = attempt.params;
     let sessionOptions: SessionRequestOptions;
     let request: Promise<JsonObject>;
@@ -252,7 +263,8 @@ export class Caller {
     } catch (error) {
       return Promise.reject(error);
     }
-    return request.catch((error: unknown) => this.failedAttempt(error, ctx, attempt));
+    if (then === undefined) return request.catch((error: unknown) => this.failedAttempt(error, ctx, attempt));
+    return request.then(then, (error: unknown) => this.failedAttempt(error, ctx, attempt).then(then));
   }
 
   /**
@@ -321,7 +333,7 @@ export class Caller {
    * ask for has none.
    */
   private withMeta(ctx: CallContext, params: JsonObject, sessionOptions: SessionRequestOptions): JsonObject {
-    const meta: JsonObject = { ...this.baseMeta };
+    const meta: JsonObject = this.baseMeta === undefined ? {} : new RequestMeta(this.baseMeta);
     const { internals, options } = ctx;
     if (this.eraValue === 'modern') {
       if (internals.declareTasks === true) {
@@ -342,7 +354,7 @@ export class Caller {
     } else if (options.logLevel !== undefined) {
       meta[MetaKey.logLevel] = options.logLevel;
     }
-    return { ...params, _meta: meta };
+    return meta instanceof RequestMeta ? RequestMeta.params(params, meta) : copyWith(params, '_meta', meta);
   }
 
   /**
@@ -379,14 +391,14 @@ export class Caller {
     }
   }
 
-  private makeBaseMeta(): JsonObject {
-    if (this.eraValue === 'legacy') return {};
+  private makeBaseMeta(): MetaBase | undefined {
+    if (this.eraValue === 'legacy') return undefined;
     const meta: JsonObject = {
       [MetaKey.protocolVersion]: this.version,
       [MetaKey.clientCapabilities]: this.options.capabilities,
     };
     if (this.options.sendClientInfo) meta[MetaKey.clientInfo] = this.options.clientInfo;
-    return meta;
+    return new MetaBase(meta);
   }
 }
 

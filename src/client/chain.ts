@@ -94,6 +94,16 @@ export class CallContext implements RequestContext {
 /** A link of the chain as the caller runs it: user middleware are guarded, built-in ones trusted. */
 type Link = (ctx: CallContext, next: NextMiddleware) => Promise<JsonObject>;
 
+/**
+ * A link and, for a built-in one, when it has work on a request: `applies(ctx)` false means the
+ * link would only pass the request on (`next()`) and never act on its outcome, so the chain
+ * steps over it without calling it. Asked when the link's turn comes, as the link would look.
+ */
+interface Step {
+  readonly link: Link;
+  readonly applies: ((ctx: CallContext) => boolean) | undefined;
+}
+
 /** What the built-in middleware reach of the caller. */
 export interface ChainHost {
   /** Per-call log listeners of calls in flight. */
@@ -102,65 +112,84 @@ export interface ChainHost {
   readonly renewSession: ((expired: unknown) => Promise<unknown>) | undefined;
   /** Whether the client is reconnecting (a failed renewal then waits for the reconnect). */
   reconnecting(): boolean;
+  /**
+   * True when the transport has a legacy HTTP session that can expire (`legacyWire`): a request
+   * may then meet `SessionExpiredError` even if it started before {@link renewSession} was set
+   * (sent again on a legacy session after a reconnect).
+   */
+  readonly sessionsExpire: boolean;
   /** The `Mcp-Param-*` registry, on a transport that mirrors them and the modern wire. */
   readonly toolHeaders: ToolHeaderRegistry | undefined;
   readonly debug: DebugSink | undefined;
 }
 
 /** `tracing`: the call's trace context into `ctx.meta`, the request's ids into its span. */
-const tracing: Link = (ctx, next) => {
-  const scope = ctx.internals.scope;
-  if (scope !== undefined) {
-    scope.inject(ctx.meta);
-    ctx.onRequestId = (id) => scope.requestId(id);
-  }
-  return next();
+const tracing: Step = {
+  applies: (ctx) => ctx.internals.scope !== undefined,
+  link: (ctx, next) => {
+    const scope = ctx.internals.scope;
+    if (scope !== undefined) {
+      scope.inject(ctx.meta);
+      ctx.onRequestId = (id) => scope.requestId(id);
+    }
+    return next();
+  },
 };
 
 /** `logging`: the call's `onLog` (with a `logLevel`) hears this request's `notifications/message`. */
-function logging(host: ChainHost): Link {
-  return (ctx, next) => {
-    const onLog = ctx.options.logLevel !== undefined ? ctx.options.onLog : undefined;
-    if (onLog === undefined) return next();
-    ctx.onLog = onLog;
-    host.logListeners.add(onLog);
-    return next().finally(() => host.logListeners.delete(onLog));
+function logging(host: ChainHost): Step {
+  return {
+    applies: (ctx) => ctx.options.logLevel !== undefined && ctx.options.onLog !== undefined,
+    link: (ctx, next) => {
+      const onLog = ctx.options.logLevel !== undefined ? ctx.options.onLog : undefined;
+      if (onLog === undefined) return next();
+      ctx.onLog = onLog;
+      host.logListeners.add(onLog);
+      return next().finally(() => host.logListeners.delete(onLog));
+    },
   };
 }
 
 /**
  * `session`: legacy HTTP (spec 2025-11-25, Session Management): after `SessionExpiredError`, one
  * new session and one more try. When that session cannot be set up and the client retries it
- * (reconnecting), the request waits for it (in the send) and is sent again.
+ * (reconnecting), the request waits for it (in the send) and is sent again. Stepped over where
+ * no session can expire: no renewal set and a transport without a legacy HTTP session.
  */
-function session(host: ChainHost): Link {
-  return (ctx, next) =>
-    next().catch(async (error: unknown) => {
-      const renew = host.renewSession;
-      if (!isSessionExpiredError(error) || renew === undefined) throw error;
-      host.debug?.({
-        type: 'reconnect',
-        message: `${ctx.method}: the HTTP session expired; starting a new one and sending again`,
-      });
-      try {
-        await renew(error);
-      } catch (failure) {
-        if (!host.reconnecting()) throw failure;
-      }
-      return next();
-    });
+function session(host: ChainHost): Step {
+  return {
+    applies: () => host.sessionsExpire || host.renewSession !== undefined,
+    link: (ctx, next) =>
+      next().catch(async (error: unknown) => {
+        const renew = host.renewSession;
+        if (!isSessionExpiredError(error) || renew === undefined) throw error;
+        host.debug?.({
+          type: 'reconnect',
+          message: `${ctx.method}: the HTTP session expired; starting a new one and sending again`,
+        });
+        try {
+          await renew(error);
+        } catch (failure) {
+          if (!host.reconnecting()) throw failure;
+        }
+        return next();
+      }),
+  };
 }
 
 /** `toolHeaders`: a `tools/call` gets the `Mcp-Param-*` headers of its arguments (Streamable HTTP). */
-function toolHeaders(host: ChainHost): Link {
-  return (ctx, next) => {
-    const registry = ctx.method === 'tools/call' ? host.toolHeaders : undefined;
-    const name = ctx.params['name'];
-    if (registry !== undefined && typeof name === 'string') {
-      const headers = registry.headersFor(name, ctx.params['arguments']);
-      if (headers !== undefined) Object.assign(ctx.headers, headers);
-    }
-    return next();
+function toolHeaders(host: ChainHost): Step {
+  return {
+    applies: (ctx) => ctx.method === 'tools/call' && host.toolHeaders !== undefined,
+    link: (ctx, next) => {
+      const registry = ctx.method === 'tools/call' ? host.toolHeaders : undefined;
+      const name = ctx.params['name'];
+      if (registry !== undefined && typeof name === 'string') {
+        const headers = registry.headersFor(name, ctx.params['arguments']);
+        if (headers !== undefined) Object.assign(ctx.headers, headers);
+      }
+      return next();
+    },
   };
 }
 
@@ -190,10 +219,10 @@ function guarded(middleware: Middleware): Link {
 
 /** The chain of one client (see the file's opening comment). */
 export class RequestChain {
-  private readonly outer: Link[] = [];
-  private readonly inner: Link[] = [];
-  private readonly builtIn: { logging: Link; session: Link; toolHeaders: Link };
-  private links: Link[] = [];
+  private readonly outer: Step[] = [];
+  private readonly inner: Step[] = [];
+  private readonly builtIn: { logging: Step; session: Step; toolHeaders: Step };
+  private steps: Step[] = [];
 
   constructor(host: ChainHost) {
     this.builtIn = { logging: logging(host), session: session(host), toolHeaders: toolHeaders(host) };
@@ -204,7 +233,7 @@ export class RequestChain {
   use(middleware: Middleware, options: UseOptions = {}): () => void {
     if (typeof middleware !== 'function') throw new TypeError('client.use() takes a middleware function');
     const list = options.outsideTracing === true ? this.outer : this.inner;
-    const link = guarded(middleware);
+    const link: Step = { link: guarded(middleware), applies: undefined };
     list.push(link);
     this.build();
     return () => {
@@ -215,23 +244,30 @@ export class RequestChain {
     };
   }
 
-  /** Runs `ctx` through the chain as it is now, then `send`. */
+  /**
+   * Runs `ctx` through the chain as it is now, then `send`. A built-in link with nothing to do
+   * on this request is stepped over (see {@link Step}): with no user middleware and none of
+   * their work, the request goes straight to `send`.
+   */
   run(ctx: CallContext, send: (ctx: CallContext) => Promise<JsonObject>): Promise<JsonObject> {
-    const links = this.links;
-    const step = (index: number): Promise<JsonObject> => {
-      const link = links[index];
-      if (link === undefined) return send(ctx);
-      try {
-        return link(ctx, () => step(index + 1));
-      } catch (error) {
-        return Promise.reject(error);
+    const steps = this.steps;
+    const from = (index: number): Promise<JsonObject> => {
+      for (let at = index; at < steps.length; at++) {
+        const { link, applies } = steps[at] as Step;
+        if (applies !== undefined && !applies(ctx)) continue;
+        try {
+          return link(ctx, () => from(at + 1));
+        } catch (error) {
+          return Promise.reject(error);
+        }
       }
+      return send(ctx);
     };
-    return step(0);
+    return from(0);
   }
 
   private build(): void {
     const { logging, session, toolHeaders } = this.builtIn;
-    this.links = [...this.outer, tracing, ...this.inner, logging, session, toolHeaders];
+    this.steps = [...this.outer, tracing, ...this.inner, logging, session, toolHeaders];
   }
 }

@@ -22,6 +22,8 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
 import { checkListPage } from '../wire/results.js';
+import { copyWith } from '../util/copyWith.js';
+import { isPromise } from '../util/maybePromise.js';
 
 export { checkDiscover, checkRead } from '../wire/results.js';
 
@@ -75,7 +77,7 @@ export class CachedReads {
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
    * `check` returns is what gets stored (and frozen). Legacy results get `legacyTtlMs`.
    */
-  async cached(
+  cached(
     method: string,
     params: JsonObject,
     key: { uri?: string; cursor?: string },
@@ -83,7 +85,11 @@ export class CachedReads {
     check: (method: string, result: JsonObject) => JsonObject | Promise<JsonObject>,
     internals?: CallInternals,
   ): Promise<JsonObject> {
-    return (await this.cachedOutcome(method, params, key, options, check, internals)).result;
+    try {
+      return this.cachedOutcome(method, params, key, options, check, internals).then(resultOf);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** {@link cached}, telling where the result came from: `network`, or a `cache` or `stale` entry. */
@@ -143,7 +149,7 @@ export class CachedReads {
     const scope = this.host.observer?.start(method, {}, this.host.caller.protocolVersion, true);
     const internals = scope === undefined ? undefined : { scope };
     const load = (cursor: string | undefined) => (signal: AbortSignal | undefined, credential?: RequestCredential) =>
-      this.loadPage(method, cursor, { ...options, signal }, { ...internals, credential });
+      this.loadPage(method, cursor, copyWith(options, 'signal', signal), { ...internals, credential });
     const fetchPage: FetchPage<ListItemTypes[M]> = async (cursor, signal) => {
       if (this.host.closed())
         throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
@@ -171,7 +177,8 @@ export class CachedReads {
     };
   }
 
-  private async fromCache(
+  /** {@link cachedOutcome} without its span: promise reactions, no async frames (the path of every uncached read). */
+  private fromCache(
     method: string,
     params: JsonObject,
     key: { uri?: string; cursor?: string },
@@ -179,37 +186,44 @@ export class CachedReads {
     check: (method: string, result: JsonObject) => JsonObject | Promise<JsonObject>,
     internals: CallInternals | undefined,
   ): Promise<{ result: JsonObject; source: CacheSource }> {
-    const cache = this.cache;
-    if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
-    if (cache === undefined)
-      return {
-        result: await check(method, (await this.host.caller.call({ ...internals, method, params, options })).result),
-        source: 'network',
-      };
-    // A closed client answers nothing, not even from the cache.
-    if (this.host.closed())
-      throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
-    const outcome = await cache.fetch(
-      {
-        method,
-        ...key,
-        protocolVersion: this.host.caller.protocolVersion,
-        mode: options.cacheMode,
-        signal: options.signal,
-      },
-      async (signal, credential) => {
-        const loaded = await this.host.caller.call({
-          ...internals,
-          credential,
-          method,
-          params,
-          options: { ...options, signal },
+    try {
+      const cache = this.cache;
+      if (cache === undefined || options.cacheMode === 'no-store') internals?.scope?.cache('bypass');
+      if (cache === undefined)
+        return this.host.caller
+          .call({ ...internals, method, params, options })
+          .then((loaded) => check(method, loaded.result))
+          .then((result) => ({ result, source: 'network' }));
+      // A closed client answers nothing, not even from the cache.
+      if (this.host.closed())
+        throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
+      return cache
+        .fetch(
+          {
+            method,
+            ...key,
+            protocolVersion: this.host.caller.protocolVersion,
+            mode: options.cacheMode,
+            signal: options.signal,
+          },
+          (signal, credential) =>
+            this.host.caller
+              .call({ ...internals, credential, method, params, options: copyWith(options, 'signal', signal) })
+              .then((loaded) => {
+                const checked = check(method, loaded.result);
+                const storable = loaded.storable;
+                return isPromise(checked)
+                  ? checked.then((result) => ({ result: this.host.freshness(method, result), storable }))
+                  : { result: this.host.freshness(method, checked), storable };
+              }),
+        )
+        .then((outcome) => {
+          if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
+          return { result: outcome.result, source: outcome.source };
         });
-        return { result: this.host.freshness(method, await check(method, loaded.result)), storable: loaded.storable };
-      },
-    );
-    if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
-    return { result: outcome.result, source: outcome.source };
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Sends one list page request and checks it (malformed items reported and dropped). */
@@ -250,3 +264,5 @@ export class CachedReads {
     });
   }
 }
+
+const resultOf = (outcome: { result: JsonObject }): JsonObject => outcome.result;

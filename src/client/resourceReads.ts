@@ -37,16 +37,24 @@ export function readResource(
   return fromServer(parts, uri, options ?? {});
 }
 
-async function fromServer(parts: ClientParts, uri: string, options: CallOptions): Promise<ReadResourceResult> {
+/** Through the cache's fetch: one reaction for a failure, none added to a result (no async frame). */
+function fromServer(parts: ClientParts, uri: string, options: CallOptions): Promise<ReadResourceResult> {
   if (typeof uri !== 'string' || uri === '')
-    throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
-  try {
-    return (await parts.reads.cached('resources/read', { uri }, { uri }, options, checkRead)) as ReadResourceResult;
-  } catch (error) {
+    return Promise.reject(new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)'));
+  const read = parts.reads.cached(
+    'resources/read',
+    { uri },
+    { uri },
+    options,
+    checkRead,
+  ) as Promise<ReadResourceResult>;
+  return read.catch((error: unknown) => {
     const mapped = asNotFound(error, uri);
-    if (mapped instanceof ResourceNotFoundError) await parts.responseCache?.invalidateUri(uri);
-    throw mapped;
-  }
+    if (!(mapped instanceof ResourceNotFoundError)) throw mapped;
+    return Promise.resolve(parts.responseCache?.invalidateUri(uri)).then(() => {
+      throw mapped;
+    });
+  });
 }
 
 /** A read through the cache that says where its result came from (for the Skills extension's verified reads). */

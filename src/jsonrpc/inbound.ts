@@ -137,6 +137,7 @@ export class InboundRequests {
   }
 }
 
-function asError(value: unknown): Error {
+/** `value` if it is an Error, else an Error saying what it is: for what a handler or listener threw. */
+export function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
 }

@@ -3,68 +3,35 @@ import {
   ConnectionClosedError,
   type ConnectionClosedErrorData,
   McpError,
-  ProtocolError,
-  RpcError,
   TimeoutError,
 } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
-import { systemClock, type Clock, type Timers } from '../util/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { CancelSource } from '../transport/cancelHandle.js';
-import type {
-  MessageContext,
-  RequestCredential,
-  Transport,
-  TransportCloseInfo,
-  TransportSendOptions,
-} from '../transport/transport.js';
+import type { Transport, TransportCloseInfo, TransportSendOptions } from '../transport/transport.js';
 import { isStreamBrokenError } from '../transport/transportErrors.js';
-import { InboundRequests, type InboundRequestHandler } from './inbound.js';
+import { asError, InboundRequests, type InboundRequestHandler } from './inbound.js';
+import { IncomingMessages } from './incoming.js';
+import { PendingRequests, type DeadlineKind, type PendingRequest } from './pendingRequests.js';
+import { sendOptionsOf } from './sendOptions.js';
 import {
   isObject,
-  isRequestId,
   type JsonObject,
-  type JsonRpcErrorObject,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
 } from '../wire/messages.js';
 import type { SessionOptions, SessionRequestOptions, SessionState } from './sessionOptions.js';
-import { SessionTimer } from './sessionTimer.js';
 
-interface PendingRequest {
-  /** Changes when the request is re-issued after a broken stream. */
-  id: RequestId;
-  message: JsonRpcRequest;
-  reissuesLeft: number;
-  readonly method: string;
-  readonly options: SessionRequestOptions;
-  resolve(result: JsonObject): void;
-  reject(error: Error): void;
-  /** Clock time (ms) at which the idle timeout ends; progress moves it when `resetTimeoutOnProgress`. */
-  idleDeadline: number;
-  /** Clock time (ms) at which the total timeout ends; `Infinity` when the idle one always comes first. */
-  totalDeadline: number;
-  /**
-   * True while the deadlines count: from the send until the request settles or
-   * {@link JsonRpcSession.disarmTimeouts} clears them for good.
-   */
-  timed: boolean;
-  abortListener: (() => void) | undefined;
-  /** The cancellation of the current send; renewed when the request is re-issued. */
-  sendCancel: CancelSource | undefined;
-  /** True when aborting {@link sendCancel} is the whole cancellation (no `notifications/cancelled`). */
-  abortOnly: boolean;
-  progressToken: string | number;
-  /**
-   * Set when the transport refused or failed the send because its connection is ending: the
-   * request waits for that close (see {@link JsonRpcSession.awaitsClose}), which settles it
-   * with this outcome.
-   */
-  sendFailed: 'unknown' | 'not-sent' | undefined;
+/** A send promise of the transport and the requests (with the id each was sent under) waiting on it. */
+interface SentBatch {
+  readonly promise: Promise<void>;
+  readonly entry: PendingRequest;
+  readonly id: RequestId;
+  /** Further requests handed the same promise: entry, id, entry, id... */
+  more: Array<PendingRequest | RequestId> | undefined;
 }
-
-const RECENTLY_CANCELLED_LIMIT = 1024;
 
 /**
  * A JSON-RPC 2.0 client session over one {@link Transport}: allocates ids, keeps the pending
@@ -74,13 +41,10 @@ const RECENTLY_CANCELLED_LIMIT = 1024;
  */
 export class JsonRpcSession {
   private readonly transport: Transport;
-  private readonly timers: Timers;
   private readonly clock: Clock;
   private readonly options: SessionOptions;
-  private readonly pending = new Map<RequestId, PendingRequest>();
-  /** Caller-chosen progress tokens that differ from the request id. */
-  private readonly customProgressTokens = new Map<string | number, PendingRequest>();
-  private readonly recentlyCancelled = new Set<RequestId>();
+  /** The requests awaiting a response, and their deadlines. */
+  private readonly pending: PendingRequests;
   private nextId = 0;
   private stateValue: SessionState = 'new';
   /** True once the transport's `start()` resolved, until it closes. */
@@ -89,17 +53,16 @@ export class JsonRpcSession {
   private closePromise: Promise<void> | undefined;
   /** Requests from the server (legacy wire), and their handlers. */
   private readonly inbound: InboundRequests;
-  /** The one timer of the session, for the earliest deadline of the timed requests; cleared when none is. */
-  private readonly timer: SessionTimer;
-  /** Pending requests whose deadlines count ({@link PendingRequest.timed}). */
-  private timedCount = 0;
+  /** Routes what the transport hands up. */
+  private readonly incoming: IncomingMessages;
+  /** The last send's promise and the requests it carries, until it settles. */
+  private lastSend: SentBatch | undefined;
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.transport = options.transport;
-    this.timers = options.timers;
     this.clock = options.clock ?? systemClock;
-    this.timer = new SessionTimer(this.timers, this.clock, (now) => this.onDeadlines(now));
+    this.pending = new PendingRequests(options.timers, this.clock, (entry, kind) => this.onTimeout(entry, kind));
     this.inbound = new InboundRequests(
       {
         write: (message) => this.write(message),
@@ -108,6 +71,7 @@ export class JsonRpcSession {
       },
       options.answerInboundRequests === true ? (options.inboundRequestHandlers ?? new Map()) : undefined,
     );
+    this.incoming = new IncomingMessages(this.pending, this.inbound, options);
   }
 
   /**
@@ -140,7 +104,7 @@ export class JsonRpcSession {
       await this.transport.start({
         onMessage: (message, context) => {
           this.options.onWire?.('receive', message);
-          this.handleMessage(message, context);
+          this.incoming.handle(message, context);
         },
         onError: (error) => this.options.onError(error),
         onClose: (info) => this.handleClose(info),
@@ -215,8 +179,7 @@ export class JsonRpcSession {
         progressToken,
         sendFailed: undefined,
       };
-      this.pending.set(id, entry);
-      if (progressToken !== id) this.customProgressTokens.set(progressToken, entry);
+      this.pending.add(entry);
       if (options.onRequestId !== undefined) {
         try {
           options.onRequestId(id);
@@ -225,24 +188,15 @@ export class JsonRpcSession {
         }
         // An abort the hook caused: nothing was sent, so nothing to cancel on the wire.
         if (signal?.aborted) {
-          this.settle(entry, abortedError(method, signal.reason));
+          this.pending.settle(entry, abortedError(method, signal.reason));
           return;
         }
       }
 
-      const now = this.clock.now();
-      entry.idleDeadline = now + options.timeoutMs;
-      // Without progress resets, a total limit no longer than the idle one never comes first.
-      entry.totalDeadline =
-        options.maxTotalTimeoutMs > options.timeoutMs || options.resetTimeoutOnProgress
-          ? now + options.maxTotalTimeoutMs
-          : Infinity;
-      entry.timed = true;
-      this.timedCount++;
-      this.timer.arm(Math.min(entry.idleDeadline, entry.totalDeadline), now);
+      this.pending.time(entry, this.clock.now());
       if (signal !== undefined) {
         entry.abortListener = () => {
-          this.settle(entry, abortedError(method, signal.reason));
+          this.pending.settle(entry, abortedError(method, signal.reason));
           this.cancel(entry, typeof signal.reason === 'string' ? signal.reason : 'Request cancelled by the client');
         };
         signal.addEventListener('abort', entry.abortListener, { once: true });
@@ -255,44 +209,59 @@ export class JsonRpcSession {
   /** Hands a request to the transport; a stream broken mid-response may re-issue it. */
   private dispatch(entry: PendingRequest): void {
     const id = entry.id;
-    const { transportHeaders, idempotent, credential } = entry.options;
-    let sendOptions: TransportSendOptions | undefined;
-    if (entry.sendCancel !== undefined)
-      sendOptions = new CancellableSendOptions(entry.sendCancel, transportHeaders, idempotent, credential);
-    else if (transportHeaders !== undefined || idempotent !== undefined || credential !== undefined) {
-      sendOptions = {};
-      if (transportHeaders !== undefined) sendOptions.headers = transportHeaders;
-      if (idempotent !== undefined) sendOptions.idempotent = idempotent;
-      if (credential !== undefined) sendOptions.credential = credential;
+    const sent = this.write(entry.message, sendOptionsOf(entry.options, entry.sendCancel));
+    // A transport may hand the sends of one batch the same promise (stdio: the lines of a turn
+    // share one write): its requests then share one pair of reactions.
+    const shared = this.lastSend;
+    if (shared !== undefined && shared.promise === sent) {
+      (shared.more ??= []).push(entry, id);
+      return;
     }
-    this.write(entry.message, sendOptions).catch((error: unknown) => {
-      if (this.pending.get(id) !== entry) return;
-      if (
-        isStreamBrokenError(error) &&
-        error.data.phase === 'mid-stream' &&
-        entry.reissuesLeft > 0 &&
-        this.stateValue === 'open'
-      ) {
-        entry.reissuesLeft--;
-        this.reissue(entry);
-        return;
-      }
-      if (this.awaitsClose(error)) {
-        const outcome = (error as ConnectionClosedError).data?.outcome;
-        entry.sendFailed = outcome === 'not-sent' ? 'not-sent' : 'unknown';
-        return;
-      }
-      this.settle(
-        entry,
-        McpError.is(error)
-          ? error
-          : new ConnectionClosedError(
-              `${entry.method}: send failed`,
-              { reason: 'send failed', outcome: 'unknown' },
-              error,
-            ),
-      );
-    });
+    const batch: SentBatch = { promise: sent, entry, id, more: undefined };
+    this.lastSend = batch;
+    sent.then(
+      () => {
+        if (this.lastSend === batch) this.lastSend = undefined;
+      },
+      (error: unknown) => {
+        if (this.lastSend === batch) this.lastSend = undefined;
+        this.sendFailed(batch.entry, batch.id, error);
+        const more = batch.more;
+        if (more !== undefined)
+          for (let at = 0; at < more.length; at += 2)
+            this.sendFailed(more[at] as PendingRequest, more[at + 1] as RequestId, error);
+      },
+    );
+  }
+
+  /** The send of request `id` failed with `error`: sent again, left to the close, or settled with it. */
+  private sendFailed(entry: PendingRequest, id: RequestId, error: unknown): void {
+    if (this.pending.get(id) !== entry) return;
+    if (
+      isStreamBrokenError(error) &&
+      error.data.phase === 'mid-stream' &&
+      entry.reissuesLeft > 0 &&
+      this.stateValue === 'open'
+    ) {
+      entry.reissuesLeft--;
+      this.reissue(entry);
+      return;
+    }
+    if (this.awaitsClose(error)) {
+      const outcome = (error as ConnectionClosedError).data?.outcome;
+      entry.sendFailed = outcome === 'not-sent' ? 'not-sent' : 'unknown';
+      return;
+    }
+    this.pending.settle(
+      entry,
+      McpError.is(error)
+        ? error
+        : new ConnectionClosedError(
+            `${entry.method}: send failed`,
+            { reason: 'send failed', outcome: 'unknown' },
+            error,
+          ),
+    );
   }
 
   /**
@@ -319,8 +288,7 @@ export class JsonRpcSession {
   private reissue(entry: PendingRequest): void {
     const oldId = entry.id;
     const newId = this.nextId++;
-    this.pending.delete(oldId);
-    this.rememberCancelled(oldId);
+    this.pending.renamed(entry, oldId, newId);
     let params = entry.message.params;
     if (entry.progressToken === oldId) {
       entry.progressToken = newId;
@@ -328,14 +296,12 @@ export class JsonRpcSession {
       if (isObject(meta) && meta['progressToken'] === oldId)
         params = { ...params, _meta: { ...meta, progressToken: newId } };
     }
-    entry.id = newId;
     this.options.onReissue?.(entry.method, oldId, newId);
     entry.message =
       params === undefined
         ? { jsonrpc: '2.0', id: newId, method: entry.method }
         : { jsonrpc: '2.0', id: newId, method: entry.method, params };
     if (entry.sendCancel !== undefined) entry.sendCancel = new CancelSource();
-    this.pending.set(newId, entry);
     if (entry.options.onRequestId !== undefined) {
       try {
         entry.options.onRequestId(newId);
@@ -357,7 +323,7 @@ export class JsonRpcSession {
   disarmTimeouts(id: RequestId): boolean {
     const entry = this.pending.get(id);
     if (entry === undefined) return false;
-    this.untime(entry);
+    this.pending.untime(entry);
     return true;
   }
 
@@ -370,8 +336,8 @@ export class JsonRpcSession {
   abandon(id: RequestId, error: Error): boolean {
     const entry = this.pending.get(id);
     if (entry === undefined) return false;
-    this.rememberCancelled(id);
-    this.settle(entry, error);
+    this.pending.rememberCancelled(id);
+    this.pending.settle(entry, error);
     return true;
   }
 
@@ -419,54 +385,16 @@ export class JsonRpcSession {
     );
   }
 
-  /**
-   * The session timer fired at `now`: times out every request whose deadline passed (an idle
-   * deadline first when both did), and returns the earliest deadline left (`Infinity`: none).
-   */
-  private onDeadlines(now: number): number {
-    let next = Infinity;
-    let expired: PendingRequest[] | undefined;
-    for (const entry of this.pending.values()) {
-      if (!entry.timed) continue;
-      const due = Math.min(entry.idleDeadline, entry.totalDeadline);
-      if (!(due > now)) (expired ??= []).push(entry);
-      else if (due < next) next = due;
-    }
-    if (expired !== undefined) {
-      for (const entry of expired) this.onTimeout(entry, entry.totalDeadline < entry.idleDeadline ? 'total' : 'idle');
-    }
-    return this.timedCount > 0 ? next : Infinity;
-  }
-
-  /** The request's deadlines stop counting; the session timer is cleared once none does. */
-  private untime(entry: PendingRequest): void {
-    if (!entry.timed) return;
-    entry.timed = false;
-    this.timedCount--;
-    if (this.timedCount === 0) this.timer.clear();
-  }
-
-  private onTimeout(entry: PendingRequest, kind: 'idle' | 'total'): void {
-    if (this.pending.get(entry.id) !== entry) return;
+  /** A request's deadline passed (it is still pending): it times out, and the server is told. */
+  private onTimeout(entry: PendingRequest, kind: DeadlineKind): void {
     const timeoutMs = kind === 'idle' ? entry.options.timeoutMs : entry.options.maxTotalTimeoutMs;
-    this.settle(entry, new TimeoutError({ method: entry.method, timeoutMs, kind }));
+    this.pending.settle(entry, new TimeoutError({ method: entry.method, timeoutMs, kind }));
     this.cancel(entry, 'Request timed out');
-  }
-
-  /** Removes a pending request, ends its deadlines and listener, and rejects or resolves it. */
-  private settle(entry: PendingRequest, outcome: Error | JsonObject): void {
-    if (this.pending.get(entry.id) !== entry) return;
-    this.pending.delete(entry.id);
-    if (entry.progressToken !== entry.id) this.customProgressTokens.delete(entry.progressToken);
-    this.untime(entry);
-    if (entry.abortListener !== undefined) entry.options.signal?.removeEventListener('abort', entry.abortListener);
-    if (outcome instanceof Error) entry.reject(outcome);
-    else entry.resolve(outcome);
   }
 
   /** Tells the server to stop work on a request we gave up on (spec: basic/patterns/cancellation). */
   private cancel(entry: PendingRequest, reason: string): void {
-    this.rememberCancelled(entry.id);
+    this.pending.rememberCancelled(entry.id);
     // A request whose send failed waits for the close: the connection cannot carry a cancellation.
     if (entry.options.cancellable === false || this.stateValue !== 'open' || entry.sendFailed !== undefined) return;
     if (entry.abortOnly && entry.sendCancel !== undefined) {
@@ -482,121 +410,14 @@ export class JsonRpcSession {
   /** A transport's cancel listener threw. */
   private readonly reportListenerError = (error: unknown): void => this.options.onError(asError(error));
 
-  private rememberCancelled(id: RequestId): void {
-    if (this.recentlyCancelled.size >= RECENTLY_CANCELLED_LIMIT) {
-      const oldest = this.recentlyCancelled.values().next();
-      if (oldest.done !== true) this.recentlyCancelled.delete(oldest.value);
-    }
-    this.recentlyCancelled.add(id);
-  }
-
-  private handleMessage(message: unknown, context: MessageContext | undefined): void {
-    if (!isObject(message) || message['jsonrpc'] !== '2.0') {
-      this.options.onError(new ProtocolError('not a JSON-RPC 2.0 message; ignored', { value: message }));
-      return;
-    }
-    const method = message['method'];
-    if (typeof method === 'string') {
-      if ('id' in message) this.inbound.handle(message, method);
-      else this.handleNotification(message as unknown as JsonRpcNotification, context);
-      return;
-    }
-    if ('result' in message || 'error' in message) {
-      this.handleResponse(message, context);
-      return;
-    }
-    this.options.onError(
-      new ProtocolError('JSON-RPC message is neither request, notification nor response; ignored', { value: message }),
-    );
-  }
-
-  private handleResponse(message: JsonObject, context: MessageContext | undefined): void {
-    // Over HTTP the exchange itself names the request, even when the body's id is null.
-    const id = message['id'] ?? context?.relatedRequestId;
-    const entry = isRequestId(id) ? this.pending.get(id) : undefined;
-    if (entry === undefined) {
-      if (isRequestId(id) && this.recentlyCancelled.delete(id)) return;
-      this.options.onError(new ProtocolError('response for no pending request; ignored', { value: message }));
-      return;
-    }
-    if ('error' in message) {
-      const error = message['error'];
-      if (isObject(error) && Number.isInteger(error['code']) && typeof error['message'] === 'string') {
-        this.settle(entry, new RpcError(error as unknown as JsonRpcErrorObject, entry.method, context?.httpStatus));
-      } else {
-        this.settle(entry, new ProtocolError('malformed error response', { method: entry.method, value: message }));
-      }
-      return;
-    }
-    const result = message['result'];
-    if (isObject(result)) this.settle(entry, result);
-    else this.settle(entry, new ProtocolError('result is not an object', { method: entry.method, value: result }));
-  }
-
-  private handleNotification(notification: JsonRpcNotification, context: MessageContext | undefined): void {
-    if (notification.method === 'notifications/progress') {
-      this.handleProgress(notification);
-      return;
-    }
-    if (notification.method === 'notifications/cancelled') {
-      // The server gave up on its own request: stop the handler and send no response.
-      const params = notification.params;
-      if (this.inbound.cancel(params?.['requestId'], params?.['reason'] ?? 'cancelled by the server')) return;
-    }
-    const related = context?.relatedRequestId;
-    const entry = related === undefined ? undefined : this.pending.get(related);
-    if (entry?.options.onRelatedNotification !== undefined) {
-      try {
-        entry.options.onRelatedNotification(notification);
-      } catch (error) {
-        this.options.onError(asError(error));
-      }
-      return;
-    }
-    this.options.onNotification(notification);
-  }
-
-  private handleProgress(notification: JsonRpcNotification): void {
-    const params = notification.params;
-    const token = params?.['progressToken'];
-    const progress = params?.['progress'];
-    if ((typeof token !== 'string' && typeof token !== 'number') || typeof progress !== 'number') {
-      this.options.onError(
-        new ProtocolError('malformed progress notification; ignored', {
-          method: notification.method,
-          value: notification,
-        }),
-      );
-      return;
-    }
-    const entry = this.customProgressTokens.get(token) ?? this.pending.get(token);
-    if (entry === undefined || entry.progressToken !== token) return;
-    const options = entry.options;
-    // Only the deadline moves: the session timer, due earlier, finds it later and re-arms.
-    if (options.resetTimeoutOnProgress && entry.timed) entry.idleDeadline = this.clock.now() + options.timeoutMs;
-    if (options.onProgress !== undefined) {
-      const total = params?.['total'];
-      const text = params?.['message'];
-      try {
-        options.onProgress({
-          progress,
-          ...(typeof total === 'number' && { total }),
-          ...(typeof text === 'string' && { message: text }),
-        });
-      } catch (error) {
-        this.options.onError(asError(error));
-      }
-    }
-  }
-
   private handleClose(info: TransportCloseInfo): void {
     if (this.stateValue === 'closed') return;
     this.stateValue = 'closed';
     this.transportStarted = false;
     this.closeInfo = info;
     this.inbound.abortAll();
-    for (const entry of [...this.pending.values()]) {
-      this.settle(
+    for (const entry of this.pending.list()) {
+      this.pending.settle(
         entry,
         new ConnectionClosedError(
           `${entry.method}: connection closed (${info.reason})`,
@@ -609,24 +430,6 @@ export class JsonRpcSession {
   }
 }
 
-/**
- * The send options of a request the session cancels by aborting its send. `signal` is a getter
- * on the prototype, so the `AbortSignal` exists only if a transport reads it (an object literal
- * with a getter would cost more per request than the rest of `dispatch`).
- */
-class CancellableSendOptions implements TransportSendOptions {
-  constructor(
-    readonly cancel: CancelSource,
-    readonly headers: Readonly<Record<string, string>> | undefined,
-    readonly idempotent: boolean | undefined,
-    readonly credential: RequestCredential | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.cancel.signal;
-  }
-}
-
 /** `ConnectionClosedError.data` for a request the close ended (`unknown`) or refused (`not-sent`). */
 function closeData(info: TransportCloseInfo, outcome: 'unknown' | 'not-sent'): ConnectionClosedErrorData {
   return {
@@ -636,8 +439,4 @@ function closeData(info: TransportCloseInfo, outcome: 'unknown' | 'not-sent'): C
     ...(info.stderrTail !== undefined && { stderrTail: info.stderrTail }),
     outcome,
   };
-}
-
-function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -6,8 +6,10 @@
  * arbitrary offsets into parsed values; {@link serializeMessage} turns a message into a line.
  */
 
-import { InvalidArgumentError } from '../../errors/errors.js';
+import { ErrorCode } from '../../errors/codes.js';
+import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
+import { requestJson } from '../../wire/requestMeta.js';
 
 /** Default {@link LineFramerOptions.maxLineBytes}: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -285,6 +287,7 @@ function headBytes(parts: readonly Uint8Array[], max: number): Uint8Array {
 
 /**
  * Encodes one message as a line for a newline-delimited JSON stream: `JSON.stringify(message)`
+ * (made faster by {@link requestJson} for a request whose `_meta` is a `RequestMeta`)
  * followed by `"\n"`. The result never contains another newline (JSON escapes them inside
  * strings), so it is always exactly one frame.
  *
@@ -297,7 +300,7 @@ export function serializeMessage(message: JsonRpcMessage): string {
   }
   let json: string;
   try {
-    json = JSON.stringify(message);
+    json = requestJson(message) ?? JSON.stringify(message);
   } catch (error) {
     throw new InvalidArgumentError(
       'message',
@@ -306,4 +309,13 @@ export function serializeMessage(message: JsonRpcMessage): string {
     );
   }
   return `${json}\n`;
+}
+
+/** A {@link FramingProblem} as the error a transport reports: `ProtocolError` with code -32700 and the problem as `data.value`. */
+export function framingError(problem: FramingProblem): ProtocolError {
+  const reason =
+    problem.kind === 'invalid-json'
+      ? `stdout line is not JSON (${problem.detail}): ${problem.excerpt}`
+      : `stdout line longer than ${problem.maxLineBytes} bytes dropped: ${problem.excerpt}`;
+  return new ProtocolError(reason, { value: problem }, ErrorCode.ParseError);
 }

@@ -4,6 +4,8 @@
  * group, whichever member exits first. Node only.
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { ErrorCode } from '../../errors/codes.js';
+import { LocalError } from '../../errors/errors.js';
 
 /** True while any process of group `pgid` exists (a zombie counts: kill(2) cannot tell). */
 export function groupExists(pgid: number): boolean {
@@ -123,4 +125,26 @@ async function polled(done: () => boolean, deadline: number): Promise<boolean> {
     if (left <= 0) return false;
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, left)));
   }
+}
+
+/**
+ * Resolves when every group ended; rejects with `LocalError` (-32603, `data: { reason:
+ * "process-group-survived", survivors: [{ pgid, pids }] }`) naming the members still alive.
+ */
+export function survivorsError(ends: readonly (GroupEnd | undefined)[]): Promise<void> {
+  const survivors = ends.filter((end): end is GroupEnd => end !== undefined && end.alive.length > 0);
+  if (survivors.length === 0) return Promise.resolve();
+  const pids = survivors.flatMap((end) => end.alive);
+  return Promise.reject(
+    new LocalError(
+      ErrorCode.InternalError,
+      `stdio server process${pids.length > 1 ? 'es' : ''} ${pids.join(', ')} still alive after SIGKILL (stuck in the kernel?)`,
+      {
+        data: {
+          reason: 'process-group-survived',
+          survivors: survivors.map(({ pgid, alive }) => ({ pgid, pids: alive })),
+        },
+      },
+    ),
+  );
 }

@@ -11,51 +11,27 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { ErrorCode } from '../../errors/codes.js';
-import { ConnectionClosedError, InvalidArgumentError, LocalError, ProtocolError } from '../../errors/errors.js';
+import { ConnectionClosedError, InvalidArgumentError, LocalError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
 import type { Closeable } from '../../util/disposable.js';
-import { clampTimerDelay } from '../../util/timerBounds.js';
-import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
+import { TimeoutSet } from '../../util/timeoutSet.js';
+import type { Transport, TransportCapabilities, TransportHandlers } from '../transport.js';
 import { errorCode, killOnHostExit, planServer, signalProcessGroup, spawnServer } from './childProcess.js';
-import { endGroup, type GroupEnd } from './processGroup.js';
-import { LineFramer, serializeMessage, type FramingProblem } from './lineFramer.js';
+import { endGroup, survivorsError, type GroupEnd } from './processGroup.js';
+import { framingError, LineFramer, serializeMessage } from './lineFramer.js';
 import type { SpawnPlan } from './spawnPlan.js';
-import { ServerStderr, stderrHeadline } from './stderr.js';
+import { RunReport } from './runReport.js';
+import { ServerStderr } from './stderr.js';
 import { WriteQueue } from './writeQueue.js';
+import {
+  checkSpawnOptions,
+  spawnFailure,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  type StdioTransportOptions,
+} from './stdioOptions.js';
 
-/** Options for {@link StdioTransport}. */
-export interface StdioTransportOptions {
-  /** Executable to run, e.g. `"npx"`, `"uvx"`, `"node"`. Looked up on the child's PATH. */
-  command: string;
-  /** Arguments, each passed as one argument (no shell splitting, on every platform). */
-  args?: string[] | undefined;
-  /**
-   * Extra environment variables. The child gets only a safe default set inherited from the
-   * host (POSIX: HOME, LOGNAME, PATH, SHELL, TERM, USER; Windows: APPDATA, PATH, PATHEXT,
-   * SYSTEMROOT, COMSPEC, TEMP, USERPROFILE...) plus these, which win.
-   */
-  env?: Record<string, string> | undefined;
-  /** Working directory of the server. Default: the host's. */
-  cwd?: string | undefined;
-  /**
-   * What to do with the server's stderr. It is always drained, so a chatty server never blocks
-   * on a full pipe, and its last 4 KiB are kept for {@link TransportCloseInfo.stderrTail}:
-   * - `'pipe'` (default): keep the tail only;
-   * - `'inherit'`: also copy every byte to the host's `process.stderr`;
-   * - a function: also call it with each chunk, decoded as UTF-8 (characters never split);
-   * - `'ignore'`: connect stderr to the null device; no tail.
-   */
-  stderr?: 'pipe' | 'inherit' | 'ignore' | ((chunk: string) => void) | undefined;
-  /**
-   * Milliseconds `close()` waits after closing stdin before sending SIGTERM, and again before
-   * SIGKILL. Default 2000.
-   */
-  closeTimeoutMs?: number | undefined;
-  /** Longest accepted stdout line in bytes; longer ones are dropped and reported. Default 64 MiB. */
-  maxLineBytes?: number | undefined;
-}
+export type { StdioTransportOptions } from './stdioOptions.js';
 
-const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
 /** After the child exits, how long to wait for its stdout/stderr pipes to close (ms). */
 const MAX_EXIT_GRACE_MS = 500;
 
@@ -102,14 +78,8 @@ export class StdioTransport implements Transport, Closeable {
   private state: State = 'new';
   private handlers: TransportHandlers | undefined;
   private child: ChildProcess | undefined;
-  private initiatedByClient = false;
-  private exited = false;
-  private exitCode: number | null = null;
-  private exitSignal: NodeJS.Signals | null = null;
-  private closeCause: unknown;
-  private peerReason: string | undefined;
-  /** True once this transport sent the child a signal. */
-  private signalled = false;
+  /** How the current run is ending, for its close report. */
+  private run = new RunReport();
 
   private framer: LineFramer | undefined;
   private readonly stderr: ServerStderr;
@@ -122,7 +92,8 @@ export class StdioTransport implements Transport, Closeable {
   /** Unregisters the SIGTERM sent to the child if the host exits while it runs. */
   private untrackHostExit: (() => void) | undefined;
 
-  private timers = new Set<NodeJS.Timeout>();
+  /** The steps of the close sequence under way. */
+  private readonly timers = new TimeoutSet();
   private closePromise: Promise<void> | undefined;
   private resolveClosePromise: (() => void) | undefined;
   /** What `close()` returns: {@link closePromise}, then the end of the process group. */
@@ -232,7 +203,7 @@ export class StdioTransport implements Transport, Closeable {
         }
         this.state = 'open';
         this.untrackHostExit = killOnHostExit(() => {
-          if (!this.exited) this.signalGroup('SIGTERM');
+          if (!this.run.exited) this.signalGroup('SIGTERM');
         });
         resolve();
       });
@@ -305,10 +276,10 @@ export class StdioTransport implements Transport, Closeable {
         break;
       case 'starting':
         // Settled by the 'spawn' or 'error' event.
-        this.initiatedByClient = true;
+        this.run.initiatedByClient = true;
         break;
       case 'open':
-        this.initiatedByClient = true;
+        this.run.initiatedByClient = true;
         this.beginShutdown();
         break;
       case 'closing':
@@ -348,13 +319,7 @@ export class StdioTransport implements Transport, Closeable {
     this.closedForGood = undefined;
     this.groupTermAt = undefined;
     this.child = undefined;
-    this.initiatedByClient = false;
-    this.exited = false;
-    this.exitCode = null;
-    this.exitSignal = null;
-    this.closeCause = undefined;
-    this.peerReason = undefined;
-    this.signalled = false;
+    this.run = new RunReport();
     this.framer = undefined;
     this.closePromise = undefined;
     this.rejectStart = undefined;
@@ -365,15 +330,10 @@ export class StdioTransport implements Transport, Closeable {
     // Events of a process from an earlier run (after a restart) are not this run's.
     const current = (): boolean => this.child === child;
     // 'error' listeners on every stream, for good: a late EPIPE must never crash the host.
-    child.stdin?.on('error', (error) => {
-      if (current()) this.onStreamError('stdin', error);
-    });
-    child.stdout?.on('error', (error) => {
-      if (current()) this.onStreamError('stdout', error);
-    });
-    child.stderr?.on('error', (error) => {
-      if (current()) this.onStreamError('stderr', error);
-    });
+    for (const stream of ['stdin', 'stdout', 'stderr'] as const)
+      child[stream]?.on('error', (error) => {
+        if (current()) this.onStreamError(stream, error);
+      });
     child.on('error', (error) => {
       if (current()) this.onChildError(error);
     });
@@ -390,7 +350,7 @@ export class StdioTransport implements Transport, Closeable {
             this.emitError(error instanceof Error ? error : new Error(String(error)));
           }
         },
-        onProblem: (problem) => this.emitError(problemToError(problem)),
+        onProblem: (problem) => this.emitError(framingError(problem)),
       },
       { maxLineBytes: this.options.maxLineBytes },
     );
@@ -402,7 +362,7 @@ export class StdioTransport implements Transport, Closeable {
     });
     child.stdout?.on('end', () => {
       if (this.state === 'open' && current()) {
-        this.peerReason = 'server closed stdout';
+        this.run.peerReason = 'server closed stdout';
         this.beginShutdown();
       }
     });
@@ -411,11 +371,9 @@ export class StdioTransport implements Transport, Closeable {
 
     child.on('exit', (code, signal) => {
       if (!current()) return;
-      this.exited = true;
-      this.exitCode = code;
-      this.exitSignal = signal;
+      this.run.ended(code, signal);
       this.untrack();
-      this.clearTimers();
+      this.timers.clear();
       if (this.state === 'starting' || this.state === 'closed') {
         return;
       }
@@ -423,13 +381,13 @@ export class StdioTransport implements Transport, Closeable {
       this.beginShutdown();
       // Wait for stdout/stderr to be read to the end ('close'), but not forever: a grandchild
       // may hold the pipes open. When the client is closing, the group is signalled at once.
-      if (this.initiatedByClient) {
+      if (this.run.initiatedByClient) {
         this.signalGroup('SIGTERM');
       }
-      this.timer(
+      this.timers.after(
         Math.min(this.closeTimeoutMs, MAX_EXIT_GRACE_MS),
         () => {
-          this.signalGroup(this.initiatedByClient ? 'SIGKILL' : 'SIGTERM');
+          this.signalGroup(this.run.initiatedByClient ? 'SIGKILL' : 'SIGTERM');
           child.stdout?.destroy();
           child.stderr?.destroy();
           this.finish();
@@ -439,11 +397,7 @@ export class StdioTransport implements Transport, Closeable {
     });
     child.on('close', (code, signal) => {
       if (!current()) return;
-      if (!this.exited) {
-        this.exited = true;
-        this.exitCode = code;
-        this.exitSignal = signal;
-      }
+      this.run.ended(code, signal, false);
       this.untrack();
       this.finish();
     });
@@ -453,14 +407,9 @@ export class StdioTransport implements Transport, Closeable {
     const reject = this.rejectStart;
     this.rejectStart = undefined;
     this.state = 'closed';
-    this.clearTimers();
+    this.timers.clear();
     this.writes.rejectQueued();
-    const code = errorCode(error);
-    const detail = error instanceof Error ? error.message : String(error);
-    const where = this.options.cwd === undefined ? '' : ` in ${JSON.stringify(this.options.cwd)}`;
-    const reason = `failed to start ${JSON.stringify(this.options.command)}${where}: ${detail}${code !== undefined && !detail.includes(code) ? ` (${code})` : ''}${code === 'ENOENT' ? argumentsHint(this.options.command, this.options.args ?? []) : ''}`;
-    const data = { reason, connectFailure: 'spawn' as const, ...(code !== undefined && { errorCode: code }) };
-    reject?.(new ConnectionClosedError(reason, data, error));
+    reject?.(spawnFailure(this.options, error));
     this.resolveClose();
   }
 
@@ -480,8 +429,8 @@ export class StdioTransport implements Transport, Closeable {
       return;
     }
     if (stream === 'stdout' && this.state === 'open') {
-      this.closeCause = error;
-      this.peerReason = `stdout error: ${error.message}`;
+      this.run.cause = error;
+      this.run.peerReason = `stdout error: ${error.message}`;
       this.beginShutdown();
     }
     this.emitError(error);
@@ -494,7 +443,7 @@ export class StdioTransport implements Transport, Closeable {
    */
   private stdinBroken(error: Error): void {
     if (this.state !== 'open') return;
-    this.peerReason ??= `stdin write failed: ${error.message}`;
+    this.run.peerReason ??= `stdin write failed: ${error.message}`;
     this.beginShutdown();
   }
 
@@ -513,19 +462,19 @@ export class StdioTransport implements Transport, Closeable {
     } catch {
       // Already destroyed.
     }
-    if (this.exited) {
+    if (this.run.exited) {
       return; // The exit handler already waits for the pipes.
     }
     const step = this.closeTimeoutMs;
-    this.timer(step, () => {
+    this.timers.after(step, () => {
       this.signalGroup('SIGTERM');
-      this.timer(step, () => {
+      this.timers.after(step, () => {
         this.signalGroup('SIGKILL');
         // SIGKILL cannot be ignored; this only guards against a process stuck in the kernel.
-        this.timer(Math.max(step, MAX_EXIT_GRACE_MS), () => {
+        this.timers.after(Math.max(step, MAX_EXIT_GRACE_MS), () => {
           child?.stdout?.destroy();
           child?.stderr?.destroy();
-          this.closeCause ??= new Error('process did not exit after SIGKILL');
+          this.run.cause ??= new Error('process did not exit after SIGKILL');
           this.finish();
         });
       });
@@ -536,8 +485,8 @@ export class StdioTransport implements Transport, Closeable {
   private signalGroup(signal: 'SIGTERM' | 'SIGKILL'): void {
     const child = this.child;
     if (child?.pid === undefined) return;
-    this.signalled = true;
-    signalProcessGroup(child, signal, this.exited);
+    this.run.signalled = true;
+    signalProcessGroup(child, signal, this.run.exited);
     if (signal === 'SIGTERM') this.groupTermAt = performance.now();
   }
 
@@ -552,26 +501,17 @@ export class StdioTransport implements Transport, Closeable {
       return;
     }
     if (this.state === 'starting') {
-      this.failStart(this.closeCause ?? new Error('process closed before it started'));
+      this.failStart(this.run.cause ?? new Error('process closed before it started'));
       return;
     }
     // A last line without "\n" is still handed up, before the state says closed.
     this.framer?.end();
     this.state = 'closed';
-    this.clearTimers();
+    this.timers.clear();
     this.untrack();
     this.writes.rejectQueued();
 
-    const info: TransportCloseInfo = {
-      reason: this.closeReason(),
-      initiatedByClient: this.initiatedByClient,
-      exitCode: this.exitCode,
-      signal: this.exitSignal,
-      stderrTail: this.options.stderr === 'ignore' ? undefined : this.stderrTail,
-    };
-    if (this.closeCause !== undefined) {
-      info.cause = this.closeCause;
-    }
+    const info = this.run.closeInfo(this.options.stderr === 'ignore' ? undefined : this.stderrTail);
     const handlers = this.handlers;
     this.handlers = undefined;
     this.framer = undefined;
@@ -580,30 +520,6 @@ export class StdioTransport implements Transport, Closeable {
     } finally {
       this.resolveClose();
     }
-  }
-
-  private closeReason(): string {
-    if (this.initiatedByClient) {
-      return 'closed by client';
-    }
-    const exit =
-      this.exitCode !== null
-        ? `process exited with code ${this.exitCode}${this.exitCode !== 0 && !this.signalled ? this.headline() : ''}`
-        : this.exitSignal !== null
-          ? `process killed by signal ${this.exitSignal}`
-          : undefined;
-    if (this.peerReason !== undefined && (this.signalled || exit === undefined)) {
-      // We had to stop it: the peer's misbehaviour is the reason, the exit a detail.
-      return exit === undefined ? this.peerReason : `${this.peerReason}; ${exit}`;
-    }
-    return exit ?? 'process closed';
-  }
-
-  /** `": <the stderr line that names the cause>"` (see {@link stderrHeadline}), or `""`. */
-  private headline(): string {
-    if (this.options.stderr === 'ignore') return '';
-    const line = stderrHeadline(this.stderrTail);
-    return line === undefined ? '' : `: ${line}`;
   }
 
   private resolveClose(): void {
@@ -624,8 +540,8 @@ export class StdioTransport implements Transport, Closeable {
           : 'transport closing';
     const data = {
       reason,
-      exitCode: this.exited ? this.exitCode : undefined,
-      signal: this.exited ? this.exitSignal : undefined,
+      exitCode: this.run.exited ? this.run.exitCode : undefined,
+      signal: this.run.exited ? this.run.exitSignal : undefined,
       // A write that failed may have been read in part; one refused at once never left.
       outcome: cause === undefined ? ('not-sent' as const) : ('unknown' as const),
     };
@@ -643,87 +559,4 @@ export class StdioTransport implements Transport, Closeable {
       // A throwing onError has nowhere left to report to.
     }
   }
-
-  private timer(ms: number, fn: () => void, unref = false): void {
-    const handle = setTimeout(() => {
-      this.timers.delete(handle);
-      fn();
-    }, clampTimerDelay(ms));
-    if (unref) {
-      handle.unref();
-    }
-    this.timers.add(handle);
-  }
-
-  private clearTimers(): void {
-    for (const handle of this.timers) {
-      clearTimeout(handle);
-    }
-    this.timers.clear();
-  }
-}
-
-/**
- * Resolves when every group ended; rejects with `LocalError` (-32603, `data: { reason:
- * "process-group-survived", survivors: [{ pgid, pids }] }`) naming the members still alive.
- */
-function survivorsError(ends: readonly (GroupEnd | undefined)[]): Promise<void> {
-  const survivors = ends.filter((end): end is GroupEnd => end !== undefined && end.alive.length > 0);
-  if (survivors.length === 0) return Promise.resolve();
-  const pids = survivors.flatMap((end) => end.alive);
-  return Promise.reject(
-    new LocalError(
-      ErrorCode.InternalError,
-      `stdio server process${pids.length > 1 ? 'es' : ''} ${pids.join(', ')} still alive after SIGKILL (stuck in the kernel?)`,
-      {
-        data: {
-          reason: 'process-group-survived',
-          survivors: survivors.map(({ pgid, alive }) => ({ pgid, pids: alive })),
-        },
-      },
-    ),
-  );
-}
-
-function problemToError(problem: FramingProblem): ProtocolError {
-  const reason =
-    problem.kind === 'invalid-json'
-      ? `stdout line is not JSON (${problem.detail}): ${problem.excerpt}`
-      : `stdout line longer than ${problem.maxLineBytes} bytes dropped: ${problem.excerpt}`;
-  return new ProtocolError(reason, { value: problem }, ErrorCode.ParseError);
-}
-
-/** `{ command: 'node', args: ['server.js'] }` for the words of a command line (display only). */
-function suggestedOptions(words: readonly string[]): string {
-  const [command, ...args] = words;
-  return `{ command: ${JSON.stringify(command ?? '')}, args: ${JSON.stringify(args)} }`;
-}
-
-/**
- * Throws when `options` cannot describe a process: a command line passed as one string, or a
- * `command` that is not a non-empty string.
- */
-function checkSpawnOptions(options: unknown): void {
-  if (typeof options === 'string') {
-    throw new InvalidArgumentError(
-      'options',
-      options,
-      `expected { command, args }, not a command line: new StdioTransport(${suggestedOptions(options.trim().split(/\s+/))})`,
-    );
-  }
-  if (typeof options !== 'object' || options === null)
-    throw new InvalidArgumentError('options', options, 'expected { command, args }');
-  const command = (options as { command?: unknown }).command;
-  if (typeof command !== 'string' || command === '')
-    throw new InvalidArgumentError('command', command, 'expected the program to run, e.g. "node"');
-}
-
-/**
- * For a command that was not found: when it holds spaces and came without `args`, the arguments
- * most likely belong in `args` (the command is one program, never split).
- */
-function argumentsHint(command: string, args: readonly string[]): string {
-  const words = command.trim().split(/\s+/);
-  if (words.length < 2) return '';
-  return `; the whole of command is taken as the program's name: put the arguments in args, e.g. ${suggestedOptions([...words, ...args])}`;
 }
