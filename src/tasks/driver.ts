@@ -10,13 +10,10 @@ import { boundedTimers } from '../util/timerBounds.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import { retry } from '../resilience/retry.js';
 import { TaskAbandonedError, TaskExpiredError, type TaskAbandonReason } from './errors.js';
-import {
-  DEFAULT_TASK_POLL_RETRY,
-  isTransientPollError,
-  retryAfterOf,
-  type ResolvedTaskPollRetry,
-} from './pollRetry.js';
-import { isTerminalStatus, taskExpiresAt } from '../wire/taskShape.js';
+import { DEFAULT_TASK_POLL_RETRY, type ResolvedTaskPollRetry } from './pollRetry.js';
+import { isTransientPollError, retryAfterOf } from './pollFailure.js';
+import { isTerminalStatus } from '../wire/taskShape.js';
+import { taskExpiresAt } from '../wire/taskState.js';
 import { resolveTaskPoll, type TaskPollPolicy } from './options.js';
 import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from '../wire/tasks.js';
 

@@ -7,7 +7,7 @@
 import { ProtocolError } from '../errors/errors.js';
 import { isObject, type JsonObject } from '../wire/messages.js';
 import type { ServerCapabilities, Tool } from '../wire/protocol.js';
-import { readTask } from '../wire/taskShape.js';
+import { readTask } from '../wire/taskState.js';
 import type { Task } from '../wire/tasks.js';
 import { checkTaskMode, type TaskMode } from './options.js';
 

@@ -4,7 +4,7 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { WallClock } from '../util/clock.js';
 import { MemoryTaskStore, type TaskStore } from './taskStore.js';
-import { resolveTaskPollRetry, type ResolvedTaskPollRetry, type TaskPollRetry } from './pollRetry.js';
+import { DEFAULT_TASK_POLL_RETRY, type ResolvedTaskPollRetry, type TaskPollRetry } from './pollRetry.js';
 import type { DetailedTask, Task } from '../wire/tasks.js';
 import type { CallOptions } from '../wire/callOptions.js';
 
@@ -150,22 +150,53 @@ export function resolveTaskPoll(policy: Partial<TaskPollPolicy> | undefined): Ta
   if (policy === undefined) return out;
   if (typeof policy !== 'object' || policy === null)
     throw new InvalidArgumentError('poll', policy, 'expected { initialMs?, factor?, maxMs?, minMs?, maxSuggestedMs? }');
-  for (const [name, min] of [
-    ['initialMs', 0],
-    ['factor', 1],
-    ['maxMs', 0],
-    ['minMs', 0],
-    ['maxSuggestedMs', 0],
-  ] as const) {
-    const value = policy[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
-      throw new InvalidArgumentError(`poll.${name}`, value, `expected a finite number ≥ ${min}`);
-    out[name] = value;
-  }
+  copyNumbers(out, policy, 'poll.', { initialMs: 0, factor: 1, maxMs: 0, minMs: 0, maxSuggestedMs: 0 });
   if (out.maxSuggestedMs < out.minMs)
     throw new InvalidArgumentError('poll.maxSuggestedMs', out.maxSuggestedMs, `expected ≥ poll.minMs (${out.minMs})`);
   return out;
+}
+
+/**
+ * Checks a partial {@link TaskPollRetry} and fills the defaults; `false` retries nothing.
+ * @throws InvalidArgumentError (-32602) naming the first bad field.
+ */
+export function resolveTaskPollRetry(value: TaskPollRetry | false | undefined): ResolvedTaskPollRetry {
+  if (value === false) return { ...DEFAULT_TASK_POLL_RETRY, retries: 0 };
+  if (value === undefined) return DEFAULT_TASK_POLL_RETRY;
+  if (typeof value !== 'object' || value === null)
+    throw new InvalidArgumentError('tasks.pollRetry', value, 'expected false or { retries?, minDelayMs?, … }');
+  const out = { ...DEFAULT_TASK_POLL_RETRY };
+  const retries = value.retries ?? out.retries;
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new InvalidArgumentError('tasks.pollRetry.retries', retries, 'expected an integer ≥ 0');
+  out.retries = retries;
+  copyNumbers(out, value, 'tasks.pollRetry.', { minDelayMs: 0, maxDelayMs: 0, factor: 1 });
+  if (value.jitter !== undefined) {
+    if (typeof value.jitter !== 'boolean')
+      throw new InvalidArgumentError('tasks.pollRetry.jitter', value.jitter, 'expected a boolean');
+    out.jitter = value.jitter;
+  }
+  return Object.freeze(out);
+}
+
+/**
+ * Copies onto `out` each field of `minimums` that `value` sets, in that order, each a finite
+ * number at least its minimum.
+ * @throws InvalidArgumentError (-32602) naming `prefix` + the first field that is not.
+ */
+function copyNumbers<T extends object>(
+  out: T,
+  value: object,
+  prefix: string,
+  minimums: Partial<Record<keyof T, number>>,
+): void {
+  for (const [name, min] of Object.entries(minimums) as Array<[string, number]>) {
+    const field = (value as Record<string, unknown>)[name];
+    if (field === undefined) continue;
+    if (typeof field !== 'number' || !Number.isFinite(field) || field < min)
+      throw new InvalidArgumentError(`${prefix}${name}`, field, `expected a finite number ≥ ${min}`);
+    (out as Record<string, unknown>)[name] = field;
+  }
 }
 
 /** Checks a call's `task` option. @throws InvalidArgumentError (-32602) */

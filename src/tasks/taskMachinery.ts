@@ -2,14 +2,16 @@
  * The task machinery of one client (spec: ext-tasks), loaded by its `TaskManager` the first
  * time a task exists (a `CreateTaskResult` arrived) or is asked for (`resumeTask`): a task made
  * a {@link ToolTask} and followed, a stored task resumed, the `tasks/*` requests (translated for
- * a 2025-11-25 server), and push for a task. Only this module makes handles.
+ * a 2025-11-25 server), push for a task, and the `tasks/cancel` requests in flight that closing
+ * the client waits for. Only this module makes handles.
  */
 import { ErrorCode } from '../errors/codes.js';
 import { InvalidArgumentError, RpcError, isRpcError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { CallToolResult } from '../wire/protocol.js';
-import { readDetailedTask, readTask, taskExpiresAt } from '../wire/taskShape.js';
+import { readDetailedTask } from '../wire/taskShape.js';
+import { readTask, taskExpiresAt } from '../wire/taskState.js';
 import { TaskMethod } from '../wire/tasks.js';
 import { TaskExpiredError, TaskNotFoundError } from './errors.js';
 import { checkTaskMode, type CallToolOptions } from './options.js';
@@ -19,6 +21,11 @@ import { TaskRun, type TaskRuntime, type ToolTaskInit } from './taskRun.js';
 import { ToolTask } from './toolTask.js';
 import { LegacyTaskRequests } from './legacyTasks.js';
 import type { ResumeTaskOptions, TaskOwner } from './types.js';
+import type { TimerHandle } from '../util/clock.js';
+import { boundedTimers } from '../util/timerBounds.js';
+
+/** Longest wait `close()` gives the `tasks/cancel` requests in flight, in ms. */
+export const CANCEL_GRACE_MS = 2000;
 
 /** See the module comment; one per `TaskManager`, made once the module loaded. */
 export class TaskMachinery {
@@ -26,6 +33,8 @@ export class TaskMachinery {
   private pushRefused = false;
   private readonly runtime: TaskRuntime;
   private readonly legacyRequests: LegacyTaskRequests;
+  /** `tasks/cancel` requests in flight, which `drainCancels()` waits for. */
+  private readonly cancels = new Set<Promise<void>>();
 
   constructor(private readonly owner: TaskOwner) {
     const { deps } = owner;
@@ -51,7 +60,11 @@ export class TaskMachinery {
       request: (method, params, options) => this.request(method, params, options),
       fulfil: (requests, signal) => deps.fulfil(requests, signal),
       watch: (taskId) => this.watch(taskId),
-      trackCancel: (sent) => owner.trackCancel(sent),
+      trackCancel: (sent) => {
+        this.cancels.add(sent);
+        const done = () => this.cancels.delete(sent);
+        sent.then(done, done);
+      },
       checkResult: (toolName, result) => deps.checkResult(toolName, result),
       onError: (error) => deps.onError(error),
     };
@@ -127,6 +140,21 @@ export class TaskMachinery {
       firstIsDetailed: true,
       record: { ...record, expiresAt: taskExpiresAt(snapshot, now) },
     });
+  }
+
+  /** See `TaskManager.drainCancels`. */
+  async drainCancels(graceMs = CANCEL_GRACE_MS): Promise<void> {
+    if (this.cancels.size === 0) return;
+    const timers = boundedTimers(this.owner.deps.timers);
+    let handle: TimerHandle;
+    const grace = new Promise<void>((resolve) => {
+      handle = timers.setTimeout(resolve, graceMs);
+    });
+    try {
+      await Promise.race([Promise.allSettled([...this.cancels]), grace]);
+    } finally {
+      timers.clearTimeout(handle);
+    }
   }
 
   /** A handle over a new run of the task; resolves once its record is written. */

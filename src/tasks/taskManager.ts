@@ -1,16 +1,16 @@
 /**
  * The tasks of one client (spec: ext-tasks): when a call declares the extension, what a
  * 2025-11-25 tool's `execution.taskSupport` allows, and the task machinery (`taskMachinery.ts`)
- * that makes a `CreateTaskResult` a {@link ToolTask} and resumes stored tasks. The client owns
- * one and wires it in. The manager is small and loads with the client; the machinery loads on
+ * that makes a `CreateTaskResult` a {@link ToolTask}, resumes stored tasks and holds the
+ * `tasks/cancel` requests in flight. The client owns one and wires it in. The manager is small
+ * and loads with the client: it answers the checks every `tools/call` and `tools/list` makes,
+ * and writes the record of a task the machinery could not load for. The machinery loads on
  * first use (a task answer, `resumeTask`, `storedTasks`), once per process.
  */
 import { onDemand } from '../errors/moduleLoad.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { CallToolResult, Tool } from '../wire/protocol.js';
-import { readTask } from '../wire/taskShape.js';
-import type { TimerHandle } from '../util/clock.js';
-import { boundedTimers } from '../util/timerBounds.js';
+import { readTask } from '../wire/taskState.js';
 import {
   checkTaskMode,
   resolveTasksOptions,
@@ -35,39 +35,28 @@ export type { ResumeTaskOptions, TaskManagerDeps } from './types.js';
 
 const loadMachinery = onDemand('tasks', () => import('./taskMachinery.js'));
 
-/** @internal Owned by `McpClient`; see the module comment. */
-export class TaskManager {
+/** @internal Owned by `McpClient`; see the module comment. It is the {@link TaskOwner} of its machinery. */
+export class TaskManager implements TaskOwner {
   private resolved: ResolvedTasksOptions | undefined;
-  private readonly lifetime = new AbortController();
+  private readonly closed = new AbortController();
   /** 2025-11-25: each listed tool's `execution.taskSupport`; `undefined` until a listing was seen. */
   private legacySupport: Map<string, LegacyTaskSupport> | undefined;
-  /** `tasks/cancel` requests in flight, which `drainCancels()` waits for. */
-  private readonly cancels = new Set<Promise<void>>();
-  /** The task machinery of this client, once loaded. */
+  /** The task machinery of this client, once loaded and made. */
   private loaded: TaskMachinery | undefined;
-  private readonly owner: TaskOwner;
 
-  constructor(private readonly deps: TaskManagerDeps) {
+  constructor(readonly deps: TaskManagerDeps) {
     this.resolved = deps.options;
-    const settings = (): ResolvedTasksOptions => this.settings;
-    this.owner = {
-      deps,
-      get settings() {
-        return settings();
-      },
-      lifetime: this.lifetime.signal,
-      trackCancel: (sent) => {
-        this.cancels.add(sent);
-        const done = () => this.cancels.delete(sent);
-        sent.then(done, done);
-      },
-    };
   }
 
   /** The options in force; the defaults when the client did not set any but a call asked for a task. */
-  private get settings(): ResolvedTasksOptions {
+  get settings(): ResolvedTasksOptions {
     this.resolved ??= resolveTasksOptions(true) as ResolvedTasksOptions;
     return this.resolved;
+  }
+
+  /** Aborts (with the client's `ConnectionClosedError`) once the client closed. */
+  get lifetime(): AbortSignal {
+    return this.closed.signal;
   }
 
   /**
@@ -178,30 +167,23 @@ export class TaskManager {
   /**
    * Waits until every `tasks/cancel` in flight has its answer, at most `graceMs` (then resolves
    * anyway): a client closing right after its caller aborted lets the cancel through instead of
-   * cutting it off (and reporting it failed). Resolves at once when none is in flight.
+   * cutting it off (and reporting it failed). Resolves at once when none is in flight (always
+   * before the machinery loaded: only the machinery sends them). `graceMs` defaults to
+   * `CANCEL_GRACE_MS` (2000).
    */
-  async drainCancels(graceMs = CANCEL_GRACE_MS): Promise<void> {
-    if (this.cancels.size === 0) return;
-    let handle: TimerHandle;
-    const grace = new Promise<void>((resolve) => {
-      handle = boundedTimers(this.deps.timers).setTimeout(resolve, graceMs);
-    });
-    try {
-      await Promise.race([Promise.allSettled([...this.cancels]), grace]);
-    } finally {
-      boundedTimers(this.deps.timers).clearTimeout(handle);
-    }
+  async drainCancels(graceMs?: number): Promise<void> {
+    await this.loaded?.drainCancels(graceMs);
   }
 
   /** The client closed: every loop stops with `error`; tasks and records stay for a resume. */
   close(error: Error): void {
-    this.lifetime.abort(error);
+    this.closed.abort(error);
   }
 
   /** The task machinery of this client, loaded (once per process) and made on first use. @throws ModuleLoadError (-32042) */
   private async machinery(): Promise<TaskMachinery> {
     const { TaskMachinery } = await loadMachinery();
-    return (this.loaded ??= new TaskMachinery(this.owner));
+    return (this.loaded ??= new TaskMachinery(this));
   }
 
   /**
@@ -234,9 +216,6 @@ export class TaskManager {
     }
   }
 }
-
-/** Longest wait `close()` gives the `tasks/cancel` requests in flight, in ms. */
-export const CANCEL_GRACE_MS = 2000;
 
 /** True for a `tools/call` result that is a task (`resultType: "task"`). */
 export function isCreateTaskResult(result: JsonObject): boolean {

@@ -7,7 +7,7 @@
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { InputResponse } from '../wire/protocol.js';
 import type { MaybePromise } from '../util/maybePromise.js';
-import { taskExpiresAt } from '../wire/taskShape.js';
+import { taskExpiresAt } from '../wire/taskState.js';
 import type { Task, TaskStatus } from '../wire/tasks.js';
 
 /** One task as the client keeps it between polls, reconnects and restarts. Plain JSON. */

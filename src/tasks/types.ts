@@ -53,6 +53,4 @@ export interface TaskOwner {
   readonly settings: ResolvedTasksOptions;
   /** Aborts (with a `ConnectionClosedError`) when the client closes: loops stop, tasks stay. */
   readonly lifetime: AbortSignal;
-  /** Hears each `tasks/cancel` in flight, so that closing the client lets it finish (bounded). */
-  trackCancel(sent: Promise<void>): void;
 }

@@ -696,6 +696,55 @@ describe('options', () => {
     const { client } = await taskPair([COMPLETED]);
     await expect(client.callTool('job', {}, { task: 'later' as never })).rejects.toBeInstanceOf(InvalidArgumentError);
   });
+
+  it('the poll and poll retry options are checked when the client is made: the first bad field, by name, value and reason', () => {
+    const refusal = (tasks: ClientOptions['tasks']) => {
+      try {
+        scriptedPair({ tasks });
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidArgumentError);
+        const { code, message, data } = error as InvalidArgumentError;
+        return { code, message, data };
+      }
+      throw new Error('the client was made');
+    };
+    expect(refusal({ poll: { factor: 0.5, initialMs: -1 } })).toEqual({
+      code: -32602,
+      message: 'invalid poll.initialMs: expected a finite number ≥ 0',
+      data: { name: 'poll.initialMs', value: -1 },
+    });
+    expect(refusal({ poll: { maxMs: 20, factor: 0.5 } })).toEqual({
+      code: -32602,
+      message: 'invalid poll.factor: expected a finite number ≥ 1',
+      data: { name: 'poll.factor', value: 0.5 },
+    });
+    expect(refusal({ poll: { maxSuggestedMs: Number.NaN } }).data).toEqual({
+      name: 'poll.maxSuggestedMs',
+      value: Number.NaN,
+    });
+    expect(refusal({ poll: { minMs: 50, maxSuggestedMs: 10 } })).toEqual({
+      code: -32602,
+      message: 'invalid poll.maxSuggestedMs: expected ≥ poll.minMs (50)',
+      data: { name: 'poll.maxSuggestedMs', value: 10 },
+    });
+    expect(refusal({ pollRetry: { factor: 0, maxDelayMs: '5' as never, retries: 1.5 } })).toEqual({
+      code: -32602,
+      message: 'invalid tasks.pollRetry.retries: expected an integer ≥ 0',
+      data: { name: 'tasks.pollRetry.retries', value: 1.5 },
+    });
+    expect(refusal({ pollRetry: { factor: 0, maxDelayMs: '5' as never } })).toEqual({
+      code: -32602,
+      message: 'invalid tasks.pollRetry.maxDelayMs: expected a finite number ≥ 0',
+      data: { name: 'tasks.pollRetry.maxDelayMs', value: '5' },
+    });
+    expect(refusal({ pollRetry: { jitter: true, factor: Infinity } })).toEqual({
+      code: -32602,
+      message: 'invalid tasks.pollRetry.factor: expected a finite number ≥ 1',
+      data: { name: 'tasks.pollRetry.factor', value: Infinity },
+    });
+    expect(refusal({ pollRetry: { jitter: 1 as never } }).data).toEqual({ name: 'tasks.pollRetry.jitter', value: 1 });
+    expect(refusal({ pollRetry: 3 as never }).data).toEqual({ name: 'tasks.pollRetry', value: 3 });
+  });
 });
 
 /** Keeps the DetailedTask import honest: the fake's snapshots are wire-shaped tasks. */

@@ -65,6 +65,35 @@ async function freshPair(
 }
 
 describe('the task machinery, loaded on first use', () => {
+  it('calls that get no task, a listing, an aborted call and close() leave it unloaded', async () => {
+    let loads = 0;
+    vi.doMock(MACHINERY, async (importOriginal) => {
+      loads += 1;
+      return importOriginal();
+    });
+    const { client, server } = await freshPair();
+    const plain = { resultType: 'complete', content: [{ type: 'text', text: 'plain' }] };
+    server.on('tools/call', () => ({ result: plain }));
+    server.on('tools/list', () => ({
+      result: { resultType: 'complete', tools: [{ name: 'job', inputSchema: { type: 'object' } }] },
+    }));
+    expect(await client.callTool('job', {})).toEqual(plain);
+    expect(await client.callTool('job', {}, { task: 'manual' })).toEqual(plain);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['job']);
+    server.on('tools/call', () => new Promise(() => undefined));
+    const controller = new AbortController();
+    const pending = client.callTool('job', {}, { signal: controller.signal }).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(server.requests('tools/call')).toHaveLength(3));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(pkg.CancelledError);
+    await client.close();
+    expect(loads).toBe(0);
+    // A task answer is what loads it.
+    const second = await freshPair();
+    await second.client.callTool('job', {});
+    expect(loads).toBe(1);
+  });
+
   it("a fresh client's first task in auto mode resolves with the tool's result", async () => {
     const { client, server } = await freshPair();
     const seen: string[] = [];
