@@ -25,10 +25,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../subscriptions/types.js';
-import { checkCompleteResult } from '../completion/completeResult.js';
 import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';
-// Loaded on first use (import() below), so that hosts that never use templates or links do
-// not carry the RFC 6570 code in their bundle.
 import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
 import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
 import type { ResumeTaskOptions } from '../tasks/taskManager.js';
@@ -46,11 +43,13 @@ import { ClientLists } from './clientLists.js';
 import { callTool } from './toolCalls.js';
 import { readResource, readWithSource } from './resourceReads.js';
 import { close, connect } from './lifecycle.js';
+import { complete, completeTemplateArgument, loadTemplates } from './completions.js';
 
 export type { ClientState } from '../reconnect/types.js';
 
 /** The checks of an MCP App's UI resource, loaded on the first `readAppResource`. */
 const loadAppChecks = onDemand('apps', () => import('../apps/appResourceCheck.js'));
+const loadLinkReads = onDemand('resource-links', () => import('../resources/linkReads.js'));
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
@@ -234,7 +233,7 @@ export class McpClient extends ClientLists implements Closeable {
     variables: UriTemplateValues,
     options?: CallOptions,
   ): Promise<ReadResourceResult> {
-    const { expandUriTemplate } = await import('../resources/rfc6570.js');
+    const { expandUriTemplate } = await loadTemplates();
     return this.readResource(expandUriTemplate(template, variables), options);
   }
 
@@ -246,21 +245,14 @@ export class McpClient extends ClientLists implements Closeable {
    * @throws UriTemplateError (-32602) when `name` is not a variable of the template or the
    *   template is malformed; then as {@link complete}.
    */
-  async completeTemplateArgument(
+  completeTemplateArgument(
     template: UriTemplateSource,
     name: string,
     value: string,
     context?: Readonly<Record<string, string>>,
     options: CallOptions = {},
   ): Promise<CompleteResult> {
-    const { templateArgumentRef } = await import('../resources/rfc6570.js');
-    const ref = templateArgumentRef(template, name);
-    return this.complete(
-      ref,
-      { name, value },
-      context === undefined ? undefined : { arguments: { ...context } },
-      options,
-    );
+    return completeTemplateArgument(this.parts, template, name, value, context, options);
   }
 
   /**
@@ -327,7 +319,7 @@ export class McpClient extends ClientLists implements Closeable {
     source: ResourceLinkSource,
     options: ReadResourceLinksOptions = {},
   ): Promise<ResourceLinkRead[]> {
-    const { readResourceLinks } = await import('../resources/linkReads.js');
+    const { readResourceLinks } = await loadLinkReads();
     return readResourceLinks(
       (uri, callOptions) => this.readResource(uri, callOptions),
       source,
@@ -377,12 +369,7 @@ export class McpClient extends ClientLists implements Closeable {
     context?: { arguments?: Record<string, string> },
     options: CallOptions = {},
   ): Promise<CompleteResult> {
-    const params: JsonObject = { ref, argument };
-    if (context !== undefined) params['context'] = context;
-    return this.parts.traced('completion/complete', {}, async (internals) => {
-      const { result } = await this.parts.caller.call({ ...internals, method: 'completion/complete', params, options });
-      return checkCompleteResult(result, this.parts.options.onError).result;
-    });
+    return complete(this.parts, ref, argument, context, options);
   }
 
   /**
@@ -409,7 +396,9 @@ export class McpClient extends ClientLists implements Closeable {
    *   ConnectionClosedError (-32000) when not connected or the connection drops first;
    *   TimeoutError (-32001) without an acknowledgment in time; CancelledError (-32800) when
    *   `options.signal` aborts first; RpcError as the server sent it (e.g. -32602);
-   *   SubscriptionClosedError (-32008) when the server ends the stream before acknowledging it.
+   *   SubscriptionClosedError (-32008) when the server ends the stream before acknowledging it;
+   *   ModuleLoadError (-32042), nothing sent, when the subscription code (loaded on first use)
+   *   cannot load.
    */
   subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
     return this.parts.subscriptions.subscribe(filter, options);

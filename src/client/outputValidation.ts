@@ -5,9 +5,12 @@ import { isObject, type JsonObject } from '../wire/messages.js';
 import type { CallToolResult, Tool } from '../wire/protocol.js';
 import { requireArray } from '../wire/results.js';
 import type { MaybePromise } from '../util/maybePromise.js';
+import { onDemand } from '../errors/moduleLoad.js';
 
 /** `@cfworker/json-schema`, loaded the first time a listed tool's output is checked. */
 type ValidatorModule = typeof import('@cfworker/json-schema');
+
+const loadValidatorLibrary = onDemand('output-validation', () => import('@cfworker/json-schema'));
 
 /** `data` of a {@link ToolOutputValidationError}. */
 export interface ToolOutputValidationErrorData {
@@ -45,9 +48,8 @@ export class ToolOutputValidationError extends LocalError {
 export class ToolOutputValidators {
   private readonly schemas = new Map<string, JsonObject>();
   private readonly compiled = new Map<string, Validator | null>();
-  /** The validator library once loaded; the promise of it while it loads. */
+  /** The validator library once loaded. */
   private library: ValidatorModule | undefined;
-  private loading: Promise<ValidatorModule> | undefined;
 
   constructor(private readonly report: (error: Error) => void) {}
 
@@ -64,14 +66,7 @@ export class ToolOutputValidators {
   }
 
   private load(): Promise<ValidatorModule> {
-    this.loading ??= import('@cfworker/json-schema').then(
-      (library) => (this.library = library),
-      (error: unknown) => {
-        this.loading = undefined; // a failed chunk load may succeed on the next check
-        throw error;
-      },
-    );
-    return this.loading;
+    return loadValidatorLibrary().then((library) => (this.library = library));
   }
 
   /**

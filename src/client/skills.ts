@@ -5,6 +5,7 @@
  */
 import { skillsCapabilityOf } from '../wire/skillsCapability.js';
 import type { DirectoryReadOptions, SkillListOptions, SkillsClient, SkillsHost } from '../skills/skillsClient.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
 import type { CallOptions } from '../wire/callOptions.js';
 
@@ -69,11 +70,21 @@ export interface ClientSkills {
 /** What `client.skills` is built on: the client's capabilities and its cached requests. */
 export type ClientSkillsHost = SkillsHost;
 
+const loadSkillsClient = onDemand('skills', () =>
+  import('../skills/skillsClient.js').then((module) => module.SkillsClient),
+);
+
 /** Makes `client.skills`; the implementation is imported on the first call. */
 export function clientSkills(host: ClientSkillsHost): ClientSkills {
   let loading: Promise<SkillsClient> | undefined;
   const impl = (): Promise<SkillsClient> =>
-    (loading ??= import('../skills/skillsClient.js').then(({ SkillsClient }) => new SkillsClient(host)));
+    (loading ??= loadSkillsClient().then(
+      (SkillsClient) => new SkillsClient(host),
+      (error: unknown) => {
+        loading = undefined; // a failed load is tried again on the next call
+        throw error;
+      },
+    ));
   return {
     get supported() {
       return skillsCapabilityOf(host.capabilities()) !== undefined;
