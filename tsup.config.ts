@@ -1,4 +1,5 @@
 import { chmod } from 'node:fs/promises';
+import { build } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 const entry = {
@@ -30,9 +31,49 @@ const sdkEntriesExternal: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
-export default defineConfig([
-  // The package: ESM first, with declarations.
+/**
+ * The source files the entries reach, `import()` targets included, as paths from the project
+ * root (`src/...`): exactly the modules of dist/modules/, so it holds no file nothing imports
+ * (the CLI's, and the declaration-only ones every importer reaches through `import type`).
+ */
+async function reachedSources(): Promise<string[]> {
+  const { metafile } = await build({
+    entryPoints: Object.values(entry),
+    bundle: true,
+    packages: 'external',
+    platform: 'neutral',
+    format: 'esm',
+    splitting: true,
+    outdir: 'dist/modules',
+    write: false,
+    metafile: true,
+    logLevel: 'error',
+  });
+  return Object.keys(metafile.inputs)
+    .filter((path) => path.startsWith('src/'))
+    .sort();
+}
+
+export default defineConfig(async () => [
+  // The package for Node, Deno and Bun (the `node` export condition): ESM first, with
+  // declarations. Bundled, so a process loads a few files rather than one per source file.
   { ...common, entry, format: ['esm'], dts: true },
+  // The package for bundlers (the `import` condition without `node`): one ESM module per source
+  // file, as src/ lays them out, so a consumer's bundler sees the files src/ keeps apart and
+  // leaves a module loaded with `import()` out of the initial load (docs/design.md, "Features on
+  // demand"). Bundled, every export of an entry is live and pulls what it reaches into a chunk
+  // the entry imports, lazily loaded modules included. Not minified (the consumer's bundler
+  // minifies); no declarations (the bundled build's serve both, as the exports map says).
+  {
+    ...common,
+    entry: await reachedSources(),
+    outDir: 'dist/modules',
+    format: ['esm'],
+    bundle: false,
+    splitting: false,
+    // One line per module (about 300) says nothing the bundled builds' lines do not; errors still show.
+    silent: true,
+  },
   // CJS beside it for require() users. Every dependency stays external, as in the ESM build, so
   // a security fix of one reaches CJS users with `npm update`, not with an mcp-live release. The
   // ESM-only ones (oauth4webapi, @noble/hashes, p-retry) load through require(esm), unflagged on

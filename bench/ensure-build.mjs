@@ -15,8 +15,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package-lock.json'];
-const OUTPUTS = ['index', 'node', 'redis']
-  .flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `${entry}${ext}`))
+const ENTRIES = ['index', 'node', 'redis', 'appsBridge'];
+// Per entry: the bundled ESM and CJS with their declarations, and the per-file ESM tree's module
+// (dist/modules/).
+const OUTPUTS = ENTRIES.flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `${entry}${ext}`))
+  .concat(ENTRIES.map((entry) => `modules/${entry}.js`))
   .concat('cli.js');
 
 const newest = (path) => {

@@ -506,16 +506,18 @@ async function runBundle(results) {
   const rootText = readFileSync(join(process.env.BENCH_DIST ?? join(root, 'dist'), 'index.js'), 'utf8');
   const exportBlock = rootText.slice(rootText.lastIndexOf('export {'));
   const hasHttp = /\bStreamableHttpTransport\b/.test(exportBlock);
+  // What a bundler gets: the per-file tree (dist/modules/, the package's `import` condition
+  // without `node`), not the bundled build Node loads.
   const entries = [
     {
-      id: 'mcp-live root entry (dist/index.js, everything)',
+      id: 'mcp-live root entry (dist/modules/index.js, everything)',
       client: 'mcp-live',
-      code: `export * from ${JSON.stringify(distImport('index.js'))};`,
+      code: `export * from ${JSON.stringify(distImport('modules/index.js'))};`,
     },
     {
       id: 'mcp-live McpClient only',
       client: 'mcp-live',
-      code: `export { McpClient } from ${JSON.stringify(distImport('index.js'))};`,
+      code: `export { McpClient } from ${JSON.stringify(distImport('modules/index.js'))};`,
     },
     ...(hasHttp
       ? [
@@ -523,7 +525,7 @@ async function runBundle(results) {
             id: 'mcp-live browser HTTP client (McpClient + StreamableHttpTransport)',
             client: 'mcp-live',
             http: true,
-            code: `export { McpClient, StreamableHttpTransport } from ${JSON.stringify(distImport('index.js'))};`,
+            code: `export { McpClient, StreamableHttpTransport } from ${JSON.stringify(distImport('modules/index.js'))};`,
           },
         ]
       : []),

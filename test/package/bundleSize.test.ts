@@ -1,7 +1,9 @@
 /**
  * The browser bundle of each way to import the package, measured on the packed tarball:
  * esbuild `--bundle --minify --format=esm --platform=browser --splitting`, then gzip -9 of each
- * output file. What counts is what a page loads before it can run the import: the entry file
+ * output file. esbuild resolves `mcp-live` as a bundler for the browser does, through the
+ * package's `import` condition without `node`: the per-file ESM tree dist/modules/, not the
+ * bundled build Node loads (the test checks that it read no other file of the package). What counts is what a page loads before it can run the import: the entry file
  * and the chunks it imports statically. Chunks reached only through a dynamic `import()` (the
  * JSON Schema validator, loaded when a listed tool declares an `outputSchema`) load on first
  * use; their size is printed and bounded too (`maxLazyGzip`). Each must stay at or under its
@@ -61,6 +63,8 @@ interface Size {
   gzip: number;
   /** Gzipped bytes of the chunks loaded only by a dynamic `import()`. */
   lazyGzip: number;
+  /** The package's files the bundle read, as paths inside the package (`dist/...`), sorted. */
+  read: string[];
 }
 
 /** Sizes, in bytes, of `code` bundled for the browser from the consumer folder, split into chunks. */
@@ -89,7 +93,11 @@ async function measure(code: string): Promise<Size> {
     for (const imported of outputs[path]!.imports)
       if (imported.kind === 'import-statement') pending.push(imported.path);
   }
-  const size: Size = { minified: 0, gzip: 0, lazyGzip: 0 };
+  const read = Object.keys(result.metafile.inputs)
+    .map((path) => /(?:^|\/)node_modules\/mcp-live\/(.*)$/.exec(path)?.[1])
+    .filter((path) => path !== undefined)
+    .sort();
+  const size: Size = { minified: 0, gzip: 0, lazyGzip: 0, read };
   for (const file of result.outputFiles) {
     const gzip = gzipSync(file.contents, { level: 9 }).length;
     if (eager.has(relative(process.cwd(), file.path).split(sep).join('/'))) {
@@ -108,6 +116,9 @@ describe('browser bundles', () => {
       process.stdout.write(
         `bundle: ${bound.entry}: ${size.minified} B minified, ${size.gzip} B gzip, ${size.lazyGzip} B gzip lazy\n`,
       );
+      // What a bundler gets: the per-file tree from its root entry, nothing of the bundled build.
+      expect(size.read).toContain('dist/modules/index.js');
+      expect(size.read.filter((path) => !path.startsWith('dist/modules/'))).toEqual([]);
       expect(size.minified).toBeLessThanOrEqual(bound.maxMinified);
       expect(size.gzip).toBeLessThanOrEqual(bound.maxGzip);
       expect(size.lazyGzip).toBeLessThanOrEqual(bound.maxLazyGzip);

@@ -5,13 +5,15 @@
  * - publint --strict (its programmatic API, on the tarball): no message at any level;
  * - attw (the @arethetypeswrong/cli on the tarball): no problem, and each entry point's types
  *   resolve to the declaration file that matches its JavaScript under node10, node16 (from CJS
- *   and from ESM) and bundler resolution;
- * - the tarball holds exactly the entries, their shared chunks, README.md, LICENSE and
- *   package.json, within a size bound;
- * - the built root entry reaches no Node built-in and no Node-only package (test/package/
- *   rootEntry.test.ts checks the same on src/), while `mcp-live/node` provides the stdio and `ws`
- *   transports;
- * - the ESM and CJS entries load in a plain Node process through the package's `exports`;
+ *   and from ESM) and bundler resolution (which, having no `node` condition, finds the per-file
+ *   tree dist/modules/);
+ * - the tarball holds exactly the entries, their shared chunks, the per-file tree (every module
+ *   of it reached from an entry), README.md, LICENSE and package.json, within a size bound;
+ * - the built root entry, bundled and per-file, reaches no Node built-in and no Node-only
+ *   package (test/package/rootEntry.test.ts checks the same on src/), while `mcp-live/node`
+ *   provides the stdio and `ws` transports;
+ * - the ESM and CJS entries load in a plain Node process through the package's `exports`, and
+ *   the per-file tree's entries load and export the same names with one copy of shared code;
  * - the packed package.json has no lifecycle script that names a file outside the tarball (it
  *   has no `scripts` at all: bench/pack-manifest.mjs), so `npm install --strict-allow-scripts`
  *   of the tarball succeeds with no `allowScripts` entry.
@@ -52,21 +54,32 @@ const BUILD_TIMEOUT_MS = 300_000;
  * conventions' metrics (830 kB, 3.11 MB). The source maps alone would add
  * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 980_000; // measured 951.5 kB with this round's host features and telemetry
-const MAX_UNPACKED_BYTES = 3_650_000; // measured 3.56 MB
+const MAX_PACKED_BYTES = 1_300_000; // measured 1,261.2 kB with dist/modules/ (989.6 kB without it, 951.5 kB before this round's lazy loading)
+const MAX_UNPACKED_BYTES = 4_980_000; // measured 4.83 MB (3.71 MB without dist/modules/)
 
-const ENTRY_FILES = ['index', 'node', 'redis', 'appsBridge'].flatMap((entry) =>
-  ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`),
-);
-const FIXED_FILES = [...ENTRY_FILES, 'dist/cli.js', 'LICENSE', 'README.md', 'package.json'].sort();
+const ENTRIES = ['index', 'node', 'redis', 'appsBridge'];
+/** The bundled build's entries (Node, Deno, Bun; CJS) and their declarations. */
+const ENTRY_FILES = ENTRIES.flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`));
+/** The per-file tree's entries (bundlers: the `import` condition without `node`). */
+const MODULE_ENTRY_FILES = ENTRIES.map((entry) => `dist/modules/${entry}.js`);
+const FIXED_FILES = [
+  ...ENTRY_FILES,
+  ...MODULE_ENTRY_FILES,
+  'dist/cli.js',
+  'LICENSE',
+  'README.md',
+  'package.json',
+].sort();
 /**
  * Shared chunks: esbuild's code chunks (ESM and CJS), the modules the client loads on first use
- * (`import()`, named after the module), and rollup-plugin-dts's declaration chunks.
+ * (`import()`, named after the module), and rollup-plugin-dts's declaration chunks; and the
+ * per-file tree's modules, one per source file, in src/'s folders.
  */
 const CHUNK_FILE = [
   /^dist\/chunk-[A-Z0-9]+\.c?js$/,
   /^dist\/[a-z][A-Za-z0-9]*-[A-Z0-9]{8}\.c?js$/,
   /^dist\/[A-Za-z0-9]+-[A-Za-z0-9_-]{8}\.d\.c?ts$/,
+  /^dist\/modules\/([a-z][A-Za-z0-9]*\/)*[a-z][A-Za-z0-9]*\.js$/,
 ];
 
 /** `npm pack --json`: one element per package. */
@@ -155,12 +168,14 @@ describe('package.json and the tarball, linted', () => {
       ]),
     );
     const json = ['package.json', 'package.json'];
+    // node16 resolves with the `node` condition (the bundled build); bundler resolution without it
+    // (the per-file tree, typed by the same declarations).
     expect(table).toEqual({
       '.': {
         node10: ['dist/index.d.cts', 'dist/index.cjs'],
         'node16-cjs': ['dist/index.d.cts', 'dist/index.cjs'],
         'node16-esm': ['dist/index.d.ts', 'dist/index.js'],
-        bundler: ['dist/index.d.ts', 'dist/index.js'],
+        bundler: ['dist/index.d.ts', 'dist/modules/index.js'],
       },
       './node': {
         // node10 knows no `exports`: package.json `typesVersions` gives TypeScript the types. No
@@ -169,21 +184,21 @@ describe('package.json and the tarball, linted', () => {
         node10: ['dist/node.d.cts', 'dist/node.d.cts'],
         'node16-cjs': ['dist/node.d.cts', 'dist/node.cjs'],
         'node16-esm': ['dist/node.d.ts', 'dist/node.js'],
-        bundler: ['dist/node.d.ts', 'dist/node.js'],
+        bundler: ['dist/node.d.ts', 'dist/modules/node.js'],
       },
       './redis': {
         // Like ./node: typesVersions for node10, which no runtime of this entry uses.
         node10: ['dist/redis.d.cts', 'dist/redis.d.cts'],
         'node16-cjs': ['dist/redis.d.cts', 'dist/redis.cjs'],
         'node16-esm': ['dist/redis.d.ts', 'dist/redis.js'],
-        bundler: ['dist/redis.d.ts', 'dist/redis.js'],
+        bundler: ['dist/redis.d.ts', 'dist/modules/redis.js'],
       },
       './apps-bridge': {
         // Like ./node: typesVersions for node10, which no runtime of this entry uses.
         node10: ['dist/appsBridge.d.cts', 'dist/appsBridge.d.cts'],
         'node16-cjs': ['dist/appsBridge.d.cts', 'dist/appsBridge.cjs'],
         'node16-esm': ['dist/appsBridge.d.ts', 'dist/appsBridge.js'],
-        bundler: ['dist/appsBridge.d.ts', 'dist/appsBridge.js'],
+        bundler: ['dist/appsBridge.d.ts', 'dist/modules/appsBridge.js'],
       },
       './package.json': { node10: json, 'node16-cjs': json, 'node16-esm': json, bundler: json },
     });
@@ -191,7 +206,7 @@ describe('package.json and the tarball, linted', () => {
 });
 
 describe('tarball contents', () => {
-  it('holds exactly the entries, their chunks, README.md, LICENSE and package.json', () => {
+  it('holds exactly the entries, their chunks, the per-file tree, README.md, LICENSE and package.json', () => {
     const files = pack.files.map((file) => file.path).sort();
     expect(
       files.filter((path) => /\.map$|^(src|test|bench|examples|build|conformance|docs|node_modules)\//.test(path)),
@@ -200,9 +215,10 @@ describe('tarball contents', () => {
     const chunks = files.filter((path) => !FIXED_FILES.includes(path));
     expect(chunks.filter((path) => !CHUNK_FILE.some((pattern) => pattern.test(path)))).toEqual([]);
     // Every chunk is reached from an entry (none is left over from an older build): declaration
-    // chunks by an entry's declarations, code chunks through the entry's imports and `import()`s.
+    // chunks by an entry's declarations, code chunks and the per-file tree's modules through the
+    // entry's imports and `import()`s.
     const imported = new Set(
-      ENTRY_FILES.flatMap((entry) =>
+      [...ENTRY_FILES, ...MODULE_ENTRY_FILES].flatMap((entry) =>
         /\.d\.c?ts$/.test(entry)
           ? importsOf(join(PKG, entry))
               .filter((spec) => spec.startsWith('.'))
@@ -295,7 +311,7 @@ describe('built entries', () => {
       .slice(0, spec.startsWith('@') ? 2 : 1)
       .join('/');
 
-  for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+  for (const entry of ['dist/index.js', 'dist/index.cjs', 'dist/modules/index.js']) {
     it(`${entry} reaches no Node built-in and no Node-only package`, () => {
       const graph = importGraph(join(PKG, entry));
       const bare = [...graph.values()].flat();
@@ -326,12 +342,41 @@ describe('built entries', () => {
     // The three ESM-only dependencies tsup used to bundle into the CJS files are require()d now.
     expect(cjs).toEqual(expect.arrayContaining(['@noble/hashes', 'oauth4webapi', 'p-retry']));
     expect(cjs).toEqual(esm);
+    expect(reached(MODULE_ENTRY_FILES)).toEqual(esm);
     // No bundled copy left behind: a constant only oauth4webapi's own code holds is in no built file.
     const bundled = pack.files
       .map((file) => file.path)
       .filter((path) => /\.c?js$/.test(path))
       .filter((path) => readFileSync(join(PKG, path), 'utf8').includes('OAUTH_JWT_USERINFO_EXPECTED'));
     expect(bundled).toEqual([]);
+  });
+
+  it('dist/modules/ holds `sideEffects: false` true: no module runs a statement of its own at import', () => {
+    // A bundler drops each module of the tree that a program does not use (package.json
+    // `sideEffects: false`). That is sound while a module's top level only imports, exports and
+    // declares (an initializer computes the variable's own value): no expression statement (a
+    // call, an assignment to a global), no class static block.
+    expect((JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { sideEffects: unknown }).sideEffects).toBe(
+      false,
+    );
+    const modules = pack.files.map((file) => file.path).filter((path) => path.startsWith('dist/modules/'));
+    expect(modules.length).toBeGreaterThan(100);
+    const statements = modules.flatMap((path) => {
+      const source = ts.createSourceFile(path, readFileSync(join(PKG, path), 'utf8'), ts.ScriptTarget.ES2022, true);
+      return source.statements
+        .filter(
+          (statement) =>
+            !(
+              ts.isImportDeclaration(statement) ||
+              ts.isExportDeclaration(statement) ||
+              ts.isFunctionDeclaration(statement) ||
+              ts.isVariableStatement(statement) ||
+              (ts.isClassDeclaration(statement) && !statement.members.some(ts.isClassStaticBlockDeclaration))
+            ),
+        )
+        .map((statement) => `${path}: ${statement.getText(source).slice(0, 80)}`);
+    });
+    expect(statements).toEqual([]);
   });
 
   it('the CJS entry loads with a plain require() from an app that installed the tarball', async () => {
@@ -370,7 +415,7 @@ describe('built entries', () => {
     expect(JSON.parse(cjs.stdout)).toEqual({ before: false, after: true });
   });
 
-  for (const entry of ['dist/node.js', 'dist/node.cjs']) {
+  for (const entry of ['dist/node.js', 'dist/node.cjs', 'dist/modules/node.js']) {
     it(`${entry} is where child processes and ws are reached`, () => {
       const bare = [...importGraph(join(PKG, entry)).values()].flat();
       expect(bare).toContain('node:child_process');
@@ -379,9 +424,17 @@ describe('built entries', () => {
   }
 
   it('mcp-live/redis is where ioredis is reached, and nothing else reaches it', () => {
-    for (const entry of ['dist/redis.js', 'dist/redis.cjs'])
+    for (const entry of ['dist/redis.js', 'dist/redis.cjs', 'dist/modules/redis.js'])
       expect([...importGraph(join(PKG, entry)).values()].flat()).toContain('ioredis');
-    for (const entry of ['dist/index.js', 'dist/index.cjs', 'dist/node.js', 'dist/node.cjs', 'dist/cli.js'])
+    for (const entry of [
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/node.js',
+      'dist/node.cjs',
+      'dist/modules/index.js',
+      'dist/modules/node.js',
+      'dist/cli.js',
+    ])
       expect([...importGraph(join(PKG, entry)).values()].flat().filter((spec) => spec.startsWith('ioredis'))).toEqual(
         [],
       );
@@ -394,7 +447,7 @@ describe('built entries', () => {
     expect(manifest.peerDependenciesMeta['ioredis']).toEqual({ optional: true });
   });
 
-  it('load in Node through the package exports, ESM and CJS alike', async () => {
+  it('load in Node through the package exports, ESM and CJS alike, and the per-file tree exports the same', async () => {
     // Run in the consumer directory: `mcp-live` resolves to node_modules/mcp-live, through its `exports`.
     const describeExports = `(root, node, redis, bridge) => JSON.stringify({
       root: Object.keys(root).sort(),
@@ -427,6 +480,18 @@ describe('built entries', () => {
       { cwd: scratch },
     );
 
+    // The per-file tree, as a bundler resolves it (no `node` condition), run as it is: every
+    // module present, and one copy of the code the entries share.
+    const modules = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const at = (entry) => import('./node_modules/mcp-live/dist/modules/' + entry + '.js'); const r = await at('index'); const n = await at('node'); const x = await at('redis'); const b = await at('appsBridge'); console.log((${describeExports})(r, n, x, b));`,
+      ],
+      { cwd: scratch },
+    );
+
     const loaded = JSON.parse(esm.stdout) as {
       root: string[];
       node: Record<string, string>;
@@ -437,6 +502,7 @@ describe('built entries', () => {
       bridgeSharesSession: boolean;
     };
     expect(JSON.parse(cjs.stdout)).toEqual(loaded);
+    expect(JSON.parse(modules.stdout)).toEqual(loaded);
     expect(loaded.root).toEqual(
       expect.arrayContaining([
         'McpClient',
@@ -505,7 +571,7 @@ describe('built entries', () => {
       AppSession: 'function',
     });
     expect(loaded.bridgeSharesSession).toBe(true);
-    expect(esm.stderr + cjs.stderr).toBe('');
+    expect(esm.stderr + cjs.stderr + modules.stderr).toBe('');
   });
 });
 

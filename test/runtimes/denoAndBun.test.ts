@@ -39,7 +39,15 @@ afterAll(async () => {
   await pkg?.remove();
 });
 
-const EXPECTED = { era: 'modern', tools: true, add: true, readme: '# mcp-live example server', sum: { sum: 42 } };
+const EXPECTED = {
+  era: 'modern',
+  tools: true,
+  add: true,
+  readme: '# mcp-live example server',
+  sum: { sum: 42 },
+  // The bundled build (the `node` export condition), not dist/modules/, the per-file tree for bundlers.
+  builds: ['dist/index.js', 'dist/node.js'],
+};
 
 describe.each(Object.keys(RUNTIMES) as (keyof typeof RUNTIMES)[])('the packed package on %s', (runtime) => {
   async function smoke(...args: string[]): Promise<unknown> {

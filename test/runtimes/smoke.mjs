@@ -1,7 +1,9 @@
 // The packed package's smoke run, the same file on Node, Deno and Bun: connects to the example
 // server over stdio (`mcp-live/node`'s StdioTransport, the server under Node) or over Streamable
 // HTTP (the root entry's fetch transport), lists tools, reads a resource, calls a tool, closes,
-// and prints one JSON line. Usage: <runtime> smoke.mjs stdio <node> <server.js> | http <url>
+// and prints one JSON line, with the files the two entries resolve to (the bundled build of the
+// `node` export condition, which all three runtimes honour).
+// Usage: <runtime> smoke.mjs stdio <node> <server.js> | http <url>
 import { McpClient, StreamableHttpTransport } from 'mcp-live';
 import { StdioTransport } from 'mcp-live/node';
 
@@ -24,6 +26,7 @@ try {
       add: items.some((tool) => tool.name === 'add'),
       readme: contents[0]?.text?.split('\n')[0],
       sum: sum.structuredContent,
+      builds: ['mcp-live', 'mcp-live/node'].map((entry) => import.meta.resolve(entry).replace(/^.*\/mcp-live\//, '')),
     }),
   );
 } finally {
