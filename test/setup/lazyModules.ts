@@ -6,7 +6,7 @@
  * in the same tick would see the moment before its policy arrived. Loaded here, the modules
  * behave as in a process where an earlier client already loaded them. The first moments
  * themselves are tested where they matter, on fresh module instances (`vi.resetModules()`):
- * test/cache/lazyPolicy.test.ts, test/cache/cacheStore.test.ts, test/client/onDemand.test.ts.
+ * test/cache/lazyPolicy.test.ts, test/cache/cacheStore.test.ts, test/subscriptions/onDemand.test.ts.
  */
 import { loadLru } from '../../src/cache/cacheStore.js';
 import { loadPolicy } from '../../src/cache/responseCache.js';
@@ -19,4 +19,5 @@ await Promise.all([
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
   import('../../src/completion/debouncedCompleter.js'),
+  import('../../src/subscriptions/subscriptionSet.js'),
 ]);
