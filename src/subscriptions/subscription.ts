@@ -24,7 +24,8 @@ import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
 import { invalidationsForFilter } from './filterInvalidations.js';
 import type { Invalidation } from './invalidation.js';
-import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
+import { ReopenBudget, reopenWithRetry } from '../resilience/reopenBudget.js';
+import type { ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type {
   Subscription,
   SubscriptionClosed,
