@@ -17,7 +17,6 @@
  */
 import { isObject, type JsonObject } from '../wire/messages.js';
 import type { ListMethod } from '../cache/types.js';
-import type { SubscriptionFilter } from '../wire/protocol.js';
 import type { FilterFlag } from './filter.js';
 import type { SubscriptionChangeType, SubscriptionEvent } from './types.js';
 
@@ -31,6 +30,16 @@ export type ListChangedMethod =
 
 /** The four notifications a listen stream carries. */
 export type ChangeNotificationMethod = ListChangedMethod | 'notifications/resources/updated';
+
+/** What a change notification means (see {@link interpretChange}). */
+export interface Change {
+  /** The cache entries it makes stale. */
+  invalidations: Invalidation[];
+  /** What the subscriptions that asked for it hear. */
+  event: SubscriptionEvent;
+  /** The filter field that asks for it. */
+  flag: FilterFlag | 'resourceSubscriptions';
+}
 
 /** Per list-change notification: the lists it drops, its event type and the filter flag that asks for it. */
 export const LIST_CHANGED: Readonly<
@@ -72,10 +81,7 @@ export function isChangeNotification(method: string): method is ChangeNotificati
  * `undefined` for a `notifications/resources/updated` without a string `uri` (malformed) and for
  * any other method.
  */
-export function interpretChange(
-  method: string,
-  params: JsonObject | undefined,
-): { invalidations: Invalidation[]; event: SubscriptionEvent; flag: FilterFlag | 'resourceSubscriptions' } | undefined {
+export function interpretChange(method: string, params: JsonObject | undefined): Change | undefined {
   if (method === RESOURCE_UPDATED) {
     const uri = isObject(params) ? params['uri'] : undefined;
     if (typeof uri !== 'string' || uri === '') return undefined;
@@ -94,27 +100,14 @@ export function interpretChange(
   };
 }
 
-/**
- * Everything a filter covers: what to drop after a reopen, when notifications may have been
- * missed (every list the flags name, and every subscribed uri with the uris under it).
- */
-export function invalidationsForFilter(filter: SubscriptionFilter): Invalidation[] {
-  const out: Invalidation[] = [];
-  for (const entry of Object.values(LIST_CHANGED)) {
-    if (filter[entry.flag] !== true) continue;
-    out.push(...entryInvalidations(entry));
-  }
-  for (const uri of filter.resourceSubscriptions ?? []) out.push({ kind: 'uri', uri });
-  return out;
-}
-
 /** A short label of an invalidation, for logs: `list tools/list`, `uri file:///a.json`. */
 export function describeInvalidation(invalidation: Invalidation): string {
   if (invalidation.kind === 'uri') return `uri ${invalidation.uri}`;
   return `${invalidation.kind} ${invalidation.method}`;
 }
 
-function entryInvalidations(entry: (typeof LIST_CHANGED)[ListChangedMethod]): Invalidation[] {
+/** The invalidations of one list-change notification: its lists, then its methods. */
+export function entryInvalidations(entry: (typeof LIST_CHANGED)[ListChangedMethod]): Invalidation[] {
   return [
     ...entry.lists.map((method): Invalidation => ({ kind: 'list', method })),
     ...(entry.methods ?? []).map((method): Invalidation => ({ kind: 'method', method })),

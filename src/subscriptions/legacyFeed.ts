@@ -25,7 +25,8 @@ import type { RequestId } from '../wire/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
 import { EventStream } from '../util/eventStream.js';
 import { FILTER_FLAGS, filterMinus, filterUnion, narrowToCapabilities, type FilterFlag } from './filter.js';
-import { invalidationsForFilter, type Invalidation } from './invalidation.js';
+import { invalidationsForFilter } from './filterInvalidations.js';
+import type { Invalidation } from './invalidation.js';
 import type {
   SubscribeOptions,
   Subscription,

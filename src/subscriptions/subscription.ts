@@ -2,8 +2,8 @@
  * One subscription's lifecycle (spec: basic/patterns/subscriptions): `opening` → `open` →
  * (`reopening` → `open`)* → `closed`. It sends `subscriptions/listen`, waits for the
  * acknowledgment, keeps the stream open without a timeout, and reopens it under the reopen
- * budget when it ends without the host asking. Routing of incoming notifications to it is the
- * manager's job (`subscriptionManager.ts`).
+ * budget when it ends without the host asking. Incoming notifications reach it through the
+ * manager (`subscriptionManager.ts`) and the routes of its set (`subscriptionSet.ts`).
  */
 import {
   abortedError,
@@ -22,8 +22,10 @@ import { boundedTimers } from '../util/timerBounds.js';
 import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js';
 import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
-import { invalidationsForFilter, type Invalidation } from './invalidation.js';
-import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
+import { invalidationsForFilter } from './filterInvalidations.js';
+import type { Invalidation } from './invalidation.js';
+import { ReopenBudget, reopenWithRetry } from '../resilience/reopenBudget.js';
+import type { ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type {
   Subscription,
   SubscriptionClosed,

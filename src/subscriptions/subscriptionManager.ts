@@ -15,31 +15,28 @@
  * - `notifications/tasks` (Tasks extension) reaches the subscription it names, if that one asked
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  *
- * The manager itself is small and always there; what subscriptions do loads on first use
- * (`onDemand`): the filter checks and the subscription lifecycle (`filter.ts`,
- * `openSubscription.ts` with `subscription.ts`) at the first `subscribe()`, live lists
- * (`liveList.ts`) at the first `live()`, the legacy wire's subscriptions (`legacyFeed.ts`)
- * from the switch to that wire on.
- * A failed load rejects the call that needed it with `ModuleLoadError` (-32042), nothing sent.
- * Routing, invalidation and reporting never wait for a load: before one, no subscription is
- * open, so a change notification only invalidates (and on the modern wire is unmatched).
+ * The manager itself is small and always there: it sorts the notifications, starts each
+ * change's invalidation and reports what names no subscription. The subscriptions, their routes
+ * and the deliveries to them (`subscriptionSet.ts`) load on first use (`onDemand`), together with
+ * what that use needs (`loaders.ts`): the filter checks and the subscription lifecycle
+ * (`filter.ts`, `openSubscription.ts` with `subscription.ts`) at the first `subscribe()`, live
+ * lists (`liveList.ts`) at the first `live()`, the legacy wire's subscriptions (`legacyFeed.ts`)
+ * from the switch to that wire on. A failed load rejects the call that needed it with
+ * `ModuleLoadError` (-32042), nothing sent. Routing, invalidation and reporting never wait for a
+ * load: before one, no subscription is open, so a change notification only invalidates (and on
+ * the modern wire is unmatched).
  */
-import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import { ProtocolError } from '../errors/errors.js';
 import { onDemand } from '../errors/moduleLoad.js';
-import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
-import type { ResponseCache } from '../cache/responseCache.js';
+import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
 import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
-import type { Clock, Timers } from '../util/clock.js';
+import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
 import { UnmatchedNotificationError } from './errors.js';
 import type { FilterFlag } from './filter.js';
 import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
-import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.js';
-import type { Backoff } from '../resilience/backoff.js';
-import type { ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
-import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionHost } from './subscription.js';
-import type { openSubscription } from './openSubscription.js';
-import type { LegacyFeed, LegacyFeedHost } from './legacyFeed.js';
-import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
+import type { LegacyFeedHost } from './legacyFeed.js';
+import { loadFilters, loadLegacyFeed, loadLiveLists, loadSubscriptions } from './loaders.js';
+import type { SubscriptionManagerOptions, SubscriptionSet } from './subscriptionSet.js';
 import type {
   LiveList,
   LiveListItems,
@@ -47,107 +44,25 @@ import type {
   LiveListOptions,
   SubscribeOptions,
   Subscription,
-  SubscriptionEvent,
 } from './types.js';
+
+export type { CacheInvalidator, ListWalker, SubscriptionManagerOptions } from './subscriptionSet.js';
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 const CANCELLED = 'notifications/cancelled';
-/** How many ended listen ids are remembered, so their late notifications are dropped quietly. */
-const RECENTLY_ENDED_LIMIT = 256;
 
-/** The filter checks: at the first `subscribe()`, on either wire. */
-const loadFilters = onDemand('subscriptions', () => import('./filter.js'));
-/** The subscription lifecycle on the modern wire: at its first `subscribe()`. */
-const loadSubscriptions = onDemand('subscriptions', () => import('./openSubscription.js'));
-/** Live lists: at the first `live()`. */
-const loadLiveLists = onDemand('live lists', () => import('./liveList.js'));
-/** Subscriptions on the legacy wire: from the switch to that wire on. */
-const loadLegacyFeed = onDemand('legacy subscriptions', () => import('./legacyFeed.js'));
-
-/** What opens a subscription on the wire in use: the legacy feed, or the modern lifecycle. */
-type Opener = { legacy: LegacyFeed } | { legacy: undefined; open: typeof openSubscription };
-
-/** The cache operations the manager uses (a `ResponseCache`). */
-export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateMethod' | 'invalidateUri'>;
-
-/** What the manager lends a live list: the whole-list walk. */
-export type ListWalker = LiveListDeps['walk'];
-
-/** Options of {@link SubscriptionManager}, all resolved by the client. */
-export interface SubscriptionManagerOptions {
-  host: SubscriptionHost;
-  /** The response cache to invalidate; `undefined` when caching is off. */
-  cache: CacheInvalidator | undefined;
-  walk: ListWalker;
-  clock: Clock;
-  timers: Timers;
-  /** Random source in [0, 1) for every jitter. */
-  random: () => number;
-  onError: (error: Error) => void;
-  /** Default ack timeout, in ms. */
-  timeoutMs: number;
-  /** Default reopen policy. */
-  reopen: ResolvedReopenPolicy | false;
-  /** Default live-list debounce, in ms. */
-  liveDebounceMs: number;
-  /** Backoff of live-list retries after a failed refresh. */
-  liveRetry: Backoff;
-  /** Polling of live lists whose changes are not pushed. */
-  poll: PollSettings;
-}
+/** The subscriptions themselves: at the first `subscribe()` or `live()`, or the switch to the legacy wire. */
+const loadSet = onDemand('subscriptions', () => import('./subscriptionSet.js'));
+type SetModule = NonNullable<typeof loadSet.value>;
 
 /** @internal Owned by `McpClient`; see the module comment. */
 export class SubscriptionManager {
-  private readonly routes = new Map<RequestId, ListenRoute>();
-  private readonly recentlyEnded = new Set<RequestId>();
-  private readonly subscriptions = new Set<ManagedSubscription>();
-  /** Open live lists: a polling one has no subscription to hear the client close. */
-  private readonly lists = new Set<LiveListImpl<unknown>>();
-  /** Deliveries wait for their invalidation, in arrival order. */
-  private delivery: Promise<void> = Promise.resolve();
-  private readonly deps: SubscriptionDeps;
-  private readonly liveDeps: LiveListDeps;
+  /** This client's subscriptions, made at its first use of them (`subscriptionSet.ts` loaded by then). */
+  private set: SubscriptionSet | undefined;
   /** Set while the client speaks the legacy wire: subscriptions go through a `LegacyFeed` instead. */
   private legacyHost: LegacyFeedHost | undefined;
-  /** The legacy wire's feed, made at its first subscription (`legacyFeed.ts` loaded by then). */
-  private legacy: LegacyFeed | undefined;
 
-  constructor(private readonly options: SubscriptionManagerOptions) {
-    this.deps = {
-      host: options.host,
-      clock: options.clock,
-      random: options.random,
-      onError: options.onError,
-      register: (id, route) => {
-        this.recentlyEnded.delete(id);
-        this.routes.set(id, route);
-      },
-      unregister: (id) => {
-        if (!this.routes.delete(id)) return;
-        if (this.recentlyEnded.size >= RECENTLY_ENDED_LIMIT) {
-          const oldest = this.recentlyEnded.values().next();
-          if (oldest.done !== true) this.recentlyEnded.delete(oldest.value);
-        }
-        this.recentlyEnded.add(id);
-      },
-      invalidate: (invalidations) => this.invalidate(invalidations),
-      track: (subscription) => {
-        this.subscriptions.add(subscription);
-      },
-      release: (subscription) => {
-        this.subscriptions.delete(subscription);
-      },
-    };
-    this.liveDeps = {
-      walk: options.walk,
-      subscribe: (filter, subscribeOptions) => this.subscribe(filter, subscribeOptions),
-      timers: options.timers,
-      random: options.random,
-      onError: options.onError,
-      retry: options.liveRetry,
-      poll: options.poll,
-    };
-  }
+  constructor(private readonly options: SubscriptionManagerOptions) {}
 
   /**
    * Switches to the legacy wire (spec 2025-11-25): from now on `subscribe()` and `live()` use
@@ -158,20 +73,20 @@ export class SubscriptionManager {
    */
   useLegacyFeed(host: LegacyFeedHost): void {
     this.legacyHost = host;
-    this.legacy = undefined;
+    this.set?.wireChanged();
     // A failed load is tried again, and reported, by the first subscribe() on this wire.
-    loadLegacyFeed().catch(() => {});
+    Promise.all([loadSet(), loadLegacyFeed()]).catch(() => {});
   }
 
   /** Back to the modern wire (a reconnect found the server upgraded): `subscribe()` sends `subscriptions/listen` again. */
   useModernWire(): void {
     this.legacyHost = undefined;
-    this.legacy = undefined;
+    this.set?.wireChanged();
   }
 
   /** On the legacy wire: whether an open subscription hears the list changes of `flag` (see `LegacyFeed.watches`). */
   legacyWatches(flag: FilterFlag): boolean {
-    return this.legacy?.watches(flag) ?? false;
+    return this.set?.legacyWatches(flag) ?? false;
   }
 
   /**
@@ -180,52 +95,42 @@ export class SubscriptionManager {
    * `subscriptionLost` here, and `resync` after {@link resubscribeLegacy}.
    */
   connectionDropped(error: Error): void {
-    this.legacy?.suspend(error);
+    this.set?.connectionDropped(error);
   }
 
   /** After a new legacy session, or a reconnect to a legacy server: see `LegacyFeed.resubscribe`. */
   resubscribeLegacy(): Promise<void> {
-    return this.legacy?.resubscribe() ?? Promise.resolve();
+    return this.set?.resubscribeLegacy() ?? Promise.resolve();
   }
 
   /** Open subscriptions (including reopening ones). */
   get size(): number {
-    return this.subscriptions.size;
+    return this.set?.size ?? 0;
   }
 
   /**
    * See `McpClient.subscribe`. Once its modules have loaded, the listen request is sent before
    * this returns its promise (no wait, unless the client is reconnecting).
    */
-  async subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
-    // First use: the filter checks and the wire's subscriptions load together.
-    const { checkFilter } = loadFilters.value ?? (await Promise.all([loadFilters(), this.opener()]))[0];
-    const wanted = checkFilter(filter);
-    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
-    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
-      throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
-    const signal = options.signal;
-    // While the client reconnects, a new subscription waits for it (within its ack timeout).
-    if (this.options.host.reconnecting() && !signal?.aborted) await this.options.host.whenOpen(signal, timeoutMs);
-    const opener = this.openerNow() ?? (await this.opener());
-    if (opener.legacy !== undefined) return opener.legacy.subscribe(wanted, options);
-    return opener.open(this.deps, { wanted, timeoutMs, reopen: this.options.reopen, options });
+  subscribe(filter: SubscriptionFilter, options?: SubscribeOptions): Promise<Subscription> {
+    // Once loaded, the set's own promise: no promise step between a subscription's ack and its caller.
+    const set = this.setNow();
+    if (set !== undefined) return set.subscribe(filter, options);
+    // First use: the subscriptions, the filter checks and the wire's subscriptions load together.
+    return this.load(this.subscribeModules()).then((loaded) => loaded.subscribe(filter, options));
   }
 
   /** See `McpClient.live`. */
-  async live<K extends LiveListKind>(
+  live<K extends LiveListKind>(
     kind: K,
     options: LiveListOptions<LiveListItems[K]> = {},
   ): Promise<LiveList<LiveListItems[K]>> {
     // First use: the live lists load, with what the list's own subscription will need.
-    if (loadLiveLists.value === undefined && options.subscription === undefined) this.preloadSubscribe();
-    const { makeLiveList } = loadLiveLists.value ?? (await loadLiveLists());
-    const list = makeLiveList(kind, this.liveDeps, options, this.options.liveDebounceMs);
-    const entry = list as LiveListImpl<unknown>;
-    this.lists.add(entry);
-    void list.closed.then(() => this.lists.delete(entry));
-    await list.start();
-    return list;
+    if (loadLiveLists.value === undefined && options.subscription === undefined)
+      this.subscribeModules().catch(() => {}); // a failure is the list's subscribe() to report
+    const set = this.setNow();
+    if (set !== undefined) return set.live(kind, options);
+    return this.load(loadLiveLists()).then((loaded) => loaded.live(kind, options));
   }
 
   /**
@@ -235,24 +140,15 @@ export class SubscriptionManager {
   handleNotification(notification: JsonRpcNotification): boolean {
     const method = notification.method;
     const params = isObject(notification.params) ? notification.params : undefined;
+    const set = this.set;
+    if (method === CANCELLED) return set?.cancelled(params?.['requestId'], params?.['reason']) ?? false;
+    const id = subscriptionIdOf(params);
     if (method === ACKNOWLEDGED) {
-      const id = subscriptionIdOf(params);
-      const route = isRequestId(id) ? this.routes.get(id) : undefined;
-      if (route !== undefined) route.acknowledged(params?.['notifications']);
-      else if (!(isRequestId(id) && this.recentlyEnded.has(id)))
-        this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
-      return true;
-    }
-    if (method === CANCELLED) {
-      const id = params?.['requestId'];
-      const route = isRequestId(id) ? this.routes.get(id) : undefined;
-      if (route === undefined) return false;
-      const reason = params?.['reason'];
-      route.cancelledByServer(typeof reason === 'string' ? reason : undefined);
+      if (set?.acknowledged(id, params?.['notifications']) !== true) this.unmatched(method, id, []);
       return true;
     }
     if (method === TASK_STATUS_NOTIFICATION && this.legacyHost === undefined) {
-      this.routeTaskStatus(notification, params);
+      if (set?.taskStatus(notification, params, id) !== true) this.unmatched(method, id, []);
       return true;
     }
     if (!isChangeNotification(method)) return false;
@@ -263,42 +159,10 @@ export class SubscriptionManager {
     }
     // Started now, synchronously: a request in flight for these entries will not be stored.
     const invalidated = this.invalidate(change.invalidations);
-    if (this.legacyHost !== undefined) {
-      // Legacy servers push these unasked and name no subscription: never "unmatched". Without
-      // a feed yet there is no legacy subscription to deliver to.
-      const legacy = this.legacy;
-      if (legacy !== undefined)
-        this.delivery = this.delivery.then(() => invalidated).then(() => legacy.deliver(change.event, change.flag));
-      return true;
-    }
-    const id = subscriptionIdOf(params);
-    const route = isRequestId(id) ? this.routes.get(id) : undefined;
-    if (route === undefined) {
-      if (!(isRequestId(id) && this.recentlyEnded.has(id))) {
-        this.report(
-          new UnmatchedNotificationError({
-            method,
-            subscriptionId: id,
-            invalidated: change.invalidations.map(describeInvalidation),
-          }),
-        );
-      }
-      return true;
-    }
-    const target = route.subscription;
-    this.delivery = this.delivery
-      .then(() => invalidated)
-      .then(() => {
-        if (!target.deliver(change.event, change.flag)) {
-          if (target.state !== 'closed')
-            this.report(
-              new ProtocolError('notification of a type this subscription did not ask for; not delivered', {
-                method,
-                value: notification,
-              }),
-            );
-        }
-      });
+    // Legacy servers push these unasked and name no subscription: never "unmatched".
+    if (this.legacyHost !== undefined) set?.deliverLegacy(change, invalidated);
+    else if (set?.deliver(notification, id, change, invalidated) !== true)
+      this.unmatched(method, id, change.invalidations.map(describeInvalidation));
     return true;
   }
 
@@ -308,73 +172,37 @@ export class SubscriptionManager {
    * `subscriptionLost` first.
    */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
-    for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
-    for (const list of [...this.lists]) list.closeFromClient(reason, error);
-    this.legacy?.closeAll(reason, error);
+    this.set?.closeAll(reason, error);
   }
 
-  /** `notifications/tasks`: checked, then delivered in arrival order to the subscription it names. */
-  private routeTaskStatus(notification: JsonRpcNotification, params: JsonObject | undefined): void {
-    const method = notification.method;
-    const id = subscriptionIdOf(params);
-    const route = isRequestId(id) ? this.routes.get(id) : undefined;
-    if (route === undefined) {
-      if (!(isRequestId(id) && this.recentlyEnded.has(id)))
-        this.report(new UnmatchedNotificationError({ method, subscriptionId: id, invalidated: [] }));
-      return;
-    }
-    // A route is a listen request of a subscription: its module has loaded.
-    const loaded = loadSubscriptions.value;
-    if (loaded === undefined) return;
-    let event: SubscriptionEvent;
-    try {
-      event = loaded.taskStatusEvent(method, params);
-    } catch (error) {
-      this.report(error);
-      return;
-    }
-    const target = route.subscription;
-    this.delivery = this.delivery.then(() => {
-      if (!target.deliver(event, 'taskIds') && target.state !== 'closed')
-        this.report(
-          new ProtocolError('notifications/tasks for a task this subscription did not ask for; not delivered', {
-            method,
-            value: notification,
-          }),
-        );
-    });
+  /** Starts loading what `subscribe()` needs on the wire in use. */
+  private subscribeModules(): Promise<unknown> {
+    return Promise.all([loadFilters(), this.legacyHost === undefined ? loadSubscriptions() : loadLegacyFeed()]);
   }
 
-  /** What opens a subscription on the wire in use, once its module has loaded; `undefined` before. */
-  private openerNow(): Opener | undefined {
-    const host = this.legacyHost;
-    if (host === undefined) {
-      const loaded = loadSubscriptions.value;
-      return loaded === undefined ? undefined : { legacy: undefined, open: loaded.openSubscription };
-    }
-    const loaded = loadLegacyFeed.value;
-    if (loaded === undefined) return undefined;
-    this.legacy ??= new loaded.LegacyFeed({
-      host,
-      onError: (error) => this.report(error),
+  /** This client's set, once its module has loaded; `undefined` before. */
+  private setNow(): SubscriptionSet | undefined {
+    const loaded = loadSet.value;
+    return loaded === undefined ? undefined : this.made(loaded);
+  }
+
+  /** Loads the set's module with `also`, and makes this client's set. */
+  private async load(also: Promise<unknown>): Promise<SubscriptionSet> {
+    const [loaded] = await Promise.all([loadSet(), also]);
+    return this.made(loaded);
+  }
+
+  private made({ SubscriptionSet }: SetModule): SubscriptionSet {
+    return (this.set ??= new SubscriptionSet({
+      options: this.options,
+      legacyHost: () => this.legacyHost,
       invalidate: (invalidations) => this.invalidate(invalidations),
-      timeoutMs: this.options.timeoutMs,
-    });
-    return { legacy: this.legacy };
+      report: (error) => this.report(error),
+    }));
   }
 
-  /** {@link openerNow}, loading the module of the wire in use first (the wire may change meanwhile). */
-  private async opener(): Promise<Opener> {
-    for (;;) {
-      const opener = this.openerNow();
-      if (opener !== undefined) return opener;
-      await (this.legacyHost === undefined ? loadSubscriptions() : loadLegacyFeed());
-    }
-  }
-
-  /** Starts loading what `subscribe()` needs, for a caller about to subscribe; a failure is that call's to report. */
-  private preloadSubscribe(): void {
-    Promise.all([loadFilters(), this.opener()]).catch(() => {});
+  private unmatched(method: string, subscriptionId: unknown, invalidated: string[]): void {
+    this.report(new UnmatchedNotificationError({ method, subscriptionId, invalidated }));
   }
 
   private invalidate(invalidations: readonly Invalidation[]): Promise<void> {

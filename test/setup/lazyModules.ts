@@ -7,7 +7,7 @@
  * milliseconds of real time would count the test runner compiling a module. Loaded here, the
  * modules behave as in a process where an earlier client already loaded them. The first moments
  * themselves are tested on fresh module instances (`vi.resetModules()`): the `onDemand.test.ts`
- * files and test/cache/lazyPolicy.test.ts. The host's, the Skills extension's and OAuth's own
+ * files, test/cache/lazyPolicy.test.ts and test/cache/cacheStore.test.ts. The host's, the Skills extension's and OAuth's own
  * modules are left to their tests.
  */
 import { loadLru } from '../../src/cache/cacheStore.js';
@@ -35,4 +35,5 @@ await Promise.all([
   import('../../src/transport/http/legacy/legacyWire.js'),
   import('../../src/transport/http/legacy/sseConnection.js'),
   import('../../src/transport/http/legacy/sseFallback.js'),
+  import('../../src/subscriptions/subscriptionSet.js'),
 ]);

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   describeInvalidation,
   interpretChange,
-  invalidationsForFilter,
   isChangeNotification,
   LIST_CHANGED,
 } from '../../src/subscriptions/invalidation.js';
+import { invalidationsForFilter } from '../../src/subscriptions/filterInvalidations.js';
 
 describe('the notification → invalidation table', () => {
   it('list_changed drops that list (resources: its templates too) and names its event', () => {

@@ -5,8 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
-import type { JsonRpcNotification } from '../../src/wire/messages.js';
+import type { JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
+import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
 
 type Fixtures = typeof import('./fixtures.js');
 
@@ -18,6 +19,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   vi.doUnmock('../../src/subscriptions/filter.js');
+  vi.doUnmock('../../src/subscriptions/subscriptionSet.js');
   await client?.close();
   client = undefined;
 });
@@ -84,29 +86,63 @@ describe('subscriptions load on first use', () => {
     expect(pair.server.requests('subscriptions/listen')).toEqual([]);
   });
 
-  it('a load that fails rejects with ModuleLoadError (-32042), nothing sent; the next subscribe() loads again', async () => {
-    vi.doMock('../../src/subscriptions/filter.js', () => {
-      throw new Error('chunk unavailable');
-    });
-    const { subscriptionPair, listens } = await fresh();
+  it.each(['filter.js', 'subscriptionSet.js'])(
+    'a load that fails (%s) rejects with ModuleLoadError (-32042), nothing sent; the next subscribe() loads again',
+    async (file) => {
+      const path = `../../src/subscriptions/${file}`;
+      vi.doMock(path, () => {
+        throw new Error('chunk unavailable');
+      });
+      const { subscriptionPair, listens } = await fresh();
+      const pair = await subscriptionPair();
+      client = pair.client;
+      await expect(client.subscribe({ toolsListChanged: true })).rejects.toMatchObject({
+        name: 'ModuleLoadError',
+        code: -32042,
+        data: { module: 'subscriptions' },
+      });
+      expect(listens(pair.server)).toEqual([]);
+      vi.doUnmock(path);
+      const sub = await client.subscribe({ toolsListChanged: true });
+      expect(sub.state).toBe('open');
+      expect(listens(pair.server)).toHaveLength(1);
+    },
+  );
+
+  it('a change before the first subscribe() of a fresh client drops the cached list and is reported unmatched', async () => {
+    const { subscriptionPair, listens, change, record } = await fresh();
     const pair = await subscriptionPair();
     client = pair.client;
-    await expect(client.subscribe({ toolsListChanged: true })).rejects.toMatchObject({
-      name: 'ModuleLoadError',
-      code: -32042,
-      data: { module: 'subscriptions' },
+    let served = 0;
+    pair.server.on('tools/list', () => {
+      served++;
+      return { result: { resultType: 'complete', tools: [tool('a')], ttlMs: 60_000, cacheScope: 'public' } };
     });
+    await client.listTools();
+    await client.listTools();
+    expect(served).toBe(1);
+    await pair.server.send(change('notifications/tools/list_changed'));
+    await vi.waitFor(() => expect(pair.errors).toHaveLength(1));
+    expect(pair.errors[0]).toMatchObject({
+      name: 'UnmatchedNotificationError',
+      code: -32009,
+      data: { method: 'notifications/tools/list_changed', subscriptionId: undefined, invalidated: ['list tools/list'] },
+    });
+    await client.listTools();
+    expect(served).toBe(2);
     expect(listens(pair.server)).toEqual([]);
-    vi.doUnmock('../../src/subscriptions/filter.js');
+    // The first subscription after it opens, and hears the changes that name it.
     const sub = await client.subscribe({ toolsListChanged: true });
-    expect(sub.state).toBe('open');
-    expect(listens(pair.server)).toHaveLength(1);
+    const events = record<SubscriptionEvent>(sub);
+    await pair.server.send(change('notifications/tools/list_changed', sub.subscriptionId));
+    await vi.waitFor(() => expect(events).toEqual([{ type: 'toolsListChanged' }]));
+    expect(pair.errors).toHaveLength(1);
   });
 });
 
 describe('what never waits for a load', () => {
   /** A manager from a fresh module graph, over a cache that records each invalidation as it starts. */
-  async function freshManager() {
+  async function freshManager(listen: SubscriptionHost['listen'] = () => Promise.reject(new Error('not used'))) {
     const { SubscriptionManager } = await import('../../src/subscriptions/subscriptionManager.js');
     const { resolveReopenPolicy } = await import('../../src/resilience/reopenPolicy.js');
     const { systemTimers } = await import('../../src/util/clock.js');
@@ -118,10 +154,10 @@ describe('what never waits for a load', () => {
     };
     const manager = new SubscriptionManager({
       host: {
-        listen: () => Promise.reject(new Error('not used')),
+        listen,
         disarmTimeouts: () => {},
         abandon: () => {},
-        capabilities: () => undefined,
+        capabilities: () => ({ tools: { listChanged: true } }),
         connected: () => true,
         reconnecting: () => false,
         whenOpen: () => Promise.resolve(),
@@ -169,5 +205,76 @@ describe('what never waits for a load', () => {
     expect(started).toEqual(['list tools/list']);
     expect(errors).toEqual([]);
     await expect(manager.resubscribeLegacy()).resolves.toBeUndefined();
+  });
+
+  it('before anything has loaded: no subscription, closing and reconnecting are no-ops, and subscription traffic is reported, not routed', async () => {
+    // Any load would fail: these paths must not need one.
+    vi.doMock('../../src/subscriptions/subscriptionSet.js', () => {
+      throw new Error('must not load');
+    });
+    const { manager, started, errors } = await freshManager();
+    expect(manager.size).toBe(0);
+    manager.connectionDropped(new Error('dropped'));
+    manager.closeAll('transport-closed', new Error('gone'));
+    manager.closeAll('client-closed');
+    await expect(manager.resubscribeLegacy()).resolves.toBeUndefined();
+    const meta = { _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } };
+    expect(
+      manager.handleNotification({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { toolsListChanged: true }, ...meta },
+      }),
+    ).toBe(true);
+    expect(manager.handleNotification({ jsonrpc: '2.0', method: 'notifications/tasks', params: meta })).toBe(true);
+    expect(
+      manager.handleNotification({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }),
+    ).toBe(false);
+    expect(
+      manager.handleNotification({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: meta }),
+    ).toBe(true);
+    expect(manager.handleNotification({ jsonrpc: '2.0', method: 'notifications/message', params: {} })).toBe(false);
+    expect(started).toEqual([]);
+    expect(errors.map((error) => [error.name, (error as { data?: { method?: string } }).data?.method])).toEqual([
+      ['UnmatchedNotificationError', 'notifications/subscriptions/acknowledged'],
+      ['UnmatchedNotificationError', 'notifications/tasks'],
+      ['ProtocolError', 'notifications/resources/updated'],
+    ]);
+    expect(errors[0]).toMatchObject({ data: { subscriptionId: 7, invalidated: [] } });
+    expect(manager.size).toBe(0);
+  });
+
+  it("the first subscribe() of a fresh manager routes its stream's changes, each behind its invalidation", async () => {
+    const listens: RequestId[] = [];
+    const { manager, started, errors } = await freshManager((_filter, { onRequestId }) => {
+      onRequestId(7);
+      listens.push(7);
+      return new Promise<never>(() => {});
+    });
+    manager.handleNotification(toolsChanged);
+    expect(errors).toHaveLength(1);
+    const opening = manager.subscribe({ toolsListChanged: true });
+    await vi.waitFor(() => expect(listens).toEqual([7]));
+    const meta = { _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } };
+    manager.handleNotification({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true }, ...meta },
+    });
+    const sub = await opening;
+    expect(manager.size).toBe(1);
+    // The stale change before it, and what its opening dropped (everything its filter covers).
+    expect(started).toEqual(['list tools/list', 'list tools/list']);
+    const heard: string[] = [];
+    sub.on((event) => heard.push(`${event.type} after ${started.length} invalidations`));
+    expect(manager.handleNotification({ ...toolsChanged, params: meta })).toBe(true);
+    // The invalidation started in the tick the change arrived; the delivery follows it.
+    expect(started).toHaveLength(3);
+    expect(heard).toEqual([]);
+    await vi.waitFor(() => expect(heard).toEqual(['toolsListChanged after 3 invalidations']));
+    expect(errors).toHaveLength(1);
+    manager.closeAll('client-closed');
+    expect((await sub.closed).reason).toBe('client-closed');
+    expect(manager.size).toBe(0);
   });
 });
