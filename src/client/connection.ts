@@ -1,10 +1,12 @@
 /**
  * The connection of one client: its state, its events, and the reconnect after a drop (the
- * loop is `reconnect/loop.ts`, the budget `reconnect/policy.ts`). While it reconnects, the
+ * loop is `reconnect/loop.ts`, loaded with the first reconnect; the budget
+ * `resilience/reconnectPolicy.ts`). While it reconnects, the
  * caller's requests wait here, and so do subscriptions; once a new connection is negotiated
  * they go on. Keeps `McpClient` a facade.
  */
 import { abortedError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { Era } from '../era/era.js';
 import { EventStream } from '../util/eventStream.js';
@@ -12,7 +14,6 @@ import type { TransportCloseInfo } from '../transport/transport.js';
 import type { Clock, TimerHandle, Timers, WallClock } from '../util/clock.js';
 import type { DebugSink } from '../observability/debug.js';
 import { causeOfClose, causeOfFailure, isRetryableConnectFailure } from '../reconnect/cause.js';
-import { reconnectLoop } from '../reconnect/loop.js';
 import {
   ReconnectBudget,
   type ReconnectDecision,
@@ -20,6 +21,12 @@ import {
 } from '../resilience/reconnectPolicy.js';
 import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
 import type { ConnectionWait } from './caller.js';
+
+/**
+ * The reconnect loop (on p-retry), loaded with the first reconnect of any client.
+ * @internal Exported for the test setup, which loads it ahead.
+ */
+export const loadReconnectLoop = onDemand('reconnect', () => import('../reconnect/loop.js'));
 
 /** What the connection borrows from its client. */
 export interface ConnectionHooks {
@@ -297,7 +304,9 @@ export class ClientConnection {
   /**
    * Runs the reconnect loop: each attempt restarts the session and negotiates again, or, for a
    * lost legacy HTTP session (`renewal`), sets up a new session on the same transport (its
-   * attempt 1 was made at once and failed).
+   * attempt 1 was made at once and failed). The loop loads with the first reconnect, before
+   * its first wait; when it cannot be loaded the client gives up at once (`gaveUp`, its cause's
+   * `error` a ModuleLoadError, -32042, `data.module` `"reconnect"`).
    */
   private reconnect(cause: ReconnectCause, first: ReconnectDecision, renewal = false): void {
     this.hooks.setWait(this.wait);
@@ -316,7 +325,19 @@ export class ClientConnection {
     signal: AbortSignal,
   ): Promise<void> {
     const { session, clock } = this.hooks;
-    const outcome = await reconnectLoop({
+    let loop = loadReconnectLoop.value;
+    if (loop === undefined) {
+      try {
+        loop = await loadReconnectLoop();
+      } catch (error) {
+        if (signal.aborted || this.stateValue !== 'reconnecting') return;
+        // Without its loop the client cannot reconnect: it gives up, the ModuleLoadError its cause.
+        this.giveUp(renewal ? 1 : 0, causeOfFailure(error));
+        return;
+      }
+      if (signal.aborted || this.stateValue !== 'reconnecting') return;
+    }
+    const outcome = await loop.reconnectLoop({
       budget: this.budget as ReconnectBudget,
       clock,
       signal,

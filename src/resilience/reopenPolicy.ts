@@ -2,13 +2,13 @@
  * When a subscription reopens a listen stream that ended without the host asking, and how long
  * it waits first: jittered exponential backoff, a budget for streams that die young, a budget
  * per time window, and a long cool-down once either is spent. The budget is pure (time comes
- * in as arguments); {@link reopenWithRetry} layers it on the one retry loop (`resilience/retry.ts`,
- * on p-retry), which sleeps the budget's waits on the global timers, so fake timers drive it.
+ * in as arguments); `reopenWithRetry` (reopenRetry.ts) layers it on the one retry loop
+ * (`resilience/retry.ts`, on p-retry), which sleeps the budget's waits on the global timers, so
+ * fake timers drive it. This file holds no loop: the root entry exports its defaults, and the
+ * loop loads with the subscriptions that reopen streams.
  */
 import type { BackoffOptions } from './backoff.js';
 import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from './failureBudget.js';
-import { retry } from './retry.js';
-import type { Clock } from '../util/clock.js';
 
 /**
  * How a subscription reopens its stream. Every field is optional; times are in ms. The backoff
@@ -111,43 +111,4 @@ export class ReopenBudget {
   attemptStarted(now: number): void {
     this.budget.attemptStarted(now);
   }
-}
-
-/** Options of {@link reopenWithRetry}. */
-export interface ReopenRetryOptions {
-  budget: ReopenBudget;
-  clock: Clock;
-  /** Stops waiting and retrying; the run then rejects with `signal.reason`. */
-  signal: AbortSignal;
-  /** Whether a failed attempt may be retried; a `false` ends the run with that error. */
-  retryable(error: unknown): boolean;
-  /** Called after each retryable failure, before its wait. */
-  onRetry?(error: unknown, decision: ReopenDecision): void;
-}
-
-/**
- * Runs `attempt` until it succeeds, fails with an error that is not `retryable`, or `signal`
- * aborts; the budget names each wait (its backoff or its cool-down: a wait the listener is told
- * of before it starts, so the budget computes it, not p-retry), slept on the global timers
- * by the retry loop of `resilience/retry.ts` (p-retry). Each attempt is recorded in the budget's
- * window. Rejects with the last error (or `signal.reason`).
- */
-export function reopenWithRetry<T>(attempt: () => Promise<T>, options: ReopenRetryOptions): Promise<T> {
-  const { budget, clock, signal } = options;
-  return retry(
-    () => {
-      budget.attemptStarted(clock.now());
-      return attempt();
-    },
-    {
-      retries: Number.POSITIVE_INFINITY,
-      signal,
-      next: (error) => {
-        if (!options.retryable(error)) return undefined;
-        const decision = budget.attemptFailed(clock.now());
-        options.onRetry?.(error, decision);
-        return decision.delayMs;
-      },
-    },
-  );
 }

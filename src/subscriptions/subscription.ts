@@ -23,7 +23,8 @@ import { SubscriptionClosedError, isSubscriptionClosedError } from './errors.js'
 import { EventStream } from '../util/eventStream.js';
 import { filterMinus, filterUnion, isEmptyFilter, readAcknowledged, type FilterFlag } from './filter.js';
 import { invalidationsForFilter, type Invalidation } from './invalidation.js';
-import { ReopenBudget, reopenWithRetry, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
+import { ReopenBudget, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
+import { reopenWithRetry } from '../resilience/reopenRetry.js';
 import type {
   Subscription,
   SubscriptionClosed,

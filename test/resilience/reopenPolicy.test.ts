@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_REOPEN_POLICY,
   ReopenBudget,
-  reopenWithRetry,
   resolveReopenPolicy,
   type ResolvedReopenPolicy,
 } from '../../src/resilience/reopenPolicy.js';
+import { reopenWithRetry } from '../../src/resilience/reopenRetry.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { backoffDelay } from '../../src/resilience/backoff.js';
 import { fakeClock } from '../subscriptions/fixtures.js';
