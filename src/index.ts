@@ -72,7 +72,7 @@ export {
 export { parseWwwAuthenticate, bearerChallenge } from './transport/http/wwwAuthenticate.js';
 export { encodeHeaderValue } from './transport/http/headerValue.js';
 export type { Backoff, BackoffOptions } from './resilience/backoff.js';
-export type { RetryPolicy } from './resilience/retry.js';
+export type { RetryPolicy } from './resilience/retryPolicy.js';
 export {
   SessionExpiredError,
   isSessionExpiredError,

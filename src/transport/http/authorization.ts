@@ -6,22 +6,31 @@
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
 import { onDemand } from '../../errors/moduleLoad.js';
-import { isPromise } from '../../util/maybePromise.js';
+import { isPromise, type MaybePromise } from '../../util/maybePromise.js';
 import type { RequestCredential } from '../transport.js';
 import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
 import { isHeaderToken } from './headerValue.js';
-import { PinnedCredential } from './pinnedCredential.js';
+import { PinnedCredential } from './requestCredential.js';
 
 /** The `WWW-Authenticate` parser, loaded when the first 401 or 403 arrives. */
 const loadChallenges = onDemand('www-authenticate', () => import('./challenges.js'));
+
+/**
+ * The digest a credential's id is made of, loaded when the first credential is pinned.
+ * @internal Exported for the test setup, which loads it ahead.
+ */
+export const loadCredentialId = onDemand('credential-id', () => import('./pinnedCredential.js'));
 
 /**
  * The `Authorization` value of each HTTP try, and the credential of each request resolved ahead
  * of it ({@link pin}, for the response cache's partition).
  */
 export class AuthorizationSource {
-  /** The credential of every request when there is no provider: the static header, or none. */
-  private readonly staticPin: PinnedCredential;
+  /**
+   * The credential of every request that carries the static header (or none): made at once
+   * without a static header, else with the first request, once the digest of its id is loaded.
+   */
+  private staticPin: PinnedCredential | undefined;
   private lastValue: string | undefined;
   private lastId: string | undefined;
 
@@ -35,17 +44,29 @@ export class AuthorizationSource {
     readonly staticValue: string | undefined,
     readonly provider: AuthProvider | undefined,
   ) {
-    this.staticPin = new PinnedCredential(this, staticValue);
+    if (staticValue === undefined) this.staticPin = new PinnedCredential(this, undefined, undefined);
   }
 
   /**
-   * The credential the next request would be sent with, asked of the provider now (attempt 1),
-   * synchronously when the provider answers synchronously. Hand it back to {@link first} to
-   * send that request with exactly this credential.
-   * @throws InvalidArgumentError (-32602) as {@link value}; whatever the provider throws.
+   * Starts loading the digest of credential ids when requests will carry a credential (a static
+   * header or a provider), so that the first {@link pin} rarely waits for it; a failed load is
+   * left to that pin to report.
    */
-  pin(signal: AbortSignal): PinnedCredential | Promise<PinnedCredential> {
-    if (this.provider === undefined) return this.staticPin;
+  prepare(): void {
+    if (this.staticValue !== undefined || this.provider !== undefined) loadCredentialId().catch(() => {});
+  }
+
+  /**
+   * The credential the next request would be sent with, asked of the provider now (attempt 1).
+   * Synchronous when the provider answers synchronously (or there is none) and the id needs no
+   * code that is still loading: no credential at all, or a value once the digest of ids is
+   * loaded (it loads with the first value pinned). Hand it back to {@link first} to send that
+   * request with exactly this credential.
+   * @throws InvalidArgumentError (-32602) as {@link value}; whatever the provider throws;
+   *   ModuleLoadError (-32042, `data.module` `"credential-id"`) when the digest cannot be loaded.
+   */
+  pin(signal: AbortSignal): MaybePromise<PinnedCredential> {
+    if (this.provider === undefined) return this.staticPin ?? this.pinOf(this.staticValue);
     const value = this.valueNow(1, undefined, signal);
     if (isPromise(value)) return value.then((v) => this.pinOf(v));
     return this.pinOf(value);
@@ -150,13 +171,26 @@ export class AuthorizationSource {
     return provided !== undefined && provided !== '' ? provided : this.staticValue;
   }
 
-  private pinOf(value: string | undefined): PinnedCredential {
-    if (value === this.staticValue) return this.staticPin;
+  /**
+   * The credential of `value`: the static one, the last value's again (its id known), or a new
+   * one once the digest of its id is loaded (see {@link pin}).
+   */
+  private pinOf(value: string | undefined): MaybePromise<PinnedCredential> {
+    if (value === this.staticValue && this.staticPin !== undefined) return this.staticPin;
+    if (value === undefined) return new PinnedCredential(this, undefined, undefined);
     // One digest per distinct value in a row: a provider returns the same token many times.
-    const pinned = new PinnedCredential(this, value, value === this.lastValue ? this.lastId : undefined);
+    if (value === this.lastValue && this.lastId !== undefined) return this.pinWith(value, this.lastId);
+    const digest = loadCredentialId.value;
+    if (digest !== undefined) return this.pinWith(value, digest.credentialId(value));
+    return loadCredentialId().then(({ credentialId }) => this.pinWith(value, credentialId(value)));
+  }
+
+  /** A credential of `value` with its `id`; the static value's is made once. */
+  private pinWith(value: string, id: string): PinnedCredential {
+    if (value === this.staticValue) return (this.staticPin ??= new PinnedCredential(this, value, id));
     this.lastValue = value;
-    this.lastId = pinned.id;
-    return pinned;
+    this.lastId = id;
+    return new PinnedCredential(this, value, id);
   }
 }
 

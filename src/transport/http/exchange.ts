@@ -11,7 +11,8 @@ import { abortedError, ConnectionClosedError, InvalidArgumentError, McpError } f
 import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
-import { parseRetryAfter, withRetry, type ResolvedRetryPolicy, type RetryDecision } from '../../resilience/retry.js';
+import type { RetryDecision } from '../../resilience/retry.js';
+import { parseRetryAfter, type ResolvedRetryPolicy } from '../../resilience/retryPolicy.js';
 import { bodyExcerpt, HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors.js';
 import type { AuthorizationSource } from './authorization.js';
 import { ERROR_BODY_BYTES, jsonRpcError, parseJson } from './body.js';
@@ -26,6 +27,12 @@ const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /** What follows a 401, a 403, a redirect or a proof, loaded the first time one comes. */
 const loadTries = onDemand('http-tries', () => import('./tries.js'));
+
+/**
+ * The retry loop (on p-retry), loaded with the first failure the policy may retry.
+ * @internal Exported for the test setup, which loads it ahead.
+ */
+export const loadRetry = onDemand('retry', () => import('../../resilience/retry.js'));
 
 /** A 401, a 403 or a redirect (3xx, or 0 for an opaque one): `ExchangeTries.next` decides what follows. */
 function needsTries(status: number): boolean {
@@ -93,7 +100,10 @@ export class HttpExchange {
   /**
    * One POST of a message, retried by the transport's policy while its failures are transient.
    * The first try runs outside p-retry (most POSTs succeed at once); p-retry takes over after a
-   * retryable failure, with that failure as its first attempt.
+   * retryable failure, with that failure as its first attempt. The retry loop loads with the
+   * first such failure, before its first wait. When it cannot be loaded the POST fails as if
+   * the policy stopped there: with that failure, or, when the connection could not be made
+   * (nothing reached the server), with the ModuleLoadError (-32042, `data.module` `"retry"`).
    */
   post(
     method: string,
@@ -120,6 +130,11 @@ export class HttpExchange {
     firstFailure: unknown,
     credential: RequestCredential | undefined,
   ): Promise<HttpStackResponse> {
+    const { withRetry } =
+      loadRetry.value ??
+      (await loadRetry().catch((error: unknown) => {
+        throw firstFailure instanceof NetworkFailure && firstFailure.connect !== undefined ? error : firstFailure;
+      }));
     let replayed = false;
     const link = this.link(cancel);
     try {

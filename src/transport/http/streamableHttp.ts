@@ -10,7 +10,7 @@ import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
 import { type Timers } from '../../util/clock.js';
 import { boundedTimers } from '../../util/timerBounds.js';
-import { resolveRetryPolicy } from '../../resilience/retry.js';
+import { resolveRetryPolicy } from '../../resilience/retryPolicy.js';
 import type {
   LegacyWireControl,
   RequestCredential,
@@ -283,14 +283,17 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * The credential the next request would be sent with, resolved now without sending anything
-   * (see `Transport.credentialFor`): the `authProvider` is asked for its first try (synchronously
-   * when it answers synchronously), else the static `Authorization` header is used. Its `id` is
-   * `"credential:<32 hex>"`, the first 128 bits of a domain-separated SHA-256 of the value (never
-   * the value), or `undefined` without a credential. Passed back in
+   * (see `Transport.credentialFor`): the `authProvider` is asked for its first try, else the
+   * static `Authorization` header is used. Its `id` is `"credential:<32 hex>"`, the first 128
+   * bits of a domain-separated SHA-256 of the value (never the value), or `undefined` without a
+   * credential. Synchronous when the provider answers synchronously (or there is none), except
+   * for the first credential value of the process: the SHA-256 code loads with it, and the
+   * credential resolves once it is loaded (docs/transports.md, "What loads when"). Passed back in
    * `TransportSendOptions.credential`, the request's first try carries exactly this credential.
    * The client's response cache partitions private entries by it (docs/caching.md).
    * @throws whatever the `authProvider` throws; InvalidArgumentError (-32602) when it returns
-   *   something other than a string or `undefined`.
+   *   something other than a string or `undefined`; ModuleLoadError (-32042, `data.module`
+   *   `"credential-id"`) when the SHA-256 code cannot be loaded.
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
     return this.auth.pin(signal ?? this.exchange.closeSignal);
@@ -309,6 +312,7 @@ export class StreamableHttpTransport implements Transport {
       return Promise.reject(new LocalError(ErrorCode.InternalError, 'StreamableHttpTransport.start() called twice'));
     this.handlers = handlers;
     this.state = 'open';
+    this.auth.prepare();
     return Promise.resolve();
   }
 

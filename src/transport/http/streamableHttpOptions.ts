@@ -2,7 +2,7 @@
  * The options of the Streamable HTTP transport (`streamableHttp.ts`). Runtime-neutral.
  */
 import type { Timers } from '../../util/clock.js';
-import type { RetryPolicy } from '../../resilience/retry.js';
+import type { RetryPolicy } from '../../resilience/retryPolicy.js';
 import type { AuthProvider } from './auth.js';
 import type { LegacyHttpOptions } from './legacy/legacyHttp.js';
 import type { FetchLike } from './stack.js';

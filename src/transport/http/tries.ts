@@ -8,7 +8,7 @@ import { HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors
 import type { RequestCredential } from '../transport.js';
 import { authFailureOf, type AuthorizationSource } from './authorization.js';
 import { safeUrl } from './body.js';
-import { PinnedCredential } from './pinnedCredential.js';
+import { PinnedCredential } from './requestCredential.js';
 
 /** What {@link ExchangeTries} reads of a response of type `R`; one per transport. */
 export interface TriedResponses<R extends { readonly status: number }> {

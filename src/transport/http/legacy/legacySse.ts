@@ -126,7 +126,9 @@ export class LegacySseTransport implements Transport {
   /**
    * The credential the next request would be POSTed with, as for `StreamableHttpTransport`
    * (see `Transport.credentialFor`): its `id` partitions the response cache; passed back in
-   * `TransportSendOptions.credential`, the request is sent with exactly it.
+   * `TransportSendOptions.credential`, the request is sent with exactly it. Synchronous as
+   * there, and with the same errors (ModuleLoadError -32042 when the SHA-256 code of its id
+   * cannot be loaded).
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
     return this.auth.pin(signal ?? this.lifetime.signal);
