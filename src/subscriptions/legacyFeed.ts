@@ -20,6 +20,7 @@
  *   `subscriptionLost` with `willReopen` at the drop), the uris are subscribed again and every
  *   subscription hears `resync`.
  */
+import { HELD_EVENTS } from './options.js';
 import { abortedError, ConnectionClosedError, InvalidArgumentError, isRpcError } from '../errors/errors.js';
 import type { RequestId } from '../wire/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
@@ -250,6 +251,7 @@ class LegacySubscription implements Subscription {
           : event.type.endsWith('Changed')
             ? event.type
             : undefined,
+      holdUntilHeard: HELD_EVENTS,
     });
     if (onEvent !== undefined) this.events.on(onEvent);
   }

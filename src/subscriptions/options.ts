@@ -31,6 +31,9 @@ export const DEFAULT_LIVE_RETRY: Backoff = Object.freeze({
 /** The default `liveDebounceMs`, in ms. */
 export const DEFAULT_LIVE_DEBOUNCE_MS = 50;
 
+/** Events a subscription holds for its first listener or iterator (see `SubscribeOptions.onEvent`). */
+export const HELD_EVENTS = 64;
+
 /**
  * Fills the defaults of `options` and checks them.
  * @throws InvalidArgumentError (-32602) for a bad reopen policy, a negative or non-finite

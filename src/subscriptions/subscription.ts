@@ -5,6 +5,7 @@
  * budget when it ends without the host asking. Incoming notifications reach it through the
  * manager (`subscriptionManager.ts`) and the routes of its set (`subscriptionSet.ts`).
  */
+import { HELD_EVENTS } from './options.js';
 import {
   abortedError,
   ConnectionClosedError,
@@ -217,6 +218,7 @@ export class ManagedSubscription implements Subscription {
             : event.type.endsWith('Changed')
               ? event.type
               : undefined,
+      holdUntilHeard: HELD_EVENTS,
     });
     if (settings.onEvent !== undefined) this.events.on(settings.onEvent);
     const signal = settings.signal;

@@ -94,8 +94,10 @@ export interface SubscribeOptions {
    */
   timeoutMs?: number | undefined;
   /**
-   * A listener attached before the request is sent, so it hears every event (a listener added
-   * with `on()` after `subscribe()` resolves hears events from then on).
+   * A listener attached before the request is sent, so it hears every event as it comes.
+   * Without it, the events that come before the first `on()` or iteration (up to 64, repeated
+   * change events for the same list or uri kept once) are held and handed to that first
+   * listener or iterator; later ones hear events from when they are attached.
    */
   onEvent?: ((event: SubscriptionEvent) => void) | undefined;
   /** Reopen policy of this subscription; `false` never reopens. @default the client's `subscriptions.reopen` */
@@ -112,7 +114,9 @@ export type SubscriptionState = 'open' | 'reopening' | 'closed';
  * Events come through `on(listener)` (any number of listeners; the returned function removes
  * that listener only) and through `for await (const event of subscription)` (each iterator gets
  * the events from its creation; while it lags, repeated change events for the same list or uri
- * are kept once). Iterators end when the subscription closes.
+ * are kept once). Events that arrive before anything listens (a change sent with the
+ * acknowledgment) are held for the first listener or iterator, in a microtask after it is
+ * attached; see `SubscribeOptions.onEvent`. Iterators end when the subscription closes.
  *
  * ```ts
  * const sub = await client.subscribe({ toolsListChanged: true, resourceSubscriptions: ['file:///a.json'] });

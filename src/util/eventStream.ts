@@ -13,6 +13,13 @@ export interface EventStreamOptions<E> {
    * in place (the newer one wins) instead of queueing twice. `undefined` keys never coalesce.
    */
   keyOf?: ((event: E) => string | undefined) | undefined;
+  /**
+   * Until a first listener or iterator is attached, hold up to this many events (coalesced by
+   * `keyOf`, the oldest dropped past the limit) and hand them to it, in order, in a microtask
+   * after it is attached (a listener is never called from inside `on()`). For a stream whose first
+   * events may come before its owner could attach anything. Default: nothing is held.
+   */
+  holdUntilHeard?: number | undefined;
 }
 
 interface Reader<E> {
@@ -25,8 +32,13 @@ export class EventStream<E> {
   private readonly listeners = new Set<(event: E) => void>();
   private readonly readers = new Set<Reader<E>>();
   private ended = false;
+  /** Events held until someone hears them; `undefined` once they were handed over (or never held). */
+  private held: E[] | undefined;
+  private releasing = false;
 
-  constructor(private readonly options: EventStreamOptions<E>) {}
+  constructor(private readonly options: EventStreamOptions<E>) {
+    if ((options.holdUntilHeard ?? 0) > 0) this.held = [];
+  }
 
   /** Adds a listener (the same function twice counts twice); returns the function that removes this one. */
   on(listener: (event: E) => void): () => void {
@@ -34,6 +46,7 @@ export class EventStream<E> {
     // A wrapper, so adding the same function twice gives two independent registrations.
     const registration = (event: E): void => listener(event);
     this.listeners.add(registration);
+    this.release();
     return () => {
       this.listeners.delete(registration);
     };
@@ -42,6 +55,14 @@ export class EventStream<E> {
   /** Delivers `event` to every listener (synchronously, in order of registration) and every iterator. */
   emit(event: E): void {
     if (this.ended) return;
+    if (this.held !== undefined) {
+      this.hold(this.held, event);
+      return;
+    }
+    this.deliver(event);
+  }
+
+  private deliver(event: E): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -58,9 +79,32 @@ export class EventStream<E> {
     }
   }
 
+  private hold(held: E[], event: E): void {
+    const key = this.options.keyOf?.(event);
+    const at = key === undefined ? -1 : held.findIndex((queued) => this.options.keyOf?.(queued) === key);
+    if (at >= 0) held[at] = event;
+    else if (held.push(event) > (this.options.holdUntilHeard ?? 0)) held.shift();
+  }
+
+  /** The first listener or iterator is attached: what was held goes to it in a microtask. */
+  private release(): void {
+    if (this.held === undefined || this.releasing) return;
+    this.releasing = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (held === undefined || this.ended) return;
+    for (const event of held) this.deliver(event);
+  }
+
   /** Ends the stream: listeners are dropped; iterators finish after what they have queued. */
   end(): void {
     if (this.ended) return;
+    if (this.releasing) this.flush(); // what a listener was promised reaches it before the end
+    this.held = undefined;
     this.ended = true;
     this.listeners.clear();
     for (const reader of this.readers) reader.wake?.();
@@ -70,6 +114,7 @@ export class EventStream<E> {
   iterate(): AsyncIterableIterator<E> {
     const reader: Reader<E> = { queue: [], wake: undefined };
     if (!this.ended) this.readers.add(reader);
+    this.release();
     const done = (): IteratorResult<E> => {
       this.readers.delete(reader);
       reader.queue.length = 0;

@@ -80,6 +80,22 @@ describe('misbehaving listen streams and input loops', () => {
     await closeAndCheck();
   });
 
+  it('a list_changed sent in the same chunk as the ack reaches a listener attached after subscribe() resolves', async () => {
+    const { client } = await start((request, res) => {
+      const changed = {
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { [SUB_ID]: request.json.id } },
+      };
+      startSse(res, [ack(request) + sseEvent(changed)]);
+    });
+    const subscription = await client.subscribe({ toolsListChanged: true });
+    const first = new Promise<SubscriptionEvent>((resolve) => subscription.on(resolve));
+    const event = await settleWithin(first, 1000, 'the list_changed event');
+    expect(event).toMatchObject({ status: 'fulfilled', value: { type: 'toolsListChanged' } });
+    await closeAndCheck();
+  });
+
   it('a listen that is never acknowledged: TimeoutError at its timeout, the stream closed', async () => {
     let closedByClient = false;
     const { client } = await start((_request, res) => {

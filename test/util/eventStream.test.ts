@@ -63,4 +63,48 @@ describe('EventStream', () => {
     await iterator.return?.();
     expect(await waiting).toEqual({ done: true, value: undefined });
   });
+  describe('holdUntilHeard', () => {
+    const keyOf = (e: E): string | undefined => (e.type === 'updated' ? `updated ${e.uri}` : undefined);
+
+    it('holds what comes before the first listener and hands it over in a microtask, in order, before later events', async () => {
+      const stream = new EventStream<E>({ onError: () => {}, keyOf, holdUntilHeard: 3 });
+      stream.emit({ type: 'updated', uri: 'a' });
+      stream.emit({ type: 'changed' });
+      stream.emit({ type: 'updated', uri: 'a', n: 2 } as E);
+      const first: E[] = [];
+      stream.on((e) => first.push(e));
+      expect(first).toEqual([]); // never from inside on()
+      stream.emit({ type: 'after' });
+      const second: E[] = [];
+      stream.on((e) => second.push(e));
+      await Promise.resolve();
+      expect(first).toEqual([{ type: 'updated', uri: 'a', n: 2 }, { type: 'changed' }, { type: 'after' }]);
+      expect(second).toEqual([{ type: 'updated', uri: 'a', n: 2 }, { type: 'changed' }, { type: 'after' }]);
+      stream.emit({ type: 'live' });
+      expect(first.at(-1)).toEqual({ type: 'live' });
+    });
+
+    it('keeps the newest events up to its limit, and gives them to a first iterator', async () => {
+      const stream = new EventStream<E>({ onError: () => {}, holdUntilHeard: 2 });
+      for (const type of ['1', '2', '3']) stream.emit({ type });
+      const iterator = stream.iterate();
+      expect(await iterator.next()).toEqual({ done: false, value: { type: '2' } });
+      expect(await iterator.next()).toEqual({ done: false, value: { type: '3' } });
+    });
+
+    it('a stream that ends right after its first listener still hands over what it held; without the option nothing is held', async () => {
+      const held = new EventStream<E>({ onError: () => {}, holdUntilHeard: 4 });
+      held.emit({ type: 'early' });
+      const heard: E[] = [];
+      held.on((e) => heard.push(e));
+      held.end();
+      expect(heard).toEqual([{ type: 'early' }]);
+      const plain = new EventStream<E>({ onError: () => {} });
+      plain.emit({ type: 'early' });
+      const missed: E[] = [];
+      plain.on((e) => missed.push(e));
+      await Promise.resolve();
+      expect(missed).toEqual([]);
+    });
+  });
 });
