@@ -143,7 +143,11 @@ export interface ListWalk {
    * @returns the number of entries removed.
    */
   restart(): Promise<number>;
-  /** {@link ListWalk.commit}. */
+  /**
+   * Ends the walk: stores the pages it loaded, all under the list's one scope (`private` when
+   * any page was private or the pages disagreed), unless the list was invalidated meanwhile.
+   * Call it after the last page; a second call resolves with the same {@link ListWalkSummary}.
+   */
   commit(): Promise<ListWalkSummary>;
 }
 
