@@ -49,7 +49,7 @@ type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
  *   command line that cannot be passed on (NUL characters...). When `start()` rejects,
  *   `handlers.onClose` is never called.
  * - Every stdout line that is JSON goes to `onMessage` (any JSON value: the session checks it is
- *   JSON-RPC); every other line goes to `onError` as a {@link ProtocolError} (code -32700,
+ *   JSON-RPC); every other line goes to `onError` as a `ProtocolError` (code -32700,
  *   `data.value` is `{ kind: 'invalid-json' | 'line-too-long'; excerpt; byteLength; ... }`); the
  *   transport stays open.
  * - `onClose` is called exactly once, after the child has exited and its stdout/stderr have
