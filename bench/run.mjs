@@ -480,7 +480,8 @@ async function bundleSize(code) {
   });
   const outputs = result.metafile.outputs;
   const eager = new Set();
-  const pending = [Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined)];
+  // Every dynamic import() target is an entry point of the metafile too: the bundle's own entry is the stdin one.
+  const pending = [Object.keys(outputs).find((path) => /(^|\/)entry\.js$/.test(outputs[path].entryPoint ?? ''))];
   while (pending.length > 0) {
     const path = pending.pop();
     if (eager.has(path)) continue;
