@@ -20,7 +20,6 @@
  *   `subscriptionLost` with `willReopen` at the drop), the uris are subscribed again and every
  *   subscription hears `resync`.
  */
-import { HELD_EVENTS } from './options.js';
 import { abortedError, ConnectionClosedError, InvalidArgumentError, isRpcError } from '../errors/errors.js';
 import type { RequestId } from '../wire/messages.js';
 import type { ServerCapabilities, SubscriptionFilter } from '../wire/protocol.js';
@@ -36,6 +35,7 @@ import type {
   SubscriptionEvent,
   SubscriptionState,
 } from './types.js';
+import { HELD_EVENTS } from './options.js';
 
 /** What the legacy feed needs from the client. */
 export interface LegacyFeedHost {

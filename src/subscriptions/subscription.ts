@@ -5,7 +5,6 @@
  * budget when it ends without the host asking. Incoming notifications reach it through the
  * manager (`subscriptionManager.ts`) and the routes of its set (`subscriptionSet.ts`).
  */
-import { HELD_EVENTS } from './options.js';
 import {
   abortedError,
   ConnectionClosedError,
@@ -34,6 +33,7 @@ import type {
   SubscriptionEvent,
   SubscriptionState,
 } from './types.js';
+import { HELD_EVENTS } from './options.js';
 
 /** @internal The request a subscription's stream is. */
 export const METHOD = 'subscriptions/listen';
