@@ -157,6 +157,11 @@ export class Caller {
     }));
   }
 
+  /** {@link call} for a caller that never stores the result: resolves with the result alone. */
+  callResult(request: CallRequest): Promise<JsonObject> {
+    return this.chain.run(new CallContext(request, this.eraValue, this.version), this.sendRounds);
+  }
+
   /** The end of the chain: the first attempt, then the `input_required` rounds until the result is complete. */
   private readonly sendRounds = (ctx: CallContext): Promise<JsonObject> => {
     const { options, internals, method } = ctx;

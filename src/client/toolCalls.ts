@@ -13,6 +13,8 @@ import { isCreateTaskResult } from '../tasks/taskManager.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { checkToolResult } from './outputValidation.js';
 import type { ClientParts } from './assembly.js';
+import type { CallInternals } from './chain.js';
+import type { MaybePromise } from '../util/maybePromise.js';
 
 /**
  * `McpClient.callTool` (see its doc comment for what it resolves with and throws).
@@ -43,36 +45,62 @@ export function callTool(
   } catch (error) {
     return Promise.reject(error);
   }
-  return parts.traced('tools/call', { name }, async (scoped) => {
+  return parts.traced('tools/call', { name }, (scoped) => {
     // 2025-11-25: a tool listed with execution.taskSupport runs as a task of that wire (docs/tasks.md).
-    // Only the legacy wire awaits here: on 2026-07-28 the request goes out in this tick, as before.
-    const legacyMode: TaskMode =
-      caller.era === 'legacy'
-        ? await tasks.legacyModeFor(name, options.task, async () => (await relist(options)).items)
-        : 'off';
-    const params: JsonObject = { name, arguments: args };
-    if (legacyMode !== 'off') params['task'] = {};
-    const request = {
-      ...scoped,
-      ...(mode !== 'off' && { declareTasks: true }),
-      method: 'tools/call',
-      params,
-      options,
-    };
-    let result: JsonObject;
+    // Only the legacy wire waits here: on 2026-07-28 the request goes out in this tick.
+    if (caller.era !== 'legacy') return sendToolCall(parts, name, args, options, relist, mode, 'off', scoped);
     try {
-      ({ result } = await caller.call(request));
+      return tasks
+        .legacyModeFor(name, options.task, async () => (await relist(options)).items)
+        .then((legacyMode) => sendToolCall(parts, name, args, options, relist, mode, legacyMode, scoped));
     } catch (error) {
-      // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
-      // definition. Learn the tools again, once, and retry once.
-      if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || caller.toolHeaders === undefined)
-        throw error;
-      await relist({ ...options, cacheMode: 'reload' });
-      ({ result } = await caller.call(request));
+      return Promise.reject(error);
     }
+  });
+}
+
+/**
+ * The request of {@link callTool} once its task modes are known, and what its result becomes.
+ * A promise chain rather than an `async` function: a call on the modern wire is many in flight
+ * at once, and each `await` would add a promise and a resumption to every one of them.
+ */
+function sendToolCall(
+  parts: ClientParts,
+  name: string,
+  args: JsonObject,
+  options: CallToolOptions,
+  relist: (options: CallToolOptions) => Promise<{ items: readonly Tool[] }>,
+  mode: TaskMode,
+  legacyMode: TaskMode,
+  scoped: CallInternals | undefined,
+): Promise<CallToolResult | ToolTask> {
+  const { caller, tasks } = parts;
+  const params: JsonObject = { name, arguments: args };
+  if (legacyMode !== 'off') params['task'] = {};
+  const request = {
+    ...scoped,
+    ...(mode !== 'off' && { declareTasks: true }),
+    method: 'tools/call',
+    params,
+    options,
+  };
+  const settled = (result: JsonObject): MaybePromise<CallToolResult | ToolTask> => {
     if (legacyMode !== 'off' && tasks.isLegacyCreated(result))
       return tasks.takeLegacy(name, result, legacyMode, options);
     if (mode !== 'off' && isCreateTaskResult(result)) return tasks.take(name, result, mode, options);
     return checkToolResult(parts.outputValidators, name, result);
+  };
+  let sent: Promise<JsonObject>;
+  try {
+    sent = caller.callResult(request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return sent.then(settled, (error: unknown) => {
+    // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
+    // definition. Learn the tools again, once, and retry once.
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || caller.toolHeaders === undefined)
+      throw error;
+    return relist({ ...options, cacheMode: 'reload' }).then(() => caller.callResult(request).then(settled));
   });
 }

@@ -28,6 +28,14 @@ export class MetaBase {
   private readonly keyTexts = new Map<string, string>();
   /** Methods serialised with this base, as JSON (bounded: they come from callers). */
   private readonly methodTexts = new Map<string, string>();
+  /** The keys of {@link pieces}, in order, and their values: a `_meta` holding just these is {@link json}. */
+  readonly pieceKeys: readonly string[];
+  readonly pieceValues: readonly unknown[];
+  /**
+   * The start of the JSON of a `_meta` whose first keys are the base's keys with their values
+   * (those with a text), in order: `{` and their `"key":value` texts, without the closing brace.
+   */
+  readonly head: string;
 
   /**
    * A value that is not JSON (`undefined`, a cycle, a BigInt...) is kept as it is, without a
@@ -52,6 +60,17 @@ export class MetaBase {
       this.pieces.set(key, { value, json: `${JSON.stringify(key)}:${text}` });
     }
     this.values = Object.freeze(copied);
+    const keys: string[] = [];
+    const pieceValues: unknown[] = [];
+    const texts: string[] = [];
+    for (const [key, piece] of this.pieces) {
+      keys.push(key);
+      pieceValues.push(piece.value);
+      texts.push(piece.json);
+    }
+    this.pieceKeys = keys;
+    this.pieceValues = pieceValues;
+    this.head = `{${texts.join(',')}`;
   }
 
   /** `key` as JSON, with the colon. */
@@ -143,12 +162,11 @@ export function requestJson(message: object): string | undefined {
     return undefined;
   const base = RequestMeta.baseOf(meta);
   let head: string;
-  const keys = Object.keys(message);
-  if (keys.length === 4 && keys[0] === 'jsonrpc' && keys[1] === 'id' && keys[2] === 'method' && keys[3] === 'params') {
+  if (keysAre(message, REQUEST_KEYS)) {
     if (typeof id === 'number') head = `{"jsonrpc":"2.0","id":${Number.isFinite(id) ? String(id) : 'null'},"method":`;
     else if (typeof id === 'string') head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":`;
     else return undefined;
-  } else if (keys.length === 3 && keys[0] === 'jsonrpc' && keys[1] === 'method' && keys[2] === 'params') {
+  } else if (keysAre(message, NOTIFICATION_KEYS)) {
     head = '{"jsonrpc":"2.0","method":';
   } else return undefined;
   // The params as made: the caller's keys with the same values, then `_meta`, last.
@@ -173,11 +191,39 @@ export function requestJson(message: object): string | undefined {
   return `${head}${base.methodJson(method)},"params":${paramsJson}}`;
 }
 
+const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'] as const;
+const NOTIFICATION_KEYS = ['jsonrpc', 'method', 'params'] as const;
+
+/**
+ * Whether `object`'s enumerable keys, own and inherited, are `keys` in that order (for an object
+ * whose prototype is `Object.prototype`: its own keys, unless that prototype has enumerable ones).
+ * `for...in` rather than `Object.keys`: no array per message.
+ */
+function keysAre(object: object, keys: readonly string[]): boolean {
+  let at = 0;
+  for (const key in object) {
+    if (key !== keys[at]) return false;
+    at++;
+  }
+  return at === keys.length;
+}
+
 /** A {@link RequestMeta} as JSON: base keys from the base's text while their value is the base's. */
 function metaJson(meta: RequestMeta, base: MetaBase): string | typeof BAIL {
+  const keys = Object.keys(meta);
+  // Most requests: the base's keys with the base's values, in order, then a few of their own
+  // (a progress token); the base's part is then its text made once.
+  const baseKeys = base.pieceKeys;
+  let at = 0;
+  if (baseKeys.length > 0 && keys.length >= baseKeys.length) {
+    const baseValues = base.pieceValues;
+    while (at < baseKeys.length && keys[at] === baseKeys[at] && meta[keys[at] as string] === baseValues[at]) at++;
+    if (at < baseKeys.length) at = 0;
+  }
   const pieces = base.pieces;
-  let json = '';
-  for (const key of Object.keys(meta)) {
+  let json = at === 0 ? '' : base.head;
+  for (; at < keys.length; at++) {
+    const key = keys[at] as string;
     const value = meta[key];
     const piece = pieces.get(key);
     let text: string;

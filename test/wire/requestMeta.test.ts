@@ -25,11 +25,23 @@ describe('requestJson', () => {
         meta['progressToken'] = 7;
       },
       (meta) => {
+        Object.assign(meta, { skipped: undefined, progressToken: 'p"1', nested: { a: [1] } });
+      },
+      (meta) => {
         meta[CAPS] = { other: {} };
       },
       (meta) => {
         delete meta[PV];
         meta[PV] = '2025-11-25';
+      },
+      (meta) => {
+        // The base's values, in another order.
+        const version = meta[PV];
+        delete meta[PV];
+        meta[PV] = version;
+      },
+      (meta) => {
+        delete meta[INFO];
       },
       (meta) => {
         Object.assign(meta, { traceparent: '00-abc-def-01', [INFO]: undefined, skipped: () => 1, n: -0, inf: NaN });
@@ -91,6 +103,8 @@ describe('requestJson', () => {
 
     const extraKey = { ...request(new RequestMeta(base)), extra: true };
     expect(requestJson(extraKey)).toBeUndefined();
+    const { id: _id, ...withoutId } = request(new RequestMeta(base));
+    expect(requestJson({ ...withoutId, id: 7 })).toBeUndefined(); // keys out of order
 
     const plainMeta = { jsonrpc: '2.0', id: 1, method: 'm', params: { _meta: { ...baseValues() } } };
     expect(requestJson(plainMeta)).toBeUndefined();
