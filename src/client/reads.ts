@@ -23,7 +23,7 @@ import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
 import { checkListPage } from '../wire/results.js';
 import { copyWith } from '../util/copyWith.js';
-import { isPromise } from '../util/maybePromise.js';
+import { thenMaybe } from '../util/maybePromise.js';
 
 export { checkDiscover, checkRead } from '../wire/results.js';
 
@@ -192,8 +192,9 @@ export class CachedReads {
       if (cache === undefined)
         return this.host.caller
           .call({ ...internals, method, params, options })
-          .then((loaded) => check(method, loaded.result))
-          .then((result) => ({ result, source: 'network' }));
+          .then((loaded) =>
+            thenMaybe(check(method, loaded.result), (result) => ({ result, source: 'network' as const })),
+          );
       // A closed client answers nothing, not even from the cache.
       if (this.host.closed())
         throw new ConnectionClosedError(`${method}: client is closed`, { reason: 'client is closed' });
@@ -209,13 +210,12 @@ export class CachedReads {
           (signal, credential) =>
             this.host.caller
               .call({ ...internals, credential, method, params, options: copyWith(options, 'signal', signal) })
-              .then((loaded) => {
-                const checked = check(method, loaded.result);
-                const storable = loaded.storable;
-                return isPromise(checked)
-                  ? checked.then((result) => ({ result: this.host.freshness(method, result), storable }))
-                  : { result: this.host.freshness(method, checked), storable };
-              }),
+              .then((loaded) =>
+                thenMaybe(check(method, loaded.result), (result) => ({
+                  result: this.host.freshness(method, result),
+                  storable: loaded.storable,
+                })),
+              ),
         )
         .then((outcome) => {
           if (options.cacheMode !== 'no-store') internals?.scope?.cacheSource(outcome.source);
