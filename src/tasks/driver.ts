@@ -115,7 +115,9 @@ export interface DriveTaskOptions {
  *   `hooks.update`; each key is answered once for the task's lifetime (spec: keys are unique over
  *   it). Answers given but not acknowledged (`pending`) are sent again, not asked again, while
  *   the server still lists their keys.
- * - Gives up once the wall clock passes `createdAt + ttlMs` with the task not terminal.
+ * - Never waits past the task's `createdAt + ttlMs` (the last look is at that instant, even
+ *   when the server asks for a longer `pollIntervalMs`), and gives up once the wall clock
+ *   passes it with the task not terminal.
  *
  * - A `hooks.get` that fails transiently ({@link isTransientPollError}) is tried again after the
  *   `pollRetry` backoff (or the server's `Retry-After`), up to `pollRetry.retries` failures in
@@ -152,11 +154,9 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
         options.onSnapshot?.(task);
       }
       if (isTerminalStatus(task.status) && detailed) return task as TerminalTask;
-      if (!isTerminalStatus(task.status)) {
-        const expiresAt = taskExpiresAt(task, firstSeenAt);
-        if (expiresAt !== null && now() >= expiresAt)
-          throw new TaskExpiredError({ taskId: task.taskId, expiresAt, status: task.status });
-      }
+      const expiresAt = isTerminalStatus(task.status) ? null : taskExpiresAt(task, firstSeenAt);
+      if (expiresAt !== null && now() >= expiresAt)
+        throw new TaskExpiredError({ taskId: task.taskId, expiresAt, status: task.status });
       if (task.status === 'input_required' && detailed && hooks.fulfil !== undefined) {
         await answer(task as InputRequiredTask);
       } else if (task.status === 'working' && detailed && Object.keys(pending).length > 0) {
@@ -165,8 +165,10 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
       }
       let next: DetailedTask | undefined;
       if (detailed || task.status === 'working') {
-        const ms = waitMs(task, poll, growth, outOfRange);
+        const interval = waitMs(task, poll, growth, outOfRange);
         if (task.pollIntervalMs === undefined) growth += 1;
+        // The last look is at the TTL, however long an interval the server asked for.
+        const ms = expiresAt === null ? interval : Math.min(interval, Math.max(0, expiresAt - now()));
         next = await run.race(() => hooks.wait(ms, signal));
       }
       task = next ?? (await run.race(() => pollOnce(task)));

@@ -337,6 +337,32 @@ describe('how the loop ends early', () => {
     expect(cancel).not.toHaveBeenCalled();
   });
 
+  it('the TTL bounds the wait: a pollIntervalMs longer than the time left still looks at createdAt + ttlMs', async () => {
+    // Created 57 s ago with a 60 s TTL: 3 s left, and the server asks for 60 s.
+    vi.setSystemTime(T0 + 57_000);
+    const working = task('working', { pollIntervalMs: 60_000, ttlMs: 60_000 });
+    const done = task('completed', { result: { content: [{ type: 'text', text: 'in time' }] } });
+    const { hooks, gets } = scripted([done]);
+    const promise = run({ hooks, first: working, firstIsDetailed: true });
+    await vi.advanceTimersByTimeAsync(3_000);
+    await expect(promise).resolves.toBe(done);
+    expect(gets.map((at) => at - T0)).toEqual([60_000]);
+  });
+
+  it('the TTL bounds the wait: still working at the last look, TaskExpiredError then, not an interval later', async () => {
+    const working = task('working', { pollIntervalMs: 45_000, ttlMs: 50_000 });
+    const { hooks, gets, cancel } = scripted([working]);
+    const promise = run({ hooks, first: working, firstIsDetailed: true });
+    const settled = promise.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(50_000);
+    const error = await settled;
+    expect(error).toBeInstanceOf(TaskExpiredError);
+    expect(error).toMatchObject({ data: { expiresAt: T0 + 50_000 } });
+    expect(gets.map((at) => at - T0)).toEqual([45_000, 50_000]);
+    expect(cancel).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('a bad poll policy is refused up front', async () => {
     const { hooks } = scripted([task('working')]);
     await expect(run({ hooks, poll: { factor: 0.5 } })).rejects.toBeInstanceOf(InvalidArgumentError);
