@@ -1,7 +1,7 @@
 /**
  * The budget against failure loops that reconnecting a client (`reconnect/policy.ts`) and
  * reopening a listen stream (`subscriptions/reopenPolicy.ts`) share: backoff by consecutive
- * failures, a few quick retries for a connection that dies young, a cap on attempts per time
+ * failures, quick retries for a connection that dies young (a count and a span of time), a cap on attempts per time
  * window, a long cool-down once either is spent, and optionally giving up after some cool-downs.
  * Pure: every method takes the time (`now`, monotonic ms) as an argument.
  */
@@ -12,8 +12,13 @@ import { backoffDelay, type Backoff } from './backoff.js';
 export interface FailureBudgetPolicy extends Backoff {
   /** A connection that ends within this long of opening counts as a quick failure. */
   readonly quickFailureMs: number;
-  /** Consecutive quick failures retried with backoff; past that, each attempt waits `coolDownMs`. */
+  /** Consecutive quick failures retried with backoff; past that (and `quickPhaseMs`), each attempt waits `coolDownMs`. */
   readonly maxQuickRetries: number;
+  /**
+   * The quick phase as a span: for this long after a run of failures began, failures are
+   * retried with backoff however many there were; `0`: the count alone decides.
+   */
+  readonly quickPhaseMs: number;
   /** Attempts allowed to start within any `windowMs`; past that, each attempt waits `coolDownMs`. */
   readonly maxStartsPerWindow: number;
   readonly windowMs: number;
@@ -36,8 +41,10 @@ export interface BudgetDecision {
  * - Each consecutive failure multiplies the backoff by `factor`: a connection that ends within
  *   `quickFailureMs` of opening, and every attempt that fails. One that lived `quickFailureMs`
  *   starts the count at one (and the cool-down count at zero).
- * - Up to `maxQuickRetries` consecutive quick failures are retried with backoff; past that, each
- *   attempt waits `coolDownMs`, and after `maxCoolDowns` such cool-downs the budget gives up.
+ * - Consecutive quick failures are retried with backoff while there are at most
+ *   `maxQuickRetries` of them, or while the run of failures began less than `quickPhaseMs` ago
+ *   (so an outage of seconds is retried through, whatever the jitter); past both, each attempt
+ *   waits `coolDownMs`, and after `maxCoolDowns` such cool-downs the budget gives up.
  * - At most `maxStartsPerWindow` attempts start within any `windowMs`; past that, each attempt
  *   waits `coolDownMs` (never a reason to give up).
  */
@@ -48,6 +55,8 @@ export class FailureBudget {
   private quickFailures = 0;
   /** Cool-downs spent on quick failures since then. */
   private coolDowns = 0;
+  /** When the current run of failures began (the first failure after a success), monotonic ms. */
+  private runStartedAt = 0;
   private readonly starts: number[] = [];
 
   constructor(
@@ -63,9 +72,11 @@ export class FailureBudget {
   /** A connection opened at `openedAt` ended at `now`: the wait before the first attempt. */
   ended(openedAt: number, now: number): BudgetDecision | undefined {
     if (now - openedAt < this.policy.quickFailureMs) {
+      if (this.failures === 0) this.runStartedAt = now;
       this.failures++;
       this.quickFailures++;
     } else {
+      this.runStartedAt = now;
       this.failures = 1;
       this.quickFailures = 0;
       this.coolDowns = 0;
@@ -75,6 +86,7 @@ export class FailureBudget {
 
   /** An attempt failed at `now`: the wait before the next one. */
   attemptFailed(now: number): BudgetDecision | undefined {
+    if (this.failures === 0) this.runStartedAt = now;
     this.failures++;
     this.quickFailures++;
     return this.decide(now);
@@ -89,7 +101,7 @@ export class FailureBudget {
   private decide(now: number): BudgetDecision | undefined {
     this.prune(now);
     const p = this.policy;
-    if (this.quickFailures > p.maxQuickRetries) {
+    if (this.quickFailures > p.maxQuickRetries && now - this.runStartedAt >= p.quickPhaseMs) {
       if (this.coolDowns >= p.maxCoolDowns) return undefined;
       this.coolDowns++;
       return this.coolDown();
@@ -127,7 +139,8 @@ export function mergeBudgetOptions<T extends object>(
     throw new InvalidArgumentError(option, options, expected);
   const merged: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
   for (const [key, value] of Object.entries(options ?? {})) if (value !== undefined) merged[key] = value;
-  for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'windowMs', 'coolDownMs']) {
+  for (const key of ['minDelayMs', 'maxDelayMs', 'quickFailureMs', 'quickPhaseMs', 'windowMs', 'coolDownMs']) {
+    if (!Object.hasOwn(defaults, key)) continue;
     const value = merged[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
       throw new InvalidArgumentError(`${option}.${key}`, value, 'expected a finite number of ms >= 0');

@@ -1,7 +1,7 @@
 /**
  * How a client reconnects after its connection dropped, and when it stops: jittered
  * exponential backoff, a budget against crash loops (a few quick retries for a connection that
- * dies young, a bounded number of reconnects per window, a long cool-down once either is
+ * dies young (a count and a span of time), a bounded number of reconnects per window, a long cool-down once either is
  * spent), and giving up after a few cool-downs that did not help. The budget is pure: time comes
  * in as arguments. The loop that runs it is `reconnect/loop.ts`, on the one retry loop of
  * `resilience/retry.ts`.
@@ -22,8 +22,19 @@ export interface ReconnectOptions extends BackoffOptions {
    * @default 10000
    */
   quickFailureMs?: number | undefined;
-  /** Consecutive quick failures that are retried with backoff; the next one waits `coolDownMs`. @default 5 */
+  /**
+   * Consecutive quick failures that are retried with backoff; the next one waits `coolDownMs`
+   * (once `quickPhaseMs` has passed too). @default 5
+   */
   maxQuickRetries?: number | undefined;
+  /**
+   * The quick phase as a span of time, in ms: for this long after the connection dropped (or the
+   * first attempt failed), failed attempts are retried with backoff however many there were, so
+   * an outage of seconds never costs a `coolDownMs`: the server is back within one backoff wait
+   * of its return. The cool-down comes only once both `maxQuickRetries` and this span are spent.
+   * `0`: the count alone decides. @default 60000 (1 min)
+   */
+  quickPhaseMs?: number | undefined;
   /** Reconnect attempts allowed per `windowMs`; beyond that, each attempt waits `coolDownMs`. @default 10 */
   maxReconnectsPerWindow?: number | undefined;
   /** The window of `maxReconnectsPerWindow`, in ms. @default 3600000 (1 h) */
@@ -59,6 +70,7 @@ export const DEFAULT_RECONNECT_POLICY: ResolvedReconnectPolicy = Object.freeze({
   jitter: true,
   quickFailureMs: 10_000,
   maxQuickRetries: 5,
+  quickPhaseMs: 60_000,
   maxReconnectsPerWindow: 10,
   windowMs: 3_600_000,
   coolDownMs: 300_000,
@@ -103,7 +115,8 @@ export type ReconnectDecision = BudgetDecision;
  * - Each consecutive failure multiplies the backoff by `factor`: a connection that drops within
  *   `quickFailureMs` of opening, and every attempt that fails. A connection that lived
  *   `quickFailureMs` starts the count at one (and the cool-down count at zero).
- * - Up to `maxQuickRetries` consecutive quick failures are retried with backoff; past that,
+ * - Consecutive quick failures are retried with backoff while there are at most
+ *   `maxQuickRetries`, or while the run of failures is younger than `quickPhaseMs`; past both,
  *   each attempt waits `coolDownMs`, and after `maxCoolDowns` such cool-downs the budget gives up.
  * - At most `maxReconnectsPerWindow` attempts start within any `windowMs`; past that, each
  *   attempt waits `coolDownMs` (never a reason to give up: the server does come back).

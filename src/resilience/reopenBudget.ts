@@ -32,7 +32,12 @@ export class ReopenBudget {
   constructor(policy: ResolvedReopenPolicy, random: () => number = Math.random) {
     // A stream is never given up on: the cool-downs go on for as long as the subscription does.
     this.budget = new FailureBudget(
-      { ...policy, maxStartsPerWindow: policy.maxReopensPerWindow, maxCoolDowns: Number.POSITIVE_INFINITY },
+      {
+        ...policy,
+        maxStartsPerWindow: policy.maxReopensPerWindow,
+        maxCoolDowns: Number.POSITIVE_INFINITY,
+        quickPhaseMs: 0,
+      },
       random,
     );
   }

@@ -19,6 +19,7 @@ describe('resolveReconnectOptions', () => {
       jitter: true,
       quickFailureMs: 10_000,
       maxQuickRetries: 5,
+      quickPhaseMs: 60_000,
       maxReconnectsPerWindow: 10,
       windowMs: 3_600_000,
       coolDownMs: 300_000,
@@ -36,6 +37,7 @@ describe('resolveReconnectOptions', () => {
       { coolDownMs: Infinity },
       { factor: 0.5 },
       { maxQuickRetries: 1.5 },
+      { quickPhaseMs: -5 },
       { maxCoolDowns: -1 },
       { jitter: 'yes' },
       { random: 4 },
@@ -46,13 +48,14 @@ describe('resolveReconnectOptions', () => {
 });
 
 describe('ReconnectBudget', () => {
-  it('a server that crashes at every start: quick retries with backoff, cool-downs, then gives up', () => {
+  it('a server that crashes at every start: quick retries with backoff for quickPhaseMs, cool-downs, then gives up', () => {
     const budget = new ReconnectBudget(exact);
     let t = 3_600_000;
     // A connection that lived an hour drops: the first wait is the shortest.
     const waits = [budget.dropped(0, t)];
-    // Then every attempt fails at once.
-    for (let i = 0; i < 9; i++) {
+    // Then every attempt, made when the wait is over, fails at once.
+    for (let i = 0; i < 10; i++) {
+      t += waits.at(-1)!.delayMs;
       budget.attemptStarted(t);
       waits.push(budget.attemptFailed((t += 1)));
     }
@@ -63,7 +66,9 @@ describe('ReconnectBudget', () => {
       { delayMs: 4000, coolDown: false },
       { delayMs: 8000, coolDown: false },
       { delayMs: 16_000, coolDown: false },
-      // maxQuickRetries (5) spent: cool-downs, maxCoolDowns (3) of them, then it gives up.
+      // maxQuickRetries (5) spent, but 31.5 s is within quickPhaseMs (60 s): one more backoff.
+      { delayMs: 30_000, coolDown: false },
+      // Both spent: cool-downs, maxCoolDowns (3) of them, then it gives up.
       { delayMs: 300_000, coolDown: true },
       { delayMs: 300_000, coolDown: true },
       { delayMs: 300_000, coolDown: true },
@@ -72,7 +77,7 @@ describe('ReconnectBudget', () => {
   });
 
   it('a connection that dies young counts; one that lives quickFailureMs starts the count over', () => {
-    const budget = new ReconnectBudget({ ...exact, maxQuickRetries: 2, maxCoolDowns: 0 });
+    const budget = new ReconnectBudget({ ...exact, maxQuickRetries: 2, maxCoolDowns: 0, quickPhaseMs: 0 });
     // Each reconnect succeeds, and each connection dies 2 s after opening.
     expect(budget.dropped(0, 2000)).toEqual({ delayMs: 500, coolDown: false });
     expect(budget.dropped(10_000, 12_000)).toEqual({ delayMs: 1000, coolDown: false });
@@ -104,7 +109,7 @@ describe('ReconnectBudget', () => {
   });
 
   it('jitter: backoff in [0.5, 1) of the step, cool-downs plus up to 10 %', () => {
-    const budget = new ReconnectBudget({ ...exact, jitter: true, random: () => 0.5, maxQuickRetries: 1 });
+    const budget = new ReconnectBudget({ ...exact, jitter: true, random: () => 0.5, maxQuickRetries: 1, quickPhaseMs: 0 });
     expect(budget.dropped(0, 60_000)).toEqual({ delayMs: 375, coolDown: false });
     expect(budget.attemptFailed(60_001)).toEqual({ delayMs: 750, coolDown: false });
     expect(budget.attemptFailed(60_002)).toEqual({ delayMs: 315_000, coolDown: true });
