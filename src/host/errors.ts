@@ -64,6 +64,11 @@ export interface HostRoutingErrorData {
   server?: string | undefined;
   /** `server-unavailable`: that server's state when the call gave up. */
   state?: string | undefined;
+  /**
+   * `server-unavailable`, while the server reconnects: when its next attempt starts, in ms since
+   * the epoch (the client's `retryAt`). A call whose deadline ends before it fails at once.
+   */
+  retryAt?: number | undefined;
   /** `server-unavailable`: the message of that server's last error, when it has one (the error is the `cause`). */
   lastError?: string | undefined;
   /** `ambiguous-resource`: the servers that could serve the URI. */

@@ -187,14 +187,15 @@ export class McpHost {
   }
 
   /**
-   * The `instructions` of every open server, in host order, each cut to `maxChars` (default
+   * The `instructions` of every server whose items are in the catalog (open, or reconnecting
+   * outside a cool-down: its last connection's), in host order, each cut to `maxChars` (default
    * 2000) and tagged `<server-instructions server="name">`, for a system prompt; `""` when no
    * server sent any. They are the servers' words, not the host's.
    */
   instructions(options: InstructionsOptions = {}): string {
     const sources: Array<{ server: string; text: string }> = [];
     for (const slot of this.parts.core.slots.values()) {
-      const text = slot.state === 'open' ? slot.client?.instructions : undefined;
+      const text = slot.instructions;
       if (typeof text === 'string') sources.push({ server: slot.name, text });
     }
     return tagInstructions(sources, options);

@@ -5,7 +5,7 @@
  */
 import type { McpClient } from '../client/client.js';
 import { abortedError, ConnectionClosedError, isTimeoutError } from '../errors/errors.js';
-import { systemClock, systemTimers, type Clock, type Timers } from '../util/clock.js';
+import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { HostCore } from './hostCore.js';
@@ -46,7 +46,7 @@ export async function onServer<T, O extends CallOptions>(
 ): Promise<T> {
   const slot = core.slotNamed(server);
   if (slot.waitingLazily) void slot.start();
-  const { clock, timers } = timeOf(core, slot);
+  const { clock, timers, wallClock } = timeOf(core, slot);
   const deadline = deadlineOf(core, slot, options);
   const started = clock.now();
   let lastUnreached: unknown;
@@ -57,6 +57,7 @@ export async function onServer<T, O extends CallOptions>(
       timeoutMs: deadline - (clock.now() - started),
       clock,
       timers,
+      wallClock,
     });
     const waited = clock.now() - started;
     const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
@@ -85,24 +86,28 @@ export async function onServer<T, O extends CallOptions>(
 
 /**
  * For a call by `{ server, name }`: the server must be one that can take calls; while it is
- * still connecting for the first time (no items yet), waits for it as {@link onServer} does.
+ * still connecting for the first time, or reconnects in a cool-down (no items listed either
+ * way), waits for it as {@link onServer} does (failing at once when its next attempt is after
+ * the deadline).
  * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError (-32800)
  */
 export async function itemsOf(core: HostCore, name: string, method: string, options: CallOptions): Promise<void> {
   const slot = core.slotNamed(name);
   if (slot.waitingLazily) void slot.start();
   if (!slot.reachable) throw slot.unavailable();
-  if (slot.state !== 'connecting') return;
-  const { clock, timers } = timeOf(core, slot);
-  await slot.ready({ method, signal: options.signal, timeoutMs: deadlineOf(core, slot, options), clock, timers });
+  if (slot.state !== 'connecting' && !slot.withdrawn) return;
+  const { clock, timers, wallClock } = timeOf(core, slot);
+  const timeoutMs = deadlineOf(core, slot, options);
+  await slot.ready({ method, signal: options.signal, timeoutMs, clock, timers, wallClock });
 }
 
-/** The clock and timers of a server's client options (its own over the host's `client` defaults). */
-export function timeOf(core: HostCore, slot: ServerSlot): { clock: Clock; timers: Timers } {
+/** The clocks and timers of a server's client options (its own over the host's `client` defaults). */
+export function timeOf(core: HostCore, slot: ServerSlot): { clock: Clock; timers: Timers; wallClock: WallClock } {
   const own = slot.entry?.client;
   return {
     clock: own?.clock ?? core.options.client?.clock ?? systemClock,
     timers: own?.timers ?? core.options.client?.timers ?? systemTimers,
+    wallClock: own?.wallClock ?? core.options.client?.wallClock ?? systemWallClock,
   };
 }
 

@@ -9,7 +9,7 @@ import { ErrorCode } from '../errors/codes.js';
 import type { Era } from '../era/era.js';
 import type { LiveList, LiveListEvent, Subscription } from '../subscriptions/types.js';
 import type { Implementation, Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../wire/protocol.js';
-import type { Clock, Timers } from '../util/clock.js';
+import type { Clock, Timers, WallClock } from '../util/clock.js';
 import { CATALOG_KINDS, type CatalogKind, type ServerContribution } from './catalog.js';
 import type { ClientEvent, ReconnectCause } from '../reconnect/types.js';
 import type { HostServerEntry, ServerLocation } from './config.js';
@@ -21,8 +21,12 @@ import { HostRoutingError } from './errors.js';
  * - `connecting`: first connection and first list loads under way;
  * - `open`: connected; its items are in the catalog, `available`;
  * - `reconnecting`: the connection dropped and the client is reconnecting; its items stay in
- *   the catalog, `unavailable`, and calls to it wait for it (within their deadline);
- *   `retryAt` says when the next attempt starts (minutes away during a cool-down);
+ *   the catalog, `unavailable`, with its last instructions, and calls to it wait for it (within
+ *   their deadline; a call whose deadline ends before the next attempt fails at once);
+ *   `retryAt` says when the next attempt starts (minutes away during a cool-down). Once its
+ *   client waits a cool-down (the quick phase, `reconnect.quickPhaseMs`, 60 s by default, or
+ *   the window budget, is spent) its items and instructions leave the catalog (one `catalog`
+ *   event), and come back when it is open again;
  * - `failed`: it could not start, or dropped and will not come back by itself (`lastError` says
  *   why); a client that retries its first connection moves on to `open` when it succeeds
  *   (`retryAt` set while it waits to; never for a command that does not exist, ENOENT or EACCES);
@@ -83,6 +87,8 @@ export interface ReadyOptions {
   timeoutMs: number;
   clock: Clock;
   timers: Timers;
+  /** The wall clock of the server's client, to compare with its `retryAt`. */
+  wallClock: WallClock;
 }
 
 /** The filter flag that announces changes of each list. */
@@ -124,6 +130,10 @@ export class ServerSlot {
   private lazyTools: readonly Tool[] | undefined;
   /** Calls waiting for the next state change ({@link ready}). */
   private stateWaiters: Array<() => void> = [];
+  /** While `reconnecting`: its client waits a cool-down, so its items are out of the catalog. */
+  private coolingDown = false;
+  /** The instructions of its last open connection, kept while its items are listed. */
+  private lastInstructions: string | undefined;
 
   constructor(
     readonly name: string,
@@ -175,7 +185,7 @@ export class ServerSlot {
         resources: [],
         resourceTemplates: [],
       };
-    if (this.stateValue !== 'open' && !(this.stateValue === 'reconnecting' && this.everOpen)) return undefined;
+    if (!this.listed) return undefined;
     const items = {} as Lists;
     for (const kind of CATALOG_KINDS) items[kind] = this.lists.get(kind)?.items ?? [];
     return {
@@ -189,6 +199,25 @@ export class ServerSlot {
       resources: items.resources as readonly Resource[],
       resourceTemplates: items.resourceTemplates as readonly ResourceTemplate[],
     };
+  }
+
+  /** Whether it reconnects in a cool-down, its items out of the catalog until it is open. */
+  get withdrawn(): boolean {
+    return this.stateValue === 'reconnecting' && this.coolingDown;
+  }
+
+  /** Whether its items are in the catalog: open, or reconnecting outside a cool-down. */
+  private get listed(): boolean {
+    return this.stateValue === 'open' || (this.stateValue === 'reconnecting' && this.everOpen && !this.coolingDown);
+  }
+
+  /**
+   * The server's `instructions` while its items are listed: its client's while it is open, the
+   * last connection's while it reconnects outside a cool-down; `undefined` otherwise.
+   */
+  get instructions(): string | undefined {
+    if (this.entry === undefined || !this.listed) return undefined;
+    return this.stateValue === 'open' ? this.clientValue?.instructions : this.lastInstructions;
   }
 
   /**
@@ -293,9 +322,11 @@ export class ServerSlot {
 
   /**
    * The open client for a call. While the server is `connecting` or `reconnecting`, waits
-   * for it to open, at most `options.timeoutMs`.
-   * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state` and the last
-   *   error as `cause`) when it is in another state, leaves for one, or is not open in time;
+   * for it to open, at most `options.timeoutMs`; when its next reconnect attempt starts after
+   * that (`retryAt`, say during a cool-down), it fails at once rather than wait for nothing.
+   * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state`, `data.retryAt`
+   *   while it reconnects, and the last error as `cause`) when it is in another state, leaves
+   *   for one, its next attempt is after the deadline, or it is not open in time;
    *   CancelledError (-32800) when `options.signal` aborts first (TimeoutError -32001 when it
    *   is an `AbortSignal.timeout()`).
    */
@@ -308,6 +339,10 @@ export class ServerSlot {
       if (options.signal?.aborted === true) throw abortedError(options.method, options.signal.reason);
       const left = options.timeoutMs - (options.clock.now() - started);
       if (!COMING.has(this.stateValue) || left <= 0) throw this.unavailable(options.clock.now() - started);
+      // Waiting cannot help when the next attempt starts after the deadline.
+      const retryAt = this.stateValue === 'reconnecting' ? client?.retryAt : undefined;
+      if (retryAt !== undefined && retryAt - options.wallClock.now() > left)
+        throw this.unavailable(options.clock.now() - started);
       await this.nextState(left, options);
     }
   }
@@ -316,13 +351,16 @@ export class ServerSlot {
   unavailable(waitedMs = 0, error?: unknown): HostRoutingError {
     if (error instanceof Error) this.lastErrorValue = error;
     const last = this.lastErrorValue;
-    const waited = waitedMs > 0 ? ` after waiting ${Math.round(waitedMs)} ms` : '';
+    const waited = Math.round(waitedMs) > 0 ? ` after waiting ${Math.round(waitedMs)} ms` : '';
+    const retryAt = this.stateValue === 'reconnecting' ? this.clientValue?.retryAt : undefined;
+    const next = retryAt !== undefined ? `; next attempt at ${new Date(retryAt).toISOString()}` : '';
     return new HostRoutingError(
-      `server ${JSON.stringify(this.name)} is ${this.stateValue}${waited}${last ? `: ${last.message}` : ''}`,
+      `server ${JSON.stringify(this.name)} is ${this.stateValue}${waited}${next}${last ? `: ${last.message}` : ''}`,
       {
         reason: 'server-unavailable',
         server: this.name,
         state: this.stateValue,
+        ...(retryAt !== undefined && { retryAt }),
         ...(last !== undefined && { lastError: last.message }),
       },
       last,
@@ -378,6 +416,14 @@ export class ServerSlot {
         } else if (event.state === 'closed') this.sync();
         break;
       case 'reconnecting':
+        this.lastErrorValue = causeError(this.name, event.cause);
+        if (event.coolDown && !this.coolingDown && this.stateValue === 'reconnecting') {
+          this.coolingDown = true;
+          this.host.changed();
+        }
+        // A call waiting for the server looks again at when the next attempt starts.
+        this.wake();
+        break;
       case 'gaveUp':
         this.lastErrorValue = causeError(this.name, event.cause);
         break;
@@ -436,6 +482,8 @@ export class ServerSlot {
       return;
     }
     this.everOpen = true;
+    this.coolingDown = false;
+    this.lastInstructions = client.instructions;
     if (this.stateValue !== 'open') this.setState('open');
     this.host.changed();
   }
@@ -481,7 +529,12 @@ export class ServerSlot {
     const previous = this.stateValue;
     if (previous === state) return;
     this.stateValue = state;
+    if (state !== 'reconnecting') this.coolingDown = false;
     this.host.stateChanged(this, previous);
+    this.wake();
+  }
+
+  private wake(): void {
     for (const waiter of [...this.stateWaiters]) waiter();
   }
 }

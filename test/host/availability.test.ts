@@ -174,6 +174,119 @@ describe('McpHost: a server that drops keeps its items, marked unavailable', () 
   });
 });
 
+describe('McpHost: nothing waits for a server that is not coming back in time', () => {
+  /** Every drop starts a cool-down of 400 ms (no quick retries, no quick phase). */
+  const COOL = { ...FAST, maxQuickRetries: 0, quickPhaseMs: 0, coolDownMs: 400 } as const;
+
+  it('a call whose deadline ends before the next attempt fails at once, server-unavailable with retryAt', async () => {
+    const fake = new RestartableFake(scripted({ listen: 'ack', tools: ['a'] }));
+    // The first attempt is 2 s after the drop (no cool-down: the tools stay listed).
+    const { host } = hostOn(fake, { reconnect: { ...FAST, minDelayMs: 2000, maxDelayMs: 2000 } });
+    await host.connect();
+    fake.failNextStarts(1000);
+    const reconnecting = next(host, (e) => e.type === 'client' && e.event.type === 'reconnecting');
+    fake.drop();
+    const announced = (await reconnecting) as Extract<HostEvent, { type: 'client' }>;
+    const retryAt = host.server('srv')?.retryAt;
+    expect(retryAt).toBe((announced.event as { retryAt: number }).retryAt);
+    expect(host.tools().map((t) => t.availability)).toEqual(['unavailable']);
+    // A 100 ms deadline against an attempt 2 s away: no wait at all (the error says it did not wait).
+    const error = await host.callTool('srv__a', {}, { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HostRoutingError);
+    expect((error as HostRoutingError).data).toMatchObject({
+      reason: 'server-unavailable',
+      server: 'srv',
+      state: 'reconnecting',
+      retryAt,
+      lastError: expect.stringContaining('process exited') as unknown,
+    });
+    expect((error as HostRoutingError).message).not.toMatch(/after waiting/);
+    expect((error as HostRoutingError).message).toContain(new Date(retryAt!).toISOString());
+    await expect(host.callTool({ server: 'srv', name: 'a' }, {}, { timeoutMs: 100 })).rejects.toMatchObject({
+      data: { reason: 'server-unavailable', retryAt },
+    });
+    expect(fake.starts).toBe(1);
+  });
+
+  it('in a cool-down, a call by { server, name } fails at once with retryAt; the exposed name is no longer listed', async () => {
+    const fake = new RestartableFake(scripted({ listen: 'ack', tools: ['a'] }));
+    const { host } = hostOn(fake, { reconnect: COOL });
+    await host.connect();
+    fake.failNextStarts(1000);
+    const coolDown = next(host, (e) => e.type === 'client' && e.event.type === 'reconnecting' && e.event.coolDown);
+    fake.drop();
+    await coolDown;
+    const retryAt = host.server('srv')?.retryAt;
+    const error = await host.callTool({ server: 'srv', name: 'a' }, {}, { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect((error as HostRoutingError).data).toMatchObject({
+      reason: 'server-unavailable',
+      state: 'reconnecting',
+      retryAt,
+    });
+    expect((error as HostRoutingError).message).not.toMatch(/after waiting/);
+    await expect(host.callTool('srv__a', {}, { timeoutMs: 100 })).rejects.toMatchObject({
+      data: { reason: 'unknown-tool' },
+    });
+  });
+
+  it('a call that is waiting fails when a cool-down past its deadline is announced', async () => {
+    const fake = new RestartableFake(scripted({ listen: 'ack', tools: ['a'] }));
+    // Quick retries first (20 ms), then a 5 s cool-down once two attempts failed.
+    const { host } = hostOn(fake, { reconnect: { ...FAST, maxQuickRetries: 2, quickPhaseMs: 0, coolDownMs: 5000 } });
+    await host.connect();
+    fake.failNextStarts(1000);
+    const reconnecting = next(host, (e) => e.type === 'state' && e.state === 'reconnecting');
+    fake.drop();
+    await reconnecting;
+    const waiting = host.callTool('srv__a', {}, { timeoutMs: 2000 }).catch((e: unknown) => e);
+    const coolDown = next(host, (e) => e.type === 'client' && e.event.type === 'reconnecting' && e.event.coolDown);
+    const [error] = await Promise.all([waiting, coolDown]);
+    expect((error as HostRoutingError).data).toMatchObject({ reason: 'server-unavailable', state: 'reconnecting' });
+    expect((error as HostRoutingError).data.retryAt).toBe(host.server('srv')?.retryAt);
+  });
+
+  it('in a cool-down its tools and instructions leave the catalog (one event), and come back when it is open', async () => {
+    const script: Script = { listen: 'ack', tools: ['a', 'b'] };
+    // Two quick retries, then the cool-down: the drop and the first attempt are quick retries.
+    const fake = new RestartableFake(scripted(script));
+    const { host, events, sizes } = hostOn(fake, {
+      reconnect: { ...FAST, maxQuickRetries: 1, quickPhaseMs: 0, coolDownMs: 300 },
+    });
+    await host.connect();
+    expect(host.instructions()).toContain('scripted');
+    const catalogEvents = (): number => events.filter((e) => e.type === 'catalog').length;
+    const before = catalogEvents();
+
+    fake.failNextStarts(2);
+    const reconnecting = next(host, (e) => e.type === 'state' && e.state === 'reconnecting');
+    fake.drop();
+    await reconnecting;
+    // Reconnecting, quick retries: listed unavailable, with the last connection's instructions.
+    expect(host.tools().map((t) => t.availability)).toEqual(['unavailable', 'unavailable']);
+    expect(host.instructions()).toContain('<server-instructions server="srv">');
+    expect(host.instructions()).toContain('scripted');
+    expect(catalogEvents()).toBe(before + 1);
+
+    const coolDown = next(host, (e) => e.type === 'client' && e.event.type === 'reconnecting' && e.event.coolDown);
+    await coolDown;
+    expect(host.server('srv')?.state).toBe('reconnecting');
+    expect(host.tools()).toEqual([]);
+    expect(host.instructions()).toBe('');
+    expect(catalogEvents()).toBe(before + 2);
+
+    const open = next(host, (e) => e.type === 'state' && e.state === 'open');
+    await open;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(host.tools().map((t) => [t.exposedName, t.availability])).toEqual([
+      ['srv__a', 'available'],
+      ['srv__b', 'available'],
+    ]);
+    expect(host.instructions()).toContain('scripted');
+    expect(catalogEvents()).toBe(before + 3);
+    expect(sizes.slice(-3)).toEqual([2, 0, 2]);
+  });
+});
+
 describe('McpHost: push is an optimisation, never a precondition', () => {
   const poll = { subscriptions: { poll: { minIntervalMs: 20, defaultIntervalMs: 20 } } };
 
