@@ -68,7 +68,13 @@ describe('reconnectLoop (p-retry; the budget names each wait, slept on the globa
     vi.useFakeTimers();
     let attempts = 0;
     const { run, heard } = loop({
-      budget: new ReconnectBudget({ ...exact, maxQuickRetries: 2, maxCoolDowns: 1, coolDownMs: 60_000, quickPhaseMs: 0 }),
+      budget: new ReconnectBudget({
+        ...exact,
+        maxQuickRetries: 2,
+        maxCoolDowns: 1,
+        coolDownMs: 60_000,
+        quickPhaseMs: 0,
+      }),
       attempt: () => {
         attempts++;
         return Promise.reject(exited(7));
