@@ -269,7 +269,7 @@ describe('reconnecting after a drop', () => {
   it('a server that cannot come back: the budget is spent, gaveUp with the last cause, then closed', async () => {
     vi.useFakeTimers();
     const { client, transport, events } = reconnecting(standard, {
-      reconnect: { ...EXACT, maxQuickRetries: 2, maxCoolDowns: 1, coolDownMs: 10_000 },
+      reconnect: { ...EXACT, maxQuickRetries: 2, maxCoolDowns: 1, coolDownMs: 10_000, quickPhaseMs: 0 },
     });
     await client.connect();
     const sub = await client.subscribe({ toolsListChanged: true });

@@ -141,7 +141,7 @@ describe('a new legacy HTTP session that fails is retried on the reconnect polic
       clock,
       timers: realTimers,
       // The drop and two failed attempts are quick failures; past two, with no cool-down allowed, it gives up.
-      reconnect: { ...EXACT, maxQuickRetries: 2, maxCoolDowns: 0 },
+      reconnect: { ...EXACT, maxQuickRetries: 2, maxCoolDowns: 0, quickPhaseMs: 0 },
     });
     open.push(client);
     await client.connect();

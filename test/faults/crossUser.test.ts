@@ -11,22 +11,14 @@ import { StreamableHttpTransport, nodeTransport } from '../../src/node.js';
 import { StreamableHttpTransport as FetchHttpTransport } from '../../src/index.js';
 import { HttpFake, answerDiscover, sendJson, type RecordedRequest } from '../fakes/httpFake.js';
 import { expectNoLeakedHandles, faultProbe } from './harness.js';
+import { seededRandom } from '../fakes/seededRandom.js';
 
 const USERS = ['alice', 'bob', 'carol'] as const;
 type User = (typeof USERS)[number];
 const PRIVATE_URIS = ['mem://x', 'mem://y', 'mem://z'];
 
-/** A seeded PRNG (mulberry32): the interleavings are random but each run is reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded: the interleavings are random but each run is reproducible. */
+const random = seededRandom;
 
 const userOf = (request: RecordedRequest): string | undefined =>
   /^Bearer tok-(\w+)$/.exec(String(request.headers.authorization ?? ''))?.[1];

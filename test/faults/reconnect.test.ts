@@ -229,7 +229,7 @@ describe('reconnect over HTTP and WebSocket, a server that goes down', () => {
       const server = await CountingServer.start({ hold: true });
       cleanups.push(() => server.kill());
       const { client } = await clientFor(kind, server, {
-        reconnect: { ...FAST, maxQuickRetries: 2, maxCoolDowns: 0 },
+        reconnect: { ...FAST, maxQuickRetries: 2, maxCoolDowns: 0, quickPhaseMs: 0 },
       });
       const inFlight = Array.from({ length: 10 }, (_, n) => settleWithin(client.callTool('go', { n }), 10_000));
       await until(() => server.total === 10, 5000, 'the calls reaching the server');

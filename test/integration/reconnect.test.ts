@@ -234,7 +234,7 @@ describe('stdio: a server that crashes right after every start', () => {
     const client = new McpClient({
       transport,
       clientInfo: { name: 'crash-loop', version: '0' },
-      reconnect: { ...FAST, maxQuickRetries: 3, coolDownMs: 300, maxCoolDowns: 1 },
+      reconnect: { ...FAST, maxQuickRetries: 3, coolDownMs: 300, maxCoolDowns: 1, quickPhaseMs: 0 },
     });
     cleanups.push(() => client.close());
     const events: Array<{ at: number; event: ClientEvent }> = [];

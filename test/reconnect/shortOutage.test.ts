@@ -13,18 +13,7 @@ import type { ClientEvent } from '../../src/reconnect/types.js';
 import { DEFAULT_RECONNECT_POLICY, ReconnectBudget } from '../../src/resilience/reconnectPolicy.js';
 import { DISCOVER_RESULT } from '../fakes/scriptedServer.js';
 import { RestartableFake } from '../fakes/restartable.js';
-
-/** mulberry32: a small seeded generator in [0, 1), so a failing run can be replayed by its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom as seeded } from '../fakes/seededRandom.js';
 
 /** A server that refuses every start until `upAt` (epoch ms, on the fake clock). */
 class OutageFake extends RestartableFake {

@@ -109,7 +109,13 @@ describe('ReconnectBudget', () => {
   });
 
   it('jitter: backoff in [0.5, 1) of the step, cool-downs plus up to 10 %', () => {
-    const budget = new ReconnectBudget({ ...exact, jitter: true, random: () => 0.5, maxQuickRetries: 1, quickPhaseMs: 0 });
+    const budget = new ReconnectBudget({
+      ...exact,
+      jitter: true,
+      random: () => 0.5,
+      maxQuickRetries: 1,
+      quickPhaseMs: 0,
+    });
     expect(budget.dropped(0, 60_000)).toEqual({ delayMs: 375, coolDown: false });
     expect(budget.attemptFailed(60_001)).toEqual({ delayMs: 750, coolDown: false });
     expect(budget.attemptFailed(60_002)).toEqual({ delayMs: 315_000, coolDown: true });
