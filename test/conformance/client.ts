@@ -242,7 +242,7 @@ async function listSkills(client: McpClient): Promise<Skill[]> {
 async function loadSkill(client: McpClient, skill: Skill): Promise<void> {
   try {
     const md = await client.skills.read(skill);
-    log(`loaded ${md.uri} (${md.text.length} chars)`);
+    log(`loaded ${md.uri} (${md.bytes.byteLength} bytes)`);
   } catch (error) {
     if (!(error instanceof SkillVerificationError)) throw error;
     log(`refused ${skill.uri}: ${error.reason}: ${error.message}`);
@@ -251,7 +251,7 @@ async function loadSkill(client: McpClient, skill: Skill): Promise<void> {
   for (const file of skill.resources === 'dynamic' ? [] : skill.resources) {
     if (file.uri === skill.uri) continue;
     const read = await client.skills.read(skill, file.uri);
-    log(`read ${read.uri} (${read.text.length} chars)`);
+    log(`read ${read.uri} (${read.bytes.byteLength} bytes)`);
   }
 }
 
