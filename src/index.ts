@@ -32,6 +32,7 @@ export {
 } from './client/middleware.js';
 export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CacheMode, InputRequiredMode, InputRetry, Progress } from './wire/callOptions.js';
+export { contentLanguage } from './wire/language.js';
 export type { CallToolOptions } from './tasks/options.js';
 export type { CloseOptions } from './client/closeOptions.js';
 export { InMemoryTransport } from './transport/memory.js';
