@@ -594,6 +594,7 @@ export {
   type ApproveAppToolCall,
   type FramePort,
 } from './apps/appSession.js';
+export { type AppDownloadFile, MAX_DOWNLOAD_FILES, MAX_DOWNLOAD_BYTES } from './apps/downloadFile.js';
 export { hostAppLink, clientAppLink } from './host/appLink.js';
 export {
   AppResourceError,
