@@ -23,6 +23,5 @@ export default defineConfig({
     'lru-cache',
     'p-retry',
     '@noble/hashes',
-    'yaml',
   ],
 });

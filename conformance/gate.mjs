@@ -4,7 +4,8 @@
 //   node conformance/gate.mjs [--results <dir>] [revision...]     (default: both revisions)
 //
 // For each revision it reads the scored client scenarios from the pinned suite's frozen
-// requirements file (plus the extension scenarios we score, SCORED_EXTENSIONS), and the
+// requirements file (plus the extension scenarios we score, SCORED_EXTENSIONS and
+// SCORED_ALONE), and the
 // checks.json of each scenario under <dir>/<revision>/. A scored
 // scenario passes when it has at least one SUCCESS check, no FAILURE and no WARNING. That is
 // stricter than the suite's own exit code, which ignores WARNINGs and counts a scenario with no
@@ -30,9 +31,20 @@ function loadYaml(file) {
 }
 
 /**
- * Client scenarios the suite does not score that we do, at every revision that runs them: the
- * authorization extensions mcp-live implements (docs/auth.md). They are gated like the suite's
- * own scored set.
+ * Extension scenarios we score, so gated like the suite's own scored set. These are all the
+ * client-side extension scenarios in the pinned suite (`conformance list`, 0.2.0-alpha.12), and
+ * mcp-live implements every one:
+ *
+ * - the authorization extensions (docs/auth.md). The requirements files list them as not
+ *   scored, so `--requirements` runs them at both revisions: {@link SCORED_EXTENSIONS};
+ * - the Skills extension (SEP-2640, docs/skills.md): `sep-2640-client-no-prefetch` (listing a
+ *   skill fetches none of its files) and `sep-2640-client-verify-digest`, `-size` and
+ *   `-frontmatter` (a `SKILL.md` that fails its entry is refused before any other file of the
+ *   skill is read). No requirements file lists them, so `--requirements` never runs them, and
+ *   the runner runs each one on its own: {@link SCORED_ALONE}.
+ *
+ * The suite's other extension scenarios are server-side (`tasks-*`, `sep-2640-skills-*`), and a
+ * client run has nothing to score there.
  */
 export const SCORED_EXTENSIONS = [
   'auth/client-credentials-basic',
@@ -44,8 +56,36 @@ export const SCORED_EXTENSIONS = [
 ];
 
 /**
+ * Extension scenarios outside every requirements file, with the revisions where we score them.
+ * The runner runs each one on its own (`--scenario <s> --spec-version <revision> --force`) after
+ * that revision's `--requirements` run. The Skills mock is one server for every revision: it
+ * answers `server/discover` with 2026-07-28 only, so a client in `era: 'auto'` speaks the
+ * 2026-07-28 wire to it whatever `--spec-version` says, and a 2025-11-25 run would repeat the
+ * 2026-07-28 one. They are scored at 2026-07-28.
+ */
+export const SCORED_ALONE = {
+  'sep-2640-client-no-prefetch': ['2026-07-28'],
+  'sep-2640-client-verify-digest': ['2026-07-28'],
+  'sep-2640-client-verify-size': ['2026-07-28'],
+  'sep-2640-client-verify-frontmatter': ['2026-07-28'],
+};
+
+/** The {@link SCORED_ALONE} scenarios scored at `revision`. */
+export function scoredAlone(revision) {
+  return Object.entries(SCORED_ALONE)
+    .filter(([, revisions]) => revisions.includes(revision))
+    .map(([scenario]) => scenario);
+}
+
+/** Whether the suite runs `scenario` on its own only when forced (an extension scenario). */
+export function needsForce(scenario) {
+  return SCORED_EXTENSIONS.includes(scenario) || Object.hasOwn(SCORED_ALONE, scenario);
+}
+
+/**
  * The scored and not-scored client scenarios of a revision: the suite's frozen set, with
- * {@link SCORED_EXTENSIONS} moved from its not-scored list to the scored one.
+ * {@link SCORED_EXTENSIONS} moved from its not-scored list to the scored one, and the
+ * {@link SCORED_ALONE} scenarios of the revision added.
  */
 export function requirements(revision) {
   const file = join(SUITE, 'requirements', `${revision}.yaml`);
@@ -60,6 +100,7 @@ export function requirements(revision) {
     if (SCORED_EXTENSIONS.includes(scenario)) scored.push(scenario);
     else notScored.push({ scenario, reason: String(entry.reason) });
   }
+  for (const scenario of scoredAlone(revision)) if (!scored.includes(scenario)) scored.push(scenario);
   return { scored, notScored };
 }
 

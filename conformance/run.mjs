@@ -15,7 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gate, gateRevision, loadBaseline, REVISIONS, SCORED_EXTENSIONS } from './gate.mjs';
+import { gate, gateRevision, loadBaseline, needsForce, REVISIONS, scoredAlone } from './gate.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -60,9 +60,10 @@ function suiteNode() {
 
 /**
  * One run of the suite: the revision's whole `--requirements` set (results cleared first), or
- * one scenario at that revision's wire. Resolves with its exit code and duration.
+ * one scenario at that revision's wire (`why` heads its part of the log). Resolves with its
+ * exit code and duration.
  */
-function runSuite(node, revision, scenario) {
+function runSuite(node, revision, scenario, why = 'retry') {
   const out = join(resultsRoot, revision);
   if (scenario === undefined) rmSync(out, { recursive: true, force: true });
   const logFile = join(resultsRoot, `${revision}.log`);
@@ -77,7 +78,7 @@ function runSuite(node, revision, scenario) {
           '--spec-version',
           revision,
           // The suite runs an extension scenario on its own only when forced.
-          ...(SCORED_EXTENSIONS.includes(scenario) ? ['--force'] : []),
+          ...(needsForce(scenario) ? ['--force'] : []),
         ];
   const args = [
     join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
@@ -91,7 +92,7 @@ function runSuite(node, revision, scenario) {
   const started = performance.now();
   return new Promise((resolve) => {
     const log = createWriteStream(logFile, { flags: scenario === undefined ? 'w' : 'a' });
-    if (scenario !== undefined) log.write(`\n=== retry: ${scenario} on its own\n`);
+    if (scenario !== undefined) log.write(`\n=== ${why}: ${scenario} on its own\n`);
     const child = spawn(node, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -124,6 +125,11 @@ async function main() {
     console.log(
       `conformance: --requirements ${revision} ran in ${seconds.toFixed(1)} s (suite exit ${code}; log ${logFile.slice(root.length + 1)})`,
     );
+    // The extension scenarios no requirements file lists (gate.mjs, SCORED_ALONE), one by one.
+    for (const scenario of scoredAlone(revision)) {
+      const alone = await runSuite(node, revision, scenario, 'extension');
+      console.log(`conformance: ${scenario} at ${revision} ran on its own in ${alone.seconds.toFixed(1)} s`);
+    }
     // All scenarios run in parallel, which on a small or busy machine can starve the suite's
     // mock servers (timeouts, keep-alive connections reset). A scored scenario that failed
     // unexpectedly gets one more run on its own; the gate reads the newest result and names it.

@@ -29,4 +29,5 @@ export {
   type AppToolCallDecision,
   type FramePort,
 } from './apps/appSession.js';
+export { type AppDownloadFile, MAX_DOWNLOAD_FILES, MAX_DOWNLOAD_BYTES } from './apps/downloadFile.js';
 export { appFrameDocument, appContentSecurityPolicy, appPermissionsPolicy } from './apps/framePolicy.js';

@@ -32,6 +32,7 @@ export {
 } from './client/middleware.js';
 export type { Closeable } from './util/disposable.js';
 export type { CallOptions, CacheMode, InputRequiredMode, InputRetry, Progress } from './wire/callOptions.js';
+export { contentLanguage } from './wire/language.js';
 export type { CallToolOptions } from './tasks/options.js';
 export type { CloseOptions } from './client/closeOptions.js';
 export { InMemoryTransport } from './transport/memory.js';
@@ -593,6 +594,7 @@ export {
   type ApproveAppToolCall,
   type FramePort,
 } from './apps/appSession.js';
+export { type AppDownloadFile, MAX_DOWNLOAD_FILES, MAX_DOWNLOAD_BYTES } from './apps/downloadFile.js';
 export { hostAppLink, clientAppLink } from './host/appLink.js';
 export {
   AppResourceError,

@@ -7,6 +7,7 @@
  * input and result once the app is initialized, and tears down with `ui/resource-teardown`.
  * Runtime-neutral: the port is the only tie to a frame (`mcp-live/apps-bridge` makes one).
  */
+import { downloadFiles, type AppDownloadFile } from './downloadFile.js';
 import { ErrorCode } from '../errors/codes.js';
 import { McpError } from '../errors/errors.js';
 import {
@@ -86,6 +87,14 @@ export interface AppHandlers {
     | undefined;
   /** `ui/open-link`: a URL to open outside the frame. */
   onOpenLink?: ((url: string) => AppRequestOutcome | Promise<AppRequestOutcome>) | undefined;
+  /**
+   * `ui/download-file` (ext-apps 2.0.4): files the app asks the host to save, checked and
+   * sanitised first (embedded contents decoded, strict base64; safe file names; at most 16
+   * files and 16 MiB). The host decides: ask the user, save, or refuse (`false`). A linked
+   * file's `uri` is the server's to fetch (`resources/read`), never fetched here. Declares the
+   * host capability `downloadFile` when set; without it the app hears method not found.
+   */
+  onDownloadFile?: ((files: AppDownloadFile[]) => AppRequestOutcome | Promise<AppRequestOutcome>) | undefined;
   /** `ui/update-model-context`: context for the model's next turns (each update replaces the last). */
   onUpdateModelContext?:
     | ((context: {
@@ -343,6 +352,11 @@ export class AppSession {
         if (handlers.onOpenLink === undefined) throw rpcError(METHOD_NOT_FOUND, 'this host opens no links for apps');
         return outcome(await handlers.onOpenLink(url));
       }
+      case 'ui/download-file': {
+        if (handlers.onDownloadFile === undefined)
+          throw rpcError(METHOD_NOT_FOUND, 'this host downloads no files for apps');
+        return outcome(await handlers.onDownloadFile(downloadFiles(params)));
+      }
       case 'ui/update-model-context': {
         if (handlers.onUpdateModelContext === undefined)
           throw rpcError(METHOD_NOT_FOUND, 'this host takes no model context from apps');
@@ -427,6 +441,7 @@ export class AppSession {
       serverResources: {},
       logging: {},
       ...(handlers.onOpenLink !== undefined && { openLinks: {} }),
+      ...(handlers.onDownloadFile !== undefined && { downloadFile: {} }),
       ...(handlers.onMessage !== undefined && { message: modalities }),
       ...(handlers.onUpdateModelContext !== undefined && { updateModelContext: modalities }),
       ...(resource !== undefined && {

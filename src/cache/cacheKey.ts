@@ -13,6 +13,9 @@
  *   and `skills/get`, the `cursor` of a list page (`null` for the first page, so an absent
  *   cursor and `""` differ), the JSON text of `[uri, cursor]` for `resources/directory/read`,
  *   `null` for `server/discover`;
+ * - `protocolVersion`: the version the request is sent with, followed by its language preference
+ *   when it has one (`keyVersion.ts`: `"2026-07-28\u0000fr"`), so that languages never share an
+ *   entry;
  * - `partition`: `"public"` or `"private:<id>"`, where `<id>` is a SHA-256 digest of the auth
  *   context or `anonymous` (see `authContext.ts`); a raw credential never appears.
  *

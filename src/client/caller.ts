@@ -23,6 +23,9 @@ import { withSkillsExtension } from '../wire/skillsCapability.js';
 import { CallContext, RequestChain, type CallRequest } from './chain.js';
 import { copyWith } from '../util/copyWith.js';
 import { MetaBase, RequestMeta } from '../wire/requestMeta.js';
+import { checkAcceptLanguage } from '../wire/language.js';
+import { cacheKeyVersion } from '../cache/keyVersion.js';
+import type { CallOptions } from '../wire/callOptions.js';
 import type { Middleware, UseOptions } from './middleware.js';
 
 export type { CallInternals, CallRequest } from './chain.js';
@@ -65,6 +68,8 @@ export class Caller {
   /** The declared capabilities plus the Skills extension, for the extension's requests (made on first use). */
   private skillsCapabilities: JsonObject | undefined;
   private version: string;
+  /** {@link cacheVersion} of a request without a language of its own (made when the version changes). */
+  private keyVersion: string;
   private eraValue: Era = 'modern';
   /** Legacy wire: starts a new session after `SessionExpiredError` (`expired`; set by the client). */
   renewSession: ((expired: unknown) => Promise<unknown>) | undefined;
@@ -90,6 +95,7 @@ export class Caller {
   ) {
     this.version = options.protocolVersions[0] as string;
     this.baseMeta = this.makeBaseMeta();
+    this.keyVersion = cacheKeyVersion(this.version, options.acceptLanguage);
     this.headerRegistry =
       options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the chain reads the caller's live fields
@@ -136,6 +142,17 @@ export class Caller {
   set protocolVersion(version: string) {
     this.version = version;
     this.baseMeta = this.makeBaseMeta();
+    this.keyVersion = cacheKeyVersion(version, this.options.acceptLanguage);
+  }
+
+  /**
+   * The `protocolVersion` element of the cache keys of a request sent with `options`: the
+   * protocol version, with the request's language preference when it has one (the call's
+   * `acceptLanguage`, else the client's).
+   */
+  cacheVersion(options: CallOptions | undefined): string {
+    const language = options?.acceptLanguage;
+    return language === undefined ? this.keyVersion : cacheKeyVersion(this.version, language);
   }
 
   /** Adds a request middleware (see `middleware.ts` for the chain's order); returns its disposer. */
@@ -333,8 +350,8 @@ export class Caller {
 
   /**
    * `params` with a fresh `_meta`: the wire's base keys (with the Tasks or Skills extension
-   * declared when asked), the context's `meta` (the caller's keys, the trace context), and
-   * (modern) the log level. A legacy request with nothing to put there and no progress token to
+   * declared when asked, and the client's language), the context's `meta` (the caller's keys,
+   * the trace context), the call's language, and (modern) the log level. A legacy request with nothing to put there and no progress token to
    * ask for has none.
    */
   private withMeta(ctx: CallContext, params: JsonObject, sessionOptions: SessionRequestOptions): JsonObject {
@@ -350,6 +367,11 @@ export class Caller {
       }
     }
     Object.assign(meta, ctx.meta);
+    // The language: the call's, else the client's (in the modern base already; the legacy wire has none).
+    if (options.acceptLanguage !== undefined)
+      meta[MetaKey.acceptLanguage] = checkAcceptLanguage(options.acceptLanguage, 'options.acceptLanguage');
+    else if (this.baseMeta === undefined && this.options.acceptLanguage !== undefined)
+      meta[MetaKey.acceptLanguage] = this.options.acceptLanguage;
     if (this.eraValue === 'legacy') {
       const wantsProgress =
         sessionOptions.onProgress !== undefined ||
@@ -403,6 +425,7 @@ export class Caller {
       [MetaKey.clientCapabilities]: this.options.capabilities,
     };
     if (this.options.sendClientInfo) meta[MetaKey.clientInfo] = this.options.clientInfo;
+    if (this.options.acceptLanguage !== undefined) meta[MetaKey.acceptLanguage] = this.options.acceptLanguage;
     return new MetaBase(meta);
   }
 }

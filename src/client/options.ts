@@ -1,6 +1,7 @@
 import type { Transport } from '../transport/transport.js';
 import type { ClientCapabilities, Implementation, LoggingMessage } from '../wire/protocol.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../wire/protocol.js';
+import { checkAcceptLanguage } from '../wire/language.js';
 import { systemClock, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
 import { boundedTimers } from '../util/timerBounds.js';
 import type { JsonRpcNotification } from '../wire/messages.js';
@@ -103,6 +104,21 @@ export interface ClientOptions {
   reconnect?: false | ReconnectOptions | undefined;
   /** Send `clientInfo` on every request, as the spec recommends. @default true */
   sendClientInfo?: boolean | undefined;
+  /**
+   * The user's language preference, sent on every request as
+   * `_meta["io.modelcontextprotocol/acceptLanguage"]` and, over Streamable HTTP, as the
+   * `Accept-Language` header: an `Accept-Language` value (RFC 9110 §12.5.4) such as
+   * `"fr-CA,fr;q=0.9,en;q=0.5"`. A call's `acceptLanguage` replaces it for that call. It is part
+   * of every cache key, so a list cached in one language is never served to a request in another.
+   * A server may ignore it; one that answers by language says so in
+   * `_meta["io.modelcontextprotocol/contentLanguage"]` (read it with `contentLanguage(result)`).
+   * Follows SEP-2792, a draft: the key and its rules may change before a revision adopts them.
+   * See docs/caching.md.
+   * @throws InvalidArgumentError (-32602) from the constructor for a value that is not an
+   *   `Accept-Language` value.
+   * @default none (no language is sent)
+   */
+  acceptLanguage?: string | undefined;
   /** Protocol versions this client accepts, most preferred first. @default ["2026-07-28"] */
   protocolVersions?: readonly string[] | undefined;
   /**
@@ -210,6 +226,7 @@ export interface ResolvedClientOptions {
   apps: { maxHtmlBytes: number } | undefined;
   reconnect: ResolvedReconnectPolicy | false;
   sendClientInfo: boolean;
+  acceptLanguage: string | undefined;
   protocolVersions: readonly string[];
   era: EraSetting;
   probeTimeoutMs: number;
@@ -308,6 +325,8 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     apps,
     reconnect: resolveReconnectOptions(options.reconnect),
     sendClientInfo: options.sendClientInfo ?? true,
+    acceptLanguage:
+      options.acceptLanguage === undefined ? undefined : checkAcceptLanguage(options.acceptLanguage, 'acceptLanguage'),
     protocolVersions,
     era,
     probeTimeoutMs: positive('probeTimeoutMs', options.probeTimeoutMs, DEFAULT_PROBE_TIMEOUT_MS),

@@ -143,7 +143,7 @@ export class CachedReads {
   } {
     const cacheWalk = this.cache?.walkList({
       method,
-      protocolVersion: this.host.caller.protocolVersion,
+      protocolVersion: this.host.caller.cacheVersion(options),
       mode: options.cacheMode,
     });
     const scope = this.host.observer?.start(method, {}, this.host.caller.protocolVersion, true);
@@ -203,7 +203,7 @@ export class CachedReads {
           {
             method,
             ...key,
-            protocolVersion: this.host.caller.protocolVersion,
+            protocolVersion: this.host.caller.cacheVersion(options),
             mode: options.cacheMode,
             signal: options.signal,
           },

@@ -26,7 +26,7 @@ export function readResource(
   ) {
     const cache = parts.responseCache;
     if (cache !== undefined && typeof uri === 'string' && uri !== '') {
-      const hit = cache.peekFresh('resources/read', uri, parts.caller.protocolVersion);
+      const hit = cache.peekFresh('resources/read', uri, parts.caller.cacheVersion(options));
       if (hit !== undefined) {
         if (parts.observer !== undefined)
           parts.observer.start('resources/read', { uri }, parts.caller.protocolVersion).servedFromCache(hit);

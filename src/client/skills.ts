@@ -1,6 +1,6 @@
 /**
  * `client.skills`: the Skills extension (SEP-2640) on one client. The object is small and made on
- * first access; the code behind it (`skills/`, with the YAML parser) is imported on the first
+ * first access; the code behind it (`skills/`, with its frontmatter reader) is imported on the first
  * call, so a client that never uses skills never loads it.
  */
 import { skillsCapabilityOf } from '../wire/skillsCapability.js';
@@ -48,12 +48,13 @@ export interface ClientSkills {
    * to the skill's root (`references/FORMS.md`; never above the root) or an absolute URI; a
    * fragment is ignored. The file must be listed in the entry (checked before anything is sent,
    * whatever percent-encoding either side used) and is requested by the entry's spelling; its
-   * size and SHA-256 must match, and for the skill's own `SKILL.md` the frontmatter (YAML 1.2
-   * core schema) must equal the entry's. A copy served from the cache that fails is read once
+   * size and SHA-256 must match, and for the skill's own `SKILL.md` the frontmatter must be in
+   * the YAML subset docs/skills.md lists (YAML 1.2 core schema) and equal the entry's. A copy
+   * served from the cache that fails is read once
    * more with `cacheMode: 'reload'` before the error. A `"dynamic"` skill's files skip the list,
    * size and digest checks (`verified: false`), not the frontmatter.
    * @throws SkillVerificationError (-32060; `data.reason` `unlisted`, `size`, `digest` or
-   *   `frontmatter`); InvalidArgumentError (-32602) for an invalid entry or reference;
+   *   `frontmatter`, with `data.line` and `data.value` when it cannot be read); InvalidArgumentError (-32602) for an invalid entry or reference;
    *   ProtocolError (-32600) when the result has no contents for the file; as `readResource`.
    */
   read(skill: Skill, ref?: string, options?: CallOptions): Promise<SkillFile>;

@@ -18,6 +18,13 @@ export interface SkillVerificationErrorData {
   actual?: string | number | undefined;
   /** `frontmatter`: one line per differing field, or why the frontmatter could not be read. */
   differences: string[];
+  /**
+   * `frontmatter` that could not be read (no `---` lines, or YAML outside the subset
+   * docs/skills.md lists): the line of `SKILL.md` (1-based) and the offending text.
+   */
+  line?: number | undefined;
+  /** With {@link line}: the offending text (at most 80 characters as written). */
+  value?: string | undefined;
 }
 
 /**

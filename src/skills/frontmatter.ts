@@ -1,11 +1,11 @@
 /**
  * A `SKILL.md`'s frontmatter (Agent Skills specification): the YAML between a first line `---` and
- * the next line `---`, parsed with the YAML 1.2 core schema (the `yaml` package, loaded only with
- * this module), and compared field by field with the listing entry's `frontmatter` (SEP-2640,
- * Integrity and verification). Pure.
+ * the next line `---`, read strictly by {@link parseFrontmatterYaml} (the YAML 1.2 subset skills are
+ * written in, core-schema typing), and compared field by field with the listing entry's
+ * `frontmatter` (SEP-2640, Integrity and verification). Pure.
  */
-import { parse } from 'yaml';
 import { isObject } from '../wire/messages.js';
+import { FrontmatterSyntaxError, parseFrontmatterYaml } from './frontmatterYaml.js';
 
 /** A `SKILL.md` split into its parsed frontmatter and its markdown body. */
 export interface SplitSkillMd {
@@ -15,29 +15,20 @@ export interface SplitSkillMd {
 
 /**
  * Splits and parses a `SKILL.md` (a leading BOM is dropped; CRLF read as LF).
- * @throws Error with a reason when there is no frontmatter, the YAML is malformed (duplicate keys
- *   included), or it is not a mapping.
+ * @throws FrontmatterSyntaxError (line, reason, offending text) when there is no frontmatter, or
+ *   its YAML is outside what {@link parseFrontmatterYaml} reads (a repeated key included).
  */
 export function splitSkillMd(text: string): SplitSkillMd {
   const normalized = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n?/g, '\n');
   const open = /^---[ \t]*\n/.exec(normalized);
-  if (open === null) throw new Error('SKILL.md does not begin with a "---" frontmatter line');
+  if (open === null)
+    throw new FrontmatterSyntaxError('SKILL.md does not begin with a "---" line', 1, normalized.split('\n', 1)[0]!);
   const rest = normalized.slice(open[0].length);
   const close = /^---[ \t]*$/m.exec(rest);
-  if (close === null) throw new Error('SKILL.md frontmatter has no closing "---" line');
-  const yaml = rest.slice(0, close.index);
-  let parsed: unknown;
-  try {
-    // The core schema: `1.0` is a number, `yes` a string, `2001-12-14` a string (no timestamps).
-    parsed = parse(yaml, { version: '1.2', schema: 'core', uniqueKeys: true, maxAliasCount: 100 });
-  } catch (error) {
-    throw new Error(`SKILL.md frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`, {
-      cause: error,
-    });
-  }
-  if (!isObject(parsed)) throw new Error('SKILL.md frontmatter is not a YAML mapping');
+  if (close === null) throw new FrontmatterSyntaxError('the frontmatter has no closing "---" line', 1, '---');
+  const frontmatter = parseFrontmatterYaml(rest.slice(0, close.index), 2);
   const afterClose = rest.slice(close.index + close[0].length);
-  return { frontmatter: parsed, body: afterClose.startsWith('\n') ? afterClose.slice(1) : afterClose };
+  return { frontmatter, body: afterClose.startsWith('\n') ? afterClose.slice(1) : afterClose };
 }
 
 /**

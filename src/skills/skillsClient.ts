@@ -4,7 +4,7 @@
  * returned, and `resources/directory/read`. Requests go through the client's response cache
  * (the host hooks), so TTL, scope and invalidation apply as to every other read; a cached file
  * that fails verification is fetched once more, fresh, before the error. Loaded on first use of
- * `client.skills`, with the YAML parser.
+ * `client.skills`, with the frontmatter reader (frontmatterYaml.ts).
  */
 import type { CacheSource } from '../cache/types.js';
 import type { CallOptions } from '../wire/callOptions.js';

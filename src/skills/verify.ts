@@ -1,8 +1,7 @@
 /**
  * Verifying one read skill file against its entry (SEP-2640, Integrity and verification): the
  * bytes of the content item the server sent for the URI, their size and SHA-256 against the
- * listing, and for the skill's own `SKILL.md` its frontmatter against the entry's. Pure; the
- * YAML parser comes with `frontmatter.ts`.
+ * listing, and for the skill's own `SKILL.md` its frontmatter against the entry's. Pure.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -10,6 +9,7 @@ import { isObject } from '../wire/messages.js';
 import type { ReadResourceResult } from '../wire/protocol.js';
 import { SkillVerificationError } from './errors.js';
 import { frontmatterDifferences, splitSkillMd } from './frontmatter.js';
+import { FrontmatterSyntaxError } from './frontmatterYaml.js';
 import type { Skill, SkillFile, SkillResourceEntry } from './types.js';
 import { canonicalUri } from './uris.js';
 
@@ -58,7 +58,13 @@ export function verifyFile(
   const fail = (
     reason: 'size' | 'digest' | 'frontmatter',
     message: string,
-    extra: { expected?: string | number; actual?: string | number; differences?: string[] } = {},
+    extra: {
+      expected?: string | number;
+      actual?: string | number;
+      differences?: string[];
+      line?: number;
+      value?: string;
+    } = {},
   ): never => {
     throw new SkillVerificationError(
       {
@@ -68,6 +74,7 @@ export function verifyFile(
         differences: extra.differences ?? [],
         expected: extra.expected,
         actual: extra.actual,
+        ...(extra.line !== undefined && { line: extra.line, value: extra.value }),
       },
       message,
     );
@@ -97,7 +104,12 @@ export function verifyFile(
   try {
     split = splitSkillMd(text);
   } catch (error) {
-    return fail('frontmatter', (error as Error).message, { differences: [(error as Error).message] });
+    if (!(error instanceof FrontmatterSyntaxError)) throw error;
+    return fail('frontmatter', `frontmatter cannot be read: ${error.message}`, {
+      differences: [error.message],
+      line: error.line,
+      value: error.value,
+    });
   }
   const differences = frontmatterDifferences(split.frontmatter, skill.frontmatter);
   if (differences.length > 0)

@@ -78,6 +78,16 @@ export interface CallOptions {
   /** Extra `_meta` keys for this request; merged with the protocol keys, never dropped. */
   meta?: JsonObject | undefined;
   /**
+   * The user's language preference for this call, in place of the client's `acceptLanguage`
+   * (and of an `acceptLanguage` key in {@link meta}): an `Accept-Language` value such as
+   * `"de"`, sent as `_meta["io.modelcontextprotocol/acceptLanguage"]` and, over Streamable
+   * HTTP, as `Accept-Language`; part of the cache key. Follows SEP-2792, a draft.
+   * @throws InvalidArgumentError (-32602), nothing sent, for a value that is not an
+   *   `Accept-Language` value.
+   * @default the client's `acceptLanguage`
+   */
+  acceptLanguage?: string | undefined;
+  /**
    * How this call uses the response cache, named as `fetch` names them: `default` (a fresh
    * entry, else the server), `no-store` (bypass the cache), `reload` and `no-cache` (always ask
    * the server, then store), `force-cache` (any entry, even stale), `only-if-cached` (an entry

@@ -20,6 +20,10 @@ export const MetaKey = {
   serverInfo: 'io.modelcontextprotocol/serverInfo',
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
   progressToken: 'progressToken',
+  /** The user's language preference on a request (SEP-2792, a draft): `Accept-Language` syntax. */
+  acceptLanguage: 'io.modelcontextprotocol/acceptLanguage',
+  /** The language a server answered in, on a result (SEP-2792, a draft): `Content-Language` syntax. */
+  contentLanguage: 'io.modelcontextprotocol/contentLanguage',
 } as const;
 
 /** Token that ties `notifications/progress` to the request that carried it in `_meta.progressToken`. */

@@ -169,6 +169,74 @@ describe('AppSession', () => {
     expect((await request(port, 6, 'sampling/createMessage')).error?.code).toBe(-32601);
   });
 
+  it('ui/download-file: the host hook decides on checked, sanitised files; downloadFile declared only with a hook', async () => {
+    const port = scriptedFrame();
+    const asked: unknown[] = [];
+    let answer: boolean = true;
+    new AppSession({
+      port,
+      link: link(),
+      hostInfo,
+      onDownloadFile: (files) => {
+        asked.push(files);
+        return answer;
+      },
+    });
+    const init = await request(port, 1, 'ui/initialize', { appInfo: { name: 'a', version: '1' } });
+    expect(init.result.hostCapabilities.downloadFile).toEqual({});
+    const contents = [
+      { type: 'resource', resource: { uri: 'file:///exports/..%2F..%2F.bashrc', mimeType: 'text/csv', text: 'a,b\n' } },
+      { type: 'resource', resource: { uri: 'ui://demo/report\u202Efdp.exe', blob: 'AAEC' } },
+      { type: 'resource_link', uri: 'ui://demo/big.zip', name: 'big.zip', mimeType: 'application/zip' },
+    ];
+    expect((await request(port, 2, 'ui/download-file', { contents })).result).toEqual({});
+    expect(asked).toEqual([
+      [
+        {
+          kind: 'embedded',
+          uri: contents[0]!.resource!.uri,
+          name: '_.._.bashrc',
+          mimeType: 'text/csv',
+          bytes: new TextEncoder().encode('a,b\n'),
+        },
+        {
+          kind: 'embedded',
+          uri: 'ui://demo/report\u202Efdp.exe',
+          name: 'report_fdp.exe',
+          mimeType: undefined,
+          bytes: new Uint8Array([0, 1, 2]),
+        },
+        { kind: 'link', uri: 'ui://demo/big.zip', name: 'big.zip', mimeType: 'application/zip' },
+      ],
+    ]);
+    answer = false;
+    expect((await request(port, 3, 'ui/download-file', { contents: [contents[2]] })).result).toEqual({ isError: true });
+    // Malformed requests never reach the hook: invalid params, with the item named.
+    const bad = [
+      {},
+      { contents: [] },
+      { contents: [{ type: 'text', text: 'x' }] },
+      { contents: [{ type: 'resource', resource: { uri: 'ui://x', blob: 'not base64!' } }] },
+      { contents: [{ type: 'resource', resource: { uri: 'ui://x', text: 'a', blob: 'AA==' } }] },
+      { contents: [{ type: 'resource_link', name: 'x' }] },
+      { contents: Array.from({ length: 17 }, () => contents[2]) },
+    ];
+    for (const [index, params] of bad.entries()) {
+      const answerOf = await request(port, 10 + index, 'ui/download-file', params);
+      expect(answerOf.error?.code, JSON.stringify(params)).toBe(-32602);
+    }
+    expect(asked).toHaveLength(2);
+  });
+
+  it('ui/download-file without a hook: method not found, and no downloadFile capability', async () => {
+    const port = scriptedFrame();
+    new AppSession({ port, link: link(), hostInfo });
+    const init = await request(port, 1, 'ui/initialize', { appInfo: { name: 'a', version: '1' } });
+    expect(init.result.hostCapabilities).not.toHaveProperty('downloadFile');
+    const contents = [{ type: 'resource', resource: { uri: 'ui://x/a.txt', text: 'a' } }];
+    expect((await request(port, 2, 'ui/download-file', { contents })).error?.code).toBe(-32601);
+  });
+
   it('hands the HTML to a sandbox proxy that says it is ready', () => {
     const port = scriptedFrame();
     const resource = appResourceFrom(

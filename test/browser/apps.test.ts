@@ -16,6 +16,8 @@ const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 interface AppsState {
   allowAppCalls: boolean;
+  allowDownloads: boolean;
+  downloads: unknown[];
   approvals: Array<{ server: string; name: string; resourceUri: string | undefined; allowed: boolean }>;
   closedReason: string | undefined;
 }
@@ -93,6 +95,68 @@ describe.skipIf(chromium.skipReason !== undefined)('an MCP App in headless Chrom
       { server: 'time', name: 'get-time', resourceUri: 'ui://get-time/mcp-app.html', allowed: true },
       { server: 'time', name: 'get-time', resourceUri: 'ui://get-time/mcp-app.html', allowed: false },
     ]);
+  }, 60_000);
+
+  it('ui/download-file from inside the sandboxed frame: the host hook gets the checked files and decides', async () => {
+    /** Sends one JSON-RPC request from the app's window to the host, as the app's SDK does, and waits for the answer. */
+    const fromApp = (id: number, params: unknown) =>
+      app.evaluate(
+        (requestId, requestParams) =>
+          new Promise<unknown>((resolve) => {
+            const onMessage = (event: MessageEvent) => {
+              const data = event.data as { id?: unknown };
+              if (event.source !== window.parent || data?.id !== requestId) return;
+              window.removeEventListener('message', onMessage);
+              resolve(data);
+            };
+            window.addEventListener('message', onMessage);
+            window.parent.postMessage(
+              { jsonrpc: '2.0', id: requestId, method: 'ui/download-file', params: requestParams },
+              '*',
+            );
+          }),
+        id,
+        params,
+      );
+    const contents = [
+      {
+        type: 'resource',
+        resource: { uri: 'ui://get-time/exports/../../time.csv', mimeType: 'text/csv', text: 'time\n1\n' },
+      },
+      { type: 'resource', resource: { uri: 'ui://get-time/notes.txt', blob: btoa('hello') } },
+      { type: 'resource_link', uri: 'ui://get-time/archive.zip', name: '../archive.zip' },
+    ];
+    expect(await fromApp(9001, { contents })).toEqual({ jsonrpc: '2.0', id: 9001, result: {} });
+    expect((await state()).downloads).toEqual([
+      [
+        {
+          kind: 'embedded',
+          name: 'time.csv',
+          uri: 'ui://get-time/exports/../../time.csv',
+          mimeType: 'text/csv',
+          text: 'time\n1\n',
+        },
+        { kind: 'embedded', name: 'notes.txt', uri: 'ui://get-time/notes.txt', text: 'hello' },
+        { kind: 'link', name: '_archive.zip', uri: 'ui://get-time/archive.zip' },
+      ],
+    ]);
+    // The host refuses: the app hears isError.
+    await page.evaluate(() => {
+      (globalThis as unknown as { appsState: AppsState }).appsState.allowDownloads = false;
+    });
+    expect(await fromApp(9002, { contents: [contents[2]] })).toEqual({
+      jsonrpc: '2.0',
+      id: 9002,
+      result: { isError: true },
+    });
+    // A malformed request never reaches the hook.
+    const bad = (await fromApp(9003, {
+      contents: [{ type: 'resource', resource: { uri: 'ui://x', blob: '%%%' } }],
+    })) as {
+      error?: { code: number };
+    };
+    expect(bad.error?.code).toBe(-32602);
+    expect((await state()).downloads).toHaveLength(2);
   }, 60_000);
 
   it('removing the frame ends the bridge', async () => {

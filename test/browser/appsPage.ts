@@ -15,6 +15,10 @@ const state = {
   /** Log entries and messages the app sent. */
   logs: [] as unknown[],
   messages: [] as unknown[],
+  /** Whether the download hook accepts the app's next `ui/download-file` (the test flips it). */
+  allowDownloads: true,
+  /** The files of every `ui/download-file` the hook was asked about, as it saw them. */
+  downloads: [] as Array<Array<{ kind: string; name: string; uri: string; mimeType?: string; text?: string }>>,
   closedReason: undefined as string | undefined,
 };
 
@@ -53,6 +57,19 @@ async function showApp(url: string): Promise<{ fingerprint: string; bytes: numbe
     onLog: (entry) => state.logs.push(entry),
     onMessage: (message) => {
       state.messages.push(message);
+    },
+    // ui/download-file: the files arrive checked and named safely; a real host would ask the user.
+    onDownloadFile: (files) => {
+      state.downloads.push(
+        files.map((file) => ({
+          kind: file.kind,
+          name: file.name,
+          uri: file.uri,
+          ...(file.mimeType !== undefined && { mimeType: file.mimeType }),
+          ...(file.kind === 'embedded' && { text: new TextDecoder().decode(file.bytes) }),
+        })),
+      );
+      return state.allowDownloads;
     },
     // The call the model made, shown in the app once it is initialized.
     toolInput: {},

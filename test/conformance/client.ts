@@ -29,6 +29,8 @@ import {
   type NonInteractiveGrant,
   type OAuthProvider,
   type PreRegisteredClient,
+  type Skill,
+  SkillVerificationError,
   type Tool,
 } from '../../src/index.js';
 
@@ -225,6 +227,34 @@ async function call(client: McpClient, name: string, args: JsonObject = {}): Pro
   );
 }
 
+async function listSkills(client: McpClient): Promise<Skill[]> {
+  if (!client.skills.supported) throw new Error('the server does not declare the Skills extension');
+  const { skills } = await client.skills.list();
+  log(`skills/list: ${skills.map((s) => s.uri).join(', ') || '(none)'}`);
+  return skills;
+}
+
+/**
+ * What a host does when the model loads a skill: read its `SKILL.md` (verified against the
+ * entry), then the skill's other files. A file that fails verification is refused: the skill is
+ * not loaded and nothing more of it is read.
+ */
+async function loadSkill(client: McpClient, skill: Skill): Promise<void> {
+  try {
+    const md = await client.skills.read(skill);
+    log(`loaded ${md.uri} (${md.bytes.byteLength} bytes)`);
+  } catch (error) {
+    if (!(error instanceof SkillVerificationError)) throw error;
+    log(`refused ${skill.uri}: ${error.reason}: ${error.message}`);
+    return;
+  }
+  for (const file of skill.resources === 'dynamic' ? [] : skill.resources) {
+    if (file.uri === skill.uri) continue;
+    const read = await client.skills.read(skill, file.uri);
+    log(`read ${read.uri} (${read.bytes.byteLength} bytes)`);
+  }
+}
+
 /** Calls every listed tool in order with no arguments; all must succeed. */
 async function callEveryTool(client: McpClient, tools: readonly Tool[]): Promise<void> {
   for (const tool of tools) await call(client, tool.name);
@@ -309,6 +339,24 @@ const steps: Record<string, Step> = {
     if (tool === undefined) throw new Error('json_schema_2020_12_tool is not listed');
     await call(client, 'json_schema_echo', { schema: tool.inputSchema });
   },
+
+  // SEP-2640 (extension): listing a skill must not fetch any of its files.
+  'sep-2640-client-no-prefetch': async (client, run) => {
+    await connect(client, run);
+    await listSkills(client);
+  },
+
+  // SEP-2640 (extension): the SKILL.md served fails its entry's digest, size or frontmatter;
+  // the host loads the skill, and must refuse it before reading any other file of it.
+  ...Object.fromEntries(
+    ['digest', 'size', 'frontmatter'].map((mode): [string, Step] => [
+      `sep-2640-client-verify-${mode}`,
+      async (client, run) => {
+        await connect(client, run);
+        for (const skill of await listSkills(client)) await loadSkill(client, skill);
+      },
+    ]),
+  ),
 
   // 2025-11-25, stateful server with sessions: elicitation whose schema carries defaults.
   'elicitation-sep1034-client-defaults': async (client, run) => {

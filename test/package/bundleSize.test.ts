@@ -57,9 +57,9 @@ const LAZY_PARTS_FROM = "export { McpClient, StreamableHttpTransport } from 'mcp
  * by the module its dynamic `import()` names; about 4% over the measurement (bytes) beside each.
  */
 export const LAZY_BOUNDS = {
-  'skills/skillsClient': 39_000, // 37,479
   'auth/oauthSession': 19_100, // 18,357
   'cache/policy': 11_000, // 10,573
+  'skills/skillsClient': 10_000, // 9,995: the target (issue 44), not 4% over; 37,479 with the yaml package
   'tasks/taskMachinery': 9_300, // 8,892
   'transport/http/legacy/sseFallback': 7_400, // 7,086
   'subscriptions/openSubscription': 7_300, // 7,007
