@@ -256,6 +256,9 @@ export {
 } from './skills/types.js';
 export {
   SkillVerificationError,
+  SkillPathError,
+  type SkillPathErrorData,
+  type SkillPathReason,
   InvalidSkillEntryError,
   SkillsUnsupportedError,
   type SkillVerificationReason,

@@ -5,13 +5,18 @@
  * back to the input. The helper is checked itself and through the texts that reach a model:
  * `host.instructions` blocks, a bounded tool result's head and tail, and `read_artifact` pages.
  */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { cutEnd, cutStart, headOf, pageEnd, shorten } from '../../../src/util/text.js';
 import { tagInstructions } from '../../../src/host/contextBudget/instructions.js';
 import { boundResult } from '../../../src/host/contextBudget/resultBudget.js';
-import { ArtifactStore } from '../../../src/host/contextBudget/artifacts.js';
+import { ArtifactStore, type ArtifactPage } from '../../../src/host/contextBudget/artifacts.js';
 import { estimateTokens } from '../../../src/host/contextBudget/tokens.js';
+import { McpHost } from '../../../src/host/host.js';
+import { inMemoryOfficial } from '../../fakes/inMemoryOfficial.js';
+import { TamperableSkills, skillMd } from '../../fakes/tamperableSkills.js';
 
 /** Clusters that a naive cut breaks: ZWJ families, skin tones, flags, stacked marks, CR LF, astral CJK. */
 const TRICKY = [
@@ -124,7 +129,7 @@ describe('one cut for every text', () => {
         let whole = '';
         let offset: number | undefined = 0;
         while (offset !== undefined) {
-          const page = store.read(id, offset, max)!;
+          const page: ArtifactPage = store.read(id, offset, max)!;
           expect(hasLoneSurrogate(page.text)).toBe(false);
           whole += page.text;
           offset = page.nextOffset;
@@ -168,5 +173,75 @@ describe('one cut for every text', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/**
+ * Raw cuts of a text for display, as they were before the helper: a `.slice(…)` whose result a
+ * template closes with a mark (`…`, `...`, `\n[`), or `x.length > n ? …x.slice(0, …)`. Cuts by
+ * index in parsers and of arrays or hex digests do not match either form.
+ */
+const RAW_CUTS = [
+  /\.(?:slice|substring|substr)\((?:[^()]|\([^()]*\))*\)\s*\}(?:…|\.\.\.|\\n\[)/,
+  /(\w+)\.length\s*>=?\s*[\w.]+\s*\?\s*`?\$?\{?\s*\1\.(?:slice|substring|substr)\(\s*0\s*,/,
+];
+/** Files left as they are, with why. */
+const KNOWN: Record<string, string> = {
+  'src/skills/frontmatter.ts':
+    'its YAML frontmatter parser is being replaced (issue 44); its 80-character cut goes with it',
+};
+
+describe("a skill's maxChars through the host", () => {
+  it('load_skill over an official Skills server: every odd maxChars cut keeps whole emoji', async () => {
+    const body = '🚀👨‍👩‍👧‍👦é́'.repeat(20);
+    const source = new TamperableSkills([{ path: 'emoji', files: { 'SKILL.md': skillMd('emoji', 'Emoji', body) } }]);
+    const server = inMemoryOfficial(source.factory());
+    for (const maxChars of [41, 43, 57, 101]) {
+      const host = new McpHost({
+        clientInfo: { name: 'cuts', version: '1.0.0' },
+        servers: { s: { type: 'custom', transport: () => server.transport() } },
+        skills: { maxChars },
+      });
+      try {
+        await host.connect();
+        await host.skills();
+        const result = await host.callSkillTool('load_skill', { name: 's__emoji' });
+        const text = (result.content[0] as { text: string }).text;
+        expect(hasLoneSurrogate(text)).toBe(false);
+        const kept = /\n\[cut at (\d+) of (\d+) characters\]$/.exec(text);
+        expect(kept).not.toBeNull();
+        expect(Number(kept![1])).toBeLessThanOrEqual(maxChars);
+        expect(Number(kept![1])).toBeGreaterThan(maxChars - 12); // at most one ZWJ family short
+      } finally {
+        await host.close();
+      }
+    }
+  });
+});
+
+describe('no raw text cut outside src/util/text.ts', () => {
+  it('every display cut in src/ goes through the helper', () => {
+    const root = new URL('../../../', import.meta.url).pathname;
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts')) {
+          const file = relative(root, path);
+          if (file === 'src/util/text.ts' || file in KNOWN) continue;
+          readFileSync(path, 'utf8')
+            .split('\n')
+            .forEach((line, i) => {
+              if (RAW_CUTS.some((rule) => rule.test(line))) found.push(`${file}:${i + 1}: ${line.trim()}`);
+            });
+        }
+      }
+    };
+    walk(join(root, 'src'));
+    expect(found, 'cut with headOf / shorten / cutEnd from src/util/text.ts').toEqual([]);
+    // The rules still catch the form they are for.
+    expect(RAW_CUTS[0]!.test('return s.length > 80 ? `${s.slice(0, 77)}...` : s;')).toBe(true);
+    expect(RAW_CUTS[1]!.test('return text.length > max ? text.slice(0, max) : text;')).toBe(true);
   });
 });
