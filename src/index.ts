@@ -257,6 +257,9 @@ export {
 } from './skills/types.js';
 export {
   SkillVerificationError,
+  SkillPathError,
+  type SkillPathErrorData,
+  type SkillPathReason,
   InvalidSkillEntryError,
   SkillsUnsupportedError,
   type SkillVerificationReason,

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import jsonc, { type ParseError, type ParseErrorCode } from 'jsonc-parser';
 import type { PromptReference, ResourceTemplateReference } from '../index.js';
+import { cutEnd, cutStart } from '../util/text.js';
 
 /** A malformed command line: the CLI prints it with the usage hint and exits with 2. */
 export class UsageError extends Error {
@@ -418,8 +419,8 @@ function jsonValue(text: string, subject: string): unknown {
     if (first === undefined)
       throw new UsageError(`${subject} not JSON (${error instanceof Error ? error.message : String(error)})`);
     const at = Math.min(first.offset, text.length);
-    const start = Math.max(0, at - 60);
-    const shown = text.slice(start, start + 100).replace(/\s/g, ' ');
+    const start = cutStart(text, Math.max(0, at - 60));
+    const shown = text.slice(start, cutEnd(text, start + 100)).replace(/\s/g, ' ');
     throw new UsageError(
       `${subject} not JSON, ${at === text.length ? `at its end (character ${at + 1})` : `at character ${at + 1} of ${text.length}`} (${describeParseError(first.error)}):\n  ${shown}\n  ${' '.repeat(at - start)}^`,
     );

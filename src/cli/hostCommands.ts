@@ -25,6 +25,7 @@ import { ProgressLine, type CliIo } from './io.js';
 import { describeContent, describePrompt, describeTool, styleFor, type Style } from './render.js';
 import { completeLine } from './completeLine.js';
 import { runSkillsCommand } from './skillsCommands.js';
+import { shorten } from '../util/text.js';
 
 interface HostContext {
   host: McpHost;
@@ -341,7 +342,7 @@ function inspectExitCode(table: readonly Row[]): number {
 
 function firstLine(error: Error): string {
   const text = error.message.split('\n')[0] ?? '';
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return shorten(text, 80, '...');
 }
 
 // ---------------------------------------------------------------------------------------------

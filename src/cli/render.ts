@@ -15,6 +15,7 @@ import {
   type SubscriptionFilter,
   type Tool,
 } from '../index.js';
+import { shorten } from '../util/text.js';
 
 /** Bold and dim, as ANSI escapes when the stream is a terminal, else the text unchanged. */
 export interface Style {
@@ -205,9 +206,7 @@ export function serverIdentityLines(
  */
 export function foldText(text: string, maxLines: number, width: number): string[] {
   const all = text.trimEnd().split('\n');
-  const shown = all
-    .slice(0, maxLines)
-    .map((line) => `  ${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
+  const shown = all.slice(0, maxLines).map((line) => `  ${shorten(line, width)}`);
   const cut = all.length > maxLines || all.some((line, i) => i < maxLines && line.length > width);
   if (cut)
     shown.push(

@@ -45,8 +45,11 @@ export interface ClientSkills {
   get(uri: string, options?: CallOptions): Promise<Skill>;
   /**
    * Reads one file of `skill` (default its `SKILL.md`) and verifies it: `ref` is a path relative
-   * to the skill's root (`references/FORMS.md`; never above the root) or an absolute URI; a
-   * fragment is ignored. The file must be listed in the entry (checked before anything is sent,
+   * to the skill's root (`references/FORMS.md`) or an absolute URI under it; a fragment is
+   * ignored. The path is percent-decoded once and its dot segments removed before anything is
+   * sent, and what could leave the root is refused (`..` above it in any spelling: `%2e%2e/`,
+   * `.%2e/`, `..%2f`; a NUL, a backslash, a leading `/`, a drive letter, double encoding):
+   * docs/skills.md, "Paths stay inside their skill". The file must be listed in the entry (checked before anything is sent,
    * whatever percent-encoding either side used) and is requested by the entry's spelling; its
    * size and SHA-256 must match, and for the skill's own `SKILL.md` the frontmatter must be in
    * the YAML subset docs/skills.md lists (YAML 1.2 core schema) and equal the entry's. A copy
@@ -54,15 +57,19 @@ export interface ClientSkills {
    * more with `cacheMode: 'reload'` before the error. A `"dynamic"` skill's files skip the list,
    * size and digest checks (`verified: false`), not the frontmatter.
    * @throws SkillVerificationError (-32060; `data.reason` `unlisted`, `size`, `digest` or
-   *   `frontmatter`, with `data.line` and `data.value` when it cannot be read); InvalidArgumentError (-32602) for an invalid entry or reference;
+   *   `frontmatter`, with `data.line` and `data.value` when it cannot be read); SkillPathError
+   *   (-32602, an InvalidArgumentError; `data.reason`, `data.value`, `data.root`) for a reference
+   *   that could leave the skill, nothing sent; InvalidArgumentError (-32602) for an invalid entry;
    *   ProtocolError (-32600) when the result has no contents for the file; as `readResource`.
    */
   read(skill: Skill, ref?: string, options?: CallOptions): Promise<SkillFile>;
   /**
    * `resources/directory/read`, every page: the direct children of a directory (`mimeType:
    * "inode/directory"` for subdirectories). `target` is a directory URI, or a skill entry whose
-   * root `path` (relative, default the root itself) is resolved against.
-   * @throws SkillsUnsupportedError (-32062), nothing sent, unless the server declares
+   * root `path` (relative, default the root itself) is resolved against, normalised as in
+   * `read` (never above the root or the directory URI).
+   * @throws SkillPathError (-32602), nothing sent, for a `path` that could leave it;
+   *   SkillsUnsupportedError (-32062), nothing sent, unless the server declares
    *   `directoryRead: true`; RpcError -32602 for a URI that is not a directory; as `client.pages`.
    */
   readDirectory(target: string | Skill, path?: string, options?: DirectoryReadOptions): Promise<DirectoryListing>;

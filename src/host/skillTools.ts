@@ -7,6 +7,7 @@
  */
 import type { Tool } from '../wire/protocol.js';
 import type { HostSkill } from './hostSkills.js';
+import { shorten } from '../util/text.js';
 
 /** The built-in tool that loads a skill's `SKILL.md`. */
 export const LOAD_SKILL_TOOL = 'load_skill';
@@ -66,5 +67,5 @@ export function skillsContext(skills: readonly HostSkill[]): string {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+  return shorten(flat, 300, '...');
 }

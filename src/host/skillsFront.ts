@@ -9,6 +9,7 @@ import type { SkillFile } from '../skills/types.js';
 import type { CallToolResult } from '../wire/protocol.js';
 import { HostSkills, type HostSkill, type HostSkillsDeps } from './hostSkills.js';
 import { LOAD_SKILL_TOOL, READ_SKILL_FILE_TOOL } from './skillTools.js';
+import { headOf } from '../util/text.js';
 
 /** Options of the host's skills (`McpHostOptions.skills`). */
 export interface HostSkillsOptions {
@@ -18,7 +19,10 @@ export interface HostSkillsOptions {
    * @default [] (every server's skills are untrusted)
    */
   trusted?: readonly string[] | undefined;
-  /** The most characters of a skill file a built-in tool result carries (the rest is cut, and said so). @default 100000 */
+  /**
+   * The most characters (UTF-16 code units) of a skill file a built-in tool result carries; the
+   * rest is cut on a whole character (src/util/text.ts), and said so. @default 100000
+   */
   maxChars?: number | undefined;
 }
 
@@ -112,8 +116,8 @@ export class SkillsFront {
 /** A tool result holding `text` from a skill, tagged with its origin; cut to `maxChars`. */
 function skillResult(skill: HostSkill, label: string, text: string, maxChars: number): CallToolResult {
   const head = `[${label} of skill ${skill.exposedName}, from MCP server "${skill.server}" (${skill.trusted ? 'trusted' : 'untrusted'}); root ${skill.skill.uri.replace(/\/SKILL\.md$/, '')}]\n`;
-  const body =
-    text.length > maxChars ? `${text.slice(0, maxChars)}\n[cut at ${maxChars} of ${text.length} characters]` : text;
+  const kept = headOf(text, maxChars);
+  const body = kept.length === text.length ? text : `${kept}\n[cut at ${kept.length} of ${text.length} characters]`;
   return { content: [{ type: 'text', text: head + body }] };
 }
 

@@ -22,6 +22,7 @@ import {
   type InputHandlers,
   type UrlElicitParams,
 } from './handlers.js';
+import { headOf } from '../util/text.js';
 
 /** Options of {@link fulfilInputRequests}. */
 export interface FulfilOptions {
@@ -321,7 +322,7 @@ function invalid(fail: Fail, value: unknown, detail: string): never {
 function safeJson(value: unknown): string {
   try {
     const text = JSON.stringify(value) ?? String(value);
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    return text.length > 200 ? `${headOf(text, 200)}…` : text;
   } catch {
     return String(value);
   }

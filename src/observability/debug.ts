@@ -4,6 +4,7 @@
  * Runtime-neutral: the environment is read only through `globalThis.process?.env`.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
+import { headOf } from '../util/text.js';
 
 /** What a {@link DebugEntry} reports. */
 export type DebugEntryType =
@@ -108,7 +109,7 @@ export function redactText(text: string): string {
  */
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
-    const text = value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…(${value.length} chars)` : value;
+    const text = value.length > MAX_STRING ? `${headOf(value, MAX_STRING)}…(${value.length} chars)` : value;
     return redactText(text);
   }
   if (typeof value !== 'object' || value === null) return value;
@@ -138,7 +139,7 @@ export function logLine(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)}…(${text.length} chars)` : text;
+  return text.length > MAX_LINE ? `${headOf(text, MAX_LINE)}…(${text.length} chars)` : text;
 }
 
 /** The default sink: `console.debug("[mcp-live] " + message)`. */

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../errors/codes.js';
-import { LocalError } from '../errors/errors.js';
+import { InvalidArgumentError, LocalError } from '../errors/errors.js';
 import type { InvalidSkillEntry } from './types.js';
 
 /** Why a skill file failed verification (SEP-2640, Integrity and verification). */
@@ -91,3 +91,74 @@ export class SkillsUnsupportedError extends LocalError {
     );
   }
 }
+
+/**
+ * Why a path was refused before anything was sent (SkillPathError): `empty`; `nul` (a NUL,
+ * raw or `%00`); `malformed-encoding` (a `%` not followed by two hex digits that decode);
+ * `backslash` (raw or `%5C`); `double-encoded` (an escape left after decoding once, `%252e`);
+ * `absolute` (a leading `/`, raw or `%2F`); `drive-or-scheme` (`C:`, `file:`); `dot-segment` (a
+ * segment of dots and spaces other than `.` and `..`, which some file systems read as `..`);
+ * `outside-root` (a `..` above the skill's root, or an absolute URI outside it).
+ */
+export type SkillPathReason =
+  | 'empty'
+  | 'nul'
+  | 'malformed-encoding'
+  | 'backslash'
+  | 'double-encoded'
+  | 'absolute'
+  | 'drive-or-scheme'
+  | 'dot-segment'
+  | 'outside-root';
+
+/** `data` of {@link SkillPathError}. */
+export interface SkillPathErrorData {
+  /** The argument: `ref` (`skills.read`, `host.readSkill`) or `path` (`readDirectory`, `read_skill_file`). */
+  name: 'ref' | 'path';
+  /** The path or URI as given. */
+  value: string;
+  /** The root it was resolved against (the skill's `SKILL.md` URI without `/SKILL.md`). */
+  root: string;
+  /** Why it was refused ({@link SkillPathReason}). */
+  reason: SkillPathReason;
+  /** The path after percent-decoding once, when it got that far. */
+  decoded?: string | undefined;
+}
+
+/**
+ * A path or URI given for a skill's file that could name something outside the skill
+ * (SEP-2640: a skill reads only its own files), refused before anything was sent: an
+ * {@link InvalidArgumentError} (code -32602) whose `data` ({@link SkillPathErrorData}) names the
+ * path as given, the root and the reason. `src/skills/uris.ts` `resolveSkillRef` says how
+ * paths are normalised.
+ */
+export class SkillPathError extends InvalidArgumentError {
+  override name = 'SkillPathError';
+  declare readonly data: SkillPathErrorData;
+
+  constructor(data: SkillPathErrorData) {
+    super(
+      data.name,
+      data.value,
+      `${JSON.stringify(data.value)} ${SKILL_PATH_REASONS[data.reason]} (root ${data.root}${data.decoded === undefined || data.decoded === data.value ? '' : `; decoded ${JSON.stringify(data.decoded)}`}); nothing was sent`,
+      { ...data },
+    );
+  }
+
+  /** The reason, as `data.reason`. */
+  get reason(): SkillPathReason {
+    return this.data.reason;
+  }
+}
+
+const SKILL_PATH_REASONS: Record<SkillPathReason, string> = {
+  empty: "is empty: expected a path relative to the skill's root",
+  nul: 'holds a NUL character',
+  'malformed-encoding': 'holds a % escape that does not decode',
+  backslash: 'holds a backslash: paths are /-separated',
+  'double-encoded': 'is percent-encoded twice',
+  absolute: "starts with /: expected a path relative to the skill's root",
+  'drive-or-scheme': "starts with a drive letter or scheme: expected a path relative to the skill's root",
+  'dot-segment': 'holds a segment of dots and spaces',
+  'outside-root': "leaves the skill's root",
+};

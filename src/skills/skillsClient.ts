@@ -168,12 +168,7 @@ export class SkillsClient {
     if (problem !== undefined) throw new InvalidArgumentError('skill', skill, `not a valid skill entry: ${problem}`);
     if (typeof ref !== 'string') throw new InvalidArgumentError('ref', ref, 'expected a path or URI string');
     const root = skillRoot(skill.uri) as string;
-    let uri: string;
-    try {
-      uri = resolveSkillRef(root, ref);
-    } catch (error) {
-      throw new InvalidArgumentError('ref', ref, (error as Error).message);
-    }
+    const uri = resolveSkillRef(root, ref, 'ref');
     const wanted = canonicalUri(uri);
     const entry =
       skill.resources === 'dynamic' ? undefined : skill.resources.find((file) => canonicalUri(file.uri) === wanted);
@@ -212,15 +207,13 @@ export class SkillsClient {
   ): Promise<DirectoryListing> {
     let uri: string;
     if (typeof target === 'string')
-      uri = path === undefined ? target : resolveSkillRef(target.replace(/\/+$/, ''), path);
+      uri = path === undefined ? target : resolveSkillRef(target.replace(/\/+$/, ''), path, 'path');
     else {
       const root = isObject(target) && typeof target.uri === 'string' ? skillRoot(target.uri) : undefined;
       if (root === undefined) throw new InvalidArgumentError('skill', target, 'expected a skill entry');
-      try {
-        uri = path === undefined ? root : resolveSkillRef(root, path);
-      } catch (error) {
-        throw new InvalidArgumentError('path', path, (error as Error).message);
-      }
+      if (path !== undefined && typeof path !== 'string')
+        throw new InvalidArgumentError('path', path, 'expected a string');
+      uri = path === undefined ? root : resolveSkillRef(root, path, 'path');
     }
     if (typeof uri !== 'string' || uri === '') throw new InvalidArgumentError('uri', uri, 'expected a directory URI');
     uri = uri.replace(/\/+$/, '');

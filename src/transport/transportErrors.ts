@@ -7,6 +7,7 @@ import { LocalError, McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonRpcErrorObject, RequestId } from '../wire/messages.js';
 import type { AuthChallenge, BearerChallenge, HttpAuthFailure } from './http/auth.js';
+import { headOf, shorten } from '../util/text.js';
 
 /** Local codes of the transport errors. */
 export const TransportErrorCode = {
@@ -253,12 +254,12 @@ export function isWebSocketCloseError(value: unknown): value is WebSocketCloseEr
 /** Collapses whitespace and cuts `text` to {@link BODY_EXCERPT_CHARS} characters. */
 export function bodyExcerpt(text: string): string {
   const collapsed = text.replace(/\s+/g, ' ').trim();
-  return collapsed.length <= BODY_EXCERPT_CHARS ? collapsed : `${collapsed.slice(0, BODY_EXCERPT_CHARS - 1)}…`;
+  return shorten(collapsed, BODY_EXCERPT_CHARS);
 }
 
 function httpMessage(data: HttpErrorData): string {
   const type = data.contentType === undefined ? 'no content type' : data.contentType;
-  const excerpt = data.bodyExcerpt === '' ? '' : `: ${data.bodyExcerpt.slice(0, 80)}`;
+  const excerpt = data.bodyExcerpt === '' ? '' : `: ${headOf(data.bodyExcerpt, 80)}`;
   switch (data.problem) {
     case 'content-type':
       return `${data.method}: HTTP ${data.status} with unexpected content type (${type})${excerpt}`;

@@ -17,6 +17,7 @@ import {
   toOpenAiResponsesToolOutput,
 } from '../../src/host/modelToolResults.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
+import { charsForTokens, estimateTokens } from '../../src/host/contextBudget/tokens.js';
 import { dumpText, generatedToolsServer, lazyGeneratedServer } from './generatedToolsServer.js';
 import { checkAnthropicTools, checkFunctionNames, checkOpenAiResponsesTools } from './providerRules/toolSearchRules.js';
 
@@ -179,7 +180,8 @@ describe('bounded tool results', () => {
     const artifact = outcome.artifact;
     expect(artifact?.text).toBe(dumpText(2_000_000));
     expect(host.artifacts.get(artifact?.id ?? '')).toBe(artifact);
-    const budgetChars = 10_000 * 4;
+    // The default estimate's characters for 10,000 tokens of this text (letters, digits, spaces).
+    const budgetChars = charsForTokens(10_000, dumpText(2_000_000), estimateTokens);
     const texts = [
       toOpenAiChatToolMessage(outcome.result, 'c1').content,
       toOpenAiResponsesToolOutput(outcome.result, 'c1').output as string,

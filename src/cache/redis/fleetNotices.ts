@@ -12,6 +12,7 @@ import { decodeNotice, encodeNotice, methodsOf, type Fence, type Generations } f
 import type { LocalTier } from './localTier.js';
 import type { RedisKeys } from './redisKeys.js';
 import type { RedisLink } from './redisLink.js';
+import { headOf } from '../../util/text.js';
 
 /** Invalidations kept for replay while Redis is away, per server; past it they merge into one `all`. */
 const MAX_PENDING_PER_SERVER = 32;
@@ -85,7 +86,7 @@ export class FleetNotices {
     const decoded = decodeNotice(message);
     if (decoded === undefined) {
       this.hooks.report(
-        new ProtocolError('not an mcp-live invalidation notice; ignored', { value: message.slice(0, 200) }),
+        new ProtocolError('not an mcp-live invalidation notice; ignored', { value: headOf(message, 200) }),
       );
       return;
     }

@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from '../../wire/protocol.js';
 import { systemClock, type Clock } from '../../util/clock.js';
+import { codePointStart, pageEnd } from '../../util/text.js';
 
 /** Bounds of the artifact store. */
 export interface ArtifactLimits {
@@ -119,16 +120,19 @@ export class ArtifactStore {
   }
 
   /**
-   * `maxChars` characters of an artifact's text from `offset` (a page ends before a lone
-   * surrogate half rather than split a character); `undefined` for an unknown or expired id.
+   * At most `maxChars` characters (UTF-16 code units) of an artifact's text from `offset`, cut
+   * on a whole character (src/util/text.ts `pageEnd`: a page never splits a surrogate pair or,
+   * near its end, a grapheme cluster; a first character longer than `maxChars` comes whole).
+   * An `offset` inside a surrogate pair starts at the pair. Pages read from 0, each at the
+   * last one's `nextOffset`, join back to the whole text. `undefined` for an unknown or
+   * expired id.
    */
   read(id: string, offset: number, maxChars: number): ArtifactPage | undefined {
     const artifact = this.get(id);
     if (artifact === undefined) return undefined;
     const total = artifact.text.length;
-    const start = Math.min(Math.max(0, Math.floor(offset)), total);
-    let end = Math.min(total, start + Math.max(1, Math.floor(maxChars)));
-    if (end < total && end > start + 1 && isHighSurrogate(artifact.text.charCodeAt(end - 1))) end--;
+    const start = codePointStart(artifact.text, Math.min(Math.max(0, Math.floor(offset)), total));
+    const end = pageEnd(artifact.text, start, maxChars);
     return Object.freeze({
       id,
       offset: start,

@@ -3,10 +3,14 @@
  * system prompt, each bounded and tagged with its server, so a model (and a reader) can tell
  * whose words they are. They are the server's text: treat them as data, not as the host's.
  */
+import { headOf } from '../../util/text.js';
 
 /** Options of `host.instructions`. */
 export interface InstructionsOptions {
-  /** The most characters kept of each server's instructions. @default 2000 */
+  /**
+   * The most characters (UTF-16 code units) kept of each server's instructions; a longer text is
+   * cut on a whole character (src/util/text.ts) and says how much was left out. @default 2000
+   */
   maxChars?: number | undefined;
 }
 
@@ -26,10 +30,11 @@ export function tagInstructions(
   for (const { server, text } of sources) {
     const trimmed = text.trim();
     if (trimmed === '') continue;
+    const head = headOf(trimmed, Math.max(0, max));
     const kept =
-      trimmed.length <= max
+      head.length === trimmed.length
         ? trimmed
-        : `${trimmed.slice(0, Math.max(0, max))}\n[… ${trimmed.length - max} more characters left out]`;
+        : `${head}\n[… ${trimmed.length - head.length} more characters left out]`;
     const safe = kept.replace(new RegExp(`</?${TAG}`, 'gi'), (m) => m.replace('<', '&lt;'));
     blocks.push(`<${TAG} server=${JSON.stringify(server)}>\n${safe}\n</${TAG}>`);
   }

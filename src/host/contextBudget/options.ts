@@ -44,7 +44,12 @@ export interface ContextBudgetOptions {
    * input schema as JSON) pass this: 10% of a 200k-token context. @default 20000
    */
   deferThresholdTokens?: number | undefined;
-  /** Tokens of a text. @default `estimateTokens`: ceil(characters / 4) */
+  /**
+   * Tokens of a text: pure, non-negative, growing with the text (a real tokenizer, e.g.
+   * js-tiktoken's `encode(text).length`: docs/host.md, "Text cuts and token estimates").
+   * @default `estimateTokens`: each character weighed by its script (about 4 characters a token
+   *   for English and code, 1 token a character for CJK, 3 per emoji)
+   */
   estimateTokens?: TokenEstimator | undefined;
   /**
    * The largest tool result the model sees, in estimated tokens; a longer one keeps its head

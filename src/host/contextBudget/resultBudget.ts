@@ -9,6 +9,7 @@ import { pieceOf } from '../modelContent.js';
 import { unsaidStructuredText } from '../modelToolResults.js';
 import type { ArtifactStore, Artifact } from './artifacts.js';
 import { charsForTokens, type TokenEstimator } from './tokens.js';
+import { cutEnd, cutStart } from '../../util/text.js';
 
 /** Where a content type goes: into the model's context, or held for the host app only. */
 export type ContentDestination = 'model' | 'app';
@@ -86,14 +87,14 @@ export function boundResult(given: CallToolResult, options: BoundOptions): Bound
   return { result: { ...rest, content: out }, truncated: true, artifact, forApp };
 }
 
-/** The head and tail of `text` around the marker, within `maxChars` together. */
+/** The head and tail of `text` around the marker, within `maxChars` together, each cut on whole characters. */
 function headAndTail(text: string, maxChars: number, id: string | undefined, estimator: TokenEstimator): string {
   // The marker's numbers depend on how much is kept, which depends on the marker's length:
   // size it for the largest numbers first.
   const draft = marker(text.length, text.length, text.length, id, estimator, text);
   const room = Math.max(0, maxChars - draft.length);
-  const head = safeEnd(text, Math.floor(room * HEAD_SHARE));
-  const tailStart = safeStart(text, text.length - (room - head));
+  const head = cutEnd(text, Math.floor(room * HEAD_SHARE));
+  const tailStart = Math.max(head, cutStart(text, text.length - (room - head)));
   const left = tailStart - head;
   return `${text.slice(0, head)}${marker(left, head, text.length, id, estimator, text.slice(head, tailStart))}${text.slice(tailStart)}`;
 }
@@ -111,17 +112,6 @@ function marker(
       ? 'The whole result was too large to keep; ask for less (a narrower query, a page, a filter).'
       : `The whole result is kept as artifact ${id}: call read_artifact with {"id":"${id}","offset":${offset}} to read on from the cut.`;
   return `\n\n[… ${left} of ${total} characters (about ${estimator(leftText)} tokens) left out here. ${how}]\n\n`;
-}
-
-/** `end`, moved back off the second half of a surrogate pair. */
-function safeEnd(text: string, end: number): number {
-  const code = text.charCodeAt(end - 1);
-  return end > 0 && code >= 0xd800 && code <= 0xdbff ? end - 1 : Math.max(0, end);
-}
-
-function safeStart(text: string, start: number): number {
-  const code = text.charCodeAt(start);
-  return start < text.length && code >= 0xdc00 && code <= 0xdfff ? start + 1 : Math.min(text.length, start);
 }
 
 /** The most characters a result may keep: the token budget by the estimator, and the tool's own hint. */

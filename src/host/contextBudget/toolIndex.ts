@@ -7,6 +7,7 @@
  */
 import type { JsonObject } from '../../wire/messages.js';
 import type { HostTool } from '../catalog.js';
+import { headOf } from '../../util/text.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -123,7 +124,7 @@ export class ToolIndex {
     let length = 0;
     const put = (text: unknown, weight: number): void => {
       if (typeof text !== 'string') return;
-      for (const word of wordsOf(text.slice(0, MAX_FIELD_CHARS))) {
+      for (const word of wordsOf(headOf(text, MAX_FIELD_CHARS))) {
         terms.set(word, (terms.get(word) ?? 0) + weight);
         length += weight;
       }

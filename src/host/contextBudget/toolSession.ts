@@ -19,6 +19,7 @@ import type { BoundedResult } from './resultBudget.js';
 import type { TokenEstimator } from './tokens.js';
 import type { ToolSearchOptions, ToolSearchResult } from './toolSearch.js';
 import { charsForTokens } from './tokens.js';
+import { headOf } from '../../util/text.js';
 
 /** The tools of one model turn, for a `to…ToolSet` converter. */
 export interface ModelToolSet {
@@ -140,7 +141,8 @@ export class ToolSession {
         [],
       );
     const lines = found.matches.map(({ tool }) => {
-      const about = (tool.tool.description ?? tool.tool.title ?? '').split('\n')[0]?.slice(0, 200) ?? '';
+      const firstLine = (tool.tool.description ?? tool.tool.title ?? '').split('\n')[0] ?? '';
+      const about = headOf(firstLine, 200);
       return `- ${tool.exposedName}${about === '' ? '' : `: ${about}`}`;
     });
     const missing = found.missing === undefined ? '' : `\nNot found: ${found.reason}.`;

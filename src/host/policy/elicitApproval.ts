@@ -5,6 +5,7 @@
 import { InvalidArgumentError } from '../../errors/errors.js';
 import type { FormElicitationHandler, FormElicitParams } from '../../inputRequired/handlers.js';
 import type { ApproveHook, ToolCallApproval } from './approval.js';
+import { headOf } from '../../util/text.js';
 
 /** Options of {@link approveWithElicitation}. */
 export interface ElicitApprovalOptions {
@@ -50,6 +51,6 @@ export function approveWithElicitation(form: FormElicitationHandler, options: El
 
 function defaultMessage(call: ToolCallApproval): string {
   let args = JSON.stringify(call.arguments);
-  if (args.length > MAX_ARGUMENTS_TEXT) args = `${args.slice(0, MAX_ARGUMENTS_TEXT)}…`;
+  if (args.length > MAX_ARGUMENTS_TEXT) args = `${headOf(args, MAX_ARGUMENTS_TEXT)}…`;
   return `Allow ${call.server} to run ${call.name} with ${args}?`;
 }

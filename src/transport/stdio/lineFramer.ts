@@ -10,6 +10,7 @@ import { ErrorCode } from '../../errors/codes.js';
 import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
 import type { JsonRpcMessage } from '../../wire/messages.js';
 import { requestJson } from '../../wire/requestMeta.js';
+import { headOf } from '../../util/text.js';
 
 /** Default {@link LineFramerOptions.maxLineBytes}: 64 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -77,7 +78,7 @@ const makeDecoder = (): Decode => {
 const decode: Decode = makeDecoder();
 
 function excerptOf(text: string): string {
-  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+  return text.length > EXCERPT_CHARS ? `${headOf(text, EXCERPT_CHARS)}…` : text;
 }
 
 /**

@@ -4,6 +4,7 @@
  * copied on to the host's stderr or a callback when asked. Node only.
  */
 import type { Readable } from 'node:stream';
+import { shorten } from '../../util/text.js';
 
 /** Bytes of stderr kept for `TransportCloseInfo.stderrTail`. */
 export const STDERR_TAIL_BYTES = 4096;
@@ -28,7 +29,7 @@ export function stderrHeadline(tail: string): string | undefined {
     lines.find((text) => /\b(?:error|fatal|panic)\b/i.test(text)) ??
     lines.at(-1);
   if (line === undefined) return undefined;
-  return line.length > HEADLINE_MAX ? `${line.slice(0, HEADLINE_MAX - 1)}…` : line;
+  return shorten(line, HEADLINE_MAX);
 }
 
 /** Where stderr goes besides the kept tail: nowhere, the host's `process.stderr`, or a callback. */

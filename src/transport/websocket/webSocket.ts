@@ -12,6 +12,7 @@ import { type TimerHandle, type Timers } from '../../util/clock.js';
 import { boundedTimers } from '../../util/timerBounds.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { WebSocketCloseError, webSocketCloseKind } from '../transportErrors.js';
+import { shorten } from '../../util/text.js';
 
 /**
  * The part of a WebSocket the transport uses: the WHATWG API (`readyState`, `send`, `close`,
@@ -352,7 +353,7 @@ export class WebSocketTransport implements Transport {
       this.emitError(
         new ProtocolError(
           `WebSocket text frame is not JSON (${detail})`,
-          { value: data.length > 200 ? `${data.slice(0, 199)}…` : data },
+          { value: shorten(data, 200) },
           ErrorCode.ParseError,
         ),
       );
