@@ -146,7 +146,7 @@ export class Caller {
   /**
    * Sends one request through the middleware chain and resolves with its complete result.
    * Drives `input_required` rounds unless the call (or client) is in manual mode, where it
-   * throws `InputRequiredError` (-32003). `request.params` is never mutated. A result that a
+   * throws `InputRequiredError` (-33003). `request.params` is never mutated. A result that a
    * middleware rewrote or made up is not storable.
    */
   call(request: CallRequest): Promise<CallOutcome> {
@@ -289,7 +289,7 @@ export class Caller {
    * What a failed attempt becomes. A request the connection's drop cut short, while the client
    * reconnects: sent again on the new connection within its own deadline, unless it may have
    * had an effect the server would repeat (`tools/call`, or `idempotent: false`), which
-   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). An unwrapped -32004
+   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). An unwrapped -33004
    * becomes `UnsupportedProtocolVersionError`, an unwrapped -32021
    * `MissingClientCapabilityError`; anything else is thrown as it is (a legacy session's
    * expiry is the `session` middleware's).

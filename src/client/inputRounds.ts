@@ -19,7 +19,7 @@ export const loadInputRounds = onDemand('input-required', async () => {
 
 /**
  * Answers `inputRequests` with `handlers` (`fulfilInputRequests`), once the machinery is loaded.
- * @throws ModuleLoadError (-32042) when it cannot be loaded; then as `fulfilInputRequests`.
+ * @throws ModuleLoadError (-33042) when it cannot be loaded; then as `fulfilInputRequests`.
  */
 export async function fulfilLater(
   handlers: InputHandlers | undefined,

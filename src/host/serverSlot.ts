@@ -294,7 +294,7 @@ export class ServerSlot {
   /**
    * The open client for a call. While the server is `connecting` or `reconnecting`, waits
    * for it to open, at most `options.timeoutMs`.
-   * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state` and the last
+   * @throws HostRoutingError (-33051, `server-unavailable`, with `data.state` and the last
    *   error as `cause`) when it is in another state, leaves for one, or is not open in time;
    *   CancelledError (-32800) when `options.signal` aborts first (TimeoutError -32001 when it
    *   is an `AbortSignal.timeout()`).

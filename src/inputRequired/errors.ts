@@ -18,7 +18,7 @@ export interface InputRequiredRoundsErrorData {
  * The server kept answering `resultType: "input_required"`: after `rounds` retries (the
  * driver's `maxRounds`, default 10) the result was still not complete, so mcp-live stopped
  * instead of looping (spec: basic/patterns/mrtr, Server Requirements 8: servers may ask again
- * on every attempt; the client bounds it). Local code -32006; `data` is
+ * on every attempt; the client bounds it). Local code -33006; `data` is
  * `{ method: string; rounds: number; lastResult: JsonObject }`: the request being retried, the
  * retries sent, and the last `input_required` result as received.
  */
@@ -75,7 +75,7 @@ export interface InputRequestFailedErrorData {
  * spec says a client that fails to sample or list roots "does not need to replay the initial
  * call with an error message, as the server is not waiting for a response" (spec:
  * client/sampling and client/roots, Error Handling); mcp-live applies the same rule to
- * elicitation. Local code -32007; `data` is
+ * elicitation. Local code -33007; `data` is
  * `{ requestMethod: string; key: string; method: string; reason: 'unsupported' | 'handler_error' | 'invalid_result' }`:
  * the request being retried, the key and method of the failing entry of `inputRequests`, and why;
  * `cause` is the handler's error for `reason: "handler_error"`.
