@@ -102,6 +102,8 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
       caller.routeLog(notification);
       return;
     }
+    if (notification.method === 'notifications/elicitation/complete' && caller.elicitationCompleted(notification))
+      return;
     if (notification.method === 'notifications/tools/list_changed') caller.toolHeaders?.clear();
     if (subscriptions.handleNotification(notification)) return;
     options.onNotification?.(notification);

@@ -200,7 +200,7 @@ function resolvePause(pause: Partial<PausePolicy> | undefined): PausePolicy {
 }
 
 /** The call's own signal: follows the caller's signal and fires at the deadline. */
-function linkCall(
+export function linkCall(
   method: string,
   outer: AbortSignal | undefined,
   deadline: DriveInputRequiredOptions['deadline'],
@@ -230,7 +230,7 @@ function linkCall(
 }
 
 /** Runs a hook and settles with it, or rejects as soon as `signal` aborts (the hook keeps its signal). */
-function raceAbort<T>(method: string, signal: AbortSignal, hook: () => Promise<T>): Promise<T> {
+export function raceAbort<T>(method: string, signal: AbortSignal, hook: () => Promise<T>): Promise<T> {
   if (signal.aborted) return Promise.reject(abortError(method, signal));
   let promise: Promise<T>;
   try {
