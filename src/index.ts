@@ -180,6 +180,8 @@ export {
   type InputRequiredRoundsErrorData,
   type InputRequestFailedErrorData,
   type InputRequestFailureReason,
+  UrlElicitationRequiredError,
+  type UrlElicitation,
 } from './inputRequired/errors.js';
 export { inputRetryFor } from './inputRequired/retry.js';
 // Subscriptions and live lists (spec: basic/patterns/subscriptions)

@@ -20,7 +20,7 @@ export interface ReadAppResourceOptions extends CallOptions, AppResourceOptions 
 /**
  * The UI resource in a `resources/read` result for `uri`: the contents item for that URI (or
  * the only item), checked and decoded.
- * @throws AppResourceError (-32070): `not-ui-uri`, `no-contents`, `mime-type` (`data.value`:
+ * @throws AppResourceError (-33070): `not-ui-uri`, `no-contents`, `mime-type` (`data.value`:
  *   the type sent), `too-large` (`data.value`: bytes, `data.limit`), `not-utf8`.
  */
 export function appResourceFrom(

@@ -27,7 +27,7 @@ export interface AppResourceErrorData {
 
 /**
  * A UI resource (MCP Apps) that cannot be rendered: not `ui://`, the wrong MIME type, larger
- * than the cap, or without usable contents (code -32070, local). Nothing is cached as an app.
+ * than the cap, or without usable contents (code -33070, local). Nothing is cached as an app.
  */
 export class AppResourceError extends LocalError {
   override name = 'AppResourceError';
@@ -59,7 +59,7 @@ export interface AppToolCallDeniedErrorData {
 }
 
 /**
- * An app-initiated `tools/call` that the host refused before sending it (code -32071, local);
+ * An app-initiated `tools/call` that the host refused before sending it (code -33071, local);
  * the app receives it as a JSON-RPC error with that code and message.
  */
 export class AppToolCallDeniedError extends LocalError {

@@ -2,7 +2,7 @@
 import { UI_SCHEME } from './constants.js';
 import { AppResourceError } from './errors.js';
 
-/** Checks a URI before any read. @throws AppResourceError (-32070, `not-ui-uri`) */
+/** Checks a URI before any read. @throws AppResourceError (-33070, `not-ui-uri`) */
 export function checkAppUri(uri: string): void {
   if (typeof uri !== 'string' || !uri.startsWith(UI_SCHEME) || uri.length === UI_SCHEME.length)
     throw new AppResourceError('not a ui:// resource URI', { uri: String(uri), reason: 'not-ui-uri', value: uri });

@@ -95,7 +95,7 @@ export class Authorizer {
    * Obtains tokens for `scopes` from the discovered authorization server with the grant: the
    * authorization code flow, or the grant without a browser. `admit` may veto the attempt by
    * returning an error (the step-up attempt limit).
-   * @throws OAuthError, AuthorizationRequiredError (-32019) when no redirect handler runs the
+   * @throws OAuthError, AuthorizationRequiredError (-33019) when no redirect handler runs the
    *   browser step, the veto of `admit`.
    */
   async obtain(

@@ -78,7 +78,7 @@ export interface OAuthErrorData {
 }
 
 /**
- * The OAuth 2.1 flow failed (code -32017, `ErrorCode.AuthorizationFailed`). `data` is
+ * The OAuth 2.1 flow failed (code -33017, `ErrorCode.AuthorizationFailed`). `data` is
  * {@link OAuthErrorData}; `data.failure` says which step failed. Stored credentials are left as
  * they were: a failed flow never deletes anything.
  */
@@ -118,7 +118,7 @@ export interface InsufficientScopeErrorData {
 
 /**
  * The server answered HTTP 403 `insufficient_scope` and a step-up authorization cannot fix it
- * (code -32018, `ErrorCode.InsufficientScope`; spec: basic/authorization, "Scope Challenge
+ * (code -33018, `ErrorCode.InsufficientScope`; spec: basic/authorization, "Scope Challenge
  * Handling"): the token already holds the scopes asked for, the challenge named none, or the
  * attempt limit was reached. `data` is {@link InsufficientScopeErrorData}; `requiredScopes`
  * lists the scopes the server asked for. The token is not reported as expired: it was valid,
@@ -164,7 +164,7 @@ export interface AuthorizationRequiredErrorData {
 }
 
 /**
- * The user must authorize in a browser, and the provider cannot run that step (code -32019,
+ * The user must authorize in a browser, and the provider cannot run that step (code -33019,
  * `ErrorCode.AuthorizationRequired`): it has no redirect handler, or the handler declined.
  * `data` is {@link AuthorizationRequiredErrorData}, with the authorization URL and scopes to show;
  * `completeAuthorization(callbackUrl)` finishes the flow later.

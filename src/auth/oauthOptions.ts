@@ -90,7 +90,7 @@ export interface AuthorizationCodeProviderOptions extends OAuthProviderBaseOptio
   /**
    * Runs the browser step (see {@link RedirectHandler}); `createHeadlessRedirectHandler()` for
    * tests and CI. Without one the provider never starts a browser flow: a request that needs
-   * one fails with `AuthorizationRequiredError` (-32019) carrying the URL. @default none
+   * one fails with `AuthorizationRequiredError` (-33019) carrying the URL. @default none
    */
   redirectHandler?: RedirectHandler | undefined;
   /**

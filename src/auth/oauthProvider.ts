@@ -29,9 +29,9 @@ export interface OAuthProvider {
    * concurrent caller. Attempt 2 after 403 `insufficient_scope`: a step-up authorization for the
    * union of the granted and the challenged scopes. Attempt 3 (a transport that reports the
    * refusal of the retried credential): the typed error below.
-   * @throws InsufficientScopeError (-32018), AuthorizationRequiredError (-32019), OAuthError
-   *   (-32017), InvalidArgumentError (-32602) for a transport URL that is not `serverUrl`;
-   *   ModuleLoadError (-32042, `data.module` `"oauth"`) when the OAuth code cannot be loaded
+   * @throws InsufficientScopeError (-33018), AuthorizationRequiredError (-33019), OAuthError
+   *   (-33017), InvalidArgumentError (-32602) for a transport URL that is not `serverUrl`;
+   *   ModuleLoadError (-33042, `data.module` `"oauth"`) when the OAuth code cannot be loaded
    *   (the request is not sent; the next call loads again); `info.signal`'s reason when it aborts.
    */
   (info: AuthRequestInfo): Promise<string | undefined>;
@@ -52,22 +52,22 @@ export interface OAuthProvider {
    * Finishes a flow that stopped with `AuthorizationRequiredError`: `callbackUrl` is the URL
    * the browser was redirected to. Its `iss` and `state` are checked as usual.
    * @throws OAuthError `invalid-callback` when no pending authorization has its `state`, and
-   *   the errors of the code exchange; ModuleLoadError (-32042) as the provider does.
+   *   the errors of the code exchange; ModuleLoadError (-33042) as the provider does.
    */
   completeAuthorization(callbackUrl: string | URL, options?: { signal?: AbortSignal | undefined }): Promise<void>;
   /**
    * The current tokens (secret values), or `undefined`. A copy.
-   * @throws ModuleLoadError (-32042) as the provider does; what the store throws.
+   * @throws ModuleLoadError (-33042) as the provider does; what the store throws.
    */
   getTokens(): Promise<StoredTokens | undefined>;
   /**
    * Forgets the tokens of this server (here and in the store) and every pending authorization.
-   * @throws ModuleLoadError (-32042) as the provider does; what the store throws.
+   * @throws ModuleLoadError (-33042) as the provider does; what the store throws.
    */
   signOut(): Promise<void>;
   /**
    * With `dpop` on: the DPoP proof of each HTTP request that presents a DPoP-bound token.
-   * `headers()` throws ModuleLoadError (-32042) as the provider does.
+   * `headers()` throws ModuleLoadError (-33042) as the provider does.
    */
   readonly requestProof?: RequestProof | undefined;
 }
@@ -99,7 +99,7 @@ export interface OAuthProvider {
  * The options are checked here, synchronously. The OAuth code itself (discovery, registration,
  * the grants, DPoP, refresh and step-up, on `oauth4webapi`) loads on the first call of the
  * provider or of one of its methods, with no request of its own: each of them rejects with
- * `ModuleLoadError` (-32042, `data.module` `"oauth"`) when that load fails, before anything is
+ * `ModuleLoadError` (-33042, `data.module` `"oauth"`) when that load fails, before anything is
  * sent, and the next call tries the load again.
  *
  * @throws InvalidArgumentError (-32602) for a `serverUrl`, `redirectUrl` or

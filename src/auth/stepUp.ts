@@ -32,7 +32,7 @@ export class StepUps {
   /**
    * Attempt 2 after 403 `insufficient_scope` (the tokens loaded): the `Authorization` value to
    * retry with. Without a token, `unauthorized` answers (as for a 401).
-   * @throws InsufficientScopeError (-32018) when a step-up cannot help or the limit is reached;
+   * @throws InsufficientScopeError (-33018) when a step-up cannot help or the limit is reached;
    *   what the authorization throws; `signal`'s reason when it aborts.
    */
   async onInsufficientScope(

@@ -169,7 +169,7 @@ export interface RedirectRequest {
  * `request.authorizationUrl`, waits for the authorization server to redirect back to
  * `request.redirectUrl`, and resolves with the full URL of that redirect (with its `code`,
  * `state` and `iss` query parameters). Resolving with `undefined` declines: the provider then
- * throws `AuthorizationRequiredError` (-32019) carrying the URL, to finish later with
+ * throws `AuthorizationRequiredError` (-33019) carrying the URL, to finish later with
  * `completeAuthorization()`. Rejections (including `request.signal`'s reason) pass through.
  */
 export type RedirectHandler = (request: RedirectRequest) => Promise<string | URL | undefined>;

@@ -20,7 +20,7 @@ export interface CacheMissData {
 
 /**
  * Cache mode `only-if-cached` found no entry, fresh or stale, for the request (spec:
- * server/utilities/caching). Nothing was sent to the server. Local code -32005
+ * server/utilities/caching). Nothing was sent to the server. Local code -33005
  * (`ErrorCode.CacheMiss`); `data` is `{ method: string; uri?: string; cursor?: string | null }`:
  * the request that found nothing. The auth context never appears in it.
  */

@@ -131,7 +131,7 @@ export interface ListWalk {
    * @param cursor the page's cursor; `undefined` for the first page.
    * @throws CancelledError (-32800) when `signal` aborts this wait (a load shared with another
    *   walk continues for the others).
-   * @throws CacheMissError (-32005) in mode `only-if-cached` when the page is not cached.
+   * @throws CacheMissError (-33005) in mode `only-if-cached` when the page is not cached.
    * @throws Error when the walk is already committed.
    * @throws whatever `load` throws, unless stale-if-error answers instead.
    */

@@ -91,7 +91,7 @@ export class ResponseCache {
     else this.ready().catch(() => {});
   }
 
-  /** The policy, loaded and made on first need. @throws ModuleLoadError (-32042) */
+  /** The policy, loaded and made on first need. @throws ModuleLoadError (-33042) */
   private ready(): Promise<CachePolicy> {
     if (this.policy !== undefined) return Promise.resolve(this.policy);
     return loadPolicy().then((Policy) => {
@@ -117,7 +117,7 @@ export class ResponseCache {
    * @returns the result with its source (see {@link CacheOutcome}; cached values are frozen and shared).
    * @throws CancelledError (-32800) when `request.signal` is already aborted or aborts while
    *   waiting; `cause` is `signal.reason`.
-   * @throws CacheMissError (-32005) in mode `only-if-cached` when there is no entry.
+   * @throws CacheMissError (-33005) in mode `only-if-cached` when there is no entry.
    * @throws InvalidArgumentError (-32602) when the auth context function returns an invalid value.
    * @throws whatever `load` throws (shared by every caller of a shared load), unless
    *   stale-if-error answers instead; whatever the `credentials` source throws.

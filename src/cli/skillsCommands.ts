@@ -80,7 +80,7 @@ function summary(skill: HostSkill): Record<string, unknown> {
 
 /**
  * The skill named `name`: its exposed name, or its own name when one server alone has it.
- * @throws HostRoutingError (-32051, `unknown-skill`)
+ * @throws HostRoutingError (-33051, `unknown-skill`)
  */
 function find(skills: readonly HostSkill[], name: string): HostSkill {
   const exact = skills.find((s) => s.exposedName === name);

@@ -45,7 +45,7 @@ export interface ClientParts {
   /**
    * Loads and makes the {@link observer} when `telemetry` or `debug` is on (once; `connect()`
    * awaits it before anything is sent); resolves at once when both are off.
-   * @throws ModuleLoadError (-32042) when its module cannot be loaded.
+   * @throws ModuleLoadError (-33042) when its module cannot be loaded.
    */
   observe(): Promise<void>;
   /** The state, the events, and the reconnect. */
@@ -102,6 +102,8 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
       caller.routeLog(notification);
       return;
     }
+    if (notification.method === 'notifications/elicitation/complete' && caller.elicitationCompleted(notification))
+      return;
     if (notification.method === 'notifications/tools/list_changed') caller.toolHeaders?.clear();
     if (subscriptions.handleNotification(notification)) return;
     options.onNotification?.(notification);

@@ -12,8 +12,10 @@ import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/mes
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { SessionRequestOptions } from '../jsonrpc/sessionOptions.js';
 import { withInputRetry } from '../inputRequired/retry.js';
+import { isUrlElicitationRequired, UrlElicitationRequiredError } from '../inputRequired/errors.js';
+import type { ElicitationCompletions } from '../inputRequired/urlElicitation.js';
 import { loadInputRounds } from './inputRounds.js';
-import { MetaKey, type LoggingMessage } from '../wire/protocol.js';
+import { MetaKey, type ElicitResult, type LoggingMessage } from '../wire/protocol.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from '../wire/results.js';
 import { ToolHeaderRegistry } from '../transport/http/toolHeaderRegistry.js';
@@ -88,6 +90,8 @@ export class Caller {
   private readonly headerRegistry: ToolHeaderRegistry | undefined;
   /** The request middleware: the user's and the built-in ones (`chain.ts`). */
   private readonly chain: RequestChain;
+  /** The waits for `notifications/elicitation/complete` (2025-11-25), made with the first URL elicitation round. */
+  private completions: ElicitationCompletions | undefined;
 
   constructor(
     private readonly session: JsonRpcSession,
@@ -163,7 +167,7 @@ export class Caller {
   /**
    * Sends one request through the middleware chain and resolves with its complete result.
    * Drives `input_required` rounds unless the call (or client) is in manual mode, where it
-   * throws `InputRequiredError` (-32003). `request.params` is never mutated. A result that a
+   * throws `InputRequiredError` (-33003). `request.params` is never mutated. A result that a
    * middleware rewrote or made up is not storable.
    */
   call(request: CallRequest): Promise<CallOutcome> {
@@ -193,7 +197,7 @@ export class Caller {
       return Promise.reject(error);
     }
     const first: Attempt = { params, signal: options.signal, totalMs, round: false };
-    return this.send(ctx, first, (result) => {
+    const then = (result: JsonObject): JsonObject | Promise<JsonObject> => {
       const kind = resultKind(method, result, internals.declareTasks === true);
       if (kind === 'complete' || kind === 'task') {
         ctx.sent = result;
@@ -201,8 +205,74 @@ export class Caller {
         return result;
       }
       return this.inputRounds(ctx, result, totalMs);
-    });
+    };
+    const sent = this.send(ctx, first, then);
+    if (this.eraValue !== 'legacy') return sent;
+    return sent.catch((error: unknown) => this.urlElicitationRounds(ctx, error, totalMs, then));
   };
+
+  /**
+   * A 2025-11-25 `UrlElicitationRequiredError` (-32042) with a URL elicitation handler
+   * registered and not in manual mode: each URL shown through it, the server's completion of
+   * each awaited, and the request sent again (a result is then not storable); within
+   * `maxInputRounds`, the call's signal and its total budget. Anything else is thrown as it is.
+   */
+  private async urlElicitationRounds(
+    ctx: CallContext,
+    error: unknown,
+    totalMs: number,
+    then: (result: JsonObject) => JsonObject | Promise<JsonObject>,
+  ): Promise<JsonObject> {
+    const { method, options } = ctx;
+    const handlers = this.options.handlers;
+    if (
+      !(error instanceof UrlElicitationRequiredError) ||
+      !error.wellFormed ||
+      handlers?.elicitation?.url === undefined ||
+      (options.inputRequired ?? this.options.inputRequired) === 'manual'
+    ) {
+      throw error;
+    }
+    const rounds = await loadInputRounds();
+    const completions = (this.completions ??= new rounds.ElicitationCompletions());
+    const result = await rounds.retryAfterUrlElicitations({
+      method,
+      first: error,
+      signal: options.signal,
+      deadline: { at: ctx.deadline as number, totalTimeoutMs: totalMs },
+      clock: this.options.clock,
+      timers: this.options.timers,
+      maxRounds: options.maxInputRounds ?? this.options.maxInputRounds,
+      show: (elicitation, index, signal) =>
+        rounds.answerInputRequest(
+          handlers,
+          'elicitation/create',
+          { ...elicitation },
+          {
+            key: `elicitations[${index}]`,
+            requestMethod: method,
+            signal,
+          },
+        ) as Promise<ElicitResult>,
+      completed: (elicitationId, signal) => completions.wait(elicitationId, signal),
+      retry: (context) =>
+        this.send(
+          ctx,
+          { params: ctx.params, signal: context.signal, totalMs: context.remainingMs ?? totalMs, round: true },
+          then,
+        ),
+    });
+    ctx.storable = false;
+    return result;
+  }
+
+  /**
+   * A `notifications/elicitation/complete` (2025-11-25): settles the URL elicitation rounds that
+   * wait for its `elicitationId`; false when none does (the client passes it on to `onNotification`).
+   */
+  elicitationCompleted(notification: JsonRpcNotification): boolean {
+    return this.completions?.complete(notification) ?? false;
+  }
 
   /** The rounds after a first result that was not complete: `input_required` answered until it is. */
   private async inputRounds(ctx: CallContext, first: JsonObject, totalMs: number): Promise<JsonObject> {
@@ -306,9 +376,10 @@ export class Caller {
    * What a failed attempt becomes. A request the connection's drop cut short, while the client
    * reconnects: sent again on the new connection within its own deadline, unless it may have
    * had an effect the server would repeat (`tools/call`, or `idempotent: false`), which
-   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). An unwrapped -32004
+   * rejects with the `ConnectionClosedError` (`data.outcome: "unknown"`). An unwrapped -32022
    * becomes `UnsupportedProtocolVersionError`, an unwrapped -32021
-   * `MissingClientCapabilityError`; anything else is thrown as it is (a legacy session's
+   * `MissingClientCapabilityError`, and on the legacy wire a -32042 with `data.elicitations`
+   * `UrlElicitationRequiredError`; anything else is thrown as it is (a legacy session's
    * expiry is the `session` middleware's).
    */
   private async failedAttempt(error: unknown, ctx: CallContext, attempt: Attempt): Promise<JsonObject> {
@@ -329,6 +400,17 @@ export class Caller {
       !(error instanceof UnsupportedProtocolVersionError)
     ) {
       throw new UnsupportedProtocolVersionError(
+        { code: error.code, message: error.message, data: error.data },
+        method,
+        error.httpStatus,
+      );
+    }
+    if (
+      this.eraValue === 'legacy' &&
+      isUrlElicitationRequired(error) &&
+      !(error instanceof UrlElicitationRequiredError)
+    ) {
+      throw new UrlElicitationRequiredError(
         { code: error.code, message: error.message, data: error.data },
         method,
         error.httpStatus,

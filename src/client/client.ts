@@ -87,7 +87,7 @@ export class McpClient extends ClientLists implements Closeable {
    * {@link Middleware}; docs/middleware.md): `outsideTracing` ones in `use()` order, the
    * built-in `tracing`, the others in `use()` order, then the built-in `logging`, `session` and
    * `toolHeaders`. A middleware that throws fails that request only: an `McpError` as thrown,
-   * anything else as `MiddlewareError` (-32041, the value as `cause`). Returns the function that
+   * anything else as `MiddlewareError` (-33041, the value as `cause`). Returns the function that
    * removes it (idempotent); requests already under way keep the chain they started with.
    * @throws TypeError when `middleware` is not a function.
    */
@@ -106,12 +106,12 @@ export class McpClient extends ClientLists implements Closeable {
    * @returns the DiscoverResult (also kept: see {@link serverDiscovery}); on the legacy wire,
    *   the one built from the InitializeResult.
    * @throws VersionNegotiationError (-32022) when no version is shared, naming both lists;
-   *   EraDetectionError (-32015) when neither era works; HttpAuthError (-32011) on 401/403
+   *   EraDetectionError (-33015) when neither era works; HttpAuthError (-33011) on 401/403
    *   (never a fallback); ConnectionClosedError (-32000) when the transport cannot start or
    *   closes; any error of `server/discover` (modern) or `initialize` (legacy) itself. A failed
    *   connect closes the client, unless `reconnect.retryFirstConnect` is on and the failure is
    *   one a new attempt may mend: it still rejects, and the client goes on `reconnecting`.
-   * @throws ClientStateError (-32040), nothing sent, when connect() was called before on this
+   * @throws ClientStateError (-33040), nothing sent, when connect() was called before on this
    *   client (connecting, open, reconnecting, or closed since): a client connects once.
    * @throws TimeoutError (-32001, `data: { method: 'connect', timeoutMs, kind: 'total' }`) when
    *   `options.timeoutMs` (or a shorter `maxTotalTimeoutMs`) ran out: the options bound the
@@ -195,14 +195,14 @@ export class McpClient extends ClientLists implements Closeable {
    *   (given `{ name, arguments }`, the official client's call style, it says to use
    *   `callTool(name, args)`) or `args` is not an object.
    * @throws ProtocolError (-32600) if the result has no `content` array.
-   * @throws ToolOutputValidationError (-32016) when the tool was listed with an `outputSchema`
+   * @throws ToolOutputValidationError (-33016) when the tool was listed with an `outputSchema`
    *   and the result's `structuredContent` is missing or breaks it (`data.result` keeps the
    *   result as received; spec: server/tools, Output Schema).
    * @throws MissingClientCapabilityError (-32021) when the server needs a capability the call
    *   did not declare (such as the Tasks extension).
    * @throws on a task, as `ToolTask.result()`: TaskFailedError, TaskCancelledError,
-   *   TaskExpiredError (-32031), TaskNotFoundError, ConnectionClosedError (the task can be
-   *   resumed with {@link resumeTask}); ModuleLoadError (-32042) when the code that follows
+   *   TaskExpiredError (-33031), TaskNotFoundError, ConnectionClosedError (the task can be
+   *   resumed with {@link resumeTask}); ModuleLoadError (-33042) when the code that follows
    *   tasks, loaded on the first one, cannot load (the task is kept in the store).
    */
   callTool(
@@ -286,7 +286,7 @@ export class McpClient extends ClientLists implements Closeable {
    * `options.maxBytes` (default `apps.maxHtmlBytes`, 1 MiB) of HTML. Resolves with the HTML, its
    * declared CSP and permissions (from the read item's `_meta.ui`, else from `options.listed`,
    * the `resources/list` entry) and a fingerprint that changes whenever any of them does.
-   * @throws AppResourceError (-32070): `not-ui-uri` (nothing sent), `mime-type`, `too-large`,
+   * @throws AppResourceError (-33070): `not-ui-uri` (nothing sent), `mime-type`, `too-large`,
    *   `no-contents`, `not-utf8`; then whatever {@link readResource} throws.
    */
   async readAppResource(uri: string, options: ReadAppResourceOptions = {}): Promise<AppResource> {
@@ -342,9 +342,9 @@ export class McpClient extends ClientLists implements Closeable {
    * ```
    *
    * @throws InvalidArgumentError (-32602), nothing sent, for an empty id or a record of another
-   *   server; TaskExpiredError (-32031), nothing sent, once the stored `createdAt + ttlMs` has
+   *   server; TaskExpiredError (-33031), nothing sent, once the stored `createdAt + ttlMs` has
    *   passed; TaskNotFoundError (-32602 as sent) when the server does not know the id; any
-   *   error of `tasks/get`; ModuleLoadError (-32042), nothing sent, when the code that follows
+   *   error of `tasks/get`; ModuleLoadError (-33042), nothing sent, when the code that follows
    *   tasks (loaded on first use) cannot load.
    */
   resumeTask(taskId: string, options: ResumeTaskOptions = {}): Promise<ToolTask> {
@@ -396,8 +396,8 @@ export class McpClient extends ClientLists implements Closeable {
    *   ConnectionClosedError (-32000) when not connected or the connection drops first;
    *   TimeoutError (-32001) without an acknowledgment in time; CancelledError (-32800) when
    *   `options.signal` aborts first; RpcError as the server sent it (e.g. -32602);
-   *   SubscriptionClosedError (-32008) when the server ends the stream before acknowledging it;
-   *   ModuleLoadError (-32042), nothing sent, when the subscription code (loaded on first use)
+   *   SubscriptionClosedError (-33008) when the server ends the stream before acknowledging it;
+   *   ModuleLoadError (-33042), nothing sent, when the subscription code (loaded on first use)
    *   cannot load.
    */
   subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {

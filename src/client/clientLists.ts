@@ -53,8 +53,8 @@ export abstract class ClientLists extends ClientView {
    * `cursor`, each next one the previous `nextCursor` verbatim (`""` included), until a page has
    * none. Pages come from the cache when fresh; a completed walk is stored as one list (its
    * freshness is the shortest page TTL; one private page makes it all private).
-   * @throws PaginationLimitError (-32004) on the page cap or a repeated page; PaginationError
-   *   (-32004, `data.reason: "invalid-cursor"`) when a cursor is rejected again after one restart
+   * @throws PaginationLimitError (-33004) on the page cap or a repeated page; PaginationError
+   *   (-33004, `data.reason: "invalid-cursor"`) when a cursor is rejected again after one restart
    *   from page one; CancelledError (-32800) on abort; any error of a page request.
    */
   async *pages<M extends ListMethod>(

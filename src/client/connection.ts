@@ -73,7 +73,7 @@ export class ClientConnection implements ConnectionCore {
   /**
    * Loads the reconnect when the client may reconnect (a reconnect policy), so that it is there
    * before the connection can drop; `connect()` awaits it with the transport's start.
-   * @throws ModuleLoadError (-32042) when it cannot be loaded.
+   * @throws ModuleLoadError (-33042) when it cannot be loaded.
    */
   async prepare(): Promise<void> {
     const policy = this.hooks.policy;

@@ -10,7 +10,7 @@ export interface ClientStateErrorData {
 }
 
 /**
- * A method was called in a client state that does not allow it (code -32040); nothing was sent.
+ * A method was called in a client state that does not allow it (code -33040); nothing was sent.
  * `connect()` runs once per `McpClient`: a second call while it is connecting, open or
  * reconnecting, or after `close()`, throws this. The client reconnects by itself after a drop
  * (`ClientOptions.reconnect`); once it is closed, create a new one.

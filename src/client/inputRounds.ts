@@ -1,7 +1,8 @@
 /**
  * The machinery of `input_required` rounds (spec: basic/patterns/mrtr): the round loop and the
- * host's handlers answering input requests. Loaded when the first `input_required` result
- * arrives (or a task asks for input), so that clients whose servers never ask load none of it.
+ * host's handlers answering input requests, and the 2025-11-25 URL elicitation rounds. Loaded
+ * when the first `input_required` result (or -32042) arrives, or a task asks for input, so that
+ * clients whose servers never ask load none of it.
  */
 import { onDemand } from '../errors/moduleLoad.js';
 import type { FulfilOptions } from '../inputRequired/inputHandlers.js';
@@ -10,16 +11,27 @@ import type { InputRequest, InputResponse } from '../wire/protocol.js';
 
 /** The round loop and the handlers' answers, loaded on first use. */
 export const loadInputRounds = onDemand('input-required', async () => {
-  const [{ driveInputRequired }, { fulfilInputRequests }] = await Promise.all([
+  const [
+    { driveInputRequired },
+    { fulfilInputRequests, answerInputRequest },
+    { retryAfterUrlElicitations, ElicitationCompletions },
+  ] = await Promise.all([
     import('../inputRequired/driver.js'),
     import('../inputRequired/inputHandlers.js'),
+    import('../inputRequired/urlElicitation.js'),
   ]);
-  return { driveInputRequired, fulfilInputRequests };
+  return {
+    driveInputRequired,
+    fulfilInputRequests,
+    answerInputRequest,
+    retryAfterUrlElicitations,
+    ElicitationCompletions,
+  };
 });
 
 /**
  * Answers `inputRequests` with `handlers` (`fulfilInputRequests`), once the machinery is loaded.
- * @throws ModuleLoadError (-32042) when it cannot be loaded; then as `fulfilInputRequests`.
+ * @throws ModuleLoadError (-33042) when it cannot be loaded; then as `fulfilInputRequests`.
  */
 export async function fulfilLater(
   handlers: InputHandlers | undefined,

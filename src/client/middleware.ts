@@ -92,7 +92,7 @@ export interface MiddlewareErrorData {
 }
 
 /**
- * A request middleware (`client.use()`) failed this request (code -32041, local) by throwing a
+ * A request middleware (`client.use()`) failed this request (code -33041, local) by throwing a
  * value that is not an `McpError` (kept as `cause`), or by resolving with something that is
  * not a result object. `data` is {@link MiddlewareErrorData}.
  */

@@ -57,7 +57,7 @@ export interface ClientOptions {
   handlers?: InputHandlers | undefined;
   /**
    * `auto`: answer `input_required` with `handlers` and resend the request until it completes.
-   * `manual`: throw `InputRequiredError` (-32003) carrying the result, for the host to drive.
+   * `manual`: throw `InputRequiredError` (-33003) carrying the result, for the host to drive.
    * @default "auto"
    */
   inputRequired?: InputRequiredMode | undefined;

@@ -26,7 +26,7 @@ export interface ToolOutputValidationErrorData {
  * A `tools/call` result whose `structuredContent` breaks the `outputSchema` the tool declared in
  * `tools/list`, or is missing although the tool declares one (spec: server/tools, Output
  * Schema: servers MUST return structured results that conform, clients SHOULD validate).
- * Local code -32016; `data` is {@link ToolOutputValidationErrorData}.
+ * Local code -33016; `data` is {@link ToolOutputValidationErrorData}.
  */
 export class ToolOutputValidationError extends LocalError {
   override name = 'ToolOutputValidationError';
@@ -73,7 +73,7 @@ export class ToolOutputValidators {
    * Checks a complete `tools/call` result. Results with `isError: true` and tools never listed
    * with an `outputSchema` pass unchecked, synchronously; the others wait for the validator
    * library when it is not loaded yet.
-   * @throws ToolOutputValidationError (-32016) when `structuredContent` is missing or invalid.
+   * @throws ToolOutputValidationError (-33016) when `structuredContent` is missing or invalid.
    */
   check(tool: string, result: JsonObject): MaybePromise<void> {
     if (result['isError'] === true || !this.schemas.has(tool)) return;

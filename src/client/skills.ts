@@ -29,7 +29,7 @@ export interface ClientSkills {
    * (then `nextCursor` says where the next one starts). A server without the extension gives an
    * empty listing and nothing is sent. An empty or partial listing is allowed by the SEP: it
    * does not prove the server has no other skills ({@link get} reaches them by URI).
-   * @throws InvalidSkillEntryError (-32061) naming every entry that breaks the SEP's rules (the
+   * @throws InvalidSkillEntryError (-33061) naming every entry that breaks the SEP's rules (the
    *   URI's last segment not `frontmatter.name`, an incomplete or out-of-directory `resources`,
    *   a bad digest or size, a repeated URI, over the limits), unless `skipInvalid` returns them
    *   in `invalid`; ProtocolError (-32600) for a malformed page; as `client.pages` otherwise.
@@ -38,7 +38,7 @@ export interface ClientSkills {
   /**
    * `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`, listed or not.
    * @throws InvalidArgumentError (-32602), nothing sent, when `uri` does not end in `/SKILL.md`;
-   *   SkillsUnsupportedError (-32062) without the extension; InvalidSkillEntryError (-32061)
+   *   SkillsUnsupportedError (-33062) without the extension; InvalidSkillEntryError (-33061)
    *   for an invalid entry or one of another skill; RpcError -32602 from a server that serves
    *   no such skill.
    */
@@ -56,7 +56,7 @@ export interface ClientSkills {
    * served from the cache that fails is read once
    * more with `cacheMode: 'reload'` before the error. A `"dynamic"` skill's files skip the list,
    * size and digest checks (`verified: false`), not the frontmatter.
-   * @throws SkillVerificationError (-32060; `data.reason` `unlisted`, `size`, `digest` or
+   * @throws SkillVerificationError (-33060; `data.reason` `unlisted`, `size`, `digest` or
    *   `frontmatter`, with `data.line` and `data.value` when it cannot be read); SkillPathError
    *   (-32602, an InvalidArgumentError; `data.reason`, `data.value`, `data.root`) for a reference
    *   that could leave the skill, nothing sent; InvalidArgumentError (-32602) for an invalid entry;
@@ -69,7 +69,7 @@ export interface ClientSkills {
    * root `path` (relative, default the root itself) is resolved against, normalised as in
    * `read` (never above the root or the directory URI).
    * @throws SkillPathError (-32602), nothing sent, for a `path` that could leave it;
-   *   SkillsUnsupportedError (-32062), nothing sent, unless the server declares
+   *   SkillsUnsupportedError (-33062), nothing sent, unless the server declares
    *   `directoryRead: true`; RpcError -32602 for a URI that is not a directory; as `client.pages`.
    */
   readDirectory(target: string | Skill, path?: string, options?: DirectoryReadOptions): Promise<DirectoryListing>;

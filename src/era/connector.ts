@@ -102,8 +102,8 @@ export type EraOutcome =
 /**
  * Picks the era and version (see the module comment).
  * @throws VersionNegotiationError (-32022) when no version is shared; EraDetectionError
- *   (-32015) when neither era works (with `era: "legacy"`: when `initialize` and HTTP+SSE both
- *   failed); `HttpAuthError` (-32011), `ConnectionClosedError`
+ *   (-33015) when neither era works (with `era: "legacy"`: when `initialize` and HTTP+SSE both
+ *   failed); `HttpAuthError` (-33011), `ConnectionClosedError`
  *   (-32000), `CancelledError` (-32800) as they come; in a forced era, that era's error.
  */
 export async function negotiateEra(settings: EraSettings, hooks: EraHooks, first?: FirstProbe): Promise<EraOutcome> {

@@ -35,7 +35,7 @@ export interface EraDetectionErrorData {
 }
 
 /**
- * The client could not tell which era the server speaks (code -32015): the `server/discover`
+ * The client could not tell which era the server speaks (code -33015): the `server/discover`
  * probe got no recognised modern answer, the `initialize` fallback failed, and over HTTP the
  * deprecated HTTP+SSE transport (2024-11-05), tried after a 400/404/405, failed too (spec
  * 2026-07-28: basic/versioning and basic/transports/streamable-http, Backward Compatibility).

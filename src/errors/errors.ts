@@ -284,7 +284,7 @@ export function isTimeoutError(value: unknown): value is TimeoutError {
 /**
  * The server answered with `resultType: "input_required"` and mcp-live did not (or could not)
  * answer it itself (spec: basic/patterns/mrtr). Code -32021 is not used here: the server
- * asked for input, it did not refuse. Local code -32003 (`ErrorCode.InputRequired`); `data` is
+ * asked for input, it did not refuse. Local code -33003 (`ErrorCode.InputRequired`); `data` is
  * `{ method: string; result: InputRequiredResult }` with the result as received.
  */
 export class InputRequiredError extends LocalError {

@@ -19,7 +19,7 @@ export interface ModuleLoadErrorData {
 }
 
 /**
- * A part of mcp-live that loads on first use could not be loaded (-32042): the dynamic
+ * A part of mcp-live that loads on first use could not be loaded (-33042): the dynamic
  * `import()` of its chunk failed, e.g. a deployment that left a chunk of the package out, or a
  * browser page that went offline. The import's own error is the `cause`. A part needed before
  * the request fails its call with nothing sent; a part needed for the answer (a task's polling,

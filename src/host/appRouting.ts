@@ -10,7 +10,7 @@ import { ambiguous } from './routing.js';
 
 /**
  * The server of `uri`: the one that lists it, else the one whose tools link it.
- * @throws HostRoutingError (-32051): `ambiguous-resource` (`data.servers`) when more than one
+ * @throws HostRoutingError (-33051): `ambiguous-resource` (`data.servers`) when more than one
  *   server lists or links it, `unknown-resource` when none does.
  */
 export function routeAppResource(catalog: Catalog, uri: string): string {

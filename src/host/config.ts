@@ -137,7 +137,7 @@ export function isHostConfig(value: unknown): value is HostConfig {
  * or empty, and an unset variable without a default is an error. A `$` not followed by `{` is
  * kept as is.
  *
- * @throws HostConfigError (-32050) when the file is not an object with an `mcpServers` or
+ * @throws HostConfigError (-33050) when the file is not an object with an `mcpServers` or
  *   `servers` object; in strict mode, also for the first malformed entry. Otherwise a malformed
  *   entry is reported in `errors` and the other entries are still returned.
  */

@@ -19,7 +19,7 @@ export interface HostConfigErrorData {
 
 /**
  * An entry of an `McpHost` configuration is malformed: a missing `command` or `url`, an unknown
- * `type`, a `${VAR}` that is not set, a value of the wrong type (code -32050, local). `data`
+ * `type`, a `${VAR}` that is not set, a value of the wrong type (code -33050, local). `data`
  * names the server and the field ({@link HostConfigErrorData}); a value that may hold a
  * credential (`env`, `headers`) is never repeated in the message or the data.
  */
@@ -76,7 +76,7 @@ export interface HostRoutingErrorData {
 }
 
 /**
- * `McpHost` could not route a call to a server (code -32051, local); nothing was sent.
+ * `McpHost` could not route a call to a server (code -33051, local); nothing was sent.
  * `data.reason` says why ({@link HostRoutingReason}). For `server-unavailable` the `cause` is
  * the server's last error, when it has one; for an ambiguous template match it is the
  * matcher's error.

@@ -89,7 +89,7 @@ export class McpHost {
    * `loadHostConfig` (mcp-live/node) returned, or the raw JSON (parsed here with `options.env`
    * and `options.strict`). Malformed entries become `failed` servers whose `lastError` is the
    * `HostConfigError`; disabled ones are listed as `disabled`.
-   * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError (-32602) as the
+   * @throws HostConfigError (-33050) as `parseHostConfig`; InvalidArgumentError (-32602) as the
    *   constructor, and when `options.servers` names a server the configuration does not have.
    */
   static fromConfig<Host extends McpHost>(
@@ -213,7 +213,7 @@ export class McpHost {
    * run in `use()` order, as one link of each client's chain (after `tracing`, before the
    * client's own `logging`, `session` and `toolHeaders`). A `tools/call` a middleware changes
    * after its approval is approved again for what is sent. A middleware that throws fails that
-   * request only (`MiddlewareError` -32041 with the cause, or the `McpError` thrown). Returns
+   * request only (`MiddlewareError` -33041 with the cause, or the `McpError` thrown). Returns
    * the function that removes it.
    * @throws TypeError when `middleware` is not a function.
    */
@@ -260,7 +260,7 @@ export class McpHost {
 
   /**
    * Closes one server and removes it; its items leave the catalog.
-   * @throws HostRoutingError (-32051, `unknown-server`) when there is no server by that name.
+   * @throws HostRoutingError (-33051, `unknown-server`) when there is no server by that name.
    */
   remove(name: string): Promise<void> {
     return this.parts.servers.remove(name);
@@ -297,8 +297,8 @@ export class McpHost {
    * 'gemini', schema: 'openApi' }` also parses the JSON text that subset carries; `'asIs'`
    * sends them untouched.
    * @param tool the exposed name, or `{ server, name }` with the original name.
-   * @throws HostRoutingError (-32051): `unknown-tool`, `unknown-server`, `server-unavailable`;
-   *   ToolApprovalDeniedError (-32052); ModuleLoadError (-32042) when the approval step cannot
+   * @throws HostRoutingError (-33051): `unknown-tool`, `unknown-server`, `server-unavailable`;
+   *   ToolApprovalDeniedError (-33052); ModuleLoadError (-33042) when the approval step cannot
    *   be loaded (nothing is sent); then whatever `McpClient.callTool` throws.
    */
   callTool(
@@ -322,7 +322,7 @@ export class McpHost {
   /**
    * `prompts/get` on the prompt's server, under its original name (spec: server/prompts).
    * @param prompt the exposed name, or `{ server, name }`.
-   * @throws HostRoutingError (-32051): `unknown-prompt`, `unknown-server`, `server-unavailable`;
+   * @throws HostRoutingError (-33051): `unknown-prompt`, `unknown-server`, `server-unavailable`;
    *   then whatever `McpClient.getPrompt` throws.
    */
   getPrompt(
@@ -336,7 +336,7 @@ export class McpHost {
   /**
    * `resources/read` on the server that lists `uri`, or else the one whose resource template
    * matches it; `options.server` picks the server instead (spec: server/resources).
-   * @throws HostRoutingError (-32051): `ambiguous-resource` (`data.servers`) when more than one
+   * @throws HostRoutingError (-33051): `ambiguous-resource` (`data.servers`) when more than one
    *   server could serve it, `unknown-resource`, `unknown-server`, `server-unavailable`; then
    *   whatever `McpClient.readResource` throws (ResourceNotFoundError...).
    */
@@ -349,7 +349,7 @@ export class McpHost {
    * server that lists the URI, else the one whose tools link it; `options.server` picks the
    * server instead. The server's `resources/list` entry supplies the CSP and permissions when
    * the read item declares none.
-   * @throws AppResourceError (-32070) as `McpClient.readAppResource`; HostRoutingError (-32051):
+   * @throws AppResourceError (-33070) as `McpClient.readAppResource`; HostRoutingError (-33051):
    *   `ambiguous-resource`, `unknown-resource`, `unknown-server`, `server-unavailable`.
    */
   readAppResource(uri: string, options: HostCallOptions & AppResourceOptions = {}): Promise<AppResource> {
@@ -369,7 +369,7 @@ export class McpHost {
    * by its exposed name and goes to its server under the original name; a `ref/resource` goes to
    * the server that lists that template. `options.server` picks the server instead (the ref is
    * then sent as given).
-   * @throws HostRoutingError (-32051) as {@link getPrompt} and {@link readResource}; then
+   * @throws HostRoutingError (-33051) as {@link getPrompt} and {@link readResource}; then
    *   whatever `McpClient.complete` throws.
    */
   complete(
@@ -398,7 +398,7 @@ export class McpHost {
    * The command and arguments of a line such as `/mcp__jira__create_issue login-bug "very high"`:
    * words fill the prompt's arguments in order; `name=value` gives one by name; quotes (`"`, `'`)
    * hold spaces. The arguments come back by name, in the prompt's order.
-   * @throws SlashCommandError (-32055): `data.reason` `not-a-command`, `unknown-command`,
+   * @throws SlashCommandError (-33055): `data.reason` `not-a-command`, `unknown-command`,
    *   `missing-argument`, `too-many-arguments`, `unknown-argument`, `duplicate-argument`,
    *   `unclosed-quote`; `data.usage` once the command is known.
    */
@@ -410,7 +410,7 @@ export class McpHost {
    * Parses `line` and sends `prompts/get` to the command's server (as {@link getPrompt}: the
    * call's signal, deadline and `input_required` handlers); with `options.api`, the messages
    * for that model API too (`toAnthropicMessages`...).
-   * @throws SlashCommandError (-32055) as {@link parseSlashCommand}; then as {@link getPrompt}.
+   * @throws SlashCommandError (-33055) as {@link parseSlashCommand}; then as {@link getPrompt}.
    */
   runSlashCommand<A extends PromptApi | undefined = undefined>(
     line: string,
@@ -427,7 +427,7 @@ export class McpHost {
    * keystroke: an earlier call still waiting resolves `superseded`. Candidates carry the
    * server's `total` and `hasMore`.
    * @throws InvalidArgumentError (-32602) for a bad line or cursor; CancelledError (-32800);
-   *   ModuleLoadError (-32042, docs/host.md); then what `completion/complete` fails with.
+   *   ModuleLoadError (-33042, docs/host.md); then what `completion/complete` fails with.
    */
   completeSlashCommand(
     line: string,
@@ -444,7 +444,7 @@ export class McpHost {
    * contents (default 100 000): a mention over what is left becomes a resource link with a
    * note. Mentions of no server, or that fail to read, are in `unresolved` with the error.
    * @throws InvalidArgumentError (-32602) for bad options; CancelledError (-32800);
-   *   ModuleLoadError (-32042) when the mention reader cannot be loaded (docs/host.md).
+   *   ModuleLoadError (-33042) when the mention reader cannot be loaded (docs/host.md).
    */
   resolveMentions<A extends PromptApi | undefined = undefined>(
     text: string,
@@ -457,7 +457,7 @@ export class McpHost {
    * Completion of an `@…` being typed: servers, then the resources and templates whose URI,
    * name or title match; inside a template's variable, its values through `completion/complete`
    * (the variables before it as context). Candidates are whole `@server:uri` texts.
-   * @throws InvalidArgumentError (-32602); CancelledError (-32800); ModuleLoadError (-32042,
+   * @throws InvalidArgumentError (-32602); CancelledError (-32800); ModuleLoadError (-33042,
    *   docs/host.md); then what `completion/complete` fails with.
    */
   completeMention(prefix: string, options: { signal?: AbortSignal | undefined } = {}): Promise<HostCompletion> {
@@ -471,7 +471,7 @@ export class McpHost {
    * (`McpHostOptions.skills.trusted`). The first call loads the registry; from then on it stays
    * current (servers opening and leaving, `list_changed` on each server's listen stream; a
    * `skills` event each time). Only listings are fetched, never a skill's files.
-   * @throws ModuleLoadError (-32042) when the skill verbs cannot be loaded (the next call tries again).
+   * @throws ModuleLoadError (-33042) when the skill verbs cannot be loaded (the next call tries again).
    */
   skills(): Promise<readonly HostSkill[]> {
     return this.parts.skills().then((front) => front.skills());
@@ -480,8 +480,8 @@ export class McpHost {
   /**
    * Reads a file of the skill named `name` (default its `SKILL.md`) from the server it came from,
    * verified as `McpClient.skills.read`; `origin` says which server and whether it is trusted.
-   * @throws HostRoutingError (-32051): `unknown-skill`, `server-unavailable`; ModuleLoadError
-   *   (-32042) as {@link skills}; then as `client.skills.read`.
+   * @throws HostRoutingError (-33051): `unknown-skill`, `server-unavailable`; ModuleLoadError
+   *   (-33042) as {@link skills}; then as `client.skills.read`.
    */
   readSkill(name: string, ref?: string, options: CallOptions = {}): Promise<SkillFile & { origin: HostSkill }> {
     return this.parts.skills().then((front) => front.readSkill(name, ref, options));
@@ -491,7 +491,7 @@ export class McpHost {
    * Runs one of the built-in skill tools a model called (`load_skill`, `read_skill_file`; see
    * `SKILL_TOOLS` and `skillsContext`): the file's text, tagged with its origin, or a result with
    * `isError: true` the model can read. Never throws for a bad argument or a failed read.
-   * @throws ModuleLoadError (-32042) as {@link skills}.
+   * @throws ModuleLoadError (-33042) as {@link skills}.
    */
   callSkillTool(name: string, args: JsonObject, options: CallOptions = {}): Promise<CallToolResult> {
     return this.parts.skills().then((front) => front.callSkillTool(name, args, options));

@@ -63,7 +63,7 @@ export interface HostParts {
   readonly views: HostViews;
   /**
    * The skill verbs, loaded and made on first use.
-   * @throws ModuleLoadError (-32042) when they cannot be loaded (the next call tries again).
+   * @throws ModuleLoadError (-33042) when they cannot be loaded (the next call tries again).
    */
   skills(): Promise<SkillsFront>;
   /** Closes the parts that hold listeners or timers (the servers close on their own). */

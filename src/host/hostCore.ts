@@ -44,7 +44,7 @@ export class HostCore {
     }
   }
 
-  /** @throws HostRoutingError (-32051, `unknown-server`) */
+  /** @throws HostRoutingError (-33051, `unknown-server`) */
   slotNamed(name: string): ServerSlot {
     const slot = typeof name === 'string' ? this.slots.get(name) : undefined;
     if (slot !== undefined) return slot;

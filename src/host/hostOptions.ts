@@ -79,7 +79,7 @@ export interface McpHostOptions {
   /**
    * Approves each `callTool` before it is sent (a server's own `approve` replaces it for that
    * server): `approvalPreset(...)`, `approveWithElicitation(...)` or your own hook.
-   * A denial throws `ToolApprovalDeniedError` (-32052). @default none: every call goes
+   * A denial throws `ToolApprovalDeniedError` (-33052). @default none: every call goes
    */
   approve?: ApproveHook | undefined;
   /** How long a call waits for its approval, in ms; no answer by then is a denial. @default 120000 */
@@ -142,7 +142,7 @@ export function checkHostOptions(options: McpHostOptions): void {
  * What `McpHost.fromConfig` makes its host of: the configuration (parsed here unless it is a
  * `HostConfig` already), the per-server options, and the host's options with the
  * configuration's views under the given ones.
- * @throws HostConfigError (-32050) as `parseHostConfig`; InvalidArgumentError (-32602) when
+ * @throws HostConfigError (-33050) as `parseHostConfig`; InvalidArgumentError (-32602) when
  *   `options.servers` names a server the configuration does not have.
  */
 export function readHostConfig(

@@ -75,7 +75,7 @@ export class HostSkills {
     return this.union;
   }
 
-  /** The skill under `exposedName`. @throws HostRoutingError (-32051, `unknown-skill`) */
+  /** The skill under `exposedName`. @throws HostRoutingError (-33051, `unknown-skill`) */
   find(exposedName: string): HostSkill {
     const found = this.union.find((s) => s.exposedName === exposedName);
     if (found !== undefined) return found;

@@ -11,7 +11,7 @@ import { HostConfigError } from './errors.js';
  * Cursor's `mcp.json`, Claude Code's `.mcp.json` (`mcpServers`) or VS Code's `mcp.json`
  * (`servers`; comments and trailing commas allowed, as VS Code allows them). Variables expand
  * from `options.env`, `process.env` by default. See `parseHostConfig` for the entries.
- * @throws HostConfigError (-32050, `data.field: "(file)"`) when the file cannot be read or is
+ * @throws HostConfigError (-33050, `data.field: "(file)"`) when the file cannot be read or is
  *   not JSON (the reason names the path, and the line and column); in strict mode, for the
  *   first malformed entry. A missing file's `cause` is the Node error (ENOENT).
  */

@@ -12,7 +12,7 @@ import { HostConfigError } from './errors.js';
  * Makes the transport of a host entry in Node: `stdio` spawns the command (its stderr kept for
  * `lastError`), `http` is Streamable HTTP on `node:http`/`node:https`, `sse` the HTTP+SSE
  * transport, `ws` WebSocket on `ws`. Pass it as `createTransport` to `McpHost`.
- * @throws HostConfigError (-32050) for an `authProvider` on a stdio or ws entry.
+ * @throws HostConfigError (-33050) for an `authProvider` on a stdio or ws entry.
  */
 export const nodeTransport: CreateTransport = (location, context) => {
   if (location.type !== 'stdio') return remoteTransport(location, context, StreamableHttpTransport, WebSocketTransport);

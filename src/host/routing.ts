@@ -14,7 +14,7 @@ export interface ServerItemRef {
 /**
  * The tool `ref` names: an exposed name, or `{ server, name }` with the original name. Only
  * tools in the catalog (open servers, allowed by the server's tool filter) are found.
- * @throws HostRoutingError (-32051, `unknown-tool`)
+ * @throws HostRoutingError (-33051, `unknown-tool`)
  */
 export function routeTool(catalog: Catalog, ref: string | ServerItemRef): HostTool {
   const found =
@@ -31,7 +31,7 @@ export function routeTool(catalog: Catalog, ref: string | ServerItemRef): HostTo
 
 /**
  * The prompt `ref` names (as {@link routeTool}).
- * @throws HostRoutingError (-32051, `unknown-prompt`)
+ * @throws HostRoutingError (-33051, `unknown-prompt`)
  */
 export function routePrompt(catalog: Catalog, ref: string | ServerItemRef): HostPrompt {
   const found =
@@ -55,7 +55,7 @@ export type TemplateMatcher = (uri: string, templates: readonly HostResourceTemp
 /**
  * The server for `resources/read` of `uri`: the one server that lists it; else the one server
  * with a template that matches it.
- * @throws HostRoutingError (-32051): `ambiguous-resource` (with `data.servers`) when more than
+ * @throws HostRoutingError (-33051): `ambiguous-resource` (with `data.servers`) when more than
  *   one server lists it, or none does and templates of more than one server match;
  *   `unknown-resource` when none matches.
  */
@@ -79,7 +79,7 @@ export function routeResource(catalog: Catalog, uri: string, match: TemplateMatc
 /**
  * The server for `completion/complete` on a resource template: the one whose list holds
  * exactly that `uriTemplate`.
- * @throws HostRoutingError (-32051): `ambiguous-resource` when more than one server lists it,
+ * @throws HostRoutingError (-33051): `ambiguous-resource` when more than one server lists it,
  *   `unknown-resource` when none does.
  */
 export function routeTemplate(catalog: Catalog, uriTemplate: string): string {

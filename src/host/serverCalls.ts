@@ -33,7 +33,7 @@ function unreached(error: unknown): boolean {
  * `reconnecting` is waited for within the call's own deadline (its `timeoutMs`, else the
  * client's; its `signal`), and the call gets what is left of it. A connection found gone
  * updates the server's state.
- * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError
+ * @throws HostRoutingError (-33051, `unknown-server`, `server-unavailable`); CancelledError
  *   (-32800) when the signal aborts during the wait (TimeoutError -32001 when it is an
  *   `AbortSignal.timeout()`); then whatever the call throws.
  */
@@ -89,7 +89,7 @@ export async function onServer<T, O extends CallOptions>(
  * still connecting for the first time, or reconnects in a cool-down (no items listed either
  * way), waits for it as {@link onServer} does (failing at once when its next attempt is after
  * the deadline).
- * @throws HostRoutingError (-32051, `unknown-server`, `server-unavailable`); CancelledError (-32800)
+ * @throws HostRoutingError (-33051, `unknown-server`, `server-unavailable`); CancelledError (-32800)
  */
 export async function itemsOf(core: HostCore, name: string, method: string, options: CallOptions): Promise<void> {
   const slot = core.slotNamed(name);

@@ -324,7 +324,7 @@ export class ServerSlot {
    * The open client for a call. While the server is `connecting` or `reconnecting`, waits
    * for it to open, at most `options.timeoutMs`; when its next reconnect attempt starts after
    * that (`retryAt`, say during a cool-down), it fails at once rather than wait for nothing.
-   * @throws HostRoutingError (-32051, `server-unavailable`, with `data.state`, `data.retryAt`
+   * @throws HostRoutingError (-33051, `server-unavailable`, with `data.state`, `data.retryAt`
    *   while it reconnects, and the last error as `cause`) when it is in another state, leaves
    *   for one, its next attempt is after the deadline, or it is not open in time;
    *   CancelledError (-32800) when `options.signal` aborts first (TimeoutError -32001 when it

@@ -32,7 +32,7 @@ export interface SlashCommandErrorData {
 }
 
 /**
- * A slash command line the host cannot run (code -32055, local): `data.reason` says what is
+ * A slash command line the host cannot run (code -33055, local): `data.reason` says what is
  * wrong ({@link SlashCommandErrorReason}), `data.usage` how the command is typed. Nothing was
  * sent. See docs/host.md, "Slash commands and mentions".
  */

@@ -101,7 +101,7 @@ export function commandWord(line: string): { name: string; start: number; end: n
 
 /**
  * The command and arguments of `line` (see the module comment for the rules).
- * @throws SlashCommandError (-32055): `not-a-command`, `unknown-command`, `unclosed-quote`,
+ * @throws SlashCommandError (-33055): `not-a-command`, `unknown-command`, `unclosed-quote`,
  *   `unknown-argument`, `duplicate-argument`, `too-many-arguments`, `missing-argument`.
  */
 export function parseSlashCommandLine(line: string, list: SlashCommandList): ParsedSlashCommand {

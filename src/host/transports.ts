@@ -22,7 +22,7 @@ export interface TransportContext {
 /**
  * Makes the transport of one connection to a stdio or remote server. Called again for each new
  * client of that server (after `add`, after a restart).
- * @throws HostConfigError (-32050) for a location it cannot serve; the server is then `failed`.
+ * @throws HostConfigError (-33050) for a location it cannot serve; the server is then `failed`.
  */
 export type CreateTransport = (
   location: StdioServerLocation | RemoteServerLocation,
@@ -31,7 +31,7 @@ export type CreateTransport = (
 
 /**
  * The runtime-neutral factory: `http` on fetch, `sse` on fetch, `ws` on the global `WebSocket`.
- * @throws HostConfigError (-32050) for a stdio server (use the `McpHost` of `mcp-live/node`),
+ * @throws HostConfigError (-33050) for a stdio server (use the `McpHost` of `mcp-live/node`),
  *   and for an `authProvider` on a `ws` server.
  */
 export const fetchTransport: CreateTransport = (location, context) => {
@@ -47,7 +47,7 @@ export const fetchTransport: CreateTransport = (location, context) => {
 /**
  * The transport of a remote entry: `http` on `Http`, `sse` the HTTP+SSE transport, `ws` on `Ws`
  * (each factory passes the classes of its runtime).
- * @throws HostConfigError (-32050) for an `authProvider` on a `ws` server.
+ * @throws HostConfigError (-33050) for an `authProvider` on a `ws` server.
  */
 export function remoteTransport(
   location: RemoteServerLocation,
@@ -80,7 +80,7 @@ function remoteOptions(location: RemoteServerLocation, context: TransportContext
 
 /**
  * `headers` for a WebSocket transport.
- * @throws HostConfigError (-32050) when the entry has an `authProvider` (WebSocket has none).
+ * @throws HostConfigError (-33050) when the entry has an `authProvider` (WebSocket has none).
  */
 function wsOptions(
   location: RemoteServerLocation,

@@ -170,7 +170,7 @@ export class UserInput {
 
   /**
    * The completers, made once their module has loaded.
-   * @throws ModuleLoadError (-32042) when it cannot be loaded (the next call tries again).
+   * @throws ModuleLoadError (-33042) when it cannot be loaded (the next call tries again).
    */
   private async completers(): Promise<CompleterPool> {
     if (this.closed) throw new Error('the host is closed');

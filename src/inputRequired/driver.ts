@@ -108,9 +108,9 @@ export interface DriveInputRequiredOptions {
  *
  * @throws ProtocolError (-32600) for an unknown `resultType`, a malformed `input_required`
  *   result (neither `inputRequests` nor `requestState`, wrong types) or a malformed input request.
- * @throws InputRequiredRoundsError (-32006) when the result of retry number `maxRounds` is
+ * @throws InputRequiredRoundsError (-33006) when the result of retry number `maxRounds` is
  *   still `input_required`; `data` holds `rounds` and `lastResult`.
- * @throws InputRequestFailedError (-32007) when an input request cannot be answered.
+ * @throws InputRequestFailedError (-33007) when an input request cannot be answered.
  * @throws CancelledError (-32800) when `signal` aborts, promptly, even if a hook ignores its
  *   signal; when the abort reason is an mcp-live error (say a `TimeoutError`) that error instead.
  * @throws TimeoutError (-32001, `kind: "total"`) when `deadline` passes, or when a pause would
@@ -200,7 +200,7 @@ function resolvePause(pause: Partial<PausePolicy> | undefined): PausePolicy {
 }
 
 /** The call's own signal: follows the caller's signal and fires at the deadline. */
-function linkCall(
+export function linkCall(
   method: string,
   outer: AbortSignal | undefined,
   deadline: DriveInputRequiredOptions['deadline'],
@@ -230,7 +230,7 @@ function linkCall(
 }
 
 /** Runs a hook and settles with it, or rejects as soon as `signal` aborts (the hook keeps its signal). */
-function raceAbort<T>(method: string, signal: AbortSignal, hook: () => Promise<T>): Promise<T> {
+export function raceAbort<T>(method: string, signal: AbortSignal, hook: () => Promise<T>): Promise<T> {
   if (signal.aborted) return Promise.reject(abortError(method, signal));
   let promise: Promise<T>;
   try {

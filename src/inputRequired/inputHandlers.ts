@@ -43,7 +43,7 @@ export interface FulfilOptions {
  *   requires missing): `ProtocolError` (-32600), nothing called.
  * - Well formed but not handled (no handler; an elicitation mode without a handler, e.g. a form
  *   request when only URL mode is registered; sampling `tools`/`toolChoice` without
- *   `sampling.tools`): `InputRequestFailedError` (-32007, `reason: "unsupported"`), nothing called.
+ *   `sampling.tools`): `InputRequestFailedError` (-33007, `reason: "unsupported"`), nothing called.
  * - The handler throws: `InputRequestFailedError` (`reason: "handler_error"`, `cause` = the error).
  * - The handler returns something that is not a valid result (`undefined`, an unknown `action`,
  *   form content that misses a required field or has the wrong type, a root that is not a
@@ -108,7 +108,7 @@ export interface AnswerOptions {
  * the legacy wire (`elicitation/create`, `sampling/createMessage`, `roots/list`; spec
  * 2025-11-25 client/*). The same checks and normalization as {@link fulfilInputRequests}
  * apply, and the same errors are thrown: `ProtocolError` (-32600) for malformed params (the
- * handler is not called), `InputRequestFailedError` (-32007) with `reason` `unsupported` (not
+ * handler is not called), `InputRequestFailedError` (-33007) with `reason` `unsupported` (not
  * called), `handler_error` or `invalid_result`.
  */
 export async function answerInputRequest(

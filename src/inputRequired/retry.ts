@@ -58,7 +58,7 @@ export function readInputRequired(method: string, result: JsonObject): InputRequ
  * @param inputResponses one response per key of `result.inputRequests`.
  * @throws ProtocolError (-32600) when `result` is not a valid `input_required` result;
  *   InvalidArgumentError (-32602) when `inputResponses` is not an object;
- *   InputRequestFailedError (-32007, `reason: "invalid_result"`) when a requested key has no response.
+ *   InputRequestFailedError (-33007, `reason: "invalid_result"`) when a requested key has no response.
  */
 export function inputRetryFor(
   method: string,

@@ -49,7 +49,7 @@ export interface SessionRequestOptions {
    * How often to re-issue the request under a new id when its response stream breaks before
    * the response (Streamable HTTP, spec: basic/transports/streamable-http). `onRequestId` is
    * called again with each new id. @default 2 when `idempotent` is true, else 0 (the call then
-   * fails with `StreamBrokenError`, -32012: the outcome is unknown)
+   * fails with `StreamBrokenError`, -33012: the outcome is unknown)
    */
   reissueOnBrokenStream?: number | undefined;
 }

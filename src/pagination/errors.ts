@@ -2,7 +2,7 @@ import { ErrorCode } from '../errors/codes.js';
 import { LocalError, McpError } from '../errors/errors.js';
 
 /**
- * Local code of every error the paginator raises itself (-32004). It sits in the JSON-RPC
+ * Local code of every error the paginator raises itself (-33004). It sits in the JSON-RPC
  * implementation-defined range (-32000..-32099) next to the codes in `ErrorCode`; it is not yet
  * part of `ErrorCode` so that this module stays self-contained (see {@link PaginationError}).
  */
@@ -32,7 +32,7 @@ export interface PaginationErrorData {
 
 /**
  * A list walk that could not finish (spec 2026-07-28: server/utilities/pagination). Local code
- * -32004 (`ErrorCode.PaginationFailed`); `data` is {@link PaginationErrorData}. Raised directly for
+ * -33004 (`ErrorCode.PaginationFailed`); `data` is {@link PaginationErrorData}. Raised directly for
  * `reason: 'invalid-cursor'`, with `cause` set to the second `RpcError` (-32602) the server sent;
  * the first one was handed to `onRestart`. Cap and loop failures use the subclass
  * {@link PaginationLimitError}.
@@ -49,7 +49,7 @@ export class PaginationError extends LocalError {
 /**
  * A walk stopped by a limit rather than by the server's end of list: `reason` is `max-pages`
  * (the `maxPages` cap, default 1000, was reached with a `nextCursor` still present) or
- * `repeated-page` (the server repeated the same cursor and the same page). Code -32004; the
+ * `repeated-page` (the server repeated the same cursor and the same page). Code -33004; the
  * items fetched so far are not returned: a partial list is never passed off as complete.
  */
 export class PaginationLimitError extends PaginationError {

@@ -62,10 +62,10 @@ export const DEFAULT_MAX_PAGES = 1000;
  * again. An error on a fetch without a cursor, or any other error, is rethrown as is.
  *
  * @throws InvalidArgumentError (-32602) at call time when `maxPages` is not an integer ≥ 1.
- * @throws PaginationLimitError (-32004, `data.reason: 'max-pages'`) when `maxPages` fetches went
+ * @throws PaginationLimitError (-33004, `data.reason: 'max-pages'`) when `maxPages` fetches went
  *   out and the last page still has a `nextCursor`; (`'repeated-page'`) when a page comes back
  *   with the cursor it was fetched with and the same items as the page before it.
- * @throws PaginationError (-32004, `data.reason: 'invalid-cursor'`) when a cursor is rejected a
+ * @throws PaginationError (-33004, `data.reason: 'invalid-cursor'`) when a cursor is rejected a
  *   second time in the same walk; `cause` is that second `RpcError`.
  * @throws CancelledError (-32800) when `signal` is aborted before a fetch (`cause` is
  *   `signal.reason`), or when the fetch rejects with `signal.reason` itself.

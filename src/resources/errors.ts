@@ -53,7 +53,7 @@ export interface UriTemplateAmbiguityErrorData {
 
 /**
  * A URI matches more than one of the given resource templates, or one template in more than
- * one way (code -32026, local). The matcher never picks one: `data.matches` lists them all
+ * one way (code -33026, local). The matcher never picks one: `data.matches` lists them all
  * ({@link UriTemplateAmbiguityErrorData}).
  */
 export class UriTemplateAmbiguityError extends LocalError {

@@ -87,7 +87,7 @@ export function matchUriTemplates<T extends UriTemplateSource>(
 /**
  * The one template that produced `uri`, or `undefined` when none did (see
  * {@link matchUriTemplates} for how a URI is read).
- * @throws UriTemplateAmbiguityError (-32026) when more than one template matches, or one
+ * @throws UriTemplateAmbiguityError (-33026) when more than one template matches, or one
  *   matches in more than one way; `data.matches` lists them. Nothing is picked.
  * @throws InvalidArgumentError (-32602) as {@link matchUriTemplates}.
  */

@@ -28,7 +28,7 @@ export interface SkillVerificationErrorData {
 }
 
 /**
- * A skill file failed verification against its listing entry (code -32060): it is not listed in
+ * A skill file failed verification against its listing entry (code -33060): it is not listed in
  * the entry's `resources` (`unlisted`, nothing was sent), its byte length differs (`size`), its
  * SHA-256 differs (`digest`), or, for the skill's own `SKILL.md`, its frontmatter differs from
  * the entry's (`frontmatter`). The content is not returned: a host must not use it, and must not
@@ -50,7 +50,7 @@ export class SkillVerificationError extends LocalError {
 }
 
 /**
- * Entries of `skills/list` or `skills/get` that break SEP-2640's rules (code -32061): each one is
+ * Entries of `skills/list` or `skills/get` that break SEP-2640's rules (code -33061): each one is
  * named in `data.entries` (index across every page walked, `uri` when it had one, the reason, the
  * value as received). `skills.list({ skipInvalid: true })` returns them in `invalid` instead.
  */
@@ -73,7 +73,7 @@ export class InvalidSkillEntryError extends LocalError {
 }
 
 /**
- * The server does not declare what a Skills call needs (code -32062): the extension
+ * The server does not declare what a Skills call needs (code -33062): the extension
  * (`data.missing: "extension"`), or `directoryRead: true` for `resources/directory/read`
  * (`"directoryRead"`). Nothing was sent. `data` is `{ method, missing }`.
  */

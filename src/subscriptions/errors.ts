@@ -14,7 +14,7 @@ export interface SubscriptionClosedData {
 /**
  * A subscription ended before the server acknowledged it: the server answered or cancelled the
  * `subscriptions/listen` request first (spec: basic/patterns/subscriptions). Also the rejection
- * of `LiveList.refresh()` once the live list is closed. Code -32008
+ * of `LiveList.refresh()` once the live list is closed. Code -33008
  * (`ErrorCode.SubscriptionClosed`); `data` is {@link SubscriptionClosedData}.
  */
 export class SubscriptionClosedError extends LocalError {
@@ -38,7 +38,7 @@ export interface UnmatchedNotificationData {
  * Reported to the client's `onError`, never thrown: a change notification arrived that names
  * no open subscription of this client (an unknown or absent subscription id). It was delivered
  * to no listener; the cache entries it makes stale were dropped anyway, and nothing was sent
- * back. Code -32009 (`ErrorCode.UnmatchedNotification`); `data` is {@link UnmatchedNotificationData}.
+ * back. Code -33009 (`ErrorCode.UnmatchedNotification`); `data` is {@link UnmatchedNotificationData}.
  */
 export class UnmatchedNotificationError extends LocalError {
   override name = 'UnmatchedNotificationError';

@@ -1,7 +1,7 @@
 /**
  * The parts of subscriptions that load on first use (`onDemand`), shared by the manager, which
  * starts their loads together with its own implementation's, and that implementation, which
- * reads them once loaded. A failed load rejects with `ModuleLoadError` (-32042) naming the part.
+ * reads them once loaded. A failed load rejects with `ModuleLoadError` (-33042) naming the part.
  */
 import { onDemand } from '../errors/moduleLoad.js';
 

@@ -22,7 +22,7 @@
  * (`filter.ts`, `openSubscription.ts` with `subscription.ts`) at the first `subscribe()`, live
  * lists (`liveList.ts`) at the first `live()`, the legacy wire's subscriptions (`legacyFeed.ts`)
  * from the switch to that wire on. A failed load rejects the call that needed it with
- * `ModuleLoadError` (-32042), nothing sent. Routing, invalidation and reporting never wait for a
+ * `ModuleLoadError` (-33042), nothing sent. Routing, invalidation and reporting never wait for a
  * load: before one, no subscription is open, so a change notification only invalidates (and on
  * the modern wire is unmatched).
  */

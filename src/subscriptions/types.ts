@@ -284,7 +284,7 @@ export interface LiveList<T> extends AsyncIterable<LiveListEvent<T>> {
    * Fetches the list now (joining a refresh in progress, which then runs once more).
    * @returns the list after the refresh.
    * @throws the refresh's error (the list keeps its last good items); SubscriptionClosedError
-   *   (-32008) once the live list is closed.
+   *   (-33008) once the live list is closed.
    */
   refresh(): Promise<readonly T[]>;
   /** Closes the live list and its subscription. Idempotent. */

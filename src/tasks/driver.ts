@@ -125,9 +125,9 @@ export interface DriveTaskOptions {
  *
  * @throws CancelledError (-32800) when `signal` aborts (and `hooks.cancel()` runs once), or
  *   TimeoutError (-32001, `kind: "signal"`) when its reason is a timeout.
- * @throws TaskAbandonedError (-32033, `resumable: true`, the task left running) when `deadline`
+ * @throws TaskAbandonedError (-33033, `resumable: true`, the task left running) when `deadline`
  *   passes, `stop` aborts, or the polls fail past `pollRetry`.
- * @throws TaskExpiredError (-32031) past the task's TTL.
+ * @throws TaskExpiredError (-33031) past the task's TTL.
  * @throws InvalidArgumentError (-32602) for a bad `poll`.
  * Other errors from the hooks propagate unchanged. No timer or listener survives the returned promise.
  */

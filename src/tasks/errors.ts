@@ -59,7 +59,7 @@ export interface TaskExpiredErrorData {
  * The task's time to live ran out before it reached a terminal status (spec: ext-tasks, Task
  * Polling: after `createdAt + ttlMs` a client may consider a task no longer usable), so
  * mcp-live stopped polling it, or refused to resume it without sending anything. Its stored
- * record is dropped. Local code -32031; `data` is `{ taskId, expiresAt, status }`
+ * record is dropped. Local code -33031; `data` is `{ taskId, expiresAt, status }`
  * (epoch ms; the last status seen).
  */
 export class TaskExpiredError extends LocalError {
@@ -124,7 +124,7 @@ export interface TaskAbandonedErrorData {
 }
 
 /**
- * The client stopped following a task that the server had not ended (local code -32033,
+ * The client stopped following a task that the server had not ended (local code -33033,
  * `ErrorCode.TaskAbandoned`): its `tasks/get` polls kept failing with transient errors (-32603,
  * timeouts, a dropped connection, HTTP 5xx or 429) past the retry budget, the call's
  * `maxTotalTimeoutMs` passed, or the client closed. Unlike `TaskFailedError` this says nothing

@@ -74,7 +74,7 @@ export interface TasksOptions {
   /**
    * How a `tasks/get` that failed transiently (-32603, a timeout, a dropped connection, HTTP 5xx
    * or 429) is tried again; past `retries` failures in a row the call rejects with
-   * `TaskAbandonedError` (-32033) and the task is left to `resumeTask`. `false` retries nothing.
+   * `TaskAbandonedError` (-33033) and the task is left to `resumeTask`. `false` retries nothing.
    * @default DEFAULT_TASK_POLL_RETRY (8 retries, 500 ms doubling to 30 s, jitter)
    */
   pollRetry?: TaskPollRetry | false | undefined;

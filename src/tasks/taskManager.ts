@@ -116,7 +116,7 @@ export class TaskManager implements TaskOwner {
    * Loads the task machinery (once per process) before the task is looked at again. When it
    * cannot load, the task's record is written all the same (and `onTask` hears its first state)
    * so that `resumeTask` can pick it up later, and the call rejects with `ModuleLoadError`.
-   * @throws ModuleLoadError (-32042); ProtocolError (-32600) for a malformed task; as
+   * @throws ModuleLoadError (-33042); ProtocolError (-32600) for a malformed task; as
    *   `ToolTask.result()`.
    */
   async take(
@@ -139,9 +139,9 @@ export class TaskManager implements TaskOwner {
    * Picks up a task again, on this connection: checks the stored record (same server, TTL not
    * passed), then asks `tasks/get` for the task as it is now. A task this client has no record
    * of is resumed too (without its answered keys).
-   * @throws ModuleLoadError (-32042), with nothing sent, when the task machinery cannot load;
+   * @throws ModuleLoadError (-33042), with nothing sent, when the task machinery cannot load;
    *   InvalidArgumentError (-32602), with nothing sent, for an empty id, a bad `task`
-   *   option, or a record of another server; TaskExpiredError (-32031), with nothing sent,
+   *   option, or a record of another server; TaskExpiredError (-33031), with nothing sent,
    *   when the stored TTL has passed; TaskNotFoundError (-32602 as sent) when the server does
    *   not know the id; ProtocolError; any error of the request.
    */
@@ -180,7 +180,7 @@ export class TaskManager implements TaskOwner {
     this.closed.abort(error);
   }
 
-  /** The task machinery of this client, loaded (once per process) and made on first use. @throws ModuleLoadError (-32042) */
+  /** The task machinery of this client, loaded (once per process) and made on first use. @throws ModuleLoadError (-33042) */
   private async machinery(): Promise<TaskMachinery> {
     const { TaskMachinery } = await loadMachinery();
     return (this.loaded ??= new TaskMachinery(this));

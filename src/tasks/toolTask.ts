@@ -133,10 +133,10 @@ export class ToolTask {
    *
    * @returns the `CallToolResult` of a `completed` task (`isError: true` included).
    * @throws TaskFailedError (the task's JSON-RPC error, as sent) for `failed`;
-   *   TaskCancelledError (-32800) for `cancelled`; TaskExpiredError (-32031) past the TTL;
+   *   TaskCancelledError (-32800) for `cancelled`; TaskExpiredError (-33031) past the TTL;
    *   TaskNotFoundError (-32602); CancelledError (-32800) on abort; TimeoutError (-32001);
    *   ConnectionClosedError (-32000) when the client closes (the task keeps running and can be
-   *   resumed); InputRequestFailedError (-32007) when a handler cannot answer (the task is
+   *   resumed); InputRequestFailedError (-33007) when a handler cannot answer (the task is
    *   cancelled); ProtocolError (-32600) for a malformed task or result.
    */
   result(options: CallOptions = {}): Promise<CallToolResult> {

@@ -125,7 +125,7 @@ export interface LegacyWireControl {
    * Resolves once the endpoint is known; from then on every message goes over it, until `leave()`. Rejects
    * like `LegacySseTransport.start()` (`SseEndpointError`, `HttpError`, `HttpAuthError`,
    * `TimeoutError`, `ConnectionClosedError`; `CancelledError` when `signal` aborts;
-   * `ModuleLoadError` (-32042) when the fallback's code cannot be loaded).
+   * `ModuleLoadError` (-33042) when the fallback's code cannot be loaded).
    */
   openSse?(signal: AbortSignal | undefined): Promise<void>;
   /** The legacy HTTP session's id (`Mcp-Session-Id`), once the server assigned one; for telemetry (`mcp.session.id`). */

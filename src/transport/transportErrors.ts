@@ -47,7 +47,7 @@ export interface HttpErrorData {
 }
 
 /**
- * An HTTP exchange failed in a way JSON-RPC cannot express (code -32010): a status other than
+ * An HTTP exchange failed in a way JSON-RPC cannot express (code -33010): a status other than
  * 2xx without a usable JSON-RPC error body (HTML error pages, 405, 500, 502-504 after retries),
  * a 2xx with a content type other than `application/json` or `text/event-stream`, an empty
  * body where a response was due, or a redirect other than a same-origin 307/308.
@@ -83,7 +83,7 @@ export interface HttpAuthErrorData extends HttpErrorData {
 }
 
 /**
- * The server refused the credential (HTTP 401) or the permission (HTTP 403), code -32011.
+ * The server refused the credential (HTTP 401) or the permission (HTTP 403), code -33011.
  * `data` is {@link HttpAuthErrorData}: the parsed `WWW-Authenticate` challenges and the Bearer
  * parameters (`resourceMetadata`, `scope`, `error`, `errorDescription`) that drive an OAuth
  * flow or a scope step-up. The message never claims the token expired: the server said only
@@ -129,7 +129,7 @@ export interface StreamBrokenErrorData {
 }
 
 /**
- * The request was sent, and its exchange ended without a response (code -32012): the
+ * The request was sent, and its exchange ended without a response (code -33012): the
  * connection was reset, or the response stream closed or failed before the JSON-RPC response.
  * The server may or may not have run the request. The spec asks the client to re-issue such a
  * request as a new request (new id); the session does that for requests that may safely run
@@ -184,7 +184,7 @@ export interface WebSocketCloseErrorData {
 }
 
 /**
- * The WebSocket closed without the client asking (code -32013). It is the `cause` of the
+ * The WebSocket closed without the client asking (code -33013). It is the `cause` of the
  * `ConnectionClosedError` every pending request gets; `data` is {@link WebSocketCloseErrorData}.
  */
 export class WebSocketCloseError extends LocalError {

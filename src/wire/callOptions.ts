@@ -28,7 +28,7 @@ export interface Progress {
  *   requests, so revalidation is a full request.
  * - `force-cache`: any entry, fresh or stale, is returned; otherwise as `default`.
  * - `only-if-cached`: any entry, fresh or stale, is returned; otherwise the call fails with
- *   `CacheMissError` (-32005) and nothing is sent.
+ *   `CacheMissError` (-33005) and nothing is sent.
  */
 export type CacheMode = 'default' | 'no-store' | 'reload' | 'no-cache' | 'force-cache' | 'only-if-cached';
 
@@ -91,7 +91,7 @@ export interface CallOptions {
    * How this call uses the response cache, named as `fetch` names them: `default` (a fresh
    * entry, else the server), `no-store` (bypass the cache), `reload` and `no-cache` (always ask
    * the server, then store), `force-cache` (any entry, even stale), `only-if-cached` (an entry
-   * or `CacheMissError`, -32005, with nothing sent). Only cacheable methods look at it.
+   * or `CacheMissError`, -33005, with nothing sent). Only cacheable methods look at it.
    * @default "default"
    */
   cacheMode?: CacheMode | undefined;
@@ -107,7 +107,7 @@ export interface CallOptions {
   /**
    * Whether this request may run twice without harm. Streamable HTTP re-issues such a request
    * when its response stream breaks, and retries it after a connection reset or HTTP 502-504;
-   * otherwise the call fails with `StreamBrokenError` (-32012: the outcome is unknown).
+   * otherwise the call fails with `StreamBrokenError` (-33012: the outcome is unknown).
    * @default true, except `tools/call`: true only for tools listed with `readOnlyHint` or
    *   `idempotentHint`
    */

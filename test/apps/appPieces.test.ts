@@ -71,7 +71,7 @@ describe('appResourceFrom', () => {
 
   it('refuses the wrong MIME type and bytes that are not UTF-8', () => {
     expect(() => appResourceFrom({ contents: [{ uri: URI, mimeType: 'text/html', text: '<p>' }] }, URI)).toThrow(
-      expect.objectContaining({ code: -32070, data: { uri: URI, reason: 'mime-type', value: 'text/html' } }),
+      expect.objectContaining({ code: -33070, data: { uri: URI, reason: 'mime-type', value: 'text/html' } }),
     );
     expect(() =>
       appResourceFrom(

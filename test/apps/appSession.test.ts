@@ -102,10 +102,10 @@ describe('AppSession', () => {
     });
     expect((await request(port, 2, 'tools/call', { name: 'app-only' })).result).toBeDefined();
     expect((await request(port, 3, 'tools/call', { name: 'model-only' })).error).toEqual({
-      code: -32071,
+      code: -33071,
       message: 'tool "model-only" is not callable by apps',
     });
-    expect((await request(port, 4, 'tools/call', { name: 'elsewhere' })).error?.code).toBe(-32071);
+    expect((await request(port, 4, 'tools/call', { name: 'elsewhere' })).error?.code).toBe(-33071);
     expect((await request(port, 5, 'tools/call', { name: 'both', arguments: [1] })).error?.code).toBe(-32602);
     expect(server.calls).toEqual([
       ['both', { a: 1 }],
@@ -136,11 +136,11 @@ describe('AppSession', () => {
       onError: (error) => errors.push(error),
     });
     expect((await request(port, 1, 'tools/call', { name: 'both', arguments: { x: 1 } })).error).toEqual({
-      code: -32071,
+      code: -33071,
       message: 'the host refused the call to "both": not now',
     });
     await request(port, 2, 'tools/call', { name: 'both', arguments: { x: 2 } });
-    expect((await request(port, 3, 'tools/call', { name: 'both' })).error?.code).toBe(-32071);
+    expect((await request(port, 3, 'tools/call', { name: 'both' })).error?.code).toBe(-33071);
     expect(server.calls).toEqual([['both', { safe: true }]]);
     expect(asked).toEqual([
       { name: 'both', arguments: { x: 1 }, resourceUri: 'ui://demo/app.html' },

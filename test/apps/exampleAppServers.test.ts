@@ -77,7 +77,7 @@ describe('MCP Apps with the ext-apps example servers', () => {
   it('a model cannot call the app-only tool by its exposed name; an app route by { server, name } can', async () => {
     await expect(host.callTool('monitor__poll-system-stats', {})).rejects.toMatchObject({
       name: 'HostRoutingError',
-      code: -32051,
+      code: -33051,
       data: { reason: 'unknown-tool', name: 'monitor__poll-system-stats' },
     });
     await expect(host.callTool('monitor__poll-system-stats', {})).rejects.toBeInstanceOf(HostRoutingError);
@@ -102,7 +102,7 @@ describe('MCP Apps with the ext-apps example servers', () => {
 
     // Same URI on two servers: the host asks which.
     await expect(host.readAppResource('ui://get-time/mcp-app.html')).rejects.toMatchObject({
-      code: -32051,
+      code: -33051,
       data: { reason: 'ambiguous-resource', servers: ['vanilla', 'preact'] },
     });
     const preact = await host.readAppResource('ui://get-time/mcp-app.html', { server: 'preact' });
@@ -127,11 +127,11 @@ describe('MCP Apps with the ext-apps example servers', () => {
     const small = host.readAppResource('ui://get-time/mcp-app.html', { server: 'vanilla', maxBytes: 10_000 });
     await expect(small).rejects.toBeInstanceOf(AppResourceError);
     await expect(small).rejects.toMatchObject({
-      code: -32070,
+      code: -33070,
       data: { uri: 'ui://get-time/mcp-app.html', reason: 'too-large', limit: 10_000, value: expect.any(Number) },
     });
     await expect(host.readAppResource('https://example.com/app.html')).rejects.toMatchObject({
-      code: -32070,
+      code: -33070,
       data: { reason: 'not-ui-uri' },
     });
   });

@@ -419,7 +419,7 @@ describe('no redirect handler', () => {
     const oauth = provider(rs, { redirectHandler: undefined });
     const error = (await call(rs, oauth).catch((e: unknown) => e)) as AuthorizationRequiredError;
     expect(error).toBeInstanceOf(AuthorizationRequiredError);
-    expect(error.code).toBe(-32019);
+    expect(error.code).toBe(-33019);
     expect(error.data).toMatchObject({
       reason: 'no-redirect-handler',
       scopes: ['mcp:basic'],

@@ -1,7 +1,7 @@
 /**
  * The OAuth code loads on a provider's first use: `createOAuthProvider` checks its options at
  * once and loads the flows (and `oauth4webapi`) through `onDemand('oauth', …)` on its first
- * call. A failed load is ModuleLoadError (-32042) with nothing sent, and the next call loads
+ * call. A failed load is ModuleLoadError (-33042) with nothing sent, and the next call loads
  * again and runs the flow, against the fake authorization server and MCP endpoint. The failure
  * is injected through the provider's loader (`oauthProviderOn`), with no module mock.
  */
@@ -51,14 +51,14 @@ async function failure(promise: Promise<unknown>): Promise<ModuleLoadError> {
 }
 
 describe('the OAuth code on demand', () => {
-  it('a failed load fails the request with ModuleLoadError (-32042, module "oauth") and sends nothing; the next request loads and authorizes', async () => {
+  it('a failed load fails the request with ModuleLoadError (-33042, module "oauth") and sends nothing; the next request loads and authorizes', async () => {
     const { as, rs } = await startPair();
     const { load, attempts } = flakyLoader(1);
     const oauth = oauthProviderOn(resolveOAuthOptions(options(rs)), load);
     const { transport } = await recordedTransport(rs, oauth);
 
     const error = await failure(call(transport));
-    expect(error.code).toBe(-32042);
+    expect(error.code).toBe(-33042);
     expect(error.data).toEqual({ module: 'oauth' });
     expect(error.cause).toBe(chunkMissing);
     expect(rs.http.requests).toEqual([]);

@@ -457,7 +457,7 @@ describe('B16: TTL edge values, page combination, MRTR results', () => {
     await expect(walk.page('p2', p1.load)).rejects.toThrow(/already committed/);
     const cachedOnly = cache.walkList({ method: 'tools/list', protocolVersion: V, mode: 'only-if-cached' });
     await expect(cachedOnly.page('p2', p1.load)).rejects.toMatchObject({
-      code: -32005,
+      code: -33005,
       data: { method: 'tools/list', cursor: 'p2' },
     });
     expect(p1.calls).toBe(1);
@@ -830,7 +830,7 @@ describe('cache modes', () => {
     expect(types()).toEqual(['stale:mode', 'miss:absent', 'store:private:60000']);
   });
 
-  it('only-if-cached: any entry, else CacheMissError (-32005) without a load', async () => {
+  it('only-if-cached: any entry, else CacheMissError (-33005) without a load', async () => {
     const { cache, server, time, types } = await primed();
     expect((await cache.fetch(listTools('only-if-cached'), server.load)).source).toBe('cache');
     time.advance(1_000_000);
@@ -843,7 +843,7 @@ describe('cache modes', () => {
       local: true,
       data: { method: 'resources/read', uri: 'file:///none' },
     });
-    expect(CACHE_MISS_CODE).toBe(-32005);
+    expect(CACHE_MISS_CODE).toBe(-33005);
     const page = await cache
       .fetch({ ...listTools('only-if-cached'), cursor: '' }, server.load)
       .catch((e: unknown) => e);

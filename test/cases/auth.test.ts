@@ -264,7 +264,7 @@ describe('B44: 403 insufficient_scope step-up', () => {
     // Call 2: the token holds files:write already, so no new authorization.
     const second = await call(2, 'write_file').catch((e: unknown) => e);
     expect(second).toBeInstanceOf(InsufficientScopeError);
-    expect((second as InsufficientScopeError).code).toBe(-32018);
+    expect((second as InsufficientScopeError).code).toBe(-33018);
     expect((second as InsufficientScopeError).requiredScopes).toEqual(['files:write']);
     expect((second as InsufficientScopeError).data).toMatchObject({
       reason: 'already-granted',

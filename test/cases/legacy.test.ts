@@ -139,7 +139,7 @@ describe('B45: server/discover probe, then initialize on any non-modern answer',
     );
     const client = httpClient(fake.url);
     const error = await client.connect().catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'EraDetectionError', code: -32015 });
+    expect(error).toMatchObject({ name: 'EraDetectionError', code: -33015 });
     expect((error as { data: unknown }).data).toMatchObject({
       probe: { method: 'server/discover', error: 'HttpError', status: 404 },
       fallback: { method: 'initialize', error: 'HttpError', status: 404 },
@@ -287,7 +287,7 @@ describe('B26: a 404 on a legacy session request starts one new session', () => 
     await client.connect();
     const error = await client.callTool('echo', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionExpiredError);
-    expect(error).toMatchObject({ code: -32014, data: { method: 'tools/call', status: 404 } });
+    expect(error).toMatchObject({ code: -33014, data: { method: 'tools/call', status: 404 } });
     expect(server.posts('initialize')).toHaveLength(2);
     expect(server.posts('tools/call')).toHaveLength(2);
   });

@@ -95,7 +95,7 @@ describe('B05: list_changed — the refresh must walk every page', () => {
     });
     const flagged = await client.callTool('T2').catch((e: unknown) => e);
     expect(flagged).toBeInstanceOf(ToolOutputValidationError);
-    expect((flagged as ToolOutputValidationError).code).toBe(-32016);
+    expect((flagged as ToolOutputValidationError).code).toBe(-33016);
     expect((flagged as ToolOutputValidationError).data).toMatchObject({
       tool: 'T2',
       result: { structuredContent: { n: 'not a number' } },
@@ -207,7 +207,7 @@ describe('B09: notifications with no matching subscription, or arriving before t
       subscriptionId: 99,
       invalidated: ['list tools/list'],
     });
-    expect(unmatched[0]!.code).toBe(-32009);
+    expect(unmatched[0]!.code).toBe(-33009);
     expect(server.received.length).toBe(sentBefore);
     // Documented choice: the tools cache was invalidated anyway (conservative).
     await client.listTools();
@@ -238,7 +238,7 @@ describe('B09: notifications with no matching subscription, or arriving before t
       contents: [{ uri: 'file:///a.json' }],
     });
     await expect(client.readResource('file:///b.json', { cacheMode: 'only-if-cached' })).rejects.toMatchObject({
-      code: -32005,
+      code: -33005,
     });
     expect(server.requests('resources/read')).toHaveLength(2);
     expect(errors).toEqual([]);
@@ -264,7 +264,7 @@ describe('B09: notifications with no matching subscription, or arriving before t
     // The caller still gets what it asked for ...
     expect((await walk).items.map((t) => t.name)).toEqual(['before']);
     // ... but the cache did not keep it: the next walk goes to the server and stores the new state.
-    await expect(client.listAllTools({ cacheMode: 'only-if-cached' })).rejects.toMatchObject({ code: -32005 });
+    await expect(client.listAllTools({ cacheMode: 'only-if-cached' })).rejects.toMatchObject({ code: -33005 });
     expect((await client.listAllTools()).items.map((t) => t.name)).toEqual(['after']);
     expect((await client.listAllTools({ cacheMode: 'only-if-cached' })).items.map((t) => t.name)).toEqual(['after']);
     await client.close();

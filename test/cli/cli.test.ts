@@ -167,7 +167,7 @@ describe('mcp-live over stdio (in-process)', () => {
     );
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      /mcp-live: InputRequestFailedError -32007: tools\/call: cannot answer inputRequests\["approval"\]/,
+      /mcp-live: InputRequestFailedError -33007: tools\/call: cannot answer inputRequests\["approval"\]/,
     );
     expect(stderr).toContain('hint: the server asks for input');
   });
@@ -491,7 +491,7 @@ describe('mcp-live on 2025-11-25 servers (published, over stdio)', () => {
     expect(JSON.parse(stdout)).toEqual({
       error: {
         name: 'NothingToWatchError',
-        code: -32008,
+        code: -33008,
         message: expect.stringContaining('the server can deliver none of the changes asked for'),
         data: { notHonoured: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } },
       },

@@ -73,7 +73,7 @@ describe('one line for a server that cannot be reached', () => {
   it('--debug: the hint, then the whole error', async () => {
     const base = new URL(server!.url);
     const { stderr } = await runCli(['list', 'tools', '--debug', '--url', `${base.origin}/`]);
-    expect(stderr).toMatch(/\nmcp-live: HTTP 404 at .+\nmcp-live: EraDetectionError -32015: .+\n {2}data: \{/);
+    expect(stderr).toMatch(/\nmcp-live: HTTP 404 at .+\nmcp-live: EraDetectionError -33015: .+\n {2}data: \{/);
   });
 });
 

@@ -127,7 +127,7 @@ describe('mcp-live --config', () => {
   it('call with a name the catalog does not have lists the names it has', async () => {
     const { code, stderr } = await run(['call', 'add', '{"a":2,"b":40}', '--config', config]);
     expect(code).toBe(1);
-    expect(stderr).toContain('HostRoutingError -32051: no tool "add" in the catalog');
+    expect(stderr).toContain('HostRoutingError -33051: no tool "add" in the catalog');
     expect(stderr).toMatch(
       /no tool "add" in the catalog[^]*\nmcp-live: the tools are example__generate_report, example__create_ticket, example__echo, example__add,/,
     );
@@ -152,12 +152,12 @@ describe('mcp-live --config', () => {
       const { code, stderr } = await run(['read', 'demo://note', '--config', twins]);
       expect(code).toBe(1);
       expect(stderr).toContain(
-        'HostRoutingError -32051: demo://note could be served by "left" and "right": choose one with --server <name>',
+        'HostRoutingError -33051: demo://note could be served by "left" and "right": choose one with --server <name>',
       );
       expect(stderr).not.toContain('pass { server }');
       const json = await run(['read', 'demo://note', '--json', '--config', twins]);
       expect(JSON.parse(json.stdout)).toMatchObject({
-        error: { code: -32051, data: { reason: 'ambiguous-resource', servers: ['left', 'right'] } },
+        error: { code: -33051, data: { reason: 'ambiguous-resource', servers: ['left', 'right'] } },
       });
     });
 
@@ -190,7 +190,7 @@ describe('mcp-live --config', () => {
     it('--server with a name the file does not have is an error naming it', async () => {
       const { code, stderr } = await run(['read', 'demo://note', '--server', 'nope', '--config', twins]);
       expect(code).toBe(1);
-      expect(stderr).toMatch(/HostRoutingError -32051: .*"?nope"?/);
+      expect(stderr).toMatch(/HostRoutingError -33051: .*"?nope"?/);
     });
   });
 

@@ -82,7 +82,7 @@ describe('mcp-live task (example server over Streamable HTTP)', () => {
     stdin.end();
     const { code, stderr } = await run(['task', 'result', task.taskId, ...url()], { stdin });
     expect(code).toBe(1);
-    expect(stderr).toContain(`InputRequestFailedError -32007: task ${task.taskId} waits for input (approval)`);
+    expect(stderr).toContain(`InputRequestFailedError -33007: task ${task.taskId} waits for input (approval)`);
     expect(stderr).toContain('hint: the server asks for input');
     expect((await task.get()).status).toBe('input_required');
     await task.cancel();

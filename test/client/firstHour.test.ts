@@ -26,7 +26,7 @@ describe('a second connect()', () => {
     const again = await client.connect().catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ClientStateError);
     expect(again).toMatchObject({
-      code: -32040,
+      code: -33040,
       data: { method: 'connect', state: 'open' },
       message: 'connect: the client is already connected (connect() runs once per McpClient)',
     });

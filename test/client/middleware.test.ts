@@ -115,7 +115,7 @@ describe('client.use', () => {
     await client.close();
   });
 
-  it('a middleware that throws fails that request with MiddlewareError (-32041, cause kept), not the connection', async () => {
+  it('a middleware that throws fails that request with MiddlewareError (-33041, cause kept), not the connection', async () => {
     const { client, server } = await connectedPair();
     server.on('tools/call', () => OK);
     const cause = new Error('policy says no');

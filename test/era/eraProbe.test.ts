@@ -136,7 +136,7 @@ describe('stepFailure', () => {
     expect(stepFailure('server/discover', new HttpError(httpData(404)))).toMatchObject({
       method: 'server/discover',
       error: 'HttpError',
-      code: -32010,
+      code: -33010,
       status: 404,
     });
     expect(stepFailure('initialize', rpc(-32601, 404))).toMatchObject({

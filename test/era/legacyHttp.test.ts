@@ -157,7 +157,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
           delayMs: 0,
           retryAt: expect.any(Number) as unknown,
           coolDown: false,
-          cause: { reason: 'http-session-lost', httpStatus: 404, error: expect.objectContaining({ code: -32014 }) },
+          cause: { reason: 'http-session-lost', httpStatus: 404, error: expect.objectContaining({ code: -33014 }) },
         },
         { type: 'state', state: 'open', previous: 'reconnecting' },
         { type: 'reconnected', attempt: 1, protocolVersion: '2025-11-25', era: 'legacy' },
@@ -181,7 +181,7 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       const [firstError, secondError] = await Promise.all([first, second]);
       expect(firstError).toMatchObject({
         name: 'HttpError',
-        code: -32010,
+        code: -33010,
         data: { method: 'initialize', status: 500 },
       });
       expect(secondError).toBe(firstError);

@@ -157,7 +157,7 @@ describe('negotiateEra: the HTTP+SSE fallback', () => {
       sse: { method: 'GET', status: 404, error: 'HttpError' },
     });
     expect(error.message).toBe(
-      'http://h/sse: not an MCP server this client can speak to: initialize failed (HTTP 404, HttpError -32010: initialize: HTTP 404 (text/html)); the HTTP+SSE fallback failed (GET: HTTP 404, HttpError -32010: GET: HTTP 404 (text/html))',
+      'http://h/sse: not an MCP server this client can speak to: initialize failed (HTTP 404, HttpError -33010: initialize: HTTP 404 (text/html)); the HTTP+SSE fallback failed (GET: HTTP 404, HttpError -33010: GET: HTTP 404 (text/html))',
     );
   });
 

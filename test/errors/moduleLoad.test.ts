@@ -17,7 +17,7 @@ describe('onDemand', () => {
     expect(loads).toBe(1);
   });
 
-  it('turns a failed load into ModuleLoadError (-32042) naming the module, and tries again next time', async () => {
+  it('turns a failed load into ModuleLoadError (-33042) naming the module, and tries again next time', async () => {
     let attempt = 0;
     const cause = new TypeError('Failed to fetch dynamically imported module: chunk-X.js');
     const load = onDemand('subscriptions', async () => {
@@ -29,7 +29,7 @@ describe('onDemand', () => {
     expect(error).toBeInstanceOf(ModuleLoadError);
     expect(isModuleLoadError(error)).toBe(true);
     expect((error as ModuleLoadError).code).toBe(ErrorCode.ModuleLoadFailed);
-    expect((error as ModuleLoadError).code).toBe(-32042);
+    expect((error as ModuleLoadError).code).toBe(-33042);
     expect((error as ModuleLoadError).data).toEqual({ module: 'subscriptions' });
     expect((error as ModuleLoadError).cause).toBe(cause);
     expect((error as ModuleLoadError).message).toContain('chunk-X.js');

@@ -104,7 +104,7 @@ describe('connect() never falls back to another era on a request that was not de
     await expectNoLeakedHandles(probe.baseline);
   }
 
-  it('an OAuth provider that needs the user: AuthorizationRequiredError (-32019) unchanged, no initialize', async () => {
+  it('an OAuth provider that needs the user: AuthorizationRequiredError (-33019) unchanged, no initialize', async () => {
     const { as, rs, close } = await startAuthPair({}, { challengeScope: 'mcp:basic' });
     cleanups.push(close);
     const oauth = createOAuthProvider({
@@ -114,7 +114,7 @@ describe('connect() never falls back to another era on a request that was not de
     });
     const { client, sent } = recordingClient(new StreamableHttpTransport(rs.url, { authProvider: oauth }));
     cleanups.push(() => client.close());
-    const error = await expectRejects(client.connect(), 5000, { name: 'AuthorizationRequiredError', code: -32019 });
+    const error = await expectRejects(client.connect(), 5000, { name: 'AuthorizationRequiredError', code: -33019 });
     expect(error.data.authorizationUrl).toContain(as.issuer);
     expect(sent).toEqual(['server/discover']);
     expect(rs.mcpRequests.map((r) => r.json?.method)).toEqual(['server/discover']);
@@ -122,7 +122,7 @@ describe('connect() never falls back to another era on a request that was not de
   });
 
   for (const { name, Transport } of TRANSPORTS) {
-    it(`${name}: a 401 without a provider is HttpAuthError (-32011), not EraDetectionError; no initialize`, async () => {
+    it(`${name}: a 401 without a provider is HttpAuthError (-33011), not EraDetectionError; no initialize`, async () => {
       const server = await HttpFake.start((_request, res) => {
         res.writeHead(401, { 'www-authenticate': 'Bearer realm="mcp"' }).end();
       });
@@ -131,7 +131,7 @@ describe('connect() never falls back to another era on a request that was not de
         new Transport(server.url, { headers: { Authorization: 'Bearer nope' } }),
       );
       cleanups.push(() => client.close());
-      await expectRejects(client.connect(), 3000, { name: 'HttpAuthError', code: -32011 });
+      await expectRejects(client.connect(), 3000, { name: 'HttpAuthError', code: -33011 });
       expect(sent).toEqual(['server/discover']);
       expect(server.requests).toHaveLength(1);
       await cleanUp();

@@ -86,7 +86,7 @@ describe('McpHost over misbehaving servers', () => {
       3000,
       'a call to the looping server',
     );
-    if (call.status === 'rejected') expect([-32000, -32001, -32051]).toContain((call.error as { code?: number }).code);
+    if (call.status === 'rejected') expect([-32000, -32001, -33051]).toContain((call.error as { code?: number }).code);
     await closeAndCheck(h, pgids);
   });
 
@@ -103,7 +103,7 @@ describe('McpHost over misbehaving servers', () => {
     const silent = h.server('silent');
     expect(silent?.state).toBe('failed');
     expect(silent?.lastError).toMatchObject({ name: 'TimeoutError', code: -32001 });
-    await expectRejects(h.callTool('silent__go', {}), 2000, { name: 'HostRoutingError', code: -32051 });
+    await expectRejects(h.callTool('silent__go', {}), 2000, { name: 'HostRoutingError', code: -33051 });
     await closeAndCheck(h, faultyChildren());
   });
 

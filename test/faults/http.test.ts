@@ -63,10 +63,10 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
       setTimeout(() => res.socket?.destroy(), 10);
     };
     const { client, requests } = await start({ 'tools/call': reset, 'prompts/list': reset });
-    const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'StreamBrokenError', code: -32012 });
+    const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'StreamBrokenError', code: -33012 });
     expect(error.data.outcome).toBe('unknown');
     expect(calls(requests, 'tools/call')).toBe(1); // a tool call may have run: never sent again
-    await expectRejects(client.listPrompts(), 3000, { name: 'StreamBrokenError', code: -32012 });
+    await expectRejects(client.listPrompts(), 3000, { name: 'StreamBrokenError', code: -33012 });
     expect(calls(requests, 'prompts/list')).toBe(3); // the first try and two re-issues
     await closeAndCheck();
   });
@@ -81,7 +81,7 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
         setTimeout(() => res.socket?.destroy(), 20);
       },
     });
-    const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'StreamBrokenError', code: -32012 });
+    const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'StreamBrokenError', code: -33012 });
     expect(error.data).toMatchObject({ phase: 'mid-stream', outcome: 'unknown' });
     await closeAndCheck();
   });
@@ -109,7 +109,7 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
     expect(listed.prompts).toEqual([]);
     expect(timers.delays).toEqual([1000, 1000]);
     vi.useRealTimers();
-    const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'HttpError', code: -32010 });
+    const error = await expectRejects(client.callTool('go', {}), 3000, { name: 'HttpError', code: -33010 });
     expect(error.data).toMatchObject({ status: 503, retryAfterMs: 1000 });
     expect(calls(requests, 'tools/call')).toBe(1);
     await closeAndCheck();
@@ -137,7 +137,7 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0", oops');
       },
     });
-    const error = await expectRejects(client.callTool('go', {}), 2000, { name: 'HttpError', code: -32010 });
+    const error = await expectRejects(client.callTool('go', {}), 2000, { name: 'HttpError', code: -33010 });
     expect(error.data).toMatchObject({ problem: 'content-type', bodyExcerpt: '<html>login</html>' });
     await expectRejects(client.listPrompts(), 2000, { name: 'ProtocolError', code: -32700 });
     await closeAndCheck();
@@ -220,7 +220,7 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
     const { client, requests, url } = await start({
       'tools/call': (_request, res) => res.writeHead(307, { location: new URL(url).pathname }).end(),
     });
-    const error = await expectRejects(client.callTool('go', {}), 2000, { name: 'HttpError', code: -32010 });
+    const error = await expectRejects(client.callTool('go', {}), 2000, { name: 'HttpError', code: -33010 });
     expect(error.data.problem).toBe('redirect');
     expect(calls(requests, 'tools/call')).toBe(4); // the POST and 3 same-origin redirects
     await closeAndCheck();
@@ -233,7 +233,7 @@ describe.each(STACKS)('misbehaving HTTP servers ($stack)', ({ Transport }) => {
       { 'tools/call': (_request, res) => res.writeHead(307, { location: elsewhere.url }).end() },
       { headers: { Authorization: 'Bearer secret-token' } },
     );
-    const error = await expectRejects(client.callTool('go', {}), 2000, { name: 'HttpError', code: -32010 });
+    const error = await expectRejects(client.callTool('go', {}), 2000, { name: 'HttpError', code: -33010 });
     expect(error.data).toMatchObject({ problem: 'redirect', location: elsewhere.url });
     expect(JSON.stringify(error.data)).not.toContain('secret-token');
     expect(elsewhere.requests).toHaveLength(0);

@@ -85,13 +85,13 @@ describe('headless OAuth, a token endpoint that misbehaves', () => {
     await closeAll(s);
   });
 
-  it('a token endpoint answering garbage: OAuthError (-32017) token-request-failed, no initialize, no secret shown', async () => {
+  it('a token endpoint answering garbage: OAuthError (-33017) token-request-failed, no initialize, no secret shown', async () => {
     for (const body of ['<html>oops</html>', { access_token: 42, token_type: 'Bearer' }, { token_type: 'Bearer' }]) {
       const s = await setUp();
       s.as.tokenFailure = { status: 200, body };
       const error = await expectRejects(s.client.connect({ timeoutMs: 3000 }), 3500, {
         name: 'OAuthError',
-        code: -32017,
+        code: -33017,
       });
       expect(error.data.failure, JSON.stringify(body)).toBe('token-request-failed');
       expect(s.sent).toEqual(['server/discover']);
@@ -100,24 +100,24 @@ describe('headless OAuth, a token endpoint that misbehaves', () => {
     }
   });
 
-  it('a token endpoint answering 500: OAuthError (-32017), no initialize', async () => {
+  it('a token endpoint answering 500: OAuthError (-33017), no initialize', async () => {
     const s = await setUp();
     s.as.tokenFailure = { status: 500, body: { error: 'server_error' } };
     const error = await expectRejects(s.client.connect({ timeoutMs: 3000 }), 3500, {
       name: 'OAuthError',
-      code: -32017,
+      code: -33017,
     });
     expect(s.sent).toEqual(['server/discover']);
     expectNoSecret(s, error);
     await closeAll(s);
   });
 
-  it('the authorization server down (connection refused): OAuthError (-32017), bounded, no initialize', async () => {
+  it('the authorization server down (connection refused): OAuthError (-33017), bounded, no initialize', async () => {
     const s = await setUp();
     await s.as.close();
     const error = await expectRejects(s.client.connect({ timeoutMs: 3000 }), 3500, {
       name: 'OAuthError',
-      code: -32017,
+      code: -33017,
     });
     expect(s.sent).toEqual(['server/discover']);
     expectNoSecret(s, error);

@@ -150,7 +150,7 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
 /**
  * Each transport, and how a `tools/call` cut by the drop rejects: over WebSocket the connection
  * closed (`ConnectionClosedError` -32000), over HTTP its response stream broke
- * (`StreamBrokenError` -32012); the outcome is unknown either way, and the call is not repeated.
+ * (`StreamBrokenError` -33012); the outcome is unknown either way, and the call is not repeated.
  */
 const KINDS = [
   {
@@ -163,7 +163,7 @@ const KINDS = [
     name: 'Streamable HTTP',
     transport: (s: CountingServer) => new StreamableHttpTransport(s.url),
     cut: 'StreamBrokenError',
-    cutCode: -32012,
+    cutCode: -33012,
   },
 ] as const;
 

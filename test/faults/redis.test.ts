@@ -120,7 +120,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('the fleet cache over a mi
     expect(after).toMatchObject({ status: 'fulfilled', value: 'alice owns mem://after' });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(CacheStoreError);
-    expect(errors[0]).toMatchObject({ code: -32030, data: { reason: 'unreachable' } });
+    expect(errors[0]).toMatchObject({ code: -33030, data: { reason: 'unreachable' } });
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     await expectNoLeakedHandles(probe.baseline, 3000); // the HTTP client's sockets close on their own timers
   });
@@ -173,7 +173,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('the fleet cache over a mi
     );
     expect(paused).toMatchObject({ status: 'fulfilled', value: [1, 2, 3].map((n) => `bob owns mem://${n}`) });
     expect(sharedErrors).toHaveLength(1);
-    expect(sharedErrors[0]).toMatchObject({ code: -32030, data: { reason: 'timeout' } });
+    expect(sharedErrors[0]).toMatchObject({ code: -33030, data: { reason: 'timeout' } });
     await shared.ready();
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     await expectNoLeakedHandles(probe.baseline, 3000);

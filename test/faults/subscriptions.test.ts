@@ -159,7 +159,7 @@ describe('misbehaving listen streams and input loops', () => {
     await client.connect({ timeoutMs: 5000 });
     const error = await expectRejects(client.callTool('go', {}), 3000, {
       name: 'InputRequiredRoundsError',
-      code: -32006,
+      code: -33006,
     });
     expect(error.data.rounds).toBe(5);
     expect(asked).toBe(5);

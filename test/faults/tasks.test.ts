@@ -197,7 +197,7 @@ describe('a task survives a hiccup', () => {
 describe('the client gives up without ending the task', () => {
   const probe = faultProbe();
 
-  it('polls failing past the budget: TaskAbandonedError (-32033, poll-failures, resumable), the record kept, no tasks/cancel', async () => {
+  it('polls failing past the budget: TaskAbandonedError (-33033, poll-failures, resumable), the record kept, no tasks/cancel', async () => {
     const server = await taskServer((_n, request, res) => {
       rpcError(request, res, -32603, 'Internal error');
       return 'handled';
@@ -207,7 +207,7 @@ describe('the client gives up without ending the task', () => {
     });
     const error = await expectRejects(client.callTool('go', {}), 3000, {
       name: 'TaskAbandonedError',
-      code: -32033,
+      code: -33033,
       data: { taskId: 'task-1', reason: 'poll-failures', resumable: true, status: 'working', failedPolls: 3 },
     });
     expect((error as TaskAbandonedError).taskId).toBe('task-1');
@@ -227,7 +227,7 @@ describe('the client gives up without ending the task', () => {
     await client.close();
     await expectRejects(call, 1000, {
       name: 'TaskAbandonedError',
-      code: -32033,
+      code: -33033,
       data: { reason: 'closed', resumable: true },
     });
     expect(server.cancels()).toBe(0);

@@ -100,7 +100,7 @@ describe('tool search over 300 tools on 6 servers', () => {
     // A made-up name is an error result the model can read, not a throw.
     const unknown = await session.callTool('hr__no_such_tool', {});
     expect(unknown.result.isError).toBe(true);
-    expect((unknown.result.content[0] as { text: string }).text).toContain('-32051');
+    expect((unknown.result.content[0] as { text: string }).text).toContain('-33051');
   });
 
   it('under the threshold nothing is deferred; defer "always" and "never" win per server', async () => {

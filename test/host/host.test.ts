@@ -206,7 +206,7 @@ describe('McpHost: routing', () => {
     const h = await twoServers();
     await expect(h.callTool('nope', {})).rejects.toMatchObject({
       name: 'HostRoutingError',
-      code: -32051,
+      code: -33051,
       data: { reason: 'unknown-tool', name: 'nope' },
     });
     await expect(h.callTool({ server: 'gamma', name: 'echo' }, {})).rejects.toMatchObject({

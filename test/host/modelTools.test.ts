@@ -250,7 +250,7 @@ describe('tool results', () => {
   it('errorToolResult: a thrown error as an isError result with its code', () => {
     const error = new HostRoutingError('no tool "nope" in the catalog', { reason: 'unknown-tool', name: 'nope' });
     expect(errorToolResult(error)).toEqual({
-      content: [{ type: 'text', text: 'no tool "nope" in the catalog (code -32051)' }],
+      content: [{ type: 'text', text: 'no tool "nope" in the catalog (code -33051)' }],
       isError: true,
     });
     expect(errorToolResult(new Error('boom')).content).toEqual([{ type: 'text', text: 'boom' }]);

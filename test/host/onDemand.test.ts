@@ -3,7 +3,7 @@
  * first on a fresh host: this file has a module registry of its own, so each test's first call
  * is the one that loads its part. Tool approval, the skill verbs, slash command and mention
  * completion, mentions, the kept tool lists of lazy servers; and a part that cannot be loaded
- * fails the call that needed it with ModuleLoadError (-32042), with nothing sent, and the next
+ * fails the call that needed it with ModuleLoadError (-33042), with nothing sent, and the next
  * call loads it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

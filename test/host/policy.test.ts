@@ -92,7 +92,7 @@ describe('approval', () => {
     await h.connect();
     const error = await denial(h.callTool('alpha__echo', { message: 'hi' }));
     expect(error.code).toBe(ErrorCode.ToolApprovalDenied);
-    expect(error.code).toBe(-32052);
+    expect(error.code).toBe(-33052);
     expect(isToolApprovalDeniedError(error)).toBe(true);
     expect(error.data).toMatchObject({
       reason: 'denied',

@@ -156,7 +156,7 @@ describe('parseSlashCommandLine', () => {
       argument: 'name',
       usage: '/mcp__example__greet <name> [style]',
     });
-    expect(missing.code).toBe(-32055);
+    expect(missing.code).toBe(-33055);
     expect(missing.message).toBe('/mcp__example__greet needs name (usage: /mcp__example__greet <name> [style])');
     expect(thrown(() => parseSlashCommandLine('/mcp__example__greet a b c d', list)).data).toMatchObject({
       reason: 'too-many-arguments',

@@ -248,7 +248,7 @@ describe('round cap', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputRequiredRoundsError);
     const rounds = error as InputRequiredRoundsError;
-    expect(rounds.code).toBe(-32006);
+    expect(rounds.code).toBe(-33006);
     expect(rounds.local).toBe(true);
     expect(rounds.rounds).toBe(10);
     expect(rounds.data.rounds).toBe(10);

@@ -64,7 +64,7 @@ describe('B41: capabilities match the handlers', () => {
     expect(JSON.stringify(capabilitiesFor(handlers))).toBe('{"elicitation":{"url":{}}}');
 
     const error = await failure(fulfil(handlers, { pick: FORM }));
-    expect(error.code).toBe(-32007);
+    expect(error.code).toBe(-33007);
     expect(error.data).toEqual({
       requestMethod: 'tools/call',
       key: 'pick',

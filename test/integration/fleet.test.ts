@@ -172,7 +172,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('a fleet of two client pro
     const from = [one.events.length, two.events.length] as const;
     const reportsOf = (instance: Instance, index: 0 | 1) =>
       instance.events.slice(from[index]).filter((e) => e['event'] === 'store-error');
-    const once = [expect.objectContaining({ event: 'store-error', code: -32030, reason: 'unreachable' })];
+    const once = [expect.objectContaining({ event: 'store-error', code: -33030, reason: 'unreachable' })];
 
     await redis.kill();
     const during = [await one.read('alice', 'demo://items/1'), await one.read('alice', 'demo://items/1')];

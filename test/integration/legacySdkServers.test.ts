@@ -8,6 +8,7 @@ import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import type { Transport } from '../../src/transport/transport.js';
 import { HTTP_PATHS } from '../fakes/httpPaths.js';
+import { UrlElicitationRequiredError } from '../../src/inputRequired/errors.js';
 import type { InputHandlers } from '../../src/inputRequired/handlers.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
@@ -15,9 +16,14 @@ import { nodeStdio, spawnLoopbackServer, V1_SDK_SERVER, type LoopbackServer } fr
 import { EXAMPLE_SERVER, startExampleHttpServer } from './exampleServer.js';
 
 const clientInfo = { name: 'mcp-live-interop', version: '0.0.0' };
+/** The URLs the URL-mode handler was shown. */
+const shownUrls: string[] = [];
 const handlers: InputHandlers = {
   // Accepts without touching a field: the schema defaults fill the form (SEP-1034).
-  elicitation: { form: () => ({ action: 'accept', content: {} }) },
+  elicitation: {
+    form: () => ({ action: 'accept', content: {} }),
+    url: ({ url }) => (shownUrls.push(url), { action: 'accept' }),
+  },
   roots: { list: () => ({ roots: [{ uri: 'file:///projects/demo', name: 'demo' }] }) },
   sampling: {
     createMessage: () => ({ role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled' } }),
@@ -58,6 +64,14 @@ function v1Suite(connect: () => Promise<McpClient>): void {
     expect(json(await v1.callTool('sample', {}))).toMatchObject({ role: 'assistant', model: 'test-model' });
   });
 
+  it('URLElicitationRequiredError (-32042): the URL shown, the completion awaited, the call sent again and answered', async () => {
+    shownUrls.length = 0;
+    expect(await v1.callTool('connect', {})).toMatchObject({ content: [{ type: 'text', text: 'connected' }] });
+    expect(shownUrls).toEqual([
+      expect.stringMatching(/^https:\/\/auth\.example\.com\/connect\?elicitationId=connect-/),
+    ]);
+  });
+
   it('resources/subscribe and list_changed feed subscription events and a live list', async () => {
     const tools = await v1.live('tools', { debounceMs: 0 });
     const sub = await v1.subscribe({ resourceSubscriptions: ['demo://note'] });
@@ -78,6 +92,26 @@ describe('a v1-SDK server over stdio', () => {
     const v1 = client(nodeStdio(V1_SDK_SERVER));
     await v1.connect();
     return v1;
+  });
+
+  it('without a URL handler, its URLElicitationRequiredError reaches the caller with the URL', async () => {
+    const formOnly = client(nodeStdio(V1_SDK_SERVER), {
+      handlers: { elicitation: { form: () => ({ action: 'accept', content: {} }) } },
+    });
+    try {
+      await formOnly.connect();
+      const error = await formOnly.callTool('connect', {}).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+      expect((error as UrlElicitationRequiredError).elicitations).toEqual([
+        expect.objectContaining({
+          mode: 'url',
+          message: 'Connect your Example account',
+          url: expect.stringContaining('https://auth.example.com/connect'),
+        }),
+      ]);
+    } finally {
+      await formOnly.close();
+    }
   });
 });
 

@@ -62,7 +62,7 @@ describe('example server: subscriptions/listen and live lists', () => {
     });
     await client.callTool('update_note', { text: 'changed by the test' });
     expect(await updated).toEqual({ type: 'resourceUpdated', uri: 'demo://note' });
-    expect(await readInListener).toMatchObject({ code: -32005 }); // already gone from the cache
+    expect(await readInListener).toMatchObject({ code: -33005 }); // already gone from the cache
     const after = await client.readResource('demo://note');
     expect(after.contents[0]).toMatchObject({ text: 'changed by the test' });
 

@@ -182,7 +182,7 @@ describe('telemetry: spans against the example server', () => {
     expect(span.status.code).toBe(api.SpanStatusCode.ERROR);
     expect(span.attributes).toMatchObject({
       'error.type': 'CacheMissError',
-      'mcp_live.error.code': -32005,
+      'mcp_live.error.code': -33005,
       'mcp_live.cache.outcome': 'miss',
     });
     expect(span.attributes['rpc.response.status_code']).toBeUndefined();

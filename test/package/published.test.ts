@@ -16,7 +16,8 @@
  *   the per-file tree's entries load and export the same names with one copy of shared code;
  * - the packed package.json has no lifecycle script that names a file outside the tarball (it
  *   has no `scripts` at all: bench/pack-manifest.mjs), so `npm install --strict-allow-scripts`
- *   of the tarball succeeds with no `allowScripts` entry.
+ *   of the tarball succeeds with no `allowScripts` entry (offline, from npm's cache, with a
+ *   lock made from this project's: ./consumerLock.ts).
  *
  * dist/ is (re)built first when it is missing or older than src/ (bench/ensure-build.mjs; under
  * `npm test` the pretest script has already done it, so that is a no-op). After that nothing is
@@ -26,6 +27,7 @@
  * rebuild of dist/ while the tests run cannot change it.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
@@ -35,6 +37,7 @@ import { promisify } from 'node:util';
 import { publint } from 'publint';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consumerLock, type PackageLock, type PackedManifest } from './consumerLock.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -262,7 +265,9 @@ describe('the packed package.json', () => {
       .concat('prepublishOnly'),
   );
   const packed = () =>
-    JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as PackedManifest & {
+      scripts?: Record<string, string>;
+    };
 
   it('has no lifecycle script that names a file outside the tarball', () => {
     const inTarball = new Set(pack.files.map((file) => file.path));
@@ -282,20 +287,43 @@ describe('the packed package.json', () => {
   it('installs with npm install --strict-allow-scripts and no allowScripts entry', async (ctx) => {
     const consumer = join(scratch, 'strict-consumer');
     await mkdir(consumer);
-    await writeFile(join(consumer, 'package.json'), '{ "name": "consumer", "private": true }\n');
-    // --offline: the dependencies come from npm's cache (this project's own install filled it).
-    const args = ['install', '--offline', '--strict-allow-scripts', '--no-audit', '--no-fund', '--no-package-lock'];
-    const result = await run(NPM, [...args, join(scratch, pack.filename)], {
+    // Offline, from the tarballs this project's install put in npm's cache: a lock made from the
+    // project's own (./consumerLock.ts) spares npm the registry's version lists, which `npm ci`
+    // never fetches, so an install without one finds them missing (ENOTCACHED) even right after it.
+    const spec = `file:../${pack.filename}`;
+    const integrity = `sha512-${createHash('sha512').update(new Uint8Array(tarball)).digest('base64')}`;
+    const lock = consumerLock(
+      JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as PackageLock,
+      packed(),
+      spec,
+      integrity,
+    );
+    await writeFile(
+      join(consumer, 'package.json'),
+      `${JSON.stringify({ name: 'consumer', private: true, dependencies: { 'mcp-live': spec } })}\n`,
+    );
+    await writeFile(join(consumer, 'package-lock.json'), `${JSON.stringify(lock)}\n`);
+    const args = ['install', '--offline', '--strict-allow-scripts', '--no-audit', '--no-fund'];
+    const result = await run(NPM, args, {
       cwd: consumer,
       shell: process.platform === 'win32',
     }).catch((error: { code?: number; stdout?: string; stderr?: string }) => error);
     if ('code' in result && result.code !== 0) {
-      if (/ENOTCACHED/.test(result.stderr ?? '')) ctx.skip("a dependency of mcp-live is not in npm's cache (offline)");
+      // Only when npm's cache lacks a tarball (a cache cleaned since the install): name it.
+      const missing = /request to (\S+) failed: cache mode is 'only-if-cached'/.exec(result.stderr ?? '')?.[1];
+      if (missing !== undefined) ctx.skip(`not in npm's cache (offline): ${missing}`);
       expect(result.stderr).toBe('');
     }
     expect(JSON.parse(readFileSync(join(consumer, 'node_modules/mcp-live/package.json'), 'utf8'))).toMatchObject({
       name: 'mcp-live',
     });
+    // Every runtime dependency installed, at the version this project's lock holds.
+    for (const dependency of Object.keys(packed().dependencies ?? {})) {
+      const installed = JSON.parse(
+        readFileSync(join(consumer, 'node_modules', dependency, 'package.json'), 'utf8'),
+      ) as { version: string };
+      expect(installed.version, dependency).toBe(lock.packages[`node_modules/${dependency}`]?.version);
+    }
   }, 120_000);
 });
 

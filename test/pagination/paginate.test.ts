@@ -150,7 +150,7 @@ describe('B02: a server that never ends its list', () => {
       expect(error).toBeInstanceOf(PaginationError);
       const limit = error as PaginationLimitError;
       expect(limit.code).toBe(PAGINATION_FAILED);
-      expect(limit.code).toBe(-32004);
+      expect(limit.code).toBe(-33004);
       expect(limit.local).toBe(true);
       expect(limit.data.method).toBe('tools/list');
       expect(limit.data.maxPages).toBe(16);
@@ -317,7 +317,7 @@ describe('B16 R9: invalid cursor in the middle of a walk', () => {
     expect(error).toBeInstanceOf(PaginationError);
     expect(error).not.toBeInstanceOf(PaginationLimitError);
     const failure = error as PaginationError;
-    expect(failure.code).toBe(-32004);
+    expect(failure.code).toBe(-33004);
     expect(failure.data).toEqual({ method: 'tools/list', pages: 4, maxPages: 1000, reason: 'invalid-cursor' });
     expect(failure.cause).toBeInstanceOf(RpcError);
     expect((failure.cause as RpcError).code).toBe(-32602);

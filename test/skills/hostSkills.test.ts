@@ -56,7 +56,7 @@ describe('host skills', () => {
     const ours = await host.readSkill('docs__triage');
     expect(ours.frontmatter?.['description']).toBe('Sort new issues by area and urgency');
     await expect(host.readSkill('nobody__triage')).rejects.toMatchObject({
-      code: -32051,
+      code: -33051,
       data: { reason: 'unknown-skill' },
     });
   });

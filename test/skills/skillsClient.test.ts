@@ -223,7 +223,7 @@ describe('verification failures', () => {
     const error = (await errorOf(client.skills.read(skill, 'references/POLICY.md'))) as SkillVerificationError;
     expect(error.data.reason).toBe('digest');
     expect(error.data.expected).toBe(skill.resources !== 'dynamic' ? skill.resources[1]?.digest : undefined);
-    expect(error.code).toBe(-32060);
+    expect(error.code).toBe(-33060);
   });
 
   it('frontmatter: the listing says another description than the file', async () => {
@@ -345,7 +345,7 @@ describe('private skills and two users', () => {
     const crossed = await errorOf(
       bobClient.skills.get('skill://alice-notes/SKILL.md', { cacheMode: 'only-if-cached' }),
     );
-    expect((crossed as { code?: number }).code).toBe(-32005); // a cache miss: alice's entry is not bob's
+    expect((crossed as { code?: number }).code).toBe(-33005); // a cache miss: alice's entry is not bob's
     expect((await aliceClient.skills.list()).skills.map((s) => s.frontmatter.name)).toEqual(['alice-notes']);
     expect(aliceServer.requestsOf('skills/list')).toHaveLength(1); // alice's own copy, from the cache
   });

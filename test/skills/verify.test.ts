@@ -27,7 +27,7 @@ describe('verifyFile: the SKILL.md frontmatter (digest and size right)', () => {
     expect(file).toMatchObject({ verified: true, body: 'Body\n', frontmatter: { description: 'Process refunds' } });
   });
 
-  it('YAML outside the subset: SkillVerificationError -32060 with the line and the offending text', () => {
+  it('YAML outside the subset: SkillVerificationError -33060 with the line and the offending text', () => {
     const md = '---\nname: x\ndescription: &d Process refunds\n---\nBody\n';
     let error: unknown;
     try {
@@ -37,7 +37,7 @@ describe('verifyFile: the SKILL.md frontmatter (digest and size right)', () => {
     }
     expect(error).toBeInstanceOf(SkillVerificationError);
     const e = error as SkillVerificationError;
-    expect(e.code).toBe(-32060);
+    expect(e.code).toBe(-33060);
     expect(e.data).toMatchObject({
       reason: 'frontmatter',
       uri: 'skill://acme/x/SKILL.md',

@@ -87,7 +87,7 @@ describe('subscriptions load on first use', () => {
   });
 
   it.each(['filter.js', 'subscriptionSet.js'])(
-    'a load that fails (%s) rejects with ModuleLoadError (-32042), nothing sent; the next subscribe() loads again',
+    'a load that fails (%s) rejects with ModuleLoadError (-33042), nothing sent; the next subscribe() loads again',
     async (file) => {
       const path = `../../src/subscriptions/${file}`;
       vi.doMock(path, () => {
@@ -98,7 +98,7 @@ describe('subscriptions load on first use', () => {
       client = pair.client;
       await expect(client.subscribe({ toolsListChanged: true })).rejects.toMatchObject({
         name: 'ModuleLoadError',
-        code: -32042,
+        code: -33042,
         data: { module: 'subscriptions' },
       });
       expect(listens(pair.server)).toEqual([]);
@@ -125,7 +125,7 @@ describe('subscriptions load on first use', () => {
     await vi.waitFor(() => expect(pair.errors).toHaveLength(1));
     expect(pair.errors[0]).toMatchObject({
       name: 'UnmatchedNotificationError',
-      code: -32009,
+      code: -33009,
       data: { method: 'notifications/tools/list_changed', subscriptionId: undefined, invalidated: ['list tools/list'] },
     });
     await client.listTools();

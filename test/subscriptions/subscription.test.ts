@@ -142,14 +142,14 @@ describe('subscribe: the listen request and its acknowledgment', () => {
     await client.close();
   });
 
-  it('a listen the server ends before acknowledging rejects with SubscriptionClosedError (-32008)', async () => {
+  it('a listen the server ends before acknowledging rejects with SubscriptionClosedError (-33008)', async () => {
     const { client, server } = await subscriptionPair();
     server.on('subscriptions/listen', (request) => ({
       result: { resultType: 'complete', _meta: { [SUB_ID]: request['id'] } },
     }));
     const error = await client.subscribe({ toolsListChanged: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubscriptionClosedError);
-    expect(error).toMatchObject({ code: -32008, data: { reason: 'server-ended' } });
+    expect(error).toMatchObject({ code: -33008, data: { reason: 'server-ended' } });
     await client.close();
   });
 });

@@ -597,7 +597,7 @@ describe('durable: the store and resumeTask', () => {
     await first.client.close();
     const thrown = await call.catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(TaskAbandonedError);
-    expect(thrown).toMatchObject({ code: -32033, taskId: 'task-1', resumable: true, data: { reason: 'closed' } });
+    expect(thrown).toMatchObject({ code: -33033, taskId: 'task-1', resumable: true, data: { reason: 'closed' } });
     expect((thrown as TaskAbandonedError).cause).toBeInstanceOf(ConnectionClosedError);
     const record = store.get(taskKey('memory:scripted', 'task-1'));
     expect(record).toMatchObject({ taskId: 'task-1', toolName: 'job', answeredKeys: ['name'], status: 'working' });
@@ -660,7 +660,7 @@ describe('durable: the store and resumeTask', () => {
     });
     const thrown = await client.resumeTask('task-1').catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(TaskExpiredError);
-    expect(thrown).toMatchObject({ code: -32031, data: { taskId: 'task-1', expiresAt: 1000, status: 'working' } });
+    expect(thrown).toMatchObject({ code: -33031, data: { taskId: 'task-1', expiresAt: 1000, status: 'working' } });
     expect(server.requests('tasks/get')).toEqual([]);
     expect(store.get(key)).toBeUndefined();
   });

@@ -279,7 +279,7 @@ describe('how the loop ends early', () => {
       clock: { now: () => performance.now() },
     });
     const settled = expect(promise).rejects.toMatchObject({
-      code: -32033,
+      code: -33033,
       taskId: 't-1',
       resumable: true,
       data: { taskId: 't-1', reason: 'deadline', resumable: true, status: 'working' },
@@ -300,7 +300,7 @@ describe('how the loop ends early', () => {
     const promise = run({ hooks, stop: stop.signal });
     const closed = new ConnectionClosedError('connection closed (closed by client)', { reason: 'closed by client' });
     const settled = expect(promise).rejects.toMatchObject({
-      code: -32033,
+      code: -33033,
       cause: closed,
       data: { taskId: 't-1', reason: 'closed', resumable: true },
     });
@@ -331,7 +331,7 @@ describe('how the loop ends early', () => {
     await vi.advanceTimersByTimeAsync(4000);
     await settled;
     await expect(promise).rejects.toMatchObject({
-      code: -32031,
+      code: -33031,
       data: { taskId: 't-1', expiresAt: T0 + 2500, status: 'working' },
     });
     expect(cancel).not.toHaveBeenCalled();
@@ -485,7 +485,7 @@ describe('a poll that fails', () => {
     const error = (await settled) as TaskAbandonedError;
     expect(error).toBeInstanceOf(TaskAbandonedError);
     expect(error).toMatchObject({
-      code: -32033,
+      code: -33033,
       taskId: 't-1',
       resumable: true,
       data: { taskId: 't-1', reason: 'poll-failures', resumable: true, status: 'working', failedPolls: 4 },

@@ -150,7 +150,7 @@ describe('the task machinery, loaded on first use', () => {
       .catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(pkg.ModuleLoadError);
     expect(pkg.isModuleLoadError(error)).toBe(true);
-    expect((error as InstanceType<Package['ModuleLoadError']>).code).toBe(-32042);
+    expect((error as InstanceType<Package['ModuleLoadError']>).code).toBe(-33042);
     expect((error as InstanceType<Package['ModuleLoadError']>).data).toEqual({ module: 'tasks' });
     expect(causes(error)).toContain(cause);
     // The server's task is not lost: the call's onTask heard its id, and its record is stored.

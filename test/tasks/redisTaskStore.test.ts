@@ -187,7 +187,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisTaskStore (real redi
     expect(admin.status).toBe('ready');
   });
 
-  it('Redis away: each call throws TaskStoreError (-32032) within timeoutMs; back, it works again', async () => {
+  it('Redis away: each call throws TaskStoreError (-33032) within timeoutMs; back, it works again', async () => {
     const onError = vi.fn();
     const tasks = store({ timeoutMs: 300, onError });
     const key = taskKey(SERVER, 'd');
@@ -197,7 +197,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisTaskStore (real redi
     const thrown = await tasks.get(key).catch((error: unknown) => error);
     expect(performance.now() - started).toBeLessThan(3000);
     expect(thrown).toBeInstanceOf(TaskStoreError);
-    expect(thrown).toMatchObject({ code: -32032, data: { operation: 'GET' } });
+    expect(thrown).toMatchObject({ code: -33032, data: { operation: 'GET' } });
     expect(['unreachable', 'timeout']).toContain((thrown as TaskStoreError).data.reason);
     await expect(tasks.keys(taskKeyPrefix(SERVER))).rejects.toBeInstanceOf(TaskStoreError);
     expect(onError.mock.calls.filter(([error]) => (error as TaskStoreError).data.operation === 'connect')).toHaveLength(
@@ -262,7 +262,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('RedisTaskStore (real redi
       );
       await a.close();
       await expect(call).rejects.toMatchObject({
-        code: -32033,
+        code: -33033,
         resumable: true,
         cause: expect.any(ConnectionClosedError),
       });

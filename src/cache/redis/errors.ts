@@ -23,7 +23,7 @@ export interface CacheStoreErrorData {
 }
 
 /**
- * A fleet cache store could not do its work (local code -32030, `ErrorCode.CacheStoreFailed`).
+ * A fleet cache store could not do its work (local code -33030, `ErrorCode.CacheStoreFailed`).
  * For `unreachable` and `timeout` it is reported once per outage: from then on the store
  * answers every lookup as a miss and keeps nothing, without waiting on Redis, until Redis
  * answers again. `cause` is the client library's error, when there is one.

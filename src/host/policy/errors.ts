@@ -33,7 +33,7 @@ export interface ToolApprovalDeniedErrorData {
 }
 
 /**
- * `McpHost.callTool` asked for approval and did not get it (code -32052, local); nothing was
+ * `McpHost.callTool` asked for approval and did not get it (code -33052, local); nothing was
  * sent. `data.reason` says why ({@link ToolApprovalDeniedReason}). `errorToolResult` turns it
  * into a tool result that tells the model the user declined, without `isError` (the tool did
  * not fail: it was not run).

@@ -15,7 +15,7 @@ export interface PolicyFields {
 
 /**
  * Reads `trusted` (true or false) and `overrides` (see `ToolOverride`) of one entry.
- * @throws HostConfigError (-32050) naming the server and the field (`trusted`,
+ * @throws HostConfigError (-33050) naming the server and the field (`trusted`,
  *   `overrides.<tool>.hide[0]`...).
  */
 export function parsePolicyFields(server: string, raw: Record<string, unknown>): PolicyFields {

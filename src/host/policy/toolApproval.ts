@@ -36,8 +36,8 @@ export interface ToolApprovalSetting {
 /**
  * Asks for the approval of calling `target` with `args` (as they will be sent), when a hook
  * applies; resolves when the call may go.
- * @throws ToolApprovalDeniedError (-32052), CancelledError (-32800): see `askApproval`;
- *   ModuleLoadError (-32042) when approval.ts cannot be loaded (nothing is sent).
+ * @throws ToolApprovalDeniedError (-33052), CancelledError (-32800): see `askApproval`;
+ *   ModuleLoadError (-33042) when approval.ts cannot be loaded (nothing is sent).
  */
 export async function approveToolCall(target: HostTool, args: JsonObject, setting: ToolApprovalSetting): Promise<void> {
   if (setting.approve === undefined) return;

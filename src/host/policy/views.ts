@@ -107,7 +107,7 @@ export class HostView {
   /**
    * `host.callTool` for a tool of this view, by exposed name: a tool of the host outside the view
    * is unknown here, so a model given this view cannot call it.
-   * @throws HostRoutingError (-32051, `unknown-tool`); then as `McpHost.callTool`.
+   * @throws HostRoutingError (-33051, `unknown-tool`); then as `McpHost.callTool`.
    */
   async callTool(name: string, args: JsonObject = {}, options: ViewCallToolOptions = {}): Promise<CallToolResult> {
     const tool = this.current.toolsByName.get(name);
@@ -121,7 +121,7 @@ export class HostView {
 
   /**
    * `host.getPrompt` for a prompt of this view, by exposed name.
-   * @throws HostRoutingError (-32051, `unknown-prompt`); then as `McpHost.getPrompt`.
+   * @throws HostRoutingError (-33051, `unknown-prompt`); then as `McpHost.getPrompt`.
    */
   async getPrompt(
     name: string,
@@ -139,7 +139,7 @@ export class HostView {
 
   /**
    * `host.readResource`, routed among this view's servers only.
-   * @throws HostRoutingError (-32051): `unknown-resource`, `ambiguous-resource`, `unknown-server`
+   * @throws HostRoutingError (-33051): `unknown-resource`, `ambiguous-resource`, `unknown-server`
    *   (a server outside the view); then as `McpHost.readResource`.
    */
   async readResource(uri: string, options: HostCallOptions = {}): Promise<ReadResourceResult> {

@@ -79,7 +79,7 @@ const TASK_NAMESPACE = taskKeyPrefix('').slice(0, -1);
  * - Each record expires in Redis when its task does (`expiresAt`, the task's `createdAt +
  *   ttlMs`); a record written after that is deleted instead.
  * - Every call is one or two round trips, bounded by `timeoutMs`; a Redis that is away or slow
- *   makes it throw `TaskStoreError` (-32032).
+ *   makes it throw `TaskStoreError` (-33032).
  *
  * @example
  * ```ts
@@ -146,7 +146,7 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * The record under `key`, or `undefined` (also for a key holding something else, which goes
-   * to `onError`). @throws TaskStoreError (-32032) when Redis is away or slow.
+   * to `onError`). @throws TaskStoreError (-33032) when Redis is away or slow.
    */
   async get(key: string): Promise<TaskRecord | undefined> {
     const text = await this.run('GET', () => this.link.client.get(this.redisKey(key)));
@@ -156,7 +156,7 @@ export class RedisTaskStore implements TaskStore {
   /**
    * Stores `record` under `key`, expiring at `record.expiresAt` (or after `untimedRecordTtlMs`
    * when it is `null`); a record already past its `expiresAt` is deleted instead.
-   * @throws TaskStoreError (-32032) when Redis is away or slow.
+   * @throws TaskStoreError (-33032) when Redis is away or slow.
    */
   async set(key: string, record: TaskRecord): Promise<void> {
     const redisKey = this.redisKey(key);
@@ -171,7 +171,7 @@ export class RedisTaskStore implements TaskStore {
     );
   }
 
-  /** Removes the record under `key`; resolves `true` when there was one. @throws TaskStoreError (-32032) */
+  /** Removes the record under `key`; resolves `true` when there was one. @throws TaskStoreError (-33032) */
   async delete(key: string): Promise<boolean> {
     return (await this.run('UNLINK', () => this.link.client.unlink(this.redisKey(key)))) > 0;
   }
@@ -180,7 +180,7 @@ export class RedisTaskStore implements TaskStore {
    * Every stored key starting with `prefix`. For a `taskKeyPrefix(serverIdentity)` it walks that
    * server's keys only (`SCAN`, never `KEYS`), then reads them in one round trip; for any other
    * prefix it walks every task key of this store's prefix.
-   * @throws TaskStoreError (-32032) when Redis is away or slow.
+   * @throws TaskStoreError (-33032) when Redis is away or slow.
    */
   async keys(prefix: string): Promise<string[]> {
     const scope = scopeOfPrefix(prefix);

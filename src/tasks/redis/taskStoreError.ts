@@ -17,7 +17,7 @@ export interface TaskStoreErrorData {
 }
 
 /**
- * A task store could not do its work (local code -32032, `ErrorCode.TaskStoreFailed`). Thrown
+ * A task store could not do its work (local code -33032, `ErrorCode.TaskStoreFailed`). Thrown
  * from the store's `get`, `set`, `delete` and `keys` for `unreachable` and `timeout`, so
  * `McpClient.resumeTask` rejects with it and a running task reports its record writes to the
  * client's `onError`. `cause` is the client library's error, when there is one.

@@ -76,7 +76,7 @@ export interface AuthRequestInfo {
  * Returns the `Authorization` header value for one HTTP request (e.g. `"Bearer <token>"`), or
  * `undefined` for none. Called before every POST, so it should return a cached token quickly.
  * On `attempt: 2` it may refresh the token or run a step-up flow; returning the same value as
- * `failure.rejected` (or `undefined`) ends the request with `HttpAuthError` (-32011). Concurrent
+ * `failure.rejected` (or `undefined`) ends the request with `HttpAuthError` (-33011). Concurrent
  * refreshes are the provider's to merge (compare `failure.rejected` with its current token).
  * A plain function is an `AuthProvider`; `requestProof` adds proof of possession (DPoP).
  */

@@ -63,7 +63,7 @@ export class AuthorizationSource {
    * loaded (it loads with the first value pinned). Hand it back to {@link first} to send that
    * request with exactly this credential.
    * @throws InvalidArgumentError (-32602) as {@link value}; whatever the provider throws;
-   *   ModuleLoadError (-32042, `data.module` `"credential-id"`) when the digest cannot be loaded.
+   *   ModuleLoadError (-33042, `data.module` `"credential-id"`) when the digest cannot be loaded.
    */
   pin(signal: AbortSignal): MaybePromise<PinnedCredential> {
     if (this.provider === undefined) return this.staticPin ?? this.pinOf(this.staticValue);
@@ -206,7 +206,7 @@ function checkProofValue(value: string): string | undefined {
  * DPoP one; see `bearerChallenge`), and the failure they name (`insufficient_scope` only for a
  * 403 with that error). Loads the parser on first use: the response is already a refusal, so
  * no request waits for it.
- * @throws ModuleLoadError (-32042, `data.module` `"www-authenticate"`) when the parser cannot be loaded.
+ * @throws ModuleLoadError (-33042, `data.module` `"www-authenticate"`) when the parser cannot be loaded.
  */
 export async function authFailureOf(
   status: 401 | 403,

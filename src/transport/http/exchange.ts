@@ -103,7 +103,7 @@ export class HttpExchange {
    * retryable failure, with that failure as its first attempt. The retry loop loads with the
    * first such failure, before its first wait. When it cannot be loaded the POST fails as if
    * the policy stopped there: with that failure, or, when the connection could not be made
-   * (nothing reached the server), with the ModuleLoadError (-32042, `data.module` `"retry"`).
+   * (nothing reached the server), with the ModuleLoadError (-33042, `data.module` `"retry"`).
    */
   post(
     method: string,

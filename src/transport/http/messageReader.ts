@@ -74,9 +74,9 @@ export class MessageReader implements PumpTarget {
    * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
    * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
    * The first call loads the SSE reader while the response waits. When it cannot be loaded the
-   * body is dropped: a request's stream then counts as broken (`StreamBrokenError`, -32012,
+   * body is dropped: a request's stream then counts as broken (`StreamBrokenError`, -33012,
    * `phase: "mid-stream"`, outcome unknown: the request was delivered) with the
-   * `ModuleLoadError` (-32042) as its cause; a stream of no request rejects with that error.
+   * `ModuleLoadError` (-33042) as its cause; a stream of no request rejects with that error.
    */
   pump(
     response: HttpStackResponse,

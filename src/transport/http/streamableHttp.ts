@@ -67,8 +67,8 @@ type State = 'new' | 'open' | 'closed';
  *   `tasks/cancel` (`params.taskId`), Base64-wrapped (`=?base64?...?=`) when not plain ASCII;
  *   plus `TransportSendOptions.headers` (the `Mcp-Param-*` headers);
  * - `send()` of a request resolves when its exchange ends with the response handed to
- *   `onMessage`, and rejects when it cannot: {@link HttpError} (-32010), {@link HttpAuthError}
- *   (-32011), {@link StreamBrokenError} (-32012, outcome unknown), `ProtocolError` (-32600 /
+ *   `onMessage`, and rejects when it cannot: {@link HttpError} (-33010), {@link HttpAuthError}
+ *   (-33011), {@link StreamBrokenError} (-33012, outcome unknown), `ProtocolError` (-32600 /
  *   -32700), `ConnectionClosedError` (-32000: server unreachable, or transport closed),
  *   `CancelledError` (-32800: its signal aborted), `InvalidArgumentError` (-32602: a header
  *   value that cannot be sent);
@@ -101,7 +101,7 @@ type State = 'new' | 'open' | 'closed';
  * basic/transports): no `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers; `MCP-Protocol-Version`
  * is the negotiated version, from the request after `initialize` on; the `Mcp-Session-Id` of
  * the InitializeResult response goes on every later request; a 404 to a request that carried
- * it rejects with `SessionExpiredError` (-32014) after dropping it; JSON-RPC responses to
+ * it rejects with `SessionExpiredError` (-33014) after dropping it; JSON-RPC responses to
  * server requests are POSTed like notifications; cancellation is `notifications/cancelled`
  * plus closing the stream; a response stream that ends early after an event `id` is resumed
  * with `GET` + `Last-Event-ID` after the SSE `retry` delay; the optional standalone GET stream
@@ -114,9 +114,9 @@ type State = 'new' | 'open' | 'closed';
  * Loaded on first use: the SSE reader with the first `text/event-stream` response; the legacy
  * wire's code when the client enters it (`legacyWire.enter()`), before its first message goes
  * out; the deprecated HTTP+SSE transport's when the client falls back to it. A part that cannot
- * be loaded fails the message that needed it with `ModuleLoadError` (-32042), but for the SSE
+ * be loaded fails the message that needed it with `ModuleLoadError` (-33042), but for the SSE
  * reader: a request whose SSE response cannot be read was delivered, so it fails as a broken
- * stream (`StreamBrokenError`, -32012, outcome unknown) with that error as its cause.
+ * stream (`StreamBrokenError`, -33012, outcome unknown) with that error as its cause.
  */
 export class StreamableHttpTransport implements Transport {
   readonly serverIdentity: string;
@@ -292,7 +292,7 @@ export class StreamableHttpTransport implements Transport {
    * `TransportSendOptions.credential`, the request's first try carries exactly this credential.
    * The client's response cache partitions private entries by it (docs/caching.md).
    * @throws whatever the `authProvider` throws; InvalidArgumentError (-32602) when it returns
-   *   something other than a string or `undefined`; ModuleLoadError (-32042, `data.module`
+   *   something other than a string or `undefined`; ModuleLoadError (-33042, `data.module`
    *   `"credential-id"`) when the SHA-256 code cannot be loaded.
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
@@ -322,7 +322,7 @@ export class StreamableHttpTransport implements Transport {
    * request); `options.headers`
    * adds headers to this POST; `options.idempotent` (default: every method but `tools/call`)
    * allows retrying it after a connection reset or a 502/503/504. On the legacy wire, the
-   * first message waits for the legacy wire's code to load (`ModuleLoadError`, -32042, when it
+   * first message waits for the legacy wire's code to load (`ModuleLoadError`, -33042, when it
    * cannot be).
    */
   send(message: JsonRpcMessage, options: TransportSendOptions = {}): Promise<void> {

@@ -53,7 +53,7 @@ export class ToolHeaderRegistry {
    * Screens one `tools/list` page (see `screenToolHeaders`) and remembers the kept tools.
    * Resolves with the kept tools, in order, and the rejected ones with their reasons. A page
    * whose tools declare `x-mcp-header` parameters loads the checks first (the first time).
-   * @throws ModuleLoadError (-32042) when they cannot be loaded.
+   * @throws ModuleLoadError (-33042) when they cannot be loaded.
    */
   async screen<T extends ListedTool>(tools: readonly T[]): Promise<ScreenedTools<T>> {
     const checks =

@@ -84,8 +84,8 @@ export class ExchangeTries<R extends { readonly status: number }> {
    * What follows `response`, the answer to the try at `url`: the URL of the next try (its body
    * dropped: a proof or credential retry at the same URL, or a redirect followed), or `undefined`
    * when the response is the transport's to read (not 401/403/3xx).
-   * @throws HttpAuthError (-32011) for a 401/403 that no retry answers; HttpError (-32010,
-   *   problem `redirect`, with `location`) for a redirect not followed; ModuleLoadError (-32042)
+   * @throws HttpAuthError (-33011) for a 401/403 that no retry answers; HttpError (-33010,
+   *   problem `redirect`, with `location`) for a redirect not followed; ModuleLoadError (-33042)
    *   when the `WWW-Authenticate` parser cannot be loaded for a 401/403; whatever the provider throws.
    */
   async next(response: R, url: string): Promise<string | undefined> {

@@ -101,7 +101,7 @@ type State = 'new' | 'connecting' | 'open' | 'closing' | 'closed';
  *   reports `exitCode: 1006` with a {@link WebSocketCloseError} (`kind: "abnormal"`,
  *   `local: true`) as `cause`.
  * - When the server closes, `onClose` gets `exitCode` = the close code and a
- *   {@link WebSocketCloseError} (-32013) as `cause`. Nothing reconnects here, but once closed
+ *   {@link WebSocketCloseError} (-33013) as `cause`. Nothing reconnects here, but once closed
  *   the transport may be started again (`capabilities.restartable`): `start()` opens a new
  *   socket to the same URL; `McpClient` reconnects this way.
  * - `close()` sends a Close frame with 1000, waits up to `closeTimeoutMs`, then drops the socket;

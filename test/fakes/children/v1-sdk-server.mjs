@@ -6,13 +6,19 @@
 // Tools: echo; ask (elicitation/create with a default for every field, SEP-1034); roots
 // (roots/list); sample (sampling/createMessage); touch (notifications/resources/updated for
 // demo://note, then a new tool and notifications/tools/list_changed); expire (HTTP: ends the
-// session, so the next request gets 404). Resource demo://note supports resources/subscribe.
+// session, so the next request gets 404); connect (URLElicitationRequiredError, -32042, until
+// the user has "completed" the URL: 50 ms after the error, when the client declared URL
+// elicitation, the server sends notifications/elicitation/complete and the next call succeeds). Resource demo://note supports resources/subscribe.
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 
 const text = (value) => ({
@@ -65,6 +71,26 @@ function build(onExpire) {
     added++;
     mcp.registerTool(`added_${added}`, { description: 'Added by touch' }, () => text('added'));
     return text('touched');
+  });
+  let connected = false;
+  mcp.registerTool('connect', { description: 'Needs the user to open a URL first' }, () => {
+    if (connected) return text('connected');
+    const elicitationId = `connect-${randomUUID()}`;
+    if (mcp.server.getClientCapabilities()?.elicitation?.url !== undefined) {
+      const complete = mcp.server.createElicitationCompletionNotifier(elicitationId);
+      setTimeout(() => {
+        connected = true;
+        void complete();
+      }, 50);
+    }
+    throw new UrlElicitationRequiredError([
+      {
+        mode: 'url',
+        elicitationId,
+        url: `https://auth.example.com/connect?elicitationId=${elicitationId}`,
+        message: 'Connect your Example account',
+      },
+    ]);
   });
   mcp.registerTool('expire', { description: 'Ends the HTTP session' }, () => {
     onExpire?.();

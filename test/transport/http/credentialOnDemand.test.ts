@@ -4,7 +4,7 @@
  * fresh module graph (`vi.resetModules()`, so nothing is loaded yet). A transport without a
  * credential never needs it and answers `credentialFor()` synchronously; the first credential
  * value resolves once the digest is loaded, with the same id as ever; a digest that cannot be
- * loaded fails what needed it with `ModuleLoadError` (-32042) before anything is sent for it.
+ * loaded fails what needed it with `ModuleLoadError` (-33042) before anything is sent for it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { credentialId } from '../../../src/transport/http/pinnedCredential.js';
@@ -142,7 +142,7 @@ describe('the id of a credential, loaded with the first credential', () => {
     const transport = new StreamableHttpTransport(fake.url, { headers: { Authorization: 'Bearer AT1' }, retry: false });
     await expect(transport.credentialFor()).rejects.toMatchObject({
       name: 'ModuleLoadError',
-      code: -32042,
+      code: -33042,
       data: { module: 'credential-id' },
     });
     // server/discover goes through the response cache too: connect() needs the id first.
@@ -150,7 +150,7 @@ describe('the id of a credential, loaded with the first credential', () => {
     open.push(client);
     await expect(client.connect()).rejects.toMatchObject({
       name: 'ModuleLoadError',
-      code: -32042,
+      code: -33042,
       data: { module: 'credential-id' },
     });
     expect(fake.requests).toEqual([]);

@@ -2,7 +2,7 @@
  * The parts of the HTTP transports that load on first use (docs/transports.md, "What loads
  * when"): each works from a fresh module graph (`vi.resetModules()`, so nothing is loaded yet)
  * without a request of its own on the wire, and a part that cannot be loaded fails what needed
- * it with `ModuleLoadError` (-32042) before anything is sent for it.
+ * it with `ModuleLoadError` (-33042) before anything is sent for it.
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -102,7 +102,7 @@ describe('parts of the HTTP transports loaded on first use', () => {
       const client = await freshClient(server.url, { era: 'legacy' });
       const error = (await client.connect().catch((e: unknown) => e)) as Error & { code: number; data: unknown };
       expect(error.name).toBe('ModuleLoadError');
-      expect(error.code).toBe(-32042);
+      expect(error.code).toBe(-33042);
       expect(error.data).toEqual({ module: 'legacy-http' });
       expect(server.fake.requests).toEqual([]);
     });
@@ -171,7 +171,7 @@ describe('parts of the HTTP transports loaded on first use', () => {
         data: unknown;
       };
       expect(error.name).toBe('ModuleLoadError');
-      expect(error.code).toBe(-32042);
+      expect(error.code).toBe(-33042);
       expect(error.data).toEqual({ module: 'http-sse' });
       expect(fake.requests).toEqual([]);
       await expect(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toMatchObject({
@@ -219,9 +219,9 @@ describe('parts of the HTTP transports loaded on first use', () => {
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } })
         .catch((e: unknown) => e)) as Error & { code: number; data: unknown; cause: any };
       expect(error.name).toBe('StreamBrokenError');
-      expect(error.code).toBe(-32012);
+      expect(error.code).toBe(-33012);
       expect(error.data).toMatchObject({ method: 'tools/call', requestId: 1, phase: 'mid-stream', outcome: 'unknown' });
-      expect(error.cause).toMatchObject({ name: 'ModuleLoadError', code: -32042, data: { module: 'sse' } });
+      expect(error.cause).toMatchObject({ name: 'ModuleLoadError', code: -33042, data: { module: 'sse' } });
       await transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
       expect(recorded.messages.map((m) => m.message.id)).toEqual([2]);
       expect(fake.requests).toHaveLength(2);
@@ -317,7 +317,7 @@ describe('parts of the HTTP transports loaded on first use', () => {
       const c = await client(fake.url);
       await expect(c.listTools()).rejects.toMatchObject({
         name: 'ModuleLoadError',
-        code: -32042,
+        code: -33042,
         data: { module: 'mcp-param-headers' },
       });
     });
@@ -366,7 +366,7 @@ describe('parts of the HTTP transports loaded on first use', () => {
       await startRecording(transport);
       await expect(transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).rejects.toMatchObject({
         name: 'ModuleLoadError',
-        code: -32042,
+        code: -33042,
         data: { module: 'http-tries' },
       });
       expect(fake.requests).toHaveLength(1);

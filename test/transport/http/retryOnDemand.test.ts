@@ -5,7 +5,7 @@
  * on fake global timers. The first attempt goes out without it; the loop then goes on from
  * attempt 2 with the policy's budget, waits and `Retry-After` as ever. A loop that cannot be
  * loaded ends the exchange as a policy that stops there would (or with `ModuleLoadError`,
- * -32042, when nothing reached the server).
+ * -33042, when nothing reached the server).
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -93,7 +93,7 @@ describe('the retry loop of an HTTP exchange, loaded with the first retryable fa
     open.push(fake);
     const { transport } = await freshTransport(fake.url, { retries: 2, minDelayMs: 1000, jitter: false });
     const error = await timers.settle(transport.send(request(1, 'tools/list'))).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'HttpError', code: -32010, data: { status: 503 } });
+    expect(error).toMatchObject({ name: 'HttpError', code: -33010, data: { status: 503 } });
     // Retry-After 3 s does not grow the backoff: the next wait is the first backoff wait.
     expect(timers.delays).toEqual([3000, 1000]);
     expect(fake.requests).toHaveLength(3);
@@ -107,7 +107,7 @@ describe('the retry loop of an HTTP exchange, loaded with the first retryable fa
     open.push(fake);
     const { transport } = await freshTransport(fake.url, { retries: 2, minDelayMs: 1000, jitter: false });
     const error = await transport.send(request(1, 'tools/list')).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'HttpError', code: -32010, data: { status: 503 } });
+    expect(error).toMatchObject({ name: 'HttpError', code: -33010, data: { status: 503 } });
     expect(fake.requests).toHaveLength(1);
     expect(timers.delays).toEqual([]);
   });
@@ -119,7 +119,7 @@ describe('the retry loop of an HTTP exchange, loaded with the first retryable fa
     const { transport } = await freshTransport(await refusedUrl(), { retries: 2, minDelayMs: 1000, jitter: false });
     await expect(transport.send(request(1, 'tools/list'))).rejects.toMatchObject({
       name: 'ModuleLoadError',
-      code: -32042,
+      code: -33042,
       data: { module: 'retry' },
     });
     expect(timers.delays).toEqual([]);

@@ -130,8 +130,8 @@ export class LegacyHttpChannel {
    * what that stream carries, up to `maxResumptions` times: a resumed stream that closes
    * without an event is resumed again from the same id, while the HTTP session is alive (a
    * refused GET, such as 404 for an expired session, ends the resumptions).
-   * @throws StreamBrokenError (-32012) when no resumption delivers the response; HttpError
-   *   (-32010) when a GET is refused; the abort reason when `signal` aborts.
+   * @throws StreamBrokenError (-33012) when no resumption delivers the response; HttpError
+   *   (-33010) when a GET is refused; the abort reason when `signal` aborts.
    */
   async resume(method: string, requestId: RequestId, broken: PumpResult, signal: AbortSignal): Promise<void> {
     let lastEventId = broken.lastEventId;

@@ -81,7 +81,7 @@ export interface SessionExpiredErrorData {
  * The server answered HTTP 404 to a request that carried `Mcp-Session-Id`: the legacy session
  * is gone (spec 2025-11-25: basic/transports, Session Management). The transport has already
  * dropped the session id; the client starts one new session (`initialize` without the header)
- * and sends the request once more under a new id. It rejects with this error (code -32014)
+ * and sends the request once more under a new id. It rejects with this error (code -33014)
  * when that fails again. Messages sent between the 404 and the new session's `initialize`
  * result wait in the transport and then carry the new id. `data` is
  * {@link SessionExpiredErrorData}; the session id itself is never put in an error.

@@ -42,8 +42,8 @@ export type { LegacySseTransportOptions } from './sseOptions.js';
  * - `start()` sends `GET` to the URL (`Accept: text/event-stream`) and resolves when the first
  *   event, `endpoint`, arrived. Its data is a URI, resolved against the SSE URL (RFC 3986);
  *   one on another origin is refused. Rejects with {@link SseEndpointError} (-32600),
- *   {@link HttpError} (-32010: a status other than 2xx, or not `text/event-stream`),
- *   {@link HttpAuthError} (-32011), `TimeoutError` (-32001: no `endpoint` within
+ *   {@link HttpError} (-33010: a status other than 2xx, or not `text/event-stream`),
+ *   {@link HttpAuthError} (-33011), `TimeoutError` (-32001: no `endpoint` within
  *   `endpointTimeoutMs`), `ConnectionClosedError` (-32000: unreachable, or closed meanwhile).
  * - Server messages arrive as `message` events on that stream, in order; other event types are
  *   ignored, and data that is not a JSON-RPC object goes to `onError` as a `ProtocolError`.
@@ -59,7 +59,7 @@ export type { LegacySseTransportOptions } from './sseOptions.js';
  *   end, so nothing else is sent.
  *
  * What runs the stream and the POSTs (`sseConnection.ts`, with the SSE parser) loads in the
- * first `start()`: when it cannot be loaded, `start()` rejects with `ModuleLoadError` (-32042)
+ * first `start()`: when it cannot be loaded, `start()` rejects with `ModuleLoadError` (-33042)
  * and the transport is closed.
  */
 export class LegacySseTransport implements Transport {
@@ -127,7 +127,7 @@ export class LegacySseTransport implements Transport {
    * The credential the next request would be POSTed with, as for `StreamableHttpTransport`
    * (see `Transport.credentialFor`): its `id` partitions the response cache; passed back in
    * `TransportSendOptions.credential`, the request is sent with exactly it. Synchronous as
-   * there, and with the same errors (ModuleLoadError -32042 when the SHA-256 code of its id
+   * there, and with the same errors (ModuleLoadError -33042 when the SHA-256 code of its id
    * cannot be loaded).
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
@@ -137,7 +137,7 @@ export class LegacySseTransport implements Transport {
   /**
    * Opens the stream and waits for the `endpoint` event; see the class documentation.
    * @throws LocalError (-32603) when called twice; ConnectionClosedError (-32000) after `close()`;
-   *   ModuleLoadError (-32042) when the transport's code cannot be loaded.
+   *   ModuleLoadError (-33042) when the transport's code cannot be loaded.
    */
   start(handlers: TransportHandlers): Promise<void> {
     return this.open(handlers, undefined, undefined);

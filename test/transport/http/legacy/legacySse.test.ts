@@ -158,7 +158,7 @@ describe('LegacySseTransport: the endpoint event', () => {
     fake.handle((_r, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<pre>Cannot GET /sse</pre>'));
     await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({
       name: 'HttpError',
-      code: -32010,
+      code: -33010,
       data: { status: 404, method: 'GET', problem: 'status', bodyExcerpt: '<pre>Cannot GET /sse</pre>' },
     });
     fake.handle((_r, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
@@ -218,7 +218,7 @@ describe('LegacySseTransport: messages, POSTs, close', () => {
     await t.start(handlers);
     await expect(t.send(REQUEST)).rejects.toMatchObject({
       name: 'HttpError',
-      code: -32010,
+      code: -33010,
       data: { status: 500, method: 'tools/list', bodyExcerpt: 'Internal oops' },
     });
     await t.send(NOTIFICATION);
@@ -316,7 +316,7 @@ describe('LegacySseTransport: messages, POSTs, close', () => {
     );
     await expect(transport(fake.url).start(recorder())).rejects.toMatchObject({
       name: 'HttpAuthError',
-      code: -32011,
+      code: -33011,
       data: { status: 401, method: 'GET', failure: 'unauthorized' },
     });
   });
