@@ -104,9 +104,13 @@ describe('ToolIndex', () => {
     expect(names(index, 'search_code')).toEqual([]);
     expect(names(index, 'serch')).toEqual([]);
     expect(names(index, 'comments')).toEqual([]);
+    expect(names(index, 'sear')).toEqual([]);
     expect(index.get('gh__search_code')).toBeUndefined();
     const third = buildCatalog([contribution('gh', docs)], {}, second);
     expect(index.update(third.tools)).toEqual({ added: 3, removed: 0 });
     expect(names(index, 'search_code')[0]).toBe('gh__search_code');
+    // The sorted vocabulary of prefix matches follows term by term.
+    expect(names(index, 'sear')).toEqual(['gh__search_code']);
+    expect(names(index, 'comm')).toContain('gh__list_issue_comments');
   });
 });

@@ -36,6 +36,8 @@ const EXACT_BONUS = 1000;
 const MAX_QUERY_WORDS = 32;
 /** The most words of a name the exact stage matches. */
 const MAX_NAME_WORDS = 16;
+/** New tools in one update past which the vocabulary is sorted afresh. */
+const RESORT_AFTER = 64;
 /** Parameter names and descriptions read per tool, and levels of nesting (server data is bounded). */
 const MAX_PARAMETERS = 200;
 const MAX_DEPTH = 3;
@@ -75,11 +77,13 @@ export class ToolIndex {
   /** Name key (words joined by spaces) → the tools with that name. */
   private readonly names = new Map<string, Set<HostTool>>();
   /** term → slot → frequency (weighted). */
-  private readonly postings = new Map<string, Map<number, number>>();
+  private readonly postings = new Map<string, Posting>();
+  /** Each slot's document length (weighted words), for the BM25 length norm. */
+  private lengths = new Float64Array(0);
   /** A term less one character → the terms (4+ characters) that give it (one-edit matches). */
   private readonly deletions = new Map<string, Set<string>>();
   private totalLength = 0;
-  /** The vocabulary, sorted, for prefix matches; rebuilt lazily after an update. */
+  /** The vocabulary, sorted, for prefix and stem matches; made on the first search, then kept in step. */
   private sortedTerms: string[] | undefined;
   /** Scores of one search, by slot (reused). */
   private scores = new Float64Array(0);
@@ -91,19 +95,17 @@ export class ToolIndex {
   /** Brings the index in line with `tools`: adds the new wrappers, drops the gone ones. */
   update(tools: readonly HostTool[]): { added: number; removed: number } {
     const next = new Set(tools);
-    let removed = 0;
-    for (const tool of [...this.docs.keys()])
-      if (!next.has(tool)) {
-        this.remove(tool);
-        removed++;
-      }
+    const gone = [...this.docs.keys()].filter((tool) => !next.has(tool));
+    // Many tools in or out: sort the vocabulary again on the next search rather than term by term.
+    if (gone.length + (tools.length - this.docs.size + gone.length) > RESORT_AFTER) this.sortedTerms = undefined;
+    for (const tool of gone) this.remove(tool);
     let added = 0;
     for (const tool of tools)
       if (!this.docs.has(tool)) {
         this.add(tool);
         added++;
       }
-    return { added, removed };
+    return { added, removed: gone.length };
   }
 
   /** The tool indexed under an exposed name. */
@@ -127,13 +129,17 @@ export class ToolIndex {
     const average = this.totalLength / n;
     for (const word of new Set(sequence)) {
       for (const [term, weight] of this.termsFor(word)) {
-        const posting = this.postings.get(term) as Map<number, number>;
+        const posting = this.postings.get(term) as Posting;
         const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
         const factor = weight * idf * (K1 + 1);
-        for (const [slot, tf] of posting) {
-          const doc = this.slots[slot] as Doc;
+        const { slots, tfs, size } = posting;
+        const lengths = this.lengths;
+        for (let i = 0; i < size; i++) {
+          const slot = slots[i] as number;
+          const tf = tfs[i] as number;
           if (scores[slot] === 0) touched.push(slot);
-          scores[slot] = (scores[slot] as number) + (factor * tf) / (tf + K1 * (1 - B + (B * doc.length) / average));
+          scores[slot] =
+            (scores[slot] as number) + (factor * tf) / (tf + K1 * (1 - B + (B * (lengths[slot] as number)) / average));
         }
       }
     }
@@ -255,6 +261,12 @@ export class ToolIndex {
     const slot = this.freeSlots.pop() ?? this.slots.length;
     const doc: Doc = { tool, slot, terms, length, names };
     this.slots[slot] = doc;
+    if (this.lengths.length <= slot) {
+      const grown = new Float64Array(Math.max(16, this.lengths.length * 2));
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[slot] = length;
     this.docs.set(tool, doc);
     this.byName.set(tool.exposedName, tool);
     for (const key of names) {
@@ -266,7 +278,7 @@ export class ToolIndex {
     for (const [term, tf] of terms) {
       let posting = this.postings.get(term);
       if (posting === undefined) {
-        this.postings.set(term, (posting = new Map<number, number>()));
+        this.postings.set(term, (posting = new Posting()));
         this.termAdded(term);
       }
       posting.set(slot, tf);
@@ -297,7 +309,7 @@ export class ToolIndex {
   }
 
   private termAdded(term: string): void {
-    this.sortedTerms = undefined;
+    this.sortedTerms?.splice(lowerBound(this.sortedTerms, term), 0, term);
     if (term.length < STEM_MIN) return;
     for (const less of deletionsOf(term)) {
       let set = this.deletions.get(less);
@@ -307,12 +319,52 @@ export class ToolIndex {
   }
 
   private termRemoved(term: string): void {
-    this.sortedTerms = undefined;
+    if (this.sortedTerms !== undefined) this.sortedTerms.splice(lowerBound(this.sortedTerms, term), 1);
     if (term.length < STEM_MIN) return;
     for (const less of deletionsOf(term)) {
       const set = this.deletions.get(less);
       set?.delete(term);
       if (set?.size === 0) this.deletions.delete(less);
+    }
+  }
+}
+
+/** The tools of one term: slots and weighted frequencies in parallel arrays (fast to read), removed by swapping in the last. */
+class Posting {
+  slots = new Int32Array(4);
+  tfs = new Float64Array(4);
+  size = 0;
+  private readonly at = new Map<number, number>();
+
+  set(slot: number, tf: number): void {
+    const known = this.at.get(slot);
+    if (known !== undefined) {
+      this.tfs[known] = tf;
+      return;
+    }
+    if (this.size === this.slots.length) {
+      const slots = new Int32Array(this.size * 2);
+      slots.set(this.slots);
+      this.slots = slots;
+      const tfs = new Float64Array(this.size * 2);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+    }
+    this.slots[this.size] = slot;
+    this.tfs[this.size] = tf;
+    this.at.set(slot, this.size++);
+  }
+
+  delete(slot: number): void {
+    const i = this.at.get(slot);
+    if (i === undefined) return;
+    this.at.delete(slot);
+    const last = --this.size;
+    if (i !== last) {
+      const moved = this.slots[last] as number;
+      this.slots[i] = moved;
+      this.tfs[i] = this.tfs[last] as number;
+      this.at.set(moved, i);
     }
   }
 }
