@@ -6,7 +6,13 @@
  */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { ToolFilter } from './config.js';
-import { assignExposedNames, type ExposedNameCollision, type NameRequest, type NameRules } from './exposedNames.js';
+import {
+  assignExposedNames,
+  type ExposedNameCollision,
+  type NameAssignment,
+  type NameRequest,
+  type NameRules,
+} from './exposedNames.js';
 import { overriddenTool, overrideOf, type ToolOverride, type ToolOverrides } from './policy/overrides.js';
 
 /** The four lists of the catalog (the names `McpClient.live()` uses). */
@@ -115,6 +121,9 @@ export interface Catalog {
   readonly resourcesByUri: ReadonlyMap<string, readonly HostResource[]>;
 }
 
+/** The tool parts of each catalog, by server (internal: the incremental rebuild). */
+const partsOf = new WeakMap<Catalog, ReadonlyMap<string, ToolPart>>();
+
 /** The catalog of no server. */
 export const EMPTY_CATALOG: Catalog = buildCatalog([]);
 
@@ -141,55 +150,68 @@ export function buildCatalog(
   previous?: Catalog,
 ): Catalog {
   const leftOut: CatalogLeftOut[] = [];
-  const named = <T extends { name: string }>(kind: CatalogLeftOut['kind'], server: string, item: T): boolean => {
+  const named = (kind: CatalogLeftOut['kind'], server: string, item: { name: string }): boolean => {
     if (item.name !== '') return true;
     leftOut.push(Object.freeze({ kind, server, name: item.name, reason: 'an empty name: no call can name it' }));
     return false;
   };
-  // Overrides first, then the filter on the names they give, then the exposed-name rules.
-  const toolSources = contributions.flatMap((c) =>
-    c.tools.flatMap((tool) => {
-      if (!named('tools', c.server, tool)) return [];
-      const override = overrideOf(c.overrides, tool.name);
-      return toolAllowed(tool, c.toolFilter, override) ? [{ c, tool, override }] : [];
-    }),
-  );
+  const previousParts = previous === undefined ? undefined : partsOf.get(previous);
+  const toolParts = contributions.map((c) => toolPartOf(c, rules, named, previousParts?.get(c.server)));
+  const toolNames = combinedNames(toolParts, rules);
   const promptSources = contributions.flatMap((c) =>
     c.prompts.filter((prompt) => named('prompts', c.server, prompt)).map((prompt) => ({ c, prompt })),
-  );
-
-  const toolNames = assignExposedNames(
-    toolSources.map(({ c, tool, override }): NameRequest => ({
-      server: c.server,
-      prefix: c.prefix,
-      name: override?.name ?? tool.name,
-    })),
-    rules,
   );
   const promptNames = assignExposedNames(
     promptSources.map(({ c, prompt }): NameRequest => ({ server: c.server, prefix: c.prefix, name: prompt.name })),
     rules,
   );
 
-  const oldTools = new Map((previous?.tools ?? []).map((t) => [`${t.server}\u0000${t.exposedName}`, t]));
   const tools: HostTool[] = [];
-  toolSources.forEach(({ c, tool, override }, i) => {
-    const exposedName = toolNames.names[i];
-    if (exposedName === undefined) return;
-    const old = oldTools.get(`${c.server}\u0000${exposedName}`);
+  const parts = new Map<string, ToolPart>();
+  toolParts.forEach((part, p) => {
+    const c = contributions[p] as ServerContribution;
+    const names = toolNames[p] as ReadonlyArray<string | undefined>;
     const availability = availabilityOf(c);
-    tools.push(
-      old !== undefined && old.tool === tool && old.availability === availability
-        ? old
-        : Object.freeze({
-            server: c.server,
-            availability,
-            exposedName,
-            tool,
-            ...(override !== undefined && { modelTool: overriddenTool(tool, override) }),
-          }),
+    const old = previousParts?.get(c.server)?.wrappers;
+    // A server whose tools, names and availability did not change keeps its wrappers as a whole.
+    if (
+      old !== undefined &&
+      part.wrappers === old &&
+      old.availability === availability &&
+      sameItems(old.names, names)
+    ) {
+      tools.push(...old.tools);
+      parts.set(c.server, part);
+      return;
+    }
+    const oldByName = new Map(
+      (
+        old?.tools ??
+        (previousParts === undefined ? previous?.tools.filter((t) => t.server === c.server) : undefined) ??
+        []
+      ).map((t) => [t.exposedName, t]),
     );
+    const own: HostTool[] = [];
+    part.sources.forEach(({ tool, override }, i) => {
+      const exposedName = names[i];
+      if (exposedName === undefined) return;
+      const kept = oldByName.get(exposedName);
+      own.push(
+        kept !== undefined && kept.tool === tool && kept.availability === availability
+          ? kept
+          : Object.freeze({
+              server: c.server,
+              availability,
+              exposedName,
+              tool,
+              ...(override !== undefined && { modelTool: overriddenTool(tool, override) }),
+            }),
+      );
+    });
+    tools.push(...own);
+    parts.set(c.server, { ...part, wrappers: { availability, names, tools: own } });
   });
+  const toolCollisions = toolNames.collisions;
 
   const oldPrompts = new Map((previous?.prompts ?? []).map((p) => [`${p.server}\u0000${p.exposedName}`, p]));
   const prompts: HostPrompt[] = [];
@@ -228,18 +250,163 @@ export function buildCatalog(
 
   const resourcesByUri = resourcesByUriOf(resources);
 
-  return Object.freeze({
+  const catalog: Catalog = Object.freeze({
     tools: Object.freeze(tools),
     prompts: Object.freeze(prompts),
     resources: Object.freeze(resources),
     resourceTemplates: Object.freeze(resourceTemplates),
-    toolCollisions: Object.freeze(toolNames.collisions),
+    toolCollisions: Object.freeze(toolCollisions),
     promptCollisions: Object.freeze(promptNames.collisions),
     leftOut: Object.freeze(leftOut),
     toolsByName: new Map(tools.map((t) => [t.exposedName, t])),
     promptsByName: new Map(prompts.map((p) => [p.exposedName, p])),
     resourcesByUri,
   });
+  partsOf.set(catalog, parts);
+  return catalog;
+}
+
+/** One tool the catalog takes from a server, with its override. */
+interface ToolSource {
+  readonly tool: Tool;
+  readonly override: ToolOverride | undefined;
+}
+
+/**
+ * What one server's tools gave the last catalog, kept so that the next build redoes only the
+ * servers that changed: the inputs, the tools kept with their overrides, the exposed names they
+ * would have on their own, and the wrappers made.
+ */
+interface ToolPart {
+  readonly server: string;
+  readonly prefix: string;
+  readonly listed: readonly Tool[];
+  readonly toolFilter: ToolFilter | undefined;
+  readonly overrides: ToolOverrides | undefined;
+  readonly sources: readonly ToolSource[];
+  /** Names assigned among this server's tools only. */
+  readonly own: NameAssignment;
+  /** Every name its tools have, and had before a hash suffix: what no other server's may meet. */
+  readonly taken: ReadonlySet<string>;
+  /** Tools left out for an empty name (reported again in each catalog, as a full build does). */
+  readonly unnamed: number;
+  readonly wrappers?:
+    | { availability: HostAvailability; names: ReadonlyArray<string | undefined>; tools: readonly HostTool[] }
+    | undefined;
+}
+
+/** `c`'s tool part: `previous` when its inputs are the same (same items by reference), else made anew. */
+function toolPartOf(
+  c: ServerContribution,
+  rules: NameRules,
+  named: (kind: CatalogLeftOut['kind'], server: string, item: { name: string }) => boolean,
+  previous: ToolPart | undefined,
+): ToolPart {
+  if (
+    previous !== undefined &&
+    previous.prefix === c.prefix &&
+    previous.toolFilter === c.toolFilter &&
+    previous.overrides === c.overrides &&
+    sameItems(previous.listed, c.tools)
+  ) {
+    for (let i = 0; i < previous.unnamed; i++) named('tools', c.server, { name: '' });
+    return previous;
+  }
+  let unnamed = 0;
+  // Overrides first, then the filter on the names they give, then the exposed-name rules.
+  const sources = c.tools.flatMap((tool): ToolSource[] => {
+    if (!named('tools', c.server, tool)) {
+      unnamed++;
+      return [];
+    }
+    const override = overrideOf(c.overrides, tool.name);
+    return toolAllowed(tool, c.toolFilter, override) ? [{ tool, override }] : [];
+  });
+  const own = assignExposedNames(
+    sources.map(({ tool, override }): NameRequest => ({
+      server: c.server,
+      prefix: c.prefix,
+      name: override?.name ?? tool.name,
+    })),
+    rules,
+  );
+  const taken = new Set<string>();
+  for (const name of own.names) if (name !== undefined) taken.add(name);
+  for (const collision of own.collisions) if (collision.resolution === 'suffixed') taken.add(collision.exposedName);
+  return {
+    server: c.server,
+    prefix: c.prefix,
+    listed: c.tools,
+    toolFilter: c.toolFilter,
+    overrides: c.overrides,
+    sources,
+    own,
+    taken,
+    unnamed,
+  };
+}
+
+/**
+ * The exposed names of every server's tools, by part. Each server's own names stand when no
+ * name of one server meets a name of another (with `prefixMode: 'always'`, the default, and
+ * distinct prefixes: always); otherwise the rules run over all tools together.
+ */
+function combinedNames(
+  parts: readonly ToolPart[],
+  rules: NameRules,
+): Array<ReadonlyArray<string | undefined>> & { collisions: ExposedNameCollision[] } {
+  let apart = rules.prefixMode !== 'onCollision';
+  if (apart) {
+    const seen = new Set<string>();
+    for (const part of parts) {
+      for (const name of part.taken)
+        if (seen.has(name)) {
+          apart = false;
+          break;
+        }
+      if (!apart) break;
+      for (const name of part.taken) seen.add(name);
+    }
+  }
+  if (apart) {
+    const out = Object.assign(
+      parts.map((part): ReadonlyArray<string | undefined> => part.own.names),
+      { collisions: [] as ExposedNameCollision[] },
+    );
+    // The order of the rules run over everything: suffixed names, then duplicates.
+    const collisions = parts.flatMap((part) => part.own.collisions);
+    out.collisions = [
+      ...collisions.filter((c) => c.resolution === 'suffixed'),
+      ...collisions.filter((c) => c.resolution === 'duplicate'),
+    ];
+    return out;
+  }
+  const requests = parts.flatMap((part) =>
+    part.sources.map(({ tool, override }): NameRequest => ({
+      server: part.server,
+      prefix: part.prefix,
+      name: override?.name ?? tool.name,
+    })),
+  );
+  const all = assignExposedNames(requests, rules);
+  const out = Object.assign([] as Array<ReadonlyArray<string | undefined>>, {
+    collisions: [] as ExposedNameCollision[],
+  });
+  let at = 0;
+  for (const part of parts) {
+    out.push(all.names.slice(at, at + part.sources.length));
+    at += part.sources.length;
+  }
+  out.collisions = all.collisions;
+  return out;
+}
+
+/** Whether two lists hold the same items (by reference) in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function availabilityOf(contribution: ServerContribution): HostAvailability {

@@ -151,8 +151,10 @@ export class McpHost {
 
   /**
    * Ranked search over the catalog's model-visible tools, deferred or not (docs/host.md, "The
-   * context budget"): BM25 over each tool's exposed name, title, description, and parameter
-   * names and descriptions; `select:name1,name2` picks tools by exposed name instead. The index
+   * context budget"): tools whose exposed, model-facing or original name the query spells
+   * first (score over 1,000), then BM25 over each tool as the model is given it (exposed name,
+   * title, description, parameter names and descriptions; near words at lower weight);
+   * `select:name1,name2` picks tools by exposed name instead. The index
    * follows the catalog item by item. An empty result's `reason` says why when it can (a server
    * not open, filtered out by `servers`, a query without words).
    * @throws InvalidArgumentError (-32602) for a query that is not a string, a `limit` outside

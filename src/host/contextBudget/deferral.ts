@@ -1,7 +1,10 @@
 /**
  * Which tools reach the model up front ("loaded") and which wait until a search finds them
- * ("deferred"), per server and per tool (`defer`, `alwaysLoad`), with `'auto'` deciding by
- * the estimated size of the definitions against a threshold.
+ * ("deferred"), per server and per tool (`defer`, `alwaysLoad`). Each tool is decided by the
+ * most specific setting: `alwaysLoad`, then its server's `defer`, then the host's. A server's
+ * `'always'` or `'never'` decides for that server's tools alone; `'auto'` defers the tools no
+ * setting decided once the estimated size of their definitions passes the threshold (the tools
+ * already decided do not count).
  */
 import type { HostTool } from '../catalog.js';
 import { isModelVisible } from '../../apps/toolUi.js';
@@ -14,8 +17,11 @@ export interface DeferralSplit {
   readonly loaded: readonly HostTool[];
   /** Sent only once found (natively: marked deferred). */
   readonly deferred: readonly HostTool[];
-  /** Estimated tokens of every model-visible definition, and whether `'auto'` deferred. */
+  /** Estimated tokens of every model-visible definition. */
   readonly estimatedTokens: number;
+  /** Estimated tokens of the definitions `'auto'` decided (no other setting did): what the threshold is held to. */
+  readonly autoTokens: number;
+  /** Whether `'auto'` deferred its tools. */
   readonly autoDeferred: boolean;
 }
 
@@ -51,9 +57,11 @@ export function splitDeferred(tools: readonly HostTool[], rules: DeferralRules):
   const deferred: HostTool[] = [];
   const auto: HostTool[] = [];
   let estimatedTokens = 0;
+  let autoTokens = 0;
   for (const tool of tools) {
     if (!isModelVisible(tool.tool)) continue;
-    estimatedTokens += definitionSize(tool, rules.estimator);
+    const size = definitionSize(tool, rules.estimator);
+    estimatedTokens += size;
     const server = rules.server(tool.server);
     if (rules.alwaysLoad.has(tool.exposedName) || server?.alwaysLoad?.includes(tool.tool.name) === true) {
       loaded.push(tool);
@@ -62,13 +70,22 @@ export function splitDeferred(tools: readonly HostTool[], rules: DeferralRules):
     const mode = server?.defer ?? rules.defer;
     if (mode === 'never') loaded.push(tool);
     else if (mode === 'always') deferred.push(tool);
-    else auto.push(tool);
+    else {
+      auto.push(tool);
+      autoTokens += size;
+    }
   }
-  const autoDeferred = auto.length > 0 && estimatedTokens > rules.thresholdTokens;
+  const autoDeferred = auto.length > 0 && autoTokens > rules.thresholdTokens;
   if (autoDeferred) deferred.push(...auto);
   else loaded.push(...auto);
   // Catalog order within each list, so the definitions a model sees are stable turn to turn.
   const order = new Map(tools.map((tool, i) => [tool, i]));
   const byOrder = (a: HostTool, b: HostTool): number => (order.get(a) ?? 0) - (order.get(b) ?? 0);
-  return { loaded: loaded.sort(byOrder), deferred: deferred.sort(byOrder), estimatedTokens, autoDeferred };
+  return {
+    loaded: loaded.sort(byOrder),
+    deferred: deferred.sort(byOrder),
+    estimatedTokens,
+    autoTokens,
+    autoDeferred,
+  };
 }

@@ -8,14 +8,19 @@ import type { ContentRouting } from './resultBudget.js';
 
 /**
  * When a server's tools are deferred (sent to the model only once a search finds them):
- * `'auto'` once the estimated size of every `'auto'` tool definition passes
- * `deferThresholdTokens`; `'always'`; `'never'`.
+ * `'always'`; `'never'`; `'auto'` once the estimated size of the definitions left to `'auto'`
+ * passes `deferThresholdTokens`. A server entry's `'always'` or `'never'` decides for that
+ * server's tools alone, and those tools do not count toward the `'auto'` total: "defer only the
+ * big server" is `defer: 'always'` on that entry.
  */
 export type DeferMode = 'auto' | 'always' | 'never';
 
 /** A server entry's budget options (next to its transport and tool filter). */
 export interface ContextBudgetServerOptions {
-  /** When this server's tools are deferred. @default the host's `contextBudget.defer` ("auto") */
+  /**
+   * When this server's tools are deferred; `'always'`/`'never'` decide for this server's tools
+   * only, whatever the host's `defer` says. @default the host's `contextBudget.defer` ("auto")
+   */
   defer?: DeferMode | undefined;
   /** Tools of this server (original names) never deferred. @default none */
   alwaysLoad?: readonly string[] | undefined;
@@ -35,13 +40,14 @@ export interface ContextBudgetServerOptions {
 
 /** `McpHostOptions.contextBudget`. */
 export interface ContextBudgetOptions {
-  /** @default "auto" */
+  /** When the tools of servers without their own `defer` are deferred. @default "auto" */
   defer?: DeferMode | undefined;
   /** Exposed names never deferred, whatever their server says. @default none */
   alwaysLoad?: readonly string[] | undefined;
   /**
-   * `'auto'` defers once the estimated tokens of the tool definitions (name, description and
-   * input schema as JSON) pass this: 10% of a 200k-token context. @default 20000
+   * `'auto'` defers once the estimated tokens of the definitions it decides (name, description
+   * and input schema as JSON; tools of servers with `'always'` or `'never'`, and `alwaysLoad`
+   * tools, not counted) pass this: 10% of a 200k-token context. @default 20000
    */
   deferThresholdTokens?: number | undefined;
   /**
