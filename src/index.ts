@@ -550,6 +550,7 @@ export {
   splitWords,
   parseSlashCommandLine,
   quoteWord,
+  formatSlashCommandLine,
   type LineWord,
   type ParsedSlashCommand,
 } from './host/slashCommandLine.js';

@@ -71,13 +71,21 @@ export async function completeSlashCommandLine(
   } else {
     const before = others.filter((w) => w.end <= at && !(w.key !== undefined && hasArgument(command, w.key)));
     const open = command.arguments.filter((a) => !named.has(a.name));
-    argument = open[before.length]?.name;
-    value = inWord ? last.value : '';
-    replace = inWord ? { start: last.start, end: current?.end ?? at } : { start: at, end: at };
+    const tail = before[open.length - 1];
+    if (tail !== undefined && before.length >= open.length) {
+      // Past the first word of the last argument: it takes the rest of the line.
+      argument = open[open.length - 1]?.name;
+      value = line.slice(tail.start, at);
+      replace = { start: tail.start, end: current?.end ?? at };
+    } else {
+      argument = open[before.length]?.name;
+      value = inWord ? last.value : '';
+      replace = inWord ? { start: last.start, end: current?.end ?? at } : { start: at, end: at };
+    }
   }
   if (argument === undefined) return { status: 'none', reason: `/${command.command} takes no more arguments` };
 
-  const context = contextOf(command, others, argument);
+  const context = contextOf(command, others, argument, line);
   const completer = pool.get(command.server, { type: 'ref/prompt', name: command.name });
   const outcome = await completer.complete(argument, value, context, { signal });
   if (outcome.status === 'superseded') return outcome;
@@ -126,18 +134,28 @@ function commandCandidates(
   };
 }
 
-/** The arguments the other words give (named, then positional in order), leaving out `argument`. */
-function contextOf(command: SlashCommand, others: readonly LineWord[], argument: string): Record<string, string> {
+/**
+ * The arguments the other words give (named, then positional in order, the last one left
+ * taking the rest of the line), leaving out `argument`.
+ */
+function contextOf(
+  command: SlashCommand,
+  others: readonly LineWord[],
+  argument: string,
+  line: string,
+): Record<string, string> {
   const given: Record<string, string> = {};
-  const positional: string[] = [];
+  const positional: LineWord[] = [];
   for (const word of others) {
     if (word.key !== undefined && hasArgument(command, word.key)) given[word.key] = word.keyValue ?? '';
-    else positional.push(word.value);
+    else positional.push(word);
   }
   const open = command.arguments.filter((a) => !Object.hasOwn(given, a.name) && a.name !== argument);
-  positional.forEach((value, i) => {
+  positional.forEach((word, i) => {
     const name = open[i]?.name;
-    if (name !== undefined) given[name] = value;
+    if (name === undefined) return;
+    const last = positional[positional.length - 1] as LineWord;
+    given[name] = i === open.length - 1 && word !== last ? line.slice(word.start, last.end) : word.value;
   });
   delete given[argument];
   return given;

@@ -8,6 +8,7 @@
 import type { CompleterOptions } from '../completion/completer.js';
 import { onDemand } from '../errors/moduleLoad.js';
 import { expandUriTemplate, parseUriTemplate } from '../resources/uriTemplate.js';
+import { matchUriTemplates } from '../resources/uriTemplateMatch.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { GetPromptResult, ReadResourceResult } from '../wire/protocol.js';
 import type { Clock, Timers } from '../util/clock.js';
@@ -131,7 +132,7 @@ export class UserInput {
         servers: () => this.deps.servers(),
         resources: () => catalog.resources,
         resourceTemplates: () => catalog.resourceTemplates,
-        templates: { parseUriTemplate, expandUriTemplate },
+        templates: { parseUriTemplate, expandUriTemplate, matchUriTemplates },
       },
       pool,
       signal,

@@ -1,12 +1,19 @@
 /**
  * Slash command naming (Claude Code's rules) and the parse of a line, pure: sanitised server
  * names, prompt names as declared, the reserved server, collisions, quoting, `name=value`,
- * positional order and each typed error.
+ * positional order, the last argument taking the rest of the line, each typed error, and
+ * property tests: every line formatSlashCommandLine writes parses back to its values.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../src/host/catalog.js';
 import { buildSlashCommands, slashCommandName } from '../../src/host/slashCommands.js';
-import { parseSlashCommandLine, splitWords } from '../../src/host/slashCommandLine.js';
+import {
+  formatSlashCommandLine,
+  parseSlashCommandLine,
+  quoteWord,
+  splitWords,
+} from '../../src/host/slashCommandLine.js';
 import { SlashCommandError, isSlashCommandError } from '../../src/host/slashCommandError.js';
 import type { Prompt } from '../../src/wire/protocol.js';
 
@@ -19,6 +26,8 @@ const greet: Prompt = {
     { name: 'style', description: 'How' },
   ],
 };
+
+const find: Prompt = { name: 'find', arguments: [{ name: 'query', required: true }] };
 
 function listOf(servers: Record<string, Prompt[]>, reservedServers?: string[]) {
   const catalog = buildCatalog(
@@ -104,7 +113,7 @@ describe('slash command names', () => {
 });
 
 describe('parseSlashCommandLine', () => {
-  const list = listOf({ example: [greet, { name: 'none' }] });
+  const list = listOf({ example: [greet, { name: 'none' }, find] });
 
   it('maps positional words onto the arguments in order', () => {
     expect(parseSlashCommandLine('/mcp__example__greet Ada pirate', list).arguments).toEqual({
@@ -158,9 +167,10 @@ describe('parseSlashCommandLine', () => {
     });
     expect(missing.code).toBe(-33055);
     expect(missing.message).toBe('/mcp__example__greet needs name (usage: /mcp__example__greet <name> [style])');
-    expect(thrown(() => parseSlashCommandLine('/mcp__example__greet a b c d', list)).data).toMatchObject({
+    expect(thrown(() => parseSlashCommandLine('/mcp__example__greet style=a name=b c d', list)).data).toMatchObject({
       reason: 'too-many-arguments',
       extra: ['c', 'd'],
+      usage: '/mcp__example__greet <name> [style]',
     });
     expect(thrown(() => parseSlashCommandLine('/mcp__example__none x', list)).data).toMatchObject({
       reason: 'too-many-arguments',
@@ -175,9 +185,53 @@ describe('parseSlashCommandLine', () => {
       reason: 'duplicate-argument',
       argument: 'name',
     });
-    expect(thrown(() => parseSlashCommandLine('/mcp__example__greet "Ada', list)).data).toMatchObject({
-      reason: 'unclosed-quote',
+    const unclosed = thrown(() => parseSlashCommandLine('/mcp__example__greet "Ada', list));
+    expect(unclosed.data).toMatchObject({ reason: 'unclosed-quote', usage: '/mcp__example__greet <name> [style]' });
+    expect(unclosed.message).toContain('(usage: /mcp__example__greet <name> [style])');
+  });
+
+  it('opens a quote only at the start of a word or after name=: an apostrophe inside a word is a letter', () => {
+    expect(parseSlashCommandLine("/mcp__example__find O'Brien", list).arguments).toEqual({ query: "O'Brien" });
+    expect(parseSlashCommandLine("/mcp__example__greet Ada style=don't", list).arguments).toEqual({
+      name: 'Ada',
+      style: "don't",
     });
+    expect(parseSlashCommandLine('/mcp__example__greet 5"10 tall', list).arguments).toEqual({
+      name: '5"10',
+      style: 'tall',
+    });
+    expect(parseSlashCommandLine("/mcp__example__greet name='Ada L' \"Ada's style\"", list).arguments).toEqual({
+      name: 'Ada L',
+      style: "Ada's style",
+    });
+    // A backslash outside double quotes is a letter.
+    expect(parseSlashCommandLine('/mcp__example__greet C:\\dir', list).arguments).toEqual({ name: 'C:\\dir' });
+  });
+
+  it('gives the last argument left the rest of the line as typed, before the name= words that end it', () => {
+    expect(parseSlashCommandLine('/mcp__example__find where is   the "MCP" client ', list).arguments).toEqual({
+      query: 'where is   the "MCP" client',
+    });
+    expect(parseSlashCommandLine('/mcp__example__greet Ada a very formal way', list).arguments).toEqual({
+      name: 'Ada',
+      style: 'a very formal way',
+    });
+    expect(parseSlashCommandLine('/mcp__example__greet Ada Lovelace style=pirate', list).arguments).toEqual({
+      name: 'Ada Lovelace',
+      style: 'pirate',
+    });
+    expect(parseSlashCommandLine('/mcp__example__greet style=pirate Ada Lovelace', list).arguments).toEqual({
+      name: 'Ada Lovelace',
+      style: 'pirate',
+    });
+    // Inside the rest of the line, x=1 is text.
+    expect(parseSlashCommandLine('/mcp__example__find rows where x=1', list).arguments).toEqual({
+      query: 'rows where x=1',
+    });
+    // A name= word in the middle ends the positional run: the word after it has no argument left.
+    expect(
+      thrown(() => parseSlashCommandLine('/mcp__example__greet Ada style=pirate Lovelace', list)).data,
+    ).toMatchObject({ reason: 'too-many-arguments', extra: ['Lovelace'] });
   });
 
   it('splitWords keeps where each word is, and the value of name= words', () => {
@@ -186,5 +240,76 @@ describe('parseSlashCommandLine', () => {
       { value: 'b c', start: 3, end: 8, unclosed: false },
       { value: 'k=v w', start: 9, end: 16, key: 'k', keyValue: 'v w', valueStart: 11, unclosed: false },
     ]);
+  });
+});
+
+describe('formatSlashCommandLine and quoteWord: what they write parses back', () => {
+  const names = ['a', 'b', 'c'];
+  const commandOf = (required: boolean[]) =>
+    listOf({
+      s: [
+        {
+          name: 'p',
+          arguments: names.slice(0, required.length).map((name, i) => ({ name, required: required[i] === true })),
+        },
+      ],
+    }).commands[0]!;
+  // Any text, whitespace, quotes, backslashes, = and non-ASCII included.
+  const text = fc.oneof(
+    fc.string({ unit: fc.constantFrom('a', ' ', '"', "'", '\\', '=', 'é', '\t', '\n', 'x', '😀') }),
+    fc.string({ unit: 'grapheme' }),
+  );
+
+  it('quoteWord: one word, read back as the value', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        const words = splitWords(` ${quoteWord(value)} `);
+        expect(words).toHaveLength(1);
+        expect(words[0]).toMatchObject({ value, unclosed: false });
+        expect(words[0]?.key).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
+    expect(quoteWord("O'Brien")).toBe("O'Brien");
+    expect(quoteWord('x=1')).toBe('"x=1"');
+    expect(quoteWord("'s")).toBe('"\'s"');
+    expect(quoteWord('say "hi" \\o/')).toBe('"say \\"hi\\" \\\\o/"');
+  });
+
+  it('every line made from argument values parses back to those values', () => {
+    const shape = fc.array(fc.boolean(), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(
+        shape.chain((required) =>
+          fc.tuple(
+            fc.constant(required),
+            fc.tuple(
+              ...required.map((r) => (r ? text.map((v) => [v]) : fc.option(text).map((v) => (v === null ? [] : [v])))),
+            ),
+          ),
+        ),
+        ([required, values]) => {
+          const command = commandOf(required);
+          const args: Record<string, string> = {};
+          values.forEach((value, i) => {
+            if (value.length === 1) args[names[i]!] = value[0]!;
+          });
+          const line = formatSlashCommandLine(command, args);
+          const list = listOf({ s: [command.prompt.prompt] });
+          expect(parseSlashCommandLine(line, list).arguments).toEqual(args);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes positional values up to the first argument left out, name= after it', () => {
+    const command = commandOf([true, false, false]);
+    expect(formatSlashCommandLine(command, { a: "O'Brien", c: 'x y' })).toBe('/mcp__s__p O\'Brien c="x y"');
+    expect(formatSlashCommandLine(command, { a: '', b: 'k=v' })).toBe('/mcp__s__p "" "k=v"');
+    expect(thrown(() => formatSlashCommandLine(command, { d: 'x' })).data).toMatchObject({
+      reason: 'unknown-argument',
+      argument: 'd',
+    });
   });
 });

@@ -128,7 +128,9 @@ describe('slash commands and mentions on real servers (example server, server-ev
       name: 'SlashCommandError',
       data: { reason: 'missing-argument', argument: 'name', usage: '/mcp__example__greet <name> [style]' },
     });
-    await expect(host.runSlashCommand('/mcp__everything__args-prompt a b c')).rejects.toBeInstanceOf(SlashCommandError);
+    await expect(host.runSlashCommand('/mcp__everything__args-prompt city=a state=b c')).rejects.toBeInstanceOf(
+      SlashCommandError,
+    );
     await expect(
       host.runSlashCommand('/mcp__example__greet Ada', { signal: AbortSignal.abort('user') }),
     ).rejects.toBeInstanceOf(CancelledError);
@@ -171,6 +173,10 @@ describe('slash commands and mentions on real servers (example server, server-ev
     // The example server's greet: its second argument.
     const style = completed(await host.completeSlashCommand('/mcp__example__greet "Ada L" p'));
     expect(style.candidates.map((c) => c.value)).toEqual(['pirate']);
+    // The last argument takes the rest of the line: its value is all of it up to the cursor.
+    const rest = completed(await host.completeSlashCommand("/mcp__example__greet O'Brien very p"));
+    expect(rest).toMatchObject({ argument: 'style', replace: { start: 29, end: 35 } });
+    expect(rest.candidates).toEqual([]);
   });
 
   it('answers the latest keystroke: an earlier one is superseded, a repeat comes from the cache; total and hasMore carried', async () => {
@@ -191,7 +197,7 @@ describe('slash commands and mentions on real servers (example server, server-ev
   it('says when there is nothing to complete', async () => {
     expect(await host.completeSlashCommand('hello')).toMatchObject({ status: 'none' });
     expect(await host.completeSlashCommand('/mcp__example__nope x')).toMatchObject({ status: 'none' });
-    expect(await host.completeSlashCommand('/mcp__example__greet a b ')).toMatchObject({
+    expect(await host.completeSlashCommand('/mcp__example__greet name=a style=b ')).toMatchObject({
       status: 'none',
       reason: '/mcp__example__greet takes no more arguments',
     });

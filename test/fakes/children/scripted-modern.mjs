@@ -4,7 +4,11 @@
 //                   "fatal: boom" to stderr and exits 1.
 //   crash-after-first <marker file>: the first run serves (and creates the marker); every
 //                   later run writes "fatal: store locked" to stderr and exits 2 at once.
-import { existsSync, writeFileSync } from 'node:fs';
+//   templates <record file>: resources with the templates db://object/{name} and
+//                   db://object/{name}/columns/{column}; completion/complete answers from
+//                   fixed lists (a value listed twice included) and appends each request's
+//                   params to the record file as one JSON line.
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2];
@@ -19,7 +23,7 @@ if (mode === 'crash-after-first') {
 const discover = {
   resultType: 'complete',
   supportedVersions: ['2026-07-28'],
-  capabilities: { tools: {} },
+  capabilities: mode === 'templates' ? { resources: {}, completions: {} } : { tools: {} },
   ttlMs: 0,
   cacheScope: 'public',
 };
@@ -42,6 +46,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     process.stderr.write('fatal: boom\n', () => process.exit(1));
     return;
   }
+  if (mode === 'templates') {
+    send({ jsonrpc: '2.0', id: message.id, ...templatesAnswer(message) });
+    return;
+  }
   if (message.method === 'tools/list') {
     if (mode === 'noisy')
       send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
@@ -52,3 +60,26 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     });
   }
 });
+
+function templatesAnswer({ method, params }) {
+  const list = { resultType: 'complete', ttlMs: 0, cacheScope: 'public' };
+  if (method === 'resources/list') return { result: { ...list, resources: [] } };
+  if (method === 'resources/templates/list')
+    return {
+      result: {
+        ...list,
+        resourceTemplates: [
+          { uriTemplate: 'db://object/{name}', name: 'object' },
+          { uriTemplate: 'db://object/{name}/columns/{column}', name: 'column' },
+        ],
+      },
+    };
+  if (method === 'completion/complete') {
+    appendFileSync(process.argv[3], JSON.stringify(params) + '\n');
+    const values = { name: ['aspirin', 'aspartame', 'ibuprofen'], column: ['dose', 'dose', 'dosage_form', 'route'] };
+    const typed = params.argument.value;
+    const found = (values[params.argument.name] ?? []).filter((v) => v.startsWith(typed));
+    return { result: { resultType: 'complete', completion: { values: found, total: found.length, hasMore: false } } };
+  }
+  return { error: { code: -32601, message: `no method ${method}` } };
+}
