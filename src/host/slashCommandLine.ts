@@ -212,7 +212,7 @@ export function quoteWord(value: string): string {
  * prompt's order, each quoted by {@link quoteWord}, positional up to the first argument left
  * out and `name=value` after it. {@link parseSlashCommandLine} reads it back as `args`.
  * Required arguments are not checked (the parse does that).
- * @throws SlashCommandError (-32055) `unknown-argument` for a name the command does not
+ * @throws SlashCommandError (-33055) `unknown-argument` for a name the command does not
  *   declare, or a value that is not a string.
  */
 export function formatSlashCommandLine(command: SlashCommand, args: Readonly<Record<string, string>>): string {
