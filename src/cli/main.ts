@@ -29,10 +29,10 @@ export const VERSION = '0.2.0';
 
 /**
  * How `watch` reconnects: it outlives a server that restarts, while one that keeps dying ends
- * it within seconds (three quick drops in a row, then no cool-down). The other commands run
+ * it within seconds (three quick drops in a row, counted alone, then no cool-down). The other commands run
  * once and report a drop as it is.
  */
-const WATCH_RECONNECT: ReconnectOptions = { maxQuickRetries: 2, maxCoolDowns: 0 };
+const WATCH_RECONNECT: ReconnectOptions = { maxQuickRetries: 2, quickPhaseMs: 0, maxCoolDowns: 0 };
 
 export type { CliIo, OutStream } from './io.js';
 

@@ -4,6 +4,7 @@
  * written in, core-schema typing), and compared field by field with the listing entry's
  * `frontmatter` (SEP-2640, Integrity and verification). Pure.
  */
+import { shorten } from '../util/text.js';
 import { isObject } from '../wire/messages.js';
 import { FrontmatterSyntaxError, parseFrontmatterYaml } from './frontmatterYaml.js';
 
@@ -49,7 +50,7 @@ export function frontmatterDifferences(parsed: Record<string, unknown>, listed: 
 function show(value: unknown): string {
   if (value === undefined) return '(absent)';
   const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return shorten(text, 80, '...');
 }
 
 /** Deep equality of JSON values; object key order does not matter, array order does. */

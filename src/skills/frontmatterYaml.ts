@@ -18,6 +18,7 @@
  *
  * Pure, no dependencies.
  */
+import { shorten } from '../util/text.js';
 
 /** A frontmatter that is not in the YAML this reader takes. */
 export class FrontmatterSyntaxError extends Error {
@@ -33,7 +34,7 @@ export class FrontmatterSyntaxError extends Error {
     readonly line: number,
     readonly value: string,
   ) {
-    super(`line ${line}: ${reason}: ${JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value)}`);
+    super(`line ${line}: ${reason}: ${JSON.stringify(shorten(value, 80))}`);
   }
 }
 

@@ -15,11 +15,11 @@
 /** Estimated tokens of a text. Must be pure, non-negative, and grow with the text. */
 export type TokenEstimator = (text: string) => number;
 
-/** Tokens per ASCII character: letters and digits 1/4, whitespace 0.15, punctuation 1/2. */
-const ASCII = new Float64Array(128);
-for (let code = 0; code < 128; code++) {
-  const char = String.fromCharCode(code);
-  ASCII[code] = /[A-Za-z0-9]/.test(char) ? 0.25 : /\s/.test(char) ? 0.15 : 0.5;
+/** Tokens of one ASCII character: letters and digits 1/4, whitespace 0.15, punctuation 1/2. */
+function asciiWeight(code: number): number {
+  if ((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return 0.25;
+  if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return 0.15;
+  return 0.5;
 }
 
 /** Tokens of one code point outside ASCII, by block. */
@@ -58,7 +58,7 @@ export const estimateTokens: TokenEstimator = (text) => {
   const length = text.length;
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 128) sum += ASCII[code] as number;
+    if (code < 128) sum += asciiWeight(code);
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) {
       const low = text.charCodeAt(i + 1);
       if (low >= 0xdc00 && low <= 0xdfff) {

@@ -186,10 +186,7 @@ const RAW_CUTS = [
   /(\w+)\.length\s*>=?\s*[\w.]+\s*\?\s*`?\$?\{?\s*\1\.(?:slice|substring|substr)\(\s*0\s*,/,
 ];
 /** Files left as they are, with why. */
-const KNOWN: Record<string, string> = {
-  'src/skills/frontmatter.ts':
-    'its YAML frontmatter parser is being replaced (issue 44); its 80-character cut goes with it',
-};
+const KNOWN: Record<string, string> = {};
 
 describe("a skill's maxChars through the host", () => {
   it('load_skill over an official Skills server: every odd maxChars cut keeps whole emoji', async () => {
