@@ -435,6 +435,7 @@ export {
   deniedToolResult,
   type ToolApprovalDeniedErrorData,
   type ToolApprovalDeniedReason,
+  type ToolApprovalDeniedBy,
 } from './host/policy/errors.js';
 export type {
   ApproveHook,

@@ -3,7 +3,7 @@
  * ("deferred"), per server and per tool (`defer`, `alwaysLoad`), with `'auto'` deciding by
  * the estimated size of the definitions against a threshold.
  */
-import type { HostTool } from '../catalog.js';
+import { modelFacingTool, type HostTool } from '../catalog.js';
 import { isModelVisible } from '../../apps/toolUi.js';
 import type { ContextBudgetServerOptions, DeferMode } from './options.js';
 import type { TokenEstimator } from './tokens.js';
@@ -35,10 +35,11 @@ const definitionTokens = new WeakMap<HostTool, { estimator: TokenEstimator; toke
 export function definitionSize(tool: HostTool, estimator: TokenEstimator): number {
   const known = definitionTokens.get(tool);
   if (known !== undefined && known.estimator === estimator) return known.tokens;
+  const facing = modelFacingTool(tool);
   const text = JSON.stringify({
     name: tool.exposedName,
-    description: tool.tool.description ?? tool.tool.title,
-    input_schema: tool.tool.inputSchema,
+    description: facing.description ?? facing.title,
+    input_schema: facing.inputSchema,
   });
   const tokens = estimator(text);
   definitionTokens.set(tool, { estimator, tokens });

@@ -6,7 +6,7 @@
  * are touched). Deterministic: equal scores order by exposed name.
  */
 import type { JsonObject } from '../../wire/messages.js';
-import type { HostTool } from '../catalog.js';
+import { modelFacingTool, type HostTool } from '../catalog.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -128,10 +128,12 @@ export class ToolIndex {
         length += weight;
       }
     };
+    // The model-facing tool's words (overrides applied), never the text an override replaced.
+    const facing = modelFacingTool(tool);
     put(tool.exposedName, 3);
     if (tool.exposedName !== tool.tool.name) put(tool.tool.name, 1);
-    put(tool.tool.title, 2);
-    put(tool.tool.description, 1);
+    put(facing.title, 2);
+    put(facing.description, 1);
     let budget = MAX_PARAMETERS;
     const visit = (schema: unknown, depth: number): void => {
       if (depth > MAX_DEPTH || !isObject(schema)) return;
@@ -147,7 +149,7 @@ export class ToolIndex {
         }
       }
     };
-    visit(tool.tool.inputSchema, 0);
+    visit(facing.inputSchema, 0);
     this.docs.set(tool, { tool, terms, length });
     this.byName.set(tool.exposedName, tool);
     this.totalLength += length;

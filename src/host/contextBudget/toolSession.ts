@@ -11,7 +11,7 @@ import { errorToolResult } from '../modelToolResults.js';
 import type { Artifact } from './artifacts.js';
 import { READ_ARTIFACT_NAME, TOOL_SEARCH_NAME } from './builtinTools.js';
 import type { CallToolResult as Result } from '../../wire/protocol.js';
-import type { Catalog } from '../catalog.js';
+import { modelFacingTool, type Catalog } from '../catalog.js';
 import type { ArtifactStore } from './artifacts.js';
 import type { DeferralSplit } from './deferral.js';
 import type { ModelCallOptions } from './modelCall.js';
@@ -140,7 +140,8 @@ export class ToolSession {
         [],
       );
     const lines = found.matches.map(({ tool }) => {
-      const about = (tool.tool.description ?? tool.tool.title ?? '').split('\n')[0]?.slice(0, 200) ?? '';
+      const facing = modelFacingTool(tool);
+      const about = (facing.description ?? facing.title ?? '').split('\n')[0]?.slice(0, 200) ?? '';
       return `- ${tool.exposedName}${about === '' ? '' : `: ${about}`}`;
     });
     const missing = found.missing === undefined ? '' : `\nNot found: ${found.reason}.`;
