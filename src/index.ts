@@ -397,6 +397,7 @@ export {
 } from './host/config.js';
 export {
   CATALOG_KINDS,
+  modelFacingTool,
   type Catalog,
   type CatalogLeftOut,
   type CatalogKind,
