@@ -107,12 +107,20 @@ describe('approval', () => {
     const result = errorToolResult(error);
     expect(result.isError).toBeUndefined();
     expect(result.content).toEqual([
-      { type: 'text', text: "Running alpha__echo is not allowed by the host's policy: not on a Friday. It was not run." },
+      {
+        type: 'text',
+        text: "Running alpha__echo is not allowed by the host's policy: not on a Friday. It was not run.",
+      },
     ]);
     expect(toAnthropicToolResult(result, 'toolu_1')).toEqual({
       type: 'tool_result',
       tool_use_id: 'toolu_1',
-      content: [{ type: 'text', text: "Running alpha__echo is not allowed by the host's policy: not on a Friday. It was not run." }],
+      content: [
+        {
+          type: 'text',
+          text: "Running alpha__echo is not allowed by the host's policy: not on a Friday. It was not run.",
+        },
+      ],
     });
     expect(toOpenAiChatToolMessage(result, 'call_1').content).not.toMatch(/^Error:/);
     // A real failure still reads as one.

@@ -73,10 +73,7 @@ export interface ToolCallApproval {
  * (a UI's prompt) for the call `binding` names, which applies only when it is this call's own.
  */
 export type ApprovalVerdict =
-  | 'allow'
-  | 'deny'
-  | { deny: string; by?: 'user' | 'policy' | 'preset' | undefined }
-  | { allow: ApprovalBinding };
+  'allow' | 'deny' | { deny: string; by?: 'user' | 'policy' | 'preset' | undefined } | { allow: ApprovalBinding };
 
 /** What an approval hook receives besides the call. */
 export interface ApprovalContext {

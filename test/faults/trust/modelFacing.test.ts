@@ -130,7 +130,10 @@ describe('one entry for every model tool call', () => {
     const loaded = await session.callTool('load_skill', { name: 'docs__release-notes' });
     expect(loaded.result.isError).toBeUndefined();
     expect(JSON.stringify(loaded.result.content)).toContain('SKILL.md of skill docs__release-notes');
-    const file = await session.callTool('read_skill_file', { name: 'docs__release-notes', path: 'references/STYLE.md' });
+    const file = await session.callTool('read_skill_file', {
+      name: 'docs__release-notes',
+      path: 'references/STYLE.md',
+    });
     expect(JSON.stringify(file.result.content)).toContain('One line per change');
     const unknown = await session.callTool('load_skill', { name: 'release-notes' });
     expect(unknown.result.isError).toBe(true);

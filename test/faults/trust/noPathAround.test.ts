@@ -80,7 +80,8 @@ const SESSION: Record<string, Reach> = {
 function members(prototype: object, privates: readonly string[]): string[] {
   const names = new Set<string>();
   for (let p: object | null = prototype; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object)
-    for (const name of Object.getOwnPropertyNames(p)) if (name !== 'constructor' && !privates.includes(name)) names.add(name);
+    for (const name of Object.getOwnPropertyNames(p))
+      if (name !== 'constructor' && !privates.includes(name)) names.add(name);
   return [...names];
 }
 
@@ -120,8 +121,7 @@ describe('no path around the gate', () => {
         (error: unknown) => error,
       );
       const denied =
-        isToolApprovalDeniedError(outcome) ||
-        JSON.stringify(outcome).includes('"mcp-live/approval":{"denied":true');
+        isToolApprovalDeniedError(outcome) || JSON.stringify(outcome).includes('"mcp-live/approval":{"denied":true');
       expect(denied, JSON.stringify(outcome)).toBe(true);
       expect(asked.length).toBe(before + 1);
     };
