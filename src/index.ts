@@ -403,6 +403,7 @@ export {
 } from './host/config.js';
 export {
   CATALOG_KINDS,
+  modelFacingTool,
   type Catalog,
   type CatalogLeftOut,
   type CatalogKind,
@@ -441,6 +442,7 @@ export {
   deniedToolResult,
   type ToolApprovalDeniedErrorData,
   type ToolApprovalDeniedReason,
+  type ToolApprovalDeniedBy,
 } from './host/policy/errors.js';
 export type {
   ApproveHook,

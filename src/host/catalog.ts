@@ -51,6 +51,16 @@ export interface HostTool {
   readonly modelTool?: Tool | undefined;
 }
 
+/**
+ * The tool as a model is given it: the server's `overrides` applied (name, title, description,
+ * annotations, hidden arguments out of the schema; `overriddenTool`), else the tool as listed.
+ * Every text the host sends a model about a tool (converters, search index and results,
+ * deferral estimates, errors) is read from this, never from `tool`.
+ */
+export function modelFacingTool(tool: HostTool): Tool {
+  return tool.modelTool ?? tool.tool;
+}
+
 /** A prompt of one server, under its exposed name (same rules as tools). */
 export interface HostPrompt {
   readonly server: string;

@@ -73,6 +73,11 @@ export interface HostRoutingErrorData {
   lastError?: string | undefined;
   /** `ambiguous-resource`: the servers that could serve the URI. */
   servers?: string[] | undefined;
+  /**
+   * `unknown-tool`: up to three nearest names ("did you mean"), nearest first: exposed names of
+   * model-visible tools, or that server's original names for a `{ server, name }` call.
+   */
+  suggestions?: string[] | undefined;
 }
 
 /**

@@ -114,7 +114,13 @@ export class McpHost {
     return this.parts.core.slots.get(name)?.status();
   }
 
-  /** The client of one server (for what the host does not route), once it has one. */
+  /**
+   * The client of one server (for what the host does not route), once it has one. Its
+   * `tools/call` (through `callTool` or `request`) passes the host's link, the approval gate
+   * included, as every host call does: `approve` is asked, `ToolApprovalDeniedError` (-33052)
+   * thrown on a refusal, and a middleware added with its `use()` runs after the gate and cannot
+   * change what was approved (docs/host.md#trust-boundary).
+   */
   client(name: string): McpClient | undefined {
     return this.parts.core.slots.get(name)?.client;
   }
@@ -166,9 +172,10 @@ export class McpHost {
 
   /**
    * A model conversation's view of the tools: `tools()` is the next turn's set (loaded, found,
-   * deferred) for `toAnthropicToolSet` and the other `to…ToolSet` converters, and `callTool`
-   * runs what the model called, `tool_search` and `read_artifact` included, with its result
-   * bounded by `maxResultTokens`.
+   * deferred; the skill tools once `skills()` has listed one) for `toAnthropicToolSet` and the
+   * other `to…ToolSet` converters, and `callTool` runs what the model called, `tool_search`,
+   * `read_artifact`, `load_skill` and `read_skill_file` included, with its result bounded by
+   * `maxResultTokens`.
    */
   toolSession(): ToolSession {
     return this.budget.session();
@@ -213,8 +220,8 @@ export class McpHost {
    * with the server's name in `ctx.serverName`: the `client.use()` contract (docs/middleware.md;
    * `onToolCall`, `onPromptGet`, `onResourceRead` for the common cases). The host's middleware
    * run in `use()` order, as one link of each client's chain (after `tracing`, before the
-   * client's own `logging`, `session` and `toolHeaders`). A `tools/call` a middleware changes
-   * after its approval is approved again for what is sent. A middleware that throws fails that
+   * client's own `logging`, `session` and `toolHeaders`). A `tools/call` is approved after the
+   * host's middleware, once, with what they made of it. A middleware that throws fails that
    * request only (`MiddlewareError` -33041 with the cause, or the `McpError` thrown). Returns
    * the function that removes it.
    * @throws TypeError when `middleware` is not a function.
@@ -299,9 +306,14 @@ export class McpHost {
    * 'gemini', schema: 'openApi' }` also parses the JSON text that subset carries; `'asIs'`
    * sends them untouched.
    * @param tool the exposed name, or `{ server, name }` with the original name.
-   * @throws HostRoutingError (-33051): `unknown-tool`, `unknown-server`, `server-unavailable`;
-   *   ToolApprovalDeniedError (-33052); ModuleLoadError (-33042) when the approval step cannot
-   *   be loaded (nothing is sent); then whatever `McpClient.callTool` throws.
+   * The server's `approve` (else the host's) is asked once, at the end of the host's link (after
+   * every middleware), with a deep, frozen snapshot of the final arguments, and that snapshot
+   * is what is sent (docs/host.md#trust-boundary).
+   * @throws HostRoutingError (-33051): `unknown-tool` (`data.suggestions`: up to three nearest
+   *   exposed names), `unknown-server`, `server-unavailable`; ToolApprovalDeniedError (-33052,
+   *   `data.deniedBy`); ModuleLoadError (-33042) when the approval step cannot be loaded
+   *   (nothing is sent); MiddlewareError (-33041) when a link after the gate tries to change
+   *   the approved call; then whatever `McpClient.callTool` throws.
    */
   callTool(
     tool: string | ServerItemRef,

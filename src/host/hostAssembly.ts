@@ -79,6 +79,9 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     },
     changed: () => userInput.catalogChanged(),
   });
+  let skills: SkillsFront | undefined;
+  const front = async (): Promise<SkillsFront> =>
+    (skills ??= makeSkills((await loadSkillsFront()).SkillsFront, host, core));
   const middleware = new HostMiddleware();
   const servers = new HostServers(core, middleware);
   const budget = new ContextBudget(options.contextBudget ?? {}, {
@@ -86,6 +89,12 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     servers: () => host.servers,
     serverOptions: (name) => core.slots.get(name)?.entry,
     callTool: (name, args, call) => host.callTool(name, args, call),
+    skillsListed: () => skillsListed,
+    callSkillTool: (name, args, call) => front().then((skills) => skills.callSkillTool(name, args, call)),
+  });
+  let skillsListed = false;
+  const stopSkills = core.events.on((event) => {
+    if (event.type === 'skills') skillsListed = event.skills.length > 0;
   });
   const userInput = makeUserInput(host, core);
   const views = new HostViews({
@@ -100,7 +109,6 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     templateMatcher: templateMatcher((error) => core.report(error, undefined)),
     onError: (error) => core.report(error, undefined),
   });
-  let skills: SkillsFront | undefined;
   return {
     core,
     servers,
@@ -108,8 +116,9 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     budget,
     userInput,
     views,
-    skills: async () => (skills ??= makeSkills((await loadSkillsFront()).SkillsFront, host, core)),
+    skills: front,
     close: () => {
+      stopSkills();
       skills?.close();
       views.close();
       userInput.close();

@@ -18,7 +18,7 @@
  */
 import type { JsonObject } from '../wire/messages.js';
 import type { Tool } from '../wire/protocol.js';
-import type { HostTool } from './catalog.js';
+import { modelFacingTool, type HostTool } from './catalog.js';
 import { isModelVisible, mcpToolOf } from '../apps/toolUi.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { applyArgumentPlan, isEmptyPlan, type ArgumentPlan } from './modelSchema/argumentPlan.js';
@@ -250,7 +250,7 @@ function report(
 }
 
 function parts(source: ModelToolSource): { name: string; description: string | undefined; tool: Tool } {
-  const tool = 'tool' in source ? (source.modelTool ?? source.tool) : source;
+  const tool = 'tool' in source ? modelFacingTool(source) : source;
   const name = 'exposedName' in source ? source.exposedName : tool.name;
   return { name, description: tool.description ?? tool.title, tool };
 }

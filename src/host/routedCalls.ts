@@ -1,7 +1,8 @@
 /**
  * The host's calls routed to one server: by a tool's or prompt's exposed name (or
  * `{ server, name }`), by a resource's URI (listed, or matched by a template), by a completion
- * ref; a tool call mapped back to the server's schema, its overrides applied, and approved.
+ * ref; a tool call mapped back to the server's schema and its overrides applied (approved at the
+ * end of the host's link: policy/toolGate.ts).
  */
 import { checkAppUri, type AppResource, type AppResourceOptions } from '../apps/appResource.js';
 import { isModelVisible } from '../apps/toolUi.js';
@@ -20,16 +21,13 @@ import type {
 } from '../wire/protocol.js';
 import { routeAppResource } from './appRouting.js';
 import type { HostCallOptions, HostCallToolOptions } from './callOptions.js';
-import type { HostTool } from './catalog.js';
 import { HostRoutingError } from './errors.js';
 import type { HostCore } from './hostCore.js';
 import { restoreModelArguments, type ModelArgumentsFrom } from './modelTools.js';
-import { argumentsHash } from './policy/argumentsHash.js';
-import { APPROVED_CALL, type ApprovedCall } from './policy/hostMiddleware.js';
 import { overrideOf, wireArguments } from './policy/overrides.js';
-import { approveToolCall, type ToolApprovalSetting } from './policy/toolApproval.js';
+import { GATE_MEMO, type GateMemo } from './policy/toolGate.js';
 import { routePrompt, routeResource, routeTemplate, routeTool, type ServerItemRef } from './routing.js';
-import { itemsOf, onServer, timeOf } from './serverCalls.js';
+import { itemsOf, onServer } from './serverCalls.js';
 import { templateMatcher } from './templateRoute.js';
 
 const DEFAULT_MODEL_ARGUMENTS: ModelArgumentsFrom = { api: 'openAiChat', strict: 'auto' };
@@ -51,41 +49,11 @@ export async function callTool(
   const { modelArguments = DEFAULT_MODEL_ARGUMENTS, ...callOptions } = options;
   const restored = modelArguments === 'asIs' ? args : restoreModelArguments(target, args, modelArguments);
   const entry = core.slots.get(target.server)?.entry;
-  const override = overrideOf(entry?.overrides, target.tool.name);
-  const sent = wireArguments(override, restored);
-  const approval: ToolApprovalSetting = {
-    approve: entry?.approve ?? core.options.approve,
-    trusted: entry?.trusted === true,
-    override,
-    timeoutMs: core.options.approvalTimeoutMs,
-    signal: callOptions.signal,
-    ...timeOf(core, core.slotNamed(target.server)),
-  };
-  await approveToolCall(target, sent, approval);
-  const approved: ApprovedCall | undefined =
-    approval.approve === undefined
-      ? undefined
-      : {
-          name: target.tool.name,
-          argumentsHash: argumentsHash(sent),
-          reapprove: (name, changed) => approveToolCall(listedTool(core, target.server, name), changed, approval),
-        };
-  const sending = approved === undefined ? callOptions : { ...callOptions, [APPROVED_CALL]: approved };
-  return onServer(core, target.server, 'tools/call', sending, (client, call) =>
+  const sent = wireArguments(overrideOf(entry?.overrides, target.tool.name), restored);
+  // Approved at the end of the host's link (toolGate.ts), once, with the arguments as sent.
+  const memo: GateMemo = {};
+  return onServer(core, target.server, 'tools/call', { ...callOptions, [GATE_MEMO]: memo }, (client, call) =>
     client.callTool(target.tool.name, sent, call as CallToolOptions & { task: 'manual' }),
-  );
-}
-
-/** A server's tool by original name, for an approval; one the catalog does not list has no annotations. */
-function listedTool(core: HostCore, server: string, name: string): HostTool {
-  const listed = core.catalog.tools.find((t) => t.server === server && t.tool.name === name);
-  return (
-    listed ?? {
-      server,
-      availability: 'available',
-      exposedName: name,
-      tool: { name, inputSchema: { type: 'object' } },
-    }
   );
 }
 

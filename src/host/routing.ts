@@ -3,7 +3,9 @@
  * `HostRoutingError` when nothing, or more than one server, answers the name or URI.
  */
 import type { Catalog, HostPrompt, HostResourceTemplate, HostTool } from './catalog.js';
+import { isModelVisible } from '../apps/toolUi.js';
 import { HostRoutingError } from './errors.js';
+import { didYouMean, nearestNames } from './nearestNames.js';
 
 /** A tool or prompt by its server and its original (wire) name, instead of its exposed name. */
 export interface ServerItemRef {
@@ -14,7 +16,9 @@ export interface ServerItemRef {
 /**
  * The tool `ref` names: an exposed name, or `{ server, name }` with the original name. Only
  * tools in the catalog (open servers, allowed by the server's tool filter) are found.
- * @throws HostRoutingError (-33051, `unknown-tool`)
+ * @throws HostRoutingError (-33051, `unknown-tool`): `data.suggestions` (and the message's
+ *   "Did you mean …?") holds up to three nearest exposed names (original names of that server
+ *   for `{ server, name }`).
  */
 export function routeTool(catalog: Catalog, ref: string | ServerItemRef): HostTool {
   const found =
@@ -22,11 +26,25 @@ export function routeTool(catalog: Catalog, ref: string | ServerItemRef): HostTo
       ? catalog.toolsByName.get(ref)
       : catalog.tools.find((t) => t.server === ref.server && t.tool.name === ref.name);
   if (found !== undefined) return found;
-  throw new HostRoutingError(`no tool ${describeRef(ref)} in the catalog (host.tools() lists the exposed names)`, {
-    reason: 'unknown-tool',
-    name: typeof ref === 'string' ? ref : ref.name,
-    server: serverOf(ref),
-  });
+  const suggestions =
+    typeof ref === 'string'
+      ? nearestNames(
+          ref,
+          catalog.tools.filter((t) => isModelVisible(t.tool)).map((t) => t.exposedName),
+        )
+      : nearestNames(
+          ref.name,
+          catalog.tools.filter((t) => t.server === ref.server).map((t) => t.tool.name),
+        );
+  throw new HostRoutingError(
+    `no tool ${describeRef(ref)} in the catalog (host.tools() lists the exposed names).${didYouMean(suggestions)}`,
+    {
+      reason: 'unknown-tool',
+      name: typeof ref === 'string' ? ref : ref.name,
+      server: serverOf(ref),
+      ...(suggestions.length > 0 && { suggestions }),
+    },
+  );
 }
 
 /**

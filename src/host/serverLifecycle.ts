@@ -12,6 +12,8 @@ import type { HostServerEntry, HostServerOptions, HostConfig } from './config.js
 import type { HostCore } from './hostCore.js';
 import { checkEntry } from './hostOptions.js';
 import type { HostMiddleware } from './policy/hostMiddleware.js';
+import { toolGate } from './policy/toolGate.js';
+import { timeOf } from './serverCalls.js';
 import { makeServerClient } from './serverClient.js';
 import { ServerSlot, type HostServerStatus } from './serverSlot.js';
 import { fetchTransport } from './transports.js';
@@ -177,7 +179,17 @@ export class HostServers {
       eraMemory: this.eraMemory,
       onError: (error) => this.core.report(error, slot.name),
     });
-    this.middleware.install(client, slot.name);
+    const core = this.core;
+    this.middleware.install(
+      client,
+      slot.name,
+      toolGate(slot.name, {
+        options,
+        entry: () => slot.entry,
+        listed: (name) => core.catalog.tools.find((t) => t.server === slot.name && t.tool.name === name),
+        time: () => timeOf(core, slot),
+      }),
+    );
     return client;
   }
 }

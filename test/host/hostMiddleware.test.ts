@@ -89,7 +89,7 @@ describe('host.use', () => {
     expect((await h.callTool('alpha__echo', { message: 'x' })).content).toEqual([{ type: 'text', text: 'x' }]);
   });
 
-  it('a call a middleware changes after its approval is approved again, for what is sent', async () => {
+  it('a call a middleware rewrites is approved once, for what is sent', async () => {
     const alpha = inMemoryExample();
     const asked: ToolCallApproval[] = [];
     const h = host({
@@ -108,7 +108,7 @@ describe('host.use', () => {
     await h.connect();
     const error = await h.callTool('alpha__echo', { message: 'hi' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolApprovalDeniedError);
-    expect(asked.map((c) => c.arguments['message'])).toEqual(['hi', 'hi && rm -rf /']);
+    expect(asked.map((c) => c.arguments['message'])).toEqual(['hi && rm -rf /']);
     expect(calls(alpha)).toEqual([]);
   });
 });

@@ -100,18 +100,27 @@ describe('approval', () => {
       name: 'echo',
       exposedName: 'alpha__echo',
       message: 'not on a Friday',
+      deniedBy: 'policy',
     });
     expect(calls(alpha)).toEqual([]);
 
     const result = errorToolResult(error);
     expect(result.isError).toBeUndefined();
     expect(result.content).toEqual([
-      { type: 'text', text: 'The user declined to run alpha__echo: not on a Friday. It was not run.' },
+      {
+        type: 'text',
+        text: "Running alpha__echo is not allowed by the host's policy: not on a Friday. It was not run.",
+      },
     ]);
     expect(toAnthropicToolResult(result, 'toolu_1')).toEqual({
       type: 'tool_result',
       tool_use_id: 'toolu_1',
-      content: [{ type: 'text', text: 'The user declined to run alpha__echo: not on a Friday. It was not run.' }],
+      content: [
+        {
+          type: 'text',
+          text: "Running alpha__echo is not allowed by the host's policy: not on a Friday. It was not run.",
+        },
+      ],
     });
     expect(toOpenAiChatToolMessage(result, 'call_1').content).not.toMatch(/^Error:/);
     // A real failure still reads as one.
@@ -129,7 +138,7 @@ describe('approval', () => {
     const error = await denial(h.callTool('alpha__echo', { message: 'a' }));
     expect(error.data.message).toBeUndefined();
     expect(errorToolResult(error).content).toEqual([
-      { type: 'text', text: 'The user declined to run alpha__echo. It was not run.' },
+      { type: 'text', text: "Running alpha__echo is not allowed by the host's policy. It was not run." },
     ]);
     expect((await h.callTool('beta__echo', { message: 'b' })).content).toEqual([{ type: 'text', text: 'b' }]);
     expect(calls(alpha)).toEqual([]);
@@ -148,10 +157,10 @@ describe('approval', () => {
     });
     await h.connect();
     const error = await denial(h.callTool('alpha__echo', { message: 'hi' }));
-    expect(error.data).toMatchObject({ reason: 'timeout', timeoutMs: 25 });
+    expect(error.data).toMatchObject({ reason: 'timeout', deniedBy: 'timeout', timeoutMs: 25 });
     expect(signal?.aborted).toBe(true);
     expect(errorToolResult(error).content[0]).toMatchObject({
-      text: expect.stringMatching(/^The user declined to run alpha__echo: no approval came/),
+      text: expect.stringMatching(/^alpha__echo was not run: no approval came/),
     });
     expect(calls(alpha)).toEqual([]);
   });
@@ -260,8 +269,8 @@ describe('presets', () => {
     const signal = new AbortController().signal;
     const run = (preset: Parameters<typeof approvalPreset>[0], ask?: ApproveHook): unknown =>
       approvalPreset(preset, ask)(call as ToolCallApproval, { signal });
-    expect(run('deny-destructive')).toEqual({ deny: 'deny-destructive: the tool may be destructive' });
-    expect(run('ask-all')).toEqual({ deny: 'ask-all: nobody to ask' });
+    expect(run('deny-destructive')).toEqual({ deny: 'deny-destructive: the tool may be destructive', by: 'preset' });
+    expect(run('ask-all')).toEqual({ deny: 'ask-all: nobody to ask', by: 'preset' });
     expect(run('ask-all', () => 'allow')).toBe('allow');
     expect(() => approvalPreset('yolo' as 'ask-all')).toThrow(/expected one of/);
   });
@@ -289,7 +298,11 @@ describe('approval through an elicitation handler', () => {
       requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] },
     });
     action = 'decline';
-    expect((await denial(h.callTool('s__echo', { message: 'no' }))).data).toMatchObject({ reason: 'denied' });
+    const declined = await denial(h.callTool('s__echo', { message: 'no' }));
+    expect(declined.data).toMatchObject({ reason: 'denied', deniedBy: 'user' });
+    expect(errorToolResult(declined).content).toEqual([
+      { type: 'text', text: 'The user declined to run s__echo. It was not run.' },
+    ]);
     action = 'cancel';
     expect((await denial(h.callTool('s__echo', { message: 'no' }))).data.message).toBe(
       'the user dismissed the request',

@@ -29,6 +29,8 @@ export interface BudgetHost {
   servers(): readonly HostServerStatus[];
   serverOptions(server: string): ContextBudgetServerOptions | undefined;
   callTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<CallToolResult>;
+  skillsListed(): boolean;
+  callSkillTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<CallToolResult>;
 }
 
 /** The `_meta` key a server may set on a tool to bound its results, in characters (Claude Code's). */

@@ -6,7 +6,7 @@
  * setting decided once the estimated size of their definitions passes the threshold (the tools
  * already decided do not count).
  */
-import type { HostTool } from '../catalog.js';
+import { modelFacingTool, type HostTool } from '../catalog.js';
 import { isModelVisible } from '../../apps/toolUi.js';
 import type { ContextBudgetServerOptions, DeferMode } from './options.js';
 import type { TokenEstimator } from './tokens.js';
@@ -41,10 +41,11 @@ const definitionTokens = new WeakMap<HostTool, { estimator: TokenEstimator; toke
 export function definitionSize(tool: HostTool, estimator: TokenEstimator): number {
   const known = definitionTokens.get(tool);
   if (known !== undefined && known.estimator === estimator) return known.tokens;
+  const facing = modelFacingTool(tool);
   const text = JSON.stringify({
     name: tool.exposedName,
-    description: tool.tool.description ?? tool.tool.title,
-    input_schema: tool.tool.inputSchema,
+    description: facing.description ?? facing.title,
+    input_schema: facing.inputSchema,
   });
   const tokens = estimator(text);
   definitionTokens.set(tool, { estimator, tokens });

@@ -5,7 +5,7 @@
  *    and `read_text_file` all spell `read_text_file`) rank that tool ahead of every word match;
  *    a longer name spelled ranks ahead of a shorter one.
  * 2. BM25 (k1 1.2, b 0.75) over the words of the tool as the model is given it
- *    ({@link searchTextOf}): exposed name (counted three times), title (twice), description,
+ *    ({@link modelFacingTool}): exposed name (counted three times), title (twice), description,
  *    parameter names and descriptions. A query word also matches, at lower weight, the longer
  *    words it starts (`calend` → `calendar`), words that share its stem (`files` → `file`,
  *    `directorio` → `directory`) and, when it is no word of the index, words one edit away
@@ -16,7 +16,7 @@
  */
 import type { JsonObject } from '../../wire/messages.js';
 import type { Tool } from '../../wire/protocol.js';
-import type { HostTool } from '../catalog.js';
+import { modelFacingTool, type HostTool } from '../catalog.js';
 import { headOf } from '../../util/text.js';
 
 const K1 = 1.2;
@@ -45,13 +45,6 @@ const MAX_DEPTH = 3;
 /** Characters of one field read per tool. */
 const MAX_FIELD_CHARS = 8192;
 
-/**
- * The tool as the index reads it: the model-facing tool (an override's name, title and
- * description; its hidden arguments left out), never text the host replaced.
- */
-export function searchTextOf(tool: HostTool): Tool {
-  return tool.modelTool ?? tool.tool;
-}
 
 interface Doc {
   readonly tool: HostTool;
@@ -222,7 +215,8 @@ export class ToolIndex {
   }
 
   private add(tool: HostTool): void {
-    const model = searchTextOf(tool);
+    // The model-facing tool's words (overrides applied), never the text an override replaced.
+    const model = modelFacingTool(tool);
     const terms = new Map<string, number>();
     let length = 0;
     const put = (text: unknown, weight: number): void => {

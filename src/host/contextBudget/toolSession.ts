@@ -8,10 +8,11 @@ import type { CallToolResult, ContentBlock } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { HostTool } from '../catalog.js';
 import { errorToolResult } from '../modelToolResults.js';
+import { isSkillTool } from '../skillTools.js';
 import type { Artifact } from './artifacts.js';
 import { READ_ARTIFACT_NAME, TOOL_SEARCH_NAME } from './builtinTools.js';
 import type { CallToolResult as Result } from '../../wire/protocol.js';
-import type { Catalog } from '../catalog.js';
+import { modelFacingTool, type Catalog } from '../catalog.js';
 import type { ArtifactStore } from './artifacts.js';
 import type { DeferralSplit } from './deferral.js';
 import type { ModelCallOptions } from './modelCall.js';
@@ -31,6 +32,11 @@ export interface ModelToolSet {
   readonly deferred: readonly HostTool[];
   /** Whether artifacts are kept, so `read_artifact` is offered. */
   readonly artifacts: boolean;
+  /**
+   * Whether skills are listed (`host.skills()` loaded them and found one), so `load_skill` and
+   * `read_skill_file` are offered. @default false
+   */
+  readonly skills?: boolean | undefined;
 }
 
 /** What a model's call came to: the result to convert, and what the app may want of it. */
@@ -53,6 +59,10 @@ export interface SessionBudget {
   readonly host: {
     catalog(): Catalog;
     callTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<Result>;
+    /** Whether the host's skills are loaded and list at least one. */
+    skillsListed(): boolean;
+    /** `host.callSkillTool`. */
+    callSkillTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<Result>;
   };
   readonly artifacts: ArtifactStore;
   readonly estimator: TokenEstimator;
@@ -80,7 +90,13 @@ export class ToolSession {
     // (and a provider's prompt cache of them) stay as they were.
     const rank = new Map([...this.foundNames].map((name, i) => [name, i]));
     found.sort((a, b) => (rank.get(a.exposedName) ?? 0) - (rank.get(b.exposedName) ?? 0));
-    return { loaded: split.loaded, found, deferred, artifacts: this.budget.artifacts.size > 0 };
+    return {
+      loaded: split.loaded,
+      found,
+      deferred,
+      artifacts: this.budget.artifacts.size > 0,
+      skills: this.budget.host.skillsListed(),
+    };
   }
 
   /** Exposed names found so far, in the order they were found. */
@@ -94,10 +110,13 @@ export class ToolSession {
   }
 
   /**
-   * Runs a call the model made: `tool_search`, `read_artifact`, or a catalog tool by exposed
-   * name (through `host.callTool`, with these options). Never throws for the call's own
-   * failure (an unknown tool, a server error, a timeout): the outcome is an `isError` result
-   * the model can read (`errorToolResult`).
+   * Runs a call the model made: `tool_search`, `read_artifact`, `load_skill` and
+   * `read_skill_file` (as `host.callSkillTool`; a catalog tool of that exposed name wins), or a
+   * catalog tool by exposed name (through `host.callTool`, with these options: its approval).
+   * Every result is bounded by `maxResultTokens` (the host's, for a built-in tool). Never
+   * throws for the call's own failure (an unknown tool, a server error, a timeout): the outcome
+   * is an `isError` result the model can read (`errorToolResult`; an unknown name's text
+   * suggests up to three nearest exposed names).
    */
   async callTool(
     name: string,
@@ -108,6 +127,7 @@ export class ToolSession {
     if (name === TOOL_SEARCH_NAME) return this.search(given);
     if (name === READ_ARTIFACT_NAME) return this.readArtifact(given);
     const tool = this.budget.host.catalog().toolsByName.get(name);
+    if (tool === undefined && isSkillTool(name)) return this.skillTool(name, given, options);
     const loaded: string[] = [];
     if (tool !== undefined && this.budget.deferral().deferred.includes(tool) && !this.foundNames.has(name)) {
       this.foundNames.add(name);
@@ -121,6 +141,16 @@ export class ToolSession {
     }
     const bounded = this.budget.bound(result, tool, name);
     return { ...bounded, tool, loaded };
+  }
+
+  private async skillTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<ModelToolOutcome> {
+    let result: CallToolResult;
+    try {
+      result = await this.budget.host.callSkillTool(name, args, options);
+    } catch (error) {
+      return plain(errorToolResult(error), undefined, []);
+    }
+    return { ...this.budget.bound(result, undefined, name), tool: undefined, loaded: [] };
   }
 
   private search(args: JsonObject): ModelToolOutcome {
@@ -141,8 +171,8 @@ export class ToolSession {
         [],
       );
     const lines = found.matches.map(({ tool }) => {
-      const firstLine = (tool.tool.description ?? tool.tool.title ?? '').split('\n')[0] ?? '';
-      const about = headOf(firstLine, 200);
+      const facing = modelFacingTool(tool);
+      const about = headOf((facing.description ?? facing.title ?? '').split('\n')[0] ?? '', 200);
       return `- ${tool.exposedName}${about === '' ? '' : `: ${about}`}`;
     });
     const missing = found.missing === undefined ? '' : `\nNot found: ${found.reason}.`;

@@ -38,6 +38,7 @@ import {
   type OpenAiResponsesTool,
   type OpenAiToolOptions,
 } from '../modelTools.js';
+import { SKILL_TOOLS } from '../skillTools.js';
 import { READ_ARTIFACT_TOOL, TOOL_SEARCH_TOOL } from './builtinTools.js';
 import type { ModelToolSet } from './toolSession.js';
 
@@ -108,7 +109,7 @@ export function toGeminiToolSet(set: ModelToolSet, options: GeminiToolOptions = 
   return toGeminiFunctionDeclarations(portable(set), options);
 }
 
-/** Loaded and found tools, the search tool while something is deferred, and the artifact pager. */
+/** Loaded and found tools, the search tool while something is deferred, the artifact pager and the skill tools. */
 function portable(set: ModelToolSet): ModelToolSource[] {
   const tools: ModelToolSource[] = [...set.loaded];
   if (set.deferred.length > 0) tools.push(TOOL_SEARCH_TOOL);
@@ -116,6 +117,9 @@ function portable(set: ModelToolSet): ModelToolSource[] {
   return withArtifacts(set, tools);
 }
 
+/** `tools`, then the built-in tools the set offers besides search: the artifact pager, the skill tools. */
 function withArtifacts(set: ModelToolSet, tools: readonly ModelToolSource[] | readonly HostTool[]): ModelToolSource[] {
-  return set.artifacts ? [...tools, READ_ARTIFACT_TOOL] : [...tools];
+  const out: ModelToolSource[] = set.artifacts ? [...tools, READ_ARTIFACT_TOOL] : [...tools];
+  if (set.skills === true) out.push(...SKILL_TOOLS);
+  return out;
 }

@@ -9,7 +9,7 @@ import type { Timers } from '../../util/clock.js';
 import type { MaybePromise } from '../../util/maybePromise.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { Tool, ToolAnnotations } from '../../wire/protocol.js';
-import type { ToolApprovalDeniedReason } from './errors.js';
+import type { ToolApprovalDeniedBy, ToolApprovalDeniedReason } from './errors.js';
 
 /**
  * What one approval is for: one call of one tool of one server with exactly these arguments.
@@ -67,11 +67,13 @@ export interface ToolCallApproval {
 }
 
 /**
- * An approval hook's answer: `'allow'` (this call may go), `'deny'` or `{ deny: reason }` (it
- * may not; `reason` reaches the model), or `{ allow: binding }`: an approval given elsewhere (a
- * UI's prompt) for the call `binding` names, which applies only when it is this call's own.
+ * An approval hook's answer: `'allow'` (this call may go), `'deny'` or `{ deny: reason, by? }`
+ * (it may not; `reason` reaches the model; `by` says who refused, `'policy'` when not given: a
+ * hook that asked a person says `'user'`), or `{ allow: binding }`: an approval given elsewhere
+ * (a UI's prompt) for the call `binding` names, which applies only when it is this call's own.
  */
-export type ApprovalVerdict = 'allow' | 'deny' | { deny: string } | { allow: ApprovalBinding };
+export type ApprovalVerdict =
+  'allow' | 'deny' | { deny: string; by?: 'user' | 'policy' | 'preset' | undefined } | { allow: ApprovalBinding };
 
 /** What an approval hook receives besides the call. */
 export interface ApprovalContext {
@@ -97,6 +99,8 @@ export interface AskApprovalOptions {
 /** Why an approval did not allow a call: what `ToolApprovalDeniedError` is made of. */
 export interface ApprovalDenial {
   reason: ToolApprovalDeniedReason;
+  /** Who refused. */
+  deniedBy: ToolApprovalDeniedBy;
   /** `denied`: the reason the hook gave. */
   message?: string | undefined;
   /** `failed`: what the hook threw, or why its answer is no verdict. */
@@ -116,8 +120,12 @@ export async function askApproval(
   call: ToolCallApproval,
   options: AskApprovalOptions,
 ): Promise<ApprovalDenial | undefined> {
-  const deny = (reason: ToolApprovalDeniedReason, extra: Omit<ApprovalDenial, 'reason'> = {}): ApprovalDenial => ({
+  const deny = (
+    reason: ToolApprovalDeniedReason,
+    extra: Omit<ApprovalDenial, 'reason' | 'deniedBy'> & { deniedBy?: ToolApprovalDeniedBy } = {},
+  ): ApprovalDenial => ({
     reason,
+    deniedBy: reason === 'timeout' ? 'timeout' : reason === 'denied' ? 'policy' : 'error',
     ...extra,
   });
   if (options.signal?.aborted === true) throw abortedError('tools/call', options.signal.reason);
@@ -150,13 +158,22 @@ export async function askApproval(
   if (verdict === 'allow') return undefined;
   if (verdict === 'deny') return deny('denied');
   if (typeof verdict === 'object' && verdict !== null) {
-    if ('deny' in verdict && typeof verdict.deny === 'string') return deny('denied', { message: verdict.deny });
+    if ('deny' in verdict && typeof verdict.deny === 'string')
+      return deny('denied', {
+        ...(verdict.deny !== '' && { message: verdict.deny }),
+        deniedBy: deniedBy((verdict as { by?: unknown }).by),
+      });
     if ('allow' in verdict && typeof verdict.allow === 'object' && verdict.allow !== null) {
       if (!sameCall(verdict.allow as ApprovalBinding, call.binding)) return deny('not-bound');
       return undefined;
     }
   }
   return deny('failed', { cause: new TypeError(`not an approval verdict: ${JSON.stringify(verdict)}`) });
+}
+
+/** The `by` of a `{ deny, by }` verdict: `policy` unless it names the user or a preset. */
+function deniedBy(by: unknown): ToolApprovalDeniedBy {
+  return by === 'user' || by === 'preset' ? by : 'policy';
 }
 
 function sameCall(given: ApprovalBinding, own: ApprovalBinding): boolean {

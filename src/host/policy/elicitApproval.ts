@@ -44,8 +44,8 @@ export function approveWithElicitation(form: FormElicitationHandler, options: El
     };
     const answer = await form(params, { signal: context.signal, key: 'approval', requestMethod: 'tools/call' });
     if (answer.action === 'accept' && answer.content?.['approve'] === true) return 'allow';
-    if (answer.action === 'cancel') return { deny: 'the user dismissed the request' };
-    return 'deny';
+    if (answer.action === 'cancel') return { deny: 'the user dismissed the request', by: 'user' };
+    return { deny: '', by: 'user' };
   };
 }
 

@@ -15,9 +15,22 @@ import type { CallToolResult } from '../../wire/protocol.js';
  */
 export type ToolApprovalDeniedReason = 'denied' | 'timeout' | 'not-bound' | 'failed';
 
+/**
+ * Who refused a call: `user` (a person was asked and said no), `policy` (the host's hook decided
+ * without asking anyone), `preset` (an `approvalPreset` refused without asking), `timeout` (no
+ * answer in time), `error` (the hook failed, or its answer was for another call).
+ */
+export type ToolApprovalDeniedBy = 'user' | 'policy' | 'preset' | 'timeout' | 'error';
+
 /** `data` of {@link ToolApprovalDeniedError}. */
 export interface ToolApprovalDeniedErrorData {
   reason: ToolApprovalDeniedReason;
+  /**
+   * Who refused: `user` (a person asked said no), `policy` (the host's hook, nobody asked),
+   * `preset` (an `approvalPreset`, nobody asked), `timeout` (no answer in time), `error` (the
+   * hook failed, or allowed another call).
+   */
+  deniedBy: ToolApprovalDeniedBy;
   /** The tool's server. */
   server: string;
   /** The tool's original (wire) name. */
@@ -34,9 +47,9 @@ export interface ToolApprovalDeniedErrorData {
 
 /**
  * `McpHost.callTool` asked for approval and did not get it (code -33052, local); nothing was
- * sent. `data.reason` says why ({@link ToolApprovalDeniedReason}). `errorToolResult` turns it
- * into a tool result that tells the model the user declined, without `isError` (the tool did
- * not fail: it was not run).
+ * sent. `data.reason` says why ({@link ToolApprovalDeniedReason}), `data.deniedBy` who.
+ * `errorToolResult` turns it into a tool result that tells the model who refused (the user, the
+ * host's policy...), without `isError` (the tool did not fail: it was not run).
  */
 export class ToolApprovalDeniedError extends LocalError {
   override name = 'ToolApprovalDeniedError';
@@ -54,21 +67,26 @@ export function isToolApprovalDeniedError(value: unknown): value is ToolApproval
 
 /**
  * The tool result a model reads for a refused call: one text block saying the call was not
- * run and why (`The user declined …`), no `isError`, and the refusal in `_meta` under
- * `mcp-live/approval` (`{ denied: true, reason }`) for a host that looks.
+ * run and who refused (`The user declined …`, `… is not allowed by the host's policy …`), no
+ * `isError`, and the refusal in `_meta` under `mcp-live/approval` (`{ denied: true, reason,
+ * deniedBy }`) for a host that looks.
  */
 export function deniedToolResult(error: ToolApprovalDeniedError): CallToolResult {
-  const { reason, exposedName, message, timeoutMs } = error.data;
+  const { reason, deniedBy, exposedName, message, timeoutMs } = error.data;
   const said = message !== undefined && message !== '' ? `: ${message}` : '';
   const text =
-    reason === 'denied'
+    deniedBy === 'user'
       ? `The user declined to run ${exposedName}${said}. It was not run.`
-      : reason === 'timeout'
-        ? `The user declined to run ${exposedName}: no approval came${timeoutMs === undefined ? '' : ` within ${Math.round(timeoutMs / 1000)} s`}. It was not run.`
-        : `The user declined to run ${exposedName}: the approval did not apply to this call (${reason}). It was not run.`;
+      : deniedBy === 'policy'
+        ? `Running ${exposedName} is not allowed by the host's policy${said}. It was not run.`
+        : deniedBy === 'preset'
+          ? `Running ${exposedName} is not allowed by the host's approval preset${said}. It was not run.`
+          : deniedBy === 'timeout'
+            ? `${exposedName} was not run: no approval came${timeoutMs === undefined ? '' : ` within ${Math.round(timeoutMs / 1000)} s`}.`
+            : `${exposedName} was not run: the approval step failed (${reason}).`;
   return {
     content: [{ type: 'text', text }],
-    _meta: { 'mcp-live/approval': { denied: true, reason } },
+    _meta: { 'mcp-live/approval': { denied: true, reason, deniedBy } },
   };
 }
 
@@ -76,7 +94,7 @@ function describe(data: ToolApprovalDeniedErrorData): string {
   const tool = `${JSON.stringify(data.exposedName)} (${data.server}/${data.name})`;
   switch (data.reason) {
     case 'denied':
-      return `the call of ${tool} was declined${data.message ? `: ${data.message}` : ''}`;
+      return `the call of ${tool} was declined by the ${data.deniedBy}${data.message ? `: ${data.message}` : ''}`;
     case 'timeout':
       return `no approval came for ${tool} within ${data.timeoutMs ?? '?'} ms`;
     case 'not-bound':

@@ -46,8 +46,8 @@ export function approvalPreset(preset: ApprovalPreset, ask?: ApproveHook): Appro
               ? 'deny'
               : 'allow';
     if (action === 'allow') return 'allow';
-    if (action === 'deny') return { deny: `${preset}: the tool may be destructive` };
-    return ask === undefined ? { deny: `${preset}: nobody to ask` } : ask(call, context);
+    if (action === 'deny') return { deny: `${preset}: the tool may be destructive`, by: 'preset' };
+    return ask === undefined ? { deny: `${preset}: nobody to ask`, by: 'preset' } : ask(call, context);
   };
 }
 

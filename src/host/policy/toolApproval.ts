@@ -34,8 +34,9 @@ export interface ToolApprovalSetting {
 }
 
 /**
- * Asks for the approval of calling `target` with `args` (as they will be sent), when a hook
- * applies; resolves when the call may go.
+ * Asks for the approval of calling `target` with `args`, when a hook applies; resolves when the
+ * call may go. `args` is the frozen snapshot that will be sent (toolGate.ts): the hook is given
+ * that very object, and the binding its hash.
  * @throws ToolApprovalDeniedError (-33052), CancelledError (-32800): see `askApproval`;
  *   ModuleLoadError (-33042) when approval.ts cannot be loaded (nothing is sent).
  */
@@ -53,6 +54,7 @@ export async function approveToolCall(target: HostTool, args: JsonObject, settin
   throw new ToolApprovalDeniedError(
     {
       reason: denial.reason,
+      deniedBy: denial.deniedBy,
       server: request.server,
       name: request.name,
       exposedName: request.exposedName,
@@ -71,7 +73,7 @@ function approvalRequest(
   setting: ToolApprovalSetting,
   timeoutMs: number,
 ): ToolCallApproval {
-  const frozen = deepFreeze(structuredClone(args));
+  const frozen = args;
   const listed = target.tool;
   const annotations = Object.freeze({ ...listed.annotations, ...setting.override?.annotations });
   return Object.freeze({
@@ -91,12 +93,4 @@ function approvalRequest(
       expiresAt: setting.clock.now() + timeoutMs,
     }),
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }
