@@ -15,7 +15,6 @@
  * by exposed name.
  */
 import type { JsonObject } from '../../wire/messages.js';
-import type { Tool } from '../../wire/protocol.js';
 import { modelFacingTool, type HostTool } from '../catalog.js';
 import { headOf } from '../../util/text.js';
 
@@ -44,7 +43,6 @@ const MAX_PARAMETERS = 200;
 const MAX_DEPTH = 3;
 /** Characters of one field read per tool. */
 const MAX_FIELD_CHARS = 8192;
-
 
 interface Doc {
   readonly tool: HostTool;
