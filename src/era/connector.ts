@@ -50,7 +50,7 @@ import {
   stepFailure,
 } from './eraProbe.js';
 import type { LegacyHandshake } from './handshake.js';
-import { firstDiscover, remember, verdictOf, type FirstDiscover, type FirstProbe } from './firstProbe.js';
+import { firstDiscover, remember, verdictOf, type FirstProbe } from './firstProbe.js';
 
 /** What the connector asks the client to do. */
 export interface EraHooks {
@@ -108,8 +108,11 @@ export type EraOutcome =
  */
 export async function negotiateEra(settings: EraSettings, hooks: EraHooks, first?: FirstProbe): Promise<EraOutcome> {
   if (first !== undefined) {
-    // Sent already, by the rules below: no verdict of legacy was remembered.
-    const outcome = await detect(settings, hooks, (firstDiscover(settings) as FirstDiscover).probeTimeoutMs, first);
+    // Sent already, by the rules below: no verdict of legacy was remembered then. A second
+    // client of the same server may have remembered one since (both probed at once): the probe
+    // was still sent with the probe's timeout.
+    const probeTimeoutMs = (firstDiscover(settings) ?? { probeTimeoutMs: settings.probeTimeoutMs }).probeTimeoutMs;
+    const outcome = await detect(settings, hooks, probeTimeoutMs, first);
     if (settings.era !== 'modern') remember(settings, verdictOf(outcome));
     return outcome;
   }

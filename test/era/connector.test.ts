@@ -89,6 +89,19 @@ describe('negotiateEra', () => {
     expect(s.memory.get('node server.js')).toBe('legacy');
   });
 
+  it('a first probe answered -32601 after another client of the same server remembered legacy: initialize, no TypeError', async () => {
+    const s = settings();
+    s.memory.set('node server.js', 'legacy');
+    const h = hooks({ initialize: [HANDSHAKE] });
+    const first = { error: new RpcError({ code: -32601, message: 'Method not found' }, 'server/discover') };
+    expect(await negotiateEra(s, h, first)).toEqual({
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      handshake: HANDSHAKE,
+    });
+    expect(h.calls).toEqual([{ initialize: true }]);
+  });
+
   it('auto, -32022 naming a shared modern version: asks again with it (normal timeout), no fallback', async () => {
     const h = hooks({ discover: [unsupported(['2026-07-28']), { ...DISCOVERY }] });
     const outcome = await negotiateEra(settings({ modernVersions: ['2027-01-01', '2026-07-28'] }), h);
