@@ -82,7 +82,7 @@ export function deniedToolResult(error: ToolApprovalDeniedError): CallToolResult
         : deniedBy === 'preset'
           ? `Running ${exposedName} is not allowed by the host's approval preset${said}. It was not run.`
           : deniedBy === 'timeout'
-            ? `${exposedName} was not run: no approval came${timeoutMs === undefined ? '' : ` within ${Math.round(timeoutMs / 1000)} s`}.`
+            ? `${exposedName} was not run: no approval came${timeoutMs === undefined ? '' : timeoutMs < 1000 ? ` within ${timeoutMs} ms` : ` within ${Math.round(timeoutMs / 1000)} s`}.`
             : `${exposedName} was not run: the approval step failed (${reason}).`;
   return {
     content: [{ type: 'text', text }],
