@@ -12,7 +12,7 @@
  * - a tool without parameters leaves `parameters` out.
  */
 import type { JsonObject } from '../../wire/messages.js';
-import type { ArgumentPlan } from './argumentPlan.js';
+import type { ArgumentPlan, BranchPlan } from './argumentPlan.js';
 import type { SchemaChange } from './schemaChanges.js';
 import { define, isObject } from './normalise.js';
 
@@ -83,17 +83,17 @@ function write(node: JsonObject, path: string, changes: SchemaChange[]): [Gemini
   if (Array.isArray(node['anyOf'])) {
     const branches = node['anyOf'] as JsonObject[];
     const nonNull = branches.filter((b) => b['type'] !== 'null');
-    const plans: ArgumentPlan[] = [];
+    const plans: BranchPlan[] = [];
     const written = nonNull.map((b, i) => {
       const [schema, plan] = write(b, `${path}/anyOf/${i}`, changes);
-      plans.push(plan);
+      plans.push({ schema, plan });
       return schema;
     });
     const nullable = nonNull.length < branches.length;
-    const plan: ArgumentPlan = plans.some((p) => Object.keys(p).length > 0) ? { anyOf: plans } : {};
+    const plan: ArgumentPlan = plans.some((p) => Object.keys(p.plan).length > 0) ? { anyOf: plans } : {};
     if (written.length === 1) {
       const only = written[0] as GeminiSchema;
-      return [{ ...only, ...out, ...(nullable && { nullable: true }) }, plans[0] ?? {}];
+      return [{ ...only, ...out, ...(nullable && { nullable: true }) }, plans[0]?.plan ?? {}];
     }
     return [{ ...out, ...(nullable && { nullable: true }), anyOf: written }, plan];
   }
