@@ -462,6 +462,7 @@ export {
   toGeminiFunctionDeclarations,
   toGeminiSchema,
   restoreModelArguments,
+  GeminiType,
   type ModelToolSource,
   type ModelToolOptions,
   type OpenAiToolOptions,
