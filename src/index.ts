@@ -464,6 +464,7 @@ export {
   toGeminiFunctionDeclarations,
   toGeminiSchema,
   restoreModelArguments,
+  GeminiType,
   type ModelToolSource,
   type ModelToolOptions,
   type OpenAiToolOptions,

@@ -22,7 +22,7 @@ import { modelFacingTool, type HostTool } from './catalog.js';
 import { isModelVisible, mcpToolOf } from '../apps/toolUi.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { applyArgumentPlan, isEmptyPlan, type ArgumentPlan } from './modelSchema/argumentPlan.js';
-import { toGeminiOpenApi, type GeminiSchema } from './modelSchema/geminiOpenApi.js';
+import { GeminiType, toGeminiOpenApi, type GeminiSchema } from './modelSchema/geminiOpenApi.js';
 import { isObject, normaliseSchema, rootObject, type SchemaProfile } from './modelSchema/normalise.js';
 import {
   ANTHROPIC_PROFILE,
@@ -33,7 +33,7 @@ import {
 import type { ModelApi, SchemaChange, SchemaReportListener } from './modelSchema/schemaChanges.js';
 import { toStrictSchema } from './modelSchema/strict.js';
 
-export type { GeminiSchema } from './modelSchema/geminiOpenApi.js';
+export { GeminiType, type GeminiSchema } from './modelSchema/geminiOpenApi.js';
 
 /** What the converters take: a host tool (its exposed name is used) or a plain MCP tool. */
 export type ModelToolSource = HostTool | Tool;
@@ -103,7 +103,7 @@ export interface AnthropicTool {
   input_schema: ToolParametersSchema;
 }
 
-/** A Gemini `FunctionDeclaration` (in `tools[].functionDeclarations`). */
+/** A Gemini `FunctionDeclaration` (in `tools[].functionDeclarations`); assignable to `@google/genai`'s. */
 export interface GeminiFunctionDeclaration {
   name: string;
   description?: string;
@@ -179,7 +179,7 @@ function modelVisible(tools: readonly ModelToolSource[]): readonly ModelToolSour
  */
 export function toGeminiSchema(schema: JsonObject): GeminiSchema {
   const { schema: root, changes } = normaliseRoot(schema, GEMINI_OPENAPI_PROFILE);
-  return toGeminiOpenApi(root, changes).schema ?? { type: 'OBJECT' };
+  return toGeminiOpenApi(root, changes).schema ?? { type: GeminiType.OBJECT };
 }
 
 /** How the model saw a tool, for mapping its arguments back ({@link restoreModelArguments}). */

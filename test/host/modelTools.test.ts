@@ -7,7 +7,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { FunctionDeclaration, Part, Type } from '@google/genai';
+import type { FunctionDeclaration, Part, Schema as GeminiSdkSchema, Tool as GeminiTool, Type } from '@google/genai';
 import type { HostTool } from '../../src/host/catalog.js';
 import {
   toAnthropicTools,
@@ -19,6 +19,7 @@ import {
   type AnthropicTool,
   type GeminiFunctionDeclaration,
   type GeminiSchema,
+  type GeminiType,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
 } from '../../src/host/modelTools.js';
@@ -126,29 +127,40 @@ describe('tool definitions', () => {
   it('OpenAI Chat Completions', async () => {
     const tools = toOpenAiChatTools([...hostTools, add]);
     expectTypeOf(tools).toExtend<OpenAI.Chat.Completions.ChatCompletionTool[]>();
+    const request: OpenAI.Chat.Completions.ChatCompletionCreateParams['tools'] = tools;
+    expect(request).toBe(tools);
     await expect(json(tools)).toMatchFileSnapshot('golden/openai-chat.tools.json');
   });
 
   it('OpenAI Responses', async () => {
     const tools = toOpenAiResponsesTools(hostTools);
     expectTypeOf(tools).toExtend<OpenAI.Responses.FunctionTool[]>();
+    const request: OpenAI.Responses.ResponseCreateParams['tools'] = tools;
+    expect(request).toBe(tools);
     await expect(json(tools)).toMatchFileSnapshot('golden/openai-responses.tools.json');
   });
 
   it('Anthropic Messages', async () => {
     const tools = toAnthropicTools(hostTools);
     expectTypeOf(tools).toExtend<Anthropic.Messages.Tool[]>();
+    const request: Anthropic.Messages.MessageCreateParams['tools'] = tools;
+    expect(request).toBe(tools);
     await expect(json(tools)).toMatchFileSnapshot('golden/anthropic.tools.json');
   });
 
   it('Gemini, JSON Schema', async () => {
     const declarations = toGeminiFunctionDeclarations(hostTools);
-    expectTypeOf(declarations).toExtend<Array<Omit<FunctionDeclaration, 'parameters'>>>();
+    const tool: GeminiTool = { functionDeclarations: declarations };
+    expectTypeOf(declarations).toExtend<FunctionDeclaration[]>();
+    expect(tool.functionDeclarations).toBe(declarations);
     await expect(json(declarations)).toMatchFileSnapshot('golden/gemini.tools.json');
   });
 
   it('Gemini, OpenAPI subset', async () => {
     const declarations = toGeminiFunctionDeclarations(hostTools, { schema: 'openApi' });
+    const tool: GeminiTool = { functionDeclarations: declarations };
+    expectTypeOf(declarations).toExtend<FunctionDeclaration[]>();
+    expect(tool.functionDeclarations).toBe(declarations);
     await expect(json(declarations)).toMatchFileSnapshot('golden/gemini-openapi.tools.json');
   });
 
@@ -266,9 +278,10 @@ describe('tool results', () => {
 expectTypeOf<OpenAiChatTool>().toExtend<OpenAI.Chat.Completions.ChatCompletionFunctionTool>();
 expectTypeOf<OpenAiResponsesTool>().toExtend<OpenAI.Responses.FunctionTool>();
 expectTypeOf<AnthropicTool>().toExtend<Anthropic.Messages.Tool>();
-// Gemini's `parameters` is typed with an enum for `type`; its values are these strings.
-expectTypeOf<Omit<GeminiFunctionDeclaration, 'parameters'>>().toExtend<Omit<FunctionDeclaration, 'parameters'>>();
-expectTypeOf<NonNullable<GeminiSchema['type']>>().toExtend<`${Type}`>();
+// Gemini's `Schema.type` is a string enum: our GeminiType is taken for it, with no cast.
+expectTypeOf<GeminiFunctionDeclaration>().toExtend<FunctionDeclaration>();
+expectTypeOf<GeminiSchema>().toExtend<GeminiSdkSchema>();
+expectTypeOf<GeminiType>().toExtend<Type>();
 expectTypeOf<OpenAiResponsesToolOutput>().toExtend<OpenAI.Responses.ResponseInputItem.FunctionCallOutput>();
 expectTypeOf<AnthropicToolResult>().toExtend<Anthropic.Messages.ToolResultBlockParam>();
 expectTypeOf<GeminiFunctionResponsePart>().toExtend<Part>();

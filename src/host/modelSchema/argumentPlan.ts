@@ -5,6 +5,7 @@
  * carries free-form values as JSON text. Pure.
  */
 import type { JsonObject } from '../../wire/messages.js';
+import { fitsSchema } from './matchSchema.js';
 
 /** Where the arguments differ from the server's schema; absent parts are unchanged. */
 export interface ArgumentPlan {
@@ -14,10 +15,20 @@ export interface ArgumentPlan {
   readonly properties?: Readonly<Record<string, ArgumentPlan>> | undefined;
   /** The plan for every item of this array. */
   readonly items?: ArgumentPlan | undefined;
-  /** Plans of the branches of an `anyOf`, each applied to the value in turn. */
-  readonly anyOf?: readonly ArgumentPlan[] | undefined;
+  /**
+   * The branches of an `anyOf`, in order: only the plan of the first branch whose converted
+   * schema (what the model saw) the value fits applies; a value that fits none is unchanged.
+   */
+  readonly anyOf?: readonly BranchPlan[] | undefined;
   /** The value is JSON text standing for any JSON value: parsed when it parses. */
   readonly jsonText?: true | undefined;
+}
+
+/** One branch of an `anyOf`: the schema the model saw for it, and its plan. */
+export interface BranchPlan {
+  /** The converted branch (strict JSON Schema or Gemini's OpenAPI subset), read by `fitsSchema`. */
+  readonly schema: object;
+  readonly plan: ArgumentPlan;
 }
 
 /** Whether the plan changes nothing. */
@@ -26,7 +37,7 @@ export function isEmptyPlan(plan: ArgumentPlan): boolean {
     (plan.dropNull === undefined || plan.dropNull.length === 0) &&
     (plan.properties === undefined || Object.keys(plan.properties).length === 0) &&
     plan.items === undefined &&
-    (plan.anyOf === undefined || plan.anyOf.every(isEmptyPlan)) &&
+    (plan.anyOf === undefined || plan.anyOf.every((branch) => isEmptyPlan(branch.plan))) &&
     plan.jsonText !== true
   );
 }
@@ -41,7 +52,11 @@ export function applyArgumentPlan(plan: ArgumentPlan, value: unknown): unknown {
       return current;
     }
   }
-  if (plan.anyOf !== undefined) for (const branch of plan.anyOf) current = applyArgumentPlan(branch, current);
+  if (plan.anyOf !== undefined) {
+    const value = current;
+    const branch = plan.anyOf.find((b) => fitsSchema(b.schema, value));
+    if (branch !== undefined) current = applyArgumentPlan(branch.plan, current);
+  }
   if (Array.isArray(current) && plan.items !== undefined) {
     const items = plan.items;
     return current.map((item) => applyArgumentPlan(items, item));

@@ -12,16 +12,36 @@
  * - a tool without parameters leaves `parameters` out.
  */
 import type { JsonObject } from '../../wire/messages.js';
-import type { ArgumentPlan } from './argumentPlan.js';
+import type { ArgumentPlan, BranchPlan } from './argumentPlan.js';
 import type { SchemaChange } from './schemaChanges.js';
 import { define, isObject } from './normalise.js';
 
 /**
- * Gemini's OpenAPI 3.0 schema subset: upper-case `type`, `nullable`, string `enum`s, and the
- * integer bounds as strings (int64 in proto JSON).
+ * The `type` of a Gemini OpenAPI schema node; in JSON the upper-case string (`"STRING"`...).
+ * Exported as `GeminiType`. It is an enum named `Type` with the member names and values of
+ * `@google/genai`'s `Type` (less `TYPE_UNSPECIFIED`) because that is the one type TypeScript
+ * takes where that SDK's string enum is wanted without a cast and without depending on the
+ * SDK: a string literal is not assignable to a string enum, while an enum of the same name
+ * whose members the other has, with the same values, is.
+ */
+enum Type {
+  STRING = 'STRING',
+  NUMBER = 'NUMBER',
+  INTEGER = 'INTEGER',
+  BOOLEAN = 'BOOLEAN',
+  ARRAY = 'ARRAY',
+  OBJECT = 'OBJECT',
+  NULL = 'NULL',
+}
+export { Type as GeminiType };
+
+/**
+ * Gemini's OpenAPI 3.0 schema subset: upper-case `type` ({@link GeminiType}), `nullable`,
+ * string `enum`s, and the integer bounds as strings (int64 in proto JSON). Assignable to
+ * `@google/genai`'s `Schema`.
  */
 export interface GeminiSchema {
-  type?: 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
+  type?: Type;
   format?: string;
   title?: string;
   description?: string;
@@ -45,16 +65,14 @@ export interface GeminiSchema {
   pattern?: string;
 }
 
-type GeminiType = NonNullable<GeminiSchema['type']>;
-
-const UPPER: Readonly<Record<string, GeminiType>> = {
-  string: 'STRING',
-  number: 'NUMBER',
-  integer: 'INTEGER',
-  boolean: 'BOOLEAN',
-  array: 'ARRAY',
-  object: 'OBJECT',
-  null: 'NULL',
+const UPPER: Readonly<Record<string, Type>> = {
+  string: Type.STRING,
+  number: Type.NUMBER,
+  integer: Type.INTEGER,
+  boolean: Type.BOOLEAN,
+  array: Type.ARRAY,
+  object: Type.OBJECT,
+  null: Type.NULL,
 };
 
 const COUNTS = ['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties'] as const;
@@ -83,17 +101,17 @@ function write(node: JsonObject, path: string, changes: SchemaChange[]): [Gemini
   if (Array.isArray(node['anyOf'])) {
     const branches = node['anyOf'] as JsonObject[];
     const nonNull = branches.filter((b) => b['type'] !== 'null');
-    const plans: ArgumentPlan[] = [];
+    const plans: BranchPlan[] = [];
     const written = nonNull.map((b, i) => {
       const [schema, plan] = write(b, `${path}/anyOf/${i}`, changes);
-      plans.push(plan);
+      plans.push({ schema, plan });
       return schema;
     });
     const nullable = nonNull.length < branches.length;
-    const plan: ArgumentPlan = plans.some((p) => Object.keys(p).length > 0) ? { anyOf: plans } : {};
+    const plan: ArgumentPlan = plans.some((p) => Object.keys(p.plan).length > 0) ? { anyOf: plans } : {};
     if (written.length === 1) {
       const only = written[0] as GeminiSchema;
-      return [{ ...only, ...out, ...(nullable && { nullable: true }) }, plans[0] ?? {}];
+      return [{ ...only, ...out, ...(nullable && { nullable: true }) }, plans[0]?.plan ?? {}];
     }
     return [{ ...out, ...(nullable && { nullable: true }), anyOf: written }, plan];
   }
@@ -105,15 +123,15 @@ function write(node: JsonObject, path: string, changes: SchemaChange[]): [Gemini
       : [];
   const type = types.find((t) => t !== 'null');
   if (types.includes('null') && type !== undefined) out.nullable = true;
-  if (type === undefined && types.includes('null')) return [{ ...out, type: 'NULL' }, {}];
+  if (type === undefined && types.includes('null')) return [{ ...out, type: Type.NULL }, {}];
   const asText = (why: string): [GeminiSchema, ArgumentPlan] => {
     changes.push({ path, keyword: 'type', kind: 'widened', note: `${why}, carried as JSON text` });
     const description = [out.description, '(JSON text)'].filter((d) => d !== undefined).join(' ');
-    return [{ ...out, type: 'STRING', description }, { jsonText: true }];
+    return [{ ...out, type: Type.STRING, description }, { jsonText: true }];
   };
   if (type === undefined) return asText('a value of any type');
 
-  out.type = UPPER[type] as GeminiType;
+  out.type = UPPER[type] as Type;
   if (typeof node['format'] === 'string') out.format = node['format'];
   if (typeof node['pattern'] === 'string') out.pattern = node['pattern'];
   for (const key of ['minimum', 'maximum'] as const) if (typeof node[key] === 'number') out[key] = node[key];

@@ -17,7 +17,7 @@
  *   (https://platform.openai.com/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size).
  */
 import type { JsonObject } from '../../wire/messages.js';
-import type { ArgumentPlan } from './argumentPlan.js';
+import type { ArgumentPlan, BranchPlan } from './argumentPlan.js';
 import { define, isObject } from './normalise.js';
 
 /** The documented limits of a strict schema. */
@@ -70,13 +70,13 @@ function convert(
   root = false,
 ): [JsonObject, ArgumentPlan] {
   if (Array.isArray(node['anyOf'])) {
-    const plans: ArgumentPlan[] = [];
+    const plans: BranchPlan[] = [];
     const anyOf = (node['anyOf'] as JsonObject[]).map((branch, i) => {
       const [out, plan] = convert(branch, `${path}/anyOf/${i}`, nesting, tally);
-      plans.push(plan);
+      plans.push({ schema: out, plan });
       return out;
     });
-    return [{ ...node, anyOf }, plans.some((p) => Object.keys(p).length > 0) ? { anyOf: plans } : {}];
+    return [{ ...node, anyOf }, plans.some((p) => Object.keys(p.plan).length > 0) ? { anyOf: plans } : {}];
   }
   const types = typesOf(node);
   if (types.length === 0 && !Array.isArray(node['enum']))
