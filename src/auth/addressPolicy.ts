@@ -4,7 +4,7 @@
  * refused with `OAuthError` `address-refused` when it points at a loopback, private,
  * link-local, unique-local, CGNAT, unspecified or metadata address, unless the MCP server's
  * own host is of that kind (local development) or the URL is on the MCP server's own host.
- * Where a resolver exists (Node, Deno, Bun: `node:dns`, loaded on first use, or the one given)
+ * Where a resolver exists (Node, Deno, Bun: `node:dns`, or the one given)
  * a host name is resolved and every address checked; the request itself then resolves the
  * name again (no DNS pinning). Without one (browsers) literal addresses and known names only.
  * Runtime-neutral.
@@ -83,14 +83,15 @@ export function resolveAddressPolicy(
   };
 }
 
-/** `node:dns` `lookup` where the runtime has it (Node, Deno, Bun), loaded on first use. */
+/**
+ * `node:dns` `lookup` where the runtime has it (Node, Deno, Bun), through
+ * `process.getBuiltinModule`: no import a browser bundler would try to resolve.
+ */
 function defaultLookup(): AddressLookup | undefined {
-  const versions = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions;
-  if (typeof versions?.node !== 'string') return undefined;
-  return async (hostname) => {
-    const dns = await import('node:dns');
-    return dns.promises.lookup(hostname, { all: true, verbatim: true });
-  };
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const dns = process?.getBuiltinModule?.('node:dns') as typeof import('node:dns') | undefined;
+  if (dns?.promises?.lookup === undefined) return undefined;
+  return (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 }
 
 /**

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressKind } from '../../src/auth/addressKinds.js';
-import type { AddressLookup } from '../../src/auth/addressPolicy.js';
+import { resolveAddressPolicy, type AddressLookup } from '../../src/auth/addressPolicy.js';
 import { isOAuthError } from '../../src/auth/errors.js';
 import { createOAuthProvider } from '../../src/auth/oauthProvider.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
@@ -301,5 +301,20 @@ describe('local development', () => {
     const transport = await bed.transportFor(rs, codeFlowProvider(rs));
     await call(transport);
     expect(as.tokenRequests.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the default resolver', () => {
+  it('is node:dns lookup on Node, found without an import a bundler would follow', async () => {
+    const policy = resolveAddressPolicy(new URL('https://mcp.example.test/mcp'), [], undefined);
+    expect(policy?.lookup).toBeTypeOf('function');
+    // localhost is answered from the hosts file: no packet leaves the machine.
+    const addresses = await policy!.lookup!('localhost');
+    expect(addresses.some((a) => addressKind(a.address) === 'loopback')).toBe(true);
+    expect(policy?.allowed.size).toBe(0);
+    expect(resolveAddressPolicy(new URL('http://127.0.0.1:1/mcp'), [], undefined)?.allowed).toEqual(
+      new Set(['loopback']),
+    );
+    expect(resolveAddressPolicy(new URL('http://127.0.0.1:1/mcp'), [], false)).toBeUndefined();
   });
 });
