@@ -636,6 +636,13 @@ export type {
   SubjectTokenRequest,
 } from './auth/grantOptions.js';
 export type { DPoPOptions, DPoPKeySource } from './auth/dpopOptions.js';
+export type {
+  DiscoveryAddressPolicy,
+  AddressCheckTarget,
+  AddressLookup,
+  ResolvedAddress,
+} from './auth/addressPolicy.js';
+export { addressKind, type AddressKind } from './auth/addressKinds.js';
 export { createHeadlessRedirectHandler, type HeadlessRedirectOptions } from './auth/redirectHandler.js';
 export { clientIdMetadataDocument } from './auth/clientMetadataDocument.js';
 export { MemoryCredentialStore, type CredentialStore } from './auth/credentialStore.js';

@@ -50,13 +50,15 @@ export function oauthRequestOptions(
 
 /**
  * GETs a JSON metadata document. Resolves with the response whatever its status; throws the
- * signal's reason when aborted and {@link OAuthError} `network-error` when the request failed.
+ * signal's reason when aborted, {@link OAuthError} `network-error` when the request failed and
+ * the address policy's `address-refused` as is.
  */
 export async function getMetadata(url: string, http: HttpContext): Promise<Response> {
   try {
     return await http.fetch(url, { method: 'GET', headers: { Accept: 'application/json' }, signal: http.signal });
   } catch (error) {
     if (http.signal.aborted) throw http.signal.reason;
+    if (error instanceof OAuthError) throw error;
     throw new OAuthError(
       `cannot reach ${url}: ${error instanceof Error ? error.message : String(error)}`,
       { failure: 'network-error', url },

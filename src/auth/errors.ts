@@ -53,7 +53,13 @@ export type OAuthFailure =
   /** The server refused every fresh token: the authorization attempt limit for this challenge was reached. */
   | 'retry-limit'
   /** An authorization server or metadata URL could not be reached (`cause` is the network error). */
-  | 'network-error';
+  | 'network-error'
+  /**
+   * A URL taken from a server (metadata, an endpoint, a redirect) points at a loopback, private,
+   * link-local, unique-local, CGNAT, unspecified or metadata address, and the MCP server is not
+   * on one: refused before any connection (`data.url`, `data.reason`, `data.actual` the address).
+   */
+  | 'address-refused';
 
 /** `data` of an {@link OAuthError}. Never holds a token, a code, a verifier or a client secret. */
 export interface OAuthErrorData {
@@ -73,6 +79,11 @@ export interface OAuthErrorData {
   expected?: string | undefined;
   /** The value received instead. */
   actual?: string | undefined;
+  /**
+   * For `address-refused`: the kind of address (`loopback`, `private`, `link-local`,
+   * `unique-local`, `cgnat`, `unspecified`, `metadata`) or the reason the app's own check gave.
+   */
+  reason?: string | undefined;
   /** Metadata URLs tried, in order, with the status each answered (`undefined` = not reached). */
   tried?: Array<{ url: string; status: number | undefined }> | undefined;
 }

@@ -6,6 +6,12 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import type { FetchLike } from '../transport/http/stack.js';
 import type { WallClock } from '../util/clock.js';
 import { MemoryCredentialStore, type CredentialStore } from './credentialStore.js';
+import {
+  guardedFetch,
+  resolveAddressPolicy,
+  type DiscoveryAddressPolicy,
+  type ResolvedAddressPolicy,
+} from './addressPolicy.js';
 import { checkDPoPKeyPair, type DPoPKeySource, type DPoPOptions } from './dpopOptions.js';
 import { checkGrant, type AuthorizationCodeGrant, type NonInteractiveGrant, type OAuthGrant } from './grantOptions.js';
 import { isLoopbackHost } from './loopback.js';
@@ -71,6 +77,19 @@ export interface OAuthProviderBaseOptions {
   allowInsecureHttp?: boolean | undefined;
   /** The fetch for metadata, registration and token requests. @default globalThis.fetch, looked up at each call */
   fetch?: FetchLike | undefined;
+  /**
+   * The address policy of discovery: every URL the provider fetches that is not on the MCP
+   * server's own host (`resource_metadata`, `authorization_servers`, metadata URLs, token and
+   * registration endpoints, each redirect) is refused before any connection with `OAuthError`
+   * `address-refused` when it points at a loopback, private, link-local, unique-local, CGNAT,
+   * unspecified or cloud metadata address, unless the MCP server's URL is itself on that kind
+   * (a literal address or `localhost`: local development). Host names are resolved first where
+   * `node:dns` exists, and every address is checked (the request then resolves the name again:
+   * no DNS pinning); in a browser only literal addresses and metadata names are checked. `false`
+   * turns it off; {@link DiscoveryAddressPolicy} allows more kinds, replaces the check or the
+   * resolver. See docs/auth.md, "Discovery addresses". @default on
+   */
+  addressPolicy?: DiscoveryAddressPolicy | false | undefined;
   /** Wall-clock time for token and secret expiry. @default `{ now: Date.now }` */
   clock?: WallClock | undefined;
 }
@@ -137,7 +156,9 @@ export interface ResolvedOAuthOptions {
   readonly maxStepUps: number;
   readonly refreshSkewMs: number;
   readonly allowInsecureHttp: boolean;
+  /** `fetch` behind the address policy, when it is on. */
   readonly fetch: FetchLike;
+  readonly addressPolicy: ResolvedAddressPolicy | undefined;
   readonly clock: WallClock;
   /** DPoP on, with the host's key source (`undefined`: generate one), or off. */
   readonly dpop: { readonly keyPair: DPoPKeySource | undefined } | undefined;
@@ -180,6 +201,11 @@ export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAut
       );
     if (grant.idp.privateKey !== undefined) checkPrivateKey(grant.idp.privateKey, 'grant.idp.privateKey');
   }
+  const baseFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // The hosts the app named itself: the MCP server's, and an enterprise IdP's.
+  const appHosts = [serverUrl.hostname];
+  if (grant.type === 'id-jag') appHosts.push(hostnameOf(grant.idp.issuer));
+  const addressPolicy = resolveAddressPolicy(serverUrl, appHosts, checkAddressPolicy(options.addressPolicy));
   return {
     serverUrl,
     serverKey: `${serverUrl.origin}${serverUrl.pathname}`,
@@ -195,10 +221,38 @@ export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAut
     maxStepUps: positiveInteger(options.maxStepUps, 2, 'maxStepUps'),
     refreshSkewMs: nonNegative(options.refreshSkewMs, 30_000, 'refreshSkewMs'),
     allowInsecureHttp: options.allowInsecureHttp ?? false,
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: addressPolicy === undefined ? baseFetch : guardedFetch(baseFetch, addressPolicy),
+    addressPolicy,
     clock: options.clock ?? { now: () => Date.now() },
     dpop: resolveDPoP(options.dpop),
   };
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function checkAddressPolicy(value: unknown): DiscoveryAddressPolicy | false | undefined {
+  if (value === undefined || value === false) return value;
+  if (typeof value !== 'object' || value === null)
+    throw new InvalidArgumentError(
+      'addressPolicy',
+      typeof value,
+      'expected false or { allow, check, lookup, maxRedirects }',
+    );
+  const policy = value as DiscoveryAddressPolicy;
+  if (policy.check !== undefined && typeof policy.check !== 'function')
+    throw new InvalidArgumentError('addressPolicy.check', typeof policy.check, 'expected a function');
+  if (policy.lookup !== undefined && typeof policy.lookup !== 'function')
+    throw new InvalidArgumentError('addressPolicy.lookup', typeof policy.lookup, 'expected a function');
+  if (policy.allow !== undefined && !Array.isArray(policy.allow))
+    throw new InvalidArgumentError('addressPolicy.allow', policy.allow, 'expected an array of address kinds');
+  nonNegative(policy.maxRedirects, 5, 'addressPolicy.maxRedirects');
+  return policy;
 }
 
 function resolveDPoP(dpop: boolean | DPoPOptions | undefined): ResolvedOAuthOptions['dpop'] {
