@@ -26,26 +26,26 @@ export const BUNDLE_BOUNDS = [
   {
     entry: 'root entry, everything (`export * from "mcp-live"`)',
     code: "export * from 'mcp-live';",
-    maxMinified: 310_000, // measured 303.1 KB with the optional parts loaded on first use (481.8 KB when everything loaded at import)
-    maxGzip: 110_500, // measured 107.9 KB (152.6 KB); the target is 70 KB (issue 29: see docs/performance.md, W8)
+    maxMinified: 335_000, // measured 326.8 KB (303.1 KB before issues 41–44; 481.8 KB when everything loaded at import)
+    maxGzip: 119_500, // measured 116.4 KB (107.9 KB before issues 41–44; 152.6 KB); the target is 60 KB (issue 43: see docs/performance.md, W8)
   },
   {
     entry: 'McpClient only',
     code: "export { McpClient } from 'mcp-live';",
-    maxMinified: 118_000, // measured 114.7 KB (251.1 KB)
-    maxGzip: 44_500, // measured 43.4 KB (80.7 KB)
+    maxMinified: 124_000, // measured 120.3 KB (114.7 KB before issues 41–44; 251.1 KB)
+    maxGzip: 46_900, // measured 45.5 KB (43.4 KB before issues 41–44; 80.7 KB)
   },
   {
     entry: 'browser HTTP client (McpClient + StreamableHttpTransport)',
     code: "export { McpClient, StreamableHttpTransport } from 'mcp-live';",
-    maxMinified: 143_500, // measured 139.8 KB (298.7 KB)
-    maxGzip: 54_500, // measured 53.2 KB (95.1 KB); the target is 40 KB (issue 29: see docs/performance.md, W8)
+    maxMinified: 150_000, // measured 145.5 KB (139.8 KB before issues 41–44; 298.7 KB)
+    maxGzip: 57_000, // measured 55.4 KB (53.2 KB before issues 41–44; 95.1 KB); the target is 55 KB before the first result (issue 43: see docs/performance.md, W8)
   },
   {
     entry: 'McpHost with the Anthropic converters',
     code: "export { McpHost, toAnthropicTools, toAnthropicToolResult } from 'mcp-live';",
-    maxMinified: 272_000, // measured 265.6 KB (394.3 KB): McpClient and every remote transport (the default factory)
-    maxGzip: 97_500, // measured 95.1 KB (125.7 KB); the target is 60 KB (issue 29: see docs/performance.md, W8)
+    maxMinified: 290_000, // measured 281.9 KB (265.6 KB before issues 41–44; 394.3 KB): McpClient and every remote transport (the default factory)
+    maxGzip: 104_000, // measured 101.1 KB (95.1 KB before issues 41–44; 125.7 KB); the target is 90 KB for mcp-live/host (issue 43: see docs/performance.md, W8)
   },
 ] as const;
 
@@ -59,7 +59,7 @@ const LAZY_PARTS_FROM = "export { McpClient, StreamableHttpTransport } from 'mcp
 export const LAZY_BOUNDS = {
   'auth/oauthSession': 19_100, // 18,357
   'cache/policy': 11_000, // 10,573
-  'skills/skillsClient': 10_000, // 9,995: the target (issue 44), not 4% over; 37,479 with the yaml package
+  'skills/skillsClient': 10_600, // 10,225: 225 B over the 10,000 target (issue 44) since the skill-path checks (issue 41); 37,479 with the yaml package
   'tasks/taskMachinery': 9_300, // 8,892
   'transport/http/legacy/sseFallback': 7_400, // 7,086
   'subscriptions/openSubscription': 7_300, // 7,007
@@ -78,10 +78,11 @@ export const LAZY_BOUNDS = {
   'transport/http/ssePump': 2_700, // 2,572
   'resilience/retry': 2_700, // 2,525
   'inputRequired/inputHandlers': 2_400, // 2,252
+  'inputRequired/urlElicitation': 2_750, // 2,609
   'host/skillsFront': 2_100, // 1,966
-  'inputRequired/driver': 1_800, // 1,697
-  'host/slashCompletion': 1_600, // 1,505
-  'host/mentionCompletion': 1_600, // 1,503
+  'inputRequired/driver': 2_000, // 1,898
+  'host/slashCompletion': 1_650, // 1,577
+  'host/mentionCompletion': 1_850, // 1,761
   'subscriptions/subscriptionSet': 1_600, // 1,469
   'transport/http/mcpParamHeaders': 1_600, // 1,460
   'completion/debouncedCompleter': 1_500, // 1,404
@@ -90,7 +91,7 @@ export const LAZY_BOUNDS = {
   'transport/http/tries': 1_200, // 1,083
   'transport/http/challenges': 1_200, // 1,064
   'reconnect/cause': 800, // 715
-  'host/policy/approval': 700, // 670
+  'host/policy/approval': 800, // 735
   'host/completerPool': 600, // 495
   'host/contextBudget/lazyCatalog': 500, // 475
   'resources/linkReads': 500, // 475

@@ -57,8 +57,8 @@ const BUILD_TIMEOUT_MS = 300_000;
  * conventions' metrics (830 kB, 3.11 MB). The source maps alone would add
  * 1.8 MB unpacked.
  */
-const MAX_PACKED_BYTES = 1_300_000; // measured 1,261.2 kB with dist/modules/ (989.6 kB without it, 951.5 kB before this round's lazy loading)
-const MAX_UNPACKED_BYTES = 4_980_000; // measured 4.83 MB (3.71 MB without dist/modules/)
+const MAX_PACKED_BYTES = 1_400_000; // measured 1,351.0 kB after issues 41–44 (1,261.2 kB before; 989.6 kB without dist/modules/)
+const MAX_UNPACKED_BYTES = 5_400_000; // measured 5.21 MB after issues 41–44 (4.83 MB before; 3.71 MB without dist/modules/)
 
 const ENTRIES = ['index', 'node', 'redis', 'appsBridge'];
 /** The bundled build's entries (Node, Deno, Bun; CJS) and their declarations. */
