@@ -25,12 +25,19 @@ import { define, isObject } from './normalise.js';
  * whose members the other has, with the same values, is.
  */
 enum Type {
+  /** A string. */
   STRING = 'STRING',
+  /** A number. */
   NUMBER = 'NUMBER',
+  /** An integer. */
   INTEGER = 'INTEGER',
+  /** A boolean. */
   BOOLEAN = 'BOOLEAN',
+  /** An array (`items`). */
   ARRAY = 'ARRAY',
+  /** An object (`properties`). */
   OBJECT = 'OBJECT',
+  /** JSON null. */
   NULL = 'NULL',
 }
 export { Type as GeminiType };
