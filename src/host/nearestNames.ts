@@ -8,8 +8,9 @@ const MAX_SUGGESTIONS = 3;
 
 /**
  * Up to three of `names` nearest to `wanted` (case-insensitive): names that hold it, or that it
- * holds, first (a model that left out the server prefix), then by edit distance, within a
- * third of `wanted`'s length (at least 2). Nearest first; ties in name order. `[]` when none is near.
+ * holds, first (a model that left out the server prefix), then by edit distance to the name or
+ * to its part after the last `__` (a misspelled name without its prefix), within a third of
+ * `wanted`'s length (at least 2). Nearest first; ties in name order. `[]` when none is near.
  */
 export function nearestNames(wanted: string, names: Iterable<string>): string[] {
   const q = wanted.toLowerCase();
@@ -19,7 +20,12 @@ export function nearestNames(wanted: string, names: Iterable<string>): string[] 
   for (const name of names) {
     const k = name.toLowerCase();
     if (k === q) continue;
-    const score = k.includes(q) || q.includes(k) ? 0 : editDistance(q, k, bound);
+    const at = k.lastIndexOf('__');
+    const tail = at < 0 ? k : k.slice(at + 2); // the tool's own name, for a model that left out the prefix
+    const score =
+      k.includes(q) || q.includes(k)
+        ? 0
+        : Math.min(editDistance(q, k, bound), tail === k ? bound + 1 : editDistance(q, tail, bound));
     if (score <= bound) near.push({ name, score });
   }
   near.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
