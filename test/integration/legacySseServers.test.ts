@@ -203,6 +203,12 @@ describe('@modelcontextprotocol/server-everything in its sse mode (127.0.0.1)', 
   });
 
   it('reports nothing unexpected', () => {
-    expect(errors).toEqual([]);
+    // server-everything registers some tools once it has seen the client's capabilities, and its
+    // SDK then sends tools/list_changed; on a loaded machine that can come after connect(), with
+    // no subscription open: reported (case B09) and expected, so only that one is let through.
+    const raced = (e: Error): boolean =>
+      e.name === 'UnmatchedNotificationError' &&
+      (e as Error & { data?: { method?: string } }).data?.method === 'notifications/tools/list_changed';
+    expect(errors.filter((e) => !raced(e))).toEqual([]);
   });
 });
