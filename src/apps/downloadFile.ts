@@ -6,6 +6,7 @@
  */
 import { McpError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
+import { headOf } from '../util/text.js';
 import { isObject } from '../wire/messages.js';
 import { viewContents } from '../wire/resourceContents.js';
 
@@ -80,14 +81,14 @@ function lastSegment(uri: string): string {
   }
 }
 
-/** No path separators, no control or bidi characters, no leading dots; `download` when nothing is left. */
+/** No path separators, no control or bidi characters, no leading dots, at most 255 UTF-16 code units; `download` when nothing is left. */
 function safeName(name: string): string {
   const cleaned = name
     // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069/\\:*?"<>|]/g, '_')
     .replace(/^[.\s]+/, '')
     .trim();
-  const cut = [...cleaned].slice(0, 255).join('');
+  const cut = headOf(cleaned, 255); // whole characters, at most 255 UTF-16 code units
   return cut === '' ? 'download' : cut;
 }
 
