@@ -41,6 +41,38 @@ const floorRules = FLOORS.flatMap((floor, level) =>
   }),
 );
 
+// Floors inside host/ (the second product: docs/design.md, "The host"), bottom up, by the same
+// rule: a folder of host/ imports only from the host floors below it (and from any src/ floor
+// below host/); the files directly in host/ (McpHost, its assembly, views, the app bridge) stand
+// above all of them.
+const HOST_FLOORS = [
+  ['catalog'],
+  ['policy'],
+  ['models'],
+  ['skills', 'userInput'],
+  ['contextBudget'],
+  ['servers'],
+  ['(host)'],
+];
+
+/** The path pattern of one host floor's folder (`(host)`: the files directly in host/). */
+const hostPathOf = (folder) => (folder === '(host)' ? '^src/host/[^/]+$' : `^src/host/${folder}/`);
+
+const hostFloorRules = HOST_FLOORS.flatMap((floor, level) =>
+  floor.flatMap((folder) => {
+    const above = HOST_FLOORS.slice(level + 1).flat();
+    const peers = floor.filter((other) => other !== folder);
+    if (above.length + peers.length === 0) return [];
+    return {
+      name: `host floors: ${folder}`,
+      severity: 'error',
+      comment: `host/${folder === '(host)' ? '' : folder + '/'} is on host floor ${level} of .dependency-cruiser.cjs and imports only from the host floors below it: move the shared part down (catalog/ is the bottom) or the importer up.`,
+      from: { path: hostPathOf(folder) },
+      to: { path: [...above, ...peers].map(hostPathOf) },
+    };
+  }),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -66,6 +98,14 @@ module.exports = {
       to: { path: '^src/', pathNot: FLOORS.flat().map(pathOf) },
     },
     ...floorRules,
+    {
+      name: 'host floors: unknown folder',
+      severity: 'error',
+      comment: 'Every folder of src/host/ has a floor in HOST_FLOORS of .dependency-cruiser.cjs: add the new one.',
+      from: { path: '^src/host/', pathNot: HOST_FLOORS.flat().map(hostPathOf) },
+      to: {},
+    },
+    ...hostFloorRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

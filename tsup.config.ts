@@ -5,6 +5,8 @@ import { defineConfig, type Options } from 'tsup';
 const entry = {
   index: 'src/index.ts',
   node: 'src/node.ts',
+  host: 'src/host.ts',
+  hostNode: 'src/hostNode.ts',
   redis: 'src/redis.ts',
   appsBridge: 'src/appsBridge.ts',
 };
@@ -17,14 +19,14 @@ const entry = {
 const common = { sourcemap: true, target: 'node20', outDir: 'dist', removeNodeProtocol: false } satisfies Options;
 
 /**
- * The CLI reaches the SDK only through `../index.js` and `../node.js`; in dist/cli.js those
- * become imports of the package's own dist/index.js and dist/node.js, so the SDK is not
+ * The CLI reaches the SDK only through `../index.js`, `../node.js`, `../host.js` and `../hostNode.js`; in dist/cli.js those
+ * become imports of the package's own dist/ entries, so the SDK is not
  * bundled a second time.
  */
 const sdkEntriesExternal: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'mcp-live-sdk-entries-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/(index|node)\.js$/ }, (args) => {
+    build.onResolve({ filter: /^\.\.\/(index|node|host|hostNode)\.js$/ }, (args) => {
       if (!/[\\/]src[\\/]cli[\\/]/.test(args.importer)) return undefined;
       return { path: args.path.replace('../', './'), external: true };
     });

@@ -13,6 +13,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
   index: 'mcp-live',
   node: 'mcp-live/node',
+  host: 'mcp-live/host',
+  hostNode: 'mcp-live/host/node',
   redis: 'mcp-live/redis',
   appsBridge: 'mcp-live/apps-bridge',
 };

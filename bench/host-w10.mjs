@@ -4,7 +4,7 @@
 // the first search after it: "change to searchable"), one search (p50/p99 over varied queries:
 // words, exact tool names, typos), one conversion per provider of the turn's tool set, memory
 // per tool.
-import { buildCatalog } from '../src/host/catalog.ts';
+import { buildCatalog } from '../src/host/catalog/catalog.ts';
 import { ToolIndex } from '../src/host/contextBudget/toolIndex.ts';
 import { splitDeferred } from '../src/host/contextBudget/deferral.ts';
 import { estimateTokens } from '../src/host/contextBudget/tokens.ts';

@@ -4,7 +4,7 @@
 //   node --expose-gc bench/host.mjs [--quick]   bench/results/host.json and a table on stdout
 //
 // W9: a config of 20 stdio servers (bench/server.mjs, the official SDK) to a ready merged
-//     catalog with `McpHost` (mcp-live/node, from dist/), against 20 `McpClient`s connected by
+//     catalog with `McpHost` (mcp-live/host/node, from dist/), against 20 `McpClient`s connected by
 //     hand with Promise.all and each listing its tools; wall time and this process's CPU
 //     (user + system), median over the rounds. Servers are child processes: their CPU is not in it.
 // W10: 5,000 tools over 20 servers (bench/host-w10.mjs, bundled from src/ with esbuild: the
@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { McpClient } from '../dist/index.js';
-import { McpHost, StdioTransport } from '../dist/node.js';
+import { StdioTransport } from '../dist/node.js';
+import { McpHost } from '../dist/hostNode.js';
 import { machine, median, round } from './lib.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -240,9 +240,6 @@ export { DEFAULT_TASK_POLL_RETRY, type TaskPollRetry, type ResolvedTaskPollRetry
 // Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind
 // `client.skills` loads on first use; only these types, constants and error classes are here.
 export type { ClientSkills, SkillListOptions, DirectoryReadOptions } from './client/skills.js';
-export type { HostSkill } from './host/hostSkills.js';
-export type { HostSkillsOptions } from './host/skillsFront.js';
-export { SKILL_TOOLS, LOAD_SKILL_TOOL, READ_SKILL_FILE_TOOL, isSkillTool, skillsContext } from './host/skillTools.js';
 export {
   SKILLS_EXTENSION,
   DIRECTORY_MIME_TYPE,
@@ -382,191 +379,6 @@ export type {
   JsonRpcErrorObject,
 } from './wire/messages.js';
 export * from './wire/protocol.js';
-// McpHost: many servers, one catalog, tools for models (docs/host.md)
-export { McpHost, type McpHostOptions, type HostFromConfigOptions, type HostEvent } from './host/host.js';
-export type { HostCallOptions, HostCallToolOptions } from './host/callOptions.js';
-export type { HostServerState, HostServerStatus } from './host/serverSlot.js';
-export {
-  parseHostConfig,
-  isHostConfig,
-  expandVariables,
-  type HostConfig,
-  type ParseHostConfigOptions,
-  type HostServerEntry,
-  type HostServerOptions,
-  type HostClientOptions,
-  type ServerLocation,
-  type StdioServerLocation,
-  type RemoteServerLocation,
-  type CustomServerLocation,
-  type ToolFilter,
-} from './host/config.js';
-export {
-  CATALOG_KINDS,
-  modelFacingTool,
-  type Catalog,
-  type CatalogLeftOut,
-  type CatalogKind,
-  type HostAvailability,
-  type HostTool,
-  type HostPrompt,
-  type HostResource,
-  type HostResourceTemplate,
-} from './host/catalog.js';
-export {
-  assignExposedNames,
-  sanitizeName,
-  MAX_EXPOSED_NAME_LENGTH,
-  DEFAULT_NAME_SEPARATOR,
-  type PrefixMode,
-  type NameRequest,
-  type NameRules,
-  type NameAssignment,
-  type ExposedNameCollision,
-} from './host/exposedNames.js';
-export type { ServerItemRef } from './host/routing.js';
-export { fetchTransport, type CreateTransport, type TransportContext } from './host/transports.js';
-export {
-  HostConfigError,
-  HostRoutingError,
-  isHostConfigError,
-  isHostRoutingError,
-  type HostConfigErrorData,
-  type HostRoutingErrorData,
-  type HostRoutingReason,
-} from './host/errors.js';
-// The host's policy layer: approval, presets, overrides, views (docs/host.md#policy)
-export {
-  ToolApprovalDeniedError,
-  isToolApprovalDeniedError,
-  deniedToolResult,
-  type ToolApprovalDeniedErrorData,
-  type ToolApprovalDeniedReason,
-  type ToolApprovalDeniedBy,
-} from './host/policy/errors.js';
-export type {
-  ApproveHook,
-  ApprovalVerdict,
-  ApprovalBinding,
-  ApprovalContext,
-  ToolCallApproval,
-  TrustedHints,
-} from './host/policy/approval.js';
-export { approvalPreset, trustedHints, type ApprovalPreset } from './host/policy/presets.js';
-export { approveWithElicitation, type ElicitApprovalOptions } from './host/policy/elicitApproval.js';
-export { canonicalJson, argumentsHash } from './host/policy/argumentsHash.js';
-export type { ToolOverride, ToolOverrides } from './host/policy/overrides.js';
-export { HostView, type HostViewOptions, type HostViewEvent, type ViewCallToolOptions } from './host/policy/views.js';
-export {
-  toOpenAiChatTools,
-  toOpenAiResponsesTools,
-  toAnthropicTools,
-  toGeminiFunctionDeclarations,
-  toGeminiSchema,
-  restoreModelArguments,
-  GeminiType,
-  type ModelToolSource,
-  type ModelToolOptions,
-  type OpenAiToolOptions,
-  type ModelArgumentsFrom,
-  type ToolParametersSchema,
-  type OpenAiChatTool,
-  type OpenAiResponsesTool,
-  type AnthropicTool,
-  type GeminiFunctionDeclaration,
-  type GeminiSchema,
-  type GeminiToolOptions,
-} from './host/modelTools.js';
-export {
-  reportOnce,
-  type ModelApi,
-  type SchemaChange,
-  type SchemaReport,
-  type SchemaReportListener,
-} from './host/modelSchema/schemaChanges.js';
-export {
-  toOpenAiChatToolMessage,
-  toOpenAiResponsesToolOutput,
-  toAnthropicToolResult,
-  toGeminiFunctionResponse,
-  errorToolResult,
-  type OpenAiChatToolMessage,
-  type OpenAiResponsesToolOutput,
-  type OpenAiResponsesOutputItem,
-  type AnthropicToolResult,
-  type AnthropicToolResultBlock,
-  type GeminiFunctionResponsePart,
-  type ToolResultOptions,
-} from './host/modelToolResults.js';
-// The context budget (docs/host.md, "The context budget"): tool search, deferral, bounded results.
-export type { ContextBudgetOptions, ContextBudgetServerOptions, DeferMode } from './host/contextBudget/options.js';
-export { estimateTokens, type TokenEstimator } from './host/contextBudget/tokens.js';
-export type { ToolSearchOptions, ToolSearchResult, ToolMatch } from './host/contextBudget/toolSearch.js';
-export type { ToolSession, ModelToolSet, ModelToolOutcome } from './host/contextBudget/toolSession.js';
-export type { ModelCallOptions } from './host/contextBudget/modelCall.js';
-export type { ArtifactStore, Artifact, ArtifactPage, ArtifactLimits } from './host/contextBudget/artifacts.js';
-export type { BoundedResult, ContentRouting, ContentDestination } from './host/contextBudget/resultBudget.js';
-export type { InstructionsOptions } from './host/contextBudget/instructions.js';
-export {
-  TOOL_SEARCH_TOOL,
-  READ_ARTIFACT_TOOL,
-  TOOL_SEARCH_NAME,
-  READ_ARTIFACT_NAME,
-  isBuiltinTool,
-} from './host/contextBudget/builtinTools.js';
-export {
-  toAnthropicToolSet,
-  toOpenAiResponsesToolSet,
-  toOpenAiChatToolSet,
-  toGeminiToolSet,
-  type AnthropicToolSetItem,
-  type AnthropicToolSearchTool,
-  type AnthropicToolSetOptions,
-  type OpenAiResponsesToolSetItem,
-  type NativeSearchOption,
-} from './host/contextBudget/toolSetConverters.js';
-export {
-  toOpenAiChatMessages,
-  toOpenAiResponsesMessages,
-  toAnthropicMessages,
-  toGeminiContents,
-  type OpenAiChatMessage,
-  type OpenAiChatUserPart,
-  type OpenAiResponsesMessage,
-  type OpenAiResponsesInputContent,
-  type AnthropicMessage,
-  type AnthropicPromptBlock,
-  type GeminiContent,
-} from './host/modelPrompts.js';
-// Prompts as slash commands, resources as @-mentions, completion as the user types (docs/host.md)
-export {
-  buildSlashCommands,
-  slashCommandName,
-  slashServerName,
-  DEFAULT_RESERVED_SERVERS,
-  type SlashCommand,
-  type SlashCommandArgument,
-  type SlashCommandList,
-  type SlashCommandOptions,
-} from './host/slashCommands.js';
-export {
-  splitWords,
-  parseSlashCommandLine,
-  quoteWord,
-  formatSlashCommandLine,
-  type LineWord,
-  type ParsedSlashCommand,
-} from './host/slashCommandLine.js';
-export {
-  SlashCommandError,
-  isSlashCommandError,
-  type SlashCommandErrorData,
-  type SlashCommandErrorReason,
-} from './host/slashCommandError.js';
-export type { RunSlashCommandOptions, SlashCommandRun } from './host/userInput.js';
-export type { CompletionCandidate, CompletedCandidates, HostCompletion } from './host/completionCandidates.js';
-export type { Mention, ResolvedMention, ResolvedMentions, ResolveMentionsOptions } from './host/mentions.js';
-export type { PromptApi, MessagesFor } from './host/promptMessages.js';
 // MCP Apps extension (io.modelcontextprotocol/ui; docs/apps.md); the frame bridge is mcp-live/apps-bridge
 export { UI_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, DEFAULT_MAX_APP_HTML_BYTES } from './apps/constants.js';
 export { withAppsExtension, serverOffersApps } from './apps/capability.js';
@@ -604,7 +416,6 @@ export {
   type FramePort,
 } from './apps/appSession.js';
 export { type AppDownloadFile, MAX_DOWNLOAD_FILES, MAX_DOWNLOAD_BYTES } from './apps/downloadFile.js';
-export { hostAppLink, clientAppLink } from './host/appLink.js';
 export {
   AppResourceError,
   AppToolCallDeniedError,

@@ -23,8 +23,3 @@ export { WebSocketTransport } from './transport/websocket/node.js';
 export type { WebSocketTransportOptions } from './transport/websocket/webSocket.js';
 // OAuth credentials in a JSON file (mode 0600), for CLIs.
 export { FileCredentialStore } from './auth/fileCredentialStore.js';
-// McpHost in Node: the host with the Node transports as its default (the root entry's McpHost
-// stays runtime-neutral), the transport factory (stdio, node:http, ws) and configuration files.
-export { McpHost } from './host/nodeHost.js';
-export { nodeTransport } from './host/nodeTransport.js';
-export { loadHostConfig } from './host/loadConfig.js';

@@ -5,7 +5,7 @@
  * mention (`host.completeMention`). Drawn on stderr as `complete -i` draws a value; Tab puts the
  * first suggestion in place, Enter prints the line on stdout, Ctrl-C stops.
  */
-import type { HostCompletion, McpHost } from '../index.js';
+import type { HostCompletion, McpHost } from '../host.js';
 import { completionNote } from './completeAsTyped.js';
 import { EXIT_ERROR } from './errors.js';
 import type { CliIo } from './io.js';

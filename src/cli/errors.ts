@@ -1,7 +1,8 @@
 /**
  * Errors as the CLI shows them (name, code, message, data) and the exit code each one gets.
  */
-import { ErrorCode, McpError, isCancelledError, isSlashCommandError } from '../index.js';
+import { ErrorCode, McpError, isCancelledError } from '../index.js';
+import { isSlashCommandError } from '../host.js';
 import { UsageError } from './args.js';
 
 export const EXIT_OK = 0;

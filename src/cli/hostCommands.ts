@@ -5,6 +5,7 @@
  * to the server each name or URI belongs to, or to the one `--server` names. `run` runs a slash
  * command, `complete -i` completes a typed line, `skills` lists and reads the servers' skills.
  */
+import { type DebugSink } from '../index.js';
 import {
   HostRoutingError,
   McpHost,
@@ -14,9 +15,9 @@ import {
   type HostServerStatus,
   type HostTool,
   type CreateTransport,
-  type DebugSink,
-} from '../index.js';
-import { StdioTransport, loadHostConfig, nodeTransport } from '../node.js';
+} from '../host.js';
+import { StdioTransport } from '../node.js';
+import { loadHostConfig, nodeTransport } from '../hostNode.js';
 import type { Command, GlobalOptions, ListKind, ServerSpec } from './args.js';
 import { diagnoseConnection } from './diagnose.js';
 import { terminalElicitation } from './elicit.js';

@@ -4,7 +4,7 @@
  * exposed names with origin and trust, one skill's entry and files, and one file read (verified
  * against the listing before it is printed).
  */
-import { HostRoutingError, type HostSkill, type McpHost } from '../index.js';
+import { HostRoutingError, type HostSkill, type McpHost } from '../host.js';
 import type { Command, GlobalOptions } from './args.js';
 import { EXIT_OK } from './errors.js';
 import type { CliIo } from './io.js';

@@ -20,37 +20,37 @@ import type {
   ReadResourceResult,
   ResourceTemplateReference,
 } from '../wire/protocol.js';
-import type { HostCallOptions, HostCallToolOptions } from './callOptions.js';
-import type { Catalog, HostPrompt, HostResource, HostResourceTemplate, HostTool } from './catalog.js';
-import type { HostServerEntry } from './config.js';
+import type { HostCallOptions, HostCallToolOptions } from './servers/callOptions.js';
+import type { Catalog, HostPrompt, HostResource, HostResourceTemplate, HostTool } from './catalog/catalog.js';
+import type { HostServerEntry } from './servers/config.js';
 import type { ArtifactStore } from './contextBudget/artifacts.js';
 import type { ContextBudget } from './contextBudget/contextBudget.js';
 import { tagInstructions, type InstructionsOptions } from './contextBudget/instructions.js';
 import type { BoundedResult } from './contextBudget/resultBudget.js';
 import type { ToolSearchOptions, ToolSearchResult } from './contextBudget/toolSearch.js';
 import type { ToolSession } from './contextBudget/toolSession.js';
-import type { HostConfigError } from './errors.js';
-import type { HostCompletion } from './completionCandidates.js';
+import type { HostConfigError } from './catalog/errors.js';
+import type { HostCompletion } from './userInput/completionCandidates.js';
 import { assembleHost, type HostParts } from './hostAssembly.js';
-import type { HostSkill } from './hostSkills.js';
+import type { HostSkill } from './skills/hostSkills.js';
 import {
   checkHostOptions,
   readHostConfig,
   type HostEvent,
   type HostFromConfigOptions,
   type McpHostOptions,
-} from './hostOptions.js';
-import type { ResolvedMentions, ResolveMentionsOptions } from './mentions.js';
-import type { HostView, HostViewOptions } from './policy/views.js';
-import type { PromptApi } from './promptMessages.js';
-import * as calls from './routedCalls.js';
-import type { ServerItemRef } from './routing.js';
-import type { HostServerStatus } from './serverSlot.js';
-import type { ParsedSlashCommand } from './slashCommandLine.js';
-import type { SlashCommand } from './slashCommands.js';
-import type { RunSlashCommandOptions, SlashCommandRun } from './userInput.js';
+} from './servers/hostOptions.js';
+import type { ResolvedMentions, ResolveMentionsOptions } from './userInput/mentions.js';
+import type { HostView, HostViewOptions } from './views.js';
+import type { PromptApi } from './models/promptMessages.js';
+import * as calls from './servers/routedCalls.js';
+import type { ServerItemRef } from './catalog/routing.js';
+import type { HostServerStatus } from './servers/serverSlot.js';
+import type { ParsedSlashCommand } from './userInput/slashCommandLine.js';
+import type { SlashCommand } from './userInput/slashCommands.js';
+import type { RunSlashCommandOptions, SlashCommandRun } from './userInput/userInput.js';
 
-export type { McpHostOptions, HostFromConfigOptions, HostEvent } from './hostOptions.js';
+export type { McpHostOptions, HostFromConfigOptions, HostEvent } from './servers/hostOptions.js';
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one

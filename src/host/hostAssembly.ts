@@ -16,22 +16,22 @@ import type {
 } from '../wire/protocol.js';
 import { onDemand } from '../errors/moduleLoad.js';
 import { systemClock, systemTimers } from '../util/clock.js';
-import type { HostCallOptions } from './callOptions.js';
+import type { HostCallOptions } from './servers/callOptions.js';
 import { ContextBudget } from './contextBudget/contextBudget.js';
-import { assignExposedNames } from './exposedNames.js';
-import { HostCore } from './hostCore.js';
-import type { HostEvent, McpHostOptions } from './hostOptions.js';
+import { assignExposedNames } from './catalog/exposedNames.js';
+import { HostCore } from './servers/hostCore.js';
+import type { HostEvent, McpHostOptions } from './servers/hostOptions.js';
 import { HostMiddleware } from './policy/hostMiddleware.js';
-import { HostViews, type ViewCallToolOptions } from './policy/views.js';
-import type { ServerItemRef } from './routing.js';
-import { HostServers } from './serverLifecycle.js';
-import type { HostServerStatus } from './serverSlot.js';
-import type { SkillsFront } from './skillsFront.js';
-import { templateMatcher } from './templateRoute.js';
-import { UserInput } from './userInput.js';
+import { HostViews, type ViewCallToolOptions } from './views.js';
+import type { ServerItemRef } from './catalog/routing.js';
+import { HostServers } from './servers/serverLifecycle.js';
+import type { HostServerStatus } from './servers/serverSlot.js';
+import type { SkillsFront } from './skills/skillsFront.js';
+import { templateMatcher } from './catalog/templateRoute.js';
+import { UserInput } from './userInput/userInput.js';
 
 /** The skill verbs and the registry: loaded on the first skill call. */
-const loadSkillsFront = onDemand('host skills', () => import('./skillsFront.js'));
+const loadSkillsFront = onDemand('host skills', () => import('./skills/skillsFront.js'));
 
 /** The host's own verbs its parts call back. */
 export interface HostVerbs {

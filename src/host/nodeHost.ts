@@ -4,7 +4,7 @@
  * with no transport option. The root entry's `McpHost` stays runtime-neutral.
  */
 import { McpHost as RuntimeNeutralHost, type McpHostOptions } from './host.js';
-import { nodeTransport } from './nodeTransport.js';
+import { nodeTransport } from './servers/nodeTransport.js';
 
 /**
  * Many MCP servers behind one object, in Node: the `McpHost` of `mcp-live` (a subclass, so

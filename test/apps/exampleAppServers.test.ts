@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/host/host.js';
-import { nodeTransport } from '../../src/host/nodeTransport.js';
-import { toAnthropicTools, toOpenAiChatTools } from '../../src/host/modelTools.js';
-import { toAnthropicToolResult } from '../../src/host/modelToolResults.js';
+import { nodeTransport } from '../../src/host/servers/nodeTransport.js';
+import { toAnthropicTools, toOpenAiChatTools } from '../../src/host/models/modelTools.js';
+import { toAnthropicToolResult } from '../../src/host/models/modelToolResults.js';
 import { splitAppTools, toolUi } from '../../src/apps/toolUi.js';
 import { appContentSecurityPolicy, appFrameDocument } from '../../src/apps/framePolicy.js';
 import { AppResourceError } from '../../src/apps/errors.js';
-import { HostRoutingError } from '../../src/host/errors.js';
+import { HostRoutingError } from '../../src/host/catalog/errors.js';
 import { UI_EXTENSION } from '../../src/apps/constants.js';
 import { BASIC_PREACT_SERVER, BASIC_VANILLAJS_SERVER, SYSTEM_MONITOR_SERVER } from '../fakes/publishedServers.js';
 

@@ -3,7 +3,8 @@
  * connects to an app server, reads its UI resource, renders it in a sandboxed `<iframe>` and
  * bridges the frame to the server, with an approval hook on every tool call the app makes.
  */
-import { McpHost, appFrameDocument, appPermissionsPolicy, type AppToolCall } from '../../src/index.js';
+import { appFrameDocument, appPermissionsPolicy, type AppToolCall } from '../../src/index.js';
+import { McpHost } from '../../src/host.js';
 import { createAppBridge } from '../../src/appsBridge.js';
 
 /** What the page lets the test read back. */

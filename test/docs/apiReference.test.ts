@@ -42,12 +42,21 @@ describe('API reference (typedoc)', () => {
 
     // Every entry point is there, under their package names, with the symbols a host starts from.
     const modules = project.getChildrenByKind(ReflectionKind.Module).map((m) => m.name);
-    expect(modules.sort()).toEqual(['mcp-live', 'mcp-live/apps-bridge', 'mcp-live/node', 'mcp-live/redis']);
+    expect(modules.sort()).toEqual([
+      'mcp-live',
+      'mcp-live/apps-bridge',
+      'mcp-live/host',
+      'mcp-live/host/node',
+      'mcp-live/node',
+      'mcp-live/redis',
+    ]);
     const main = project.getChildByName('mcp-live');
     expect(main?.getChildByName('McpClient')?.kind).toBe(ReflectionKind.Class);
     expect(main?.getChildByName('ErrorCode')?.kind).toBe(ReflectionKind.Variable);
     expect(project.getChildByName(['mcp-live/node', 'StdioTransport'])?.kind).toBe(ReflectionKind.Class);
     expect(project.getChildByName(['mcp-live/redis', 'RedisCacheStore'])?.kind).toBe(ReflectionKind.Class);
+    expect(project.getChildByName(['mcp-live/host', 'McpHost'])?.kind).toBe(ReflectionKind.Class);
+    expect(project.getChildByName(['mcp-live/host/node', 'loadHostConfig'])?.kind).toBe(ReflectionKind.Function);
     expect(project.getChildByName(['mcp-live/apps-bridge', 'createAppBridge'])?.kind).toBe(ReflectionKind.Function);
   }, 120_000);
 });

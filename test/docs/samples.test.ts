@@ -1,7 +1,7 @@
 /**
  * Every TypeScript sample in README.md and docs/*.md compiles. Each ```ts (or ```typescript)
- * block becomes one module in a scratch folder, where `mcp-live`, `mcp-live/node`,
- * `mcp-live/redis` and `mcp-live/apps-bridge` resolve to src/index.ts, src/node.ts,
+ * block becomes one module in a scratch folder, where `mcp-live`, `mcp-live/node`, `mcp-live/host`,
+ * `mcp-live/host/node`, `mcp-live/redis` and `mcp-live/apps-bridge` resolve to src/index.ts, src/node.ts, src/host.ts, src/hostNode.ts,
  * src/redis.ts and src/appsBridge.ts, and all of them are type-checked in one strict program with
  * the repository's compiler options. A failure names the doc file and line.
  *
@@ -128,6 +128,8 @@ describe('code samples in README.md and docs/', () => {
       paths: {
         'mcp-live': ['src/index.ts'],
         'mcp-live/node': ['src/node.ts'],
+        'mcp-live/host': ['src/host.ts'],
+        'mcp-live/host/node': ['src/hostNode.ts'],
         'mcp-live/redis': ['src/redis.ts'],
         'mcp-live/apps-bridge': ['src/appsBridge.ts'],
       },
@@ -156,6 +158,8 @@ describe('code samples in README.md and docs/', () => {
         const code = sample.code
           .replace(/from 'mcp-live'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)
           .replace(/from 'mcp-live\/node'/g, `from ${JSON.stringify(join(root, 'src', 'node.ts'))}`)
+          .replace(/from 'mcp-live\/host'/g, `from ${JSON.stringify(join(root, 'src', 'host.ts'))}`)
+          .replace(/from 'mcp-live\/host\/node'/g, `from ${JSON.stringify(join(root, 'src', 'hostNode.ts'))}`)
           .replace(/from 'mcp-live\/redis'/g, `from ${JSON.stringify(join(root, 'src', 'redis.ts'))}`)
           .replace(/from 'mcp-live\/apps-bridge'/g, `from ${JSON.stringify(join(root, 'src', 'appsBridge.ts'))}`);
         const file = join(dir, 'sample.ts');

@@ -6,8 +6,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient, McpHost, MemoryCacheStore, type AuthProvider, type CacheStore } from '../../src/index.js';
-import { StreamableHttpTransport, nodeTransport } from '../../src/node.js';
+import { McpClient, MemoryCacheStore, type AuthProvider, type CacheStore } from '../../src/index.js';
+import { McpHost } from '../../src/host.js';
+import { StreamableHttpTransport } from '../../src/node.js';
+import { nodeTransport } from '../../src/hostNode.js';
 import { StreamableHttpTransport as FetchHttpTransport } from '../../src/index.js';
 import { HttpFake, answerDiscover, sendJson, type RecordedRequest } from '../fakes/httpFake.js';
 import { expectNoLeakedHandles, faultProbe } from './harness.js';

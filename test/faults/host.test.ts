@@ -7,8 +7,8 @@
 import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost } from '../../src/node.js';
-import type { HostServerEntry } from '../../src/host/config.js';
+import { McpHost } from '../../src/hostNode.js';
+import type { HostServerEntry } from '../../src/host/servers/config.js';
 import { expectNoLeakedHandles, expectRejects, faultProbe, groupAlive, settleWithin } from './harness.js';
 
 const SERVER = fileURLToPath(new URL('./children/faulty-server.mjs', import.meta.url));

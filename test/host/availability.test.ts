@@ -7,9 +7,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost, type HostEvent } from '../../src/host/host.js';
-import { HostRoutingError } from '../../src/host/errors.js';
+import { HostRoutingError } from '../../src/host/catalog/errors.js';
 import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
-import type { HostClientOptions } from '../../src/host/config.js';
+import type { HostClientOptions } from '../../src/host/servers/config.js';
 import { DISCOVER_RESULT, type ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
 import { RestartableFake } from '../fakes/restartable.js';
 

@@ -3,7 +3,7 @@
  * names, stable wrappers, and which kinds changed.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, changedKinds, toolAllowed, type ServerContribution } from '../../src/host/catalog.js';
+import { buildCatalog, changedKinds, toolAllowed, type ServerContribution } from '../../src/host/catalog/catalog.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../src/wire/protocol.js';
 
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });

@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type Catalog, type ServerContribution } from '../../src/host/catalog.js';
-import type { PrefixMode } from '../../src/host/exposedNames.js';
+import { buildCatalog, type Catalog, type ServerContribution } from '../../src/host/catalog/catalog.js';
+import type { PrefixMode } from '../../src/host/catalog/exposedNames.js';
 import type { Tool } from '../../src/wire/protocol.js';
 
 /** Names drawn from a small pool, so that collisions happen; one is empty, one is long. */

@@ -3,8 +3,8 @@
  * error (server + field) of each malformed entry, table by table.
  */
 import { describe, expect, it } from 'vitest';
-import { expandVariables, isHostConfig, parseHostConfig, type HostServerEntry } from '../../src/host/config.js';
-import { HostConfigError, isHostConfigError } from '../../src/host/errors.js';
+import { expandVariables, isHostConfig, parseHostConfig, type HostServerEntry } from '../../src/host/servers/config.js';
+import { HostConfigError, isHostConfigError } from '../../src/host/catalog/errors.js';
 import { ErrorCode } from '../../src/errors/codes.js';
 
 const env = { HOME: '/home/ada', TOKEN: 's3cr3t-token', EMPTY: '', PORT: '8080' };

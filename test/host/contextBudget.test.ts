@@ -15,7 +15,7 @@ import {
   toGeminiFunctionResponse,
   toOpenAiChatToolMessage,
   toOpenAiResponsesToolOutput,
-} from '../../src/host/modelToolResults.js';
+} from '../../src/host/models/modelToolResults.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { charsForTokens, estimateTokens } from '../../src/host/contextBudget/tokens.js';
 import { dumpText, generatedToolsServer, lazyGeneratedServer } from './generatedToolsServer.js';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpHost, type McpHostOptions } from '../../src/host/host.js';
-import { nodeTransport } from '../../src/host/nodeTransport.js';
-import type { HostServerEntry } from '../../src/host/config.js';
+import { nodeTransport } from '../../src/host/servers/nodeTransport.js';
+import type { HostServerEntry } from '../../src/host/servers/config.js';
 import type { ContextBudgetOptions } from '../../src/host/contextBudget/options.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER } from '../fakes/publishedServers.js';
 

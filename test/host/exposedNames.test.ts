@@ -11,7 +11,7 @@ import {
   MAX_EXPOSED_NAME_LENGTH,
   sanitizeName,
   type NameRequest,
-} from '../../src/host/exposedNames.js';
+} from '../../src/host/catalog/exposedNames.js';
 
 const hash = (server: string, name: string, digits = 8): string =>
   createHash('sha256').update(`${server}\u0000${name}`, 'utf8').digest('hex').slice(0, digits);

@@ -10,7 +10,7 @@ import type { JSONRPCMessage, Transport as SdkTransport } from '@modelcontextpro
 import * as z from 'zod';
 import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
-import type { CustomServerLocation } from '../../src/host/config.js';
+import type { CustomServerLocation } from '../../src/host/servers/config.js';
 
 const VERBS = ['create', 'list', 'update', 'delete', 'archive', 'export', 'import', 'search', 'merge', 'sync'];
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost, type HostEvent, type McpHostOptions } from '../../src/host/host.js';
-import { HostConfigError, HostRoutingError } from '../../src/host/errors.js';
+import { HostConfigError, HostRoutingError } from '../../src/host/catalog/errors.js';
 import { parseCacheKey } from '../../src/cache/cacheKey.js';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { CancelledError, ConnectionClosedError, InputRequiredError, TimeoutError } from '../../src/errors/errors.js';
@@ -476,7 +476,7 @@ describe('arguments from a model, mapped back before the call', () => {
     const example = inMemoryExample();
     const { host: h } = host({ servers: { a: example.location } });
     await h.connect();
-    const [strictTool] = (await import('../../src/host/modelTools.js')).toOpenAiChatTools(
+    const [strictTool] = (await import('../../src/host/models/modelTools.js')).toOpenAiChatTools(
       h.tools().filter((t) => t.tool.name === 'add_prompt'),
     );
     expect(strictTool?.function.strict).toBe(true);

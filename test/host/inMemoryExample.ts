@@ -8,7 +8,7 @@ import type { JSONRPCMessage, Transport as SdkTransport } from '@modelcontextpro
 import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
 import { createExampleServerFactory, createExampleState } from '../../examples/serverFactory.js';
-import type { CustomServerLocation } from '../../src/host/config.js';
+import type { CustomServerLocation } from '../../src/host/servers/config.js';
 
 /** An example server reachable as a host entry. */
 export interface InMemoryExample {

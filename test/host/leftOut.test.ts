@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/host/host.js';
-import { buildCatalog } from '../../src/host/catalog.js';
+import { buildCatalog } from '../../src/host/catalog/catalog.js';
 import { ProtocolError } from '../../src/errors/errors.js';
 import { DISCOVER_RESULT, type ScriptedServer } from '../fakes/scriptedServer.js';
 import { RestartableFake } from '../fakes/restartable.js';

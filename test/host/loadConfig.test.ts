@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadHostConfig } from '../../src/host/loadConfig.js';
-import { HostConfigError } from '../../src/host/errors.js';
+import { loadHostConfig } from '../../src/host/servers/loadConfig.js';
+import { HostConfigError } from '../../src/host/catalog/errors.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/host/nodeHost.js';
-import type { CompletedCandidates, HostCompletion } from '../../src/host/completionCandidates.js';
+import type { CompletedCandidates, HostCompletion } from '../../src/host/userInput/completionCandidates.js';
 import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
 
 const SCRIPTED = fileURLToPath(new URL('../fakes/children/scripted-modern.mjs', import.meta.url));

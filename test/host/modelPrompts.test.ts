@@ -17,7 +17,7 @@ import {
   type GeminiContent,
   type OpenAiChatMessage,
   type OpenAiResponsesMessage,
-} from '../../src/host/modelPrompts.js';
+} from '../../src/host/models/modelPrompts.js';
 import type { GetPromptResult, PromptMessage } from '../../src/wire/protocol.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -8,7 +8,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type OpenAI from 'openai';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { FunctionDeclaration, Part, Schema as GeminiSdkSchema, Tool as GeminiTool, Type } from '@google/genai';
-import type { HostTool } from '../../src/host/catalog.js';
+import type { HostTool } from '../../src/host/catalog/catalog.js';
 import {
   toAnthropicTools,
   toGeminiFunctionDeclarations,
@@ -22,7 +22,7 @@ import {
   type GeminiType,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
-} from '../../src/host/modelTools.js';
+} from '../../src/host/models/modelTools.js';
 import {
   errorToolResult,
   toAnthropicToolResult,
@@ -33,10 +33,10 @@ import {
   type GeminiFunctionResponsePart,
   type OpenAiChatToolMessage,
   type OpenAiResponsesToolOutput,
-} from '../../src/host/modelToolResults.js';
-import { HostRoutingError } from '../../src/host/errors.js';
+} from '../../src/host/models/modelToolResults.js';
+import { HostRoutingError } from '../../src/host/catalog/errors.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
-import { reportOnce, type SchemaReport } from '../../src/host/modelSchema/schemaChanges.js';
+import { reportOnce, type SchemaReport } from '../../src/host/models/schema/schemaChanges.js';
 import type { CallToolResult, Tool } from '../../src/wire/protocol.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestNames } from '../../src/host/nearestNames.js';
+import { nearestNames } from '../../src/host/catalog/nearestNames.js';
 
 const NAMES = ['everything__echo', 'example__echo', 'files__list_directory', 'files__read_text_file'];
 

@@ -13,7 +13,7 @@ import { ErrorCode } from '../../src/errors/codes.js';
 import { isModuleLoadError } from '../../src/errors/moduleLoad.js';
 import { ToolApprovalDeniedError } from '../../src/host/policy/errors.js';
 import type { ToolCallApproval } from '../../src/host/policy/approval.js';
-import type { HostCompletion } from '../../src/host/completionCandidates.js';
+import type { HostCompletion } from '../../src/host/userInput/completionCandidates.js';
 import { loadSkillsCatalog, skillsServerFactory } from '../../examples/skillsCatalog.js';
 import { inMemoryOfficial } from '../fakes/inMemoryOfficial.js';
 import { lazyGeneratedServer } from './generatedToolsServer.js';
@@ -130,7 +130,7 @@ describe('each part on its first use from a fresh host', () => {
     expect(first.server('lazy')?.state).toBe('open');
     await first.close();
     // The list is kept in the background (a kept list is only a head start): wait for it.
-    const { loadLazyTools } = await import('../../src/host/contextBudget/lazyCatalog.js');
+    const { loadLazyTools } = await import('../../src/host/servers/lazyCatalog.js');
     await vi.waitFor(async () => expect(await loadLazyTools(store, 'lazy', entry, Date.now())).toHaveLength(2));
     const second = await connected({ cacheStore: store, servers: { lazy: entry } });
     expect(second.server('lazy')?.state).toBe('new');

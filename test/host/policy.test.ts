@@ -6,12 +6,16 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHost, type HostEvent, type McpHostOptions } from '../../src/host/host.js';
-import { HostConfigError, HostRoutingError } from '../../src/host/errors.js';
+import { HostConfigError, HostRoutingError } from '../../src/host/catalog/errors.js';
 import { CancelledError } from '../../src/errors/errors.js';
 import { ErrorCode } from '../../src/errors/codes.js';
-import { parseHostConfig } from '../../src/host/config.js';
-import { errorToolResult, toAnthropicToolResult, toOpenAiChatToolMessage } from '../../src/host/modelToolResults.js';
-import { toAnthropicTools } from '../../src/host/modelTools.js';
+import { parseHostConfig } from '../../src/host/servers/config.js';
+import {
+  errorToolResult,
+  toAnthropicToolResult,
+  toOpenAiChatToolMessage,
+} from '../../src/host/models/modelToolResults.js';
+import { toAnthropicTools } from '../../src/host/models/modelTools.js';
 import {
   ToolApprovalDeniedError,
   isToolApprovalDeniedError,
@@ -21,7 +25,7 @@ import type { ApprovalBinding, ApproveHook, ToolCallApproval } from '../../src/h
 import { approvalPreset } from '../../src/host/policy/presets.js';
 import { approveWithElicitation } from '../../src/host/policy/elicitApproval.js';
 import { argumentsHash, canonicalJson } from '../../src/host/policy/argumentsHash.js';
-import type { HostViewEvent } from '../../src/host/policy/views.js';
+import type { HostViewEvent } from '../../src/host/views.js';
 import type { FormElicitParams } from '../../src/inputRequired/handlers.js';
 import { inMemoryExample, type InMemoryExample } from './inMemoryExample.js';
 

@@ -23,8 +23,8 @@ import {
   toGeminiFunctionDeclarations,
   toOpenAiChatTools,
   toOpenAiResponsesTools,
-} from '../../src/host/modelTools.js';
-import type { SchemaReport } from '../../src/host/modelSchema/schemaChanges.js';
+} from '../../src/host/models/modelTools.js';
+import type { SchemaReport } from '../../src/host/models/schema/schemaChanges.js';
 import {
   EVERYTHING_SERVER,
   FILESYSTEM_SERVER,

@@ -1,7 +1,7 @@
 /** Pins the public surface of McpHost (checked by tsc; trivially true at run time). */
 import { describe, expectTypeOf, it } from 'vitest';
+import type { CallToolResult, ReadResourceResult, ToolTask } from '../../src/index.js';
 import type {
-  CallToolResult,
   Catalog,
   HostEvent,
   HostPrompt,
@@ -11,9 +11,7 @@ import type {
   HostServerStatus,
   HostTool,
   McpHost,
-  ReadResourceResult,
-  ToolTask,
-} from '../../src/index.js';
+} from '../../src/host.js';
 
 /** Never called: tsc checks the types of what it would do. */
 function catalogPins(host: McpHost): void {
@@ -47,11 +45,11 @@ function callPins(host: McpHost): void {
   expectTypeOf(host.readResource('x://y', { server: 'a' })).toEqualTypeOf<Promise<ReadResourceResult>>();
   // The messages follow the API asked for; without one there are none.
   void host.runSlashCommand('/x', { api: 'anthropic' }).then((run) => {
-    expectTypeOf(run.messages).toEqualTypeOf<import('../../src/index.js').AnthropicMessage[]>();
+    expectTypeOf(run.messages).toEqualTypeOf<import('../../src/host.js').AnthropicMessage[]>();
   });
   void host.runSlashCommand('/x').then((run) => expectTypeOf(run.messages).toEqualTypeOf<undefined>());
   void host.resolveMentions('@a:x://y', { api: 'gemini' }).then((resolved) => {
-    expectTypeOf(resolved.messages).toEqualTypeOf<import('../../src/index.js').GeminiContent[]>();
+    expectTypeOf(resolved.messages).toEqualTypeOf<import('../../src/host.js').GeminiContent[]>();
   });
 }
 

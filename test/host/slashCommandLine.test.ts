@@ -6,15 +6,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../src/host/catalog.js';
-import { buildSlashCommands, slashCommandName } from '../../src/host/slashCommands.js';
+import { buildCatalog } from '../../src/host/catalog/catalog.js';
+import { buildSlashCommands, slashCommandName } from '../../src/host/userInput/slashCommands.js';
 import {
   formatSlashCommandLine,
   parseSlashCommandLine,
   quoteWord,
   splitWords,
-} from '../../src/host/slashCommandLine.js';
-import { SlashCommandError, isSlashCommandError } from '../../src/host/slashCommandError.js';
+} from '../../src/host/userInput/slashCommandLine.js';
+import { SlashCommandError, isSlashCommandError } from '../../src/host/userInput/slashCommandError.js';
 import type { Prompt } from '../../src/wire/protocol.js';
 
 const greet: Prompt = {

@@ -7,9 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpHost } from '../../src/host/nodeHost.js';
 import type { HostEvent } from '../../src/host/host.js';
-import { SlashCommandError } from '../../src/host/slashCommandError.js';
-import type { CompletedCandidates, HostCompletion } from '../../src/host/completionCandidates.js';
-import { toAnthropicTools } from '../../src/host/modelTools.js';
+import { SlashCommandError } from '../../src/host/userInput/slashCommandError.js';
+import type { CompletedCandidates, HostCompletion } from '../../src/host/userInput/completionCandidates.js';
+import { toAnthropicTools } from '../../src/host/models/modelTools.js';
 import { CancelledError } from '../../src/errors/errors.js';
 import { EVERYTHING_SERVER } from '../fakes/publishedServers.js';
 import { EXAMPLE_SERVER } from '../integration/exampleServer.js';

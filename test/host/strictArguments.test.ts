@@ -10,7 +10,11 @@ import fc from 'fast-check';
 import { Validator } from '@cfworker/json-schema';
 import type { JsonObject } from '../../src/wire/messages.js';
 import type { Tool } from '../../src/wire/protocol.js';
-import { restoreModelArguments, toGeminiFunctionDeclarations, toOpenAiChatTools } from '../../src/host/modelTools.js';
+import {
+  restoreModelArguments,
+  toGeminiFunctionDeclarations,
+  toOpenAiChatTools,
+} from '../../src/host/models/modelTools.js';
 
 const tool = (inputSchema: JsonObject): Tool => ({ name: 't', inputSchema: inputSchema as Tool['inputSchema'] });
 const valid = (schema: JsonObject, value: unknown): boolean =>

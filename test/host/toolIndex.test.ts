@@ -4,9 +4,9 @@
  * words (stems, one edit), and an index that forgets what left the catalog.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type ServerContribution } from '../../src/host/catalog.js';
+import { buildCatalog, type ServerContribution } from '../../src/host/catalog/catalog.js';
 import { ToolIndex } from '../../src/host/contextBudget/toolIndex.js';
-import type { ToolOverrides } from '../../src/host/policy/overrides.js';
+import type { ToolOverrides } from '../../src/host/catalog/overrides.js';
 import type { Tool } from '../../src/wire/protocol.js';
 
 const t = (name: string, description: string, properties: Record<string, unknown> = {}): Tool => ({

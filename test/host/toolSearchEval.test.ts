@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type HostTool, type ServerContribution } from '../../src/host/catalog.js';
+import { buildCatalog, type HostTool, type ServerContribution } from '../../src/host/catalog/catalog.js';
 import { ToolIndex } from '../../src/host/contextBudget/toolIndex.js';
 import { searchTools } from '../../src/host/contextBudget/toolSearch.js';
 import type { Tool } from '../../src/wire/protocol.js';

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost as RuntimeNeutralHost } from '../../src/host/host.js';
-import { McpHost } from '../../src/node.js';
-import { HostConfigError } from '../../src/host/errors.js';
+import { McpHost } from '../../src/hostNode.js';
+import { HostConfigError } from '../../src/host/catalog/errors.js';
 import { ConnectionClosedError } from '../../src/errors/errors.js';
 import { EXAMPLE_SERVER } from './exampleServer.js';
 

@@ -60,7 +60,7 @@ const BUILD_TIMEOUT_MS = 300_000;
 const MAX_PACKED_BYTES = 1_400_000; // measured 1,351.0 kB after issues 41–44 (1,261.2 kB before; 989.6 kB without dist/modules/)
 const MAX_UNPACKED_BYTES = 5_400_000; // measured 5.21 MB after issues 41–44 (4.83 MB before; 3.71 MB without dist/modules/)
 
-const ENTRIES = ['index', 'node', 'redis', 'appsBridge'];
+const ENTRIES = ['index', 'node', 'host', 'hostNode', 'redis', 'appsBridge'];
 /** The bundled build's entries (Node, Deno, Bun; CJS) and their declarations. */
 const ENTRY_FILES = ENTRIES.flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`));
 /** The per-file tree's entries (bundlers: the `import` condition without `node`). */
@@ -188,6 +188,20 @@ describe('package.json and the tarball, linted', () => {
         'node16-cjs': ['dist/node.d.cts', 'dist/node.cjs'],
         'node16-esm': ['dist/node.d.ts', 'dist/node.js'],
         bundler: ['dist/node.d.ts', 'dist/modules/node.js'],
+      },
+      './host': {
+        // Like ./node: typesVersions for node10, which no runtime of this entry uses.
+        node10: ['dist/host.d.cts', 'dist/host.d.cts'],
+        'node16-cjs': ['dist/host.d.cts', 'dist/host.cjs'],
+        'node16-esm': ['dist/host.d.ts', 'dist/host.js'],
+        bundler: ['dist/host.d.ts', 'dist/modules/host.js'],
+      },
+      './host/node': {
+        // Like ./node: typesVersions for node10, which no runtime of this entry uses.
+        node10: ['dist/hostNode.d.cts', 'dist/hostNode.d.cts'],
+        'node16-cjs': ['dist/hostNode.d.cts', 'dist/hostNode.cjs'],
+        'node16-esm': ['dist/hostNode.d.ts', 'dist/hostNode.js'],
+        bundler: ['dist/hostNode.d.ts', 'dist/modules/hostNode.js'],
       },
       './redis': {
         // Like ./node: typesVersions for node10, which no runtime of this entry uses.
@@ -339,7 +353,14 @@ describe('built entries', () => {
       .slice(0, spec.startsWith('@') ? 2 : 1)
       .join('/');
 
-  for (const entry of ['dist/index.js', 'dist/index.cjs', 'dist/modules/index.js']) {
+  for (const entry of [
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/modules/index.js',
+    'dist/host.js',
+    'dist/host.cjs',
+    'dist/modules/host.js',
+  ]) {
     it(`${entry} reaches no Node built-in and no Node-only package`, () => {
       const graph = importGraph(join(PKG, entry));
       const bare = [...graph.values()].flat();
@@ -365,8 +386,22 @@ describe('built entries', () => {
       [...new Set(entries.flatMap((entry) => [...importGraph(join(PKG, entry)).values()].flat().map(packageOf)))]
         .filter((name) => !isNodeBuiltin(name))
         .sort();
-    const esm = reached(['dist/index.js', 'dist/node.js', 'dist/redis.js', 'dist/appsBridge.js']);
-    const cjs = reached(['dist/index.cjs', 'dist/node.cjs', 'dist/redis.cjs', 'dist/appsBridge.cjs']);
+    const esm = reached([
+      'dist/index.js',
+      'dist/node.js',
+      'dist/host.js',
+      'dist/hostNode.js',
+      'dist/redis.js',
+      'dist/appsBridge.js',
+    ]);
+    const cjs = reached([
+      'dist/index.cjs',
+      'dist/node.cjs',
+      'dist/host.cjs',
+      'dist/hostNode.cjs',
+      'dist/redis.cjs',
+      'dist/appsBridge.cjs',
+    ]);
     // The three ESM-only dependencies tsup used to bundle into the CJS files are require()d now.
     expect(cjs).toEqual(expect.arrayContaining(['@noble/hashes', 'oauth4webapi', 'p-retry']));
     expect(cjs).toEqual(esm);
@@ -410,14 +445,17 @@ describe('built entries', () => {
   it('the CJS entry loads with a plain require() from an app that installed the tarball', async () => {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['-e', "const m = require('mcp-live'); console.log(typeof m.McpClient, typeof m.McpHost)"],
+      [
+        '-e',
+        "const m = require('mcp-live'); const h = require('mcp-live/host'); console.log(typeof m.McpClient, typeof h.McpHost)",
+      ],
       { cwd: scratch },
     );
     expect(stdout.trim()).toBe('function function');
     expect(stderr).toBe('');
   });
 
-  it('mcp-live/node loads jsonc-parser only when loadHostConfig first reads a file (issue 29)', async () => {
+  it('mcp-live/host/node loads jsonc-parser only when loadHostConfig first reads a file (issue 29)', async () => {
     // Node resolves jsonc-parser to CommonJS from ESM and CJS alike, so require.cache shows when it loads.
     const script = (load: string) => `
       const { createRequire } = await import('node:module');
@@ -429,13 +467,17 @@ describe('built entries', () => {
       writeFileSync('lazy.mcp.json', '{ "servers": {}, }');
       await node.loadHostConfig('lazy.mcp.json');
       console.log(JSON.stringify({ before, after: loaded() }));`;
-    const esm = await run(process.execPath, ['--input-type=module', '-e', script("await import('mcp-live/node')")], {
-      cwd: scratch,
-    });
+    const esm = await run(
+      process.execPath,
+      ['--input-type=module', '-e', script("await import('mcp-live/host/node')")],
+      {
+        cwd: scratch,
+      },
+    );
     expect(JSON.parse(esm.stdout)).toEqual({ before: false, after: true });
     const cjs = await run(
       process.execPath,
-      ['--input-type=commonjs', '-e', `(async () => {${script("require('mcp-live/node')")}})()`],
+      ['--input-type=commonjs', '-e', `(async () => {${script("require('mcp-live/host/node')")}})()`],
       {
         cwd: scratch,
       },
@@ -477,8 +519,11 @@ describe('built entries', () => {
 
   it('load in Node through the package exports, ESM and CJS alike, and the per-file tree exports the same', async () => {
     // Run in the consumer directory: `mcp-live` resolves to node_modules/mcp-live, through its `exports`.
-    const describeExports = `(root, node, redis, bridge) => JSON.stringify({
+    const describeExports = `(root, node, redis, bridge, host, hostNode) => JSON.stringify({
       root: Object.keys(root).sort(),
+      host: Object.keys(host).sort(),
+      hostNode: Object.fromEntries(Object.entries(hostNode).map(([k, v]) => [k, typeof v])),
+      hostSharesErrors: new host.HostRoutingError('x', { reason: 'unknown-tool', name: 'x' }) instanceof root.McpError,
       bridge: Object.fromEntries(Object.entries(bridge).map(([k, v]) => [k, typeof v])),
       bridgeSharesSession: bridge.AppSession === root.AppSession,
       node: Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typeof v])),
@@ -491,7 +536,7 @@ describe('built entries', () => {
       [
         '--input-type=module',
         '-e',
-        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); const x = await import('mcp-live/redis'); const b = await import('mcp-live/apps-bridge'); console.log((${describeExports})(r, n, x, b));`,
+        `const r = await import('mcp-live'); const n = await import('mcp-live/node'); const x = await import('mcp-live/redis'); const b = await import('mcp-live/apps-bridge'); const h = await import('mcp-live/host'); const hn = await import('mcp-live/host/node'); console.log((${describeExports})(r, n, x, b, h, hn));`,
       ],
       { cwd: scratch },
     );
@@ -503,7 +548,7 @@ describe('built entries', () => {
       [
         '--input-type=commonjs',
         '-e',
-        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node'), require('mcp-live/redis'), require('mcp-live/apps-bridge')));`,
+        `console.log((${describeExports})(require('mcp-live'), require('mcp-live/node'), require('mcp-live/redis'), require('mcp-live/apps-bridge'), require('mcp-live/host'), require('mcp-live/host/node')));`,
       ],
       { cwd: scratch },
     );
@@ -515,13 +560,16 @@ describe('built entries', () => {
       [
         '--input-type=module',
         '-e',
-        `const at = (entry) => import('./node_modules/mcp-live/dist/modules/' + entry + '.js'); const r = await at('index'); const n = await at('node'); const x = await at('redis'); const b = await at('appsBridge'); console.log((${describeExports})(r, n, x, b));`,
+        `const at = (entry) => import('./node_modules/mcp-live/dist/modules/' + entry + '.js'); const r = await at('index'); const n = await at('node'); const x = await at('redis'); const b = await at('appsBridge'); const h = await at('host'); const hn = await at('hostNode'); console.log((${describeExports})(r, n, x, b, h, hn));`,
       ],
       { cwd: scratch },
     );
 
     const loaded = JSON.parse(esm.stdout) as {
       root: string[];
+      host: string[];
+      hostNode: Record<string, string>;
+      hostSharesErrors: boolean;
       node: Record<string, string>;
       redis: Record<string, string>;
       redisErrorShared: boolean;
@@ -543,7 +591,12 @@ describe('built entries', () => {
         'matchUriTemplate',
         'UriTemplateError',
         'selectByAnnotations',
-        // The host and its model converters are runtime-neutral (docs/host.md).
+      ]),
+    );
+    // The host is its own entry (issue 43): runtime-neutral in mcp-live/host, with the Node
+    // transports as its default in mcp-live/host/node; the root entry is the client.
+    expect(loaded.host).toEqual(
+      expect.arrayContaining([
         'McpHost',
         'parseHostConfig',
         'fetchTransport',
@@ -553,21 +606,32 @@ describe('built entries', () => {
         'toGeminiFunctionDeclarations',
         'toAnthropicToolResult',
         'HostRoutingError',
+        'HostView',
+        'SKILL_TOOLS',
       ]),
     );
     expect(
       loaded.root.filter((name) =>
-        ['StdioTransport', 'FileCredentialStore', 'planSpawn', 'nodeTransport', 'loadHostConfig'].includes(name),
+        [
+          'StdioTransport',
+          'FileCredentialStore',
+          'planSpawn',
+          'nodeTransport',
+          'loadHostConfig',
+          'McpHost',
+          'toAnthropicTools',
+          'HostRoutingError',
+        ].includes(name),
       ),
     ).toEqual([]);
+    expect(loaded.hostNode).toEqual({ McpHost: 'function', nodeTransport: 'function', loadHostConfig: 'function' });
+    expect(loaded.hostSharesErrors).toBe(true);
     expect(loaded.node).toMatchObject({
       StdioTransport: 'function',
       STDERR_TAIL_BYTES: 'number',
       planSpawn: 'function',
       WebSocketTransport: 'function',
       FileCredentialStore: 'function',
-      nodeTransport: 'function',
-      loadHostConfig: 'function',
     });
     // One copy of the code both entries use: mcp-live/node's WebSocketTransport extends the very
     // class mcp-live exports (so errors from either entry pass `instanceof` with the other's).
@@ -589,8 +653,9 @@ describe('built entries', () => {
     expect(loaded.redisErrorShared).toBe(true);
     // MCP Apps: the runtime-neutral parts in the root entry, the frame bridge (DOM) on its own.
     expect(loaded.root).toEqual(
-      expect.arrayContaining(['AppSession', 'splitAppTools', 'appFrameDocument', 'AppResourceError', 'hostAppLink']),
+      expect.arrayContaining(['AppSession', 'splitAppTools', 'appFrameDocument', 'AppResourceError']),
     );
+    expect(loaded.host).toEqual(expect.arrayContaining(['hostAppLink', 'clientAppLink']));
     expect(loaded.root.filter((name) => ['createAppBridge', 'windowFramePort'].includes(name))).toEqual([]);
     expect(loaded.bridge).toMatchObject({
       createAppBridge: 'function',

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/host/host.js';
-import { SKILL_TOOLS, skillsContext } from '../../src/host/skillTools.js';
-import { toAnthropicTools } from '../../src/host/modelTools.js';
+import { SKILL_TOOLS, skillsContext } from '../../src/host/skills/skillTools.js';
+import { toAnthropicTools } from '../../src/host/models/modelTools.js';
 import type { HostEvent } from '../../src/host/host.js';
 import { loadSkillsCatalog, skillsServerFactory, EXAMPLE_SKILL_FILES } from '../../examples/skillsCatalog.js';
 import { inMemoryOfficial } from '../fakes/inMemoryOfficial.js';

@@ -5,8 +5,7 @@
  */
 import type { CallToolResult } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
-import type { Catalog, HostTool } from '../catalog.js';
-import type { HostServerStatus } from '../serverSlot.js';
+import type { Catalog, HostTool } from '../catalog/catalog.js';
 import { ArtifactStore } from './artifacts.js';
 import { splitDeferred, type DeferralSplit } from './deferral.js';
 import {
@@ -20,13 +19,13 @@ import type { ModelCallOptions } from './modelCall.js';
 import { boundResult, type BoundedResult } from './resultBudget.js';
 import { estimateTokens, type TokenEstimator } from './tokens.js';
 import { ToolIndex } from './toolIndex.js';
-import { searchTools, type ToolSearchOptions, type ToolSearchResult } from './toolSearch.js';
+import { searchTools, type SearchedServer, type ToolSearchOptions, type ToolSearchResult } from './toolSearch.js';
 import { ToolSession, type SessionBudget } from './toolSession.js';
 
 /** @internal What the budget needs of its host. */
 export interface BudgetHost {
   catalog(): Catalog;
-  servers(): readonly HostServerStatus[];
+  servers(): readonly SearchedServer[];
   serverOptions(server: string): ContextBudgetServerOptions | undefined;
   callTool(name: string, args: JsonObject, options: ModelCallOptions): Promise<CallToolResult>;
   skillsListed(): boolean;

@@ -6,7 +6,7 @@
  * setting decided once the estimated size of their definitions passes the threshold (the tools
  * already decided do not count).
  */
-import { modelFacingTool, type HostTool } from '../catalog.js';
+import { modelFacingTool, type HostTool } from '../catalog/catalog.js';
 import { isModelVisible } from '../../apps/toolUi.js';
 import type { ContextBudgetServerOptions, DeferMode } from './options.js';
 import type { TokenEstimator } from './tokens.js';

@@ -5,8 +5,8 @@
  * read it (`read_artifact`), the whole kept in the artifact store.
  */
 import type { CallToolResult, ContentBlock } from '../../wire/protocol.js';
-import { pieceOf } from '../modelContent.js';
-import { unsaidStructuredText } from '../modelToolResults.js';
+import { pieceOf } from '../models/modelContent.js';
+import { unsaidStructuredText } from '../models/modelToolResults.js';
 import type { ArtifactStore, Artifact } from './artifacts.js';
 import { charsForTokens, type TokenEstimator } from './tokens.js';
 import { cutEnd, cutStart } from '../../util/text.js';

@@ -15,7 +15,7 @@
  * by exposed name.
  */
 import type { JsonObject } from '../../wire/messages.js';
-import { modelFacingTool, type HostTool } from '../catalog.js';
+import { modelFacingTool, type HostTool } from '../catalog/catalog.js';
 import { headOf } from '../../util/text.js';
 
 const K1 = 1.2;

@@ -3,10 +3,9 @@
  * `select:name1,name2`; an empty result says why when it can (a server not open, a server
  * filtered out, no word in the query).
  */
-import type { HostTool } from '../catalog.js';
+import type { HostTool } from '../catalog/catalog.js';
 import { isModelVisible } from '../../apps/toolUi.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
-import type { HostServerStatus } from '../serverSlot.js';
 import { wordsOf, type ToolIndex, type ToolMatch } from './toolIndex.js';
 
 export type { ToolMatch } from './toolIndex.js';
@@ -34,6 +33,13 @@ export const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 100;
 const SELECT = 'select:';
 
+/** What the search reads of a server's status (`HostServerStatus`, from `McpHost.servers`). */
+export interface SearchedServer {
+  readonly name: string;
+  readonly state: string;
+  readonly lastError: Error | undefined;
+}
+
 /**
  * @internal The search of `host.searchTools`.
  * @throws InvalidArgumentError (-32602) for a query that is not a string, a bad `limit` or
@@ -41,7 +47,7 @@ const SELECT = 'select:';
  */
 export function searchTools(
   index: ToolIndex,
-  servers: readonly HostServerStatus[],
+  servers: readonly SearchedServer[],
   query: string,
   options: ToolSearchOptions = {},
 ): ToolSearchResult {
@@ -96,7 +102,7 @@ function byOriginalName(index: ToolIndex, name: string, accept: (tool: HostTool)
 
 /** What may explain an empty result: servers filtered out, not open, or without tools. */
 function whyNone(
-  servers: readonly HostServerStatus[],
+  servers: readonly SearchedServer[],
   wanted: ReadonlySet<string> | undefined,
   index: ToolIndex,
 ): string {

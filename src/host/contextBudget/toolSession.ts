@@ -6,13 +6,13 @@
  */
 import type { CallToolResult, ContentBlock } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
-import type { HostTool } from '../catalog.js';
-import { errorToolResult } from '../modelToolResults.js';
-import { isSkillTool } from '../skillTools.js';
+import type { HostTool } from '../catalog/catalog.js';
+import { errorToolResult } from '../models/modelToolResults.js';
+import { isSkillTool } from '../skills/skillTools.js';
 import type { Artifact } from './artifacts.js';
 import { READ_ARTIFACT_NAME, TOOL_SEARCH_NAME } from './builtinTools.js';
 import type { CallToolResult as Result } from '../../wire/protocol.js';
-import { modelFacingTool, type Catalog } from '../catalog.js';
+import { modelFacingTool, type Catalog } from '../catalog/catalog.js';
 import type { ArtifactStore } from './artifacts.js';
 import type { DeferralSplit } from './deferral.js';
 import type { ModelCallOptions } from './modelCall.js';

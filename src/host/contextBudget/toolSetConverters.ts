@@ -23,7 +23,7 @@
  * `read_artifact` is added once the host keeps an artifact. Definitions come from the same
  * converters as `toAnthropicTools` and friends (modelTools.ts), options included.
  */
-import type { HostTool } from '../catalog.js';
+import type { HostTool } from '../catalog/catalog.js';
 import {
   toAnthropicTools,
   toGeminiFunctionDeclarations,
@@ -37,8 +37,8 @@ import {
   type OpenAiChatTool,
   type OpenAiResponsesTool,
   type OpenAiToolOptions,
-} from '../modelTools.js';
-import { SKILL_TOOLS } from '../skillTools.js';
+} from '../models/modelTools.js';
+import { SKILL_TOOLS } from '../skills/skillTools.js';
 import { READ_ARTIFACT_TOOL, TOOL_SEARCH_TOOL } from './builtinTools.js';
 import type { ModelToolSet } from './toolSession.js';
 

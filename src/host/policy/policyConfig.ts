@@ -3,8 +3,8 @@
  * top-level `views`. Each malformed value is a `HostConfigError` naming the server (or the
  * view) and the field.
  */
-import { HostConfigError } from '../errors.js';
-import { checkOverrides, type ToolOverrides } from './overrides.js';
+import { HostConfigError } from '../catalog/errors.js';
+import { checkOverrides, type ToolOverrides } from '../catalog/overrides.js';
 import type { HostViewOptions } from './viewOptions.js';
 
 /** The policy fields of one server entry, as read. */

@@ -6,11 +6,11 @@
 import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { Clock, Timers } from '../../util/clock.js';
-import type { HostTool } from '../catalog.js';
+import type { HostTool } from '../catalog/catalog.js';
 import { argumentsHash } from './argumentsHash.js';
 import type { ApproveHook, ToolCallApproval } from './approval.js';
 import { ToolApprovalDeniedError } from './errors.js';
-import type { ToolOverride } from './overrides.js';
+import type { ToolOverride } from '../catalog/overrides.js';
 import { trustedHints } from './presets.js';
 
 /** How long a call waits for its approval by default, in ms. */

@@ -10,12 +10,12 @@
 import type { RequestContext } from '../../client/middleware.js';
 import type { JsonObject } from '../../wire/messages.js';
 import { isObject } from '../../wire/messages.js';
-import type { HostTool } from '../catalog.js';
-import type { HostServerEntry } from '../config.js';
-import type { McpHostOptions } from '../hostOptions.js';
+import type { HostTool } from '../catalog/catalog.js';
+import type { ToolOverrides } from '../catalog/overrides.js';
+import type { ApproveHook } from './approval.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { argumentsHash } from './argumentsHash.js';
-import { overrideOf } from './overrides.js';
+import { overrideOf } from '../catalog/overrides.js';
 import { approveToolCall } from './toolApproval.js';
 
 /** What one host call remembers across its attempts: the call it approved, not asked again when sent again. */
@@ -26,10 +26,23 @@ export interface GateMemo {
 /** The key of {@link GateMemo} on a call's options (private to the host). */
 export const GATE_MEMO: unique symbol = Symbol('mcp-live.host.gateMemo');
 
+/** What the gate reads of the host's options (`McpHostOptions`). */
+export interface GateHostOptions {
+  readonly approve?: ApproveHook | undefined;
+  readonly approvalTimeoutMs?: number | undefined;
+}
+
+/** What the gate reads of a server's entry (`HostServerEntry`). */
+export interface GateEntry {
+  readonly approve?: ApproveHook | undefined;
+  readonly trusted?: boolean | undefined;
+  readonly overrides?: ToolOverrides | undefined;
+}
+
 /** What the gate of one server reads, each time a call reaches it (the entry and catalog as they are then). */
 export interface GateSource {
-  readonly options: McpHostOptions;
-  entry(): HostServerEntry | undefined;
+  readonly options: GateHostOptions;
+  entry(): GateEntry | undefined;
   /** The server's tool by original name, as the catalog lists it. */
   listed(name: string): HostTool | undefined;
   time(): { clock: Clock; timers: Timers };

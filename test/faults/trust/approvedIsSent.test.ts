@@ -7,8 +7,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost } from '../../../src/node.js';
-import { onToolCall, type ApproveHook, type ToolCallApproval } from '../../../src/index.js';
+import { McpHost } from '../../../src/hostNode.js';
+import { onToolCall } from '../../../src/index.js';
+import { type ApproveHook, type ToolCallApproval } from '../../../src/host.js';
 import type { JsonObject } from '../../../src/wire/messages.js';
 import type { CallToolResult } from '../../../src/wire/protocol.js';
 

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost as NodeHost } from '../../../src/node.js';
+import { McpHost as NodeHost } from '../../../src/hostNode.js';
 import { McpHost } from '../../../src/host/host.js';
 import {
   errorToolResult,
@@ -18,7 +18,7 @@ import {
   toOpenAiChatTools,
   toOpenAiResponsesToolSet,
   toOpenAiResponsesTools,
-} from '../../../src/index.js';
+} from '../../../src/host.js';
 import { loadSkillsCatalog, skillsServerFactory, EXAMPLE_SKILL_FILES } from '../../../examples/skillsCatalog.js';
 import { inMemoryOfficial } from '../../fakes/inMemoryOfficial.js';
 

@@ -7,11 +7,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost } from '../../../src/node.js';
+import { McpHost } from '../../../src/hostNode.js';
 import { McpHost as BaseHost } from '../../../src/host/host.js';
-import { HostView } from '../../../src/host/policy/views.js';
+import { HostView } from '../../../src/host/views.js';
 import { ToolSession } from '../../../src/host/contextBudget/toolSession.js';
-import { hostAppLink, isToolApprovalDeniedError } from '../../../src/index.js';
+import { hostAppLink, isToolApprovalDeniedError } from '../../../src/host.js';
 
 const SERVER = fileURLToPath(new URL('./children/echo-arguments.mjs', import.meta.url));
 
