@@ -311,8 +311,7 @@ export class McpHost {
    * is what is sent (docs/host.md#trust-boundary).
    * @throws HostRoutingError (-33051): `unknown-tool` (`data.suggestions`: up to three nearest
    *   exposed names), `unknown-server`, `server-unavailable`; ToolApprovalDeniedError (-33052,
-   *   `data.deniedBy`); ModuleLoadError (-33042) when the approval step cannot be loaded
-   *   (nothing is sent); MiddlewareError (-33041) when a link after the gate tries to change
+   *   `data.deniedBy`); MiddlewareError (-33041) when a link after the gate tries to change
    *   the approved call; then whatever `McpClient.callTool` throws.
    */
   callTool(
@@ -441,7 +440,7 @@ export class McpHost {
    * keystroke: an earlier call still waiting resolves `superseded`. Candidates carry the
    * server's `total` and `hasMore`.
    * @throws InvalidArgumentError (-32602) for a bad line or cursor; CancelledError (-32800);
-   *   ModuleLoadError (-33042, docs/host.md); then what `completion/complete` fails with.
+   *   then what `completion/complete` fails with.
    */
   completeSlashCommand(
     line: string,
@@ -457,8 +456,7 @@ export class McpHost {
    * `options.api`, as that API's user messages), within `options.maxChars` characters of
    * contents (default 100 000): a mention over what is left becomes a resource link with a
    * note. Mentions of no server, or that fail to read, are in `unresolved` with the error.
-   * @throws InvalidArgumentError (-32602) for bad options; CancelledError (-32800);
-   *   ModuleLoadError (-33042) when the mention reader cannot be loaded (docs/host.md).
+   * @throws InvalidArgumentError (-32602) for bad options; CancelledError (-32800).
    */
   resolveMentions<A extends PromptApi | undefined = undefined>(
     text: string,
@@ -471,8 +469,8 @@ export class McpHost {
    * Completion of an `@…` being typed: servers, then the resources and templates whose URI,
    * name or title match; inside a template's variable, its values through `completion/complete`
    * (the variables before it as context). Candidates are whole `@server:uri` texts.
-   * @throws InvalidArgumentError (-32602); CancelledError (-32800); ModuleLoadError (-33042,
-   *   docs/host.md); then what `completion/complete` fails with.
+   * @throws InvalidArgumentError (-32602); CancelledError (-32800); then what
+   *   `completion/complete` fails with.
    */
   completeMention(prefix: string, options: { signal?: AbortSignal | undefined } = {}): Promise<HostCompletion> {
     return this.parts.userInput.completeMention(prefix, options.signal);
@@ -485,10 +483,11 @@ export class McpHost {
    * (`McpHostOptions.skills.trusted`). The first call loads the registry; from then on it stays
    * current (servers opening and leaving, `list_changed` on each server's listen stream; a
    * `skills` event each time). Only listings are fetched, never a skill's files.
-   * @throws ModuleLoadError (-33042) when the skill verbs cannot be loaded (the next call tries again).
+   * @throws ModuleLoadError (-33042) when a client's Skills module (loaded on first use) cannot be
+   *   loaded (the next call tries again).
    */
-  skills(): Promise<readonly HostSkill[]> {
-    return this.parts.skills().then((front) => front.skills());
+  async skills(): Promise<readonly HostSkill[]> {
+    return this.parts.skills().skills();
   }
 
   /**
@@ -497,8 +496,8 @@ export class McpHost {
    * @throws HostRoutingError (-33051): `unknown-skill`, `server-unavailable`; ModuleLoadError
    *   (-33042) as {@link skills}; then as `client.skills.read`.
    */
-  readSkill(name: string, ref?: string, options: CallOptions = {}): Promise<SkillFile & { origin: HostSkill }> {
-    return this.parts.skills().then((front) => front.readSkill(name, ref, options));
+  async readSkill(name: string, ref?: string, options: CallOptions = {}): Promise<SkillFile & { origin: HostSkill }> {
+    return this.parts.skills().readSkill(name, ref, options);
   }
 
   /**
@@ -507,7 +506,7 @@ export class McpHost {
    * `isError: true` the model can read. Never throws for a bad argument or a failed read.
    * @throws ModuleLoadError (-33042) as {@link skills}.
    */
-  callSkillTool(name: string, args: JsonObject, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.parts.skills().then((front) => front.callSkillTool(name, args, options));
+  async callSkillTool(name: string, args: JsonObject, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.parts.skills().callSkillTool(name, args, options);
   }
 }

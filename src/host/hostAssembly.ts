@@ -14,7 +14,6 @@ import type {
   ReadResourceResult,
   ResourceTemplateReference,
 } from '../wire/protocol.js';
-import { onDemand } from '../errors/moduleLoad.js';
 import { systemClock, systemTimers } from '../util/clock.js';
 import type { HostCallOptions } from './servers/callOptions.js';
 import { ContextBudget } from './contextBudget/contextBudget.js';
@@ -26,12 +25,9 @@ import { HostViews, type ViewCallToolOptions } from './views.js';
 import type { ServerItemRef } from './catalog/routing.js';
 import { HostServers } from './servers/serverLifecycle.js';
 import type { HostServerStatus } from './servers/serverSlot.js';
-import type { SkillsFront } from './skills/skillsFront.js';
+import { SkillsFront } from './skills/skillsFront.js';
 import { templateMatcher } from './catalog/templateRoute.js';
 import { UserInput } from './userInput/userInput.js';
-
-/** The skill verbs and the registry: loaded on the first skill call. */
-const loadSkillsFront = onDemand('host skills', () => import('./skills/skillsFront.js'));
 
 /** The host's own verbs its parts call back. */
 export interface HostVerbs {
@@ -62,10 +58,9 @@ export interface HostParts {
   readonly userInput: UserInput;
   readonly views: HostViews;
   /**
-   * The skill verbs, loaded and made on first use.
-   * @throws ModuleLoadError (-33042) when they cannot be loaded (the next call tries again).
+   * The skill verbs, made on first use.
    */
-  skills(): Promise<SkillsFront>;
+  skills(): SkillsFront;
   /** Closes the parts that hold listeners or timers (the servers close on their own). */
   close(): void;
 }
@@ -80,8 +75,7 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     changed: () => userInput.catalogChanged(),
   });
   let skills: SkillsFront | undefined;
-  const front = async (): Promise<SkillsFront> =>
-    (skills ??= makeSkills((await loadSkillsFront()).SkillsFront, host, core));
+  const front = (): SkillsFront => (skills ??= makeSkills(host, core));
   const middleware = new HostMiddleware();
   const servers = new HostServers(core, middleware);
   const budget = new ContextBudget(options.contextBudget ?? {}, {
@@ -90,7 +84,7 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     serverOptions: (name) => core.slots.get(name)?.entry,
     callTool: (name, args, call) => host.callTool(name, args, call),
     skillsListed: () => skillsListed,
-    callSkillTool: (name, args, call) => front().then((skills) => skills.callSkillTool(name, args, call)),
+    callSkillTool: async (name, args, call) => front().callSkillTool(name, args, call),
   });
   let skillsListed = false;
   const stopSkills = core.events.on((event) => {
@@ -146,8 +140,8 @@ function makeUserInput(host: HostVerbs, core: HostCore): UserInput {
   );
 }
 
-function makeSkills(Front: typeof SkillsFront, host: HostVerbs, core: HostCore): SkillsFront {
-  return new Front(
+function makeSkills(host: HostVerbs, core: HostCore): SkillsFront {
+  return new SkillsFront(
     {
       openServers: () =>
         [...core.slots.values()].flatMap((slot) => {

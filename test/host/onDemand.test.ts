@@ -1,18 +1,14 @@
 /**
- * The host's parts that load on first use (docs/host.md, "What loads on first use"), each used
- * first on a fresh host: this file has a module registry of its own, so each test's first call
- * is the one that loads its part. Tool approval, the skill verbs, slash command and mention
- * completion, mentions, the kept tool lists of lazy servers; and a part that cannot be loaded
- * fails the call that needed it with ModuleLoadError (-33042), with nothing sent, and the next
- * call loads it.
+ * The host's parts each used first on a fresh host: tool approval, the skill verbs, slash
+ * command and mention completion, mentions, the kept tool lists of lazy servers. They loaded on
+ * first use until issue 43 folded them into the host's core (each under 3 KB gzip); the first
+ * call of each still works from nothing made beforehand.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpHost, type McpHostOptions } from '../../src/host/host.js';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { ErrorCode } from '../../src/errors/codes.js';
-import { isModuleLoadError } from '../../src/errors/moduleLoad.js';
 import { ToolApprovalDeniedError } from '../../src/host/policy/errors.js';
-import type { ToolCallApproval } from '../../src/host/policy/approval.js';
 import type { HostCompletion } from '../../src/host/userInput/completionCandidates.js';
 import { loadSkillsCatalog, skillsServerFactory } from '../../examples/skillsCatalog.js';
 import { inMemoryOfficial } from '../fakes/inMemoryOfficial.js';
@@ -22,7 +18,6 @@ import { inMemoryExample } from './inMemoryExample.js';
 const clientInfo = { name: 'on-demand-tests', version: '0.0.0' };
 const hosts: McpHost[] = [];
 afterEach(async () => {
-  vi.doUnmock('../../src/host/policy/approval.js');
   await Promise.all(hosts.splice(0).map((h) => h.close()));
 });
 
@@ -37,33 +32,6 @@ function values(completion: HostCompletion): string[] {
   if (completion.status !== 'completed') throw new Error(`not completed: ${JSON.stringify(completion)}`);
   return completion.candidates.map((c) => c.value);
 }
-
-describe('a part that cannot be loaded', () => {
-  it('fails the call that needed it with ModuleLoadError and sends nothing; the next call loads it', async () => {
-    vi.doMock('../../src/host/policy/approval.js', () => {
-      throw new Error('chunk missing');
-    });
-    const example = inMemoryExample();
-    const asked: ToolCallApproval[] = [];
-    const host = await connected({
-      servers: { example: example.location },
-      approve: (call) => {
-        asked.push(call);
-        return 'allow';
-      },
-    });
-    const failed: unknown = await host.callTool('example__echo', { message: 'hi' }).catch((error: unknown) => error);
-    expect(isModuleLoadError(failed)).toBe(true);
-    expect(failed).toMatchObject({ code: ErrorCode.ModuleLoadFailed, data: { module: 'host tool approval' } });
-    expect(asked).toEqual([]);
-    expect(example.requests.filter((r) => r.method === 'tools/call')).toEqual([]);
-
-    vi.doUnmock('../../src/host/policy/approval.js');
-    const result = await host.callTool('example__echo', { message: 'hi' });
-    expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
-    expect(asked.map((call) => [call.exposedName, call.arguments])).toEqual([['example__echo', { message: 'hi' }]]);
-  });
-});
 
 describe('each part on its first use from a fresh host', () => {
   it('tool approval: the first call a hook applies to asks it; a denial sends nothing', async () => {

@@ -32,8 +32,8 @@ export const BUNDLE_BOUNDS = [
   {
     entry: 'host entry, everything (`export * from "mcp-live/host"`)',
     code: "export * from 'mcp-live/host';",
-    maxMinified: 293_000, // measured 284.9 KB: McpClient and every remote transport (the default factory) with it
-    maxGzip: 104_000, // measured 101.4 KB; the target is 90 KB (issue 43: see docs/performance.md, W8)
+    maxMinified: 308_000, // measured 299.7 KB (284.9 KB while the host's small parts loaded on first use): McpClient and every remote transport (the default factory) with it
+    maxGzip: 108_500, // measured 105.5 KB (101.4 KB); the target is 90 KB (issue 43: see docs/performance.md, W8)
   },
   {
     entry: 'McpClient only',
@@ -50,8 +50,8 @@ export const BUNDLE_BOUNDS = [
   {
     entry: 'McpHost with the Anthropic converters',
     code: "export { McpHost, toAnthropicTools, toAnthropicToolResult } from 'mcp-live/host';",
-    maxMinified: 284_000, // measured 275.6 KB from mcp-live/host (281.9 KB from the root entry, when it held the host; 394.3 KB): McpClient and every remote transport (the default factory)
-    maxGzip: 101_000, // measured 98.3 KB (101.1 KB from the root entry; 125.7 KB)
+    maxMinified: 298_000, // measured 290.5 KB from mcp-live/host (275.6 KB while the host's small parts loaded on first use; 281.9 KB from the root entry, when it held the host; 394.3 KB): McpClient and every remote transport (the default factory)
+    maxGzip: 105_500, // measured 102.6 KB (98.3 KB; 101.1 KB from the root entry; 125.7 KB)
   },
 ] as const;
 

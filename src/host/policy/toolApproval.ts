@@ -1,22 +1,19 @@
 /**
  * The approval step of `McpHost.callTool`: which hook applies to a server's call (its own
  * `approve`, else the host's), and the request that hook is asked, bound to this one call.
- * Asking it (approval.ts) loads with the first call a hook applies to.
+ * Asking it is approval.ts.
  */
-import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import type { HostTool } from '../catalog/catalog.js';
 import { argumentsHash } from './argumentsHash.js';
-import type { ApproveHook, ToolCallApproval } from './approval.js';
+import { askApproval, type ApproveHook, type ToolCallApproval } from './approval.js';
 import { ToolApprovalDeniedError } from './errors.js';
 import type { ToolOverride } from '../catalog/overrides.js';
 import { trustedHints } from './presets.js';
 
 /** How long a call waits for its approval by default, in ms. */
 const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
-
-const loadApproval = onDemand('host tool approval', () => import('./approval.js'));
 
 /** What the approval of one call needs to know. */
 export interface ToolApprovalSetting {
@@ -37,12 +34,10 @@ export interface ToolApprovalSetting {
  * Asks for the approval of calling `target` with `args`, when a hook applies; resolves when the
  * call may go. `args` is the frozen snapshot that will be sent (toolGate.ts): the hook is given
  * that very object, and the binding its hash.
- * @throws ToolApprovalDeniedError (-33052), CancelledError (-32800): see `askApproval`;
- *   ModuleLoadError (-33042) when approval.ts cannot be loaded (nothing is sent).
+ * @throws ToolApprovalDeniedError (-33052), CancelledError (-32800): see `askApproval`.
  */
 export async function approveToolCall(target: HostTool, args: JsonObject, setting: ToolApprovalSetting): Promise<void> {
   if (setting.approve === undefined) return;
-  const { askApproval } = await loadApproval();
   const timeoutMs = setting.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const request = approvalRequest(target, args, setting, timeoutMs);
   const denial = await askApproval(setting.approve, request, {

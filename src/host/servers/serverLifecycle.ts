@@ -7,7 +7,6 @@ import { MemoryCacheStore, type CacheStore } from '../../cache/cacheStore.js';
 import type { McpClient } from '../../client/client.js';
 import type { EraMemory } from '../../era/era.js';
 import { ConnectionClosedError, InvalidArgumentError } from '../../errors/errors.js';
-import { onDemand } from '../../errors/moduleLoad.js';
 import type { HostServerEntry, HostServerOptions, HostConfig } from './config.js';
 import type { HostCore } from './hostCore.js';
 import { checkEntry } from './hostOptions.js';
@@ -17,9 +16,9 @@ import { timeOf } from './serverCalls.js';
 import { makeServerClient } from './serverClient.js';
 import { ServerSlot, type HostServerStatus } from './serverSlot.js';
 import { fetchTransport } from './transports.js';
+import { loadLazyTools, saveLazyTools } from './lazyCatalog.js';
 
 /** The kept tool lists of lazy servers (`lazy: true`): loaded when the host has one. */
-const loadLazyCatalog = onDemand('host lazy servers', () => import('./lazyCatalog.js'));
 
 /** @internal See the module comment. */
 export class HostServers {
@@ -141,28 +140,18 @@ export class HostServers {
       const tools = slot.contribution()?.tools;
       if (tools === undefined || this.keptLazy.get(slot) === tools) continue;
       this.keptLazy.set(slot, tools);
-      loadLazyCatalog().then(
-        ({ saveLazyTools }) => saveLazyTools(this.store, slot.name, entry, tools, Date.now()),
-        (error: Error) => this.core.report(error, slot.name),
-      );
+      void saveLazyTools(this.store, slot.name, entry, tools, Date.now());
     }
   }
 
   /**
    * Starts a slot; a lazy one (`lazy: true`) with a kept tool list only lists it, and starts on
-   * its first call (`onServer`). Without its kept-list module (ModuleLoadError, reported), a lazy
-   * server starts as any other.
+   * its first call (`onServer`).
    */
   private async start(slot: ServerSlot, signal?: AbortSignal): Promise<void> {
     const entry = slot.entry;
     if (entry?.lazy === true && slot.state === 'new') {
-      const tools = await loadLazyCatalog().then(
-        ({ loadLazyTools }) => loadLazyTools(this.store, slot.name, entry, Date.now()),
-        (error: Error) => {
-          this.core.report(error, slot.name);
-          return undefined;
-        },
-      );
+      const tools = await loadLazyTools(this.store, slot.name, entry, Date.now());
       if (tools !== undefined && !this.core.closed) return slot.listLazily(tools);
     }
     await slot.start(signal);

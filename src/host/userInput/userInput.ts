@@ -2,21 +2,23 @@
  * The host's verbs for what the user types (docs/host.md, "Slash commands and mentions"):
  * prompts as slash commands (the list, kept current from the catalog; parse; run), resources
  * as `@server:uri` mentions, and completion of both as the user types. The list, the parse and
- * the prompt converters are here; completion and the reading of mentions load on first use,
- * handed what they share with this side (the line's words, the URI template functions).
+ * the prompt converters are here; completion (slashCompletion.ts, mentionCompletion.ts) and the
+ * reading of mentions (mentions.ts) are handed what they share with this side (the line's
+ * words, the URI template functions).
  */
 import type { CompleterOptions } from '../../completion/completer.js';
-import { onDemand } from '../../errors/moduleLoad.js';
 import { expandUriTemplate, parseUriTemplate } from '../../resources/uriTemplate.js';
 import { matchUriTemplates } from '../../resources/uriTemplateMatch.js';
 import type { CallOptions } from '../../wire/callOptions.js';
 import type { GetPromptResult, ReadResourceResult } from '../../wire/protocol.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { CompleterPool, CompleterPoolDeps } from './completerPool.js';
+import { CompleterPool, type CompleterPoolDeps } from './completerPool.js';
 import type { HostCompletion } from './completionCandidates.js';
 import type { ExposedNameCollision } from '../catalog/exposedNames.js';
-import type { ResolvedMentions, ResolveMentionsOptions } from './mentions.js';
+import { resolveMentionsOf, type ResolvedMentions, type ResolveMentionsOptions } from './mentions.js';
+import { completeMentionPrefix } from './mentionCompletion.js';
+import { completeSlashCommandLine } from './slashCompletion.js';
 import { messagesFor, type MessagesFor, type PromptApi } from '../models/promptMessages.js';
 import {
   commandWord,
@@ -38,11 +40,6 @@ export interface RunSlashCommandOptions<A extends PromptApi | undefined = undefi
   /** Write `messages` for this model API (the prompt converters). @default none (only `result`) */
   api?: A;
 }
-
-const loadSlashCompletion = onDemand('host slash command completion', () => import('./slashCompletion.js'));
-const loadMentionCompletion = onDemand('host mention completion', () => import('./mentionCompletion.js'));
-const loadMentions = onDemand('host mentions', () => import('./mentions.js'));
-const loadCompleterPool = onDemand('host completion', () => import('./completerPool.js'));
 
 /** What `host.runSlashCommand` resolves with. */
 export interface SlashCommandRun<A extends PromptApi | undefined = undefined> extends ParsedSlashCommand {
@@ -118,13 +115,13 @@ export class UserInput {
     cursor: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<HostCompletion> {
-    const [{ completeSlashCommandLine }, pool] = await Promise.all([loadSlashCompletion(), this.completers()]);
+    const pool = this.completers();
     const words = { commandWord, splitWords, quoteWord };
     return completeSlashCommandLine(line, cursor, { list: this.commands(), pool, words }, signal);
   }
 
   async completeMention(prefix: string, signal: AbortSignal | undefined): Promise<HostCompletion> {
-    const [{ completeMentionPrefix }, pool] = await Promise.all([loadMentionCompletion(), this.completers()]);
+    const pool = this.completers();
     const catalog = this.deps.catalog();
     return completeMentionPrefix(
       prefix,
@@ -143,7 +140,6 @@ export class UserInput {
     text: string,
     options: ResolveMentionsOptions<A>,
   ): Promise<ResolvedMentions<A>> {
-    const { resolveMentionsOf } = await loadMentions();
     const resolved = await resolveMentionsOf(
       text,
       {
@@ -169,13 +165,8 @@ export class UserInput {
     this.pool?.close();
   }
 
-  /**
-   * The completers, made once their module has loaded.
-   * @throws ModuleLoadError (-33042) when it cannot be loaded (the next call tries again).
-   */
-  private async completers(): Promise<CompleterPool> {
-    if (this.closed) throw new Error('the host is closed');
-    const { CompleterPool } = await loadCompleterPool();
+  /** The completers, made on first use. */
+  private completers(): CompleterPool {
     if (this.closed) throw new Error('the host is closed');
     return (this.pool ??= new CompleterPool(
       {
