@@ -19,7 +19,8 @@ export {
   skillsContext,
 } from './host/skills/skillTools.js';
 // McpHost: many servers, one catalog, tools for models (docs/host.md)
-export { McpHost, type McpHostOptions, type HostFromConfigOptions, type HostEvent } from './host/host.js';
+export { McpHost } from './host/host.js';
+export type { McpHostOptions, HostFromConfigOptions, HostEvent } from './host/servers/hostOptions.js';
 export type { HostCallOptions, HostCallToolOptions } from './host/servers/callOptions.js';
 export type { HostServerState, HostServerStatus } from './host/servers/serverSlot.js';
 export {
@@ -92,7 +93,8 @@ export { approvalPreset, trustedHints, type ApprovalPreset } from './host/policy
 export { approveWithElicitation, type ElicitApprovalOptions } from './host/policy/elicitApproval.js';
 export { canonicalJson, argumentsHash } from './host/policy/argumentsHash.js';
 export type { ToolOverride, ToolOverrides } from './host/catalog/overrides.js';
-export { HostView, type HostViewOptions, type HostViewEvent, type ViewCallToolOptions } from './host/views.js';
+export { HostView, type HostViewEvent, type ViewCallToolOptions } from './host/views.js';
+export type { HostViewOptions } from './host/policy/viewOptions.js';
 export {
   toOpenAiChatTools,
   toOpenAiResponsesTools,
@@ -100,7 +102,6 @@ export {
   toGeminiFunctionDeclarations,
   toGeminiSchema,
   restoreModelArguments,
-  GeminiType,
   type ModelToolSource,
   type ModelToolOptions,
   type OpenAiToolOptions,
@@ -110,9 +111,9 @@ export {
   type OpenAiResponsesTool,
   type AnthropicTool,
   type GeminiFunctionDeclaration,
-  type GeminiSchema,
   type GeminiToolOptions,
 } from './host/models/modelTools.js';
+export { GeminiType, type GeminiSchema } from './host/models/schema/geminiOpenApi.js';
 export {
   reportOnce,
   type ModelApi,
@@ -137,7 +138,8 @@ export {
 // The context budget (docs/host.md, "The context budget"): tool search, deferral, bounded results.
 export type { ContextBudgetOptions, ContextBudgetServerOptions, DeferMode } from './host/contextBudget/options.js';
 export { estimateTokens, type TokenEstimator } from './host/contextBudget/tokens.js';
-export type { ToolSearchOptions, ToolSearchResult, ToolMatch } from './host/contextBudget/toolSearch.js';
+export type { ToolSearchOptions, ToolSearchResult } from './host/contextBudget/toolSearch.js';
+export type { ToolMatch } from './host/contextBudget/toolIndex.js';
 export type { ToolSession, ModelToolSet, ModelToolOutcome } from './host/contextBudget/toolSession.js';
 export type { ModelCallOptions } from './host/contextBudget/modelCall.js';
 export type { ArtifactStore, Artifact, ArtifactPage, ArtifactLimits } from './host/contextBudget/artifacts.js';

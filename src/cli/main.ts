@@ -34,8 +34,6 @@ export const VERSION = '0.2.0';
  */
 const WATCH_RECONNECT: ReconnectOptions = { maxQuickRetries: 2, quickPhaseMs: 0, maxCoolDowns: 0 };
 
-export type { CliIo, OutStream } from './io.js';
-
 /** Runs `mcp-live` with `argv` (no node/script paths); resolves with the exit code. Never rejects. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let invocation;

@@ -41,7 +41,8 @@ import {
   type McpHostOptions,
 } from './servers/hostOptions.js';
 import type { ResolvedMentions, ResolveMentionsOptions } from './userInput/mentions.js';
-import type { HostView, HostViewOptions } from './views.js';
+import type { HostView } from './views.js';
+import type { HostViewOptions } from './policy/viewOptions.js';
 import type { PromptApi } from './models/promptMessages.js';
 import * as calls from './servers/routedCalls.js';
 import type { ServerItemRef } from './catalog/routing.js';
@@ -49,8 +50,6 @@ import type { HostServerStatus } from './servers/serverSlot.js';
 import type { ParsedSlashCommand } from './userInput/slashCommandLine.js';
 import type { SlashCommand } from './userInput/slashCommands.js';
 import type { RunSlashCommandOptions, SlashCommandRun } from './userInput/userInput.js';
-
-export type { McpHostOptions, HostFromConfigOptions, HostEvent } from './servers/hostOptions.js';
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one

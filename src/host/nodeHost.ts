@@ -3,7 +3,8 @@
  * transports as its default, so a Claude Desktop or VS Code configuration of stdio servers works
  * with no transport option. The root entry's `McpHost` stays runtime-neutral.
  */
-import { McpHost as RuntimeNeutralHost, type McpHostOptions } from './host.js';
+import { McpHost as RuntimeNeutralHost } from './host.js';
+import { type McpHostOptions } from './servers/hostOptions.js';
 import { nodeTransport } from './servers/nodeTransport.js';
 
 /**

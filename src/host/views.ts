@@ -24,8 +24,6 @@ import { routeResource, type TemplateMatcher } from './catalog/routing.js';
 import type { HostServerState } from './servers/serverSlot.js';
 import { checkViewOptions, type HostViewOptions } from './policy/viewOptions.js';
 
-export type { HostViewOptions } from './policy/viewOptions.js';
-
 /**
  * An event of a view: `catalog` when the view's own lists changed (`kinds` names them; a change
  * elsewhere in the host is not one), `state` when one of its servers changed state.

@@ -1,5 +1,6 @@
 /** Runs the `mcp-live` CLI in-process with collected output, for the tests in test/cli/. */
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
+import { type CliIo } from '../../src/cli/io.js';
 
 /** A stream stand-in that keeps what was written. */
 export function collector(isTTY = false): { write(text: string): boolean; readonly isTTY: boolean; text: string } {

@@ -5,7 +5,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
+import { type CliIo } from '../../src/cli/io.js';
 import { McpClient } from '../../src/client/client.js';
 import { ToolTask } from '../../src/tasks/toolTask.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';

@@ -6,7 +6,8 @@
  * lists, fetched again on the server's ttlMs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost, type HostEvent } from '../../src/host/host.js';
+import { McpHost } from '../../src/host/host.js';
+import { type HostEvent } from '../../src/host/servers/hostOptions.js';
 import { HostRoutingError } from '../../src/host/catalog/errors.js';
 import { CancelledError, TimeoutError } from '../../src/errors/errors.js';
 import type { HostClientOptions } from '../../src/host/servers/config.js';

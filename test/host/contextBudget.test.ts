@@ -3,7 +3,8 @@
  * results, end to end against real servers (the SDK's, in this process) for every converter.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost, type McpHostOptions } from '../../src/host/host.js';
+import { McpHost } from '../../src/host/host.js';
+import { type McpHostOptions } from '../../src/host/servers/hostOptions.js';
 import {
   toAnthropicToolSet,
   toGeminiToolSet,

@@ -4,7 +4,8 @@
  * fails or drops, add/remove, and the one shared cache store.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost, type HostEvent, type McpHostOptions } from '../../src/host/host.js';
+import { McpHost } from '../../src/host/host.js';
+import { type HostEvent, type McpHostOptions } from '../../src/host/servers/hostOptions.js';
 import { HostConfigError, HostRoutingError } from '../../src/host/catalog/errors.js';
 import { parseCacheKey } from '../../src/cache/cacheKey.js';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';

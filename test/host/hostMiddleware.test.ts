@@ -4,7 +4,8 @@
  * the connection stays), and a change after approval approved again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpHost, type McpHostOptions } from '../../src/host/host.js';
+import { McpHost } from '../../src/host/host.js';
+import { type McpHostOptions } from '../../src/host/servers/hostOptions.js';
 import { MiddlewareError, onPromptGet, onToolCall } from '../../src/client/middleware.js';
 import { ToolApprovalDeniedError } from '../../src/host/policy/errors.js';
 import type { ToolCallApproval } from '../../src/host/policy/approval.js';

@@ -18,11 +18,10 @@ import {
   restoreModelArguments,
   type AnthropicTool,
   type GeminiFunctionDeclaration,
-  type GeminiSchema,
-  type GeminiType,
   type OpenAiChatTool,
   type OpenAiResponsesTool,
 } from '../../src/host/models/modelTools.js';
+import { type GeminiSchema, type GeminiType } from '../../src/host/models/schema/geminiOpenApi.js';
 import {
   errorToolResult,
   toAnthropicToolResult,

@@ -5,7 +5,8 @@
  * call of each still works from nothing made beforehand.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpHost, type McpHostOptions } from '../../src/host/host.js';
+import { McpHost } from '../../src/host/host.js';
+import { type McpHostOptions } from '../../src/host/servers/hostOptions.js';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { ErrorCode } from '../../src/errors/codes.js';
 import { ToolApprovalDeniedError } from '../../src/host/policy/errors.js';

@@ -5,7 +5,8 @@
  * the configuration file's policy fields.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { McpHost, type HostEvent, type McpHostOptions } from '../../src/host/host.js';
+import { McpHost } from '../../src/host/host.js';
+import { type HostEvent, type McpHostOptions } from '../../src/host/servers/hostOptions.js';
 import { HostConfigError, HostRoutingError } from '../../src/host/catalog/errors.js';
 import { CancelledError } from '../../src/errors/errors.js';
 import { ErrorCode } from '../../src/errors/codes.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpHost } from '../../src/host/nodeHost.js';
-import type { HostEvent } from '../../src/host/host.js';
+import type { HostEvent } from '../../src/host/servers/hostOptions.js';
 import { SlashCommandError } from '../../src/host/userInput/slashCommandError.js';
 import type { CompletedCandidates, HostCompletion } from '../../src/host/userInput/completionCandidates.js';
 import { toAnthropicTools } from '../../src/host/models/modelTools.js';

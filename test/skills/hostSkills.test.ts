@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/host/host.js';
 import { SKILL_TOOLS, skillsContext } from '../../src/host/skills/skillTools.js';
 import { toAnthropicTools } from '../../src/host/models/modelTools.js';
-import type { HostEvent } from '../../src/host/host.js';
+import type { HostEvent } from '../../src/host/servers/hostOptions.js';
 import { loadSkillsCatalog, skillsServerFactory, EXAMPLE_SKILL_FILES } from '../../examples/skillsCatalog.js';
 import { inMemoryOfficial } from '../fakes/inMemoryOfficial.js';
 import { TamperableSkills, skillMd } from '../fakes/tamperableSkills.js';

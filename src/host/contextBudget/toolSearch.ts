@@ -8,8 +8,6 @@ import { isModelVisible } from '../../apps/toolUi.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
 import { wordsOf, type ToolIndex, type ToolMatch } from './toolIndex.js';
 
-export type { ToolMatch } from './toolIndex.js';
-
 /** Options of `host.searchTools`. */
 export interface ToolSearchOptions {
   /** The most matches, 1 to 100. @default 10 */

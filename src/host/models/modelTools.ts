@@ -28,8 +28,6 @@ import { ANTHROPIC_PROFILE, GEMINI_JSON_PROFILE, GEMINI_OPENAPI_PROFILE, OPENAI_
 import type { ModelApi, SchemaChange, SchemaReportListener } from './schema/schemaChanges.js';
 import { toStrictSchema } from './schema/strict.js';
 
-export { GeminiType, type GeminiSchema } from './schema/geminiOpenApi.js';
-
 /** What the converters take: a host tool (its exposed name is used) or a plain MCP tool. */
 export type ModelToolSource = HostTool | Tool;
 
