@@ -1,6 +1,7 @@
 /**
  * The Node-only entry: the stdio transport (child processes), Streamable HTTP on `node:http`,
- * WebSocket on `ws` with heartbeat pings, and OAuth credentials in a file.
+ * WebSocket on `ws` with heartbeat pings, the OAuth provider with DNS pinning, and OAuth
+ * credentials in a file.
  *
  * @module mcp-live/node
  */
@@ -23,3 +24,5 @@ export { WebSocketTransport } from './transport/websocket/node.js';
 export type { WebSocketTransportOptions } from './transport/websocket/webSocket.js';
 // OAuth credentials in a JSON file (mode 0600), for CLIs.
 export { FileCredentialStore } from './auth/fileCredentialStore.js';
+// The OAuth provider with DNS pinning on node:http (the root export's requests use fetch).
+export { createOAuthProvider } from './auth/nodeOAuthProvider.js';

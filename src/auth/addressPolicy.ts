@@ -5,9 +5,10 @@
  * link-local, unique-local, CGNAT, unspecified or metadata address, unless the MCP server's
  * own host is of that kind (local development) or the URL is on the MCP server's own host.
  * Where a resolver exists (Node, Deno, Bun: `node:dns`, or the one given)
- * a host name is resolved and every address checked; the request itself then resolves the
- * name again (no DNS pinning). Without one (browsers) literal addresses and known names only.
- * Runtime-neutral.
+ * a host name is resolved and every address checked. The sender under {@link guardedFetch} is
+ * handed the addresses checked: the Node one (`pinnedSend`) connects to exactly those (DNS
+ * pinning), a plain `fetch` resolves the name again. Without a resolver (browsers) literal
+ * addresses and known names only. Runtime-neutral.
  */
 import type { FetchLike } from '../transport/http/stack.js';
 import { addressKind, isIpLiteral, type AddressKind } from './addressKinds.js';
@@ -95,43 +96,76 @@ function defaultLookup(): AddressLookup | undefined {
 }
 
 /**
- * Checks `url` against `policy` before any connection to it.
+ * Checks `url` against `policy` before any connection to it, and returns the addresses it
+ * checked: the literal address, or every address the name resolved to (once); empty for a
+ * host the app named itself, without a resolver, or for a name of a known kind (a metadata
+ * name) when the app's own `check` decides.
  * @throws OAuthError `address-refused` (`data.url`, `data.reason`: the kind or the app check's
- *   reason, `data.actual`: the address), `network-error` when the name does not resolve.
+ *   reason, `data.actual`: the address), `network-error` when the name does not resolve; the
+ *   signal's reason when it aborts.
  */
-export async function checkAddress(url: string, policy: ResolvedAddressPolicy, signal: AbortSignal): Promise<void> {
+export async function checkAddress(
+  url: string,
+  policy: ResolvedAddressPolicy,
+  signal: AbortSignal,
+): Promise<readonly ResolvedAddress[]> {
   const parsed = new URL(url);
   const hostname = parsed.hostname;
-  if (policy.appHosts.has(hostname) && policy.check === undefined) return;
+  if (policy.appHosts.has(hostname) && policy.check === undefined) return [];
   const nameKind = addressKind(hostname);
-  let addresses: string[] = [];
-  if (isIpLiteral(hostname)) addresses = [hostname];
-  else if (nameKind === undefined && policy.lookup !== undefined) {
-    try {
-      addresses = (await policy.lookup(hostname)).map((resolved) => resolved.address);
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new OAuthError(`cannot resolve ${hostname}`, { failure: 'network-error', url: safeUrl(parsed) }, error);
-    }
-    if (signal.aborted) throw signal.reason;
+  if (policy.check === undefined && nameKind !== undefined && !policy.allowed.has(nameKind))
+    throw refused(parsed, nameKind, isIpLiteral(hostname) ? literalAddress(hostname) : undefined);
+  let resolved: readonly ResolvedAddress[] = [];
+  if (isIpLiteral(hostname)) {
+    const address = literalAddress(hostname);
+    resolved = [{ address, family: address.includes(':') ? 6 : 4 }];
+  } else if (policy.lookup !== undefined && (nameKind === undefined || policy.check === undefined)) {
+    // A name of an allowed kind (`localhost` for a local server) is resolved and checked too.
+    resolved = await resolve(parsed, policy.lookup, signal);
   }
+  const addresses = resolved.map((entry) => entry.address);
   if (policy.check !== undefined) {
     const reason = policy.check({ url: parsed.href, hostname, addresses });
     if (reason !== undefined) throw refused(parsed, reason, addresses[0]);
-    return;
+    return resolved;
   }
-  if (nameKind !== undefined && !policy.allowed.has(nameKind)) throw refused(parsed, nameKind, undefined);
   for (const address of addresses) {
     const kind = addressKind(address);
     if (kind !== undefined && !policy.allowed.has(kind)) throw refused(parsed, kind, address);
   }
+  return resolved;
+}
+
+/** The addresses `url`'s host name resolves to, at least one. */
+async function resolve(url: URL, lookup: AddressLookup, signal: AbortSignal): Promise<readonly ResolvedAddress[]> {
+  let resolved: readonly ResolvedAddress[];
+  try {
+    resolved = await lookup(url.hostname);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new OAuthError(`cannot resolve ${url.hostname}`, { failure: 'network-error', url: safeUrl(url) }, error);
+  }
+  if (signal.aborted) throw signal.reason;
+  if (resolved.length === 0)
+    throw new OAuthError(`cannot resolve ${url.hostname}: no address`, { failure: 'network-error', url: safeUrl(url) });
+  return resolved;
+}
+
+/** A literal host as an address (IPv4 dotted decimal, IPv6 without brackets), as the URL parser writes it. */
+function literalAddress(hostname: string): string {
+  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
 
 function refused(url: URL, reason: string, address: string | undefined): OAuthError {
-  const at = address === undefined || address === url.hostname ? '' : ` (${address})`;
+  const at = address === undefined || address === literalAddress(url.hostname) ? '' : ` (${address})`;
   return new OAuthError(
     `refusing to fetch ${safeUrl(url)}: ${url.hostname}${at} is a ${reason} address, and the MCP server is not`,
-    { failure: 'address-refused', url: safeUrl(url), reason, ...(address !== undefined && { actual: address }) },
+    {
+      failure: 'address-refused',
+      url: safeUrl(url),
+      reason,
+      ...(address !== undefined && { actual: address }),
+    },
   );
 }
 
@@ -143,23 +177,36 @@ function safeUrl(url: URL): string {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * `fetch` behind `policy`: each URL is checked before it is requested. A request that asked
+ * Sends one request to `url` without following a redirect (`redirect: 'manual'` in `init`),
+ * given the addresses {@link checkAddress} checked for it (possibly none). A sender that can
+ * choose where it connects (`pinnedSend` on Node) connects to one of those and resolves
+ * nothing again; a plain `fetch` ignores them.
+ */
+export type CheckedSend = (url: string, init: RequestInit, checked: readonly ResolvedAddress[]) => Promise<Response>;
+
+/** A plain `fetch` as a {@link CheckedSend}: it resolves the name again (no DNS pinning). */
+export function unpinnedSend(fetch: FetchLike): CheckedSend {
+  return (url, init) => fetch(url, init);
+}
+
+/**
+ * `send` behind `policy`: each URL is checked before it is requested. A request that asked
  * for `redirect: 'manual'` (every `oauth4webapi` request) gets the 3xx as is; a GET that would
  * follow redirects follows them here, checking each `Location`, at most `maxRedirects` times.
  * Where `Location` is hidden (a browser's opaque redirect) the runtime follows, and the final
  * URL is checked before the body is used.
  */
-export function guardedFetch(fetch: FetchLike, policy: ResolvedAddressPolicy): FetchLike {
+export function guardedFetch(send: CheckedSend, policy: ResolvedAddressPolicy): FetchLike {
   return async (input, init) => {
     const signal = init.signal ?? new AbortController().signal;
     const method = (init.method ?? 'GET').toUpperCase();
     const follow = init.redirect === undefined || init.redirect === 'follow';
     let url = input;
     for (let hop = 0; ; hop++) {
-      await checkAddress(url, policy, signal);
-      const response = await fetch(url, { ...init, redirect: 'manual' });
+      const checked = await checkAddress(url, policy, signal);
+      const response = await send(url, { ...init, redirect: 'manual' }, checked);
       if (response.type === 'opaqueredirect' && follow) {
-        const followed = await fetch(url, init);
+        const followed = await send(url, init, checked);
         if (followed.url !== '') await checkFinal(followed, policy, signal);
         return followed;
       }

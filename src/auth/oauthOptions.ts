@@ -9,6 +9,8 @@ import { MemoryCredentialStore, type CredentialStore } from './credentialStore.j
 import {
   guardedFetch,
   resolveAddressPolicy,
+  unpinnedSend,
+  type CheckedSend,
   type DiscoveryAddressPolicy,
   type ResolvedAddressPolicy,
 } from './addressPolicy.js';
@@ -75,7 +77,12 @@ export interface OAuthProviderBaseOptions {
    * requires HTTPS; loopback hosts are always allowed. @default false
    */
   allowInsecureHttp?: boolean | undefined;
-  /** The fetch for metadata, registration and token requests. @default globalThis.fetch, looked up at each call */
+  /**
+   * The fetch for metadata, registration and token requests. Given one, DNS pinning is its
+   * job: the address policy checks each URL's addresses, and this fetch resolves the name again
+   * when it connects. @default globalThis.fetch, looked up at each call; from `mcp-live/node`,
+   * requests on `node:http` that connect to the addresses checked (DNS pinning)
+   */
   fetch?: FetchLike | undefined;
   /**
    * The address policy of discovery: every URL the provider fetches that is not on the MCP
@@ -83,9 +90,10 @@ export interface OAuthProviderBaseOptions {
    * registration endpoints, each redirect) is refused before any connection with `OAuthError`
    * `address-refused` when it points at a loopback, private, link-local, unique-local, CGNAT,
    * unspecified or cloud metadata address, unless the MCP server's URL is itself on that kind
-   * (a literal address or `localhost`: local development). Host names are resolved first where
-   * `node:dns` exists, and every address is checked (the request then resolves the name again:
-   * no DNS pinning); in a browser only literal addresses and metadata names are checked. `false`
+   * (a literal address or `localhost`: local development). Host names are resolved once where
+   * `node:dns` exists, and every address is checked; the provider of `mcp-live/node` then
+   * connects to an address checked (DNS pinning), the root one's `fetch` resolves the name
+   * again; in a browser only literal addresses and metadata names are checked. `false`
    * turns it off; {@link DiscoveryAddressPolicy} allows more kinds, replaces the check or the
    * resolver. See docs/auth.md, "Discovery addresses". @default on
    */
@@ -165,10 +173,15 @@ export interface ResolvedOAuthOptions {
 }
 
 /**
- * Checks `options` and applies the defaults.
+ * Checks `options` and applies the defaults. `pinned` makes the sender of a provider without
+ * its own `fetch` from its address policy (`mcp-live/node`: `pinnedSend`); without it, or
+ * with the policy off, requests go to `globalThis.fetch`.
  * @throws InvalidArgumentError (-32602) as {@link createOAuthProvider} documents.
  */
-export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAuthOptions {
+export function resolveOAuthOptions(
+  options: OAuthProviderOptions,
+  pinned?: (policy: ResolvedAddressPolicy) => CheckedSend | undefined,
+): ResolvedOAuthOptions {
   const serverUrl = parseHttpUrl(options.serverUrl, 'serverUrl');
   serverUrl.hash = '';
   const grant = checkGrant(options.grant);
@@ -221,7 +234,13 @@ export function resolveOAuthOptions(options: OAuthProviderOptions): ResolvedOAut
     maxStepUps: positiveInteger(options.maxStepUps, 2, 'maxStepUps'),
     refreshSkewMs: nonNegative(options.refreshSkewMs, 30_000, 'refreshSkewMs'),
     allowInsecureHttp: options.allowInsecureHttp ?? false,
-    fetch: addressPolicy === undefined ? baseFetch : guardedFetch(baseFetch, addressPolicy),
+    fetch:
+      addressPolicy === undefined
+        ? baseFetch
+        : guardedFetch(
+            (options.fetch === undefined ? pinned?.(addressPolicy) : undefined) ?? unpinnedSend(baseFetch),
+            addressPolicy,
+          ),
     addressPolicy,
     clock: options.clock ?? { now: () => Date.now() },
     dpop: resolveDPoP(options.dpop),

@@ -13,7 +13,9 @@ import type { OAuthSession } from './oauthSession.js';
 import type { StoredTokens } from './types.js';
 
 /** The OAuth flows and `oauth4webapi` under them, loaded on the first call of any provider. */
-const loadOAuthSession = onDemand('oauth', () => import('./oauthSession.js').then((module) => module.OAuthSession));
+export const loadOAuthSession = onDemand('oauth', () =>
+  import('./oauthSession.js').then((module) => module.OAuthSession),
+);
 
 /**
  * An OAuth 2.1 provider: call it as the `authProvider` of a `StreamableHttpTransport` (it is

@@ -185,7 +185,7 @@ export class SkillsClient {
       if (read === undefined)
         throw new ProtocolError(`no text or blob contents for ${target}`, { method: 'resources/read', value: result });
       try {
-        return { file: verifyFile(skill, target, path, read, entry), source };
+        return { file: await verifyFile(skill, target, path, read, entry), source };
       } catch (error) {
         if (!(error instanceof SkillVerificationError)) throw error;
         return { error, source };

@@ -1,10 +1,10 @@
 /**
  * Verifying one read skill file against its entry (SEP-2640, Integrity and verification): the
  * bytes of the content item the server sent for the URI, their size and SHA-256 against the
- * listing, and for the skill's own `SKILL.md` its frontmatter against the entry's. Pure.
+ * listing, and for the skill's own `SKILL.md` its frontmatter against the entry's. Pure but for
+ * the digest, which is WebCrypto's where it exists.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { onDemand } from '../errors/moduleLoad.js';
 import { isObject } from '../wire/messages.js';
 import type { ReadResourceResult } from '../wire/protocol.js';
 import { SkillVerificationError } from './errors.js';
@@ -33,28 +33,40 @@ export function fileContents(result: ReadResourceResult, uri: string): ReadBytes
   if (!isObject(item)) return undefined;
   const mimeType = typeof item.mimeType === 'string' ? item.mimeType : undefined;
   if ('text' in item && typeof item.text === 'string')
-    return { bytes: utf8ToBytes(item.text), text: item.text, mimeType };
+    return { bytes: new TextEncoder().encode(item.text), text: item.text, mimeType };
   if ('blob' in item && typeof item.blob === 'string') return { bytes: decodeBase64(item.blob), mimeType };
   return undefined;
 }
 
-/** `sha256:` and the lowercase hex SHA-256 of `bytes`. */
-export function digestOf(bytes: Uint8Array): string {
-  return `sha256:${bytesToHex(sha256(bytes))}`;
+/** SHA-256 in JavaScript, for a runtime without WebCrypto (a browser page that is not a secure context). */
+const loadSha256 = onDemand('sha256', () => import('./jsSha256.js').then((module) => module.sha256));
+
+/**
+ * `sha256:` and the lowercase hex SHA-256 of `bytes`: by `crypto.subtle` where it exists (Node,
+ * Deno, Bun, a secure browser context), else by `@noble/hashes`, loaded on that first use.
+ * @throws ModuleLoadError (-33042, `data.module` `"sha256"`) when that load fails.
+ */
+export async function digestOf(bytes: Uint8Array): Promise<string> {
+  const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
+  const hash =
+    subtle === undefined
+      ? (await loadSha256())(bytes)
+      : new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return `sha256:${Array.from(hash, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /**
  * Checks `read` against `entry` (absent for a `"dynamic"` skill: then only the frontmatter is
  * checked) and builds the {@link SkillFile}.
- * @throws SkillVerificationError `size`, `digest` or `frontmatter`.
+ * @throws SkillVerificationError `size`, `digest` or `frontmatter`; ModuleLoadError as {@link digestOf}.
  */
-export function verifyFile(
+export async function verifyFile(
   skill: Skill,
   uri: string,
   path: string,
   read: ReadBytes,
   entry: SkillResourceEntry | undefined,
-): SkillFile {
+): Promise<SkillFile> {
   const fail = (
     reason: 'size' | 'digest' | 'frontmatter',
     message: string,
@@ -85,7 +97,7 @@ export function verifyFile(
         expected: entry.size,
         actual: read.bytes.byteLength,
       });
-    const digest = digestOf(read.bytes);
+    const digest = await digestOf(read.bytes);
     if (digest !== entry.digest)
       fail('digest', `SHA-256 ${digest}, the listing says ${entry.digest}`, { expected: entry.digest, actual: digest });
   }

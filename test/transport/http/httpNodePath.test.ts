@@ -4,14 +4,10 @@
  * `close()` freeing its own agent but never a given one. The protocol behaviour both paths share
  * is tested in the other http*.test.ts files, which run on both.
  */
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../../src/client/client.js';
 import { CancelledError } from '../../../src/errors/errors.js';
@@ -20,6 +16,7 @@ import { isStreamBrokenError } from '../../../src/transport/transportErrors.js';
 import { answerDiscover, HttpFake, sendJson, sseEvent, startSse } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
 import { httpTestBed } from '../../fakes/httpTestBed.js';
+import { selfSigned } from '../../fakes/selfSigned.js';
 
 const { serve, transportFor, closeLater } = httpTestBed(StreamableHttpTransport);
 // Registered after the test bed, so it runs first.
@@ -139,41 +136,6 @@ describe('Streamable HTTP on node:http', () => {
     expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
   });
 });
-
-/** A self-signed certificate for 127.0.0.1, made by openssl (the test is skipped without it). */
-function selfSigned(): { key: string; cert: string } | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-live-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-  } catch {
-    return undefined;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const tls = selfSigned();
 
