@@ -251,6 +251,13 @@ export class RequestChain {
    */
   run(ctx: CallContext, send: (ctx: CallContext) => Promise<JsonObject>): Promise<JsonObject> {
     const steps = this.steps;
+    // Most requests have no link with work on them: straight to `send`, no closure made.
+    let first = 0;
+    for (; first < steps.length; first++) {
+      const { applies } = steps[first] as Step;
+      if (applies === undefined || applies(ctx)) break;
+    }
+    if (first === steps.length) return send(ctx);
     const from = (index: number): Promise<JsonObject> => {
       for (let at = index; at < steps.length; at++) {
         const { link, applies } = steps[at] as Step;
@@ -263,7 +270,11 @@ export class RequestChain {
       }
       return send(ctx);
     };
-    return from(0);
+    try {
+      return (steps[first] as Step).link(ctx, () => from(first + 1));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   private build(): void {

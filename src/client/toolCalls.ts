@@ -13,7 +13,7 @@ import { isCreateTaskResult } from '../tasks/taskManager.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { checkToolResult } from './outputValidation.js';
 import type { ClientParts } from './assembly.js';
-import type { CallInternals } from './chain.js';
+import type { CallInternals, CallRequest } from './chain.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 
 /**
@@ -45,6 +45,9 @@ export function callTool(
   } catch (error) {
     return Promise.reject(error);
   }
+  // Untraced on the modern wire (the usual call): no span, so no target or closure for one.
+  if (parts.observer === undefined && caller.era !== 'legacy')
+    return sendToolCall(parts, name, args, options, relist, mode, 'off', undefined);
   return parts.traced('tools/call', { name }, (scoped) => {
     // 2025-11-25: a tool listed with execution.taskSupport runs as a task of that wire (docs/tasks.md).
     // Only the legacy wire waits here: on 2026-07-28 the request goes out in this tick.
@@ -77,13 +80,10 @@ function sendToolCall(
   const { caller, tasks } = parts;
   const params: JsonObject = { name, arguments: args };
   if (legacyMode !== 'off') params['task'] = {};
-  const request = {
-    ...scoped,
-    ...(mode !== 'off' && { declareTasks: true }),
-    method: 'tools/call',
-    params,
-    options,
-  };
+  const request: CallRequest =
+    scoped === undefined && mode === 'off'
+      ? { method: 'tools/call', params, options }
+      : { ...scoped, ...(mode !== 'off' && { declareTasks: true }), method: 'tools/call', params, options };
   const settled = (result: JsonObject): MaybePromise<CallToolResult | ToolTask> => {
     if (legacyMode !== 'off' && tasks.isLegacyCreated(result))
       return tasks.takeLegacy(name, result, legacyMode, options);

@@ -158,52 +158,68 @@ export class JsonRpcSession {
     const message: JsonRpcRequest =
       params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
     const capabilities = this.transport.capabilities;
-    return new Promise<JsonObject>((resolve, reject) => {
-      const entry: PendingRequest = {
-        id,
-        message,
-        reissuesLeft: options.reissueOnBrokenStream ?? (options.idempotent === true ? 2 : 0),
-        method,
-        options,
-        resolve,
-        reject,
-        idleDeadline: 0,
-        totalDeadline: 0,
-        timed: false,
-        abortListener: undefined,
-        sendCancel:
-          capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true
-            ? new CancelSource()
-            : undefined,
-        abortOnly: capabilities.cancelsByAbortingSend,
-        progressToken,
-        sendFailed: undefined,
-      };
-      this.pending.add(entry);
-      if (options.onRequestId !== undefined) {
-        try {
-          options.onRequestId(id);
-        } catch (error) {
-          this.options.onError(asError(error));
-        }
-        // An abort the hook caused: nothing was sent, so nothing to cancel on the wire.
-        if (signal?.aborted) {
-          this.pending.settle(entry, abortedError(method, signal.reason));
-          return;
-        }
-      }
-
-      this.pending.time(entry, this.clock.now());
-      if (signal !== undefined) {
-        entry.abortListener = () => {
-          this.pending.settle(entry, abortedError(method, signal.reason));
-          this.cancel(entry, typeof signal.reason === 'string' ? signal.reason : 'Request cancelled by the client');
-        };
-        signal.addEventListener('abort', entry.abortListener, { once: true });
-      }
-
-      this.dispatch(entry);
+    const entry: PendingRequest = {
+      id,
+      message,
+      reissuesLeft: options.reissueOnBrokenStream ?? (options.idempotent === true ? 2 : 0),
+      method,
+      options,
+      resolve: unsettled,
+      reject: unsettled,
+      idleDeadline: 0,
+      totalDeadline: 0,
+      timed: false,
+      abortListener: undefined,
+      sendCancel:
+        capabilities.cancelsByAbortingSend || capabilities.closesStreamOnCancel === true
+          ? new CancelSource()
+          : undefined,
+      abortOnly: capabilities.cancelsByAbortingSend,
+      progressToken,
+      sendFailed: undefined,
+    };
+    // The executor only takes the settle functions: a closure over the entry alone, not over
+    // everything this method holds.
+    const response = new Promise<JsonObject>((resolve, reject) => {
+      entry.resolve = resolve;
+      entry.reject = reject;
     });
+    try {
+      this.begin(entry, signal);
+    } catch (error) {
+      // As a throw in a promise executor: the request rejects with it.
+      entry.reject(error as Error);
+    }
+    return response;
+  }
+
+  /** Registers, times and sends a new request (see {@link request}). */
+  private begin(entry: PendingRequest, signal: AbortSignal | undefined): void {
+    const { id, method, options } = entry;
+    this.pending.add(entry);
+    if (options.onRequestId !== undefined) {
+      try {
+        options.onRequestId(id);
+      } catch (error) {
+        this.options.onError(asError(error));
+      }
+      // An abort the hook caused: nothing was sent, so nothing to cancel on the wire.
+      if (signal?.aborted) {
+        this.pending.settle(entry, abortedError(method, signal.reason));
+        return;
+      }
+    }
+
+    this.pending.time(entry, this.clock.now());
+    if (signal !== undefined) {
+      entry.abortListener = () => {
+        this.pending.settle(entry, abortedError(method, signal.reason));
+        this.cancel(entry, typeof signal.reason === 'string' ? signal.reason : 'Request cancelled by the client');
+      };
+      signal.addEventListener('abort', entry.abortListener, { once: true });
+    }
+
+    this.dispatch(entry);
   }
 
   /** Hands a request to the transport; a stream broken mid-response may re-issue it. */
@@ -429,6 +445,9 @@ export class JsonRpcSession {
     this.options.onClose?.(info);
   }
 }
+
+/** What a pending request's settle functions are until its promise hands it the real ones. */
+const unsettled = (): void => {};
 
 /** `ConnectionClosedError.data` for a request the close ended (`unknown`) or refused (`not-sent`). */
 function closeData(info: TransportCloseInfo, outcome: 'unknown' | 'not-sent'): ConnectionClosedErrorData {

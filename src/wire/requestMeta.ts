@@ -78,7 +78,7 @@ export class MetaBase {
     return this.remembered(key, ':');
   }
 
-  /** `method` as JSON. */
+  /** `,"method":`, `method` as JSON, `,"params":`: a request's text between its id and its params. */
   methodJson(method: string): string {
     return this.remembered(method, '');
   }
@@ -87,7 +87,7 @@ export class MetaBase {
     const texts = suffix === '' ? this.methodTexts : this.keyTexts;
     let json = texts.get(text);
     if (json === undefined) {
-      json = JSON.stringify(text) + suffix;
+      json = suffix === '' ? `,"method":${JSON.stringify(text)},"params":` : JSON.stringify(text) + suffix;
       if (texts.size < TEXTS_LIMIT) texts.set(text, json);
     }
     return json;
@@ -163,21 +163,23 @@ export function requestJson(message: object): string | undefined {
   const base = RequestMeta.baseOf(meta);
   let head: string;
   if (keysAre(message, REQUEST_KEYS)) {
-    if (typeof id === 'number') head = `{"jsonrpc":"2.0","id":${Number.isFinite(id) ? String(id) : 'null'},"method":`;
-    else if (typeof id === 'string') head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":`;
+    if (typeof id === 'number') head = `{"jsonrpc":"2.0","id":${Number.isFinite(id) ? id : 'null'}`;
+    else if (typeof id === 'string') head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)}`;
     else return undefined;
   } else if (keysAre(message, NOTIFICATION_KEYS)) {
-    head = '{"jsonrpc":"2.0","method":';
+    head = '{"jsonrpc":"2.0"';
   } else return undefined;
   // The params as made: the caller's keys with the same values, then `_meta`, last.
-  const paramKeys = Object.keys(params);
   const restKeys = Object.keys(rest);
   const count = restKeys.length;
-  if (paramKeys.length !== count + 1 || paramKeys[count] !== '_meta') return undefined;
-  for (let at = 0; at < count; at++) {
-    const key = restKeys[at] as string;
-    if (paramKeys[at] !== key || (params as Record<string, unknown>)[key] !== rest[key]) return undefined;
+  let at = 0;
+  for (const key in params) {
+    if (at < count) {
+      if (key !== restKeys[at] || (params as Record<string, unknown>)[key] !== rest[key]) return undefined;
+    } else if (at > count || key !== '_meta') return undefined;
+    at++;
   }
+  if (at !== count + 1) return undefined;
   let restJson: string;
   let metaText: string | typeof BAIL;
   try {
@@ -187,8 +189,8 @@ export function requestJson(message: object): string | undefined {
     return undefined;
   }
   if (metaText === BAIL) return undefined;
-  const paramsJson = restJson === '{}' ? `{"_meta":${metaText}}` : `${restJson.slice(0, -1)},"_meta":${metaText}}`;
-  return `${head}${base.methodJson(method)},"params":${paramsJson}}`;
+  const paramsHead = restJson === '{}' ? '{"_meta":' : `${restJson.slice(0, -1)},"_meta":`;
+  return `${head}${base.methodJson(method)}${paramsHead}${metaText}}}`;
 }
 
 const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'] as const;
@@ -210,33 +212,64 @@ function keysAre(object: object, keys: readonly string[]): boolean {
 
 /** A {@link RequestMeta} as JSON: base keys from the base's text while their value is the base's. */
 function metaJson(meta: RequestMeta, base: MetaBase): string | typeof BAIL {
-  const keys = Object.keys(meta);
   // Most requests: the base's keys with the base's values, in order, then a few of their own
-  // (a progress token); the base's part is then its text made once.
+  // (a progress token); the base's part is then its text made once. `for...in` rather than
+  // `Object.keys`: no array per request (a RequestMeta's prototype has no enumerable keys).
   const baseKeys = base.pieceKeys;
-  let at = 0;
-  if (baseKeys.length > 0 && keys.length >= baseKeys.length) {
-    const baseValues = base.pieceValues;
-    while (at < baseKeys.length && keys[at] === baseKeys[at] && meta[keys[at] as string] === baseValues[at]) at++;
-    if (at < baseKeys.length) at = 0;
-  }
-  const pieces = base.pieces;
-  let json = at === 0 ? '' : base.head;
-  for (; at < keys.length; at++) {
-    const key = keys[at] as string;
+  const baseValues = base.pieceValues;
+  let matched = 0;
+  let json = '';
+  let fromBase = baseKeys.length > 0;
+  for (const key in meta) {
     const value = meta[key];
-    const piece = pieces.get(key);
-    let text: string;
-    if (piece !== undefined && piece.value === value) text = piece.json;
-    else {
-      const valueText = valueJson(value);
-      if (valueText === BAIL) return BAIL;
-      if (valueText === undefined) continue;
-      text = base.keyJson(key) + valueText;
+    if (fromBase) {
+      if (key === baseKeys[matched] && value === baseValues[matched]) {
+        if (++matched === baseKeys.length) {
+          json = base.head;
+          fromBase = false;
+        }
+        continue;
+      }
+      // Not the base's keys in order: every key on its own, from the first.
+      fromBase = false;
+      const replayed = keysText(meta, base, matched);
+      if (replayed === BAIL) return BAIL;
+      json = replayed;
     }
+    const text = keyText(key, value, base);
+    if (text === BAIL) return BAIL;
+    if (text === undefined) continue;
     json += `${json === '' ? '{' : ','}${text}`;
   }
+  // Only the first of the base's keys, with its values: each on its own.
+  if (fromBase && matched > 0) {
+    const replayed = keysText(meta, base, matched);
+    if (replayed === BAIL) return BAIL;
+    json = replayed;
+  }
   return json === '' ? '{}' : `${json}}`;
+}
+
+/** The text, without its closing brace, of the first `count` keys of `meta`, each on its own. */
+function keysText(meta: RequestMeta, base: MetaBase, count: number): string | typeof BAIL {
+  let json = '';
+  let at = 0;
+  for (const key in meta) {
+    if (at++ === count) break;
+    const text = keyText(key, meta[key], base);
+    if (text === BAIL) return BAIL;
+    if (text !== undefined) json += `${json === '' ? '{' : ','}${text}`;
+  }
+  return json;
+}
+
+/** `"key":value` of one `_meta` key; `undefined` when `JSON.stringify` leaves it out. */
+function keyText(key: string, value: unknown, base: MetaBase): string | undefined | typeof BAIL {
+  const piece = base.pieces.get(key);
+  if (piece !== undefined && piece.value === value) return piece.json;
+  const valueText = valueJson(value);
+  if (valueText === BAIL || valueText === undefined) return valueText;
+  return base.keyJson(key) + valueText;
 }
 
 /** A value as `JSON.stringify` writes it under a key; `undefined` when the key is left out. */
