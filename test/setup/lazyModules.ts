@@ -7,18 +7,14 @@
  * milliseconds of real time would count the test runner compiling a module. Loaded here, the
  * modules behave as in a process where an earlier client already loaded them. The first moments
  * themselves are tested on fresh module instances (`vi.resetModules()`): the `onDemand.test.ts`
- * files, test/cache/lazyPolicy.test.ts, test/cache/cacheStore.test.ts, test/transport/http/retryOnDemand.test.ts and
+ * files, test/transport/http/retryOnDemand.test.ts and
  * test/transport/http/credentialOnDemand.test.ts. The host's, the Skills extension's and OAuth's own
  * modules are left to their tests.
  */
-import { loadLru } from '../../src/cache/cacheStore.js';
-import { loadPolicy } from '../../src/cache/responseCache.js';
 import { loadCredentialId } from '../../src/transport/http/authorization.js';
 import { loadRetry } from '../../src/transport/http/exchange.js';
 
 await Promise.all([
-  loadLru(),
-  loadPolicy(),
   import('../../src/client/reconnector.js'),
   import('../../src/reconnect/cause.js'),
   loadRetry(),
