@@ -176,7 +176,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     connected: () => connection.state === 'open',
     sessionLost: (expired) => connection.sessionLost(expired),
     sessionRenewed: () => connection.sessionRenewed(),
-    sessionRenewalFailed: (error) => connection.sessionRenewalFailed(error),
+    sessionRenewalFailed: (error) => Promise.resolve(connection.sessionRenewalFailed(error)),
   });
   const tasks = new TaskManager({
     serverIdentity: transport.serverIdentity,

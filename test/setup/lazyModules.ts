@@ -15,8 +15,6 @@ import { loadCredentialId } from '../../src/transport/http/authorization.js';
 import { loadRetry } from '../../src/transport/http/exchange.js';
 
 await Promise.all([
-  import('../../src/client/reconnector.js'),
-  import('../../src/reconnect/cause.js'),
   loadRetry(),
   loadCredentialId(),
   import('../../src/era/fallback.js'),
