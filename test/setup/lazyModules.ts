@@ -22,7 +22,6 @@ await Promise.all([
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
   import('../../src/completion/debouncedCompleter.js'),
-  import('../../src/subscriptions/filter.js'),
   import('../../src/subscriptions/openSubscription.js'),
   import('../../src/subscriptions/liveList.js'),
   import('../../src/subscriptions/legacyFeed.js'),
@@ -34,5 +33,4 @@ await Promise.all([
   import('../../src/transport/http/legacy/legacyWire.js'),
   import('../../src/transport/http/legacy/sseConnection.js'),
   import('../../src/transport/http/legacy/sseFallback.js'),
-  import('../../src/subscriptions/subscriptionSet.js'),
 ]);
