@@ -21,7 +21,6 @@ await Promise.all([
   import('../../src/observability/observer.js'),
   import('../../src/inputRequired/driver.js'),
   import('../../src/inputRequired/inputHandlers.js'),
-  import('../../src/completion/debouncedCompleter.js'),
   import('../../src/subscriptions/openSubscription.js'),
   import('../../src/subscriptions/liveList.js'),
   import('../../src/subscriptions/legacyFeed.js'),
