@@ -12,10 +12,8 @@
  * modules are left to their tests.
  */
 import { loadCredentialId } from '../../src/transport/http/authorization.js';
-import { loadRetry } from '../../src/transport/http/exchange.js';
 
 await Promise.all([
-  loadRetry(),
   loadCredentialId(),
   import('../../src/era/fallback.js'),
   import('../../src/observability/observer.js'),
@@ -25,10 +23,6 @@ await Promise.all([
   import('../../src/subscriptions/liveList.js'),
   import('../../src/subscriptions/legacyFeed.js'),
   import('../../src/tasks/taskMachinery.js'),
-  import('../../src/transport/http/ssePump.js'),
-  import('../../src/transport/http/tries.js'),
-  import('../../src/transport/http/challenges.js'),
-  import('../../src/transport/http/mcpParamHeaders.js'),
   import('../../src/transport/http/legacy/legacyWire.js'),
   import('../../src/transport/http/legacy/sseConnection.js'),
   import('../../src/transport/http/legacy/sseFallback.js'),

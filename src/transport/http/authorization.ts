@@ -9,11 +9,10 @@ import { onDemand } from '../../errors/moduleLoad.js';
 import { isPromise, type MaybePromise } from '../../util/maybePromise.js';
 import type { RequestCredential } from '../transport.js';
 import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
+import { parseChallenges, pickBearerChallenge } from './challenges.js';
 import { isHeaderToken } from './headerValue.js';
 import { PinnedCredential } from './requestCredential.js';
 
-/** The `WWW-Authenticate` parser, loaded when the first 401 or 403 arrives. */
-const loadChallenges = onDemand('www-authenticate', () => import('./challenges.js'));
 
 /**
  * The digest a credential's id is made of, loaded when the first credential is pinned.
@@ -204,16 +203,13 @@ function checkProofValue(value: string): string | undefined {
  * What a 401 or 403 response says about the credential `rejected`: its `WWW-Authenticate`
  * challenges, the one in the scheme of `rejected` (else the first Bearer one, else the first
  * DPoP one; see `bearerChallenge`), and the failure they name (`insufficient_scope` only for a
- * 403 with that error). Loads the parser on first use: the response is already a refusal, so
- * no request waits for it.
- * @throws ModuleLoadError (-33042, `data.module` `"www-authenticate"`) when the parser cannot be loaded.
+ * 403 with that error).
  */
-export async function authFailureOf(
+export function authFailureOf(
   status: 401 | 403,
   wwwAuthenticate: string | null | undefined,
   rejected: string | undefined,
-): Promise<AuthFailureInfo & { readonly challenges: AuthChallenge[] }> {
-  const { parseChallenges, pickBearerChallenge } = loadChallenges.value ?? (await loadChallenges());
+): AuthFailureInfo & { readonly challenges: AuthChallenge[] } {
   const challenges = parseChallenges(wwwAuthenticate);
   const bearer = pickBearerChallenge(challenges, rejected);
   const failure: HttpAuthFailure =
