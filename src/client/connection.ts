@@ -215,9 +215,7 @@ export class ClientConnection {
     if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return error;
     const cause = causeOfFailure(error);
     if (this.budget !== undefined) {
-      const decision = isRetryableConnectFailure(error)
-        ? this.budget.attemptFailed(this.hooks.clock.now())
-        : undefined;
+      const decision = isRetryableConnectFailure(error) ? this.budget.attemptFailed(this.hooks.clock.now()) : undefined;
       if (decision === undefined) {
         this.giveUp(1, cause);
         return this.lostWith ?? error;
@@ -336,8 +334,7 @@ export class ClientConnection {
     this.setState('reconnecting');
     const controller = new AbortController();
     const done = this.run(cause, first, renewal, controller.signal).catch((error: unknown) => {
-      if (!controller.signal.aborted)
-        this.hooks.onError(error instanceof Error ? error : new Error(String(error)));
+      if (!controller.signal.aborted) this.hooks.onError(error instanceof Error ? error : new Error(String(error)));
     });
     this.loop = { controller, done };
   }

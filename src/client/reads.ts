@@ -8,7 +8,7 @@ import type { ResponseCache } from '../cache/responseCache.js';
 import type { CacheSource } from '../cache/types.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
-import type { CallScope, Observer } from '../observability/observer.js';
+import type { CallScope, Observer } from '../observability/observer.lazy.js';
 import type { RequestCredential } from '../transport/transport.js';
 import {
   listAll,

@@ -16,22 +16,16 @@
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  *
  * The manager is always there; what a use needs loads on first use (`onDemand`): the
- * subscription lifecycle (`openSubscription.ts` with `subscription.ts`) at the first
- * `subscribe()` on the modern wire, live lists (`liveList.ts`) at the first `live()`, the legacy
- * wire's subscriptions (`legacyFeed.ts`) from the switch to that wire on. A failed load rejects
+ * subscription lifecycle (`openSubscription.lazy.ts` with `subscription.ts`) at the first
+ * `subscribe()` on the modern wire, live lists (`liveList.lazy.ts`) at the first `live()`, the legacy
+ * wire's subscriptions (`legacyFeed.lazy.ts`) from the switch to that wire on. A failed load rejects
  * the call that needed it with `ModuleLoadError` (-33042), nothing sent. Routing, invalidation
  * and reporting never wait for a load: before one, no subscription is open, so a change
  * notification only invalidates (and on the modern wire is unmatched).
  */
 import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import { onDemand } from '../errors/moduleLoad.js';
-import {
-  isObject,
-  isRequestId,
-  type JsonObject,
-  type JsonRpcNotification,
-  type RequestId,
-} from '../wire/messages.js';
+import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
 import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
 import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
 import type { ResponseCache } from '../cache/responseCache.js';
@@ -47,9 +41,9 @@ import {
   type Change,
   type Invalidation,
 } from './invalidation.js';
-import type { LegacyFeed, LegacyFeedHost } from './legacyFeed.js';
-import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.js';
-import type { openSubscription } from './openSubscription.js';
+import type { LegacyFeed, LegacyFeedHost } from './legacyFeed.lazy.js';
+import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.lazy.js';
+import type { openSubscription } from './openSubscription.lazy.js';
 import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionHost } from './subscription.js';
 import type {
   LiveList,
@@ -67,11 +61,11 @@ const CANCELLED = 'notifications/cancelled';
 const RECENTLY_ENDED_LIMIT = 256;
 
 /** The subscription lifecycle on the modern wire: at its first `subscribe()`. */
-const loadSubscriptions = onDemand('subscriptions', () => import('./openSubscription.js'));
+const loadSubscriptions = onDemand('subscriptions', () => import('./openSubscription.lazy.js'));
 /** Live lists: at the first `live()`. */
-const loadLiveLists = onDemand('live lists', () => import('./liveList.js'));
+const loadLiveLists = onDemand('live lists', () => import('./liveList.lazy.js'));
 /** Subscriptions on the legacy wire: from the switch to that wire on. */
-const loadLegacyFeed = onDemand('legacy subscriptions', () => import('./legacyFeed.js'));
+const loadLegacyFeed = onDemand('legacy subscriptions', () => import('./legacyFeed.lazy.js'));
 
 /** What opens a subscription on the wire in use: the legacy feed, or the modern lifecycle. */
 type Opener = { legacy: LegacyFeed } | { legacy: undefined; open: typeof openSubscription };
@@ -118,7 +112,7 @@ export class SubscriptionManager {
   private readonly liveDeps: LiveListDeps;
   /** Set while the client speaks the legacy wire: subscriptions go through a `LegacyFeed` instead. */
   private legacyHost: LegacyFeedHost | undefined;
-  /** The legacy wire's feed, made at its first subscription on that wire (`legacyFeed.ts` loaded by then). */
+  /** The legacy wire's feed, made at its first subscription on that wire (`legacyFeed.lazy.ts` loaded by then). */
   private legacy: LegacyFeed | undefined;
 
   constructor(private readonly options: SubscriptionManagerOptions) {
@@ -229,8 +223,7 @@ export class SubscriptionManager {
     options: LiveListOptions<LiveListItems[K]> = {},
   ): Promise<LiveList<LiveListItems[K]>> {
     // First use: the live lists load, with what the list's own subscription will need.
-    if (loadLiveLists.value === undefined && options.subscription === undefined)
-      this.opener().catch(() => {}); // a failure is the list's subscribe() to report
+    if (loadLiveLists.value === undefined && options.subscription === undefined) this.opener().catch(() => {}); // a failure is the list's subscribe() to report
     const { makeLiveList } = loadLiveLists.value ?? (await loadLiveLists());
     const list = makeLiveList(kind, this.liveDeps, options, this.options.liveDebounceMs);
     const entry = list as LiveListImpl<unknown>;

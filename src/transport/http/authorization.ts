@@ -13,12 +13,11 @@ import { parseChallenges, pickBearerChallenge } from './challenges.js';
 import { isHeaderToken } from './headerValue.js';
 import { PinnedCredential } from './requestCredential.js';
 
-
 /**
  * The digest a credential's id is made of, loaded when the first credential is pinned.
  * @internal Exported for the test setup, which loads it ahead.
  */
-export const loadCredentialId = onDemand('credential-id', () => import('./pinnedCredential.js'));
+export const loadCredentialId = onDemand('credential-id', () => import('./pinnedCredential.lazy.js'));
 
 /**
  * The `Authorization` value of each HTTP try, and the credential of each request resolved ahead

@@ -24,8 +24,8 @@ import { parseEndpointUrl } from './body.js';
 import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
 import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
-import type { SseConnection } from './legacy/sseConnection.js';
-import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.js';
+import type { SseConnection } from './legacy/sseConnection.lazy.js';
+import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.lazy.js';
 import { MessagePoster } from './messagePost.js';
 import { MessageReader } from './messageReader.js';
 import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
@@ -34,9 +34,9 @@ import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js'
 export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
 /** The legacy wire's code (the 2025-11-25 session), loaded when the client enters it. */
-const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.js'));
+const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.lazy.js'));
 /** The deprecated HTTP+SSE transport, loaded when the client falls back to it. */
-const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.js'));
+const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.lazy.js'));
 
 /** Longest JSON response body accepted by default, in bytes. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;

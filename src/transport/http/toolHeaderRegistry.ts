@@ -8,7 +8,6 @@ import { paramHeadersFor, screenToolHeaders, type ParamHeaderMap, type RejectedT
 
 export type { RejectedTool } from './mcpParamHeaders.js';
 
-
 /** What {@link ToolHeaderRegistry} needs of a listed tool. */
 export interface ListedTool {
   readonly name?: unknown;
@@ -21,7 +20,6 @@ export interface ScreenedTools<T> {
   tools: T[];
   rejected: RejectedTool[];
 }
-
 
 /**
  * What a Streamable HTTP client remembers of `tools/list` for its `tools/call`s: each kept

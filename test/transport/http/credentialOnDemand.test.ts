@@ -7,12 +7,12 @@
  * loaded fails what needed it with `ModuleLoadError` (-33042) before anything is sent for it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { credentialId } from '../../../src/transport/http/pinnedCredential.js';
+import { credentialId } from '../../../src/transport/http/pinnedCredential.lazy.js';
 import type { RequestCredential } from '../../../src/transport/transport.js';
 import { answerDiscover, HttpFake, sendJson, type RecordedRequest } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
 
-const DIGEST = '../../../src/transport/http/pinnedCredential.js';
+const DIGEST = '../../../src/transport/http/pinnedCredential.lazy.js';
 
 /** The modules as a program that imported nothing else yet sees them. */
 async function fresh() {

@@ -30,8 +30,8 @@ function failToLoad(path: string): void {
   });
 }
 
-const LEGACY_WIRE = '../../../src/transport/http/legacy/legacyWire.js';
-const SSE_CONNECTION = '../../../src/transport/http/legacy/sseConnection.js';
+const LEGACY_WIRE = '../../../src/transport/http/legacy/legacyWire.lazy.js';
+const SSE_CONNECTION = '../../../src/transport/http/legacy/sseConnection.lazy.js';
 
 const trace = (requests: RecordedRequest[]): string[] =>
   requests.map((r) => `${r.method} ${r.path} ${r.json?.method ?? ''}`.trim());
@@ -195,7 +195,6 @@ describe('parts of the HTTP transports loaded on first use', () => {
       expect(recorded.messages[1]?.context).toEqual({ relatedRequestId: 7 });
       expect(fake.requests).toHaveLength(1);
     });
-
   });
 
   describe('Mcp-Param-* headers', () => {
@@ -254,7 +253,6 @@ describe('parts of the HTTP transports loaded on first use', () => {
       await c.callTool('look', {});
       expect(fake.requests.filter((r) => r.json?.method === 'tools/call')).toHaveLength(2);
     });
-
   });
 
   describe('the tries after a 401, a 403 or a redirect', () => {
@@ -287,6 +285,5 @@ describe('parts of the HTTP transports loaded on first use', () => {
         '/mcp Bearer AT2',
       ]);
     });
-
   });
 });

@@ -82,5 +82,4 @@ describe('the retry loop of an HTTP exchange, loaded with the first retryable fa
     expect(timers.delays).toEqual([3000, 1000]);
     expect(fake.requests).toHaveLength(3);
   });
-
 });
