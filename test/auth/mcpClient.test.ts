@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import { McpClient } from '../../src/client/client.js';
-import { credentialId } from '../../src/transport/http/pinnedCredential.lazy.js';
+import { credentialId } from '../../src/transport/http/pinnedCredential.js';
 import { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
 import { startAuthPair, type FakeProtectedMcpServer } from '../fakes/authServer.js';
 

@@ -79,7 +79,6 @@ export const LAZY_BOUNDS = {
   'host/policy/approval': 800, // 737
   'host/completerPool': 550, // 495
   'host/contextBudget/lazyCatalog': 500, // 475
-  'transport/http/pinnedCredential.lazy': 200, // 162: @noble/hashes is eager with the cache key now; next to fold
 } as const;
 
 let pkg: PackedPackage;

@@ -11,10 +11,8 @@
  * test/transport/http/credentialOnDemand.test.ts. The host's, the Skills extension's and OAuth's own
  * modules are left to their tests.
  */
-import { loadCredentialId } from '../../src/transport/http/authorization.js';
 
 await Promise.all([
-  loadCredentialId(),
   import('../../src/era/fallback.lazy.js'),
   import('../../src/observability/observer.lazy.js'),
   import('../../src/inputRequired/inputRounds.lazy.js'),

@@ -1,7 +1,7 @@
 /**
  * The credential of one HTTP request, resolved before the request (for the response cache's
  * partition) and then sent as resolved: what `credentialFor()` of the HTTP transports returns.
- * Its id is computed by its maker (`credentialId` in pinnedCredential.lazy.ts, loaded on first use).
+ * Its id is computed by its maker (`credentialId` in pinnedCredential.ts, loaded on first use).
  * Runtime-neutral.
  */
 import type { RequestCredential } from '../transport.js';
@@ -20,7 +20,7 @@ export class PinnedCredential implements RequestCredential {
   /**
    * @param owner the transport's token of ownership (compared by identity)
    * @param value the `Authorization` value, or `undefined` for a request without one
-   * @param id `credentialId(value)` (pinnedCredential.lazy.ts); `undefined` exactly when `value` is
+   * @param id `credentialId(value)` (pinnedCredential.ts); `undefined` exactly when `value` is
    */
   constructor(owner: object, value: string | undefined, id: string | undefined) {
     this.#owner = owner;

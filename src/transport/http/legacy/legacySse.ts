@@ -127,8 +127,7 @@ export class LegacySseTransport implements Transport {
    * The credential the next request would be POSTed with, as for `StreamableHttpTransport`
    * (see `Transport.credentialFor`): its `id` partitions the response cache; passed back in
    * `TransportSendOptions.credential`, the request is sent with exactly it. Synchronous as
-   * there, and with the same errors (ModuleLoadError -33042 when the SHA-256 code of its id
-   * cannot be loaded).
+   * there, and with the same errors.
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
     return this.auth.pin(signal ?? this.lifetime.signal);
