@@ -113,3 +113,16 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
   },
 };
+
+// Parts loaded on first use (docs/design.md, "Features on demand"): the module a dynamic
+// `import()` names is a `*.lazy.ts` file, and nothing else in src/ imports it but by type or by
+// `import()`. A static import would put the part, and everything it holds, in the initial load
+// of every program that reaches the importer.
+module.exports.forbidden.push({
+  name: 'lazy: static import of a part loaded on first use',
+  severity: 'error',
+  comment:
+    'A *.lazy.ts file is loaded only by import() (or imported by type): load it with onDemand(), import its types with `import type`, or move what the importer needs into an eager file beside it.',
+  from: { path: '^src/', pathNot: '\\.lazy\\.ts$' },
+  to: { path: '\\.lazy\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+});

@@ -365,7 +365,7 @@ export {
   type DebugSink,
 } from './observability/debug.js';
 export { debugFetch } from './observability/debugFetch.js';
-export type { CacheOutcomeName } from './observability/observer.js';
+export type { CacheOutcomeName } from './observability/observer.lazy.js';
 export type { Clock, Timers, TimerHandle } from './util/clock.js';
 export type {
   RequestId,

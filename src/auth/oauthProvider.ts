@@ -9,12 +9,12 @@ import { onDemand } from '../errors/moduleLoad.js';
 import type { AuthRequestInfo, ProofRequest, ProofResponse, RequestProof } from '../transport/http/auth.js';
 import { linkSignals } from '../util/signals.js';
 import { resolveOAuthOptions, type OAuthProviderOptions, type ResolvedOAuthOptions } from './oauthOptions.js';
-import type { OAuthSession } from './oauthSession.js';
+import type { OAuthSession } from './oauthSession.lazy.js';
 import type { StoredTokens } from './types.js';
 
 /** The OAuth flows and `oauth4webapi` under them, loaded on the first call of any provider. */
 export const loadOAuthSession = onDemand('oauth', () =>
-  import('./oauthSession.js').then((module) => module.OAuthSession),
+  import('./oauthSession.lazy.js').then((module) => module.OAuthSession),
 );
 
 /**

@@ -2,10 +2,8 @@
  * Storage for cached results: a dumb key/value store. Policy (freshness, scope, modes,
  * invalidation) lives in `ResponseCache`; a store only keeps entries and evicts them when full.
  */
-import type { LRUCache } from 'lru-cache';
+import { LRUCache } from 'lru-cache';
 import { InvalidArgumentError } from '../errors/errors.js';
-import { onDemand } from '../errors/moduleLoad.js';
-
 import type { Closeable } from '../util/disposable.js';
 import type { MaybePromise } from '../util/maybePromise.js';
 import type { FleetInvalidation, FlightTicket, StoreRefusal } from './fleet.js';
@@ -96,30 +94,15 @@ export const DEFAULT_MAX_ENTRIES = 5000;
 export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 
 /**
- * `lru-cache`, loaded when the first store is made (it arrives with the first cacheable
- * response); later stores use it at once. @internal Exported for the test setup, which loads
- * it ahead, and for tests of a store's first moments.
- */
-export const loadLru = onDemand('cache-store', () => import('lru-cache').then((module) => module.LRUCache));
-
-/**
  * In-memory {@link CacheStore} on `lru-cache`, bounded by entry count and by bytes. It does not
  * use lru-cache's TTL (freshness is `ResponseCache` policy; stale entries stay until evicted, so
  * `force-cache`, stale-if-error and stale-while-revalidate can use them). All methods are
  * synchronous.
  *
- * `lru-cache` loads when the first store is made, in the background; entries written before it
- * has loaded are held in a plain map within the same bounds (`maxEntries`, `maxBytes`; what does
- * not fit is refused) and move into it once it has.
- *
  * @throws InvalidArgumentError (-32602) when `maxEntries` or `maxBytes` is not a positive integer.
  */
 export class MemoryCacheStore implements CacheStore, Closeable {
-  private lru: LRUCache<string, CacheEntry> | undefined;
-  /** Entries written before `lru-cache` loaded, in write order; empty once it has. */
-  private readonly early = new Map<string, CacheEntry>();
-  private earlyBytes = 0;
-  private loading = false;
+  private readonly lru: LRUCache<string, CacheEntry>;
   private readonly listeners = new Set<(key: string) => void>();
   /** The byte bound, in bytes. */
   readonly maxBytes: number;
@@ -129,28 +112,7 @@ export class MemoryCacheStore implements CacheStore, Closeable {
   constructor(options: MemoryCacheStoreOptions = {}) {
     this.maxEntries = positiveInteger('maxEntries', options.maxEntries, DEFAULT_MAX_ENTRIES);
     this.maxBytes = positiveInteger('maxBytes', options.maxBytes, DEFAULT_MAX_BYTES);
-    const LRU = loadLru.value;
-    if (LRU !== undefined) this.lru = this.makeLru(LRU);
-    else this.load();
-  }
-
-  /** Starts loading `lru-cache` unless loaded or under way; a failed load is tried again on the next write. */
-  private load(): void {
-    if (this.lru !== undefined || this.loading) return;
-    this.loading = true;
-    loadLru().then(
-      (LRU) => {
-        this.loading = false;
-        this.lru ??= this.makeLru(LRU);
-      },
-      () => {
-        this.loading = false;
-      },
-    );
-  }
-
-  private makeLru(LRU: typeof LRUCache): LRUCache<string, CacheEntry> {
-    const lru = new LRU<string, CacheEntry>({
+    this.lru = new LRUCache<string, CacheEntry>({
       max: this.maxEntries,
       maxSize: this.maxBytes,
       sizeCalculation: (entry) => sizeOf(entry),
@@ -159,24 +121,20 @@ export class MemoryCacheStore implements CacheStore, Closeable {
         for (const listener of this.listeners) listener(key);
       },
     });
-    for (const [key, entry] of this.early) lru.set(key, entry);
-    this.early.clear();
-    this.earlyBytes = 0;
-    return lru;
   }
 
   /** Number of entries held. */
   get size(): number {
-    return this.lru?.size ?? this.early.size;
+    return this.lru.size;
   }
 
   /** Sum of `bytes` of the entries held. */
   get bytes(): number {
-    return this.lru?.calculatedSize ?? this.earlyBytes;
+    return this.lru.calculatedSize;
   }
 
   get(key: string): CacheEntry | undefined {
-    return this.lru === undefined ? this.early.get(key) : this.lru.get(key);
+    return this.lru.get(key);
   }
 
   set(key: string, entry: CacheEntry): boolean {
@@ -184,36 +142,21 @@ export class MemoryCacheStore implements CacheStore, Closeable {
       this.delete(key);
       return false;
     }
-    if (this.lru !== undefined) {
-      this.lru.set(key, entry);
-      return true;
-    }
-    this.load();
-    this.delete(key);
-    if (this.early.size >= this.maxEntries || this.earlyBytes + sizeOf(entry) > this.maxBytes) return false;
-    this.early.set(key, entry);
-    this.earlyBytes += sizeOf(entry);
+    this.lru.set(key, entry);
     return true;
   }
 
   delete(key: string): boolean {
-    if (this.lru !== undefined) return this.lru.delete(key);
-    const entry = this.early.get(key);
-    if (entry === undefined) return false;
-    this.early.delete(key);
-    this.earlyBytes -= sizeOf(entry);
-    return true;
+    return this.lru.delete(key);
   }
 
   clear(): void {
-    this.lru?.clear();
-    this.early.clear();
-    this.earlyBytes = 0;
+    this.lru.clear();
   }
 
   keys(prefix: string): string[] {
     const out: string[] = [];
-    for (const key of this.lru?.keys() ?? this.early.keys()) if (key.startsWith(prefix)) out.push(key);
+    for (const key of this.lru.keys()) if (key.startsWith(prefix)) out.push(key);
     return out;
   }
 

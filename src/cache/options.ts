@@ -1,4 +1,5 @@
-/** The options of a {@link ResponseCache}. */
+/** The options of a {@link ResponseCache}, and their check. */
+import { InvalidArgumentError } from '../errors/errors.js';
 import type { Clock, WallClock } from '../util/clock.js';
 import type { AuthContextSource } from './authContext.js';
 import type { CacheStore } from './cacheStore.js';
@@ -60,4 +61,29 @@ export interface ResponseCacheOptions {
   onEvent?: ((event: CacheEvent) => void) | undefined;
   /** Receives non-fatal problems: store failures, failed background refreshes, scope mismatches. @default ignore */
   onError?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * `options` checked, with the duration windows defaulted to 0.
+ * @throws InvalidArgumentError (-32602) when `serverIdentity` is not a string or a duration
+ *   option is negative, zero (`maxTtlMs`) or not a number.
+ */
+export function resolveResponseCacheOptions(options: ResponseCacheOptions): ResponseCacheOptions {
+  if (typeof options?.serverIdentity !== 'string')
+    throw new InvalidArgumentError('serverIdentity', options?.serverIdentity, 'expected a string');
+  const maxTtlMs = duration('maxTtlMs', options.maxTtlMs, undefined);
+  if (maxTtlMs === 0) throw new InvalidArgumentError('maxTtlMs', 0, 'expected a positive number of milliseconds');
+  return {
+    ...options,
+    maxTtlMs,
+    staleWhileRevalidateMs: duration('staleWhileRevalidateMs', options.staleWhileRevalidateMs, 0),
+    staleIfErrorMs: duration('staleIfErrorMs', options.staleIfErrorMs, 0),
+  };
+}
+
+function duration<F extends number | undefined>(name: string, value: number | undefined, fallback: F): number | F {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0)
+    throw new InvalidArgumentError(name, value, 'expected a number of milliseconds >= 0');
+  return value;
 }

@@ -17,7 +17,7 @@ import { walkedList, type WalkedList } from '../subscriptions/walkedList.js';
 import { protocolMeta, sessionListenHost } from './sessionHost.js';
 import type { Era } from '../era/era.js';
 import { EraBinding } from './eraBinding.js';
-import type { CallTarget, Observer } from '../observability/observer.js';
+import type { CallTarget, Observer } from '../observability/observer.lazy.js';
 import { onDemand } from '../errors/moduleLoad.js';
 import { fulfilLater } from './inputRounds.js';
 import { serverOffersTasks } from '../wire/taskCapability.js';
@@ -176,7 +176,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     connected: () => connection.state === 'open',
     sessionLost: (expired) => connection.sessionLost(expired),
     sessionRenewed: () => connection.sessionRenewed(),
-    sessionRenewalFailed: (error) => connection.sessionRenewalFailed(error),
+    sessionRenewalFailed: (error) => Promise.resolve(connection.sessionRenewalFailed(error)),
   });
   const tasks = new TaskManager({
     serverIdentity: transport.serverIdentity,
@@ -250,7 +250,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
 }
 
 /** The spans and debug lines of a client, loaded when `telemetry` or `debug` is on. */
-const loadObserver = onDemand('observability', () => import('../observability/observer.js'));
+const loadObserver = onDemand('observability', () => import('../observability/observer.lazy.js'));
 
 /** What a `request()` is about, for its span: `params.name` or `params.uri`. */
 export function targetOf(params: unknown): CallTarget {

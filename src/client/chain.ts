@@ -8,7 +8,7 @@ import type { JsonObject, RequestId } from '../wire/messages.js';
 import type { LoggingMessage } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { Era } from '../era/era.js';
-import type { CallScope } from '../observability/observer.js';
+import type { CallScope } from '../observability/observer.lazy.js';
 import type { RequestCredential } from '../transport/transport.js';
 import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
 import type { ToolHeaderRegistry } from '../transport/http/toolHeaderRegistry.js';

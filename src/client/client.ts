@@ -38,6 +38,7 @@ import { checkAppUri } from '../apps/uiUri.js';
 import { onDemand } from '../errors/moduleLoad.js';
 import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 import { serverOffersApps } from '../apps/capability.js';
+import { readResourceLinks } from '../resources/linkReads.js';
 import { assembleClient, targetOf } from './assembly.js';
 import { ClientLists } from './clientLists.js';
 import { callTool } from './toolCalls.js';
@@ -49,7 +50,6 @@ export type { ClientState } from '../reconnect/types.js';
 
 /** The checks of an MCP App's UI resource, loaded on the first `readAppResource`. */
 const loadAppChecks = onDemand('apps', () => import('../apps/appResourceCheck.js'));
-const loadLinkReads = onDemand('resource-links', () => import('../resources/linkReads.js'));
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
@@ -315,11 +315,7 @@ export class McpClient extends ClientLists implements Closeable {
    * `result`. Malformed links are left out and reported to `onError`.
    * @throws CancelledError (-32800) when `options.signal` aborts.
    */
-  async readResourceLinks(
-    source: ResourceLinkSource,
-    options: ReadResourceLinksOptions = {},
-  ): Promise<ResourceLinkRead[]> {
-    const { readResourceLinks } = await loadLinkReads();
+  readResourceLinks(source: ResourceLinkSource, options: ReadResourceLinksOptions = {}): Promise<ResourceLinkRead[]> {
     return readResourceLinks(
       (uri, callOptions) => this.readResource(uri, callOptions),
       source,

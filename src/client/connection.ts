@@ -1,21 +1,64 @@
 /**
- * The connection of one client: its state, its events, and the requests that wait while it
- * reconnects. The reconnect after a drop (`reconnector.ts`: the budget, the loop of attempts,
- * giving up) loads while `connect()` runs when the client may reconnect. While it reconnects,
- * the caller's requests wait here, and so do subscriptions; once a new connection is negotiated
- * they go on. Keeps `McpClient` a facade.
+ * The connection of one client: its state, its events, the requests that wait while it
+ * reconnects, and the reconnect after a drop (the budget that judges each failure,
+ * `resilience/reconnectPolicy.ts`; the loop of attempts, `reconnect/loop.ts`; the causes,
+ * `reconnect/cause.ts`; giving up). While it reconnects, the caller's requests wait here, and
+ * so do subscriptions; once a new connection is negotiated they go on. Keeps `McpClient` a
+ * facade.
  */
 import { abortedError, ConnectionClosedError, TimeoutError } from '../errors/errors.js';
-import { onDemand } from '../errors/moduleLoad.js';
 import { EventStream } from '../util/eventStream.js';
+import type { JsonRpcSession } from '../jsonrpc/session.js';
+import type { Era } from '../era/era.js';
 import type { TransportCloseInfo } from '../transport/transport.js';
-import type { TimerHandle } from '../util/clock.js';
+import type { Clock, TimerHandle, Timers, WallClock } from '../util/clock.js';
+import type { DebugSink } from '../observability/debug.js';
+import { causeOfClose, causeOfFailure, describeCause, isRetryableConnectFailure } from '../reconnect/cause.js';
+import { reconnectLoop } from '../reconnect/loop.js';
+import {
+  ReconnectBudget,
+  type ReconnectDecision,
+  type ResolvedReconnectPolicy,
+} from '../resilience/reconnectPolicy.js';
 import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
 import type { ConnectionWait } from './caller.js';
-import { describeCause, type ConnectionCore, type ConnectionHooks, type Reconnecting } from './connectionCore.js';
-import type { Reconnector } from './reconnector.js';
 
-export type { ConnectionHooks } from './connectionCore.js';
+/** What the connection borrows from its client. */
+export interface ConnectionHooks {
+  session: JsonRpcSession;
+  /** The reconnect policy; `false` when the client never reconnects. */
+  policy: ResolvedReconnectPolicy | false;
+  /** Whether the transport can be started again (`capabilities.restartable`). */
+  restartable: boolean;
+  clock: Clock;
+  /** For `retryAt`: when a waited-for attempt starts, in wall-clock time. */
+  wallClock: WallClock;
+  timers: Timers;
+  /** Set while reconnecting (the caller's requests wait on it), cleared once open. */
+  setWait(wait: ConnectionWait | undefined): void;
+  /** Negotiates on the restarted session: era and version again. */
+  renegotiate(signal: AbortSignal): Promise<void>;
+  /** Sets up a new legacy HTTP session on the same transport (`initialize` again); rejects as `initialize` does. */
+  renewSession(signal: AbortSignal): Promise<void>;
+  /**
+   * No new legacy HTTP session will come: what the transport holds for one rejects with
+   * `error`. Resolves once it has (never rejects).
+   */
+  abandonSession(error: unknown): Promise<void>;
+  /** What was negotiated, for `reconnected`. */
+  negotiated(): { protocolVersion: string; era: Era };
+  /** The connection dropped (`error`: what pending requests got, or the expired session) and a reconnect starts. */
+  dropped(error: Error): void;
+  /** A new connection is open and negotiated. */
+  reopened(): void;
+  /** The connection is gone for good (no reconnect, or the client gave up): what depends on it ends with `error`. */
+  lost(error: ConnectionClosedError): void;
+  onError: (error: Error) => void;
+  debug: DebugSink | undefined;
+}
+
+/** A `reconnecting` event before its `retryAt` is stamped. */
+type Reconnecting = Omit<Extract<ClientEvent, { type: 'reconnecting' }>, 'retryAt'>;
 
 /** One request (or subscription) waiting for the connection to open again. */
 interface Waiter {
@@ -23,24 +66,17 @@ interface Waiter {
   reject(error: Error): void;
 }
 
-/** The reconnect and the causes of a drop: loaded while `connect()` runs when the client may reconnect. */
-const loadReconnect = onDemand('reconnect', async () => {
-  const [{ Reconnector }, { causeOfFailure }] = await Promise.all([
-    import('./reconnector.js'),
-    import('../reconnect/cause.js'),
-  ]);
-  return { Reconnector, causeOfFailure };
-});
-
 /** @internal Owned by `McpClient`; see the module comment. */
-export class ClientConnection implements ConnectionCore {
+export class ClientConnection {
   private stateValue: ClientState = 'new';
   private readonly events: EventStream<ClientEvent>;
   private readonly waiters = new Set<Waiter>();
   /** When the current connection was negotiated (clock ms). */
   private openedAt = 0;
-  /** The reconnect, once loaded (only with a reconnect policy). */
-  private reconnector: Reconnector | undefined;
+  /** Judges each drop and failed attempt; `undefined` when the client never reconnects. */
+  private readonly budget: ReconnectBudget | undefined;
+  /** The reconnect loop under way; stopped when the client closes. */
+  private loop: { controller: AbortController; done: Promise<void> } | undefined;
   /** The last close the transport reported, in any state. */
   lastClose: TransportCloseInfo | undefined;
   /** The `retryAt` of the last `reconnecting` event. */
@@ -50,6 +86,7 @@ export class ClientConnection implements ConnectionCore {
 
   constructor(readonly hooks: ConnectionHooks) {
     this.events = new EventStream<ClientEvent>({ onError: (error) => hooks.onError(error) });
+    this.budget = hooks.policy === false ? undefined : new ReconnectBudget(hooks.policy);
   }
 
   get state(): ClientState {
@@ -70,18 +107,6 @@ export class ClientConnection implements ConnectionCore {
     return this.events.on(listener);
   }
 
-  /**
-   * Loads the reconnect when the client may reconnect (a reconnect policy), so that it is there
-   * before the connection can drop; `connect()` awaits it with the transport's start.
-   * @throws ModuleLoadError (-33042) when it cannot be loaded.
-   */
-  async prepare(): Promise<void> {
-    const policy = this.hooks.policy;
-    if (policy === false || this.reconnector !== undefined) return;
-    const { Reconnector } = await loadReconnect();
-    this.reconnector ??= new Reconnector(this, policy);
-  }
-
   /** `connect()` begins. */
   connecting(): void {
     this.setState('connecting');
@@ -96,19 +121,19 @@ export class ClientConnection implements ConnectionCore {
 
   /**
    * `connect()` failed with `error`. With `reconnect.retryFirstConnect` and a failure another
-   * attempt may mend, the client goes on reconnecting (and `connect()` still rejects).
+   * attempt may mend (the budget allowing), the client goes on reconnecting (and `connect()`
+   * still rejects).
    * @returns true when it does; false when the client is to close.
    */
-  async firstConnectFailed(error: unknown, signal: AbortSignal | undefined): Promise<boolean> {
+  firstConnectFailed(error: unknown, signal: AbortSignal | undefined): boolean {
     const { policy, restartable } = this.hooks;
+    const budget = this.budget;
     if (this.stateValue !== 'connecting' || policy === false || !policy.retryFirstConnect || !restartable) return false;
-    try {
-      await this.prepare();
-    } catch {
-      return false; // without its reconnect, the client closes as it would have without a policy
-    }
-    if (this.stateValue !== 'connecting') return false;
-    return (this.reconnector as Reconnector).firstConnectFailed(error, signal);
+    if (budget === undefined || signal?.aborted === true || !isRetryableConnectFailure(error)) return false;
+    const decision = budget.attemptFailed(this.hooks.clock.now());
+    if (decision === undefined) return false;
+    this.reconnect(causeOfFailure(error), decision);
+    return true;
   }
 
   /**
@@ -124,15 +149,22 @@ export class ClientConnection implements ConnectionCore {
       { reason: info.reason, exitCode: info.exitCode, signal: info.signal, stderrTail: info.stderrTail },
       info.cause,
     );
-    const { restartable } = this.hooks;
-    const reconnector = this.reconnector;
-    if (reconnector === undefined || !restartable || info.initiatedByClient) {
+    const budget = this.budget;
+    if (budget === undefined || !this.hooks.restartable || info.initiatedByClient) {
       this.setState('closed');
       this.hooks.lost(error);
       this.events.end();
       return;
     }
-    reconnector.dropped(info, error, this.openedAt);
+    const cause = causeOfClose(info, error);
+    const decision = budget.dropped(this.openedAt, this.hooks.clock.now());
+    this.hooks.dropped(error);
+    if (decision === undefined) {
+      this.setState('reconnecting');
+      this.giveUp(0, cause);
+      return;
+    }
+    this.reconnect(cause, decision);
   }
 
   /**
@@ -146,7 +178,11 @@ export class ClientConnection implements ConnectionCore {
     if (this.stateValue !== 'open') return;
     const error = expired instanceof Error ? expired : new Error(String(expired));
     const status = (expired as { data?: { status?: unknown } } | undefined)?.data?.status;
-    this.reconnector?.sessionLost(this.openedAt, this.hooks.clock.now());
+    if (this.budget !== undefined) {
+      const now = this.hooks.clock.now();
+      this.budget.dropped(this.openedAt, now);
+      this.budget.attemptStarted(now);
+    }
     this.hooks.dropped(error);
     this.setState('reconnecting');
     const cause: ReconnectCause = {
@@ -160,7 +196,7 @@ export class ClientConnection implements ConnectionCore {
 
   /** The new legacy HTTP session that {@link sessionLost} started is ready: open again, `reconnected`. */
   sessionRenewed(): void {
-    if (this.stateValue !== 'reconnecting' || this.reconnector?.running === true) return;
+    if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return;
     this.reopenedAfter(1);
   }
 
@@ -174,18 +210,20 @@ export class ClientConnection implements ConnectionCore {
    * @returns the error the requests that waited for this set-up reject with, unless the client
    *   is still reconnecting (then they wait for the reconnect).
    */
-  async sessionRenewalFailed(error: unknown): Promise<unknown> {
+  sessionRenewalFailed(error: unknown): unknown {
     if (this.stateValue === 'closed') return this.lostWith ?? error;
-    if (this.stateValue !== 'reconnecting' || this.reconnector?.running === true) return error;
-    if (this.reconnector !== undefined) return this.reconnector.sessionRenewalFailed(error);
-    let reason = error instanceof Error ? error.message : String(error);
-    try {
-      const { causeOfFailure } = await loadReconnect();
-      reason = describeCause(causeOfFailure(error));
-    } catch {
-      // the error's own message says enough
+    if (this.stateValue !== 'reconnecting' || this.loop !== undefined) return error;
+    const cause = causeOfFailure(error);
+    if (this.budget !== undefined) {
+      const decision = isRetryableConnectFailure(error) ? this.budget.attemptFailed(this.hooks.clock.now()) : undefined;
+      if (decision === undefined) {
+        this.giveUp(1, cause);
+        return this.lostWith ?? error;
+      }
+      this.reconnect(cause, decision, true);
+      return error;
     }
-    if (this.stateValue !== 'reconnecting') return this.lostWith ?? error;
+    const reason = describeCause(cause);
     this.log(`no new HTTP session, and reconnect is off: ${reason}`);
     this.end(
       new ConnectionClosedError(
@@ -197,6 +235,7 @@ export class ClientConnection implements ConnectionCore {
     );
     return error;
   }
+
   /**
    * Waits, at most `timeoutMs` (`Infinity`: no limit), until the connection is open; at once
    * when it is. Rejects with `TimeoutError` (`kind` as given), `CancelledError` when `signal`
@@ -251,11 +290,14 @@ export class ClientConnection implements ConnectionCore {
     this.hooks.setWait(undefined);
     if (reconnecting) this.failWaiters('closed by client');
     this.events.end();
-    await this.reconnector?.stop();
+    const loop = this.loop;
+    if (loop === undefined) return;
+    loop.controller.abort(new ConnectionClosedError('closed by client', { reason: 'closed by client' }));
+    await loop.done;
   }
 
   /** Open again after `attempts` attempts: what waits goes on, and `reconnected`. */
-  reopenedAfter(attempts: number): void {
+  private reopenedAfter(attempts: number): void {
     this.openedAt = this.hooks.clock.now();
     this.hooks.setWait(undefined);
     this.setState('open');
@@ -270,7 +312,7 @@ export class ClientConnection implements ConnectionCore {
    * and the session closes once what the transport held for a new HTTP session has failed
    * (`abandoned`), so that those requests get their own error rather than the close's.
    */
-  end(error: ConnectionClosedError, abandoned: Promise<void>): void {
+  private end(error: ConnectionClosedError, abandoned: Promise<void>): void {
     this.lostWith = error;
     this.hooks.setWait(undefined);
     this.setState('closed');
@@ -282,14 +324,94 @@ export class ClientConnection implements ConnectionCore {
       .catch((closeError: unknown) => this.hooks.onError(asError(closeError)));
   }
 
-  /** Emits `reconnecting`, with its `retryAt`: now plus its wait, on the wall clock. */
-  announce(event: Reconnecting): void {
-    this.retryAtValue = this.hooks.wallClock.now() + event.delayMs;
-    this.events.emit({ ...event, retryAt: this.retryAtValue });
+  /**
+   * Runs the reconnect loop: each attempt restarts the session and negotiates again, or, for a
+   * lost legacy HTTP session (`renewal`), sets up a new session on the same transport (its
+   * attempt 1 was made at once and failed).
+   */
+  private reconnect(cause: ReconnectCause, first: ReconnectDecision, renewal = false): void {
+    this.hooks.setWait(this.wait);
+    this.setState('reconnecting');
+    const controller = new AbortController();
+    const done = this.run(cause, first, renewal, controller.signal).catch((error: unknown) => {
+      if (!controller.signal.aborted) this.hooks.onError(error instanceof Error ? error : new Error(String(error)));
+    });
+    this.loop = { controller, done };
   }
 
-  emit(event: ClientEvent): void {
-    this.events.emit(event);
+  private async run(
+    cause: ReconnectCause,
+    first: ReconnectDecision,
+    renewal: boolean,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const hooks = this.hooks;
+    const { session, clock } = hooks;
+    const outcome = await reconnectLoop({
+      budget: this.budget as ReconnectBudget,
+      clock,
+      signal,
+      first: { delayMs: first.delayMs, coolDown: first.coolDown, cause },
+      firstAttempt: renewal ? 2 : 1,
+      attempt: async (attempt) => {
+        this.log(`attempt ${attempt}`);
+        if (renewal) return hooks.renewSession(signal);
+        // What is left of the previous connection (or attempt) is closed first.
+        if (session.state !== 'closed') await session.close();
+        signal.throwIfAborted();
+        await session.restart();
+        try {
+          signal.throwIfAborted();
+          await hooks.renegotiate(signal);
+        } catch (error) {
+          await session.close();
+          throw error;
+        }
+      },
+      onReconnecting: (attempt, delayMs, coolDown, why) => {
+        this.log(
+          `reconnecting in ${delayMs} ms${coolDown ? ' (a cool-down)' : ''} (attempt ${attempt}): ${describeCause(why)}`,
+        );
+        this.announce({ type: 'reconnecting', attempt, delayMs, coolDown, cause: why });
+      },
+    });
+    if (signal.aborted || this.state !== 'reconnecting') return;
+    this.loop = undefined;
+    if (!outcome.reconnected) {
+      this.giveUp(outcome.attempts, outcome.cause);
+      return;
+    }
+    this.reopenedAfter(outcome.attempts);
+    // A renewed legacy session re-subscribes by itself (EraBinding); a new connection is told here.
+    if (renewal) return;
+    hooks.reopened();
+    // Closed again before the loop could tell (its close was taken for the attempt's): a new drop.
+    const lastClose = this.lastClose;
+    if (session.state === 'closed' && lastClose !== undefined) this.transportClosed(lastClose);
+  }
+
+  /** The budget is spent (or the failure cannot be mended): `gaveUp`, then closed for good. */
+  private giveUp(attempts: number, cause: ReconnectCause): void {
+    this.loop = undefined;
+    this.log(`gave up after ${attempts} attempt(s): ${describeCause(cause)}`);
+    this.events.emit({ type: 'gaveUp', attempts, cause });
+    const error = new ConnectionClosedError(
+      `connection lost; gave up reconnecting after ${attempts} attempt(s): ${describeCause(cause)}`,
+      {
+        reason: 'gave up reconnecting',
+        ...(cause.exitCode !== undefined && { exitCode: cause.exitCode }),
+        ...(cause.signal !== undefined && { signal: cause.signal }),
+        ...(cause.stderrTail !== undefined && { stderrTail: cause.stderrTail }),
+      },
+      cause.error,
+    );
+    this.end(error, this.hooks.abandonSession(error));
+  }
+
+  /** Emits `reconnecting`, with its `retryAt`: now plus its wait, on the wall clock. */
+  private announce(event: Reconnecting): void {
+    this.retryAtValue = this.hooks.wallClock.now() + event.delayMs;
+    this.events.emit({ ...event, retryAt: this.retryAtValue });
   }
 
   private failWaiters(reason: string): void {
@@ -297,14 +419,14 @@ export class ClientConnection implements ConnectionCore {
       waiter.reject(new ConnectionClosedError(`connection closed (${reason})`, { reason, outcome: 'not-sent' }));
   }
 
-  setState(state: ClientState): void {
+  private setState(state: ClientState): void {
     const previous = this.stateValue;
     if (previous === state) return;
     this.stateValue = state;
     this.events.emit({ type: 'state', state, previous });
   }
 
-  log(message: string): void {
+  private log(message: string): void {
     this.hooks.debug?.({ type: 'reconnect', message });
   }
 }

@@ -24,7 +24,7 @@ import { onDemand } from '../errors/moduleLoad.js';
  * The negotiation past its first `server/discover`, the legacy handshake and link: loaded when
  * that first answer does not settle the era (or legacy is forced or remembered).
  */
-const loadFallback = onDemand('era', () => import('../era/fallback.js'));
+const loadFallback = onDemand('era', () => import('../era/fallback.lazy.js'));
 type Fallback = NonNullable<typeof loadFallback.value>;
 
 /** The subscription flag whose notification makes each list stale (see `subscriptions/invalidation.ts`). */

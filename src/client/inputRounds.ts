@@ -9,25 +9,8 @@ import type { FulfilOptions } from '../inputRequired/inputHandlers.js';
 import type { InputHandlers } from '../inputRequired/handlers.js';
 import type { InputRequest, InputResponse } from '../wire/protocol.js';
 
-/** The round loop and the handlers' answers, loaded on first use. */
-export const loadInputRounds = onDemand('input-required', async () => {
-  const [
-    { driveInputRequired },
-    { fulfilInputRequests, answerInputRequest },
-    { retryAfterUrlElicitations, ElicitationCompletions },
-  ] = await Promise.all([
-    import('../inputRequired/driver.js'),
-    import('../inputRequired/inputHandlers.js'),
-    import('../inputRequired/urlElicitation.js'),
-  ]);
-  return {
-    driveInputRequired,
-    fulfilInputRequests,
-    answerInputRequest,
-    retryAfterUrlElicitations,
-    ElicitationCompletions,
-  };
-});
+/** The round loop and the handlers' answers (`inputRequired/inputRounds.lazy.ts`), loaded on first use. */
+export const loadInputRounds = onDemand('input-required', () => import('../inputRequired/inputRounds.lazy.js'));
 
 /**
  * Answers `inputRequests` with `handlers` (`fulfilInputRequests`), once the machinery is loaded.

@@ -23,16 +23,14 @@ export async function connect(parts: ClientParts, options: CallOptions): Promise
   }
   connection.connecting();
   try {
-    // Telemetry, the debug log and the reconnect load while the transport starts, before
-    // anything is sent: the reconnect is there before the connection can drop.
-    const loading = Promise.all([parts.observe(), connection.prepare()]);
-    await Promise.all([parts.session.start(), loading]);
+    // Telemetry and the debug log load while the transport starts, before anything is sent.
+    await Promise.all([parts.session.start(), parts.observe()]);
     const result = await binding.negotiate(options);
     connection.opened();
     parts.observer?.connected(binding.era, binding.protocolVersion);
     return result;
   } catch (error) {
-    if (await connection.firstConnectFailed(error, signal)) throw error;
+    if (connection.firstConnectFailed(error, signal)) throw error;
     const closing = close(parts, {});
     // The caller's abort and connect()'s own deadline end it now; close() finishes the clean-up.
     const now = isCancelledError(error) || (isTimeoutError(error) && error.data.method === 'connect');

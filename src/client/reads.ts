@@ -8,7 +8,7 @@ import type { ResponseCache } from '../cache/responseCache.js';
 import type { CacheSource } from '../cache/types.js';
 import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
-import type { CallScope, Observer } from '../observability/observer.js';
+import type { CallScope, Observer } from '../observability/observer.lazy.js';
 import type { RequestCredential } from '../transport/transport.js';
 import {
   listAll,
@@ -236,7 +236,7 @@ export class CachedReads {
     const params: JsonObject = cursor === undefined ? {} : { cursor };
     const outcome = await this.host.caller.call({ ...internals, method, params, options });
     return {
-      result: this.host.freshness(method, await this.checkPage(method, outcome.result)),
+      result: this.host.freshness(method, this.checkPage(method, outcome.result)),
       storable: outcome.storable,
     };
   }
@@ -246,22 +246,21 @@ export class CachedReads {
    * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
    * warning naming tool and reason (spec: basic/transports/streamable-http).
    */
-  private checkPage(method: ListMethod, result: JsonObject): JsonObject | Promise<JsonObject> {
+  private checkPage(method: ListMethod, result: JsonObject): JsonObject {
     const page = checkListPage(method, result, this.host.onError);
     if (method !== 'tools/list') return page;
     this.host.outputValidators.learn(page['tools'] as Tool[]);
     this.host.toolsListed?.(page['tools'] as Tool[]);
     const registry = this.host.caller.toolHeaders;
     if (registry === undefined) return page;
-    return registry.screen(page['tools'] as Tool[]).then(({ tools, rejected }) => {
-      if (rejected.length === 0) return page;
-      for (const { tool, reason } of rejected) {
-        this.host.onError(
-          new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
-        );
-      }
-      return { ...page, tools };
-    });
+    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
+    if (rejected.length === 0) return page;
+    for (const { tool, reason } of rejected) {
+      this.host.onError(
+        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
+      );
+    }
+    return { ...page, tools };
   }
 }
 

@@ -4,12 +4,12 @@
  * call, so a client that never uses skills never loads it.
  */
 import { skillsCapabilityOf } from '../wire/skillsCapability.js';
-import type { DirectoryReadOptions, SkillListOptions, SkillsClient, SkillsHost } from '../skills/skillsClient.js';
+import type { DirectoryReadOptions, SkillListOptions, SkillsClient, SkillsHost } from '../skills/skillsClient.lazy.js';
 import { onDemand } from '../errors/moduleLoad.js';
 import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
 import type { CallOptions } from '../wire/callOptions.js';
 
-export type { DirectoryReadOptions, SkillListOptions } from '../skills/skillsClient.js';
+export type { DirectoryReadOptions, SkillListOptions } from '../skills/skillsClient.lazy.js';
 
 /**
  * The Skills extension on one server (SEP-2640): a server declares
@@ -79,7 +79,7 @@ export interface ClientSkills {
 export type ClientSkillsHost = SkillsHost;
 
 const loadSkillsClient = onDemand('skills', () =>
-  import('../skills/skillsClient.js').then((module) => module.SkillsClient),
+  import('../skills/skillsClient.lazy.js').then((module) => module.SkillsClient),
 );
 
 /** Makes `client.skills`; the implementation is imported on the first call. */

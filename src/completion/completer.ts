@@ -2,13 +2,21 @@
  * Completion as a user types (spec: server/utilities/completion, which asks clients to debounce
  * rapid requests and cache results): one {@link Completer} per prompt or resource template,
  * called on every keystroke. Independent of the client: it reaches the server through
- * {@link CompleterHost}. The options are checked here; the completer itself
- * (`debouncedCompleter.ts`) loads with the first call of the first completer.
+ * {@link CompleterHost}: debounce, supersede, the short answer cache, the result checks.
  */
 import { abortedError, InvalidArgumentError } from '../errors/errors.js';
-import { onDemand } from '../errors/moduleLoad.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { PromptReference, ResourceTemplateReference } from '../wire/protocol.js';
-import type { Completer, CompleterHost, CompletionOutcome, ResolvedCompleterOptions } from './types.js';
+import type { TimerHandle } from '../util/clock.js';
+import { checkCompleteResult } from './completeResult.js';
+import type {
+  Completer,
+  CompleterHost,
+  CompletionAnswer,
+  CompletionOutcome,
+  CompletionSuperseded,
+  ResolvedCompleterOptions,
+} from './types.js';
 
 export type {
   Completer,
@@ -43,11 +51,6 @@ export const DEFAULT_COMPLETION_DEBOUNCE_MS = 150;
 /** Default lifetime of a cached completion answer, in ms. */
 export const DEFAULT_COMPLETION_CACHE_TTL_MS = 30_000;
 
-/** The debounced completer, loaded with the first call of the first completer. */
-const loadCompleter = onDemand('completion', () =>
-  import('./debouncedCompleter.js').then((module) => module.DebouncedCompleter),
-);
-
 /**
  * A completer over `host`.
  * @throws InvalidArgumentError (-32602) for an invalid ref or option.
@@ -59,85 +62,8 @@ export function createCompleter(
 ): Completer {
   const checked = checkRef(ref);
   const resolved = resolveOptions(options);
-  const Loaded = loadCompleter.value;
-  return Loaded === undefined ? new LoadingCompleter(host, checked, resolved) : new Loaded(host, checked, resolved);
+  return new DebouncedCompleter(host, checked, resolved);
 }
-
-/**
- * A completer whose code is still loading. Only the latest call waits for it, as only the
- * latest would be answered: a call made while another waits supersedes it at once.
- */
-class LoadingCompleter implements Completer {
-  private completer: Completer | undefined;
-  private waiting: { settle(completer: Completer | undefined, error?: Error): void } | undefined;
-  private loading = false;
-  private closed = false;
-
-  constructor(
-    private readonly host: CompleterHost,
-    readonly ref: PromptReference | ResourceTemplateReference,
-    private readonly options: ResolvedCompleterOptions,
-  ) {}
-
-  complete(
-    argument: string,
-    value: string,
-    context?: Readonly<Record<string, string>>,
-    options: { signal?: AbortSignal | undefined } = {},
-  ): Promise<CompletionOutcome> {
-    if (this.completer !== undefined) return this.completer.complete(argument, value, context, options);
-    this.waiting?.settle(undefined);
-    if (this.closed) return Promise.resolve(SUPERSEDED);
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(abortedError(METHOD, signal.reason));
-    return new Promise<CompletionOutcome>((resolve, reject) => {
-      const onAbort = (): void => {
-        if (this.waiting !== entry) return;
-        this.waiting = undefined;
-        reject(abortedError(METHOD, signal?.reason));
-      };
-      const entry = {
-        settle: (completer: Completer | undefined, error?: Error): void => {
-          signal?.removeEventListener('abort', onAbort);
-          if (this.waiting === entry) this.waiting = undefined;
-          if (error !== undefined) reject(error);
-          else if (completer === undefined) resolve(SUPERSEDED);
-          else completer.complete(argument, value, context, options).then(resolve, reject);
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting = entry;
-      this.load();
-    });
-  }
-
-  close(): void {
-    this.closed = true;
-    this.waiting?.settle(undefined);
-    this.completer?.close();
-  }
-
-  private load(): void {
-    if (this.loading) return;
-    this.loading = true;
-    loadCompleter().then(
-      (Loaded) => {
-        this.loading = false;
-        const completer = new Loaded(this.host, this.ref, this.options);
-        if (this.closed) completer.close();
-        this.completer = completer;
-        this.waiting?.settle(completer);
-      },
-      (error: unknown) => {
-        this.loading = false;
-        this.waiting?.settle(undefined, error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  }
-}
-
-const METHOD = 'completion/complete';
-const SUPERSEDED: CompletionOutcome = Object.freeze({ status: 'superseded' });
 
 function checkRef(ref: PromptReference | ResourceTemplateReference): PromptReference | ResourceTemplateReference {
   if (typeof ref === 'object' && ref !== null) {
@@ -163,4 +89,190 @@ function resolveOptions(options: CompleterOptions): ResolvedCompleterOptions {
     maxCacheEntries,
     timeoutMs: options.timeoutMs,
   };
+}
+
+const METHOD = 'completion/complete';
+const SUPERSEDED: CompletionSuperseded = Object.freeze({ status: 'superseded' });
+
+interface PendingCall {
+  generation: number;
+  key: string;
+  params: JsonObject;
+  resolve(outcome: CompletionOutcome): void;
+  reject(error: unknown): void;
+  /** Removes the caller's abort listener. */
+  release(): void;
+}
+
+/** A completer over `host` with options already checked. */
+export class DebouncedCompleter implements Completer {
+  private pending: PendingCall | undefined;
+  private timer: TimerHandle;
+  private inflight: AbortController | undefined;
+  private generation = 0;
+  private closed = false;
+  private readonly answers = new Map<string, { expiresAt: number; answer: CompletionAnswer }>();
+
+  constructor(
+    private readonly host: CompleterHost,
+    readonly ref: PromptReference | ResourceTemplateReference,
+    private readonly options: ResolvedCompleterOptions,
+  ) {}
+
+  complete(
+    argument: string,
+    value: string,
+    context: Readonly<Record<string, string>> = {},
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<CompletionOutcome> {
+    try {
+      checkInput(argument, value, context);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.supersede();
+    if (this.closed) return Promise.resolve(SUPERSEDED);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortedError(METHOD, signal.reason));
+    const capabilities = this.host.capabilities();
+    if (capabilities !== undefined && capabilities.completions === undefined)
+      return Promise.resolve({
+        status: 'unsupported',
+        values: [],
+        reason: 'the server does not declare the completions capability',
+      });
+    const key = cacheKey(argument, value, context);
+    const cached = this.cached(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+
+    const params: JsonObject = { ref: { ...this.ref }, argument: { name: argument, value } };
+    if (Object.keys(context).length > 0) params['context'] = { arguments: { ...context } };
+    const generation = ++this.generation;
+    return new Promise<CompletionOutcome>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (this.pending?.generation !== generation) return;
+        this.stop('cancelled by the client');
+        this.pending = undefined;
+        reject(abortedError(METHOD, signal?.reason));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending = {
+        generation,
+        key,
+        params,
+        resolve,
+        reject,
+        release: () => signal?.removeEventListener('abort', onAbort),
+      };
+      if (this.options.debounceMs === 0) this.send(generation);
+      else this.timer = this.host.timers.setTimeout(() => this.send(generation), this.options.debounceMs);
+    });
+  }
+
+  close(): void {
+    this.supersede();
+    this.closed = true;
+    this.answers.clear();
+  }
+
+  /** Resolves the pending call `superseded` and cancels its timer or request. */
+  private supersede(): void {
+    const call = this.pending;
+    if (call === undefined) return;
+    this.pending = undefined;
+    this.stop('superseded by a newer completion request');
+    call.release();
+    call.resolve(SUPERSEDED);
+  }
+
+  /** Clears the debounce timer and aborts the request in flight (which cancels it on the wire). */
+  private stop(reason: string): void {
+    if (this.timer !== undefined) this.host.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.inflight?.abort(reason);
+    this.inflight = undefined;
+  }
+
+  private send(generation: number): void {
+    this.timer = undefined;
+    const call = this.pending;
+    if (call === undefined || call.generation !== generation) return;
+    const controller = new AbortController();
+    this.inflight = controller;
+    const latest = (): boolean => this.pending?.generation === generation;
+    const settle = (): void => {
+      this.pending = undefined;
+      this.inflight = undefined;
+      call.release();
+    };
+    Promise.resolve()
+      .then(() => this.host.send(call.params, controller.signal, this.options.timeoutMs))
+      .then(
+        (raw) => {
+          const { result, trimmed } = checkCompleteResult(raw, (error) => this.host.onError(error));
+          const { values, total, hasMore } = result.completion;
+          const answer: CompletionAnswer = {
+            status: 'completed',
+            values,
+            ...(total !== undefined && { total }),
+            ...(hasMore !== undefined && { hasMore }),
+            trimmed,
+            source: 'server',
+          };
+          this.remember(call.key, answer);
+          if (!latest()) return;
+          settle();
+          call.resolve(answer);
+        },
+        (error: unknown) => {
+          if (!latest()) return;
+          settle();
+          call.reject(error);
+        },
+      )
+      .catch((error: unknown) => {
+        // checkCompleteResult threw: a result without values.
+        if (!latest()) return;
+        settle();
+        call.reject(error);
+      });
+  }
+
+  private cached(key: string): CompletionAnswer | undefined {
+    const entry = this.answers.get(key);
+    if (entry === undefined) return undefined;
+    if (this.host.clock.now() >= entry.expiresAt) {
+      this.answers.delete(key);
+      return undefined;
+    }
+    return { ...entry.answer, source: 'cache' };
+  }
+
+  private remember(key: string, answer: CompletionAnswer): void {
+    if (this.closed || this.options.cacheTtlMs === 0) return;
+    this.answers.delete(key);
+    this.answers.set(key, { expiresAt: this.host.clock.now() + this.options.cacheTtlMs, answer });
+    while (this.answers.size > this.options.maxCacheEntries) {
+      const oldest = this.answers.keys().next().value as string;
+      this.answers.delete(oldest);
+    }
+  }
+}
+
+/** argument, value and context, as one key (context keys sorted). */
+function cacheKey(argument: string, value: string, context: Readonly<Record<string, string>>): string {
+  const entries = Object.keys(context)
+    .sort()
+    .map((k) => [k, context[k]]);
+  return JSON.stringify([argument, value, entries]);
+}
+
+function checkInput(argument: unknown, value: unknown, context: unknown): void {
+  if (typeof argument !== 'string' || argument === '')
+    throw new InvalidArgumentError('argument', argument, 'expected an argument name');
+  if (typeof value !== 'string') throw new InvalidArgumentError('value', value, 'expected a string');
+  if (typeof context !== 'object' || context === null || Array.isArray(context))
+    throw new InvalidArgumentError('context', context, 'expected an object of argument name → string');
+  for (const [name, v] of Object.entries(context))
+    if (typeof v !== 'string') throw new InvalidArgumentError(`context.${name}`, v, 'expected a string');
 }

@@ -74,3 +74,14 @@ export function isRetryableConnectFailure(error: unknown): boolean {
   }
   return false;
 }
+
+/** One line for a cause: its reason and what the transport said. */
+export function describeCause(cause: ReconnectCause): string {
+  const parts: string[] = [cause.reason];
+  if (cause.exitCode !== undefined && cause.exitCode !== null) parts.push(`exit code ${cause.exitCode}`);
+  if (cause.signal !== undefined && cause.signal !== null) parts.push(`signal ${cause.signal}`);
+  if (cause.closeCode !== undefined) parts.push(`close code ${cause.closeCode}`);
+  if (cause.httpStatus !== undefined) parts.push(`HTTP ${cause.httpStatus}`);
+  if (cause.error instanceof Error) parts.push(cause.error.message);
+  return parts.join(', ');
+}

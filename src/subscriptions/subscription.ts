@@ -3,7 +3,7 @@
  * (`reopening` → `open`)* → `closed`. It sends `subscriptions/listen`, waits for the
  * acknowledgment, keeps the stream open without a timeout, and reopens it under the reopen
  * budget when it ends without the host asking. Incoming notifications reach it through the
- * manager (`subscriptionManager.ts`) and the routes of its set (`subscriptionSet.ts`).
+ * manager (`subscriptionManager.ts`) and its routes.
  */
 import {
   abortedError,

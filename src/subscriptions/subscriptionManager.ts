@@ -15,28 +15,36 @@
  * - `notifications/tasks` (Tasks extension) reaches the subscription it names, if that one asked
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  *
- * The manager itself is small and always there: it sorts the notifications, starts each
- * change's invalidation and reports what names no subscription. The subscriptions, their routes
- * and the deliveries to them (`subscriptionSet.ts`) load on first use (`onDemand`), together with
- * what that use needs (`loaders.ts`): the filter checks and the subscription lifecycle
- * (`filter.ts`, `openSubscription.ts` with `subscription.ts`) at the first `subscribe()`, live
- * lists (`liveList.ts`) at the first `live()`, the legacy wire's subscriptions (`legacyFeed.ts`)
- * from the switch to that wire on. A failed load rejects the call that needed it with
- * `ModuleLoadError` (-33042), nothing sent. Routing, invalidation and reporting never wait for a
- * load: before one, no subscription is open, so a change notification only invalidates (and on
- * the modern wire is unmatched).
+ * The manager is always there; what a use needs loads on first use (`onDemand`): the
+ * subscription lifecycle (`openSubscription.lazy.ts` with `subscription.ts`) at the first
+ * `subscribe()` on the modern wire, live lists (`liveList.lazy.ts`) at the first `live()`, the legacy
+ * wire's subscriptions (`legacyFeed.lazy.ts`) from the switch to that wire on. A failed load rejects
+ * the call that needed it with `ModuleLoadError` (-33042), nothing sent. Routing, invalidation
+ * and reporting never wait for a load: before one, no subscription is open, so a change
+ * notification only invalidates (and on the modern wire is unmatched).
  */
-import { ProtocolError } from '../errors/errors.js';
+import { InvalidArgumentError, ProtocolError } from '../errors/errors.js';
 import { onDemand } from '../errors/moduleLoad.js';
-import { isObject, type JsonObject, type JsonRpcNotification } from '../wire/messages.js';
+import { isObject, isRequestId, type JsonObject, type JsonRpcNotification, type RequestId } from '../wire/messages.js';
 import { MetaKey, type SubscriptionFilter } from '../wire/protocol.js';
 import { TASK_STATUS_NOTIFICATION } from '../wire/tasks.js';
+import type { ResponseCache } from '../cache/responseCache.js';
+import type { Clock, Timers } from '../util/clock.js';
+import type { Backoff } from '../resilience/backoff.js';
+import type { ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import { UnmatchedNotificationError } from './errors.js';
-import type { FilterFlag } from './filter.js';
-import { describeInvalidation, interpretChange, isChangeNotification, type Invalidation } from './invalidation.js';
-import type { LegacyFeedHost } from './legacyFeed.js';
-import { loadFilters, loadLegacyFeed, loadLiveLists, loadSubscriptions } from './loaders.js';
-import type { SubscriptionManagerOptions, SubscriptionSet } from './subscriptionSet.js';
+import { checkFilter, type FilterFlag } from './filter.js';
+import {
+  describeInvalidation,
+  interpretChange,
+  isChangeNotification,
+  type Change,
+  type Invalidation,
+} from './invalidation.js';
+import type { LegacyFeed, LegacyFeedHost } from './legacyFeed.lazy.js';
+import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.lazy.js';
+import type { openSubscription } from './openSubscription.lazy.js';
+import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionHost } from './subscription.js';
 import type {
   LiveList,
   LiveListItems,
@@ -44,25 +52,105 @@ import type {
   LiveListOptions,
   SubscribeOptions,
   Subscription,
+  SubscriptionEvent,
 } from './types.js';
-
-export type { CacheInvalidator, ListWalker, SubscriptionManagerOptions } from './subscriptionSet.js';
 
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 const CANCELLED = 'notifications/cancelled';
+/** How many ended listen ids are remembered, so their late notifications are dropped quietly. */
+const RECENTLY_ENDED_LIMIT = 256;
 
-/** The subscriptions themselves: at the first `subscribe()` or `live()`, or the switch to the legacy wire. */
-const loadSet = onDemand('subscriptions', () => import('./subscriptionSet.js'));
-type SetModule = NonNullable<typeof loadSet.value>;
+/** The subscription lifecycle on the modern wire: at its first `subscribe()`. */
+const loadSubscriptions = onDemand('subscriptions', () => import('./openSubscription.lazy.js'));
+/** Live lists: at the first `live()`. */
+const loadLiveLists = onDemand('live lists', () => import('./liveList.lazy.js'));
+/** Subscriptions on the legacy wire: from the switch to that wire on. */
+const loadLegacyFeed = onDemand('legacy subscriptions', () => import('./legacyFeed.lazy.js'));
+
+/** What opens a subscription on the wire in use: the legacy feed, or the modern lifecycle. */
+type Opener = { legacy: LegacyFeed } | { legacy: undefined; open: typeof openSubscription };
+
+/** The cache operations the manager uses (a `ResponseCache`). */
+export type CacheInvalidator = Pick<ResponseCache, 'invalidateList' | 'invalidateMethod' | 'invalidateUri'>;
+
+/** What the manager lends a live list: the whole-list walk. */
+export type ListWalker = LiveListDeps['walk'];
+
+/** Options of `SubscriptionManager`, all resolved by the client. */
+export interface SubscriptionManagerOptions {
+  host: SubscriptionHost;
+  /** The response cache to invalidate; `undefined` when caching is off. */
+  cache: CacheInvalidator | undefined;
+  walk: ListWalker;
+  clock: Clock;
+  timers: Timers;
+  /** Random source in [0, 1) for every jitter. */
+  random: () => number;
+  onError: (error: Error) => void;
+  /** Default ack timeout, in ms. */
+  timeoutMs: number;
+  /** Default reopen policy. */
+  reopen: ResolvedReopenPolicy | false;
+  /** Default live-list debounce, in ms. */
+  liveDebounceMs: number;
+  /** Backoff of live-list retries after a failed refresh. */
+  liveRetry: Backoff;
+  /** Polling of live lists whose changes are not pushed. */
+  poll: PollSettings;
+}
 
 /** @internal Owned by `McpClient`; see the module comment. */
 export class SubscriptionManager {
-  /** This client's subscriptions, made at its first use of them (`subscriptionSet.ts` loaded by then). */
-  private set: SubscriptionSet | undefined;
+  private readonly routes = new Map<RequestId, ListenRoute>();
+  private readonly recentlyEnded = new Set<RequestId>();
+  private readonly subscriptions = new Set<ManagedSubscription>();
+  /** Open live lists: a polling one has no subscription to hear the client close. */
+  private readonly lists = new Set<LiveListImpl<unknown>>();
+  /** Deliveries wait for their invalidation, in arrival order. */
+  private delivery: Promise<void> = Promise.resolve();
+  private readonly subscriptionDeps: SubscriptionDeps;
+  private readonly liveDeps: LiveListDeps;
   /** Set while the client speaks the legacy wire: subscriptions go through a `LegacyFeed` instead. */
   private legacyHost: LegacyFeedHost | undefined;
+  /** The legacy wire's feed, made at its first subscription on that wire (`legacyFeed.lazy.ts` loaded by then). */
+  private legacy: LegacyFeed | undefined;
 
-  constructor(private readonly options: SubscriptionManagerOptions) {}
+  constructor(private readonly options: SubscriptionManagerOptions) {
+    this.subscriptionDeps = {
+      host: options.host,
+      clock: options.clock,
+      random: options.random,
+      onError: options.onError,
+      register: (id, route) => {
+        this.recentlyEnded.delete(id);
+        this.routes.set(id, route);
+      },
+      unregister: (id) => {
+        if (!this.routes.delete(id)) return;
+        if (this.recentlyEnded.size >= RECENTLY_ENDED_LIMIT) {
+          const oldest = this.recentlyEnded.values().next();
+          if (oldest.done !== true) this.recentlyEnded.delete(oldest.value);
+        }
+        this.recentlyEnded.add(id);
+      },
+      invalidate: (invalidations) => this.invalidate(invalidations),
+      track: (subscription) => {
+        this.subscriptions.add(subscription);
+      },
+      release: (subscription) => {
+        this.subscriptions.delete(subscription);
+      },
+    };
+    this.liveDeps = {
+      walk: options.walk,
+      subscribe: (filter, subscribeOptions) => this.subscribe(filter, subscribeOptions),
+      timers: options.timers,
+      random: options.random,
+      onError: options.onError,
+      retry: options.liveRetry,
+      poll: options.poll,
+    };
+  }
 
   /**
    * Switches to the legacy wire (spec 2025-11-25): from now on `subscribe()` and `live()` use
@@ -73,20 +161,20 @@ export class SubscriptionManager {
    */
   useLegacyFeed(host: LegacyFeedHost): void {
     this.legacyHost = host;
-    this.set?.wireChanged();
+    this.legacy = undefined;
     // A failed load is tried again, and reported, by the first subscribe() on this wire.
-    Promise.all([loadSet(), loadLegacyFeed()]).catch(() => {});
+    loadLegacyFeed().catch(() => {});
   }
 
   /** Back to the modern wire (a reconnect found the server upgraded): `subscribe()` sends `subscriptions/listen` again. */
   useModernWire(): void {
     this.legacyHost = undefined;
-    this.set?.wireChanged();
+    this.legacy = undefined;
   }
 
   /** On the legacy wire: whether an open subscription hears the list changes of `flag` (see `LegacyFeed.watches`). */
   legacyWatches(flag: FilterFlag): boolean {
-    return this.set?.legacyWatches(flag) ?? false;
+    return this.legacy?.watches(flag) ?? false;
   }
 
   /**
@@ -95,42 +183,54 @@ export class SubscriptionManager {
    * `subscriptionLost` here, and `resync` after {@link resubscribeLegacy}.
    */
   connectionDropped(error: Error): void {
-    this.set?.connectionDropped(error);
+    this.legacy?.suspend(error);
   }
 
   /** After a new legacy session, or a reconnect to a legacy server: see `LegacyFeed.resubscribe`. */
   resubscribeLegacy(): Promise<void> {
-    return this.set?.resubscribeLegacy() ?? Promise.resolve();
+    return this.legacy?.resubscribe() ?? Promise.resolve();
   }
 
   /** Open subscriptions (including reopening ones). */
   get size(): number {
-    return this.set?.size ?? 0;
+    return this.subscriptions.size;
   }
 
   /**
-   * See `McpClient.subscribe`. Once its modules have loaded, the listen request is sent before
+   * See `McpClient.subscribe`. Once its module has loaded, the listen request is sent before
    * this returns its promise (no wait, unless the client is reconnecting).
    */
-  subscribe(filter: SubscriptionFilter, options?: SubscribeOptions): Promise<Subscription> {
-    // Once loaded, the set's own promise: no promise step between a subscription's ack and its caller.
-    const set = this.setNow();
-    if (set !== undefined) return set.subscribe(filter, options);
-    // First use: the subscriptions, the filter checks and the wire's subscriptions load together.
-    return this.load(this.subscribeModules()).then((loaded) => loaded.subscribe(filter, options));
+  async subscribe(filter: SubscriptionFilter, options: SubscribeOptions = {}): Promise<Subscription> {
+    const wanted = checkFilter(filter);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+      throw new InvalidArgumentError('timeoutMs', timeoutMs, 'expected a positive number of milliseconds');
+    const signal = options.signal;
+    const host = this.options.host;
+    // While the client reconnects, a new subscription waits for it (within its ack timeout).
+    if (host.reconnecting() && !signal?.aborted) {
+      this.opener().catch(() => {}); // loads meanwhile; a failure is reported below
+      await host.whenOpen(signal, timeoutMs);
+    }
+    const opener = this.openerNow() ?? (await this.opener());
+    if (opener.legacy !== undefined) return opener.legacy.subscribe(wanted, options);
+    return opener.open(this.subscriptionDeps, { wanted, timeoutMs, reopen: this.options.reopen, options });
   }
 
   /** See `McpClient.live`. */
-  live<K extends LiveListKind>(
+  async live<K extends LiveListKind>(
     kind: K,
     options: LiveListOptions<LiveListItems[K]> = {},
   ): Promise<LiveList<LiveListItems[K]>> {
     // First use: the live lists load, with what the list's own subscription will need.
-    if (loadLiveLists.value === undefined && options.subscription === undefined)
-      this.subscribeModules().catch(() => {}); // a failure is the list's subscribe() to report
-    const set = this.setNow();
-    if (set !== undefined) return set.live(kind, options);
-    return this.load(loadLiveLists()).then((loaded) => loaded.live(kind, options));
+    if (loadLiveLists.value === undefined && options.subscription === undefined) this.opener().catch(() => {}); // a failure is the list's subscribe() to report
+    const { makeLiveList } = loadLiveLists.value ?? (await loadLiveLists());
+    const list = makeLiveList(kind, this.liveDeps, options, this.options.liveDebounceMs);
+    const entry = list as LiveListImpl<unknown>;
+    this.lists.add(entry);
+    void list.closed.then(() => this.lists.delete(entry));
+    await list.start();
+    return list;
   }
 
   /**
@@ -140,15 +240,14 @@ export class SubscriptionManager {
   handleNotification(notification: JsonRpcNotification): boolean {
     const method = notification.method;
     const params = isObject(notification.params) ? notification.params : undefined;
-    const set = this.set;
-    if (method === CANCELLED) return set?.cancelled(params?.['requestId'], params?.['reason']) ?? false;
+    if (method === CANCELLED) return this.cancelled(params?.['requestId'], params?.['reason']);
     const id = subscriptionIdOf(params);
     if (method === ACKNOWLEDGED) {
-      if (set?.acknowledged(id, params?.['notifications']) !== true) this.unmatched(method, id, []);
+      if (!this.acknowledged(id, params?.['notifications'])) this.unmatched(method, id, []);
       return true;
     }
     if (method === TASK_STATUS_NOTIFICATION && this.legacyHost === undefined) {
-      if (set?.taskStatus(notification, params, id) !== true) this.unmatched(method, id, []);
+      if (!this.taskStatus(notification, params, id)) this.unmatched(method, id, []);
       return true;
     }
     if (!isChangeNotification(method)) return false;
@@ -160,8 +259,8 @@ export class SubscriptionManager {
     // Started now, synchronously: a request in flight for these entries will not be stored.
     const invalidated = this.invalidate(change.invalidations);
     // Legacy servers push these unasked and name no subscription: never "unmatched".
-    if (this.legacyHost !== undefined) set?.deliverLegacy(change, invalidated);
-    else if (set?.deliver(notification, id, change, invalidated) !== true)
+    if (this.legacyHost !== undefined) this.deliverLegacy(change, invalidated);
+    else if (!this.deliver(notification, id, change, invalidated))
       this.unmatched(method, id, change.invalidations.map(describeInvalidation));
     return true;
   }
@@ -172,33 +271,117 @@ export class SubscriptionManager {
    * `subscriptionLost` first.
    */
   closeAll(reason: 'client-closed' | 'transport-closed', error?: Error): void {
-    this.set?.closeAll(reason, error);
+    for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
+    for (const list of [...this.lists]) list.closeFromClient(reason, error);
+    this.legacy?.closeAll(reason, error);
   }
 
-  /** Starts loading what `subscribe()` needs on the wire in use. */
-  private subscribeModules(): Promise<unknown> {
-    return Promise.all([loadFilters(), this.legacyHost === undefined ? loadSubscriptions() : loadLegacyFeed()]);
+  /** `notifications/subscriptions/acknowledged` naming listen `id`: settles its opening. */
+  private acknowledged(id: unknown, notifications: unknown): boolean {
+    const route = this.route(id);
+    if (route === undefined) return this.endedLately(id);
+    route.acknowledged(notifications);
+    return true;
   }
 
-  /** This client's set, once its module has loaded; `undefined` before. */
-  private setNow(): SubscriptionSet | undefined {
-    const loaded = loadSet.value;
-    return loaded === undefined ? undefined : this.made(loaded);
+  /** `notifications/cancelled` for request `id`: true when that is an open listen request, which ends. */
+  private cancelled(id: unknown, reason: unknown): boolean {
+    const route = this.route(id);
+    if (route === undefined) return false;
+    route.cancelledByServer(typeof reason === 'string' ? reason : undefined);
+    return true;
   }
 
-  /** Loads the set's module with `also`, and makes this client's set. */
-  private async load(also: Promise<unknown>): Promise<SubscriptionSet> {
-    const [loaded] = await Promise.all([loadSet(), also]);
-    return this.made(loaded);
+  /** `notifications/tasks` naming listen `id`: checked, then delivered in arrival order. */
+  private taskStatus(notification: JsonRpcNotification, params: JsonObject | undefined, id: unknown): boolean {
+    const route = this.route(id);
+    if (route === undefined) return this.endedLately(id);
+    // A route is a listen request of a subscription: its module has loaded.
+    const loaded = loadSubscriptions.value;
+    if (loaded === undefined) return true;
+    const method = notification.method;
+    let event: SubscriptionEvent;
+    try {
+      event = loaded.taskStatusEvent(method, params);
+    } catch (error) {
+      this.report(error);
+      return true;
+    }
+    const target = route.subscription;
+    this.delivery = this.delivery.then(() => {
+      if (!target.deliver(event, 'taskIds') && target.state !== 'closed')
+        this.report(
+          new ProtocolError('notifications/tasks for a task this subscription did not ask for; not delivered', {
+            method,
+            value: notification,
+          }),
+        );
+    });
+    return true;
   }
 
-  private made({ SubscriptionSet }: SetModule): SubscriptionSet {
-    return (this.set ??= new SubscriptionSet({
-      options: this.options,
-      legacyHost: () => this.legacyHost,
+  /** A change naming listen `id` on the modern wire: delivered once `invalidated` settles. */
+  private deliver(notification: JsonRpcNotification, id: unknown, change: Change, invalidated: Promise<void>): boolean {
+    const route = this.route(id);
+    if (route === undefined) return this.endedLately(id);
+    const target = route.subscription;
+    this.delivery = this.delivery
+      .then(() => invalidated)
+      .then(() => {
+        if (!target.deliver(change.event, change.flag) && target.state !== 'closed')
+          this.report(
+            new ProtocolError('notification of a type this subscription did not ask for; not delivered', {
+              method: notification.method,
+              value: notification,
+            }),
+          );
+      });
+    return true;
+  }
+
+  /**
+   * A change on the legacy wire (no subscription id): delivered, once `invalidated` settles, to
+   * every legacy subscription that asked for its type. Without a feed yet there is none.
+   */
+  private deliverLegacy(change: Change, invalidated: Promise<void>): void {
+    const legacy = this.legacy;
+    if (legacy !== undefined)
+      this.delivery = this.delivery.then(() => invalidated).then(() => legacy.deliver(change.event, change.flag));
+  }
+
+  private route(id: unknown): ListenRoute | undefined {
+    return isRequestId(id) ? this.routes.get(id) : undefined;
+  }
+
+  private endedLately(id: unknown): boolean {
+    return isRequestId(id) && this.recentlyEnded.has(id);
+  }
+
+  /** What opens a subscription on the wire in use, once its module has loaded; `undefined` before. */
+  private openerNow(): Opener | undefined {
+    const host = this.legacyHost;
+    if (host === undefined) {
+      const loaded = loadSubscriptions.value;
+      return loaded === undefined ? undefined : { legacy: undefined, open: loaded.openSubscription };
+    }
+    const loaded = loadLegacyFeed.value;
+    if (loaded === undefined) return undefined;
+    this.legacy ??= new loaded.LegacyFeed({
+      host,
+      onError: (error) => this.report(error),
       invalidate: (invalidations) => this.invalidate(invalidations),
-      report: (error) => this.report(error),
-    }));
+      timeoutMs: this.options.timeoutMs,
+    });
+    return { legacy: this.legacy };
+  }
+
+  /** {@link openerNow}, loading the module of the wire in use first (the wire may change meanwhile). */
+  private async opener(): Promise<Opener> {
+    for (;;) {
+      const opener = this.openerNow();
+      if (opener !== undefined) return opener;
+      await (this.legacyHost === undefined ? loadSubscriptions() : loadLegacyFeed());
+    }
   }
 
   private unmatched(method: string, subscriptionId: unknown, invalidated: string[]): void {

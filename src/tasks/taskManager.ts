@@ -1,6 +1,6 @@
 /**
  * The tasks of one client (spec: ext-tasks): when a call declares the extension, what a
- * 2025-11-25 tool's `execution.taskSupport` allows, and the task machinery (`taskMachinery.ts`)
+ * 2025-11-25 tool's `execution.taskSupport` allows, and the task machinery (`taskMachinery.lazy.ts`)
  * that makes a `CreateTaskResult` a {@link ToolTask}, resumes stored tasks and holds the
  * `tasks/cancel` requests in flight. The client owns one and wires it in. The manager is small
  * and loads with the client: it answers the checks every `tools/call` and `tools/list` makes,
@@ -20,7 +20,7 @@ import {
 } from './options.js';
 import { createdTaskRecord, taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
 import type { ToolTask } from './toolTask.js';
-import type { TaskMachinery } from './taskMachinery.js';
+import type { TaskMachinery } from './taskMachinery.lazy.js';
 import type { ResumeTaskOptions, TaskManagerDeps, TaskOwner } from './types.js';
 import {
   fromLegacyCreateTaskResult,
@@ -33,7 +33,7 @@ import {
 
 export type { ResumeTaskOptions, TaskManagerDeps } from './types.js';
 
-const loadMachinery = onDemand('tasks', () => import('./taskMachinery.js'));
+const loadMachinery = onDemand('tasks', () => import('./taskMachinery.lazy.js'));
 
 /** @internal Owned by `McpClient`; see the module comment. It is the {@link TaskOwner} of its machinery. */
 export class TaskManager implements TaskOwner {

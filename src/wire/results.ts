@@ -143,7 +143,7 @@ export function checkRead(method: string, result: JsonObject): JsonObject {
   return result;
 }
 
-/** The checks of the cacheable results that are not list pages (skills' as skillsClient.ts runs them). */
+/** The checks of the cacheable results that are not list pages (skills' as skillsClient.lazy.ts runs them). */
 const resultChecks: Record<string, (method: string, result: JsonObject) => unknown> = {
   'server/discover': checkDiscover,
   'resources/read': checkRead,

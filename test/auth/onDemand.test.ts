@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOAuthOptions, type OAuthProviderOptions } from '../../src/auth/oauthOptions.js';
 import { createOAuthProvider, oauthProviderOn, type OAuthProvider } from '../../src/auth/oauthProvider.js';
-import type { OAuthSession } from '../../src/auth/oauthSession.js';
+import type { OAuthSession } from '../../src/auth/oauthSession.lazy.js';
 import { createHeadlessRedirectHandler } from '../../src/auth/redirectHandler.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { ModuleLoadError, onDemand } from '../../src/errors/moduleLoad.js';
@@ -26,7 +26,7 @@ function flakyLoader(failures: number): { load: () => Promise<typeof OAuthSessio
   const load = onDemand('oauth', async () => {
     attempts += 1;
     if (attempts <= failures) throw chunkMissing;
-    return (await import('../../src/auth/oauthSession.js')).OAuthSession;
+    return (await import('../../src/auth/oauthSession.lazy.js')).OAuthSession;
   });
   return { load, attempts: () => attempts };
 }

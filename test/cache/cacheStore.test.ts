@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, MemoryCacheStore, loadLru } from '../../src/cache/cacheStore.js';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import type { CacheEntry } from '../../src/cache/types.js';
 import { deepFreezeAndMeasure } from '../../src/cache/freeze.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
@@ -31,9 +31,8 @@ describe('MemoryCacheStore', () => {
     expect(store.size).toBe(0);
   });
 
-  it('evicts the least recently used entry past maxEntries and tells listeners', async () => {
+  it('evicts the least recently used entry past maxEntries and tells listeners', () => {
     const store = new MemoryCacheStore({ maxEntries: 2 });
-    await loadLru();
     const evicted: string[] = [];
     store.onEvict((key) => evicted.push(key));
     store.set('a', entry(1));
@@ -44,9 +43,8 @@ describe('MemoryCacheStore', () => {
     expect(store.keys('')).toEqual(['c', 'a']);
   });
 
-  it('evicts by bytes, and refuses an entry larger than maxBytes', async () => {
+  it('evicts by bytes, and refuses an entry larger than maxBytes', () => {
     const store = new MemoryCacheStore({ maxBytes: 100 });
-    await loadLru();
     const evicted: string[] = [];
     const off = store.onEvict((key) => evicted.push(key));
     expect(store.set('a', entry(60))).toBe(true);
@@ -59,34 +57,6 @@ describe('MemoryCacheStore', () => {
     off();
     store.set('c', entry(60));
     expect(evicted).toEqual(['a']);
-  });
-
-  it('holds what is written before lru-cache has loaded within its bounds, refuses the rest, and keeps it after', async () => {
-    // A fresh copy of the module: lru-cache not loaded yet, as in a process's first store.
-    vi.resetModules();
-    const fresh = await import('../../src/cache/cacheStore.js');
-    const store = new fresh.MemoryCacheStore({ maxEntries: 2, maxBytes: 100 });
-    const evicted: string[] = [];
-    store.onEvict((key) => evicted.push(key));
-    // Written in the same tick as the store was made: lru-cache is still loading.
-    expect(store.set('a', entry(40))).toBe(true);
-    expect(store.set('b', entry(70))).toBe(false); // 110 bytes: over maxBytes, refused (nothing evicted)
-    expect(store.set('b', entry(30))).toBe(true);
-    expect(store.set('c', entry(1))).toBe(false); // a third entry: over maxEntries
-    expect(store.set('huge', entry(101))).toBe(false);
-    expect(store.get('a')?.bytes).toBe(40);
-    expect(store.size).toBe(2);
-    expect(store.bytes).toBe(70);
-    expect(store.keys('')).toEqual(['a', 'b']);
-    expect(store.delete('a')).toBe(true);
-    expect(store.bytes).toBe(30);
-    store.set('a', entry(40));
-    await fresh.loadLru();
-    // Moved into lru-cache as they were, then evicted by its rules.
-    expect(store.keys('').sort()).toEqual(['a', 'b']);
-    expect(store.bytes).toBe(70);
-    expect(store.set('c', entry(1))).toBe(true);
-    expect(evicted).toEqual(['b']);
   });
 
   it('delete, overwrite and clear are not evictions', () => {

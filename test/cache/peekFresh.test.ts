@@ -156,7 +156,7 @@ describe('ResponseCache.peekFresh', () => {
     for (const uri of ['u:1', 'u:2', 'u:3']) await cache.fetch(read(uri), answer(doc(uri, 1_000, 'public')));
     expect(cache.peekFresh('resources/read', 'u:1', V)).toBeUndefined(); // evicted
     expect(cache.peekFresh('resources/read', 'u:3', V)).toBeDefined();
-    const index = (cache as unknown as { policy: { index: { size: number } } }).policy.index;
+    const index = (cache as unknown as { index: { size: number } }).index;
     expect(index.size).toBe(2);
     for (let i = 4; i < 100; i++) await cache.fetch(read(`u:${i}`), answer(doc(`u:${i}`, 1_000, 'public')));
     expect(index.size).toBe(2);

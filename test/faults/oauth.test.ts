@@ -20,7 +20,7 @@ describe('headless OAuth, a token endpoint that misbehaves', () => {
   // A provider loads its OAuth code on first use. Loaded here, so that the bounds below time the
   // token endpoint, not the test runner's first transform of that code.
   beforeAll(async () => {
-    await import('../../src/auth/oauthSession.js');
+    await import('../../src/auth/oauthSession.lazy.js');
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

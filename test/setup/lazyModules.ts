@@ -7,38 +7,20 @@
  * milliseconds of real time would count the test runner compiling a module. Loaded here, the
  * modules behave as in a process where an earlier client already loaded them. The first moments
  * themselves are tested on fresh module instances (`vi.resetModules()`): the `onDemand.test.ts`
- * files, test/cache/lazyPolicy.test.ts, test/cache/cacheStore.test.ts, test/transport/http/retryOnDemand.test.ts and
+ * files, test/transport/http/retryOnDemand.test.ts and
  * test/transport/http/credentialOnDemand.test.ts. The host's, the Skills extension's and OAuth's own
  * modules are left to their tests.
  */
-import { loadLru } from '../../src/cache/cacheStore.js';
-import { loadPolicy } from '../../src/cache/responseCache.js';
-import { loadCredentialId } from '../../src/transport/http/authorization.js';
-import { loadRetry } from '../../src/transport/http/exchange.js';
 
 await Promise.all([
-  loadLru(),
-  loadPolicy(),
-  import('../../src/client/reconnector.js'),
-  import('../../src/reconnect/cause.js'),
-  loadRetry(),
-  loadCredentialId(),
-  import('../../src/era/fallback.js'),
-  import('../../src/observability/observer.js'),
-  import('../../src/inputRequired/driver.js'),
-  import('../../src/inputRequired/inputHandlers.js'),
-  import('../../src/completion/debouncedCompleter.js'),
-  import('../../src/subscriptions/filter.js'),
-  import('../../src/subscriptions/openSubscription.js'),
-  import('../../src/subscriptions/liveList.js'),
-  import('../../src/subscriptions/legacyFeed.js'),
-  import('../../src/tasks/taskMachinery.js'),
-  import('../../src/transport/http/ssePump.js'),
-  import('../../src/transport/http/tries.js'),
-  import('../../src/transport/http/challenges.js'),
-  import('../../src/transport/http/mcpParamHeaders.js'),
-  import('../../src/transport/http/legacy/legacyWire.js'),
-  import('../../src/transport/http/legacy/sseConnection.js'),
-  import('../../src/transport/http/legacy/sseFallback.js'),
-  import('../../src/subscriptions/subscriptionSet.js'),
+  import('../../src/era/fallback.lazy.js'),
+  import('../../src/observability/observer.lazy.js'),
+  import('../../src/inputRequired/inputRounds.lazy.js'),
+  import('../../src/subscriptions/openSubscription.lazy.js'),
+  import('../../src/subscriptions/liveList.lazy.js'),
+  import('../../src/subscriptions/legacyFeed.lazy.js'),
+  import('../../src/tasks/taskMachinery.lazy.js'),
+  import('../../src/transport/http/legacy/legacyWire.lazy.js'),
+  import('../../src/transport/http/legacy/sseConnection.lazy.js'),
+  import('../../src/transport/http/legacy/sseFallback.lazy.js'),
 ]);

@@ -18,8 +18,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  vi.doUnmock('../../src/subscriptions/filter.js');
-  vi.doUnmock('../../src/subscriptions/subscriptionSet.js');
+  vi.doUnmock('../../src/subscriptions/openSubscription.lazy.js');
   await client?.close();
   client = undefined;
 });
@@ -86,7 +85,7 @@ describe('subscriptions load on first use', () => {
     expect(pair.server.requests('subscriptions/listen')).toEqual([]);
   });
 
-  it.each(['filter.js', 'subscriptionSet.js'])(
+  it.each(['openSubscription.lazy.js'])(
     'a load that fails (%s) rejects with ModuleLoadError (-33042), nothing sent; the next subscribe() loads again',
     async (file) => {
       const path = `../../src/subscriptions/${file}`;
@@ -209,7 +208,7 @@ describe('what never waits for a load', () => {
 
   it('before anything has loaded: no subscription, closing and reconnecting are no-ops, and subscription traffic is reported, not routed', async () => {
     // Any load would fail: these paths must not need one.
-    vi.doMock('../../src/subscriptions/subscriptionSet.js', () => {
+    vi.doMock('../../src/subscriptions/openSubscription.lazy.js', () => {
       throw new Error('must not load');
     });
     const { manager, started, errors } = await freshManager();

@@ -9,7 +9,7 @@ import { ScriptedServer, DISCOVER_RESULT } from '../fakes/scriptedServer.js';
 
 type Package = typeof import('../../src/index.js');
 
-const MACHINERY = '../../src/tasks/taskMachinery.js';
+const MACHINERY = '../../src/tasks/taskMachinery.lazy.js';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const SERVER = 'memory:on-demand';
 const CREATED_AT = '2026-08-01T10:00:00.000Z';

@@ -49,8 +49,8 @@ describe('runtime-neutral transports', () => {
       expect.arrayContaining([
         'transport/http/ssePump.ts',
         'transport/http/tries.ts',
-        'transport/http/legacy/legacyWire.ts',
-        'transport/http/legacy/sseConnection.ts',
+        'transport/http/legacy/legacyWire.lazy.ts',
+        'transport/http/legacy/sseConnection.lazy.ts',
       ]),
     );
   });

@@ -5,21 +5,13 @@
  * transports. Runtime-neutral.
  */
 import { InvalidArgumentError } from '../../errors/errors.js';
-import { onDemand } from '../../errors/moduleLoad.js';
 import { isPromise, type MaybePromise } from '../../util/maybePromise.js';
 import type { RequestCredential } from '../transport.js';
 import type { AuthChallenge, AuthFailureInfo, AuthProvider, HttpAuthFailure } from './auth.js';
+import { parseChallenges, pickBearerChallenge } from './challenges.js';
 import { isHeaderToken } from './headerValue.js';
+import { credentialId } from './pinnedCredential.js';
 import { PinnedCredential } from './requestCredential.js';
-
-/** The `WWW-Authenticate` parser, loaded when the first 401 or 403 arrives. */
-const loadChallenges = onDemand('www-authenticate', () => import('./challenges.js'));
-
-/**
- * The digest a credential's id is made of, loaded when the first credential is pinned.
- * @internal Exported for the test setup, which loads it ahead.
- */
-export const loadCredentialId = onDemand('credential-id', () => import('./pinnedCredential.js'));
 
 /**
  * The `Authorization` value of each HTTP try, and the credential of each request resolved ahead
@@ -28,7 +20,7 @@ export const loadCredentialId = onDemand('credential-id', () => import('./pinned
 export class AuthorizationSource {
   /**
    * The credential of every request that carries the static header (or none): made at once
-   * without a static header, else with the first request, once the digest of its id is loaded.
+   * without a static header, else with the first request.
    */
   private staticPin: PinnedCredential | undefined;
   private lastValue: string | undefined;
@@ -48,22 +40,10 @@ export class AuthorizationSource {
   }
 
   /**
-   * Starts loading the digest of credential ids when requests will carry a credential (a static
-   * header or a provider), so that the first {@link pin} rarely waits for it; a failed load is
-   * left to that pin to report.
-   */
-  prepare(): void {
-    if (this.staticValue !== undefined || this.provider !== undefined) loadCredentialId().catch(() => {});
-  }
-
-  /**
    * The credential the next request would be sent with, asked of the provider now (attempt 1).
-   * Synchronous when the provider answers synchronously (or there is none) and the id needs no
-   * code that is still loading: no credential at all, or a value once the digest of ids is
-   * loaded (it loads with the first value pinned). Hand it back to {@link first} to send that
-   * request with exactly this credential.
-   * @throws InvalidArgumentError (-32602) as {@link value}; whatever the provider throws;
-   *   ModuleLoadError (-33042, `data.module` `"credential-id"`) when the digest cannot be loaded.
+   * Synchronous when the provider answers synchronously (or there is none). Hand it back to
+   * {@link first} to send that request with exactly this credential.
+   * @throws InvalidArgumentError (-32602) as {@link value}; whatever the provider throws.
    */
   pin(signal: AbortSignal): MaybePromise<PinnedCredential> {
     if (this.provider === undefined) return this.staticPin ?? this.pinOf(this.staticValue);
@@ -173,16 +153,14 @@ export class AuthorizationSource {
 
   /**
    * The credential of `value`: the static one, the last value's again (its id known), or a new
-   * one once the digest of its id is loaded (see {@link pin}).
+   * one (see {@link pin}).
    */
   private pinOf(value: string | undefined): MaybePromise<PinnedCredential> {
     if (value === this.staticValue && this.staticPin !== undefined) return this.staticPin;
     if (value === undefined) return new PinnedCredential(this, undefined, undefined);
     // One digest per distinct value in a row: a provider returns the same token many times.
     if (value === this.lastValue && this.lastId !== undefined) return this.pinWith(value, this.lastId);
-    const digest = loadCredentialId.value;
-    if (digest !== undefined) return this.pinWith(value, digest.credentialId(value));
-    return loadCredentialId().then(({ credentialId }) => this.pinWith(value, credentialId(value)));
+    return this.pinWith(value, credentialId(value));
   }
 
   /** A credential of `value` with its `id`; the static value's is made once. */
@@ -204,16 +182,13 @@ function checkProofValue(value: string): string | undefined {
  * What a 401 or 403 response says about the credential `rejected`: its `WWW-Authenticate`
  * challenges, the one in the scheme of `rejected` (else the first Bearer one, else the first
  * DPoP one; see `bearerChallenge`), and the failure they name (`insufficient_scope` only for a
- * 403 with that error). Loads the parser on first use: the response is already a refusal, so
- * no request waits for it.
- * @throws ModuleLoadError (-33042, `data.module` `"www-authenticate"`) when the parser cannot be loaded.
+ * 403 with that error).
  */
-export async function authFailureOf(
+export function authFailureOf(
   status: 401 | 403,
   wwwAuthenticate: string | null | undefined,
   rejected: string | undefined,
-): Promise<AuthFailureInfo & { readonly challenges: AuthChallenge[] }> {
-  const { parseChallenges, pickBearerChallenge } = loadChallenges.value ?? (await loadChallenges());
+): AuthFailureInfo & { readonly challenges: AuthChallenge[] } {
   const challenges = parseChallenges(wwwAuthenticate);
   const bearer = pickBearerChallenge(challenges, rejected);
   const failure: HttpAuthFailure =

@@ -4,14 +4,12 @@
  * failures (the transport's retry policy), and the error a failed exchange becomes. It also
  * holds the transport's lifetime: `close()` aborts every exchange in flight. What travels on the
  * exchange (envelope headers, JSON or SSE bodies) is the transport's. The tries after a refused
- * credential, a redirect or with a proof (`tries.ts`) load with the first such answer (or the
- * first proof). Runtime-neutral.
+ * credential, a redirect or with a proof are `tries.ts`'s. Runtime-neutral.
  */
 import { abortedError, ConnectionClosedError, InvalidArgumentError, McpError } from '../../errors/errors.js';
-import { onDemand } from '../../errors/moduleLoad.js';
 import type { JsonRpcErrorObject, RequestId } from '../../wire/messages.js';
 import type { CancelHandle, RequestCredential } from '../transport.js';
-import type { RetryDecision } from '../../resilience/retry.js';
+import { withRetry, type RetryDecision } from '../../resilience/retry.js';
 import { parseRetryAfter, type ResolvedRetryPolicy } from '../../resilience/retryPolicy.js';
 import { bodyExcerpt, HttpAuthError, HttpError, type HttpErrorData } from '../transportErrors.js';
 import type { AuthorizationSource } from './authorization.js';
@@ -20,19 +18,10 @@ import { crossOriginFailure } from './crossOrigin.js';
 import { isRetriableConnectFailure } from './connectFailure.js';
 import { NetworkFailure } from './networkFailure.js';
 import { checkHeaderValue, readStart, type HttpStack, type HttpStackResponse } from './stack.js';
-import type { ExchangeTries, TriedResponses } from './tries.js';
+import { ExchangeTries, type TriedResponses } from './tries.js';
 
 /** Statuses retried as transient (with `Retry-After`). */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
-
-/** What follows a 401, a 403, a redirect or a proof, loaded the first time one comes. */
-const loadTries = onDemand('http-tries', () => import('./tries.js'));
-
-/**
- * The retry loop (on p-retry), loaded with the first failure the policy may retry.
- * @internal Exported for the test setup, which loads it ahead.
- */
-export const loadRetry = onDemand('retry', () => import('../../resilience/retry.js'));
 
 /** A 401, a 403 or a redirect (3xx, or 0 for an opaque one): `ExchangeTries.next` decides what follows. */
 function needsTries(status: number): boolean {
@@ -130,11 +119,6 @@ export class HttpExchange {
     firstFailure: unknown,
     credential: RequestCredential | undefined,
   ): Promise<HttpStackResponse> {
-    const { withRetry } =
-      loadRetry.value ??
-      (await loadRetry().catch((error: unknown) => {
-        throw firstFailure instanceof NetworkFailure && firstFailure.connect !== undefined ? error : firstFailure;
-      }));
     let replayed = false;
     const link = this.link(cancel);
     try {
@@ -208,8 +192,8 @@ export class HttpExchange {
     // request's first try carries the credential resolved for it ahead (the cache's partition).
     const first = authSignal === undefined ? this.auth.staticValue : await this.auth.first(credential, authSignal);
     let tries: ExchangeTries<HttpStackResponse> | undefined;
-    const triesOf = async (): Promise<ExchangeTries<HttpStackResponse>> =>
-      (tries ??= new (await loadTries()).ExchangeTries({
+    const triesOf = (): ExchangeTries<HttpStackResponse> =>
+      (tries ??= new ExchangeTries({
         auth: this.auth,
         responses: this.responses,
         httpMethod,
@@ -220,7 +204,7 @@ export class HttpExchange {
         maxRedirects: this.maxRedirects,
         followsGetRedirects: false,
       }));
-    if (this.auth.proves) await triesOf();
+    if (this.auth.proves) triesOf();
     let url = this.url;
     for (;;) {
       let requestHeaders = headers;
@@ -246,11 +230,7 @@ export class HttpExchange {
       }
       const status = response.status;
       if (tries === undefined ? needsTries(status) : tries.decides(status)) {
-        const loaded = await triesOf().catch((error: unknown) => {
-          response.discard();
-          throw error;
-        });
-        const next = await loaded.next(response, url);
+        const next = await triesOf().next(response, url);
         if (next !== undefined) {
           url = next;
           continue;

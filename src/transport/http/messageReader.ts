@@ -1,21 +1,15 @@
 /**
  * What comes back on an HTTP exchange, handed up to the transport's handlers: a JSON-RPC value
  * as a message of the request whose exchange carried it, and the `message` events of an SSE body
- * read until the response to that request arrives. The SSE part (`ssePump.ts` and its parser)
- * loads with the first `text/event-stream` response. Runtime-neutral.
+ * read until the response to that request arrives (`ssePump.ts`). Runtime-neutral.
  */
-import { onDemand } from '../../errors/moduleLoad.js';
 import { isObject, type RequestId } from '../../wire/messages.js';
 import type { CancelHandle, TransportHandlers } from '../transport.js';
-import { StreamBrokenError } from '../transportErrors.js';
 import type { HttpExchange } from './exchange.js';
-import type { PumpResult, PumpTarget } from './ssePump.js';
+import { pumpEvents, type PumpResult, type PumpTarget } from './ssePump.js';
 import type { HttpStackResponse } from './stack.js';
 
 export type { PumpResult } from './ssePump.js';
-
-/** The SSE reader, loaded when the first `text/event-stream` response arrives. */
-const loadSsePump = onDemand('sse', () => import('./ssePump.js'));
 
 /** What a {@link MessageReader} hands messages to. */
 export interface MessageReaderOptions {
@@ -73,10 +67,6 @@ export class MessageReader implements PumpTarget {
    * Reads an SSE body, handing each JSON-RPC `message` event up (related to `relatedId` when
    * given), until it ends or the response to `relatedId` arrived. A read failure ends it with
    * `failure` set; an abort rejects with the abort reason; an oversized event with ProtocolError.
-   * The first call loads the SSE reader while the response waits. When it cannot be loaded the
-   * body is dropped: a request's stream then counts as broken (`StreamBrokenError`, -33012,
-   * `phase: "mid-stream"`, outcome unknown: the request was delivered) with the
-   * `ModuleLoadError` (-33042) as its cause; a stream of no request rejects with that error.
    */
   pump(
     response: HttpStackResponse,
@@ -84,26 +74,7 @@ export class MessageReader implements PumpTarget {
     relatedId: RequestId | undefined,
     cancel: CancelHandle | undefined,
   ): Promise<PumpResult> {
-    const loaded = loadSsePump.value;
-    if (loaded !== undefined) return loaded.pumpEvents(this, response, method, relatedId, cancel);
-    return loadSsePump().then(
-      (module) => module.pumpEvents(this, response, method, relatedId, cancel),
-      (error: unknown) => {
-        response.discard();
-        if (relatedId === undefined) throw error;
-        throw new StreamBrokenError(
-          {
-            method,
-            requestId: relatedId,
-            phase: 'mid-stream',
-            reason: 'the SSE reader could not be loaded to read the response stream',
-            eventsReceived: 0,
-            outcome: 'unknown',
-          },
-          error,
-        );
-      },
-    );
+    return pumpEvents(this, response, method, relatedId, cancel);
   }
 
   /** Reports a non-fatal problem to `onError`; a throwing `onError` is ignored. */

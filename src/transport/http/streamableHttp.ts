@@ -24,8 +24,8 @@ import { parseEndpointUrl } from './body.js';
 import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
 import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
-import type { SseConnection } from './legacy/sseConnection.js';
-import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.js';
+import type { SseConnection } from './legacy/sseConnection.lazy.js';
+import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.lazy.js';
 import { MessagePoster } from './messagePost.js';
 import { MessageReader } from './messageReader.js';
 import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
@@ -34,9 +34,9 @@ import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js'
 export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
 /** The legacy wire's code (the 2025-11-25 session), loaded when the client enters it. */
-const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.js'));
+const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.lazy.js'));
 /** The deprecated HTTP+SSE transport, loaded when the client falls back to it. */
-const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.js'));
+const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.lazy.js'));
 
 /** Longest JSON response body accepted by default, in bytes. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -286,14 +286,11 @@ export class StreamableHttpTransport implements Transport {
    * (see `Transport.credentialFor`): the `authProvider` is asked for its first try, else the
    * static `Authorization` header is used. Its `id` is `"credential:<32 hex>"`, the first 128
    * bits of a domain-separated SHA-256 of the value (never the value), or `undefined` without a
-   * credential. Synchronous when the provider answers synchronously (or there is none), except
-   * for the first credential value of the process: the SHA-256 code loads with it, and the
-   * credential resolves once it is loaded (docs/transports.md, "What loads when"). Passed back in
+   * credential. Synchronous when the provider answers synchronously (or there is none). Passed back in
    * `TransportSendOptions.credential`, the request's first try carries exactly this credential.
    * The client's response cache partitions private entries by it (docs/caching.md).
    * @throws whatever the `authProvider` throws; InvalidArgumentError (-32602) when it returns
-   *   something other than a string or `undefined`; ModuleLoadError (-33042, `data.module`
-   *   `"credential-id"`) when the SHA-256 code cannot be loaded.
+   *   something other than a string or `undefined`.
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
     return this.auth.pin(signal ?? this.exchange.closeSignal);
@@ -312,7 +309,6 @@ export class StreamableHttpTransport implements Transport {
       return Promise.reject(new LocalError(ErrorCode.InternalError, 'StreamableHttpTransport.start() called twice'));
     this.handlers = handlers;
     this.state = 'open';
-    this.auth.prepare();
     return Promise.resolve();
   }
 

@@ -107,14 +107,7 @@ export class ExchangeTries<R extends { readonly status: number }> {
   /** A 401 or 403: once more with the provider's attempt 2, else {@link HttpAuthError}. */
   private async refused(response: R, status: 401 | 403, url: string): Promise<string> {
     const { auth, responses, method, signal } = this.options;
-    const refusal = await authFailureOf(
-      status,
-      responses.header(response, 'www-authenticate'),
-      this.authorization,
-    ).catch(async (error: unknown) => {
-      await responses.discard(response);
-      throw error;
-    });
+    const refusal = authFailureOf(status, responses.header(response, 'www-authenticate'), this.authorization);
     const { failure, challenges, bearer } = refusal;
     const asksProvider = auth.provider !== undefined && signal !== undefined && failure !== 'forbidden';
     if (asksProvider && !this.retriedAuth) {

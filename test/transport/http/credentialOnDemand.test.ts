@@ -12,8 +12,6 @@ import type { RequestCredential } from '../../../src/transport/transport.js';
 import { answerDiscover, HttpFake, sendJson, type RecordedRequest } from '../../fakes/httpFake.js';
 import { request, startRecording } from '../../fakes/httpHarness.js';
 
-const DIGEST = '../../../src/transport/http/pinnedCredential.js';
-
 /** The modules as a program that imported nothing else yet sees them. */
 async function fresh() {
   const [{ McpClient }, { StreamableHttpTransport }, { MemoryCacheStore }] = await Promise.all([
@@ -46,7 +44,6 @@ describe('the id of a credential, loaded with the first credential', () => {
     vi.resetModules();
   });
   afterEach(async () => {
-    vi.doUnmock(DIGEST);
     for (const item of open.splice(0).reverse()) await item.close();
   });
 
@@ -59,7 +56,6 @@ describe('the id of a credential, loaded with the first credential', () => {
     const transport = new StreamableHttpTransport(fake.url, { headers: { Authorization: 'Bearer AT1' }, retry: false });
     open.push(transport);
     const first = transport.credentialFor();
-    expect(first).toBeInstanceOf(Promise);
     const credential = await first;
     expect(credential.id).toBe(credentialId('Bearer AT1'));
     expect(credential.id).toMatch(/^credential:[0-9a-f]{32}$/);
@@ -78,7 +74,6 @@ describe('the id of a credential, loaded with the first credential', () => {
     const transport = new StreamableHttpTransport('http://127.0.0.1:9/mcp', { authProvider: () => token });
     open.push(transport);
     const first = transport.credentialFor() as Promise<RequestCredential>;
-    expect(first).toBeInstanceOf(Promise);
     expect((await first).id).toBe(credentialId('Bearer AT1'));
     token = 'Bearer AT2';
     const second = transport.credentialFor() as RequestCredential;
@@ -88,9 +83,6 @@ describe('the id of a credential, loaded with the first credential', () => {
   });
 
   it('without a credential nothing loads: credentialFor() is synchronous with no id, and a client caches and hits without the digest', async () => {
-    vi.doMock(DIGEST, () => {
-      throw new Error('chunk missing');
-    });
     const { McpClient, StreamableHttpTransport } = await fresh();
     const fake = await privateServer();
     open.push(fake);
@@ -130,31 +122,5 @@ describe('the id of a credential, loaded with the first credential', () => {
     const aliceAgain = await clientWith('Bearer alice');
     expect((await aliceAgain.listTools()).tools.map((t) => t.name)).toEqual(['for Bearer alice']);
     expect(lists(fake.requests)).toEqual(['Bearer alice', 'Bearer bob']);
-  });
-
-  it('when the digest cannot be loaded, what needed the id fails with ModuleLoadError before anything is sent; the next use loads it', async () => {
-    vi.doMock(DIGEST, () => {
-      throw new Error('chunk missing');
-    });
-    const { McpClient, StreamableHttpTransport } = await fresh();
-    const fake = await privateServer();
-    open.push(fake);
-    const transport = new StreamableHttpTransport(fake.url, { headers: { Authorization: 'Bearer AT1' }, retry: false });
-    await expect(transport.credentialFor()).rejects.toMatchObject({
-      name: 'ModuleLoadError',
-      code: -33042,
-      data: { module: 'credential-id' },
-    });
-    // server/discover goes through the response cache too: connect() needs the id first.
-    const client = new McpClient({ transport, clientInfo: { name: 'auth', version: '1' }, era: 'modern' });
-    open.push(client);
-    await expect(client.connect()).rejects.toMatchObject({
-      name: 'ModuleLoadError',
-      code: -33042,
-      data: { module: 'credential-id' },
-    });
-    expect(fake.requests).toEqual([]);
-    vi.doUnmock(DIGEST);
-    expect((await transport.credentialFor()).id).toBe(credentialId('Bearer AT1'));
   });
 });

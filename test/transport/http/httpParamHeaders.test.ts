@@ -238,7 +238,7 @@ describe('ToolHeaderRegistry', () => {
       { ...tool('write', { q: { type: 'string' } }), annotations: { destructiveHint: true } },
       tool('broken', { a: { type: 'object', 'x-mcp-header': 'A' } }),
     ];
-    const { tools, rejected } = await registry.screen(page);
+    const { tools, rejected } = registry.screen(page);
     expect(tools.map((t) => t.name)).toEqual(['read', 'write']);
     expect(rejected.map((r) => r.tool)).toEqual(['broken']);
     expect(registry.headersFor('read', { region: 'eu' })).toEqual({ 'Mcp-Param-Region': 'eu' });
@@ -247,7 +247,7 @@ describe('ToolHeaderRegistry', () => {
     expect(registry.isIdempotent('read')).toBe(true);
     expect(registry.isIdempotent('write')).toBe(false);
     expect(registry.isIdempotent('unknown')).toBeUndefined();
-    await registry.screen([tool('read', { region: { type: 'string' } })]);
+    registry.screen([tool('read', { region: { type: 'string' } })]);
     expect(registry.headersFor('read', { region: 'eu' })).toBeUndefined();
     expect(registry.isIdempotent('read')).toBe(false);
     registry.clear();

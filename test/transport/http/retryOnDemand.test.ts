@@ -1,21 +1,15 @@
 /**
- * The retry loop of an HTTP exchange (resilience/retry.ts, on p-retry) loads with the first
- * failure the policy may retry (docs/transports.md, "What loads when"): each test starts a
- * transport from a fresh module graph (`vi.resetModules()`, so nothing is loaded yet), its waits
+ * The retry loop of an HTTP exchange (resilience/retry.ts, on p-retry) on a transport's first
+ * failure the policy may retry: each test starts a transport from a fresh module graph (`vi.resetModules()`, so nothing is loaded yet), its waits
  * on fake global timers. The first attempt goes out without it; the loop then goes on from
- * attempt 2 with the policy's budget, waits and `Retry-After` as ever. A loop that cannot be
- * loaded ends the exchange as a policy that stops there would (or with `ModuleLoadError`,
- * -33042, when nothing reached the server).
+ * attempt 2 with the policy's budget, waits and `Retry-After` as ever.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RetryPolicy } from '../../../src/resilience/retryPolicy.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { HttpFake, sendJson, type HttpHandler } from '../../fakes/httpFake.js';
 import { request, startRecording, type Recorded } from '../../fakes/httpHarness.js';
 import { fakeRetryTimers, type RetryTimers } from '../../fakes/retryTimers.js';
-
-const RETRY = '../../../src/resilience/retry.js';
 
 /** Answers 503 to the first `busy` requests (with `headers` for each, by index), then the result. */
 function busyFirst(busy: number, headers: Array<Record<string, string>> = []): HttpHandler {
@@ -27,15 +21,6 @@ function busyFirst(busy: number, headers: Array<Record<string, string>> = []): H
   };
 }
 
-/** A URL on 127.0.0.1 where nothing listens. */
-async function refusedUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}/mcp`;
-}
-
 describe('the retry loop of an HTTP exchange, loaded with the first retryable failure', () => {
   const open: Array<{ close(): Promise<void> }> = [];
   let timers: RetryTimers;
@@ -45,7 +30,6 @@ describe('the retry loop of an HTTP exchange, loaded with the first retryable fa
   afterEach(async () => {
     vi.useRealTimers();
     vi.restoreAllMocks();
-    vi.doUnmock(RETRY);
     for (const item of open.splice(0).reverse()) await item.close();
   });
 
@@ -97,31 +81,5 @@ describe('the retry loop of an HTTP exchange, loaded with the first retryable fa
     // Retry-After 3 s does not grow the backoff: the next wait is the first backoff wait.
     expect(timers.delays).toEqual([3000, 1000]);
     expect(fake.requests).toHaveLength(3);
-  });
-
-  it('when the loop cannot be loaded, a 503 ends the exchange with it, sent once, no wait', async () => {
-    vi.doMock(RETRY, () => {
-      throw new Error('chunk missing');
-    });
-    const fake = await HttpFake.start(busyFirst(1));
-    open.push(fake);
-    const { transport } = await freshTransport(fake.url, { retries: 2, minDelayMs: 1000, jitter: false });
-    const error = await transport.send(request(1, 'tools/list')).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'HttpError', code: -33010, data: { status: 503 } });
-    expect(fake.requests).toHaveLength(1);
-    expect(timers.delays).toEqual([]);
-  });
-
-  it('when the loop cannot be loaded after a refused connection (nothing reached the server): ModuleLoadError', async () => {
-    vi.doMock(RETRY, () => {
-      throw new Error('chunk missing');
-    });
-    const { transport } = await freshTransport(await refusedUrl(), { retries: 2, minDelayMs: 1000, jitter: false });
-    await expect(transport.send(request(1, 'tools/list'))).rejects.toMatchObject({
-      name: 'ModuleLoadError',
-      code: -33042,
-      data: { module: 'retry' },
-    });
-    expect(timers.delays).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The first event of a deprecated HTTP+SSE stream (MCP 2024-11-05, basic/transports "HTTP with
  * SSE"): `endpoint`, whose data is the URI the client POSTs its messages to, and what makes it
- * usable. Loaded with the transport's connection (`sseConnection.ts`). Runtime-neutral.
+ * usable. Loaded with the transport's connection (`sseConnection.lazy.ts`). Runtime-neutral.
  */
 import { bodyExcerpt } from '../../transportErrors.js';
 import { safeUrl } from '../body.js';

@@ -2,7 +2,7 @@
  * The legacy shape of Streamable HTTP (MCP 2025-03-26 through 2025-11-25, basic/transports
  * "Streamable HTTP"), as the `StreamableHttpTransport` speaks it after the client falls back to
  * `initialize`: its options, and the error of an expired session. What runs the legacy session
- * (`legacyWire.ts`, `legacyChannel.ts`, `sessionSetup.ts`) loads when the client enters the
+ * (`legacyWire.lazy.ts`, `legacyChannel.ts`, `sessionSetup.ts`) loads when the client enters the
  * legacy wire. Runtime-neutral.
  */
 import { ErrorCode } from '../../../errors/codes.js';

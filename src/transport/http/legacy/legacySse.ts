@@ -4,7 +4,7 @@
  * message to the URI the server names in its first event, `endpoint`. mcp-live reaches it as
  * the last fallback over HTTP (spec 2026-07-28: basic/transports/streamable-http, Backward
  * Compatibility; docs/legacy.md). This class checks its options and forwards to the connection
- * (`sseConnection.ts`) that its first `start()` loads. Runtime-neutral.
+ * (`sseConnection.lazy.ts`) that its first `start()` loads. Runtime-neutral.
  */
 import { ErrorCode } from '../../../errors/codes.js';
 import { ConnectionClosedError, InvalidArgumentError, LocalError } from '../../../errors/errors.js';
@@ -20,7 +20,7 @@ import type {
 } from '../../transport.js';
 import { AuthorizationSource } from '../authorization.js';
 import { parseEndpointUrl } from '../body.js';
-import type { SseConnection, SseSettings } from './sseConnection.js';
+import type { SseConnection, SseSettings } from './sseConnection.lazy.js';
 import {
   DEFAULT_ENDPOINT_TIMEOUT_MS,
   DEFAULT_MAX_REDIRECTS,
@@ -29,7 +29,7 @@ import {
 } from './sseOptions.js';
 
 /** The stream and the POSTs, loaded by the first `start()`. */
-const loadSseConnection = onDemand('http-sse', () => import('./sseConnection.js'));
+const loadSseConnection = onDemand('http-sse', () => import('./sseConnection.lazy.js'));
 
 export type { LegacySseTransportOptions } from './sseOptions.js';
 
@@ -58,7 +58,7 @@ export type { LegacySseTransportOptions } from './sseOptions.js';
  * - `close()` aborts the stream and every POST in flight. The old transport has no session to
  *   end, so nothing else is sent.
  *
- * What runs the stream and the POSTs (`sseConnection.ts`, with the SSE parser) loads in the
+ * What runs the stream and the POSTs (`sseConnection.lazy.ts`, with the SSE parser) loads in the
  * first `start()`: when it cannot be loaded, `start()` rejects with `ModuleLoadError` (-33042)
  * and the transport is closed.
  */
@@ -127,8 +127,7 @@ export class LegacySseTransport implements Transport {
    * The credential the next request would be POSTed with, as for `StreamableHttpTransport`
    * (see `Transport.credentialFor`): its `id` partitions the response cache; passed back in
    * `TransportSendOptions.credential`, the request is sent with exactly it. Synchronous as
-   * there, and with the same errors (ModuleLoadError -33042 when the SHA-256 code of its id
-   * cannot be loaded).
+   * there, and with the same errors.
    */
   credentialFor(signal?: AbortSignal): RequestCredential | Promise<RequestCredential> {
     return this.auth.pin(signal ?? this.lifetime.signal);

@@ -1,14 +1,14 @@
 /**
  * The deprecated HTTP+SSE transport opened by a `StreamableHttpTransport` at its own URL, when
  * its client falls back to it (`LegacyWireControl.openSse`; docs/legacy.md). Loaded then, with
- * the transport's connection (`sseConnection.ts`). Runtime-neutral.
+ * the transport's connection (`sseConnection.lazy.ts`). Runtime-neutral.
  */
 import { ConnectionClosedError } from '../../../errors/errors.js';
 import type { Timers } from '../../../util/clock.js';
 import type { TransportHandlers } from '../../transport.js';
 import type { AuthorizationSource } from '../authorization.js';
 import type { FetchLike } from '../stack.js';
-import { SseConnection } from './sseConnection.js';
+import { SseConnection } from './sseConnection.lazy.js';
 import { DEFAULT_ENDPOINT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './sseOptions.js';
 
 /**
