@@ -111,29 +111,29 @@ export class ResponseCache {
    * @throws InvalidArgumentError (-32602) when `serverIdentity` is not a string or a duration
    *   option is negative or not a number.
    */
-  constructor(cacheOptions: ResponseCacheOptions) {
-    const options = resolveResponseCacheOptions(cacheOptions);
-    this.serverIdentity = options.serverIdentity;
-    this.store = options.store ?? new MemoryCacheStore();
-    this.keys = new CacheKeyBuilder(options.serverIdentity);
+  constructor(options: ResponseCacheOptions) {
+    const resolved = resolveResponseCacheOptions(options);
+    this.serverIdentity = resolved.serverIdentity;
+    this.store = resolved.store ?? new MemoryCacheStore();
+    this.keys = new CacheKeyBuilder(resolved.serverIdentity);
     this.index =
       this.store instanceof MemoryCacheStore ? new HitIndex(this.keys.tag, this.store.maxEntries) : undefined;
-    this.clock = options.clock ?? systemClock;
-    this.wallClock = options.wallClock ?? systemWallClock;
+    this.clock = resolved.clock ?? systemClock;
+    this.wallClock = resolved.wallClock ?? systemWallClock;
     this.partitions = new PartitionResolver({
-      authContext: options.authContext,
-      credentials: options.credentials,
-      sharedStore: options.sharedStore ?? options.store !== undefined,
+      authContext: resolved.authContext,
+      credentials: resolved.credentials,
+      sharedStore: resolved.sharedStore ?? resolved.store !== undefined,
     });
-    this.maxTtlMs = options.maxTtlMs ?? DEFAULT_MAX_TTL_MS;
-    this.swrMs = options.staleWhileRevalidateMs ?? 0;
-    this.sieMs = options.staleIfErrorMs ?? 0;
-    this.reporter = new CacheReporter(options.onEvent, options.onError ?? noop);
+    this.maxTtlMs = resolved.maxTtlMs ?? DEFAULT_MAX_TTL_MS;
+    this.swrMs = resolved.staleWhileRevalidateMs ?? 0;
+    this.sieMs = resolved.staleIfErrorMs ?? 0;
+    this.reporter = new CacheReporter(resolved.onEvent, resolved.onError ?? noop);
     this.entries = new CacheEntries(
       this.store,
       this.keys,
       this.index,
-      options.store === undefined,
+      resolved.store === undefined,
       this.clock,
       this.wallClock,
       this.reporter,

@@ -132,6 +132,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
       toolsListed: (tools) => tasks.learnTools(tools),
       onError,
       closed: () => connection.state === 'closed',
+      open: () => connection.state === 'open',
       freshness: (method, result): JsonObject => binding.freshness(method, result),
     },
     responseCache,

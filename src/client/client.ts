@@ -42,7 +42,6 @@ import { readResourceLinks } from '../resources/linkReads.js';
 import { assembleClient, targetOf } from './assembly.js';
 import { ClientLists } from './clientLists.js';
 import { callTool } from './toolCalls.js';
-import { readResource, readWithSource } from './resourceReads.js';
 import { close, connect } from './lifecycle.js';
 import { complete, completeTemplateArgument, loadTemplates } from './completions.js';
 
@@ -144,7 +143,7 @@ export class McpClient extends ClientLists implements Closeable {
    * @throws InvalidArgumentError (-32602) for an empty or non-string `uri`.
    */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return readResource(this.parts, uri, options);
+    return this.parts.reads.readResource(uri, options);
   }
 
   /**
@@ -157,7 +156,7 @@ export class McpClient extends ClientLists implements Closeable {
       capabilities: () => this.serverCapabilities,
       cached: (method, params, key, options, check) =>
         this.parts.reads.cachedOutcome(method, params, key, options, check, { declareSkills: true }),
-      read: (uri, options) => readWithSource(this.parts, uri, options),
+      read: (uri, options) => this.parts.reads.readWithSource(uri, options),
       invalidateList: (method) => this.parts.responseCache?.invalidateList(method) ?? Promise.resolve(0),
     }));
   }

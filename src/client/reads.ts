@@ -3,10 +3,20 @@
  * the response cache when there is one (what the check returns is what gets stored), and whole
  * lists are walked page by page through the cache's list walk, each page checked (malformed
  * items reported and dropped; tools whose `x-mcp-header` annotation breaks the rules left out).
+ * `resources/read` is served here end to end: a fresh cache entry answered synchronously (no
+ * request object, no loader, no async frame), else through the cache's fetch; a server's "not
+ * found" classified as `ResourceNotFoundError` and the URI dropped from the cache.
  */
 import type { ResponseCache } from '../cache/responseCache.js';
 import type { CacheSource } from '../cache/types.js';
-import { ConnectionClosedError, InvalidArgumentError, ProtocolError } from '../errors/errors.js';
+import {
+  ConnectionClosedError,
+  InvalidArgumentError,
+  ProtocolError,
+  ResourceNotFoundError,
+  RpcError,
+} from '../errors/errors.js';
+import { ErrorCode } from '../errors/codes.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { CallScope, Observer } from '../observability/observer.lazy.js';
 import type { RequestCredential } from '../transport/transport.js';
@@ -17,11 +27,11 @@ import {
   type ListAllResult,
   type PaginateOptions,
 } from '../pagination/paginate.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
+import type { Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { Caller, CallInternals } from './caller.js';
 import type { ToolOutputValidators } from './outputValidation.js';
-import { checkListPage } from '../wire/results.js';
+import { checkListPage, checkRead } from '../wire/results.js';
 import { copyWith } from '../util/copyWith.js';
 import { thenMaybe } from '../util/maybePromise.js';
 
@@ -62,6 +72,8 @@ export interface ReadsHost {
   readonly onError: (error: Error) => void;
   /** True once the client is closed: it answers nothing, not even from the cache. */
   closed(): boolean;
+  /** True while the connection is open: only then does a fresh entry answer without the caller. */
+  open(): boolean;
   /** Gives a checked result of `method` the freshness hints of its era (legacy results get `legacyTtlMs`). */
   freshness(method: string, result: JsonObject): JsonObject;
 }
@@ -72,6 +84,45 @@ export class CachedReads {
     private readonly host: ReadsHost,
     private readonly cache: ResponseCache | undefined,
   ) {}
+
+  /** `McpClient.readResource` (see its doc comment for what it resolves with and throws). */
+  readResource(uri: string, options: CallOptions | undefined): Promise<ReadResourceResult> {
+    // 'default' is the unset mode, and 'force-cache' serves a fresh entry as it does; the other modes skip it.
+    const cache = this.cache;
+    if (
+      cache !== undefined &&
+      (options === undefined ||
+        (options.signal === undefined &&
+          (options.cacheMode === undefined ||
+            options.cacheMode === 'default' ||
+            options.cacheMode === 'force-cache'))) &&
+      typeof uri === 'string' &&
+      uri !== '' &&
+      this.host.open()
+    ) {
+      const hit = cache.peekFresh('resources/read', uri, this.host.caller.cacheVersion(options));
+      if (hit !== undefined) {
+        const observer = this.host.observer;
+        if (observer !== undefined)
+          observer.start('resources/read', { uri }, this.host.caller.protocolVersion).servedFromCache(hit);
+        return Promise.resolve(hit as ReadResourceResult);
+      }
+    }
+    return this.readFromServer(uri, options ?? {});
+  }
+
+  /** A `resources/read` through the cache that says where its result came from (the Skills extension's verified reads). */
+  async readWithSource(
+    uri: string,
+    options: CallOptions,
+  ): Promise<{ result: ReadResourceResult; source: CacheSource }> {
+    try {
+      const outcome = await this.cachedOutcome('resources/read', { uri }, { uri }, options, checkRead);
+      return { result: outcome.result as ReadResourceResult, source: outcome.source };
+    } catch (error) {
+      throw asNotFound(error, uri);
+    }
+  }
 
   /**
    * A cacheable request: served from the cache when the call's mode allows, else sent; what
@@ -226,6 +277,20 @@ export class CachedReads {
     }
   }
 
+  /** `resources/read` through the cache's fetch: one reaction for a failure, none added to a result (no async frame). */
+  private readFromServer(uri: string, options: CallOptions): Promise<ReadResourceResult> {
+    if (typeof uri !== 'string' || uri === '')
+      return Promise.reject(new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)'));
+    const read = this.cached('resources/read', { uri }, { uri }, options, checkRead) as Promise<ReadResourceResult>;
+    return read.catch((error: unknown) => {
+      const mapped = asNotFound(error, uri);
+      if (!(mapped instanceof ResourceNotFoundError)) throw mapped;
+      return Promise.resolve(this.cache?.invalidateUri(uri)).then(() => {
+        throw mapped;
+      });
+    });
+  }
+
   /** Sends one list page request and checks it (malformed items reported and dropped). */
   private async loadPage(
     method: ListMethod,
@@ -265,3 +330,15 @@ export class CachedReads {
 }
 
 const resultOf = (outcome: { result: JsonObject }): JsonObject => outcome.result;
+
+/** Classifies a resources/read failure as not-found when the server said so (B10). */
+function asNotFound(error: unknown, uri: string): unknown {
+  if (!(error instanceof RpcError) || error instanceof ResourceNotFoundError) return error;
+  const data = error.data as { uri?: unknown } | undefined;
+  const notFound =
+    error.code === ErrorCode.ResourceNotFoundLegacy ||
+    (error.code === ErrorCode.InvalidParams && (typeof data?.uri === 'string' || /not found/i.test(error.message)));
+  return notFound
+    ? new ResourceNotFoundError({ code: error.code, message: error.message, data: error.data }, uri)
+    : error;
+}
