@@ -106,8 +106,8 @@ export interface ClientOptions {
   sendClientInfo?: boolean | undefined;
   /**
    * The user's language preference, sent on every request as
-   * `_meta["io.modelcontextprotocol/acceptLanguage"]` and, over Streamable HTTP, as the
-   * `Accept-Language` header: an `Accept-Language` value (RFC 9110 §12.5.4) such as
+   * `_meta["io.modelcontextprotocol/acceptLanguage"]` and, over HTTP (Streamable HTTP of both
+   * eras, HTTP+SSE), as the `Accept-Language` header: an `Accept-Language` value (RFC 9110 §12.5.4) such as
    * `"fr-CA,fr;q=0.9,en;q=0.5"`. A call's `acceptLanguage` replaces it for that call. It is part
    * of every cache key, so a list cached in one language is never served to a request in another.
    * A server may ignore it; one that answers by language says so in

@@ -80,8 +80,8 @@ export interface CallOptions {
   /**
    * The user's language preference for this call, in place of the client's `acceptLanguage`
    * (and of an `acceptLanguage` key in {@link meta}): an `Accept-Language` value such as
-   * `"de"`, sent as `_meta["io.modelcontextprotocol/acceptLanguage"]` and, over Streamable
-   * HTTP, as `Accept-Language`; part of the cache key. Follows SEP-2792, a draft.
+   * `"de"`, sent as `_meta["io.modelcontextprotocol/acceptLanguage"]` and, over HTTP, as
+   * `Accept-Language`; part of the cache key. Follows SEP-2792, a draft.
    * @throws InvalidArgumentError (-32602), nothing sent, for a value that is not an
    *   `Accept-Language` value.
    * @default the client's `acceptLanguage`

@@ -29,8 +29,7 @@ const MCP_NAME_SOURCE: Readonly<Record<string, string>> = Object.freeze({
 /**
  * The headers of a POST of `method` with `params`: `staticHeaders` and `extra` (the
  * `Mcp-Param-*` headers, checked here), under `Accept`, `Content-Type`, `MCP-Protocol-Version`
- * and `Accept-Language` (from `_meta`; the latter follows SEP-2792, a draft), `Mcp-Method` and
- * `Mcp-Name` (`params.name` of `tools/call` and `prompts/get`,
+ * (from `_meta`), `Mcp-Method` and `Mcp-Name` (`params.name` of `tools/call` and `prompts/get`,
  * `params.uri` of `resources/read`, `params.taskId` of `tasks/get`, `tasks/update` and
  * `tasks/cancel`; Base64-wrapped when not plain ASCII). `postHeaders` is
  * `staticHeaders` under {@link POST_HEADERS}, made once. Names are lower case.
@@ -68,9 +67,6 @@ export function envelopeHeaders(
         'cannot be sent as the MCP-Protocol-Version header',
       );
     headers['mcp-protocol-version'] = version;
-    // SEP-2792 (a draft): the language preference mirrored as `Accept-Language`, byte for byte.
-    const language = meta?.[MetaKey.acceptLanguage];
-    if (typeof language === 'string' && isPlainHeaderValue(language)) headers['accept-language'] = language;
   }
   if (!isPlainHeaderValue(method) || method === '')
     throw new InvalidArgumentError('method', method, 'cannot be sent as the Mcp-Method header (visible ASCII only)');

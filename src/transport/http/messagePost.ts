@@ -10,6 +10,7 @@ import { sendCancelOf } from '../cancelHandle.js';
 import type { CancelHandle, RequestCredential, TransportSendOptions } from '../transport.js';
 import { bodyExcerpt, HttpError, StreamBrokenError } from '../transportErrors.js';
 import { ERROR_BODY_BYTES, jsonRpcError, mediaType, parseJson } from './body.js';
+import { acceptLanguageOf, contentLanguageMismatch } from './languageHeaders.js';
 import type { HttpExchange } from './exchange.js';
 import type { MessageReader, PumpResult } from './messageReader.js';
 import { BodyTooLargeError, readStart, type HttpStackResponse } from './stack.js';
@@ -51,7 +52,8 @@ export class MessagePoster {
   constructor(private readonly options: MessagePosterOptions) {}
 
   /**
-   * POSTs a request or notification with `headers` (the envelope, complete). `options.cancel`
+   * POSTs a request or notification with `headers` (the envelope, complete but for
+   * `Accept-Language`, added here from the message's `_meta` on both eras). `options.cancel`
    * (else `signal`) aborts it; `options.idempotent` (default: every method but `tools/call`)
    * allows retrying it after a connection reset or a transient status.
    */
@@ -61,6 +63,9 @@ export class MessagePoster {
     options: TransportSendOptions,
   ): Promise<void> {
     const body = JSON.stringify(message);
+    // SEP-2792 (a draft): the language preference mirrored as `Accept-Language`, on both eras.
+    const language = acceptLanguageOf(message.params?.['_meta']);
+    if (language !== undefined) headers = { ...headers, 'accept-language': language };
     const idempotent = options.idempotent ?? message.method !== 'tools/call';
     const cancel = sendCancelOf(options);
     if ('id' in message && message.id !== undefined)
@@ -146,6 +151,7 @@ export class MessagePoster {
       const rpcError = type === 'application/json' ? jsonRpcError(parsed) : undefined;
       if (rpcError !== undefined && status >= 400 && status < 500) {
         // A modern server's refusal (-32020, -32021, -32022, -32602, -32601...): it is the response.
+        checkContentLanguage(response, parsed, method);
         if (reader.deliver(parsed, id, status)) return;
       }
       throw new HttpError(exchange.errorData(response, method, text, 'status', jsonRpcError(parsed)));
@@ -195,6 +201,7 @@ export class MessagePoster {
       if (text.trim() === '') throw new HttpError(exchange.errorData(response, method, '', 'empty-body'));
       throw new ProtocolError('response body is not JSON', { method, value: bodyExcerpt(text) }, ErrorCode.ParseError);
     }
+    checkContentLanguage(response, parsed, method);
     if (!reader.deliver(parsed, id, response.status))
       throw new ProtocolError('response body is not the JSON-RPC response to this request', {
         method,
@@ -238,4 +245,18 @@ export class MessagePoster {
       pumped.failure,
     );
   }
+}
+
+/**
+ * A JSON response whose `Content-Language` header and language `_meta` disagree is malformed
+ * (SEP-2792, a draft): it is not delivered.
+ * @throws ProtocolError (-32600) with `data.value` `{ header, meta }`.
+ */
+function checkContentLanguage(response: HttpStackResponse, parsed: unknown, method: string): void {
+  const mismatch = contentLanguageMismatch(response.header('content-language'), parsed);
+  if (mismatch !== undefined)
+    throw new ProtocolError('the Content-Language header and the _meta contentLanguage of the response differ', {
+      method,
+      value: mismatch,
+    });
 }

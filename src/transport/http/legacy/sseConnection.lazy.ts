@@ -26,6 +26,7 @@ import type {
 import { bodyExcerpt, HttpError, type HttpErrorData } from '../../transportErrors.js';
 import type { AuthorizationSource } from '../authorization.js';
 import { discard, ERROR_BODY_BYTES, jsonRpcError, mediaType, parseJson, readStart } from '../body.js';
+import { acceptLanguageOf } from '../languageHeaders.js';
 import { NetworkFailure } from '../networkFailure.js';
 import { messageOfEvent } from '../ssePump.js';
 import { SseReader, type SseEvent } from '../sseReader.js';
@@ -197,6 +198,9 @@ export class SseConnection {
     }
     const headers = new Headers(this.staticHeaders);
     headers.set('Content-Type', 'application/json');
+    // The language preference as `Accept-Language`, as on the Streamable HTTP wires (SEP-2792, a draft).
+    const language = 'method' in message ? acceptLanguageOf(message.params?.['_meta']) : undefined;
+    if (language !== undefined) headers.set('Accept-Language', language);
     const linked = linkSignals(options.signal, this.lifetime.signal);
     try {
       const { response } = await this.exchange(
