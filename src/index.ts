@@ -8,11 +8,7 @@
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export { McpClient, type ClientState } from './client/client.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
-export {
-  DEFAULT_RECONNECT_POLICY,
-  type ReconnectOptions,
-  type ResolvedReconnectPolicy,
-} from './resilience/reconnectPolicy.js';
+export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
 export type { ClientOptions, ClientCacheOptions, AppsOptions } from './client/options.js';
 export { ClientStateError, type ClientStateErrorData } from './client/errors.js';

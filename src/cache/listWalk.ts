@@ -78,7 +78,7 @@ export interface Settled {
 }
 
 /** @internal What {@link ListWalk} needs from its cache. */
-export interface WalkHooks {
+export interface WalkDeps {
   keys(): CacheKeyBuilder;
   now(): number;
   generation(method: string, dedupeTag: string): number;
@@ -162,7 +162,7 @@ export class PolicyListWalk implements ListWalk {
 
   /** @internal Made by the cache policy's `walkList`. */
   constructor(
-    private readonly hooks: WalkHooks,
+    private readonly hooks: WalkDeps,
     /** The list method walked. */
     readonly method: ListMethod,
     private readonly protocolVersion: string,

@@ -35,7 +35,7 @@ import {
   type ListWalk,
   type ListWalkRequest,
   type Settled,
-  type WalkHooks,
+  type WalkDeps,
 } from './listWalk.js';
 import { CacheReporter } from './reporter.js';
 import {
@@ -594,7 +594,7 @@ export class ResponseCache {
   // ---- walks --------------------------------------------------------------------------------
 
   /** What a {@link ListWalk} may call; closures so the walk never sees the cache's fields. */
-  private readonly walkHooks: WalkHooks = {
+  private readonly walkHooks: WalkDeps = {
     keys: () => this.keys,
     now: () => this.clock.now(),
     generation: (method, tag) => this.invalidations.generation(method, tag),

@@ -25,7 +25,7 @@ export interface LineView {
 }
 
 /** The caller's side of the line. */
-export interface LineEditorHooks {
+export interface LineEditorDeps {
   /** Drawn in bold before the value. */
   label: string;
   /** The value after Tab, or `undefined` when Tab does nothing now. */
@@ -44,7 +44,7 @@ export async function editLine(
   io: CliIo,
   stdin: NonNullable<CliIo['stdin']>,
   view: LineView,
-  hooks: LineEditorHooks,
+  hooks: LineEditorDeps,
 ): Promise<number> {
   const style: Style = styleFor(io.stderr, io.env);
   const screen = io.stderr;

@@ -105,7 +105,7 @@ interface Step {
 }
 
 /** What the built-in middleware reach of the caller. */
-export interface ChainHost {
+export interface ChainDeps {
   /** Per-call log listeners of calls in flight. */
   readonly logListeners: Set<(message: LoggingMessage) => void>;
   /** Legacy HTTP: starts a new session after `SessionExpiredError`. */
@@ -137,7 +137,7 @@ const tracing: Step = {
 };
 
 /** `logging`: the call's `onLog` (with a `logLevel`) hears this request's `notifications/message`. */
-function logging(host: ChainHost): Step {
+function logging(host: ChainDeps): Step {
   return {
     applies: (ctx) => ctx.options.logLevel !== undefined && ctx.options.onLog !== undefined,
     link: (ctx, next) => {
@@ -156,7 +156,7 @@ function logging(host: ChainHost): Step {
  * (reconnecting), the request waits for it (in the send) and is sent again. Stepped over where
  * no session can expire: no renewal set and a transport without a legacy HTTP session.
  */
-function session(host: ChainHost): Step {
+function session(host: ChainDeps): Step {
   return {
     applies: () => host.sessionsExpire || host.renewSession !== undefined,
     link: (ctx, next) =>
@@ -178,7 +178,7 @@ function session(host: ChainHost): Step {
 }
 
 /** `toolHeaders`: a `tools/call` gets the `Mcp-Param-*` headers of its arguments (Streamable HTTP). */
-function toolHeaders(host: ChainHost): Step {
+function toolHeaders(host: ChainDeps): Step {
   return {
     applies: (ctx) => ctx.method === 'tools/call' && host.toolHeaders !== undefined,
     link: (ctx, next) => {
@@ -224,7 +224,7 @@ export class RequestChain {
   private readonly builtIn: { logging: Step; session: Step; toolHeaders: Step };
   private steps: Step[] = [];
 
-  constructor(host: ChainHost) {
+  constructor(host: ChainDeps) {
     this.builtIn = { logging: logging(host), session: session(host), toolHeaders: toolHeaders(host) };
     this.build();
   }

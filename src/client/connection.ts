@@ -1,7 +1,7 @@
 /**
  * The connection of one client: its state, its events, the requests that wait while it
  * reconnects, and the reconnect after a drop (the budget that judges each failure,
- * `resilience/reconnectPolicy.ts`; the loop of attempts, `reconnect/loop.ts`; the causes,
+ * `reconnect/policy.ts`; the loop of attempts, `reconnect/loop.ts`; the causes,
  * `reconnect/cause.ts`; giving up). While it reconnects, the caller's requests wait here, and
  * so do subscriptions; once a new connection is negotiated they go on. Keeps `McpClient` a
  * facade.
@@ -15,16 +15,12 @@ import type { Clock, TimerHandle, Timers, WallClock } from '../util/clock.js';
 import type { DebugSink } from '../observability/debug.js';
 import { causeOfClose, causeOfFailure, describeCause, isRetryableConnectFailure } from '../reconnect/cause.js';
 import { reconnectLoop } from '../reconnect/loop.js';
-import {
-  ReconnectBudget,
-  type ReconnectDecision,
-  type ResolvedReconnectPolicy,
-} from '../resilience/reconnectPolicy.js';
+import { ReconnectBudget, type ReconnectDecision, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
 import type { ClientEvent, ClientState, ReconnectCause } from '../reconnect/types.js';
 import type { ConnectionWait } from './caller.js';
 
 /** What the connection borrows from its client. */
-export interface ConnectionHooks {
+export interface ConnectionDeps {
   session: JsonRpcSession;
   /** The reconnect policy; `false` when the client never reconnects. */
   policy: ResolvedReconnectPolicy | false;
@@ -84,7 +80,7 @@ export class ClientConnection {
   /** What ended the connection when the client gave up (or a lost HTTP session closed it). */
   lostWith: ConnectionClosedError | undefined;
 
-  constructor(readonly hooks: ConnectionHooks) {
+  constructor(readonly hooks: ConnectionDeps) {
     this.events = new EventStream<ClientEvent>({ onError: (error) => hooks.onError(error) });
     this.budget = hooks.policy === false ? undefined : new ReconnectBudget(hooks.policy);
   }

@@ -13,7 +13,7 @@ import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import type { DiscoverResult } from '../wire/protocol.js';
 import type { Era, EraMemory, EraVerdict } from '../era/era.js';
-import type { EraHooks, EraOutcome, EraSettings } from '../era/connector.js';
+import type { EraDeps, EraOutcome, EraSettings } from '../era/connector.js';
 import type { LegacyHandshake } from '../era/handshake.js';
 import type { LegacyLink } from '../era/legacyLink.js';
 import { ConnectBudget, type StepTimeouts } from '../era/connectBudget.js';
@@ -158,7 +158,7 @@ export class EraBinding {
       probeTimeoutMs: probe,
       stopped: () => budget.ended(),
     };
-    const hooks: EraHooks = {
+    const hooks: EraDeps = {
       discover: (version, probeMs) =>
         budget.step(() => {
           this.deps.caller.useWire('modern', version);

@@ -15,11 +15,7 @@ import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, typ
 import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
-import {
-  resolveReconnectOptions,
-  type ReconnectOptions,
-  type ResolvedReconnectPolicy,
-} from '../resilience/reconnectPolicy.js';
+import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
 import type { InputRequiredMode } from '../wire/callOptions.js';
 import { withAppsExtension } from '../apps/capability.js';
 import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';

@@ -63,7 +63,7 @@ export interface WalkOptions extends CallOptions {
 }
 
 /** What {@link CachedReads} works with: the client's caller, checks and state. */
-export interface ReadsHost {
+export interface ReadsDeps {
   readonly caller: Caller;
   readonly observer: Observer | undefined;
   readonly outputValidators: ToolOutputValidators;
@@ -81,7 +81,7 @@ export interface ReadsHost {
 /** The client's cacheable reads and list walks (see the file's opening comment). */
 export class CachedReads {
   constructor(
-    private readonly host: ReadsHost,
+    private readonly host: ReadsDeps,
     private readonly cache: ResponseCache | undefined,
   ) {}
 

@@ -3,7 +3,7 @@ import type { JsonObject } from '../wire/messages.js';
 import { MetaKey, type ClientCapabilities, type ServerCapabilities } from '../wire/protocol.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
 import type { ResolvedClientOptions } from './options.js';
-import type { SubscriptionHost } from '../subscriptions/subscription.js';
+import type { SubscriptionWireDeps } from '../subscriptions/subscription.js';
 
 /** What {@link sessionListenHost} reads from the client. */
 export interface ListenHostSource {
@@ -19,14 +19,14 @@ export interface ListenHostSource {
 }
 
 /**
- * The {@link SubscriptionHost} of a client: `subscriptions/listen` goes straight to the session
+ * The {@link SubscriptionWireDeps} of a client: `subscriptions/listen` goes straight to the session
  * (it never returns `input_required`, and needs its id), carrying the same protocol `_meta` as
  * every other request; one that asks for `taskIds` also declares the Tasks extension (spec:
  * ext-tasks, Task Status Notifications). Its timeout (`timeoutMs`, idle and total alike,
  * progress ignored) covers the wait for the acknowledgment only: the subscription disarms it on
  * the ack.
  */
-export function sessionListenHost(source: ListenHostSource): SubscriptionHost {
+export function sessionListenHost(source: ListenHostSource): SubscriptionWireDeps {
   const { session } = source;
   return {
     listen: (filter, { signal, timeoutMs, onRequestId }) => {

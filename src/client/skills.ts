@@ -4,7 +4,12 @@
  * call, so a client that never uses skills never loads it.
  */
 import { skillsCapabilityOf } from '../wire/skillsCapability.js';
-import type { DirectoryReadOptions, SkillListOptions, SkillsClient, SkillsHost } from '../skills/skillsClient.lazy.js';
+import type {
+  DirectoryReadOptions,
+  SkillListOptions,
+  SkillsClient,
+  SkillsClientDeps,
+} from '../skills/skillsClient.lazy.js';
 import { onDemand } from '../errors/moduleLoad.js';
 import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
 import type { CallOptions } from '../wire/callOptions.js';
@@ -76,14 +81,14 @@ export interface ClientSkills {
 }
 
 /** What `client.skills` is built on: the client's capabilities and its cached requests. */
-export type ClientSkillsHost = SkillsHost;
+export type ClientSkillsDeps = SkillsClientDeps;
 
 const loadSkillsClient = onDemand('skills', () =>
   import('../skills/skillsClient.lazy.js').then((module) => module.SkillsClient),
 );
 
 /** Makes `client.skills`; the implementation is imported on the first call. */
-export function clientSkills(host: ClientSkillsHost): ClientSkills {
+export function clientSkills(host: ClientSkillsDeps): ClientSkills {
   let loading: Promise<SkillsClient> | undefined;
   const impl = (): Promise<SkillsClient> =>
     (loading ??= loadSkillsClient().then(

@@ -2,7 +2,7 @@
  * Completion as a user types (spec: server/utilities/completion, which asks clients to debounce
  * rapid requests and cache results): one {@link Completer} per prompt or resource template,
  * called on every keystroke. Independent of the client: it reaches the server through
- * {@link CompleterHost}: debounce, supersede, the short answer cache, the result checks.
+ * {@link CompleterDeps}: debounce, supersede, the short answer cache, the result checks.
  */
 import { abortedError, InvalidArgumentError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
@@ -11,7 +11,7 @@ import type { TimerHandle } from '../util/clock.js';
 import { checkCompleteResult } from './completeResult.js';
 import type {
   Completer,
-  CompleterHost,
+  CompleterDeps,
   CompletionAnswer,
   CompletionOutcome,
   CompletionSuperseded,
@@ -20,7 +20,7 @@ import type {
 
 export type {
   Completer,
-  CompleterHost,
+  CompleterDeps,
   CompletionAnswer,
   CompletionOutcome,
   CompletionSuperseded,
@@ -56,7 +56,7 @@ export const DEFAULT_COMPLETION_CACHE_TTL_MS = 30_000;
  * @throws InvalidArgumentError (-32602) for an invalid ref or option.
  */
 export function createCompleter(
-  host: CompleterHost,
+  host: CompleterDeps,
   ref: PromptReference | ResourceTemplateReference,
   options: CompleterOptions = {},
 ): Completer {
@@ -114,7 +114,7 @@ export class DebouncedCompleter implements Completer {
   private readonly answers = new Map<string, { expiresAt: number; answer: CompletionAnswer }>();
 
   constructor(
-    private readonly host: CompleterHost,
+    private readonly host: CompleterDeps,
     readonly ref: PromptReference | ResourceTemplateReference,
     private readonly options: ResolvedCompleterOptions,
   ) {}

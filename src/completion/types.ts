@@ -65,7 +65,7 @@ export interface Completer {
 }
 
 /** What a {@link Completer} needs from a client. */
-export interface CompleterHost {
+export interface CompleterDeps {
   /** The server's capabilities; `undefined` while unknown (then requests are sent). */
   capabilities(): ServerCapabilities | undefined;
   /** Sends `completion/complete` with these params and resolves with the raw result. */

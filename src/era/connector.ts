@@ -53,7 +53,7 @@ import type { LegacyHandshake } from './handshake.js';
 import { firstDiscover, remember, verdictOf, type FirstProbe } from './firstProbe.js';
 
 /** What the connector asks the client to do. */
-export interface EraHooks {
+export interface EraDeps {
   /**
    * Sends `server/discover` at `version` and resolves with the checked result. `probeTimeoutMs`
    * is set for the probe (a short idle and total timeout), `undefined` for the normal timeouts.
@@ -106,7 +106,7 @@ export type EraOutcome =
  *   failed); `HttpAuthError` (-33011), `ConnectionClosedError`
  *   (-32000), `CancelledError` (-32800) as they come; in a forced era, that era's error.
  */
-export async function negotiateEra(settings: EraSettings, hooks: EraHooks, first?: FirstProbe): Promise<EraOutcome> {
+export async function negotiateEra(settings: EraSettings, hooks: EraDeps, first?: FirstProbe): Promise<EraOutcome> {
   if (first !== undefined) {
     // Sent already, by the rules below: no verdict of legacy was remembered then. A second
     // client of the same server may have remembered one since (both probed at once): the probe
@@ -135,7 +135,7 @@ export async function negotiateEra(settings: EraSettings, hooks: EraHooks, first
 }
 
 /** `era: "legacy"`: `initialize`; over HTTP, HTTP+SSE after a 400/404/405. */
-async function forcedLegacy(settings: EraSettings, hooks: EraHooks): Promise<EraOutcome> {
+async function forcedLegacy(settings: EraSettings, hooks: EraDeps): Promise<EraOutcome> {
   try {
     return legacyOutcome(await hooks.initialize());
   } catch (error) {
@@ -169,7 +169,7 @@ async function trySse(
 
 async function detect(
   settings: EraSettings,
-  hooks: EraHooks,
+  hooks: EraDeps,
   probeTimeoutMs: number | undefined,
   probed?: FirstProbe,
 ): Promise<EraOutcome> {
@@ -199,7 +199,7 @@ async function detect(
  */
 async function negotiateAfterModernError(
   settings: EraSettings,
-  hooks: EraHooks,
+  hooks: EraDeps,
   error: unknown,
   refused: string,
 ): Promise<EraOutcome> {
@@ -233,7 +233,7 @@ async function negotiateAfterModernError(
  */
 async function negotiateModern(
   settings: EraSettings,
-  hooks: EraHooks,
+  hooks: EraDeps,
   discovery: DiscoverResult,
   asked: string,
 ): Promise<EraOutcome> {
@@ -256,7 +256,7 @@ async function negotiateModern(
  */
 async function fallBack(
   settings: EraSettings,
-  hooks: EraHooks,
+  hooks: EraDeps,
   probe: unknown,
   probeTimedOut: boolean,
 ): Promise<EraOutcome> {

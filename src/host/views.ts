@@ -33,7 +33,7 @@ export type HostViewEvent =
   | { type: 'state'; server: string; state: HostServerState; previous: HostServerState; error?: Error | undefined };
 
 /** @internal What a view needs of its host. */
-export interface ViewHost {
+export interface ViewDeps {
   catalog(): Catalog;
   /** Host events the view follows; returns the function that stops them. */
   listen(listener: (event: HostViewEvent) => void): () => void;
@@ -63,7 +63,7 @@ export class HostView {
     readonly name: string,
     /** What the view shows. */
     readonly options: Readonly<HostViewOptions>,
-    private readonly host: ViewHost,
+    private readonly host: ViewDeps,
   ) {
     this.toolPatterns = options.tools?.map(globPattern);
     this.serverSet = options.servers === undefined ? undefined : new Set(options.servers);
@@ -211,7 +211,7 @@ function globPattern(glob: string): RegExp {
 export class HostViews {
   private readonly byName = new Map<string, HostView>();
 
-  constructor(private readonly host: ViewHost) {}
+  constructor(private readonly host: ViewDeps) {}
 
   /**
    * With `options`, defines the view `name`; without, returns the one defined before.

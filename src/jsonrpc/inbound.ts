@@ -27,7 +27,7 @@ export type InboundRequestHandler = (
 ) => Promise<JsonObject> | JsonObject;
 
 /** What {@link InboundRequests} answers through. */
-export interface InboundPort {
+export interface InboundDeps {
   /** Hands a response to the transport. */
   write(message: JsonRpcMessage): Promise<void>;
   /** True while the session is open (no response is written after it closed). */
@@ -42,7 +42,7 @@ export class InboundRequests {
 
   /** `undefined`: inbound requests are reported and never answered. */
   constructor(
-    private readonly port: InboundPort,
+    private readonly port: InboundDeps,
     private handlers: ReadonlyMap<string, InboundRequestHandler> | undefined,
   ) {}
 

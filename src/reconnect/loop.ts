@@ -11,7 +11,7 @@ import type { Clock } from '../util/clock.js';
 import { abortableDelay } from '../util/signals.js';
 import { boundedTimers } from '../util/timerBounds.js';
 import { causeOfFailure, isRetryableConnectFailure } from './cause.js';
-import type { ReconnectBudget } from '../resilience/reconnectPolicy.js';
+import type { ReconnectBudget } from './policy.js';
 import type { ReconnectCause } from './types.js';
 
 /** Options of {@link reconnectLoop}. */

@@ -28,7 +28,7 @@ import { canonicalUri, pathUnder, resolveSkillRef, skillRoot, SKILL_MD } from '.
 import { fileContents, verifyFile } from './verify.js';
 
 /** What the skills client needs from the client: capabilities, and cached requests that declare the extension. */
-export interface SkillsHost {
+export interface SkillsClientDeps {
   capabilities(): ServerCapabilities | undefined;
   /**
    * One cacheable request of the extension (the extension declared in its capabilities);
@@ -68,7 +68,7 @@ export class SkillsClient {
   private readonly limits: SkillLimits;
 
   constructor(
-    private readonly host: SkillsHost,
+    private readonly host: SkillsClientDeps,
     options: { limits?: Partial<SkillLimits> | undefined } = {},
   ) {
     this.limits = { ...SKILL_LIMITS, ...options.limits };

@@ -38,7 +38,7 @@ import type {
 import { HELD_EVENTS } from './options.js';
 
 /** What the legacy feed needs from the client. */
-export interface LegacyFeedHost {
+export interface LegacyFeedWireDeps {
   /** The capabilities from the InitializeResult. */
   capabilities(): ServerCapabilities | undefined;
   connected(): boolean;
@@ -50,7 +50,7 @@ export interface LegacyFeedHost {
 
 /** @internal What the feed borrows from the subscription manager. */
 export interface LegacyFeedDeps {
-  host: LegacyFeedHost;
+  host: LegacyFeedWireDeps;
   onError: (error: Error) => void;
   invalidate: (invalidations: readonly Invalidation[]) => Promise<void>;
   /** Default timeout of each `resources/subscribe`, in ms. */

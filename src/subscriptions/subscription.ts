@@ -39,7 +39,7 @@ import { HELD_EVENTS } from './options.js';
 export const METHOD = 'subscriptions/listen';
 
 /** What the client lends the subscriptions: the session's listen request and its state. */
-export interface SubscriptionHost {
+export interface SubscriptionWireDeps {
   /**
    * Sends `subscriptions/listen` with `notifications: filter` (and the protocol `_meta`).
    * `onRequestId` is called synchronously with its JSON-RPC id. Resolves with the listen's
@@ -71,7 +71,7 @@ export interface SubscriptionHost {
 
 /** @internal What a subscription needs from its manager. */
 export interface SubscriptionDeps {
-  readonly host: SubscriptionHost;
+  readonly host: SubscriptionWireDeps;
   readonly clock: Clock;
   readonly random: () => number;
   readonly onError: (error: Error) => void;

@@ -41,10 +41,10 @@ import {
   type Change,
   type Invalidation,
 } from './invalidation.js';
-import type { LegacyFeed, LegacyFeedHost } from './legacyFeed.lazy.js';
+import type { LegacyFeed, LegacyFeedWireDeps } from './legacyFeed.lazy.js';
 import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.lazy.js';
 import type { openSubscription } from './openSubscription.lazy.js';
-import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionHost } from './subscription.js';
+import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionWireDeps } from './subscription.js';
 import type {
   LiveList,
   LiveListItems,
@@ -78,7 +78,7 @@ export type ListWalker = LiveListDeps['walk'];
 
 /** Options of `SubscriptionManager`, all resolved by the client. */
 export interface SubscriptionManagerOptions {
-  host: SubscriptionHost;
+  host: SubscriptionWireDeps;
   /** The response cache to invalidate; `undefined` when caching is off. */
   cache: CacheInvalidator | undefined;
   walk: ListWalker;
@@ -111,7 +111,7 @@ export class SubscriptionManager {
   private readonly subscriptionDeps: SubscriptionDeps;
   private readonly liveDeps: LiveListDeps;
   /** Set while the client speaks the legacy wire: subscriptions go through a `LegacyFeed` instead. */
-  private legacyHost: LegacyFeedHost | undefined;
+  private legacyHost: LegacyFeedWireDeps | undefined;
   /** The legacy wire's feed, made at its first subscription on that wire (`legacyFeed.lazy.ts` loaded by then). */
   private legacy: LegacyFeed | undefined;
 
@@ -159,7 +159,7 @@ export class SubscriptionManager {
    * Starts loading the legacy feed; until it has loaded there is no legacy subscription, and
    * `subscribe()` and `live()` wait for it.
    */
-  useLegacyFeed(host: LegacyFeedHost): void {
+  useLegacyFeed(host: LegacyFeedWireDeps): void {
     this.legacyHost = host;
     this.legacy = undefined;
     // A failed load is tried again, and reported, by the first subscribe() on this wire.

@@ -18,7 +18,7 @@ import { resolveTaskPoll, type TaskPollPolicy } from './options.js';
 import type { DetailedTask, InputRequiredTask, Task, TerminalTask } from '../wire/tasks.js';
 
 /** What the loop asks of its caller. Every hook gets the loop's signal and should honour it. */
-export interface TaskDriverHooks {
+export interface TaskDriverDeps {
   /** `tasks/get`: the task as it is now. */
   get(signal: AbortSignal): Promise<DetailedTask>;
   /**
@@ -59,7 +59,7 @@ export interface DriveTaskOptions {
   first: Task | DetailedTask;
   /** Whether `first` carries its status's payload (a snapshot) or not (a seed, which is looked at again when not `working`). */
   firstIsDetailed: boolean;
-  hooks: TaskDriverHooks;
+  hooks: TaskDriverDeps;
   /** The caller's signal: when it aborts the task is cancelled (`hooks.cancel`) and the loop rejects with `CancelledError`. */
   signal?: AbortSignal | undefined;
   /**
@@ -247,7 +247,7 @@ export async function driveTask(options: DriveTaskOptions): Promise<TerminalTask
       else define(fresh, key, requests[key] as InputRequest);
     }
     if (Object.keys(fresh).length > 0) {
-      const fulfil = hooks.fulfil as NonNullable<TaskDriverHooks['fulfil']>;
+      const fulfil = hooks.fulfil as NonNullable<TaskDriverDeps['fulfil']>;
       const responses = await run.race(() => fulfil(fresh, signal));
       const given: Record<string, InputResponse> = {};
       for (const key of Object.keys(fresh)) {

@@ -17,10 +17,10 @@ import { TaskExpiredError, TaskNotFoundError } from './errors.js';
 import { checkTaskMode, type CallToolOptions } from './options.js';
 import { createdTaskRecord, taskKey, type TaskRecord } from './taskStore.js';
 import { openTaskWatch, type TaskWatch } from './taskWatch.js';
-import { TaskRun, type TaskRuntime, type ToolTaskInit } from './taskRun.js';
+import { TaskRun, type TaskRunDeps, type ToolTaskInit } from './taskRun.js';
 import { ToolTask } from './toolTask.js';
 import { LegacyTaskRequests } from './legacyTasks.js';
-import type { ResumeTaskOptions, TaskOwner } from './types.js';
+import type { ResumeTaskOptions, TaskMachineryDeps } from './types.js';
 import type { TimerHandle } from '../util/clock.js';
 import { boundedTimers } from '../util/timerBounds.js';
 
@@ -31,12 +31,12 @@ export const CANCEL_GRACE_MS = 2000;
 export class TaskMachinery {
   /** The server refused (or did not honour) a listen for task ids: later tasks poll at once. */
   private pushRefused = false;
-  private readonly runtime: TaskRuntime;
+  private readonly runtime: TaskRunDeps;
   private readonly legacyRequests: LegacyTaskRequests;
   /** `tasks/cancel` requests in flight, which `drainCancels()` waits for. */
   private readonly cancels = new Set<Promise<void>>();
 
-  constructor(private readonly owner: TaskOwner) {
+  constructor(private readonly owner: TaskMachineryDeps) {
     const { deps } = owner;
     this.legacyRequests = new LegacyTaskRequests((method, params, options) => deps.send(method, params, options));
     this.runtime = {

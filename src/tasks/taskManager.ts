@@ -21,7 +21,7 @@ import {
 import { createdTaskRecord, taskKey, taskKeyPrefix, type TaskRecord } from './taskStore.js';
 import type { ToolTask } from './toolTask.js';
 import type { TaskMachinery } from './taskMachinery.lazy.js';
-import type { ResumeTaskOptions, TaskManagerDeps, TaskOwner } from './types.js';
+import type { ResumeTaskOptions, TaskManagerDeps, TaskMachineryDeps } from './types.js';
 import {
   fromLegacyCreateTaskResult,
   isLegacyCreateTaskResult,
@@ -35,8 +35,8 @@ export type { ResumeTaskOptions, TaskManagerDeps } from './types.js';
 
 const loadMachinery = onDemand('tasks', () => import('./taskMachinery.lazy.js'));
 
-/** @internal Owned by `McpClient`; see the module comment. It is the {@link TaskOwner} of its machinery. */
-export class TaskManager implements TaskOwner {
+/** @internal Owned by `McpClient`; see the module comment. It is the {@link TaskMachineryDeps} of its machinery. */
+export class TaskManager implements TaskMachineryDeps {
   private resolved: ResolvedTasksOptions | undefined;
   private readonly closed = new AbortController();
   /** 2025-11-25: each listed tool's `execution.taskSupport`; `undefined` until a listing was seen. */

@@ -26,7 +26,7 @@ import type { ToolTaskCore, ToolTaskEvent } from './toolTask.js';
 import { TaskMethod, type DetailedTask, type Task, type TaskStatus, type TerminalTask } from '../wire/tasks.js';
 
 /** @internal What a handle borrows from its client. */
-export interface TaskRuntime {
+export interface TaskRunDeps {
   readonly serverIdentity: string;
   readonly store: TaskStore;
   readonly clock: Clock;
@@ -90,7 +90,7 @@ export class TaskRun implements ToolTaskCore {
   private readonly outOfRangeFields = new Set<string>();
 
   constructor(
-    private readonly runtime: TaskRuntime,
+    private readonly runtime: TaskRunDeps,
     init: ToolTaskInit,
   ) {
     this.taskId = init.record.taskId;

@@ -28,7 +28,7 @@ export interface TaskWatchDeps {
 export interface TaskWatch {
   /** Whether pushed snapshots are arriving (the stream is up and the server honoured the id). */
   readonly live: boolean;
-  /** See `TaskDriverHooks.wait`. Rejects with `signal.reason` when it aborts. */
+  /** See `TaskDriverDeps.wait`. Rejects with `signal.reason` when it aborts. */
   wait(ms: number, signal: AbortSignal): Promise<DetailedTask | undefined>;
   /** Closes the subscription; idempotent. */
   close(): void;

@@ -47,7 +47,7 @@ export interface ResumeTaskOptions extends CallOptions {
 }
 
 /** What the task machinery borrows from the `TaskManager` that loaded it. */
-export interface TaskOwner {
+export interface TaskMachineryDeps {
   readonly deps: TaskManagerDeps;
   /** The options in force, read at each use: the defaults when a call asked for a task the client did not turn on. */
   readonly settings: ResolvedTasksOptions;

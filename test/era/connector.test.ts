@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { negotiateEra, type EraHooks, type EraSettings } from '../../src/era/connector.js';
+import { negotiateEra, type EraDeps, type EraSettings } from '../../src/era/connector.js';
 import type { Era } from '../../src/era/era.js';
 import type { LegacyHandshake } from '../../src/era/handshake.js';
 import {
@@ -28,7 +28,7 @@ type Step = { discover: string; probeTimeoutMs: number | undefined } | { initial
 function hooks(script: {
   discover?: Array<DiscoverResult | Error>;
   initialize?: Array<LegacyHandshake | Error>;
-}): EraHooks & { calls: Step[] } {
+}): EraDeps & { calls: Step[] } {
   const discover = [...(script.discover ?? [])];
   const initialize = [...(script.initialize ?? [])];
   const calls: Step[] = [];

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import { negotiateEra, type EraHooks, type EraSettings } from '../../src/era/connector.js';
+import { negotiateEra, type EraDeps, type EraSettings } from '../../src/era/connector.js';
 import type { EraVerdict } from '../../src/era/era.js';
 import { EraDetectionError } from '../../src/era/errors.js';
 import { isSseFallbackCue } from '../../src/era/eraProbe.js';
@@ -46,7 +46,7 @@ function hooks(script: {
   discover?: Error[];
   initialize?: Array<LegacyHandshake | Error>;
   sse?: Array<LegacyHandshake | Error> | false;
-}): EraHooks & { calls: Step[] } {
+}): EraDeps & { calls: Step[] } {
   const queues = {
     discover: [...(script.discover ?? [])],
     initialize: [...(script.initialize ?? [])],

@@ -80,9 +80,10 @@ const FIXED_FILES = [
  */
 const CHUNK_FILE = [
   /^dist\/chunk-[A-Z0-9]+\.c?js$/,
-  /^dist\/[a-z][A-Za-z0-9]*-[A-Z0-9]{8}\.c?js$/,
-  /^dist\/[A-Za-z0-9]+-[A-Za-z0-9_-]{8}\.d\.c?ts$/,
-  /^dist\/modules\/([a-z][A-Za-z0-9]*\/)*[a-z][A-Za-z0-9]*\.js$/,
+  // A part loaded on first use keeps its `.lazy` in the chunk's name (docs/design.md, "Features on demand").
+  /^dist\/[a-z][A-Za-z0-9]*(\.lazy)?-[A-Z0-9]{8}\.c?js$/,
+  /^dist\/[A-Za-z0-9]+(\.lazy)?-[A-Za-z0-9_-]{8}\.d\.c?ts$/,
+  /^dist\/modules\/([a-z][A-Za-z0-9]*\/)*[a-z][A-Za-z0-9]*(\.lazy)?\.js$/,
 ];
 
 /** `npm pack --json`: one element per package. */

@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, VersionNegotiationError } from '../../src/errors/errors.js';
 import { reconnectLoop, type ReconnectLoopOptions } from '../../src/reconnect/loop.js';
-import {
-  ReconnectBudget,
-  resolveReconnectOptions,
-  type ResolvedReconnectPolicy,
-} from '../../src/resilience/reconnectPolicy.js';
+import { ReconnectBudget, resolveReconnectOptions, type ResolvedReconnectPolicy } from '../../src/reconnect/policy.js';
 import type { ReconnectCause } from '../../src/reconnect/types.js';
 
 const exact = resolveReconnectOptions({ jitter: false }) as ResolvedReconnectPolicy;

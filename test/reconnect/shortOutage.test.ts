@@ -10,7 +10,7 @@ import { McpClient } from '../../src/client/client.js';
 import { ConnectionClosedError } from '../../src/errors/errors.js';
 import type { TransportHandlers } from '../../src/transport/transport.js';
 import type { ClientEvent } from '../../src/reconnect/types.js';
-import { DEFAULT_RECONNECT_POLICY, ReconnectBudget } from '../../src/resilience/reconnectPolicy.js';
+import { DEFAULT_RECONNECT_POLICY, ReconnectBudget } from '../../src/reconnect/policy.js';
 import { DISCOVER_RESULT } from '../fakes/scriptedServer.js';
 import { RestartableFake } from '../fakes/restartable.js';
 import { seededRandom as seeded } from '../fakes/seededRandom.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpClient } from '../../src/client/client.js';
 import type { JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
-import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
+import type { SubscriptionWireDeps } from '../../src/subscriptions/subscription.js';
 
 type Fixtures = typeof import('./fixtures.js');
 
@@ -141,7 +141,7 @@ describe('subscriptions load on first use', () => {
 
 describe('what never waits for a load', () => {
   /** A manager from a fresh module graph, over a cache that records each invalidation as it starts. */
-  async function freshManager(listen: SubscriptionHost['listen'] = () => Promise.reject(new Error('not used'))) {
+  async function freshManager(listen: SubscriptionWireDeps['listen'] = () => Promise.reject(new Error('not used'))) {
     const { SubscriptionManager } = await import('../../src/subscriptions/subscriptionManager.js');
     const { resolveReopenPolicy } = await import('../../src/resilience/reopenPolicy.js');
     const { systemTimers } = await import('../../src/util/clock.js');

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, ProtocolError } from '../../src/errors/errors.js';
 import type { JsonObject, JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import { SubscriptionManager } from '../../src/subscriptions/subscriptionManager.js';
-import type { SubscriptionHost } from '../../src/subscriptions/subscription.js';
+import type { SubscriptionWireDeps } from '../../src/subscriptions/subscription.js';
 import { resolveReopenPolicy } from '../../src/resilience/reopenPolicy.js';
 import { UnmatchedNotificationError } from '../../src/subscriptions/errors.js';
 import { systemTimers } from '../../src/util/clock.js';
@@ -19,7 +19,7 @@ interface Pending {
 }
 
 function fakeHost(): {
-  host: SubscriptionHost;
+  host: SubscriptionWireDeps;
   pending: Pending[];
   disarmed: RequestId[];
   connected: { value: boolean };
@@ -28,7 +28,7 @@ function fakeHost(): {
   const disarmed: RequestId[] = [];
   const connected = { value: true };
   let nextId = 100;
-  const host: SubscriptionHost = {
+  const host: SubscriptionWireDeps = {
     listen: (_filter, { signal, onRequestId }) =>
       new Promise<JsonObject>((resolve, reject) => {
         const id = nextId++;
@@ -46,7 +46,7 @@ function fakeHost(): {
   return { host, pending, disarmed, connected };
 }
 
-function manager(host: SubscriptionHost, errors: Error[]): SubscriptionManager {
+function manager(host: SubscriptionWireDeps, errors: Error[]): SubscriptionManager {
   return new SubscriptionManager({
     host,
     cache: undefined,

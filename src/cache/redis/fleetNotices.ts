@@ -18,7 +18,7 @@ import { headOf } from '../../util/text.js';
 const MAX_PENDING_PER_SERVER = 32;
 
 /** What the notices need from their store. */
-export interface FleetNoticeHooks {
+export interface FleetNoticeDeps {
   /** Whether Redis is in use now. */
   up(): boolean;
   /** An operation failed: the store goes without Redis until it answers again. */
@@ -40,7 +40,7 @@ export class FleetNotices {
     private readonly names: RedisKeys,
     private readonly generations: Generations,
     private readonly local: LocalTier | undefined,
-    private readonly hooks: FleetNoticeHooks,
+    private readonly hooks: FleetNoticeDeps,
   ) {}
 
   /**

@@ -4,7 +4,7 @@
  * is asked for, each removable).
  */
 import type { Cluster, Redis } from 'ioredis';
-import type { RedisCommand, RedisDriver, RedisReply, SubscriberHooks, Subscription } from './redisDriver.js';
+import type { RedisCommand, RedisDriver, RedisReply, SubscriberDeps, Subscription } from './redisDriver.js';
 
 /** An ioredis connection: a `Redis` (standalone or Sentinel) or a `Cluster`. */
 export type IoRedisClient = Redis | Cluster;
@@ -67,7 +67,7 @@ export class IoRedisDriver implements RedisDriver {
     return () => void this.client.off('error', listener);
   }
 
-  subscribe(channel: string, hooks: SubscriberHooks): Subscription {
+  subscribe(channel: string, hooks: SubscriberDeps): Subscription {
     // A new connection (a subscribed one can run nothing else), with the client's own options.
     const subscriber = this.client.isCluster
       ? (this.client as Cluster).duplicate()

@@ -4,7 +4,7 @@
  * nothing depends on the option shapes of one major version; commands sent in the same tick
  * are written in one batch (node-redis pipelines them), which is one round trip.
  */
-import type { RedisCommand, RedisDriver, RedisReply, SubscriberHooks, Subscription } from './redisDriver.js';
+import type { RedisCommand, RedisDriver, RedisReply, SubscriberDeps, Subscription } from './redisDriver.js';
 
 /**
  * The part of a node-redis client (`RedisClientType` of the `redis` package) the store uses:
@@ -101,7 +101,7 @@ export class NodeRedisDriver implements RedisDriver {
     return () => void this.client.off('error', heard);
   }
 
-  subscribe(channel: string, hooks: SubscriberHooks): Subscription {
+  subscribe(channel: string, hooks: SubscriberDeps): Subscription {
     // A new connection with the client's options (a subscribed one can run nothing else); it
     // resubscribes by itself after a reconnect.
     const subscriber = this.client.duplicate();

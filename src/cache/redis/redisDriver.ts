@@ -12,7 +12,7 @@ export type RedisReply =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
 /** What the store hears from its pub/sub connection. */
-export interface SubscriberHooks {
+export interface SubscriberDeps {
   /** A message on the channel. */
   message(text: string): void;
   /** Subscribed and connected: notices are heard from now on. */
@@ -45,7 +45,7 @@ export interface RedisDriver {
   /** Calls `listener` with each connection error; returns its removal. */
   onError(listener: (error: Error) => void): () => void;
   /** Opens a connection of the same kind and options subscribed to `channel`. */
-  subscribe(channel: string, hooks: SubscriberHooks): Subscription;
+  subscribe(channel: string, hooks: SubscriberDeps): Subscription;
   /** Ends the connection (for a connection the store opened itself). */
   quit(): Promise<void>;
 }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { TimerHandle, Timers } from '../../util/clock.js';
 import { driverFor, type RedisClient } from './clientDriver.js';
-import type { RedisDriver, RedisReply, SubscriberHooks, Subscription } from './redisDriver.js';
+import type { RedisDriver, RedisReply, SubscriberDeps, Subscription } from './redisDriver.js';
 
 export type { RedisClient };
 
@@ -244,7 +244,7 @@ export class RedisLink<C extends RedisClient = RedisClient> {
   }
 
   /** A new connection subscribed to `channel`, with the client's own options; the caller closes it. */
-  subscribe(channel: string, hooks: SubscriberHooks): Subscription {
+  subscribe(channel: string, hooks: SubscriberDeps): Subscription {
     return this.driver.subscribe(channel, hooks);
   }
 }

@@ -27,7 +27,7 @@ const RELEASE_LOCK = luaScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then re
 return 0`);
 
 /** What single-flight needs from its store. */
-export interface FlightHooks {
+export interface FlightDeps {
   up(): boolean;
   failed(error: unknown): void;
   /** The entry under `key` as read back, on this process's clock; `undefined` for none or a malformed one. */
@@ -46,7 +46,7 @@ export class SingleFlight {
     private readonly timers: Timers,
     private readonly clock: Clock,
     private readonly generations: Generations,
-    private readonly hooks: FlightHooks,
+    private readonly hooks: FlightDeps,
   ) {
     this.lockMs = positive('singleFlight.lockMs', options.lockMs, 2000);
     this.pollMs = positive('singleFlight.pollMs', options.pollMs, 10);

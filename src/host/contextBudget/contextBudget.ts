@@ -23,7 +23,7 @@ import { searchTools, type SearchedServer, type ToolSearchOptions, type ToolSear
 import { ToolSession, type SessionBudget } from './toolSession.js';
 
 /** @internal What the budget needs of its host. */
-export interface BudgetHost {
+export interface BudgetDeps {
   catalog(): Catalog;
   servers(): readonly SearchedServer[];
   serverOptions(server: string): ContextBudgetServerOptions | undefined;
@@ -47,7 +47,7 @@ export class ContextBudget implements SessionBudget {
 
   constructor(
     private readonly options: ContextBudgetOptions,
-    readonly host: BudgetHost,
+    readonly host: BudgetDeps,
   ) {
     this.estimator = options.estimateTokens ?? estimateTokens;
     this.artifacts = new ArtifactStore(options.artifacts);

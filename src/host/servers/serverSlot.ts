@@ -68,7 +68,7 @@ export interface HostServerStatus {
 }
 
 /** What a slot needs from its host. */
-export interface SlotHost {
+export interface SlotDeps {
   /** Makes the client of this slot (transport and options). May throw: the slot fails. */
   makeClient(slot: ServerSlot): McpClient;
   /** The slot's contribution or state changed: the host rebuilds the catalog. */
@@ -146,7 +146,7 @@ export class ServerSlot {
     readonly name: string,
     /** `undefined` for an entry the configuration could not read (the slot stays `failed`). */
     readonly entry: HostServerEntry | undefined,
-    private readonly host: SlotHost,
+    private readonly host: SlotDeps,
     initial: { state: 'new' | 'disabled' | 'failed'; error?: Error | undefined },
   ) {
     this.stateValue = initial.state;

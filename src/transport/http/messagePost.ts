@@ -1,7 +1,7 @@
 /**
  * One message of the Streamable HTTP transport on its exchange: the POST, and what its answer
  * becomes (a JSON body or an SSE stream handed up, a refusal as the response or as an error), for
- * both eras; the legacy session's part plugs in through {@link SessionHooks}. Runtime-neutral.
+ * both eras; the legacy session's part plugs in through {@link SessionDeps}. Runtime-neutral.
  */
 import { ErrorCode } from '../../errors/codes.js';
 import { InvalidArgumentError, ProtocolError } from '../../errors/errors.js';
@@ -19,7 +19,7 @@ import { BodyTooLargeError, readStart, type HttpStackResponse } from './stack.js
  * The legacy HTTP session's part in an exchange (spec 2025-11-25: basic/transports, Session
  * Management, Resumability and Redelivery); absent on the 2026-07-28 wire.
  */
-export interface SessionHooks {
+export interface SessionDeps {
   /** A request's response headers arrived: keeps the session id of `initialize`'s. */
   captureSession(method: string, response: HttpStackResponse): void;
   /**
@@ -44,7 +44,7 @@ export interface MessagePosterOptions {
   /** Longest JSON response body accepted, in bytes. */
   readonly maxBodyBytes: number;
   /** The legacy session, while the transport is on the legacy wire. */
-  session(): SessionHooks | undefined;
+  session(): SessionDeps | undefined;
 }
 
 /** Sends the messages of one transport and reads their answers (see the file's opening comment). */

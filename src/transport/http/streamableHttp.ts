@@ -25,7 +25,7 @@ import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
 import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
 import type { SseConnection } from './legacy/sseConnection.lazy.js';
-import type { LegacyHttpWire, LegacyWireHost } from './legacy/legacyWire.lazy.js';
+import type { LegacyHttpWire, LegacyWireDeps } from './legacy/legacyWire.lazy.js';
 import { MessagePoster } from './messagePost.js';
 import { MessageReader } from './messageReader.js';
 import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
@@ -376,7 +376,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** What the legacy wire borrows of this transport. */
-  private legacyHost(): LegacyWireHost {
+  private legacyHost(): LegacyWireDeps {
     return {
       exchange: this.exchange,
       reader: this.reader,

@@ -18,7 +18,7 @@ import { HttpError, StreamBrokenError, isHttpAuthError } from '../../transportEr
 import { SessionExpiredError, type ResolvedLegacyHttpOptions } from './legacyHttp.js';
 
 /** What the legacy channel borrows from its transport. */
-export interface LegacyHttpPort {
+export interface LegacyHttpDeps {
   /**
    * Sends `GET` to the endpoint with `Accept: text/event-stream`, the legacy headers, the
    * credential (auth retry and same-origin redirects included) and `Last-Event-ID` when given.
@@ -54,7 +54,7 @@ export class LegacyHttpChannel {
   private standalone: AbortController | undefined;
 
   constructor(
-    private readonly port: LegacyHttpPort,
+    private readonly port: LegacyHttpDeps,
     private readonly options: ResolvedLegacyHttpOptions,
     private readonly timers: Timers,
     private readonly closeSignal: AbortSignal,

@@ -14,16 +14,16 @@ import type { TransportSendOptions } from '../../transport.js';
 import { HttpError } from '../../transportErrors.js';
 import { ERROR_BODY_BYTES, jsonRpcError, mediaType, parseJson } from '../body.js';
 import type { HttpExchange } from '../exchange.js';
-import type { MessagePoster, SessionHooks } from '../messagePost.js';
+import type { MessagePoster, SessionDeps } from '../messagePost.js';
 import type { MessageReader } from '../messageReader.js';
 import type { PumpResult } from '../ssePump.js';
 import { checkHeaderValue, readStart, type HttpStackResponse } from '../stack.js';
-import { LegacyHttpChannel, type LegacyHttpPort } from './legacyChannel.js';
+import { LegacyHttpChannel, type LegacyHttpDeps } from './legacyChannel.js';
 import type { ResolvedLegacyHttpOptions } from './legacyHttp.js';
 import { SessionSetup } from './sessionSetup.js';
 
 /** What the legacy wire borrows from its transport. */
-export interface LegacyWireHost {
+export interface LegacyWireDeps {
   readonly exchange: HttpExchange;
   readonly reader: MessageReader;
   readonly poster: MessagePoster;
@@ -39,7 +39,7 @@ export interface LegacyWireHost {
  * The transport on the legacy wire, from `LegacyWireControl.enter()` to `leave()`: what it
  * sends, and the session hooks of its exchanges (see the file's opening comment).
  */
-export class LegacyHttpWire implements SessionHooks {
+export class LegacyHttpWire implements SessionDeps {
   /** The session of the last `enter()`. */
   private channel: LegacyHttpChannel;
   /** Holds messages back while a new session is set up. */
@@ -48,7 +48,7 @@ export class LegacyHttpWire implements SessionHooks {
   private readonly heldSends = new Set<Promise<void>>();
 
   /** Enters the legacy wire (see {@link enter}). */
-  constructor(private readonly host: LegacyWireHost) {
+  constructor(private readonly host: LegacyWireDeps) {
     this.channel = this.newChannel();
     this.setup.begin();
   }
@@ -174,7 +174,7 @@ export class LegacyHttpWire implements SessionHooks {
   }
 
   /** What the legacy channel borrows: GET/DELETE with auth, the SSE reader, error reporting. */
-  private port(): LegacyHttpPort {
+  private port(): LegacyHttpDeps {
     const { exchange, reader } = this.host;
     return {
       get: (lastEventId, signal) => {

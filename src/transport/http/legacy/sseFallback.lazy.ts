@@ -15,7 +15,7 @@ import { DEFAULT_ENDPOINT_TIMEOUT_MS, DEFAULT_MAX_REDIRECTS } from './sseOptions
  * @internal What a `StreamableHttpTransport` lends the HTTP+SSE fallback it opens at its own
  * URL (see {@link openSseFallback}): its settings, its handlers, and its close.
  */
-export interface SseFallbackHost {
+export interface SseFallbackDeps {
   readonly url: string;
   readonly headers: Headers;
   readonly fetch: FetchLike;
@@ -36,7 +36,7 @@ export interface SseFallbackHost {
  * `StreamableHttpTransport` whose client fell back to it (`LegacyWireControl.openSse`).
  * Resolves once the `endpoint` event arrived; rejects like `LegacySseTransport.start()`.
  */
-export async function openSseFallback(host: SseFallbackHost, signal: AbortSignal | undefined): Promise<SseConnection> {
+export async function openSseFallback(host: SseFallbackDeps, signal: AbortSignal | undefined): Promise<SseConnection> {
   const handlers = host.handlers;
   if (handlers === undefined || host.closeSignal.aborted)
     throw new ConnectionClosedError('GET: the HTTP transport is not open', { reason: 'transport closed' });

@@ -7,8 +7,8 @@
  * `resilience/retry.ts`.
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import type { BackoffOptions } from './backoff.js';
-import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from './failureBudget.js';
+import type { BackoffOptions } from '../resilience/backoff.js';
+import { FailureBudget, mergeBudgetOptions, type BudgetDecision } from '../resilience/failureBudget.js';
 
 /**
  * How an `McpClient` reconnects (`ClientOptions.reconnect`). Every field is optional; times are

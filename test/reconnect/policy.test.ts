@@ -5,7 +5,7 @@ import {
   ReconnectBudget,
   resolveReconnectOptions,
   type ResolvedReconnectPolicy,
-} from '../../src/resilience/reconnectPolicy.js';
+} from '../../src/reconnect/policy.js';
 
 const exact = resolveReconnectOptions({ jitter: false }) as ResolvedReconnectPolicy;
 
