@@ -4,7 +4,7 @@
  * listing, and for the skill's own `SKILL.md` its frontmatter against the entry's. Pure but for
  * the digest, which is WebCrypto's where it exists.
  */
-import { onDemand } from '../errors/moduleLoad.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { isObject } from '../wire/messages.js';
 import type { ReadResourceResult } from '../wire/protocol.js';
 import { SkillVerificationError } from './errors.js';
@@ -38,19 +38,16 @@ export function fileContents(result: ReadResourceResult, uri: string): ReadBytes
   return undefined;
 }
 
-/** SHA-256 in JavaScript, for a runtime without WebCrypto (a browser page that is not a secure context). */
-const loadSha256 = onDemand('sha256', () => import('./jsSha256.js').then((module) => module.sha256));
-
 /**
  * `sha256:` and the lowercase hex SHA-256 of `bytes`: by `crypto.subtle` where it exists (Node,
- * Deno, Bun, a secure browser context), else by `@noble/hashes`, loaded on that first use.
- * @throws ModuleLoadError (-33042, `data.module` `"sha256"`) when that load fails.
+ * Deno, Bun, a secure browser context), else by `@noble/hashes` (in the initial load already:
+ * the client's credential ids use it).
  */
 export async function digestOf(bytes: Uint8Array): Promise<string> {
   const subtle = (globalThis.crypto as Crypto | undefined)?.subtle;
   const hash =
     subtle === undefined
-      ? (await loadSha256())(bytes)
+      ? sha256(bytes)
       : new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   return `sha256:${Array.from(hash, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
@@ -58,7 +55,7 @@ export async function digestOf(bytes: Uint8Array): Promise<string> {
 /**
  * Checks `read` against `entry` (absent for a `"dynamic"` skill: then only the frontmatter is
  * checked) and builds the {@link SkillFile}.
- * @throws SkillVerificationError `size`, `digest` or `frontmatter`; ModuleLoadError as {@link digestOf}.
+ * @throws SkillVerificationError `size`, `digest` or `frontmatter`.
  */
 export async function verifyFile(
   skill: Skill,

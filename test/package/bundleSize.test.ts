@@ -76,7 +76,6 @@ export const LAZY_BOUNDS = {
   'observability/observer.lazy': 3_100, // 2,962: to become opted into by import (issue 43)
   'subscriptions/liveList.lazy': 2_800, // 2,678
   'transport/http/legacy/legacyWire.lazy': 2_700, // 2,550
-  'skills/jsSha256': 100, // 76: @noble/hashes is in the initial load since the credential id folded (issue 43); was 2,920
   'subscriptions/legacyFeed.lazy': 2_200, // 2,028
   'apps/appResourceCheck': 1_400, // 1,268: to become opted into by import (issue 43)
 } as const;

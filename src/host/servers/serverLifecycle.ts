@@ -18,8 +18,6 @@ import { ServerSlot, type HostServerStatus } from './serverSlot.js';
 import { fetchTransport } from './transports.js';
 import { loadLazyTools, saveLazyTools } from './lazyCatalog.js';
 
-/** The kept tool lists of lazy servers (`lazy: true`): loaded when the host has one. */
-
 /** @internal See the module comment. */
 export class HostServers {
   private readonly store: CacheStore | false;
