@@ -103,6 +103,8 @@ export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
  */
 export class MemoryCacheStore implements CacheStore, Closeable {
   private readonly lru: LRUCache<string, CacheEntry>;
+  /** What {@link get} passes to lru-cache (which writes `status` into it: kept per store). */
+  private readonly getOptions: LRUCache.GetOptions<string, CacheEntry, unknown> = {};
   private readonly listeners = new Set<(key: string) => void>();
   /** The byte bound, in bytes. */
   readonly maxBytes: number;
@@ -134,7 +136,8 @@ export class MemoryCacheStore implements CacheStore, Closeable {
   }
 
   get(key: string): CacheEntry | undefined {
-    return this.lru.get(key);
+    // One options object for every get: without it, lru-cache makes an empty one per call.
+    return this.lru.get(key, this.getOptions);
   }
 
   set(key: string, entry: CacheEntry): boolean {
