@@ -86,6 +86,9 @@ export type {
   CancelHandle,
   MessageContext,
   LegacyWireControl,
+  LinkRequest,
+  TransportLink,
+  TransportLinkDeps,
 } from './transport/transport.js';
 export {
   McpError,

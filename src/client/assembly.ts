@@ -104,7 +104,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     }
     if (notification.method === 'notifications/elicitation/complete' && caller.elicitationCompleted(notification))
       return;
-    if (notification.method === 'notifications/tools/list_changed') caller.toolHeaders?.clear();
+    caller.notified(notification.method);
     if (subscriptions.handleNotification(notification)) return;
     options.onNotification?.(notification);
   };

@@ -84,8 +84,8 @@ export class McpClient extends ClientLists implements Closeable {
    * `ctx.meta` before `next()`, answer without calling it, and rewrite the result or the error;
    * a result it rewrites or makes up is not cached. Middleware run in a fixed order (see
    * {@link Middleware}; docs/middleware.md): `outsideTracing` ones in `use()` order, the
-   * built-in `tracing`, the others in `use()` order, then the built-in `logging`, `session` and
-   * `toolHeaders`. A middleware that throws fails that request only: an `McpError` as thrown,
+   * built-in `tracing`, the others in `use()` order, then the built-in `logging` and the
+   * transport's links (`Transport.links`: on Streamable HTTP, `session` and `toolHeaders`). A middleware that throws fails that request only: an `McpError` as thrown,
    * anything else as `MiddlewareError` (-33041, the value as `cause`). Returns the function that
    * removes it (idempotent); requests already under way keep the chain they started with.
    * @throws TypeError when `middleware` is not a function.

@@ -12,7 +12,6 @@ import type { CacheSource } from '../cache/types.js';
 import {
   ConnectionClosedError,
   InvalidArgumentError,
-  ProtocolError,
   ResourceNotFoundError,
   RpcError,
 } from '../errors/errors.js';
@@ -307,25 +306,15 @@ export class CachedReads {
   }
 
   /**
-   * Checks a list page (malformed items reported and dropped). On transports that mirror
-   * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
-   * warning naming tool and reason (spec: basic/transports/streamable-http).
+   * Checks a list page (malformed items reported and dropped). Tools whose `x-mcp-header`
+   * annotation breaks the rules were dropped already by the transport's link (Streamable HTTP).
    */
   private checkPage(method: ListMethod, result: JsonObject): JsonObject {
     const page = checkListPage(method, result, this.host.onError);
     if (method !== 'tools/list') return page;
     this.host.outputValidators.learn(page['tools'] as Tool[]);
     this.host.toolsListed?.(page['tools'] as Tool[]);
-    const registry = this.host.caller.toolHeaders;
-    if (registry === undefined) return page;
-    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
-    if (rejected.length === 0) return page;
-    for (const { tool, reason } of rejected) {
-      this.host.onError(
-        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
-      );
-    }
-    return { ...page, tools };
+    return page;
   }
 }
 

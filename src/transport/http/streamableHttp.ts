@@ -17,12 +17,15 @@ import type {
   Transport,
   TransportCapabilities,
   TransportHandlers,
+  TransportLink,
+  TransportLinkDeps,
   TransportSendOptions,
 } from '../transport.js';
 import { AuthorizationSource } from './authorization.js';
 import { parseEndpointUrl } from './body.js';
 import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
+import { httpLinks } from './requestLinks.js';
 import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
 import type { SseConnection } from './legacy/sseConnection.lazy.js';
 import type { LegacyHttpWire, LegacyWireDeps } from './legacy/legacyWire.lazy.js';
@@ -155,6 +158,15 @@ export class StreamableHttpTransport implements Transport {
   /** `1.1` on the `node:http` stack (`mcp-live/node`); unset on `fetch`, which does not say. */
   get networkProtocolVersion(): string | undefined {
     return this.stack.protocolVersion;
+  }
+
+  /**
+   * The links this transport brings to its client (`Transport.links`): the legacy session's
+   * renewal after `SessionExpiredError`, then the `Mcp-Param-*` headers of each `tools/call`
+   * (while on the 2026-07-28 wire), in that order after the client's `logging` link.
+   */
+  links(deps: TransportLinkDeps): readonly TransportLink[] {
+    return httpLinks(deps, () => this.capabilities.mirrorsToolParamHeaders === true);
   }
 
   /** Switches to the legacy wire around the client's `initialize` handshake (see the class documentation). */
