@@ -7,6 +7,8 @@
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
 export { McpClient, type ClientState } from './client/client.js';
+export { readTemplate, completeTemplateArgument } from './client/templates.js';
+export { readAppResource } from './client/appResources.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';

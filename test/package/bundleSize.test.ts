@@ -69,7 +69,6 @@ export const LAZY_BOUNDS = {
   'tasks/taskMachinery.lazy': 6_900, // 6,567
   'era/fallback.lazy': 5_300, // 5,035
   'inputRequired/inputRounds.lazy': 4_200, // 3,990
-  'resources/rfc6570': 4_100, // 3,937: to become opted into by import (issue 43)
   'subscriptions/openSubscription.lazy': 3_900, // 3,725
   'transport/http/legacy/sseFallback.lazy': 3_500, // 3,308
   'transport/http/legacy/sseConnection.lazy': 3_200, // 3,007
@@ -77,7 +76,6 @@ export const LAZY_BOUNDS = {
   'subscriptions/liveList.lazy': 2_800, // 2,678
   'transport/http/legacy/legacyWire.lazy': 2_700, // 2,550
   'subscriptions/legacyFeed.lazy': 2_200, // 2,028
-  'apps/appResourceCheck': 1_400, // 1,268: to become opted into by import (issue 43)
 } as const;
 
 let pkg: PackedPackage;
