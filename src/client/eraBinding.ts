@@ -278,13 +278,17 @@ export class EraBinding {
     };
     // Still on the legacy wire after a reconnect: the feed and its subscriptions stay.
     if (previous === 'legacy') return;
-    subscriptions.useLegacyFeed({
-      capabilities: () => this.discovery?.capabilities,
-      connected: () => this.deps.connected(),
-      subscribe: (uri, { signal, timeoutMs }) =>
-        caller.call({ method: 'resources/subscribe', params: { uri }, options: { signal, timeoutMs } }),
-      unsubscribe: (uri) => caller.call({ method: 'resources/unsubscribe', params: { uri }, options: {} }),
-    });
+    const { LegacyFeed } = this.fallback as Fallback;
+    subscriptions.useLegacyFeed(
+      {
+        capabilities: () => this.discovery?.capabilities,
+        connected: () => this.deps.connected(),
+        subscribe: (uri, { signal, timeoutMs }) =>
+          caller.call({ method: 'resources/subscribe', params: { uri }, options: { signal, timeoutMs } }),
+        unsubscribe: (uri) => caller.call({ method: 'resources/unsubscribe', params: { uri }, options: {} }),
+      },
+      LegacyFeed,
+    );
   }
 
   /** A new legacy HTTP session is ready: its version, and the resource subscriptions again. */

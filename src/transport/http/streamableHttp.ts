@@ -36,10 +36,11 @@ import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js'
 
 export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
-/** The legacy wire's code (the 2025-11-25 session), loaded when the client enters it. */
+/**
+ * The legacy wire's code (the 2025-11-25 session, and the HTTP+SSE fallback at the same URL),
+ * loaded when the client enters it.
+ */
 const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.lazy.js'));
-/** The deprecated HTTP+SSE transport, loaded when the client falls back to it. */
-const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.lazy.js'));
 
 /** Longest JSON response body accepted by default, in bytes. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -199,7 +200,7 @@ export class StreamableHttpTransport implements Transport {
       this.sse = undefined;
     },
     openSse: async (signal) => {
-      const { openSseFallback } = await loadSseFallback();
+      const { openSseFallback } = await loadLegacyWire();
       const host = {
         url: this.url,
         headers: new Headers(this.staticHeaders),
