@@ -2,7 +2,8 @@
  * MCP Apps' UI resources read with a client (docs/apps.md), opted into by import: a program that
  * never imports `readAppResource` never bundles the checks (`apps/appResourceCheck.ts`).
  */
-import type { AppResource, ReadAppResourceOptions } from '../apps/appResource.js';
+import type { AppResource } from '../apps/appResourceCheck.js';
+import type { ReadAppResourceOptions } from '../apps/appResource.js';
 import { checkedAppResource } from '../apps/appResourceCheck.js';
 import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 import { checkAppUri } from '../apps/uiUri.js';

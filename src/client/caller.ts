@@ -30,8 +30,6 @@ import { cacheKeyVersion } from '../cache/keyVersion.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { Middleware, UseOptions } from './middleware.js';
 
-export type { CallInternals, CallRequest } from './chain.js';
-
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
@@ -333,7 +331,7 @@ export class Caller {
     try {
       const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
       // A tools/call may run twice after a broken stream only when the tool says it is harmless.
-      const idempotent = ctx.idempotent ?? (tool === undefined);
+      const idempotent = ctx.idempotent ?? tool === undefined;
       const onLog = ctx.onLog;
       sessionOptions = {
         signal: attempt.signal,

@@ -25,9 +25,10 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../subscriptions/types.js';
-import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';
+import { createCompleter, type CompleterOptions } from '../completion/completer.js';
+import { type Completer } from '../completion/types.js';
 import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
-import type { ResumeTaskOptions } from '../tasks/taskManager.js';
+import type { ResumeTaskOptions } from '../tasks/types.js';
 import type { TaskRecord } from '../tasks/taskStore.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
@@ -39,8 +40,6 @@ import { ClientLists } from './clientLists.js';
 import { callTool } from './toolCalls.js';
 import { close, connect } from './lifecycle.js';
 import { complete } from './completions.js';
-
-export type { ClientState } from '../reconnect/types.js';
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request

@@ -9,12 +9,7 @@
  */
 import type { ResponseCache } from '../cache/responseCache.js';
 import type { CacheSource } from '../cache/types.js';
-import {
-  ConnectionClosedError,
-  InvalidArgumentError,
-  ResourceNotFoundError,
-  RpcError,
-} from '../errors/errors.js';
+import { ConnectionClosedError, InvalidArgumentError, ResourceNotFoundError, RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { CallScope, Observer } from '../observability/observer.lazy.js';
@@ -28,13 +23,12 @@ import {
 } from '../pagination/paginate.js';
 import type { Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
-import type { Caller, CallInternals } from './caller.js';
+import type { Caller } from './caller.js';
+import type { CallInternals } from './chain.js';
 import type { ToolOutputValidators } from './outputValidation.js';
 import { checkListPage, checkRead } from '../wire/results.js';
 import { copyWith } from '../util/copyWith.js';
 import { thenMaybe } from '../util/maybePromise.js';
-
-export { checkDiscover, checkRead } from '../wire/results.js';
 
 /** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
 export interface PageParams {

@@ -6,7 +6,7 @@
 import type { CallOptions } from '../wire/callOptions.js';
 import type { CompleteResult, ReadResourceResult } from '../wire/protocol.js';
 import { expandUriTemplate, templateArgumentRef } from '../resources/rfc6570.js';
-import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
+import type { UriTemplateSource, UriTemplateValues } from '../resources/rfc6570.js';
 import type { McpClient } from './client.js';
 
 /**

@@ -5,7 +5,7 @@
  * (`handshake.ts`), the legacy link that runs it (`legacyLink.ts`), and the subscriptions of
  * that wire (`subscriptions/legacyFeed.ts`, handed to the subscription manager with it).
  */
-export { negotiateEra, type EraOutcome } from './connector.js';
-export { discoveryFromHandshake, withLegacyTtl, type LegacyHandshake } from './handshake.js';
+export { negotiateEra } from './connector.js';
+export { discoveryFromHandshake, withLegacyTtl } from './handshake.js';
 export { LegacyLink } from './legacyLink.js';
 export { LegacyFeed } from '../subscriptions/legacyFeed.js';

@@ -4,7 +4,8 @@
  * ref; a tool call mapped back to the server's schema and its overrides applied (approved at the
  * end of the host's link: policy/toolGate.ts).
  */
-import { checkAppUri, type AppResource, type AppResourceOptions } from '../../apps/appResource.js';
+import { checkAppUri } from '../../apps/uiUri.js';
+import { type AppResource, type AppResourceOptions } from '../../apps/appResourceCheck.js';
 import { isModelVisible } from '../../apps/toolUi.js';
 import { readAppResource as readClientAppResource } from '../../client/appResources.js';
 import { InvalidArgumentError } from '../../errors/errors.js';

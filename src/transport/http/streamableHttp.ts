@@ -34,8 +34,6 @@ import { MessageReader } from './messageReader.js';
 import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
 import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
-export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
-
 /**
  * The legacy wire's code (the 2025-11-25 session, and the HTTP+SSE fallback at the same URL),
  * loaded when the client enters it.
