@@ -126,3 +126,16 @@ module.exports.forbidden.push({
   from: { path: '^src/', pathNot: '\\.lazy\\.ts$' },
   to: { path: '\\.lazy\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
 });
+
+// The transport brings its own links (`Transport.links`, docs/design.md "Request middleware"):
+// the client speaks to every transport through the contract in transport/transport.ts and knows
+// nothing of one family's inside. Session renewal and `Mcp-Param-*` headers live in
+// transport/http/requestLinks.ts, reached only through the transport the program passes.
+module.exports.forbidden.push({
+  name: 'client: no transport family',
+  severity: 'error',
+  comment:
+    'client/ reaches a transport only through transport/transport.ts: what one family needs on a request belongs in its Transport.links(); what the client needs of it, in the contract.',
+  from: { path: '^src/client/' },
+  to: { path: '^src/transport/(http|stdio|websocket)/' },
+});

@@ -4,7 +4,7 @@
  * the server it belongs to. This file is the facade: each verb delegates to the part that owns
  * it (hostAssembly.ts wires them).
  */
-import type { AppResource, AppResourceOptions } from '../apps/appResource.js';
+import type { AppResource, AppResourceOptions } from '../apps/appResourceCheck.js';
 import { boundedWait, type CloseOptions } from '../client/closeOptions.js';
 import type { McpClient } from '../client/client.js';
 import type { Middleware } from '../client/middleware.js';
