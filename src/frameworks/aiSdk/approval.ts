@@ -8,8 +8,8 @@
  * stays the one place a call is allowed; the SDK's flow is how the user is asked.
  */
 import type { ModelMessage, ToolApprovalStatus, ToolSet } from 'ai';
-import type { ApproveHook, ToolCallApproval } from '../../host/policy/approval.js';
-import { InvalidArgumentError } from '../../errors/errors.js';
+import type { ApproveHook } from '../../host/policy/approval.js';
+import { approvalGrants } from '../approvalGrants.js';
 
 /** One MCP tool call the SDK is about to ask about (or not). */
 export interface AiSdkApprovalCall {
@@ -78,12 +78,8 @@ export interface AiSdkApproval {
  * @throws InvalidArgumentError (-32602) when `ask`, `reason` or `otherwise` is not a function.
  */
 export function aiSdkApproval(options: AiSdkApprovalOptions = {}): AiSdkApproval {
-  for (const key of ['ask', 'reason', 'otherwise'] as const)
-    if (options[key] !== undefined && typeof options[key] !== 'function')
-      throw new InvalidArgumentError(key, options[key], 'expected a function');
-  const granted = new Map<string, string>();
-  const refuse: ApproveHook = () => ({ deny: 'the user did not approve this call in the app', by: 'policy' });
-  const otherwise = options.otherwise ?? refuse;
+  const { ask, reason, otherwise } = options;
+  const grants = approvalGrants({ ask, reason, otherwise }, 'the user did not approve this call in the app');
   return {
     async toolApproval({ toolCall, tools }) {
       const metadata = (tools?.[toolCall.toolName] as { metadata?: Record<string, unknown> } | undefined)?.metadata;
@@ -91,26 +87,14 @@ export function aiSdkApproval(options: AiSdkApprovalOptions = {}): AiSdkApproval
       const tool = metadata?.['mcpTool'];
       if (typeof server !== 'string' || typeof tool !== 'string') return 'not-applicable';
       const call: AiSdkApprovalCall = { exposedName: toolCall.toolName, server, tool, input: toolCall.input };
-      if (options.ask !== undefined && !(await options.ask(call))) return 'not-applicable';
-      return {
-        type: 'user-approval',
-        reason: options.reason?.(call) ?? `Run ${call.exposedName} (${server}/${tool})?`,
-      };
+      if (ask !== undefined && !(await ask(call))) return 'not-applicable';
+      return { type: 'user-approval', reason: reason?.(call) ?? `Run ${call.exposedName} (${server}/${tool})?` };
     },
-    approve(call: ToolCallApproval, context) {
-      const id = call.toolCallId;
-      if (id !== undefined && granted.get(id) === call.exposedName) {
-        granted.delete(id);
-        return 'allow';
-      }
-      return otherwise(call, context);
-    },
+    approve: grants.approve,
     grantFrom(messages, toolCallId, exposedName) {
-      if (approvedIn(messages, toolCallId, exposedName)) granted.set(toolCallId, exposedName);
+      if (approvedIn(messages, toolCallId, exposedName)) grants.grant(toolCallId, exposedName);
     },
-    release(toolCallId) {
-      granted.delete(toolCallId);
-    },
+    release: grants.release,
   };
 }
 

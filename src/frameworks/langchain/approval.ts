@@ -8,7 +8,8 @@
  * as the host answers a refused call, and nothing is sent. The host's gate stays the one place a
  * call is allowed; the interrupt is how the user is asked.
  */
-import type { ApproveHook, ToolCallApproval } from '../../host/policy/approval.js';
+import type { ApproveHook } from '../../host/policy/approval.js';
+import { approvalGrants } from '../approvalGrants.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
 
 /** What the graph's `interrupt()` is given: the call waiting for the user. */
@@ -85,36 +86,23 @@ export interface LangGraphApproval {
 export function langGraphApproval(options: LangGraphApprovalOptions): LangGraphApproval {
   if (typeof options?.interrupt !== 'function')
     throw new InvalidArgumentError('interrupt', options?.interrupt, "expected LangGraph's interrupt function");
-  for (const key of ['ask', 'reason', 'otherwise'] as const)
-    if (options[key] !== undefined && typeof options[key] !== 'function')
-      throw new InvalidArgumentError(key, options[key], 'expected a function');
-  const granted = new Map<string, string>();
-  const refuse: ApproveHook = () => ({ deny: 'the user did not approve this call', by: 'policy' });
-  const otherwise = options.otherwise ?? refuse;
+  const { interrupt, ask, reason, otherwise } = options;
+  const grants = approvalGrants({ ask, reason, otherwise }, 'the user did not approve this call');
   return {
-    approve(call: ToolCallApproval, context) {
-      const id = call.toolCallId;
-      if (id !== undefined && granted.get(id) === call.exposedName) {
-        granted.delete(id);
-        return 'allow';
-      }
-      return otherwise(call, context);
-    },
+    approve: grants.approve,
     async request(call, grantId, toolCallId) {
-      if (options.ask !== undefined && !(await options.ask(call))) return undefined;
-      const reason = options.reason?.(call) ?? `Run ${call.exposedName} (${call.server}/${call.tool})?`;
+      if (ask !== undefined && !(await ask(call))) return undefined;
+      const question = reason?.(call) ?? `Run ${call.exposedName} (${call.server}/${call.tool})?`;
       // Throws LangGraph's GraphInterrupt the first time; returns the resume value when resumed.
-      const answer = options.interrupt({ type: 'mcp-live/approval', ...call, toolCallId, reason });
+      const answer = interrupt({ type: 'mcp-live/approval', ...call, toolCallId, reason: question });
       if (answer === true || (isObject(answer) && answer['approved'] === true)) {
-        granted.set(grantId, call.exposedName);
+        grants.grant(grantId, call.exposedName);
         return undefined;
       }
       const said = isObject(answer) && typeof answer['reason'] === 'string' ? answer['reason'] : '';
       return { declined: said };
     },
-    release(grantId) {
-      granted.delete(grantId);
-    },
+    release: grants.release,
   };
 }
 
