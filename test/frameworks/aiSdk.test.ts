@@ -5,7 +5,7 @@
  * `read_artifact`, approval denied and allowed through the SDK's flow, the host's own approval
  * inside `execute`, a tool error, and a server killed between two steps (the host reconnects).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   generateText,
   isStepCount,
@@ -15,28 +15,10 @@ import {
   type ToolSet,
 } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { McpHost } from '../../src/host/nodeHost.js';
+import type { McpHost } from '../../src/host/host.js';
 import { approvalPreset } from '../../src/host/policy/presets.js';
-import type { HostServerEntry } from '../../src/host/servers/config.js';
-import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import { aiSdkApproval, aiSdkTools, isToolResultError, toAiSdkMessages } from '../../src/aiSdk.js';
-import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
-
-const clientInfo = { name: 'ai-sdk-tests', version: '0.0.0' };
-const hosts: McpHost[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-const example: HostServerEntry = { type: 'stdio', command: process.execPath, args: [EXAMPLE_SERVER] };
-
-async function open(options: Partial<ConstructorParameters<typeof McpHost>[0]> = {}): Promise<McpHost> {
-  const host = new McpHost({ clientInfo, servers: { example }, ...options });
-  hosts.push(host);
-  const statuses = await host.connect();
-  expect(statuses.map((s) => s.state)).toEqual(statuses.map(() => 'open'));
-  return host;
-}
+import { example, guardedExample, killableHost, openHost as open } from './exampleHost.js';
 
 type Prompt = Parameters<MockLanguageModelV4['doGenerate']>[0]['prompt'];
 type Turn =
@@ -208,13 +190,7 @@ describe('aiSdkTools: the host as an AI SDK ToolSet', () => {
     }> {
       const approval = aiSdkApproval({ ask: (call) => call.tool === 'update_note' });
       const host = await open({
-        servers: {
-          example: {
-            ...example,
-            trusted: true,
-            overrides: { update_note: { annotations: { destructiveHint: true } } },
-          },
-        },
+        servers: { example: guardedExample },
         approve: approvalPreset('ask-destructive', approval.approve),
       });
       const tools = aiSdkTools(host, { approval });
@@ -269,31 +245,12 @@ describe('aiSdkTools: the host as an AI SDK ToolSet', () => {
   });
 
   it('survives a server killed between two steps: the host reconnects and the next call succeeds', async () => {
-    let transport: StdioTransport | undefined;
-    const host = await open({
-      servers: {
-        example: {
-          type: 'custom',
-          transport: () => (transport = new StdioTransport({ command: process.execPath, args: [EXAMPLE_SERVER] })),
-          client: { reconnect: { jitter: false, minDelayMs: 20, maxDelayMs: 40 } },
-        },
-      },
-    });
+    const { host, kill } = await killableHost();
     const killed: number[] = [];
     const { model } = scripted([
       { call: 'example__add', input: { a: 1, b: 1 } },
       async () => {
-        const pid = transport?.pid;
-        if (pid !== undefined) {
-          const dropped = new Promise<void>((resolve) => {
-            const off = host.on((event) => {
-              if (event.type === 'state' && event.state === 'reconnecting') resolve(off());
-            });
-          });
-          process.kill(pid, 'SIGKILL');
-          killed.push(pid);
-          await dropped; // the host noticed: the next call waits for the server to be back
-        }
+        killed.push(await kill());
         return { call: 'example__add', input: { a: 2, b: 40 } };
       },
       (prompt) => ({ text: JSON.stringify(lastToolOutput(prompt)) }),
@@ -307,7 +264,6 @@ describe('aiSdkTools: the host as an AI SDK ToolSet', () => {
     expect(killed).toHaveLength(1);
     expect(result.steps.flatMap((s) => s.content.filter((p) => p.type === 'tool-error'))).toEqual([]);
     expect(result.text).toContain('42');
-    expect(transport?.pid).not.toBe(killed[0]);
   });
 
   it('gives a prompt as the SDK messages', async () => {

@@ -6,17 +6,15 @@
  * cut to its bound, approval as an interrupt (declined and approved on resume), a tool error, a
  * server killed between two calls, and a prompt as a prompt template.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Command, MemorySaver, interrupt } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { McpHost } from '../../src/host/nodeHost.js';
+import type { McpHost } from '../../src/host/host.js';
 import { approvalPreset } from '../../src/host/policy/presets.js';
-import type { HostServerEntry } from '../../src/host/servers/config.js';
-import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 import {
   isToolResultError,
   langGraphApproval,
@@ -24,22 +22,7 @@ import {
   mcpPromptTemplate,
   type McpToolArtifact,
 } from '../../src/langchain.js';
-import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
-
-const clientInfo = { name: 'langchain-tests', version: '0.0.0' };
-const hosts: McpHost[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-const example: HostServerEntry = { type: 'stdio', command: process.execPath, args: [EXAMPLE_SERVER] };
-
-async function open(options: Partial<ConstructorParameters<typeof McpHost>[0]> = {}): Promise<McpHost> {
-  const host = new McpHost({ clientInfo, servers: { example }, ...options });
-  hosts.push(host);
-  await host.connect();
-  return host;
-}
+import { example, guardedExample, killableHost, openHost as open } from './exampleHost.js';
 
 type Turn =
   | { call: string; args: Record<string, unknown>; id?: string }
@@ -173,13 +156,7 @@ describe('langchainTools: the host as LangChain structured tools', () => {
     }> {
       const approval = langGraphApproval({ interrupt, ask: (call) => call.tool === 'update_note' });
       const host = await open({
-        servers: {
-          example: {
-            ...example,
-            trusted: true,
-            overrides: { update_note: { annotations: { destructiveHint: true } } },
-          },
-        },
+        servers: { example: guardedExample },
         approve: approvalPreset('ask-destructive', approval.approve),
       });
       const model = new ScriptedChatModel([
@@ -221,26 +198,11 @@ describe('langchainTools: the host as LangChain structured tools', () => {
   });
 
   it('survives a server killed between two calls: the host reconnects', async () => {
-    let transport: StdioTransport | undefined;
-    const host = await open({
-      servers: {
-        example: {
-          type: 'custom',
-          transport: () => (transport = new StdioTransport({ command: process.execPath, args: [EXAMPLE_SERVER] })),
-          client: { reconnect: { jitter: false, minDelayMs: 20, maxDelayMs: 40 } },
-        },
-      },
-    });
+    const { host, kill } = await killableHost();
     const model = new ScriptedChatModel([
       { call: 'example__add', args: { a: 1, b: 1 } },
       async () => {
-        const dropped = new Promise<void>((resolve) => {
-          const off = host.on((event) => {
-            if (event.type === 'state' && event.state === 'reconnecting') resolve(off());
-          });
-        });
-        if (transport?.pid !== undefined) process.kill(transport.pid, 'SIGKILL');
-        await dropped;
+        await kill();
         return { call: 'example__add', args: { a: 2, b: 40 } };
       },
       (messages) => ({ text: textOf(lastTool(messages)) }),
