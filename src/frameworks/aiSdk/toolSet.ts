@@ -153,9 +153,10 @@ function builtinTool(tool: McpTool, run: Run): Tool {
 function sdkTool(tool: McpTool, execute: (input: unknown, call: Parameters<Run>[3]) => Promise<CallToolResult>): Tool {
   return dynamicTool({
     ...(tool.description !== undefined && { description: tool.description }),
-    // A server's schema (bounded by the catalog), given to the provider as it is; the server
-    // validates the arguments it receives.
-    inputSchema: jsonSchema(tool.inputSchema as JSONSchema7),
+    // A server's schema (bounded by the catalog), given to the provider as it is (the server
+    // validates the arguments it receives): a copy, as the catalog's objects are frozen and a
+    // provider may write into the schema it is given, as LangChain's validator does.
+    inputSchema: jsonSchema(structuredClone(tool.inputSchema) as JSONSchema7),
     execute: (input, call) => execute(input, call),
     toModelOutput: ({ output }) => toAiSdkToolOutput(output),
   });
