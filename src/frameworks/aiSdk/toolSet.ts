@@ -60,6 +60,7 @@ export interface AiSdkToolMetadata {
   mcpServer?: string;
   /** Its original name on that server, or the built-in tool's name. */
   mcpTool: string;
+  /** The SDK types `metadata` as a JSON object: no other key is set. */
   [key: string]: string | undefined;
 }
 
