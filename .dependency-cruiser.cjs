@@ -19,6 +19,7 @@ const FLOORS = [
   ['reconnect'],
   ['client'],
   ['host'],
+  ['frameworks'],
   ['(entries)'],
   ['cli'],
 ];
@@ -106,6 +107,22 @@ module.exports = {
       to: {},
     },
     ...hostFloorRules,
+    {
+      name: 'frameworks: one framework per folder',
+      severity: 'error',
+      comment:
+        'frameworks/aiSdk/ and frameworks/langchain/ each import their own framework only: what both need lives in the files directly in frameworks/.',
+      from: { path: '^src/frameworks/(aiSdk|langchain)/' },
+      to: { path: '^src/frameworks/(aiSdk|langchain)/', pathNot: '^src/frameworks/$1/' },
+    },
+    {
+      name: 'frameworks: the shared files import no framework',
+      severity: 'error',
+      comment:
+        'The files directly in frameworks/ are shared by every adapter: they import neither `ai` nor `@langchain/*`.',
+      from: { path: '^src/frameworks/[^/]+$' },
+      to: { path: '(^|/)node_modules/(ai|@langchain/[^/]+)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

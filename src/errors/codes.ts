@@ -194,6 +194,13 @@ export const ErrorCode = {
    * (`AppToolCallDeniedError`; `data.server`, `data.name`, `data.reason`).
    */
   AppToolCallDenied: -33071,
+  /**
+   * Local: a tool a framework adapter (`mcp-live/ai-sdk`, `mcp-live/langchain`) ran answered with
+   * `isError: true`, or could not be run (an unknown tool, a server that went away, a timeout):
+   * thrown from the framework tool's `execute`/`invoke` so the framework records a tool error
+   * (`ToolResultError`; `data.tool`, `data.result`, the model-facing text as the message).
+   */
+  ToolResultFailed: -33090,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

@@ -55,6 +55,28 @@ export const BUNDLE_BOUNDS = [
   },
 ] as const;
 
+/**
+ * The framework entries, the framework itself left out (an app that imports them has `ai` or
+ * `@langchain/core` already): what mcp-live adds to an agent. The host comes with the `McpHost`
+ * the app builds; these bound the adapters and the few host modules they read.
+ */
+export const ADAPTER_BOUNDS = [
+  {
+    entry: 'AI SDK adapter (`export * from "mcp-live/ai-sdk"`, without `ai`)',
+    code: "export * from 'mcp-live/ai-sdk';",
+    module: 'dist/modules/aiSdk.js',
+    maxMinified: 22_600, // measured 21.7 KB: the adapter (6.3 KB of its own modules) and the host modules it reads (catalog, content pieces, built-in tools, errors), which an app's McpHost loads anyway
+    maxGzip: 9_300, // measured 8.9 KB
+  },
+  {
+    entry: 'LangChain adapter (`export * from "mcp-live/langchain"`, without `@langchain/core`)',
+    code: "export * from 'mcp-live/langchain';",
+    module: 'dist/modules/langchain.js',
+    maxMinified: 23_900, // measured 22.9 KB, as the AI SDK adapter's
+    maxGzip: 9_800, // measured 9.3 KB
+  },
+] as const;
+
 /** The import whose parts loaded on first use {@link LAZY_BOUNDS} bounds: the browser HTTP client. */
 const LAZY_PARTS_FROM = "export { McpClient, StreamableHttpTransport } from 'mcp-live';";
 
@@ -101,8 +123,9 @@ interface Size {
 }
 
 /** Sizes, in bytes, of `code` bundled for the browser from the consumer folder, split into chunks. */
-async function measure(code: string): Promise<Size> {
+async function measure(code: string, external: string[] = []): Promise<Size> {
   const result = await build({
+    external,
     stdin: { contents: code, resolveDir: pkg.scratch, loader: 'js', sourcefile: 'entry.js' },
     bundle: true,
     minify: true,
@@ -151,7 +174,7 @@ function staticClosure(outputs: Metafile['outputs'], start: string): Set<string>
     if (reached.has(path)) continue;
     reached.add(path);
     for (const imported of outputs[path]!.imports)
-      if (imported.kind === 'import-statement') pending.push(imported.path);
+      if (imported.kind === 'import-statement' && imported.external !== true) pending.push(imported.path);
   }
   return reached;
 }
@@ -176,6 +199,19 @@ describe('browser bundles', () => {
       expect(size.read).toContain(
         bound.code.includes("'mcp-live/host'") ? 'dist/modules/host.js' : 'dist/modules/index.js',
       );
+      expect(size.read.filter((path) => !path.startsWith('dist/modules/'))).toEqual([]);
+      expect(size.minified).toBeLessThanOrEqual(bound.maxMinified);
+      expect(size.gzip).toBeLessThanOrEqual(bound.maxGzip);
+    }, 60_000);
+  }
+
+  for (const bound of ADAPTER_BOUNDS) {
+    it(`${bound.entry}: at most ${bound.maxMinified} B minified, ${bound.maxGzip} B gzip`, async () => {
+      const size = await measure(bound.code, ['ai', '@langchain/*']);
+      process.stdout.write(
+        `bundle: ${bound.entry}: ${size.minified} B minified, ${size.gzip} B gzip, ${size.lazyGzip} B gzip lazy\n`,
+      );
+      expect(size.read).toContain(bound.module);
       expect(size.read.filter((path) => !path.startsWith('dist/modules/'))).toEqual([]);
       expect(size.minified).toBeLessThanOrEqual(bound.maxMinified);
       expect(size.gzip).toBeLessThanOrEqual(bound.maxGzip);

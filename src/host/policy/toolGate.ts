@@ -62,7 +62,8 @@ export function toolGate(
     const name = typeof params['name'] === 'string' ? params['name'] : '';
     const args = isObject(params['arguments']) ? params['arguments'] : Object.freeze({});
     const hash = argumentsHash(args);
-    const memo = (ctx.options as { [GATE_MEMO]?: GateMemo })[GATE_MEMO];
+    const given = ctx.options as { [GATE_MEMO]?: GateMemo; toolCallId?: unknown };
+    const memo = given[GATE_MEMO];
     if (memo?.approved?.name !== name || memo.approved.argumentsHash !== hash) {
       await approveToolCall(source.listed(name) ?? unlisted(server, name), args, {
         approve,
@@ -70,6 +71,7 @@ export function toolGate(
         override: overrideOf(entry?.overrides, name),
         timeoutMs: source.options.approvalTimeoutMs,
         signal: ctx.signal,
+        toolCallId: typeof given.toolCallId === 'string' ? given.toolCallId : undefined,
         ...source.time(),
       });
       if (memo !== undefined) memo.approved = { name, argumentsHash: hash };
