@@ -52,6 +52,7 @@ const HOST_FLOORS = [
   ['skills', 'userInput'],
   ['contextBudget'],
   ['servers'],
+  ['scopes'],
   ['(host)'],
 ];
 

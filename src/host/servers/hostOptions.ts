@@ -190,6 +190,8 @@ export function checkEntry(name: string, entry: HostServerEntry): void {
     bad('trusted', entry.trusted, 'expected true or false');
   if (entry.approve !== undefined && typeof entry.approve !== 'function')
     bad('approve', entry.approve, 'expected a function');
+  if (entry.perUser !== undefined && typeof entry.perUser !== 'boolean')
+    bad('perUser', entry.perUser, 'expected true or false');
   assertOverrides(name, entry.overrides);
   for (const key of ['allow', 'deny'] as const) {
     const list = entry.tools?.[key];
