@@ -29,6 +29,7 @@ import { SkillsFront } from './skills/skillsFront.js';
 import { templateMatcher } from './catalog/templateRoute.js';
 import { UserInput } from './userInput/userInput.js';
 import { followHost, scopeCore, type ScopeSeed } from './scopes/userScope.js';
+import { statePartition } from './state/stateStore.js';
 
 /** The host's own verbs its parts call back. */
 export interface HostVerbs {
@@ -96,6 +97,12 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions, seed?: Sc
     skillsListed: () => skillsListed,
     callSkillTool: async (name, args, call) => front().callSkillTool(name, args, call),
   });
+  if (options.state !== undefined)
+    budget.artifacts.share({
+      store: options.state,
+      partition: statePartition(core.scope?.authContext),
+      onError: (error) => core.report(error, undefined),
+    });
   let skillsListed = false;
   const stopSkills = core.events.on((event) => {
     if (event.type === 'skills') skillsListed = event.skills.length > 0;
