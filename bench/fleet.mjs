@@ -12,14 +12,12 @@
 //
 //   node bench/fleet.mjs [--users 1000] [--calls 5000] [--quick]   → bench/results/fleet.json
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { McpHost } from '../dist/host.js';
-import { collectGarbage, machine, round } from './lib.mjs';
+import { collectGarbage, machine, round, startRedis } from './lib.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const argument = (name, fallback) => {
@@ -141,41 +139,6 @@ async function partOne() {
   } finally {
     servers.stop();
   }
-}
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis() {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-live-bench-fleet-'));
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}`)));
-  });
-  child.stdout.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function partTwo() {

@@ -30,19 +30,8 @@ export interface ArtifactLimits {
   clock?: Clock | undefined;
 }
 
-/** One kept result. */
-export interface Artifact {
-  /** `art_<n>`: what `read_artifact` takes. */
-  readonly id: string;
-  /** The server and exposed name of the tool that produced it. */
-  readonly server: string;
-  readonly tool: string;
-  /** The text the model would have seen whole. */
-  readonly text: string;
-  /** The result as the server sent it. */
-  readonly result: CallToolResult;
-  /** UTF-8 bytes of `text`. */
-  readonly bytes: number;
+/** One kept result: what a host state store keeps of it, and when it was made and expires here. */
+export interface Artifact extends StoredArtifact {
   /** `Clock.now()` at creation and expiry, in ms. */
   readonly createdAt: number;
   readonly expiresAt: number;

@@ -13,16 +13,59 @@ import type { MaybePromise } from '../../util/maybePromise.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { CallToolResult } from '../../wire/protocol.js';
 
-/** An artifact as the store keeps it: what `host.artifacts` holds, without its clock times. */
+/** A tool result cut for the model and kept whole, as a store keeps it (`host.artifacts` adds its clock times). */
 export interface StoredArtifact {
-  /** `art_<worker>_<n>`: unique across the workers of a fleet. */
+  /** What `read_artifact` takes: `art_<n>`, or `art_<worker>_<n>` (unique across a fleet) once the store is shared. */
   readonly id: string;
+  /** The server and exposed name of the tool that produced it. */
   readonly server: string;
   readonly tool: string;
+  /** The text the model would have seen whole. */
   readonly text: string;
+  /** The result as the server sent it. */
   readonly result: CallToolResult;
   /** UTF-8 bytes of `text`. */
   readonly bytes: number;
+}
+
+/**
+ * The calls waiting for an approval's answer in one process, by key: what every store's
+ * `waitAnswer` keeps until the answer comes (or the wait's signal aborts).
+ */
+export class AnswerWaiters {
+  private readonly waiting = new Map<string, Set<(answer: ApprovalAnswer | undefined) => void>>();
+
+  /**
+   * Waits for {@link resolve} of `key`; resolves with `undefined` when `signal` aborts. `cancel`
+   * ends the wait at once (with `undefined`).
+   */
+  wait(key: string, signal: AbortSignal): { answer: Promise<ApprovalAnswer | undefined>; cancel: () => void } {
+    let cancel = (): void => {};
+    const answer = new Promise<ApprovalAnswer | undefined>((resolve) => {
+      const set = this.waiting.get(key) ?? new Set();
+      this.waiting.set(key, set);
+      let settled = false;
+      const done = (value: ApprovalAnswer | undefined): void => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', aborted);
+        set.delete(done);
+        if (set.size === 0 && this.waiting.get(key) === set) this.waiting.delete(key);
+        resolve(value);
+      };
+      const aborted = (): void => done(undefined);
+      cancel = aborted;
+      set.add(done);
+      if (signal.aborted) aborted();
+      else signal.addEventListener('abort', aborted, { once: true });
+    });
+    return { answer, cancel };
+  }
+
+  /** Resolves every wait for `key` with `answer`. */
+  resolve(key: string, answer: ApprovalAnswer): void {
+    for (const done of [...(this.waiting.get(key) ?? [])]) done(answer);
+  }
 }
 
 /** A tool call waiting for its user's answer, as every worker sees it. */
@@ -110,7 +153,7 @@ export class MemoryHostStateStore implements HostStateStore {
   private readonly artifacts = new Map<string, Map<string, Timed<StoredArtifact>>>();
   private readonly pending = new Map<string, Map<string, Timed<PendingApproval>>>();
   private readonly answers = new Map<string, Timed<ApprovalAnswer>>();
-  private readonly waiters = new Map<string, Set<(answer: ApprovalAnswer) => void>>();
+  private readonly waiters = new AnswerWaiters();
   private readonly maxArtifacts: number;
   private readonly wallClock: WallClock;
 
@@ -152,8 +195,7 @@ export class MemoryHostStateStore implements HostStateStore {
     const previous = this.answers.get(key);
     if (previous !== undefined && previous.expiresAt > this.wallClock.now()) return false;
     this.answers.set(key, { value: answer, expiresAt: this.wallClock.now() + ttlMs });
-    for (const resolve of this.waiters.get(key) ?? []) resolve(answer);
-    this.waiters.delete(key);
+    this.waiters.resolve(key, answer);
     return true;
   }
 
@@ -161,20 +203,7 @@ export class MemoryHostStateStore implements HostStateStore {
     const key = answerKey(partition, callId);
     const given = this.answers.get(key);
     if (given !== undefined && given.expiresAt > this.wallClock.now()) return Promise.resolve(given.value);
-    if (signal.aborted) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const waiting = this.waiters.get(key) ?? new Set();
-      this.waiters.set(key, waiting);
-      const done = (answer: ApprovalAnswer | undefined): void => {
-        signal.removeEventListener('abort', aborted);
-        waiting.delete(done);
-        if (waiting.size === 0 && this.waiters.get(key) === waiting) this.waiters.delete(key);
-        resolve(answer);
-      };
-      const aborted = (): void => done(undefined);
-      waiting.add(done);
-      signal.addEventListener('abort', aborted, { once: true });
-    });
+    return this.waiters.wait(key, signal).answer;
   }
 
   private live<T>(kept: Map<string, Timed<T>> | undefined, id: string): T | undefined {

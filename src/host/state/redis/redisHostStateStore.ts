@@ -7,7 +7,13 @@
 import type { Redis } from 'ioredis';
 import { InvalidArgumentError } from '../../../errors/errors.js';
 import { systemTimers, type Timers } from '../../../util/clock.js';
-import type { ApprovalAnswer, HostStateStore, PendingApproval, StoredArtifact } from '../stateStore.js';
+import {
+  AnswerWaiters,
+  type ApprovalAnswer,
+  type HostStateStore,
+  type PendingApproval,
+  type StoredArtifact,
+} from '../stateStore.js';
 import { HostStateError } from '../stateErrors.js';
 
 /** Options of {@link RedisHostStateStore}. */
@@ -44,7 +50,7 @@ export class RedisHostStateStore implements HostStateStore {
   private readonly timers: Timers;
   private readonly onError: (error: Error) => void;
   private subscriber: Promise<Redis> | undefined;
-  private readonly waiters = new Map<string, Set<(answer: ApprovalAnswer) => void>>();
+  private readonly waiters = new AnswerWaiters();
   private closed = false;
 
   constructor(options: RedisHostStateStoreOptions) {
@@ -122,36 +128,16 @@ export class RedisHostStateStore implements HostStateStore {
     if (signal.aborted) return undefined;
     const key = this.key('ans', partition, callId);
     await this.subscribed();
-    return new Promise<ApprovalAnswer | undefined>((resolve, reject) => {
-      const waiting = this.waiters.get(key) ?? new Set();
-      this.waiters.set(key, waiting);
-      let settled = false;
-      const done = (answer: ApprovalAnswer | undefined): void => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener('abort', aborted);
-        waiting.delete(done);
-        if (waiting.size === 0 && this.waiters.get(key) === waiting) this.waiters.delete(key);
-        resolve(answer);
-      };
-      const aborted = (): void => done(undefined);
-      waiting.add(done);
-      signal.addEventListener('abort', aborted, { once: true });
-      // An answer given before the subscription was in place: read it once.
-      this.run('waitAnswer', () => this.client.get(key)).then(
-        (text) => {
-          const answer = this.parse<ApprovalAnswer>(text, 'waitAnswer');
-          if (answer !== undefined) done(answer);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          signal.removeEventListener('abort', aborted);
-          waiting.delete(done);
-          reject(error);
-        },
-      );
-    });
+    const { answer, cancel } = this.waiters.wait(key, signal);
+    // An answer given before the subscription was in place: read it once. A failed read fails the wait.
+    try {
+      const stored = this.parse<ApprovalAnswer>(await this.run('waitAnswer', () => this.client.get(key)), 'waitAnswer');
+      if (stored !== undefined) this.waiters.resolve(key, stored);
+    } catch (error) {
+      cancel();
+      throw error;
+    }
+    return answer;
   }
 
   /** Closes the subscriber connection the store made (never the client it was given). Idempotent. */
@@ -187,7 +173,7 @@ export class RedisHostStateStore implements HostStateStore {
           return;
         }
         if (typeof parsed.key !== 'string' || parsed.answer === undefined) return;
-        for (const resolve of [...(this.waiters.get(parsed.key) ?? [])]) resolve(parsed.answer);
+        this.waiters.resolve(parsed.key, parsed.answer);
       });
       await this.run('subscribe', () => connection.subscribe(this.channel));
       return connection;
