@@ -212,6 +212,13 @@ describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis'
     const lost = errors.find((e): e is HostStateError => e instanceof HostStateError && e.data.lost !== undefined)!;
     expect(lost.code).toBe(-33063);
     expect(lost.data).toMatchObject({ operation: 'putArtifact', lost: `artifact ${id} (kept on this worker only)` });
+    // An approval through the store cannot be asked: the call is denied as failed, nothing sent.
+    const asking = a.host.forUser('alice', { approve: storedApproval(a.store, { user: 'alice' }) });
+    const failed = await asking.callTool('notes__delete_note', { id: 'down' }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ToolApprovalDeniedError);
+    expect((failed as ToolApprovalDeniedError).data).toMatchObject({ reason: 'failed', deniedBy: 'error' });
+    expect((failed as ToolApprovalDeniedError).cause).toBeInstanceOf(HostStateError);
+    expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
     // Worker B cannot pick it up; its read reports the store error and answers as a miss.
     const aliceOnB = b.host.forUser('alice');
     const missing = await aliceOnB.toolSession().callTool('read_artifact', { id, offset: 0 });
