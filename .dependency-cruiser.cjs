@@ -47,12 +47,14 @@ const floorRules = FLOORS.flatMap((floor, level) =>
 // below host/); the files directly in host/ (McpHost, its assembly, views, the app bridge) stand
 // above all of them.
 const HOST_FLOORS = [
+  ['state'],
   ['catalog'],
   ['policy'],
   ['models'],
   ['skills', 'userInput'],
   ['contextBudget'],
   ['servers'],
+  ['scopes'],
   ['(host)'],
 ];
 

@@ -25,3 +25,9 @@ export {
   type RedisTaskStoreOptions,
 } from './tasks/redis/redisTaskStore.js';
 export { TaskStoreError, type TaskStoreErrorData } from './tasks/redis/taskStoreError.js';
+// The host state store of a fleet (docs/fleet.md): artifacts and approvals any worker picks up.
+export {
+  RedisHostStateStore,
+  DEFAULT_HOST_STATE_TIMEOUT_MS,
+  type RedisHostStateStoreOptions,
+} from './host/state/redis/redisHostStateStore.js';

@@ -184,6 +184,12 @@ export const ErrorCode = {
    */
   SkillsUnsupported: -33062,
   /**
+   * Local: a host state store (`MemoryHostStateStore`, `RedisHostStateStore`) could not read or
+   * write (`HostStateError`; `data.operation`, `data.reason`, `data.lost`: what another worker
+   * cannot pick up). The host keeps serving from memory.
+   */
+  HostStateFailed: -33063,
+  /**
    * Local: a UI resource (MCP Apps) could not be used: not a `ui://` URI, the wrong MIME type,
    * over the size cap, no usable contents (`AppResourceError`; `data.uri`, `data.reason`).
    */

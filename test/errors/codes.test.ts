@@ -145,6 +145,7 @@ describe('ErrorCode', () => {
       SkillVerificationFailed: -32060,
       SkillEntryInvalid: -32061,
       SkillsUnsupported: -32062,
+      HostStateFailed: -32063,
       AppResourceInvalid: -32070,
       AppToolCallDenied: -32071,
     });
