@@ -15,7 +15,7 @@ const FLOORS = [
   ['cache', 'pagination', 'inputRequired', 'resources', 'completion', 'auth'],
   ['observability'],
   ['subscriptions'],
-  ['tasks', 'era', 'skills', 'apps'],
+  ['tasks', 'era', 'skills', 'apps', 'events'],
   ['reconnect'],
   ['client'],
   ['host'],

@@ -64,6 +64,9 @@ const WIRE_ALSO_LOCAL = new Set<ErrorCodeName>([
 
 const entries = Object.entries(ErrorCode) as [ErrorCodeName, number][];
 const local = entries.filter(([name]) => !WIRE_ALSO_LOCAL.has(name));
+/** Local codes minted after 0.3 (never in -320xx): the Triggers & Events extension's (issue 46). */
+const SINCE_0_3 = new Set<ErrorCodeName>(['EventsUnsupported', 'NoCompatibleDeliveryMode', 'EventSubscriptionEnded']);
+const movedLocal = local.filter(([name, code]) => code <= -33000 && !SINCE_0_3.has(name));
 
 describe('ErrorCode', () => {
   it('has one name per code', () => {
@@ -110,7 +113,7 @@ describe('ErrorCode', () => {
 
   it('moved every 0.2 local code from -320xx to -330xx (docs/errors.md lists the same)', () => {
     expect(
-      Object.fromEntries(local.filter(([, code]) => code <= -33000).map(([name, code]) => [name, code + 1000])),
+      Object.fromEntries(movedLocal.map(([name, code]) => [name, code + 1000])),
     ).toEqual({
       InputRequired: -32003,
       PaginationFailed: -32004,
@@ -156,7 +159,7 @@ describe('ErrorCode', () => {
       Number(now),
       Number(before),
     ]);
-    expect(rows.length).toBe(local.filter(([, code]) => code <= -33000).length);
+    expect(rows.length).toBe(movedLocal.length);
     for (const [name, now, before] of rows) {
       expect(ErrorCode[name as ErrorCodeName], String(name)).toBe(now);
       expect(Number(now) + 1000).toBe(before);

@@ -67,6 +67,7 @@ export const LAZY_BOUNDS = {
   'skills/skillsClient.lazy': 7_700, // 7,380: 37,479 with the yaml package
   '@cfworker/json-schema': 6_900, // 6,606
   'tasks/taskMachinery.lazy': 6_900, // 6,567
+  'events/eventsClient.lazy': 5_600, // 5,348
   'era/fallback.lazy': 5_300, // 5,035
   'inputRequired/inputRounds.lazy': 4_200, // 3,990
   'resources/rfc6570': 4_100, // 3,937: to become opted into by import (issue 43)
