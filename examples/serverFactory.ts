@@ -38,6 +38,7 @@ import {
   reportText,
   serveTaskMethods,
 } from './exampleTasks.js';
+import { EVENTS_EXTENSION } from './exampleEvents.js';
 
 export const SERVER_NAME = 'mcp-live-example';
 export const SERVER_VERSION = '0.1.0';
@@ -214,6 +215,9 @@ function createServer(
       },
     },
   );
+  // The Triggers & Events extension: its requests are answered before the SDK (examples/exampleEvents.ts).
+  server.server.registerCapabilities({ extensions: { [EVENTS_EXTENSION]: { listChanged: false } } });
+
 
   // Every static resource, in resources/list order. Kept alongside the SDK registry because
   // resources/list is served by the paginating handler installed below.

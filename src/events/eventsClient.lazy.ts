@@ -172,13 +172,11 @@ function firstAnswer(core: SubscriptionCore, signal: AbortSignal | undefined): P
     };
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const off = core.on((event) => {
-      if (event.type !== 'state') return;
-      off();
+    core.onStarted = (state) => {
       signal?.removeEventListener('abort', onAbort);
-      if (event.state === 'closed') ended(core).then(resolve, reject);
+      if (state === 'closed') ended(core).then(resolve, reject);
       else resolve();
-    });
+    };
   });
 }
 

@@ -52,6 +52,7 @@ export async function runPushLoop(
     const attempt = new AbortController();
     const linked = linkSignals(core.signal, attempt.signal);
     let watchdog: unknown;
+    let queue = Promise.resolve();
     const arm = (): void => {
       deps.timers.clearTimeout(watchdog);
       watchdog = deps.timers.setTimeout(
@@ -63,7 +64,6 @@ export async function runPushLoop(
       await deps.whenConnected(core.signal);
       const params: JsonObject = { name: core.name, arguments: core.arguments, cursor: core.cursor };
       if (request.maxAgeMs !== undefined) params['maxAgeMs'] = request.maxAgeMs;
-      let queue = Promise.resolve();
       let opened: { disarm(): void } | undefined;
       const onNotification = (notification: JsonRpcNotification): void => {
         if (attempt.signal.aborted) return;
@@ -127,6 +127,8 @@ export async function runPushLoop(
       wait = silent !== undefined && failures === 1 ? 0 : retryWait(failures, options.retry);
     } finally {
       deps.timers.clearTimeout(watchdog);
+      // What was handed on is persisted before the loop moves on (or ends).
+      await queue;
       linked.dispose();
       if (!attempt.signal.aborted) attempt.abort();
     }

@@ -98,7 +98,7 @@ export interface SubscriptionCoreOptions {
 }
 
 const DEFAULT_DEDUP_WINDOW = 1_000;
-/** How many messages wait for the first iterator or listener (the oldest dropped past it). */
+/** How many messages wait for the first iterator, and events for the first listener (the oldest dropped past it). */
 const HELD_MESSAGES = 1_000;
 
 /** The state of one subscription the loops drive (see the file's opening comment). */
@@ -131,7 +131,7 @@ export class SubscriptionCore implements EventSubscription {
     this.mode = options.mode;
     this.cursor = options.cursor;
     this.window = Math.max(1, Math.min(options.dedupWindow ?? DEFAULT_DEDUP_WINDOW, 100_000));
-    this.events = new EventStream({ onError: options.onError });
+    this.events = new EventStream({ onError: options.onError, holdUntilHeard: HELD_MESSAGES });
     this.messages = new EventStream({ onError: options.onError, holdUntilHeard: HELD_MESSAGES });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
@@ -153,8 +153,16 @@ export class SubscriptionCore implements EventSubscription {
     return this.messages.iterate();
   }
 
+  /** Told of the first state after `starting` (the subscribe call waits on it; not a listener, so held events wait for the app's). */
+  onStarted: ((state: EventSubscriptionState) => void) | undefined;
+
   setState(state: EventSubscriptionState): void {
     if (this.stateValue === state || this.stateValue === 'closed') return;
+    if (this.stateValue === 'starting') {
+      const started = this.onStarted;
+      this.onStarted = undefined;
+      started?.(state);
+    }
     this.stateValue = state;
     this.events.emit({ type: 'state', state });
   }
@@ -232,7 +240,10 @@ export class SubscriptionCore implements EventSubscription {
 
   private finish(reason: EventSubscriptionCloseReason, error: EventSubscriptionEndedError | undefined): void {
     if (this.stateValue === 'closed') return;
+    const started = this.onStarted;
+    this.onStarted = undefined;
     this.stateValue = 'closed';
+    started?.('closed');
     this.controller.abort(error ?? new Error('subscription closed'));
     this.events.emit({ type: 'state', state: 'closed' });
     this.events.emit({ type: 'closed', reason, ...(error !== undefined && { error }) });
