@@ -25,3 +25,7 @@ export {
   type RedisTaskStoreOptions,
 } from './tasks/redis/redisTaskStore.js';
 export { TaskStoreError, type TaskStoreErrorData } from './tasks/redis/taskStoreError.js';
+// Triggers & Events (docs/events.md, "A fleet"): cursors in Redis, and the lease that lets one
+// worker consume a subscription at a time.
+export { RedisCursorStore, type RedisCursorStoreOptions } from './events/redis/redisCursorStore.js';
+export { RedisLease, type RedisLeaseOptions } from './events/redis/redisLease.js';
