@@ -215,8 +215,6 @@ function createServer(
       },
     },
   );
-  // The Triggers & Events extension: its requests are answered before the SDK (examples/exampleEvents.ts).
-  server.server.registerCapabilities({ extensions: { [EVENTS_EXTENSION]: { listChanged: false } } });
 
 
   // Every static resource, in resources/list order. Kept alongside the SDK registry because
@@ -535,6 +533,9 @@ function createServer(
   // The Tasks extension (examples/exampleTasks.ts): generate_report becomes a task for requests
   // that declare it; others get the same work inline, with the approval asked first (MRTR).
   if (context.era !== 'legacy') serveTaskMethods(server, state.reports);
+  // The Triggers & Events extension: its requests are answered before the SDK (examples/exampleEvents.ts).
+  if (context.era !== 'legacy')
+    server.server.registerCapabilities({ extensions: { [EVENTS_EXTENSION]: { listChanged: false } } });
   server.registerTool(
     'generate_report',
     {
