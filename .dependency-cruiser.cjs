@@ -49,7 +49,7 @@ const HOST_FLOORS = [
   ['catalog'],
   ['policy'],
   ['models'],
-  ['skills', 'userInput'],
+  ['skills', 'userInput', 'events'],
   ['contextBudget'],
   ['servers'],
   ['(host)'],
