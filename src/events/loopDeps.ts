@@ -5,6 +5,8 @@
 import { backoffDelay, type BackoffOptions } from '../resilience/backoff.js';
 import type { Timers, WallClock } from '../util/clock.js';
 import type { JsonObject, JsonRpcNotification, RequestId } from '../wire/messages.js';
+import { endsSubscription, typedEventsError } from './errors.js';
+import type { SubscriptionCore } from './subscription.js';
 
 /** One long-lived `events/stream` request as the client opens it. */
 export interface OpenedStream {
@@ -52,4 +54,24 @@ export function retryWait(retry: number, options: BackoffOptions | undefined): n
     },
     retry,
   );
+}
+
+/**
+ * After a failed request of a loop: ends `core` (the client closed, or an error no retry mends)
+ * and returns `undefined`, or marks it reconnecting, reports the typed error and returns it.
+ */
+export function failed(core: SubscriptionCore, deps: EventLoopDeps, error: unknown): Error | undefined {
+  if (deps.lost()) {
+    core.end('connection-lost', error);
+    return undefined;
+  }
+  const typed = typedEventsError(error);
+  if (endsSubscription(typed)) {
+    core.end('rejected', typed);
+    return undefined;
+  }
+  const reported = typed instanceof Error ? typed : new Error(String(typed));
+  core.setState('reconnecting');
+  core.reportError(reported);
+  return reported;
 }

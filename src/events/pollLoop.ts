@@ -9,8 +9,7 @@ import { abortableDelay } from '../util/signals.js';
 import type { JsonObject } from '../wire/messages.js';
 import { EventsMethod } from '../wire/events.js';
 import { checkPollResult, pollDelay } from './checks.js';
-import { endsSubscription, typedEventsError } from './errors.js';
-import { retryWait, type EventLoopDeps } from './loopDeps.js';
+import { failed, retryWait, type EventLoopDeps } from './loopDeps.js';
 import type { SubscriptionCore } from './subscription.js';
 
 /** Poll options (all ms). */
@@ -68,19 +67,8 @@ export async function runPollLoop(
       drains = drain ? drains + 1 : 0;
       wait = drain ? 0 : pollDelay(result.nextPollMs, floorMs, fallbackMs);
     } catch (error) {
-      if (signal.aborted) return;
-      if (deps.lost()) {
-        core.end('connection-lost', error);
-        return;
-      }
-      const typed = typedEventsError(error);
-      if (endsSubscription(typed)) {
-        core.end('rejected', typed);
-        return;
-      }
+      if (signal.aborted || failed(core, deps, error) === undefined) return;
       failures++;
-      core.setState('reconnecting');
-      core.reportError(typed instanceof Error ? typed : new Error(String(typed)));
       wait = Math.max(floorMs, retryWait(failures, options.retry));
     }
     try {

@@ -9,8 +9,8 @@ import { abortableDelay } from '../util/signals.js';
 import { isObject, type JsonObject } from '../wire/messages.js';
 import { EventsMethod } from '../wire/events.js';
 import { checkOccurrence, checkSubscribeResult, cursorField, EVENT_LIMITS } from './checks.js';
-import { endsSubscription, eventsErrorOf, typedEventsError } from './errors.js';
-import { retryWait, type EventLoopDeps } from './loopDeps.js';
+import { eventsErrorOf } from './errors.js';
+import { failed, retryWait, type EventLoopDeps } from './loopDeps.js';
 import { generateWebhookSecret } from './secret.js';
 import type { SubscriptionCore } from './subscription.js';
 import type { WebhookRoutes } from './webhookRoutes.js';
@@ -133,20 +133,12 @@ export async function runWebhookLoop(
       wait = Math.min(wait, EVENT_LIMITS.maxGrantMs);
     } catch (error) {
       if (core.signal.aborted) return;
-      if (deps.lost()) {
-        core.end('connection-lost', error);
-        return;
-      }
-      const typed = typedEventsError(error);
-      if (endsSubscription(typed)) {
-        core.end('rejected', typed);
+      if (failed(core, deps, error) === undefined) {
         release();
         if (routed !== undefined) receiver.unroute(routed);
         return;
       }
       failures++;
-      core.setState('reconnecting');
-      core.reportError(typed instanceof Error ? typed : new Error(String(typed)));
       wait = retryWait(failures, options.retry);
     }
     try {
