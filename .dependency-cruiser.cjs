@@ -19,6 +19,7 @@ const FLOORS = [
   ['reconnect'],
   ['client'],
   ['host'],
+  ['frameworks'],
   ['(entries)'],
   ['cli'],
 ];
@@ -46,12 +47,14 @@ const floorRules = FLOORS.flatMap((floor, level) =>
 // below host/); the files directly in host/ (McpHost, its assembly, views, the app bridge) stand
 // above all of them.
 const HOST_FLOORS = [
+  ['state'],
   ['catalog'],
   ['policy'],
   ['models'],
   ['skills', 'userInput', 'events'],
   ['contextBudget'],
   ['servers'],
+  ['scopes'],
   ['(host)'],
 ];
 
@@ -106,6 +109,22 @@ module.exports = {
       to: {},
     },
     ...hostFloorRules,
+    {
+      name: 'frameworks: one framework per folder',
+      severity: 'error',
+      comment:
+        'frameworks/aiSdk/ and frameworks/langchain/ each import their own framework only: what both need lives in the files directly in frameworks/.',
+      from: { path: '^src/frameworks/(aiSdk|langchain)/' },
+      to: { path: '^src/frameworks/(aiSdk|langchain)/', pathNot: '^src/frameworks/$1/' },
+    },
+    {
+      name: 'frameworks: the shared files import no framework',
+      severity: 'error',
+      comment:
+        'The files directly in frameworks/ are shared by every adapter: they import neither `ai` nor `@langchain/*`.',
+      from: { path: '^src/frameworks/[^/]+$' },
+      to: { path: '(^|/)node_modules/(ai|@langchain/[^/]+)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -125,4 +144,17 @@ module.exports.forbidden.push({
     'A *.lazy.ts file is loaded only by import() (or imported by type): load it with onDemand(), import its types with `import type`, or move what the importer needs into an eager file beside it.',
   from: { path: '^src/', pathNot: '\\.lazy\\.ts$' },
   to: { path: '\\.lazy\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+});
+
+// The transport brings its own links (`Transport.links`, docs/design.md "Request middleware"):
+// the client speaks to every transport through the contract in transport/transport.ts and knows
+// nothing of one family's inside. Session renewal and `Mcp-Param-*` headers live in
+// transport/http/requestLinks.ts, reached only through the transport the program passes.
+module.exports.forbidden.push({
+  name: 'client: no transport family',
+  severity: 'error',
+  comment:
+    'client/ reaches a transport only through transport/transport.ts: what one family needs on a request belongs in its Transport.links(); what the client needs of it, in the contract.',
+  from: { path: '^src/client/' },
+  to: { path: '^src/transport/(http|stdio|websocket)/' },
 });

@@ -9,6 +9,8 @@ const entry = {
   hostNode: 'src/hostNode.ts',
   redis: 'src/redis.ts',
   appsBridge: 'src/appsBridge.ts',
+  aiSdk: 'src/aiSdk.ts',
+  langchain: 'src/langchain.ts',
 };
 
 /**

@@ -17,6 +17,8 @@ const ENTRIES = {
   hostNode: 'mcp-live/host/node',
   redis: 'mcp-live/redis',
   appsBridge: 'mcp-live/apps-bridge',
+  aiSdk: 'mcp-live/ai-sdk',
+  langchain: 'mcp-live/langchain',
 };
 const check = process.argv.includes('--check');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-live-api-'));

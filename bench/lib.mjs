@@ -1,6 +1,10 @@
-// Small helpers shared by the bench scripts: statistics, timing, the machine description.
-import { readFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+// Small helpers shared by the bench scripts: statistics, timing, the machine description, a
+// redis-server of their own.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 
 export function median(values) {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -65,3 +69,40 @@ export function machine() {
 }
 
 export const round = (value, digits = 2) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A redis-server on a free port of 127.0.0.1, no persistence, its files in a temp dir; `stop()` kills it. */
+export async function startRedis() {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-live-bench-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}`)));
+  });
+  child.stdout.resume();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

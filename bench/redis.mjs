@@ -7,16 +7,13 @@
 //
 //   npm run bench:redis            5 rounds; bench/results/redis.json and a table on stdout
 //   npm run bench:redis -- --quick 2 rounds of fewer operations
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { ResponseCache } from '../dist/index.js';
 import { RedisCacheStore } from '../dist/redis.js';
-import { machine, median, round, spread, timed } from './lib.mjs';
+import { machine, median, round, spread, startRedis, timed } from './lib.mjs';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 2 : 5;
@@ -29,41 +26,6 @@ const RESULT = {
   ttlMs: 3_600_000,
   cacheScope: 'public',
 };
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis() {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-live-bench-redis-'));
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}`)));
-  });
-  child.stdout.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 const load = async () => ({ result: structuredClone(RESULT), storable: true });
 

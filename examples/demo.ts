@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 import {
   McpClient,
   StreamableHttpTransport,
+  completeTemplateArgument,
   matchUriTemplate,
   parseUriTemplate,
+  readTemplate,
   viewContents,
   type ElicitResult,
   type FormElicitationHandler,
@@ -201,13 +203,13 @@ async function demo(transport: Transport): Promise<void> {
       const again = await completer.complete('dish', '', { cuisine: 'japanese' });
       console.log(dim(`  the same again: ${again.status === 'completed' ? again.source : again.status}`));
       completer.close();
-      const dish = await client.readTemplate(menu, { cuisine: 'japanese', dish: 'ramen' });
+      const dish = await readTemplate(client, menu, { cuisine: 'japanese', dish: 'ramen' });
       const [first] = dish.contents;
       console.log(
         `  readTemplate({ cuisine: 'japanese', dish: 'ramen' }) → ${first?.uri}: ${first && 'text' in first ? first.text : ''}`,
       );
     }
-    const items = await client.completeTemplateArgument('demo://items/{n}', 'n', '');
+    const items = await completeTemplateArgument(client, 'demo://items/{n}', 'n', '');
     const { values, total, hasMore } = items.completion;
     console.log(`  items n "" → ${values.length} values (total ${String(total)}, hasMore ${String(hasMore)})`);
 

@@ -19,7 +19,19 @@ export {
   skillsContext,
 } from './host/skills/skillTools.js';
 // McpHost: many servers, one catalog, tools for models (docs/host.md)
-export { McpHost } from './host/host.js';
+export { McpHost, type HostScope } from './host/host.js';
+export type { HostScopeOptions, ScopeCredentials } from './host/scopes/scopeOptions.js';
+export {
+  MemoryHostStateStore,
+  statePartition,
+  type HostStateStore,
+  type MemoryHostStateStoreOptions,
+  type StoredArtifact,
+  type PendingApproval,
+  type ApprovalAnswer,
+} from './host/state/stateStore.js';
+export { HostStateError, type HostStateErrorData } from './host/state/stateErrors.js';
+export { storedApproval, answerApproval, type StoredApprovalOptions } from './host/policy/storedApproval.js';
 export type { McpHostOptions, HostFromConfigOptions, HostEvent } from './host/servers/hostOptions.js';
 export type { HostCallOptions, HostCallToolOptions } from './host/servers/callOptions.js';
 export type { HostServerState, HostServerStatus } from './host/servers/serverSlot.js';

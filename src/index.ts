@@ -6,7 +6,10 @@
  */
 // Public API of the runtime-neutral root entry. Adding an export here adds public API:
 // keep it explicit, and keep Node-only code out (it belongs in ./node.ts).
-export { McpClient, type ClientState } from './client/client.js';
+export { McpClient } from './client/client.js';
+export { type ClientState } from './reconnect/types.js';
+export { readTemplate, completeTemplateArgument } from './client/templates.js';
+export { readAppResource } from './client/appResources.js';
 export type { ClientEvent, ReconnectCause } from './reconnect/types.js';
 export { DEFAULT_RECONNECT_POLICY, type ReconnectOptions, type ResolvedReconnectPolicy } from './reconnect/policy.js';
 export type { PageParams, ListMethod, ListItemTypes, WalkOptions } from './client/reads.js';
@@ -32,7 +35,8 @@ export { contentLanguage } from './wire/language.js';
 export type { CallToolOptions } from './tasks/options.js';
 export type { CloseOptions } from './client/closeOptions.js';
 export { InMemoryTransport } from './transport/memory.js';
-export { StreamableHttpTransport, type StreamableHttpTransportOptions } from './transport/http/streamableHttp.js';
+export { StreamableHttpTransport } from './transport/http/streamableHttp.js';
+export { type StreamableHttpTransportOptions } from './transport/http/streamableHttpOptions.js';
 export type {
   AuthProvider,
   AuthRequestInfo,
@@ -86,6 +90,9 @@ export type {
   CancelHandle,
   MessageContext,
   LegacyWireControl,
+  LinkRequest,
+  TransportLink,
+  TransportLinkDeps,
 } from './transport/transport.js';
 export {
   McpError,
@@ -119,7 +126,8 @@ export {
   type EraMemory,
   type EraVerdict,
 } from './era/era.js';
-export { LegacySseTransport, type LegacySseTransportOptions } from './transport/http/legacy/legacySse.js';
+export { LegacySseTransport } from './transport/http/legacy/legacySse.js';
+export { type LegacySseTransportOptions } from './transport/http/legacy/sseOptions.js';
 export {
   SseEndpointError,
   type SseEndpointErrorData,
@@ -208,7 +216,7 @@ export {
 // Tasks extension (io.modelcontextprotocol/tasks; docs/tasks.md)
 export { ToolTask, type ToolTaskEvent } from './tasks/toolTask.js';
 export type { TasksOptions, TaskCallOptions, TaskMode } from './tasks/options.js';
-export type { ResumeTaskOptions } from './tasks/taskManager.js';
+export type { ResumeTaskOptions } from './tasks/types.js';
 export {
   MemoryTaskStore,
   taskKey,
@@ -235,9 +243,10 @@ export { DEFAULT_TASK_POLL_RETRY, type TaskPollRetry, type ResolvedTaskPollRetry
 
 // Skills extension (io.modelcontextprotocol/skills, SEP-2640; docs/skills.md). The code behind
 // `client.skills` loads on first use; only these types, constants and error classes are here.
-export type { ClientSkills, SkillListOptions, DirectoryReadOptions } from './client/skills.js';
+export type { ClientSkills } from './client/skills.js';
+export type { SkillListOptions, DirectoryReadOptions } from './skills/skillsClient.lazy.js';
+export { SKILLS_EXTENSION, type SkillsCapability } from './wire/skillsCapability.js';
 export {
-  SKILLS_EXTENSION,
   DIRECTORY_MIME_TYPE,
   SKILL_LIMITS,
   type Skill,
@@ -245,7 +254,6 @@ export {
   type SkillFrontmatter,
   type SkillListing,
   type SkillResourceEntry,
-  type SkillsCapability,
   type InvalidSkillEntry,
   type DirectoryEntry,
   type DirectoryListing,
@@ -326,10 +334,8 @@ export {
 export { ToolOutputValidationError, type ToolOutputValidationErrorData } from './client/outputValidation.js';
 export { viewContents, decodeBase64, type ContentsView } from './wire/resourceContents.js';
 // Resource templates (RFC 6570), resource links and annotations (spec: server/resources; docs/resources.md)
+export { parseUriTemplate, expandUriTemplate, isUriTemplate } from './resources/uriTemplate.js';
 export {
-  parseUriTemplate,
-  expandUriTemplate,
-  isUriTemplate,
   type UriTemplate,
   type UriTemplateSource,
   type UriTemplateVariable,
@@ -338,7 +344,7 @@ export {
   type UriTemplatePart,
   type UriTemplateValue,
   type UriTemplateValues,
-} from './resources/uriTemplate.js';
+} from './resources/rfc6570.js';
 export {
   matchUriTemplate,
   matchUriTemplates,
@@ -370,13 +376,15 @@ export {
 export {
   DEFAULT_COMPLETION_DEBOUNCE_MS,
   DEFAULT_COMPLETION_CACHE_TTL_MS,
-  type Completer,
   type CompleterOptions,
+} from './completion/completer.js';
+export {
+  type Completer,
   type CompletionOutcome,
   type CompletionAnswer,
   type CompletionSuperseded,
   type CompletionUnsupported,
-} from './completion/completer.js';
+} from './completion/types.js';
 export { MAX_COMPLETION_VALUES } from './completion/limits.js';
 // Observability: OpenTelemetry spans, metrics and the debug log (docs/observability.md)
 export {
@@ -433,15 +441,14 @@ export {
   type AppToolSource,
   type AppToolSplit,
 } from './apps/toolUi.js';
+export { appResourceFrom, type ReadAppResourceOptions } from './apps/appResource.js';
+export { isAppMimeType } from './apps/uiUri.js';
 export {
-  appResourceFrom,
-  isAppMimeType,
   type AppResource,
   type AppCsp,
   type AppPermissions,
   type AppResourceOptions,
-  type ReadAppResourceOptions,
-} from './apps/appResource.js';
+} from './apps/appResourceCheck.js';
 export { appContentSecurityPolicy, appPermissionsPolicy, appFrameDocument } from './apps/framePolicy.js';
 export { appTextFallback, type AppTextFallbackOptions } from './apps/textFallback.js';
 export {

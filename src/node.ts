@@ -7,7 +7,8 @@
  */
 // Node-only entry (`mcp-live/node`): transports that need Node APIs (child processes, sockets).
 // Adding an export here adds public API. Everything runtime-neutral lives in ./index.ts.
-export { StdioTransport, type StdioTransportOptions } from './transport/stdio/stdio.js';
+export { StdioTransport } from './transport/stdio/stdio.js';
+export { type StdioTransportOptions } from './transport/stdio/stdioOptions.js';
 export { STDERR_TAIL_BYTES } from './transport/stdio/stderr.js';
 export {
   planSpawn,

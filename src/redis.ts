@@ -25,6 +25,12 @@ export {
   type RedisTaskStoreOptions,
 } from './tasks/redis/redisTaskStore.js';
 export { TaskStoreError, type TaskStoreErrorData } from './tasks/redis/taskStoreError.js';
+// The host state store of a fleet (docs/fleet.md): artifacts and approvals any worker picks up.
+export {
+  RedisHostStateStore,
+  DEFAULT_HOST_STATE_TIMEOUT_MS,
+  type RedisHostStateStoreOptions,
+} from './host/state/redis/redisHostStateStore.js';
 // Triggers & Events (docs/events.md, "A fleet"): cursors in Redis, and the lease that lets one
 // worker consume a subscription at a time.
 export { RedisCursorStore, type RedisCursorStoreOptions } from './events/redis/redisCursorStore.js';

@@ -10,10 +10,6 @@ import type { ReadResourceResult } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import { checkedAppResource, type AppResource, type AppResourceOptions } from './appResourceCheck.js';
 
-export type { AppCsp, AppPermissions, AppResource, AppResourceOptions } from './appResourceCheck.js';
-
-export { checkAppUri, isAppMimeType } from './uiUri.js';
-
 /** Options of `readAppResource` (client and host): the call's options and the checks'. */
 export interface ReadAppResourceOptions extends CallOptions, AppResourceOptions {}
 

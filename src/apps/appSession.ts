@@ -20,7 +20,7 @@ import {
 } from '../wire/messages.js';
 import type { CallToolResult, ContentBlock, Implementation, ReadResourceResult, Tool } from '../wire/protocol.js';
 import { systemTimers, type Timers } from '../util/clock.js';
-import type { AppResource } from './appResource.js';
+import type { AppResource } from './appResourceCheck.js';
 import { APPS_PROTOCOL_VERSION } from './constants.js';
 import { AppToolCallDeniedError, type AppToolCallDenial } from './errors.js';
 import { isAppCallable } from './toolUi.js';

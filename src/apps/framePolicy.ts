@@ -4,7 +4,7 @@
  * none are declared), the `allow` attribute from the declared permissions, and the HTML with
  * that policy in a `<meta>` tag for a `srcdoc` frame. Pure strings; no DOM.
  */
-import type { AppCsp, AppPermissions, AppResource } from './appResource.js';
+import type { AppCsp, AppPermissions, AppResource } from './appResourceCheck.js';
 
 /** The spec's policy for a resource that declares no CSP: nothing from the network. */
 const RESTRICTIVE_DEFAULT = [

@@ -17,18 +17,6 @@ import { chooseAuthMethod, clientAuthentication, noClientAuthentication, type Cl
 import { requestToken } from './tokenRequest.js';
 import type { HttpContext } from './types.js';
 
-export type {
-  AssertionRequest,
-  AuthorizationCodeGrant,
-  ClientCredentialsGrant,
-  IdJagGrant,
-  IdentityProvider,
-  JwtBearerGrant,
-  NonInteractiveGrant,
-  OAuthGrant,
-  SubjectTokenRequest,
-} from './grantOptions.js';
-
 /** `grant_type` of the JWT bearer grant (RFC 7523 §2.1). */
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** `grant_type` of token exchange (RFC 8693 §2.1). */

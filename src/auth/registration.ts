@@ -16,7 +16,6 @@ import type {
   TokenEndpointAuthMethod,
 } from './types.js';
 
-export { clientIdMetadataDocument } from './clientMetadataDocument.js';
 /** The client id to present to one authorization server, and how to authenticate with it. */
 export interface ClientIdentity {
   /** `client_id`. */

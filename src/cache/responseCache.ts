@@ -17,7 +17,6 @@ import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } fro
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { resolveResponseCacheOptions, type ResponseCacheOptions } from './options.js';
 
-export type { ResponseCacheOptions } from './options.js';
 import { CacheEntries } from './entries.js';
 import { PartitionResolver, type RequestAuth } from './partitionResolver.js';
 import { CacheMissError } from './errors.js';

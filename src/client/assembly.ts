@@ -9,8 +9,10 @@ import { ResponseCache } from '../cache/responseCache.js';
 import { MetaKey, type DiscoverResult, type Implementation, type ServerCapabilities } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { ResolvedClientOptions } from './options.js';
-import { Caller, type CallInternals } from './caller.js';
-import { CachedReads, checkDiscover, type ListMethod } from './reads.js';
+import { Caller } from './caller.js';
+import { type CallInternals } from './chain.js';
+import { CachedReads, type ListMethod } from './reads.js';
+import { checkDiscover } from '../wire/results.js';
 import { checkToolResult, ToolOutputValidators } from './outputValidation.js';
 import { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
 import { walkedList, type WalkedList } from '../subscriptions/walkedList.js';
@@ -108,7 +110,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     }
     if (notification.method === 'notifications/elicitation/complete' && caller.elicitationCompleted(notification))
       return;
-    if (notification.method === 'notifications/tools/list_changed') caller.toolHeaders?.clear();
+    caller.notified(notification.method);
     if (subscriptions.handleNotification(notification)) return;
     if (eventsRouter.handle(notification)) return;
     options.onNotification?.(notification);

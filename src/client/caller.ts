@@ -18,7 +18,7 @@ import { loadInputRounds } from './inputRounds.js';
 import { MetaKey, type ElicitResult, type LoggingMessage } from '../wire/protocol.js';
 import type { ResolvedClientOptions } from './options.js';
 import { resultKind } from '../wire/results.js';
-import { ToolHeaderRegistry } from '../transport/http/toolHeaderRegistry.js';
+import type { TransportLink } from '../transport/transport.js';
 import type { Era } from '../era/era.js';
 import { withTasksExtension } from '../wire/taskCapability.js';
 import { withSkillsExtension } from '../wire/skillsCapability.js';
@@ -29,8 +29,6 @@ import { checkAcceptLanguage } from '../wire/language.js';
 import { cacheKeyVersion } from '../cache/keyVersion.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { Middleware, UseOptions } from './middleware.js';
-
-export type { CallInternals, CallRequest } from './chain.js';
 
 /** Methods whose results may be `input_required` (spec: basic/patterns/mrtr). */
 const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -59,7 +57,8 @@ export type ConnectionWait = (
  * attempt (protocol version, client capabilities, client info, caller keys, log level,
  * progress token). Legacy (2025-11-25 and earlier): `_meta` holds only the caller's keys and
  * the progress token. Every request runs through the client's middleware chain (`chain.ts`:
- * tracing, logging, legacy session renewal, `Mcp-Param-*` headers, the user's). In both: `resultType` checked, and `input_required` answered
+ * tracing, the user's, logging, then the transport's links: on HTTP, legacy session renewal and
+ * `Mcp-Param-*` headers). In both: `resultType` checked, and `input_required` answered
  * through the host's handlers until the result is complete. Knows nothing of caching or lists.
  */
 export class Caller {
@@ -83,11 +82,8 @@ export class Caller {
   reconnecting: ConnectionWait | undefined;
   /** Per-call log listeners of calls in flight that asked for a log level. */
   readonly logListeners = new Set<(message: LoggingMessage) => void>();
-  /**
-   * What `tools/list` said about each tool's `x-mcp-header` parameters and hints, when the
-   * transport mirrors them into `Mcp-Param-*` headers (Streamable HTTP); else undefined.
-   */
-  private readonly headerRegistry: ToolHeaderRegistry | undefined;
+  /** The links the transport brought (`Transport.links`): the chain's innermost, told of each notification too. */
+  private readonly transportLinks: readonly TransportLink[];
   /** The request middleware: the user's and the built-in ones (`chain.ts`). */
   private readonly chain: RequestChain;
   /** The waits for `notifications/elicitation/complete` (2025-11-25), made with the first URL elicitation round. */
@@ -100,31 +96,32 @@ export class Caller {
     this.version = options.protocolVersions[0] as string;
     this.baseMeta = this.makeBaseMeta();
     this.keyVersion = cacheKeyVersion(this.version, options.acceptLanguage);
-    this.headerRegistry =
-      options.transport.capabilities.mirrorsToolParamHeaders === true ? new ToolHeaderRegistry() : undefined;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the chain reads the caller's live fields
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the links read the caller's live fields
     const caller = this;
-    this.chain = new RequestChain({
-      logListeners: this.logListeners,
-      get renewSession() {
-        return caller.renewSession;
-      },
-      reconnecting: () => caller.reconnecting !== undefined,
-      sessionsExpire: options.transport.legacyWire !== undefined,
-      get toolHeaders() {
-        return caller.toolHeaders;
-      },
-      debug: options.debug,
-    });
+    const debug = options.debug;
+    this.transportLinks =
+      options.transport.links?.({
+        get renewSession() {
+          return caller.renewSession;
+        },
+        reconnecting: () => caller.reconnecting !== undefined,
+        warn: options.onError,
+        debug: debug === undefined ? undefined : (message) => debug({ type: 'reconnect', message }),
+      }) ?? [];
+    this.chain = new RequestChain({ logListeners: this.logListeners, transportLinks: this.transportLinks });
   }
 
   /**
-   * What `tools/list` said about each tool's `x-mcp-header` parameters and hints, when the
-   * transport mirrors them into `Mcp-Param-*` headers (Streamable HTTP, 2026-07-28); else
-   * undefined (and always on the legacy wire, which has no such headers).
+   * True when `tools/call` carries `Mcp-Param-*` headers from `tools/list` (Streamable HTTP on
+   * the 2026-07-28 wire): a `HeaderMismatch` (-32020) then means the tools should be listed again.
    */
-  get toolHeaders(): ToolHeaderRegistry | undefined {
-    return this.eraValue === 'modern' ? this.headerRegistry : undefined;
+  get mirrorsToolHeaders(): boolean {
+    return this.eraValue === 'modern' && this.options.transport.capabilities.mirrorsToolParamHeaders === true;
+  }
+
+  /** Tells the transport's links of a server notification (`notifications/tools/list_changed`...). */
+  notified(method: string): void {
+    for (const link of this.transportLinks) link.notified?.(method);
   }
 
   /** The wire requests are sent on. */
@@ -334,8 +331,7 @@ export class Caller {
     try {
       const tool = method === 'tools/call' && typeof params['name'] === 'string' ? params['name'] : undefined;
       // A tools/call may run twice after a broken stream only when the tool says it is harmless.
-      const idempotent =
-        options.idempotent ?? (tool === undefined ? true : this.toolHeaders?.isIdempotent(tool) === true);
+      const idempotent = ctx.idempotent ?? tool === undefined;
       const onLog = ctx.onLog;
       sessionOptions = {
         signal: attempt.signal,

@@ -1,6 +1,7 @@
 /**
- * The request middleware chain of one client: the user's middleware (`client.use()`) and the
- * built-in ones in their fixed order (see `middleware.ts`), composed around the caller's send.
+ * The request middleware chain of one client: the user's middleware (`client.use()`), the
+ * built-in ones and the transport's links (`Transport.links`) in their fixed order (see
+ * `middleware.ts`), composed around the caller's send.
  * The order is built once per `use()` and disposal, never per request.
  */
 import { McpError } from '../errors/errors.js';
@@ -9,10 +10,7 @@ import type { LoggingMessage } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
 import type { Era } from '../era/era.js';
 import type { CallScope } from '../observability/observer.lazy.js';
-import type { RequestCredential } from '../transport/transport.js';
-import { isSessionExpiredError } from '../transport/http/legacy/legacyHttp.js';
-import type { ToolHeaderRegistry } from '../transport/http/toolHeaderRegistry.js';
-import type { DebugSink } from '../observability/debug.js';
+import type { LinkRequest, RequestCredential, TransportLink } from '../transport/transport.js';
 import {
   middlewareFailure,
   middlewareResult,
@@ -50,12 +48,14 @@ export interface CallRequest extends CallInternals {
 }
 
 /** @internal The context of one request: the public {@link RequestContext}, and what the caller keeps on it. */
-export class CallContext implements RequestContext {
+export class CallContext implements RequestContext, LinkRequest {
   readonly method: string;
   params: JsonObject;
   readonly headers: Record<string, string> = {};
   readonly meta: JsonObject;
   readonly options: CallOptions;
+  /** `options.idempotent`, or what a transport's link set when that is unset (see `LinkRequest.idempotent`). */
+  idempotent: boolean | undefined;
   serverName: string | undefined;
   readonly internals: CallInternals;
   private stateMap: Map<unknown, unknown> | undefined;
@@ -77,6 +77,7 @@ export class CallContext implements RequestContext {
     this.method = request.method;
     this.params = request.params;
     this.options = request.options;
+    this.idempotent = request.options.idempotent;
     this.internals = request;
     const meta = request.options.meta;
     this.meta = meta === undefined ? {} : { ...meta };
@@ -108,19 +109,8 @@ interface Step {
 export interface ChainDeps {
   /** Per-call log listeners of calls in flight. */
   readonly logListeners: Set<(message: LoggingMessage) => void>;
-  /** Legacy HTTP: starts a new session after `SessionExpiredError`. */
-  readonly renewSession: ((expired: unknown) => Promise<unknown>) | undefined;
-  /** Whether the client is reconnecting (a failed renewal then waits for the reconnect). */
-  reconnecting(): boolean;
-  /**
-   * True when the transport has a legacy HTTP session that can expire (`legacyWire`): a request
-   * may then meet `SessionExpiredError` even if it started before {@link renewSession} was set
-   * (sent again on a legacy session after a reconnect).
-   */
-  readonly sessionsExpire: boolean;
-  /** The `Mcp-Param-*` registry, on a transport that mirrors them and the modern wire. */
-  readonly toolHeaders: ToolHeaderRegistry | undefined;
-  readonly debug: DebugSink | undefined;
+  /** The links the transport brings (`Transport.links`), innermost: right before the send. */
+  readonly transportLinks: readonly TransportLink[];
 }
 
 /** `tracing`: the call's trace context into `ctx.meta`, the request's ids into its span. */
@@ -150,47 +140,9 @@ function logging(host: ChainDeps): Step {
   };
 }
 
-/**
- * `session`: legacy HTTP (spec 2025-11-25, Session Management): after `SessionExpiredError`, one
- * new session and one more try. When that session cannot be set up and the client retries it
- * (reconnecting), the request waits for it (in the send) and is sent again. Stepped over where
- * no session can expire: no renewal set and a transport without a legacy HTTP session.
- */
-function session(host: ChainDeps): Step {
-  return {
-    applies: () => host.sessionsExpire || host.renewSession !== undefined,
-    link: (ctx, next) =>
-      next().catch(async (error: unknown) => {
-        const renew = host.renewSession;
-        if (!isSessionExpiredError(error) || renew === undefined) throw error;
-        host.debug?.({
-          type: 'reconnect',
-          message: `${ctx.method}: the HTTP session expired; starting a new one and sending again`,
-        });
-        try {
-          await renew(error);
-        } catch (failure) {
-          if (!host.reconnecting()) throw failure;
-        }
-        return next();
-      }),
-  };
-}
-
-/** `toolHeaders`: a `tools/call` gets the `Mcp-Param-*` headers of its arguments (Streamable HTTP). */
-function toolHeaders(host: ChainDeps): Step {
-  return {
-    applies: (ctx) => ctx.method === 'tools/call' && host.toolHeaders !== undefined,
-    link: (ctx, next) => {
-      const registry = ctx.method === 'tools/call' ? host.toolHeaders : undefined;
-      const name = ctx.params['name'];
-      if (registry !== undefined && typeof name === 'string') {
-        const headers = registry.headersFor(name, ctx.params['arguments']);
-        if (headers !== undefined) Object.assign(ctx.headers, headers);
-      }
-      return next();
-    },
-  };
+/** A transport's link as a step: its `applies` and `run`, bound to it. */
+function transportStep(link: TransportLink): Step {
+  return { applies: (ctx) => link.applies(ctx), link: (ctx, next) => link.run(ctx, next) };
 }
 
 /** A user middleware made safe: a throw or a bad result fails the request with a typed error, `next()`'s own errors pass as they are. */
@@ -221,11 +173,11 @@ function guarded(middleware: Middleware): Link {
 export class RequestChain {
   private readonly outer: Step[] = [];
   private readonly inner: Step[] = [];
-  private readonly builtIn: { logging: Step; session: Step; toolHeaders: Step };
+  private readonly builtIn: { logging: Step; transport: readonly Step[] };
   private steps: Step[] = [];
 
   constructor(host: ChainDeps) {
-    this.builtIn = { logging: logging(host), session: session(host), toolHeaders: toolHeaders(host) };
+    this.builtIn = { logging: logging(host), transport: host.transportLinks.map(transportStep) };
     this.build();
   }
 
@@ -278,7 +230,7 @@ export class RequestChain {
   }
 
   private build(): void {
-    const { logging, session, toolHeaders } = this.builtIn;
-    this.steps = [...this.outer, tracing, ...this.inner, logging, session, toolHeaders];
+    const { logging, transport } = this.builtIn;
+    this.steps = [...this.outer, tracing, ...this.inner, logging, ...transport];
   }
 }

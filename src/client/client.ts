@@ -25,31 +25,22 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../subscriptions/types.js';
-import { createCompleter, type Completer, type CompleterOptions } from '../completion/completer.js';
-import type { UriTemplateSource, UriTemplateValues } from '../resources/uriTemplate.js';
+import { createCompleter, type CompleterOptions } from '../completion/completer.js';
+import { type Completer } from '../completion/types.js';
 import type { ReadResourceLinksOptions, ResourceLinkRead, ResourceLinkSource } from '../resources/links.js';
-import type { ResumeTaskOptions } from '../tasks/taskManager.js';
+import type { ResumeTaskOptions } from '../tasks/types.js';
 import type { TaskRecord } from '../tasks/taskStore.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { clientSkills, type ClientSkills } from './skills.js';
 import { clientEvents, type ClientEvents } from './events.js';
-import type { AppResource, ReadAppResourceOptions } from '../apps/appResource.js';
-import { checkAppUri } from '../apps/uiUri.js';
-import { onDemand } from '../errors/moduleLoad.js';
-import { DEFAULT_MAX_APP_HTML_BYTES } from '../apps/constants.js';
 import { serverOffersApps } from '../apps/capability.js';
 import { readResourceLinks } from '../resources/linkReads.js';
 import { assembleClient, targetOf } from './assembly.js';
 import { ClientLists } from './clientLists.js';
 import { callTool } from './toolCalls.js';
 import { close, connect } from './lifecycle.js';
-import { complete, completeTemplateArgument, loadTemplates } from './completions.js';
-
-export type { ClientState } from '../reconnect/types.js';
-
-/** The checks of an MCP App's UI resource, loaded on the first `readAppResource`. */
-const loadAppChecks = onDemand('apps', () => import('../apps/appResourceCheck.js'));
+import { complete } from './completions.js';
 
 /**
  * An MCP client for one server. It speaks the 2026-07-28 wire (stateless: every request
@@ -87,8 +78,8 @@ export class McpClient extends ClientLists implements Closeable {
    * `ctx.meta` before `next()`, answer without calling it, and rewrite the result or the error;
    * a result it rewrites or makes up is not cached. Middleware run in a fixed order (see
    * {@link Middleware}; docs/middleware.md): `outsideTracing` ones in `use()` order, the
-   * built-in `tracing`, the others in `use()` order, then the built-in `logging`, `session` and
-   * `toolHeaders`. A middleware that throws fails that request only: an `McpError` as thrown,
+   * built-in `tracing`, the others in `use()` order, then the built-in `logging` and the
+   * transport's links (`Transport.links`: on Streamable HTTP, `session` and `toolHeaders`). A middleware that throws fails that request only: an `McpError` as thrown,
    * anything else as `MiddlewareError` (-33041, the value as `cause`). Returns the function that
    * removes it (idempotent); requests already under way keep the chain they started with.
    * @throws TypeError when `middleware` is not a function.
@@ -231,42 +222,6 @@ export class McpClient extends ClientLists implements Closeable {
   }
 
   /**
-   * Expands an RFC 6570 resource template with `variables` and reads the URI it gives, through
-   * the cache, as {@link readResource} (spec: server/resources, Resource Templates).
-   * `template` is a `ResourceTemplate` from `resources/templates/list`, its `uriTemplate`
-   * string, or a parsed `UriTemplate`.
-   * @throws UriTemplateError (an InvalidArgumentError, -32602) for a malformed template or a
-   *   value it cannot expand, naming the template and the variable (nothing is sent); then as
-   *   {@link readResource}.
-   */
-  async readTemplate(
-    template: UriTemplateSource,
-    variables: UriTemplateValues,
-    options?: CallOptions,
-  ): Promise<ReadResourceResult> {
-    const { expandUriTemplate } = await loadTemplates();
-    return this.readResource(expandUriTemplate(template, variables), options);
-  }
-
-  /**
-   * Suggestions for one variable of a resource template: `completion/complete` with
-   * `ref: { type: "ref/resource", uri: <the template> }` (spec: server/utilities/completion).
-   * `context` holds the variables already chosen. One request per call; for completion as a
-   * user types, use {@link completer}.
-   * @throws UriTemplateError (-32602) when `name` is not a variable of the template or the
-   *   template is malformed; then as {@link complete}.
-   */
-  completeTemplateArgument(
-    template: UriTemplateSource,
-    name: string,
-    value: string,
-    context?: Readonly<Record<string, string>>,
-    options: CallOptions = {},
-  ): Promise<CompleteResult> {
-    return completeTemplateArgument(this.parts, template, name, value, context, options);
-  }
-
-  /**
    * Completion as a user types, for one prompt or resource template (spec:
    * server/utilities/completion: debounce, cache). Call `complete(argument, value, context)` on
    * every keystroke: calls within `debounceMs` replace each other, a newer call cancels the
@@ -289,25 +244,6 @@ export class McpClient extends ClientLists implements Closeable {
       ref,
       options,
     );
-  }
-
-  /**
-   * Reads a UI resource (MCP Apps, docs/apps.md) through the cache, as {@link readResource}, and
-   * checks it: a `ui://` URI, MIME type `text/html;profile=mcp-app`, at most
-   * `options.maxBytes` (default `apps.maxHtmlBytes`, 1 MiB) of HTML. Resolves with the HTML, its
-   * declared CSP and permissions (from the read item's `_meta.ui`, else from `options.listed`,
-   * the `resources/list` entry) and a fingerprint that changes whenever any of them does.
-   * @throws AppResourceError (-33070): `not-ui-uri` (nothing sent), `mime-type`, `too-large`,
-   *   `no-contents`, `not-utf8`; then whatever {@link readResource} throws.
-   */
-  async readAppResource(uri: string, options: ReadAppResourceOptions = {}): Promise<AppResource> {
-    checkAppUri(uri);
-    const { maxBytes, listed, ...call } = options;
-    const [result, { checkedAppResource }] = await Promise.all([this.readResource(uri, call), loadAppChecks()]);
-    return checkedAppResource(result, uri, {
-      maxBytes: maxBytes ?? this.parts.options.apps?.maxHtmlBytes ?? DEFAULT_MAX_APP_HTML_BYTES,
-      listed,
-    });
   }
 
   /**

@@ -11,6 +11,9 @@ import type { Era, EraVerdict } from '../era/era.js';
 import type { ClientEvent, ClientState } from '../reconnect/types.js';
 import type { ClientParts } from './assembly.js';
 
+/** Each client's parts, for {@link partsOf}. */
+const PARTS = new WeakMap<ClientView, ClientParts>();
+
 /** @internal The base of `McpClient`: its state, as the getters below give it. */
 export abstract class ClientView {
   /** @internal The collaborators the client delegates to (`assembly.ts`). */
@@ -18,6 +21,7 @@ export abstract class ClientView {
 
   protected constructor(parts: ClientParts) {
     this.parts = parts;
+    PARTS.set(this, parts);
   }
 
   /**
@@ -131,4 +135,12 @@ export abstract class ClientView {
       }
     );
   }
+}
+
+/**
+ * @internal The parts of `client`, for the features a program opts into by import
+ * (`readTemplate`, `readAppResource`...), which are functions of the client, not its methods.
+ */
+export function partsOf(client: ClientView): ClientParts {
+  return PARTS.get(client) as ClientParts;
 }

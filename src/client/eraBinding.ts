@@ -7,7 +7,8 @@ import { ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { JsonRpcSession } from '../jsonrpc/session.js';
 import type { CallOptions } from '../wire/callOptions.js';
-import type { CallInternals, Caller } from './caller.js';
+import type { CallInternals } from './chain.js';
+import type { Caller } from './caller.js';
 import type { ResolvedClientOptions } from './options.js';
 import type { FilterFlag } from '../subscriptions/filter.js';
 import type { SubscriptionManager } from '../subscriptions/subscriptionManager.js';
@@ -278,13 +279,17 @@ export class EraBinding {
     };
     // Still on the legacy wire after a reconnect: the feed and its subscriptions stay.
     if (previous === 'legacy') return;
-    subscriptions.useLegacyFeed({
-      capabilities: () => this.discovery?.capabilities,
-      connected: () => this.deps.connected(),
-      subscribe: (uri, { signal, timeoutMs }) =>
-        caller.call({ method: 'resources/subscribe', params: { uri }, options: { signal, timeoutMs } }),
-      unsubscribe: (uri) => caller.call({ method: 'resources/unsubscribe', params: { uri }, options: {} }),
-    });
+    const { LegacyFeed } = this.fallback as Fallback;
+    subscriptions.useLegacyFeed(
+      {
+        capabilities: () => this.discovery?.capabilities,
+        connected: () => this.deps.connected(),
+        subscribe: (uri, { signal, timeoutMs }) =>
+          caller.call({ method: 'resources/subscribe', params: { uri }, options: { signal, timeoutMs } }),
+        unsubscribe: (uri) => caller.call({ method: 'resources/unsubscribe', params: { uri }, options: {} }),
+      },
+      LegacyFeed,
+    );
   }
 
   /** A new legacy HTTP session is ready: its version, and the resource subscriptions again. */

@@ -11,10 +11,10 @@
  *    request's JSON-RPC ids into its span;
  * 3. user middleware (the default place), in the order of `use()`;
  * 4. `logging`: the call's `onLog` hears the `notifications/message` of this request;
- * 5. `session`: on the legacy HTTP wire, a request refused because the session expired is sent
- *    once more on a new session;
- * 6. `toolHeaders`: a `tools/call` gets the `Mcp-Param-*` headers of its (possibly rewritten)
- *    arguments, on a transport that mirrors them (Streamable HTTP, 2026-07-28).
+ * 5. the transport's links (`Transport.links`), in the transport's order. Streamable HTTP brings
+ *    `session` (on the legacy wire, a request refused because the session expired is sent once
+ *    more on a new session) and `toolHeaders` (a `tools/call` gets the `Mcp-Param-*` headers of
+ *    its, possibly rewritten, arguments on the 2026-07-28 wire).
  *
  * Then the request itself: a fresh `_meta` per attempt, `input_required` rounds, the wait for a
  * reconnect. `next()` resolves with the complete result (after every `input_required` round).

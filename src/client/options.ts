@@ -8,7 +8,7 @@ import type { JsonRpcNotification } from '../wire/messages.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import { capabilitiesFor, checkInputHandlers, type InputHandlers } from '../inputRequired/handlers.js';
 import { DEFAULT_MAX_ROUNDS } from '../inputRequired/limits.js';
-import type { ResponseCacheOptions } from '../cache/responseCache.js';
+import type { ResponseCacheOptions } from '../cache/options.js';
 import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../era/era.js';

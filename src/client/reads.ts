@@ -9,13 +9,7 @@
  */
 import type { ResponseCache } from '../cache/responseCache.js';
 import type { CacheSource } from '../cache/types.js';
-import {
-  ConnectionClosedError,
-  InvalidArgumentError,
-  ProtocolError,
-  ResourceNotFoundError,
-  RpcError,
-} from '../errors/errors.js';
+import { ConnectionClosedError, InvalidArgumentError, ResourceNotFoundError, RpcError } from '../errors/errors.js';
 import { ErrorCode } from '../errors/codes.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { CallScope, Observer } from '../observability/observer.lazy.js';
@@ -29,13 +23,12 @@ import {
 } from '../pagination/paginate.js';
 import type { Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../wire/protocol.js';
 import type { CallOptions } from '../wire/callOptions.js';
-import type { Caller, CallInternals } from './caller.js';
+import type { Caller } from './caller.js';
+import type { CallInternals } from './chain.js';
 import type { ToolOutputValidators } from './outputValidation.js';
 import { checkListPage, checkRead } from '../wire/results.js';
 import { copyWith } from '../util/copyWith.js';
 import { thenMaybe } from '../util/maybePromise.js';
-
-export { checkDiscover, checkRead } from '../wire/results.js';
 
 /** `{ cursor }` for one page of a list. Omit `cursor` for the first page; `""` is a valid cursor. */
 export interface PageParams {
@@ -307,25 +300,15 @@ export class CachedReads {
   }
 
   /**
-   * Checks a list page (malformed items reported and dropped). On transports that mirror
-   * `x-mcp-header` parameters, tools whose annotation breaks the rules are dropped too, with a
-   * warning naming tool and reason (spec: basic/transports/streamable-http).
+   * Checks a list page (malformed items reported and dropped). Tools whose `x-mcp-header`
+   * annotation breaks the rules were dropped already by the transport's link (Streamable HTTP).
    */
   private checkPage(method: ListMethod, result: JsonObject): JsonObject {
     const page = checkListPage(method, result, this.host.onError);
     if (method !== 'tools/list') return page;
     this.host.outputValidators.learn(page['tools'] as Tool[]);
     this.host.toolsListed?.(page['tools'] as Tool[]);
-    const registry = this.host.caller.toolHeaders;
-    if (registry === undefined) return page;
-    const { tools, rejected } = registry.screen(page['tools'] as Tool[]);
-    if (rejected.length === 0) return page;
-    for (const { tool, reason } of rejected) {
-      this.host.onError(
-        new ProtocolError(`tool ${JSON.stringify(tool)} left out: ${reason}`, { method, value: { tool, reason } }),
-      );
-    }
-    return { ...page, tools };
+    return page;
   }
 }
 

@@ -14,8 +14,6 @@ import { onDemand } from '../errors/moduleLoad.js';
 import type { DirectoryListing, Skill, SkillFile, SkillListing } from '../skills/types.js';
 import type { CallOptions } from '../wire/callOptions.js';
 
-export type { DirectoryReadOptions, SkillListOptions } from '../skills/skillsClient.lazy.js';
-
 /**
  * The Skills extension on one server (SEP-2640): a server declares
  * `capabilities.extensions["io.modelcontextprotocol/skills"]`, lists its skills with

@@ -99,7 +99,7 @@ function sendToolCall(
   return sent.then(settled, (error: unknown) => {
     // -32020 on HTTP: our Mcp-Param-* headers disagree with the server's current tool
     // definition. Learn the tools again, once, and retry once.
-    if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || caller.toolHeaders === undefined)
+    if (!(error instanceof RpcError) || error.code !== ErrorCode.HeaderMismatch || !caller.mirrorsToolHeaders)
       throw error;
     return relist({ ...options, cacheMode: 'reload' }).then(() => caller.callResult(request).then(settled));
   });

@@ -18,15 +18,6 @@ import type {
   ResolvedCompleterOptions,
 } from './types.js';
 
-export type {
-  Completer,
-  CompleterDeps,
-  CompletionAnswer,
-  CompletionOutcome,
-  CompletionSuperseded,
-  CompletionUnsupported,
-} from './types.js';
-
 /** Options of `client.completer(ref, options)`. */
 export interface CompleterOptions {
   /**

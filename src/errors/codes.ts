@@ -184,6 +184,12 @@ export const ErrorCode = {
    */
   SkillsUnsupported: -33062,
   /**
+   * Local: a host state store (`MemoryHostStateStore`, `RedisHostStateStore`) could not read or
+   * write (`HostStateError`; `data.operation`, `data.reason`, `data.lost`: what another worker
+   * cannot pick up). The host keeps serving from memory.
+   */
+  HostStateFailed: -33063,
+  /**
    * Local: a UI resource (MCP Apps) could not be used: not a `ui://` URI, the wrong MIME type,
    * over the size cap, no usable contents (`AppResourceError`; `data.uri`, `data.reason`).
    */
@@ -212,6 +218,13 @@ export const ErrorCode = {
    * `data.name`, `data.mode`, `data.reason`; the server's error as `cause`).
    */
   EventSubscriptionEnded: -33082,
+  /**
+   * Local: a tool a framework adapter (`mcp-live/ai-sdk`, `mcp-live/langchain`) ran answered with
+   * `isError: true`, or could not be run (an unknown tool, a server that went away, a timeout):
+   * thrown from the framework tool's `execute`/`invoke` so the framework records a tool error
+   * (`ToolResultError`; `data.tool`, `data.result`, the model-facing text as the message).
+   */
+  ToolResultFailed: -33090,
 } as const;
 
 /** A key of {@link ErrorCode}, e.g. `"RequestTimeout"`. */

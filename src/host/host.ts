@@ -4,7 +4,7 @@
  * the server it belongs to. This file is the facade: each verb delegates to the part that owns
  * it (hostAssembly.ts wires them).
  */
-import type { AppResource, AppResourceOptions } from '../apps/appResource.js';
+import type { AppResource, AppResourceOptions } from '../apps/appResourceCheck.js';
 import { boundedWait, type CloseOptions } from '../client/closeOptions.js';
 import type { McpClient } from '../client/client.js';
 import type { Middleware } from '../client/middleware.js';
@@ -50,6 +50,15 @@ import type { HostServerStatus } from './servers/serverSlot.js';
 import type { ParsedSlashCommand } from './userInput/slashCommandLine.js';
 import type { SlashCommand } from './userInput/slashCommands.js';
 import type { RunSlashCommandOptions, SlashCommandRun } from './userInput/userInput.js';
+import { checkScopeOptions, type HostScopeOptions } from './scopes/scopeOptions.js';
+import { scopeHostOptions, takeScopeSeed } from './scopes/userScope.js';
+import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
+
+/**
+ * One user's view of an `McpHost` (`host.forUser`): the host's surface for that user, less what
+ * belongs to the host alone (its middleware, its scopes, its skills). docs/fleet.md.
+ */
+export type HostScope = Omit<McpHost, 'forUser' | 'use' | 'configErrors' | 'skills' | 'readSkill' | 'callSkillTool'>;
 
 /**
  * Many MCP servers behind one object: one `McpClient` per server, connected in parallel, one
@@ -70,6 +79,10 @@ export class McpHost {
   /** The context budget (search index, deferral, artifacts, result bounds). */
   private readonly budget: ContextBudget;
   private configErrorList: readonly HostConfigError[] = [];
+  /** The user scopes made by {@link forUser} and not closed yet. */
+  private readonly scopes = new Set<McpHost>();
+  /** On a scope: takes it out of its host's {@link scopes} once it closes. */
+  private release: (() => void) | undefined;
 
   /**
    * @throws InvalidArgumentError (-32602) for a bad option (`clientInfo`, `separator`,
@@ -77,7 +90,7 @@ export class McpHost {
    */
   constructor(options: McpHostOptions) {
     checkHostOptions(options);
-    this.parts = assembleHost(this, options);
+    this.parts = assembleHost(this, options, takeScopeSeed(options));
     this.budget = this.parts.budget;
     for (const [name, entry] of Object.entries(options.servers ?? {})) this.parts.servers.add(name, entry);
     for (const [name, view] of Object.entries(options.views ?? {})) this.view(name, view);
@@ -121,7 +134,58 @@ export class McpHost {
    * change what was approved (docs/host.md#trust-boundary).
    */
   client(name: string): McpClient | undefined {
+    // A scope's calls on a server it shares with other users go through the scope's verbs only.
+    if (this.parts.core.scope !== undefined && !this.parts.servers.owns(name)) return undefined;
     return this.parts.core.slots.get(name)?.client;
+  }
+
+  /** A user scope's principal (`host.forUser(principal)`); `undefined` on a host. */
+  get principal(): string | undefined {
+    return this.parts.core.scope?.principal;
+  }
+
+  /**
+   * One user's scope of this host: the host's surface (catalog, converters' tools, tool
+   * sessions, calls, prompts, resources, slash commands, mentions, views, artifacts) for
+   * `principal`, in one process with every other user's (docs/fleet.md).
+   *
+   * Shared: a server the user gives no credentials for (and that is not `perUser`) is the host's
+   * one client and connection; its public cache entries are everyone's. Kept apart: a server
+   * the user gives `options.credentials` for, or one whose entry says `perUser: true`, gets a
+   * client and connection of the user's own (made now, connecting once the host has connected;
+   * `await scope.connect()` waits for them), closed with the scope; the user's private cache
+   * entries (partition `options.authContext`, default the principal, on shared and own clients
+   * alike); approvals (`options.approve`, in place of the host's, asked for every call of the
+   * scope); artifacts; views; slash-command and completion state. `scope.client(name)` gives
+   * only the user's own clients. `scope.close()` closes the user's own servers, never the host's;
+   * `host.close()` closes every scope.
+   *
+   * ```ts
+   * const alice = host.forUser('user-123', { credentials: { mail: { authProvider: aliceTokens } }, approve: askAlice });
+   * await alice.connect(); // alice's own mail connection
+   * const result = await alice.toolSession().callTool('mail__search', { q: 'invoice' });
+   * await alice.close();
+   * ```
+   * @param principal a stable, non-empty id of the user (never shown in a key: it is hashed).
+   * @throws InvalidArgumentError (-32602) for an empty principal, malformed options, credentials
+   *   for a server the host does not have (or of the wrong kind: `env` for a remote server...),
+   *   and when called on a scope; ConnectionClosedError (-32000) once the host is closed.
+   */
+  forUser(principal: string, options: HostScopeOptions = {}): HostScope {
+    const core = this.parts.core;
+    if (core.scope !== undefined)
+      throw new InvalidArgumentError(
+        'forUser',
+        core.scope.principal,
+        'a user scope has no scopes: call it on the host',
+      );
+    if (core.closed) throw new ConnectionClosedError('forUser: the host is closed', { reason: 'host closed' });
+    checkScopeOptions(principal, options, (server) => core.slots.get(server)?.entry);
+    const seed = { principal, options, host: { core, servers: this.parts.servers, middleware: this.parts.middleware } };
+    const scope = new McpHost(scopeHostOptions(seed));
+    this.scopes.add(scope);
+    scope.release = () => this.scopes.delete(scope);
+    return scope;
   }
 
   /** The configuration's malformed entries (also listed in {@link servers} as `failed`). */
@@ -226,6 +290,13 @@ export class McpHost {
    * @throws TypeError when `middleware` is not a function.
    */
   use(middleware: Middleware): () => void {
+    const scope = this.parts.core.scope;
+    if (scope !== undefined)
+      throw new InvalidArgumentError(
+        'use',
+        scope.principal,
+        "a user scope runs its host's middleware: call host.use()",
+      );
     return this.parts.middleware.use(middleware);
   }
 
@@ -284,8 +355,12 @@ export class McpHost {
     if (!core.closed) {
       core.closed = true;
       this.parts.close();
+      this.release?.();
     }
-    await boundedWait(this.parts.servers.close(), 'close', options, core.options.client?.timers);
+    const scopes = [...this.scopes].map((scope) => scope.close());
+    this.scopes.clear();
+    const closing = Promise.all([...scopes, this.parts.servers.close()]).then(() => {});
+    await boundedWait(closing, 'close', options, core.options.client?.timers);
   }
 
   /** Closes the host, as `close()` does: `await using host = …` closes it when the block ends. */

@@ -28,6 +28,8 @@ import type { HostServerStatus } from './servers/serverSlot.js';
 import { SkillsFront } from './skills/skillsFront.js';
 import { templateMatcher } from './catalog/templateRoute.js';
 import { UserInput } from './userInput/userInput.js';
+import { followHost, scopeCore, type ScopeSeed } from './scopes/userScope.js';
+import { statePartition } from './state/stateStore.js';
 
 /** The host's own verbs its parts call back. */
 export interface HostVerbs {
@@ -65,8 +67,12 @@ export interface HostParts {
   close(): void;
 }
 
-/** @internal Makes the parts of `host` (see the module comment); the options are checked already. */
-export function assembleHost(host: HostVerbs, options: McpHostOptions): HostParts {
+/**
+ * @internal Makes the parts of `host` (see the module comment); the options are checked
+ * already. With `seed`, the host is a user scope of `seed.host` (scopes/userScope.ts): its core
+ * is the scope's, its servers the host's (borrowed) and the user's own, its middleware the host's.
+ */
+export function assembleHost(host: HostVerbs, options: McpHostOptions, seed?: ScopeSeed): HostParts {
   const core = new HostCore(options, {
     toolsChanged: () => {
       budget.catalogChanged();
@@ -76,8 +82,13 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
   });
   let skills: SkillsFront | undefined;
   const front = (): SkillsFront => (skills ??= makeSkills(host, core));
-  const middleware = new HostMiddleware();
-  const servers = new HostServers(core, middleware);
+  if (seed !== undefined) scopeCore(core, seed);
+  const middleware = seed?.host.middleware ?? new HostMiddleware();
+  const servers = new HostServers(
+    core,
+    middleware,
+    seed && { store: seed.host.servers.store, eraMemory: seed.host.servers.eraMemory },
+  );
   const budget = new ContextBudget(options.contextBudget ?? {}, {
     catalog: () => core.catalog,
     servers: () => host.servers,
@@ -86,11 +97,18 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     skillsListed: () => skillsListed,
     callSkillTool: async (name, args, call) => front().callSkillTool(name, args, call),
   });
+  if (options.state !== undefined)
+    budget.artifacts.share({
+      store: options.state,
+      partition: statePartition(core.scope?.authContext),
+      onError: (error) => core.report(error, undefined),
+    });
   let skillsListed = false;
   const stopSkills = core.events.on((event) => {
     if (event.type === 'skills') skillsListed = event.skills.length > 0;
   });
   const userInput = makeUserInput(host, core);
+  if (seed !== undefined) core.started = seed.host.core.started;
   const views = new HostViews({
     catalog: () => core.catalog,
     listen: (listener) =>
@@ -103,6 +121,7 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     templateMatcher: templateMatcher((error) => core.report(error, undefined)),
     onError: (error) => core.report(error, undefined),
   });
+  const stopFollowing = seed === undefined ? () => {} : followHost(core, servers, seed);
   return {
     core,
     servers,
@@ -112,6 +131,7 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions): HostPart
     views,
     skills: front,
     close: () => {
+      stopFollowing();
       stopSkills();
       skills?.close();
       views.close();

@@ -13,15 +13,6 @@ import { abortableDelay } from '../util/signals.js';
 import type { Backoff } from './backoff.js';
 import type { ResolvedRetryPolicy } from './retryPolicy.js';
 
-export {
-  DEFAULT_RETRY_POLICY,
-  NO_RETRY_POLICY,
-  parseRetryAfter,
-  resolveRetryPolicy,
-  type ResolvedRetryPolicy,
-  type RetryPolicy,
-} from './retryPolicy.js';
-
 /** What to do after a failed attempt. */
 export interface RetryDecision {
   /** Whether this failure may be retried at all. */

@@ -9,17 +9,6 @@
 import * as rfc6570 from './rfc6570.js';
 import type { UriTemplate, UriTemplateSource, UriTemplateValues } from './rfc6570.js';
 
-export type {
-  UriTemplate,
-  UriTemplateExpression,
-  UriTemplateOperator,
-  UriTemplatePart,
-  UriTemplateSource,
-  UriTemplateValue,
-  UriTemplateValues,
-  UriTemplateVariable,
-} from './rfc6570.js';
-
 /**
  * Parses an RFC 6570 template (levels 1 to 4); given a `ResourceTemplate`, its `uriTemplate`; given
  * a {@link UriTemplate}, returns it as is. The parse is strict to the RFC's grammar (§2): literals limited to

@@ -6,7 +6,6 @@
 import type { JsonObject } from '../wire/messages.js';
 import type { CacheScope, Resource } from '../wire/protocol.js';
 
-export { SKILLS_EXTENSION, type SkillsCapability } from '../wire/skillsCapability.js';
 /** The `mimeType` of a directory resource. */
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 

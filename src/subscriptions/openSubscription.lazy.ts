@@ -1,7 +1,8 @@
 /**
- * What the subscription manager loads at the first `subscribe()` on the modern wire (spec:
- * basic/patterns/subscriptions): the opening of a subscription (`subscription.ts` holds its
- * lifecycle) and the reading of `notifications/tasks` for one.
+ * What the subscription manager loads at the first `subscribe()` on the modern wire or the
+ * first `live()` (spec: basic/patterns/subscriptions): the opening of a subscription
+ * (`subscription.ts` holds its lifecycle), the reading of `notifications/tasks` for one, and
+ * live lists (`liveList.ts`, which a live list's own subscription needs anyway).
  */
 import { abortedError, ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject } from '../wire/messages.js';
@@ -11,6 +12,8 @@ import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/re
 import { narrowToCapabilities } from './filter.js';
 import { ManagedSubscription, METHOD, type SubscriptionDeps } from './subscription.js';
 import type { SubscribeOptions, Subscription, SubscriptionEvent } from './types.js';
+
+export { makeLiveList } from './liveList.js';
 
 /** @internal A `subscribe()` on the modern wire, its filter and ack timeout checked by the manager. */
 export interface SubscribeRequest {

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '../errors/errors.js';
 import type { Backoff } from '../resilience/backoff.js';
 import { resolveReopenPolicy, type ResolvedReopenPolicy } from '../resilience/reopenPolicy.js';
 import type { SubscriptionClientOptions } from './types.js';
-import type { PollSettings } from './liveList.lazy.js';
+import type { PollSettings } from './liveList.js';
 
 /** {@link SubscriptionClientOptions} with every default filled in. */
 export interface ResolvedSubscriptionOptions {

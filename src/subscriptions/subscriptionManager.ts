@@ -16,9 +16,10 @@
  *   for the task's id; it invalidates nothing. Unmatched ones are reported the same way.
  *
  * The manager is always there; what a use needs loads on first use (`onDemand`): the
- * subscription lifecycle (`openSubscription.lazy.ts` with `subscription.ts`) at the first
- * `subscribe()` on the modern wire, live lists (`liveList.lazy.ts`) at the first `live()`, the legacy
- * wire's subscriptions (`legacyFeed.lazy.ts`) from the switch to that wire on. A failed load rejects
+ * subscription lifecycle (`openSubscription.lazy.ts` with `subscription.ts`, and live lists,
+ * `liveList.ts`) at the first `subscribe()` on the modern wire or the first `live()`. The legacy
+ * wire's subscriptions (`legacyFeed.ts`) come with that wire: the era's part (`era/fallback.lazy.ts`)
+ * holds them, and the client hands their class over with {@link useLegacyFeed}. A failed load rejects
  * the call that needed it with `ModuleLoadError` (-33042), nothing sent. Routing, invalidation
  * and reporting never wait for a load: before one, no subscription is open, so a change
  * notification only invalidates (and on the modern wire is unmatched).
@@ -41,8 +42,8 @@ import {
   type Change,
   type Invalidation,
 } from './invalidation.js';
-import type { LegacyFeed, LegacyFeedWireDeps } from './legacyFeed.lazy.js';
-import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.lazy.js';
+import type { LegacyFeed, LegacyFeedWireDeps } from './legacyFeed.js';
+import type { LiveListDeps, LiveListImpl, PollSettings } from './liveList.js';
 import type { openSubscription } from './openSubscription.lazy.js';
 import type { ListenRoute, ManagedSubscription, SubscriptionDeps, SubscriptionWireDeps } from './subscription.js';
 import type {
@@ -62,10 +63,6 @@ const RECENTLY_ENDED_LIMIT = 256;
 
 /** The subscription lifecycle on the modern wire: at its first `subscribe()`. */
 const loadSubscriptions = onDemand('subscriptions', () => import('./openSubscription.lazy.js'));
-/** Live lists: at the first `live()`. */
-const loadLiveLists = onDemand('live lists', () => import('./liveList.lazy.js'));
-/** Subscriptions on the legacy wire: from the switch to that wire on. */
-const loadLegacyFeed = onDemand('legacy subscriptions', () => import('./legacyFeed.lazy.js'));
 
 /** What opens a subscription on the wire in use: the legacy feed, or the modern lifecycle. */
 type Opener = { legacy: LegacyFeed } | { legacy: undefined; open: typeof openSubscription };
@@ -112,7 +109,9 @@ export class SubscriptionManager {
   private readonly liveDeps: LiveListDeps;
   /** Set while the client speaks the legacy wire: subscriptions go through a `LegacyFeed` instead. */
   private legacyHost: LegacyFeedWireDeps | undefined;
-  /** The legacy wire's feed, made at its first subscription on that wire (`legacyFeed.lazy.ts` loaded by then). */
+  /** The legacy wire's feed class, handed over with the wire (see {@link useLegacyFeed}). */
+  private legacyFeed: typeof LegacyFeed | undefined;
+  /** The legacy wire's feed, made at its first subscription on that wire. */
   private legacy: LegacyFeed | undefined;
 
   constructor(private readonly options: SubscriptionManagerOptions) {
@@ -156,14 +155,13 @@ export class SubscriptionManager {
    * Switches to the legacy wire (spec 2025-11-25): from now on `subscribe()` and `live()` use
    * implicit list-change notifications and `resources/subscribe`, and change notifications
    * without a subscription id are delivered to every subscription that asked for their type.
-   * Starts loading the legacy feed; until it has loaded there is no legacy subscription, and
-   * `subscribe()` and `live()` wait for it.
+   * `Feed` is the legacy feed's class, from the era's part the client loaded with that wire
+   * (`era/fallback.lazy.ts`); the feed itself is made at the first subscription.
    */
-  useLegacyFeed(host: LegacyFeedWireDeps): void {
+  useLegacyFeed(host: LegacyFeedWireDeps, Feed: typeof LegacyFeed): void {
     this.legacyHost = host;
+    this.legacyFeed = Feed;
     this.legacy = undefined;
-    // A failed load is tried again, and reported, by the first subscribe() on this wire.
-    loadLegacyFeed().catch(() => {});
   }
 
   /** Back to the modern wire (a reconnect found the server upgraded): `subscribe()` sends `subscriptions/listen` again. */
@@ -222,9 +220,8 @@ export class SubscriptionManager {
     kind: K,
     options: LiveListOptions<LiveListItems[K]> = {},
   ): Promise<LiveList<LiveListItems[K]>> {
-    // First use: the live lists load, with what the list's own subscription will need.
-    if (loadLiveLists.value === undefined && options.subscription === undefined) this.opener().catch(() => {}); // a failure is the list's subscribe() to report
-    const { makeLiveList } = loadLiveLists.value ?? (await loadLiveLists());
+    // First use: the live lists load with the modern wire's subscriptions (one part).
+    const { makeLiveList } = loadSubscriptions.value ?? (await loadSubscriptions());
     const list = makeLiveList(kind, this.liveDeps, options, this.options.liveDebounceMs);
     const entry = list as LiveListImpl<unknown>;
     this.lists.add(entry);
@@ -364,9 +361,9 @@ export class SubscriptionManager {
       const loaded = loadSubscriptions.value;
       return loaded === undefined ? undefined : { legacy: undefined, open: loaded.openSubscription };
     }
-    const loaded = loadLegacyFeed.value;
-    if (loaded === undefined) return undefined;
-    this.legacy ??= new loaded.LegacyFeed({
+    const Feed = this.legacyFeed;
+    if (Feed === undefined) return undefined;
+    this.legacy ??= new Feed({
       host,
       onError: (error) => this.report(error),
       invalidate: (invalidations) => this.invalidate(invalidations),
@@ -380,7 +377,7 @@ export class SubscriptionManager {
     for (;;) {
       const opener = this.openerNow();
       if (opener !== undefined) return opener;
-      await (this.legacyHost === undefined ? loadSubscriptions() : loadLegacyFeed());
+      await loadSubscriptions();
     }
   }
 

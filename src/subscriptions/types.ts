@@ -1,6 +1,6 @@
 /**
  * Shapes of subscriptions and live lists (spec: basic/patterns/subscriptions). The machinery is
- * in `subscriptionManager.ts`, `subscription.ts` and `liveList.lazy.ts`.
+ * in `subscriptionManager.ts`, `subscription.ts` and `liveList.ts`.
  */
 import type { RequestId } from '../wire/messages.js';
 import type { Prompt, Resource, ResourceTemplate, SubscriptionFilter, Tool } from '../wire/protocol.js';

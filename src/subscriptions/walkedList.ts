@@ -1,5 +1,5 @@
 /**
- * What a live list takes from one walk of a whole list (`liveList.lazy.ts`): its items, and the
+ * What a live list takes from one walk of a whole list (`liveList.ts`): its items, and the
  * smallest `ttlMs` its pages gave, which paces the list's polling. The client builds it with
  * {@link walkedList} when it lends the manager its walk; a file of its own so that the live
  * lists themselves can load on first use.

@@ -31,8 +31,6 @@ import {
   type LegacyTaskSupport,
 } from './legacySupport.js';
 
-export type { ResumeTaskOptions, TaskManagerDeps } from './types.js';
-
 const loadMachinery = onDemand('tasks', () => import('./taskMachinery.lazy.js'));
 
 /** @internal Owned by `McpClient`; see the module comment. It is the {@link TaskMachineryDeps} of its machinery. */

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage, RequestId } from '../wire/messages.js';
+import type { JsonObject, JsonRpcMessage, RequestId } from '../wire/messages.js';
 
 /**
  * What a transport tells its owner. Handlers are passed once to {@link Transport.start};
@@ -61,9 +61,10 @@ export interface TransportCapabilities {
    */
   readonly cancelsByAbortingSend: boolean;
   /**
-   * True when `x-mcp-header` tool parameters must be mirrored into `Mcp-Param-*` headers
-   * (Streamable HTTP): the client screens `tools/list` and passes the headers of each
-   * `tools/call` in {@link TransportSendOptions.headers}. @default false
+   * True when `x-mcp-header` tool parameters are mirrored into `Mcp-Param-*` headers
+   * (Streamable HTTP, by the link it brings: {@link Transport.links}): the client then answers
+   * a `HeaderMismatch` (-32020) to a `tools/call` by listing the tools again and sending the
+   * call once more. @default false
    */
   readonly mirrorsToolParamHeaders?: boolean | undefined;
   /**
@@ -221,6 +222,65 @@ export interface RequestCredential {
 }
 
 /**
+ * One request as a transport's link ({@link TransportLink}) sees it: the client's request context
+ * after the user's middleware, so `params` are the (possibly rewritten) ones that will be sent.
+ */
+export interface LinkRequest {
+  /** The MCP method, e.g. `tools/call`. */
+  readonly method: string;
+  /** The params that will be sent (without `_meta`); never mutated. */
+  readonly params: JsonObject;
+  /** Extra envelope headers of every attempt ({@link TransportSendOptions.headers}); a link may add to them. */
+  readonly headers: Record<string, string>;
+  /**
+   * Whether the request may be sent again after a transient failure
+   * ({@link TransportSendOptions.idempotent}): the caller's `CallOptions.idempotent`, or
+   * `undefined` when it set none. A link may set it then (Streamable HTTP: a `tools/call` of a
+   * tool `tools/list` annotated `readOnlyHint` or `idempotentHint`). When it stays `undefined`,
+   * the client sends `true`, except for `tools/call` (`false`).
+   */
+  idempotent: boolean | undefined;
+}
+
+/**
+ * Middleware a transport contributes to every client it serves ({@link Transport.links}). Its
+ * place in the client's chain is fixed: after the user's middleware and the client's `logging`
+ * link, in the order the transport lists them, right before the send (docs/design.md, "Request
+ * middleware"). So a link sees what the user's middleware made of the request, and what it does
+ * (a new session, a header) stays below them.
+ */
+export interface TransportLink {
+  /**
+   * Whether the link has work on `request`, asked when its turn comes: `false` means it would
+   * only call `next()`, and the chain steps over it without calling {@link run}.
+   */
+  applies(request: LinkRequest): boolean;
+  /**
+   * Runs the request: calls `next()` (at most twice, for one more try) and resolves with its
+   * result, or a rewritten one; rejects with what `next()` rejected with unless it handles it.
+   */
+  run(request: LinkRequest, next: () => Promise<JsonObject>): Promise<JsonObject>;
+  /** Told the method of each notification the server sends (`notifications/tools/list_changed`...), before the client handles it. */
+  notified?(method: string): void;
+}
+
+/** What a client lends the links of its transport ({@link Transport.links}). */
+export interface TransportLinkDeps {
+  /**
+   * Legacy wire (2025-11-25): starts a new session after `expired` (a `SessionExpiredError`) and
+   * resolves once it is ready; `undefined` while the client has no legacy session to renew.
+   * Read on each use. Rejects with what the new `initialize` rejects with.
+   */
+  readonly renewSession: ((expired: unknown) => Promise<unknown>) | undefined;
+  /** True while the client is reconnecting: a request that waits for it is sent again by the client. */
+  reconnecting(): boolean;
+  /** Reports a problem that does not fail the request (the client's `onError`). */
+  warn(error: Error): void;
+  /** One line for the client's debug log (`debug` option), under `type: "reconnect"`; absent when the log is off. */
+  readonly debug: ((message: string) => void) | undefined;
+}
+
+/**
  * A bidirectional JSON-RPC message channel: the only thing the session needs from
  * stdio, Streamable HTTP, WebSocket or an in-memory peer.
  *
@@ -232,6 +292,9 @@ export interface RequestCredential {
  *   in call order. It rejects if the transport is closed.
  * - `close()` is idempotent, ends the connection and any child process, and resolves after
  *   `handlers.onClose` has been called.
+ * - `links(deps)`, when present, is called once by each client the transport serves, and its
+ *   middleware run innermost in that client's chain ({@link TransportLink}). A transport that
+ *   wraps another forwards it.
  */
 export interface Transport {
   /** What the transport can do (per-request streams, resumption...); fixed for its lifetime. */
@@ -257,6 +320,13 @@ export interface Transport {
    * which does not say.
    */
   readonly networkProtocolVersion?: string | undefined;
+  /**
+   * The middleware this transport brings to the client that owns it (see {@link TransportLink}
+   * for their fixed place in the chain): Streamable HTTP brings the legacy session's renewal and
+   * the `Mcp-Param-*` headers of `tools/call`. Called once per client, when the client is made;
+   * the links it returns serve that client only. Transports without links leave it out.
+   */
+  links?(deps: TransportLinkDeps): readonly TransportLink[];
   /** Present when the legacy wire needs the transport's help (Streamable HTTP); see {@link LegacyWireControl}. */
   readonly legacyWire?: LegacyWireControl | undefined;
   /**

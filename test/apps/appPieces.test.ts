@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { toolUi } from '../../src/apps/toolUi.js';
 import { withAppsExtension } from '../../src/apps/capability.js';
-import { appResourceFrom, isAppMimeType } from '../../src/apps/appResource.js';
+import { appResourceFrom } from '../../src/apps/appResource.js';
+import { isAppMimeType } from '../../src/apps/uiUri.js';
 import { appContentSecurityPolicy, appFrameDocument, appPermissionsPolicy } from '../../src/apps/framePolicy.js';
 import { resolveClientOptions } from '../../src/client/options.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';

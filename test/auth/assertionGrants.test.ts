@@ -7,7 +7,7 @@
  * another grant.
  */
 import { describe, expect, it } from 'vitest';
-import type { AssertionRequest, SubjectTokenRequest } from '../../src/auth/grants.js';
+import type { AssertionRequest, SubjectTokenRequest } from '../../src/auth/grantOptions.js';
 import { OAuthError } from '../../src/auth/errors.js';
 import type { NonInteractiveProviderOptions } from '../../src/auth/oauthOptions.js';
 import { createOAuthProvider, type OAuthProvider } from '../../src/auth/oauthProvider.js';

@@ -5,9 +5,9 @@ import {
   applicationTypeFor,
   chooseAuthMethod,
   clientAuthentication,
-  clientIdMetadataDocument,
   registrationAuthMethod,
 } from '../../src/auth/registration.js';
+import { clientIdMetadataDocument } from '../../src/auth/clientMetadataDocument.js';
 
 const as: oauth.AuthorizationServer = { issuer: 'https://as.example' };
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCacheStore, type CacheStore } from '../../src/cache/cacheStore.js';
 import type { CacheEntry } from '../../src/cache/types.js';
-import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
+import { ResponseCache } from '../../src/cache/responseCache.js';
+import { type ResponseCacheOptions } from '../../src/cache/options.js';
 import type { CacheEvent, Loader } from '../../src/cache/types.js';
 import type { JsonObject } from '../../src/wire/messages.js';
 

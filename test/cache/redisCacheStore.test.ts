@@ -9,7 +9,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { ResponseCache, type ResponseCacheOptions } from '../../src/cache/responseCache.js';
+import { ResponseCache } from '../../src/cache/responseCache.js';
+import { type ResponseCacheOptions } from '../../src/cache/options.js';
 import type { CacheEvent, LoadOutcome, Loader } from '../../src/cache/types.js';
 import type { JsonObject } from '../../src/wire/messages.js';
 import { RedisCacheStore, type RedisCacheStoreOptions } from '../../src/cache/redis/redisCacheStore.js';

@@ -21,6 +21,7 @@ import { ErrorCode } from '../../src/errors/codes.js';
 import type { JsonRpcMessage } from '../../src/wire/messages.js';
 import type { Transport, TransportSendOptions } from '../../src/transport/transport.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
+import { httpLinks } from '../../src/transport/http/requestLinks.js';
 import { connectedPair, ScriptedServer, type Wire } from '../fakes/scriptedServer.js';
 import type { ClientOptions } from '../../src/client/options.js';
 
@@ -30,6 +31,8 @@ function recordingPair(options: Partial<ClientOptions> = {}) {
   const headers = new Map<unknown, Readonly<Record<string, string>> | undefined>();
   const transport: Transport = {
     capabilities: { cancelsByAbortingSend: false, mirrorsToolParamHeaders: true },
+    // The Mcp-Param-* link a Streamable HTTP transport brings.
+    links: (deps) => httpLinks(deps, () => true),
     serverIdentity: clientEnd.serverIdentity,
     start: (handlers) => clientEnd.start(handlers),
     close: () => clientEnd.close(),

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError, InvalidArgumentError, ProtocolError, RpcError } from '../../src/errors/errors.js';
-import type { CompletionOutcome } from '../../src/completion/completer.js';
+import type { CompletionOutcome } from '../../src/completion/types.js';
 import { DISCOVER_RESULT, connectedPair, type Wire } from '../fakes/scriptedServer.js';
 
 const REF = { type: 'ref/prompt', name: 'greet' } as const;

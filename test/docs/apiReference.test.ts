@@ -44,9 +44,11 @@ describe('API reference (typedoc)', () => {
     const modules = project.getChildrenByKind(ReflectionKind.Module).map((m) => m.name);
     expect(modules.sort()).toEqual([
       'mcp-live',
+      'mcp-live/ai-sdk',
       'mcp-live/apps-bridge',
       'mcp-live/host',
       'mcp-live/host/node',
+      'mcp-live/langchain',
       'mcp-live/node',
       'mcp-live/redis',
     ]);
@@ -58,5 +60,7 @@ describe('API reference (typedoc)', () => {
     expect(project.getChildByName(['mcp-live/host', 'McpHost'])?.kind).toBe(ReflectionKind.Class);
     expect(project.getChildByName(['mcp-live/host/node', 'loadHostConfig'])?.kind).toBe(ReflectionKind.Function);
     expect(project.getChildByName(['mcp-live/apps-bridge', 'createAppBridge'])?.kind).toBe(ReflectionKind.Function);
+    expect(project.getChildByName(['mcp-live/ai-sdk', 'aiSdkTools'])?.kind).toBe(ReflectionKind.Function);
+    expect(project.getChildByName(['mcp-live/langchain', 'McpPromptTemplate'])?.kind).toBe(ReflectionKind.Class);
   }, 120_000);
 });

@@ -132,6 +132,8 @@ describe('code samples in README.md and docs/', () => {
         'mcp-live/host/node': ['src/hostNode.ts'],
         'mcp-live/redis': ['src/redis.ts'],
         'mcp-live/apps-bridge': ['src/appsBridge.ts'],
+        'mcp-live/ai-sdk': ['src/aiSdk.ts'],
+        'mcp-live/langchain': ['src/langchain.ts'],
       },
     };
     const program = ts.createProgram([...byFile.keys()], options);
@@ -161,7 +163,9 @@ describe('code samples in README.md and docs/', () => {
           .replace(/from 'mcp-live\/host'/g, `from ${JSON.stringify(join(root, 'src', 'host.ts'))}`)
           .replace(/from 'mcp-live\/host\/node'/g, `from ${JSON.stringify(join(root, 'src', 'hostNode.ts'))}`)
           .replace(/from 'mcp-live\/redis'/g, `from ${JSON.stringify(join(root, 'src', 'redis.ts'))}`)
-          .replace(/from 'mcp-live\/apps-bridge'/g, `from ${JSON.stringify(join(root, 'src', 'appsBridge.ts'))}`);
+          .replace(/from 'mcp-live\/apps-bridge'/g, `from ${JSON.stringify(join(root, 'src', 'appsBridge.ts'))}`)
+          .replace(/from 'mcp-live\/ai-sdk'/g, `from ${JSON.stringify(join(root, 'src', 'aiSdk.ts'))}`)
+          .replace(/from 'mcp-live\/langchain'/g, `from ${JSON.stringify(join(root, 'src', 'langchain.ts'))}`);
         const file = join(dir, 'sample.ts');
         writeFileSync(file, `${code}\nexport {};\n`);
         const log = vi.spyOn(console, 'log').mockImplementation(() => {});

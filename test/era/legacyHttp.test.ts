@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { McpClient } from '../../src/client/client.js';
 import type { ClientOptions } from '../../src/client/options.js';
-import type { StreamableHttpTransportOptions } from '../../src/transport/http/streamableHttp.js';
+import type { StreamableHttpTransportOptions } from '../../src/transport/http/streamableHttpOptions.js';
 import { StreamBrokenError } from '../../src/transport/transportErrors.js';
 import { resolveLegacyHttpOptions } from '../../src/transport/http/legacy/legacyHttp.js';
 import { CancelledError, InvalidArgumentError } from '../../src/errors/errors.js';

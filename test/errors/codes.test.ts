@@ -64,9 +64,15 @@ const WIRE_ALSO_LOCAL = new Set<ErrorCodeName>([
 
 const entries = Object.entries(ErrorCode) as [ErrorCodeName, number][];
 const local = entries.filter(([name]) => !WIRE_ALSO_LOCAL.has(name));
-/** Local codes minted after 0.3 (never in -320xx): the Triggers & Events extension's (issue 46). */
-const SINCE_0_3 = new Set<ErrorCodeName>(['EventsUnsupported', 'NoCompatibleDeliveryMode', 'EventSubscriptionEnded']);
-const movedLocal = local.filter(([name, code]) => code <= -33000 && !SINCE_0_3.has(name));
+/** Local codes minted after the 0.2 -> 0.3 move: they never had a -320xx number. */
+const MINTED_SINCE_THE_MOVE = new Set<ErrorCodeName>([
+  'ToolResultFailed',
+  // The Triggers & Events extension's (issue 46).
+  'EventsUnsupported',
+  'NoCompatibleDeliveryMode',
+  'EventSubscriptionEnded',
+]);
+const moved = local.filter(([name, code]) => code <= -33000 && !MINTED_SINCE_THE_MOVE.has(name));
 
 describe('ErrorCode', () => {
   it('has one name per code', () => {
@@ -112,9 +118,7 @@ describe('ErrorCode', () => {
   });
 
   it('moved every 0.2 local code from -320xx to -330xx (docs/errors.md lists the same)', () => {
-    expect(
-      Object.fromEntries(movedLocal.map(([name, code]) => [name, code + 1000])),
-    ).toEqual({
+    expect(Object.fromEntries(moved.map(([name, code]) => [name, code + 1000]))).toEqual({
       InputRequired: -32003,
       PaginationFailed: -32004,
       CacheMiss: -32005,
@@ -147,6 +151,7 @@ describe('ErrorCode', () => {
       SkillVerificationFailed: -32060,
       SkillEntryInvalid: -32061,
       SkillsUnsupported: -32062,
+      HostStateFailed: -32063,
       AppResourceInvalid: -32070,
       AppToolCallDenied: -32071,
     });
@@ -159,7 +164,7 @@ describe('ErrorCode', () => {
       Number(now),
       Number(before),
     ]);
-    expect(rows.length).toBe(movedLocal.length);
+    expect(rows.length).toBe(moved.length);
     for (const [name, now, before] of rows) {
       expect(ErrorCode[name as ErrorCodeName], String(name)).toBe(now);
       expect(Number(now) + 1000).toBe(before);

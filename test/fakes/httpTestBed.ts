@@ -5,10 +5,8 @@
  * it (vitest runs after-hooks in reverse), so `vi.useRealTimers()` there comes first.
  */
 import { afterEach } from 'vitest';
-import type {
-  StreamableHttpTransport,
-  StreamableHttpTransportOptions,
-} from '../../src/transport/http/streamableHttp.js';
+import type { StreamableHttpTransport } from '../../src/transport/http/streamableHttp.js';
+import type { StreamableHttpTransportOptions } from '../../src/transport/http/streamableHttpOptions.js';
 import { HttpFake, type HttpHandler } from './httpFake.js';
 
 /** A Streamable HTTP transport class: the fetch path's or `mcp-live/node`'s. */

@@ -9,6 +9,7 @@ import { selectByAnnotations } from '../../src/resources/annotations.js';
 import { matchUriTemplate } from '../../src/resources/uriTemplateMatch.js';
 import type { ResourceTemplate } from '../../src/wire/protocol.js';
 import { exampleClient } from './exampleServer.js';
+import { completeTemplateArgument, readTemplate } from '../../src/client/templates.js';
 
 let client: McpClient;
 let templates: ResourceTemplate[];
@@ -32,30 +33,30 @@ describe('resource templates against the example server', () => {
       'demo://menu/{cuisine}/{dish}',
       'demo://items/{n}',
     ]);
-    const result = await client.readTemplate(template('demo://menu/{cuisine}/{dish}'), {
+    const result = await readTemplate(client, template('demo://menu/{cuisine}/{dish}'), {
       cuisine: 'japanese',
       dish: 'ramen',
     });
     expect(result.contents).toEqual([
       { uri: 'demo://menu/japanese/ramen', mimeType: 'text/plain', text: 'ramen, from the japanese menu.' },
     ]);
-    const greeting = await client.readTemplate('demo://greeting/{name}', { name: 'Ada Lovelace' });
+    const greeting = await readTemplate(client, 'demo://greeting/{name}', { name: 'Ada Lovelace' });
     expect(greeting.contents[0]).toMatchObject({ uri: 'demo://greeting/Ada%20Lovelace', text: 'Hello, Ada Lovelace!' });
     await expect(
-      client.readTemplate(template('demo://menu/{cuisine}/{dish}'), { cuisine: 'japanese', dish: 'pizza' }),
+      readTemplate(client, template('demo://menu/{cuisine}/{dish}'), { cuisine: 'japanese', dish: 'pizza' }),
     ).rejects.toBeInstanceOf(ResourceNotFoundError);
   });
 
   it('completes a variable, with the variables already chosen as context', async () => {
     const menu = template('demo://menu/{cuisine}/{dish}');
-    expect((await client.completeTemplateArgument(menu, 'cuisine', 'i')).completion.values).toEqual([
+    expect((await completeTemplateArgument(client, menu, 'cuisine', 'i')).completion.values).toEqual([
       'italian',
       'indian',
     ]);
     expect(
-      (await client.completeTemplateArgument(menu, 'dish', 't', { cuisine: 'mexican' })).completion.values,
+      (await completeTemplateArgument(client, menu, 'dish', 't', { cuisine: 'mexican' })).completion.values,
     ).toEqual(['tacos', 'tamales', 'tostadas']);
-    expect((await client.completeTemplateArgument(menu, 'dish', 't')).completion.values).toEqual([
+    expect((await completeTemplateArgument(client, menu, 'dish', 't')).completion.values).toEqual([
       'tiramisu',
       'tempura',
       'tacos',

@@ -4,7 +4,8 @@
  * timers (driven here by fake timers).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveRetryPolicy, retry, withRetry } from '../../src/resilience/retry.js';
+import { resolveRetryPolicy } from '../../src/resilience/retryPolicy.js';
+import { retry, withRetry } from '../../src/resilience/retry.js';
 import { MAX_TIMER_DELAY_MS } from '../../src/util/timerBounds.js';
 
 /** Records the fake time of each attempt (from the first), failing with `error` until `okAt`. */

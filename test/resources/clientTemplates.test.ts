@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UriTemplateError } from '../../src/resources/errors.js';
 import { parseUriTemplate } from '../../src/resources/uriTemplate.js';
 import { connectedPair } from '../fakes/scriptedServer.js';
+import { completeTemplateArgument, readTemplate } from '../../src/client/templates.js';
 
 const TEMPLATE = { uriTemplate: 'travel://activities/{city}/{category}{?limit}', name: 'activities' };
 
@@ -11,15 +12,15 @@ describe('client.readTemplate', () => {
     server.on('resources/read', (request) => ({
       result: { contents: [{ uri: request['params']['uri'], text: 'ok' }], ttlMs: 60_000, cacheScope: 'public' },
     }));
-    const first = await client.readTemplate(TEMPLATE, { city: 'São Paulo', category: 'museums', limit: 5 });
+    const first = await readTemplate(client, TEMPLATE, { city: 'São Paulo', category: 'museums', limit: 5 });
     expect(first.contents[0]?.uri).toBe('travel://activities/S%C3%A3o%20Paulo/museums?limit=5');
-    const again = await client.readTemplate(TEMPLATE.uriTemplate, {
+    const again = await readTemplate(client, TEMPLATE.uriTemplate, {
       city: 'São Paulo',
       category: 'museums',
       limit: '5',
     });
     expect(again).toBe(first);
-    await client.readTemplate(parseUriTemplate(TEMPLATE.uriTemplate), { city: 'Lyon', category: 'parks' });
+    await readTemplate(client, parseUriTemplate(TEMPLATE.uriTemplate), { city: 'Lyon', category: 'parks' });
     expect(server.requests('resources/read').map((r) => r['params']['uri'])).toEqual([
       'travel://activities/S%C3%A3o%20Paulo/museums?limit=5',
       'travel://activities/Lyon/parks',
@@ -28,10 +29,10 @@ describe('client.readTemplate', () => {
 
   it('sends nothing for a bad template or value, and names template and variable', async () => {
     const { client, server } = await connectedPair();
-    await expect(client.readTemplate('travel://{city', {})).rejects.toMatchObject({
+    await expect(readTemplate(client, 'travel://{city', {})).rejects.toMatchObject({
       data: { name: 'uriTemplate', template: 'travel://{city', position: 9 },
     });
-    const error = await client.readTemplate(TEMPLATE, { city: { nested: {} } as never }).catch((e: unknown) => e);
+    const error = await readTemplate(client, TEMPLATE, { city: { nested: {} } as never }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UriTemplateError);
     expect((error as UriTemplateError).data).toMatchObject({ template: TEMPLATE.uriTemplate, variable: 'city' });
     expect((error as Error).message).toContain(TEMPLATE.uriTemplate);
@@ -45,7 +46,7 @@ describe('client.completeTemplateArgument', () => {
     server.on('completion/complete', () => ({
       result: { completion: { values: ['museums', 'music'], hasMore: false } },
     }));
-    const result = await client.completeTemplateArgument(TEMPLATE, 'category', 'mu', { city: 'Paris' });
+    const result = await completeTemplateArgument(client, TEMPLATE, 'category', 'mu', { city: 'Paris' });
     expect(result.completion).toEqual({ values: ['museums', 'music'], hasMore: false });
     expect(server.requests('completion/complete')[0]?.['params']).toMatchObject({
       ref: { type: 'ref/resource', uri: TEMPLATE.uriTemplate },
@@ -56,7 +57,7 @@ describe('client.completeTemplateArgument', () => {
 
   it('rejects a name that is not a variable of the template, sending nothing', async () => {
     const { client, server } = await connectedPair();
-    const error = await client.completeTemplateArgument(TEMPLATE, 'country', 'f').catch((e: unknown) => e);
+    const error = await completeTemplateArgument(client, TEMPLATE, 'country', 'f').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UriTemplateError);
     expect((error as UriTemplateError).data).toMatchObject({ name: 'name', value: 'country', variable: 'country' });
     expect(server.requests('completion/complete')).toHaveLength(0);

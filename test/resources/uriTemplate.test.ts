@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/errors/codes.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import { UriTemplateError } from '../../src/resources/errors.js';
-import { expandUriTemplate, parseUriTemplate, type UriTemplateValues } from '../../src/resources/uriTemplate.js';
+import { expandUriTemplate, parseUriTemplate } from '../../src/resources/uriTemplate.js';
+import { type UriTemplateValues } from '../../src/resources/rfc6570.js';
 
 /** RFC 6570 §3.2.1's variables; `keys` in the RFC's order. */
 const RFC_VARIABLES: UriTemplateValues = {

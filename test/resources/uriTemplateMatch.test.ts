@@ -7,7 +7,8 @@ import {
   UriTemplateError,
   isUriTemplateAmbiguityError,
 } from '../../src/resources/errors.js';
-import { expandUriTemplate, parseUriTemplate, type UriTemplateValues } from '../../src/resources/uriTemplate.js';
+import { expandUriTemplate, parseUriTemplate } from '../../src/resources/uriTemplate.js';
+import { type UriTemplateValues } from '../../src/resources/rfc6570.js';
 import { matchUriTemplate, matchUriTemplates } from '../../src/resources/uriTemplateMatch.js';
 
 const one = (uri: string, template: string) => matchUriTemplates(uri, [template])[0];

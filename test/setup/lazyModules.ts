@@ -17,10 +17,7 @@ await Promise.all([
   import('../../src/observability/observer.lazy.js'),
   import('../../src/inputRequired/inputRounds.lazy.js'),
   import('../../src/subscriptions/openSubscription.lazy.js'),
-  import('../../src/subscriptions/liveList.lazy.js'),
-  import('../../src/subscriptions/legacyFeed.lazy.js'),
   import('../../src/tasks/taskMachinery.lazy.js'),
   import('../../src/transport/http/legacy/legacyWire.lazy.js'),
   import('../../src/transport/http/legacy/sseConnection.lazy.js'),
-  import('../../src/transport/http/legacy/sseFallback.lazy.js'),
 ]);

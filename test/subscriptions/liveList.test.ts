@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RpcError } from '../../src/errors/errors.js';
 import { SubscriptionClosedError } from '../../src/subscriptions/errors.js';
-import { MAX_DISCARDED_REFRESHES } from '../../src/subscriptions/liveList.lazy.js';
+import { MAX_DISCARDED_REFRESHES } from '../../src/subscriptions/liveList.js';
 import type { LiveListEvent } from '../../src/subscriptions/types.js';
 import type { Tool } from '../../src/wire/protocol.js';
 import type { Reply } from '../fakes/scriptedServer.js';

@@ -8,6 +8,7 @@ import type { McpClient } from '../../src/client/client.js';
 import type { JsonRpcNotification, RequestId } from '../../src/wire/messages.js';
 import type { SubscriptionEvent } from '../../src/subscriptions/types.js';
 import type { SubscriptionWireDeps } from '../../src/subscriptions/subscription.js';
+import { LegacyFeed } from '../../src/subscriptions/legacyFeed.js';
 
 type Fixtures = typeof import('./fixtures.js');
 
@@ -193,12 +194,15 @@ describe('what never waits for a load', () => {
 
   it('on the legacy wire, before its feed has loaded: a change only invalidates, in the same tick', async () => {
     const { manager, started, errors } = await freshManager();
-    manager.useLegacyFeed({
-      capabilities: () => ({ tools: { listChanged: true } }),
-      connected: () => true,
-      subscribe: () => Promise.resolve({}),
-      unsubscribe: () => Promise.resolve({}),
-    });
+    manager.useLegacyFeed(
+      {
+        capabilities: () => ({ tools: { listChanged: true } }),
+        connected: () => true,
+        subscribe: () => Promise.resolve({}),
+        unsubscribe: () => Promise.resolve({}),
+      },
+      LegacyFeed,
+    );
     expect(manager.legacyWatches('toolsListChanged')).toBe(false);
     expect(manager.handleNotification(toolsChanged)).toBe(true);
     expect(started).toEqual(['list tools/list']);

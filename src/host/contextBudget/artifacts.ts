@@ -6,6 +6,17 @@
 import type { CallToolResult } from '../../wire/protocol.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { codePointStart, pageEnd } from '../../util/text.js';
+import type { HostStateStore, StoredArtifact } from '../state/stateStore.js';
+import { HostStateError } from '../state/stateErrors.js';
+
+/** @internal Where a fleet's artifacts are kept besides this process (`McpHostOptions.state`). */
+export interface ArtifactTier {
+  readonly store: HostStateStore;
+  /** The user's partition of the store (`statePartition`). */
+  readonly partition: string;
+  /** Reports a store that failed: the artifact stays on this worker only. */
+  onError(error: Error): void;
+}
 
 /** Bounds of the artifact store. */
 export interface ArtifactLimits {
@@ -19,19 +30,8 @@ export interface ArtifactLimits {
   clock?: Clock | undefined;
 }
 
-/** One kept result. */
-export interface Artifact {
-  /** `art_<n>`: what `read_artifact` takes. */
-  readonly id: string;
-  /** The server and exposed name of the tool that produced it. */
-  readonly server: string;
-  readonly tool: string;
-  /** The text the model would have seen whole. */
-  readonly text: string;
-  /** The result as the server sent it. */
-  readonly result: CallToolResult;
-  /** UTF-8 bytes of `text`. */
-  readonly bytes: number;
+/** One kept result: what a host state store keeps of it, and when it was made and expires here. */
+export interface Artifact extends StoredArtifact {
   /** `Clock.now()` at creation and expiry, in ms. */
   readonly createdAt: number;
   readonly expiresAt: number;
@@ -62,12 +62,30 @@ export class ArtifactStore {
   private readonly maxBytes: number;
   private readonly ttlMs: number;
   private readonly clock: Clock;
+  private tier: ArtifactTier | undefined;
+  /** Makes ids unique across workers once the store is shared. */
+  private worker = '';
 
   constructor(limits: ArtifactLimits = {}) {
     this.maxCount = positive(limits.maxCount, DEFAULT_MAX_COUNT);
     this.maxBytes = positive(limits.maxBytes, DEFAULT_MAX_BYTES);
     this.ttlMs = positive(limits.ttlMs, DEFAULT_TTL_MS);
     this.clock = limits.clock ?? systemClock;
+  }
+
+  /**
+   * @internal Keeps every artifact in `tier` too, so another worker's `read_artifact` finds it
+   * ({@link fetch}); ids become `art_<worker>_<n>`.
+   */
+  share(tier: ArtifactTier): void {
+    this.tier = tier;
+    const bytes = crypto.getRandomValues(new Uint8Array(4));
+    this.worker = `${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}_`;
+  }
+
+  /** Whether artifacts are kept in a store other workers read too (`McpHostOptions.state`). */
+  get shared(): boolean {
+    return this.tier !== undefined;
   }
 
   /** Artifacts kept now. */
@@ -104,19 +122,77 @@ export class ArtifactStore {
     if (bytes > this.maxBytes) return undefined;
     const now = this.clock.now();
     const artifact: Artifact = Object.freeze({
-      id: `art_${this.next++}`,
+      id: `art_${this.worker}${this.next++}`,
       ...source,
       bytes,
       createdAt: now,
       expiresAt: now + this.ttlMs,
     });
+    this.keep(artifact);
+    if (this.tier !== undefined) this.keepShared(this.tier, artifact);
+    return artifact;
+  }
+
+  /**
+   * The artifact by id, from this process or, once shared, from the store (another worker cut
+   * it; it is then kept here too). `undefined` when neither has it; a store that fails is
+   * reported and read as a miss.
+   */
+  async fetch(id: string): Promise<Artifact | undefined> {
+    const own = this.get(id);
+    const tier = this.tier;
+    if (own !== undefined || tier === undefined || typeof id !== 'string') return own;
+    let stored: StoredArtifact | undefined;
+    try {
+      stored = await tier.store.getArtifact(tier.partition, id);
+    } catch (error) {
+      tier.onError(asStateError(error, 'getArtifact', undefined));
+      return undefined;
+    }
+    if (stored === undefined) return undefined;
+    if (!isStoredArtifact(stored, id) || utf8Length(stored.text) > this.maxBytes) {
+      tier.onError(
+        new HostStateError(`the store's artifact ${JSON.stringify(id)} is malformed`, {
+          operation: 'getArtifact',
+          reason: 'malformed-record',
+        }),
+      );
+      return undefined;
+    }
+    const now = this.clock.now();
+    const artifact: Artifact = Object.freeze({
+      id,
+      server: stored.server,
+      tool: stored.tool,
+      text: stored.text,
+      result: stored.result,
+      bytes: utf8Length(stored.text),
+      createdAt: now,
+      expiresAt: now + this.ttlMs,
+    });
+    this.keep(artifact);
+    return artifact;
+  }
+
+  private keep(artifact: Artifact): void {
     this.items.set(artifact.id, artifact);
-    this.bytesValue += bytes;
+    this.bytesValue += artifact.bytes;
     for (const old of this.items.values()) {
       if (this.items.size <= this.maxCount && this.bytesValue <= this.maxBytes) break;
       this.drop(old);
     }
-    return artifact;
+  }
+
+  private keepShared(tier: ArtifactTier, artifact: Artifact): void {
+    const { id, server, tool, text, result, bytes } = artifact;
+    const lost = `artifact ${id} (kept on this worker only)`;
+    try {
+      Promise.resolve(
+        tier.store.putArtifact(tier.partition, { id, server, tool, text, result, bytes }, this.ttlMs),
+      ).catch((error: unknown) => tier.onError(asStateError(error, 'putArtifact', lost)));
+    } catch (error) {
+      tier.onError(asStateError(error, 'putArtifact', lost));
+    }
   }
 
   /**
@@ -165,6 +241,37 @@ export class ArtifactStore {
     this.items.delete(artifact.id);
     this.bytesValue -= artifact.bytes;
   }
+}
+
+function isStoredArtifact(value: unknown, id: string): value is StoredArtifact {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    record['id'] === id &&
+    typeof record['server'] === 'string' &&
+    typeof record['tool'] === 'string' &&
+    typeof record['text'] === 'string' &&
+    typeof record['result'] === 'object' &&
+    record['result'] !== null
+  );
+}
+
+/** A store failure as the host reports it: a `HostStateError` as thrown, else one wrapping it. */
+function asStateError(error: unknown, operation: string, lost: string | undefined): HostStateError {
+  if (error instanceof HostStateError)
+    return lost === undefined || error.data.lost !== undefined
+      ? error
+      : new HostStateError(`${error.message}: ${lost}`, { ...error.data, lost }, error.cause);
+  const message = error instanceof Error ? error.message : String(error);
+  return new HostStateError(
+    `host state store failed (${operation}): ${message}${lost ? `: ${lost}` : ''}`,
+    {
+      operation,
+      reason: 'unreachable',
+      ...(lost !== undefined && { lost }),
+    },
+    error,
+  );
 }
 
 function positive(value: number | undefined, fallback: number): number {

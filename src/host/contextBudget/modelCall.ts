@@ -6,4 +6,6 @@ import type { ModelArgumentsFrom } from '../models/modelTools.js';
 export type ModelCallOptions = Omit<CallToolOptions, 'task'> & {
   task?: 'auto' | 'off' | undefined;
   modelArguments?: ModelArgumentsFrom | 'asIs' | undefined;
+  /** The model's id of this call, for the `approve` hook (`HostCallToolOptions.toolCallId`). */
+  toolCallId?: string | undefined;
 };

@@ -94,7 +94,7 @@ export class ToolSession {
       loaded: split.loaded,
       found,
       deferred,
-      artifacts: this.budget.artifacts.size > 0,
+      artifacts: this.budget.artifacts.shared || this.budget.artifacts.size > 0,
       skills: this.budget.host.skillsListed(),
     };
   }
@@ -180,10 +180,11 @@ export class ToolSession {
     return plain({ content: [{ type: 'text', text }] }, undefined, loaded);
   }
 
-  private readArtifact(args: JsonObject): ModelToolOutcome {
+  private async readArtifact(args: JsonObject): Promise<ModelToolOutcome> {
     const id = typeof args['id'] === 'string' ? args['id'] : '';
     const offset = typeof args['offset'] === 'number' && args['offset'] >= 0 ? args['offset'] : 0;
-    const artifact = this.budget.artifacts.get(id);
+    // Another worker's artifact is read back from the host's state store (docs/fleet.md).
+    const artifact = await this.budget.artifacts.fetch(id);
     if (artifact === undefined)
       return plain(
         {

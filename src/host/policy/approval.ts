@@ -62,6 +62,12 @@ export interface ToolCallApproval {
   readonly trusted: boolean;
   /** The tool as the server listed it. */
   readonly tool: Tool;
+  /**
+   * The model's id of this call (the AI SDK's `toolCallId`, LangChain's `tool_call.id`), when the
+   * caller of `callTool` gave one (`HostCallToolOptions.toolCallId`): the app's word, for matching
+   * an approval given in a framework's own flow; no server ever sees it.
+   */
+  readonly toolCallId?: string | undefined;
   /** What an approval of this call is bound to; `{ allow: binding }` must return exactly this. */
   readonly binding: ApprovalBinding;
 }

@@ -26,6 +26,8 @@ export interface ToolApprovalSetting {
   /** @default 120 000 */
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
+  /** The model's id of the call, when its caller gave one (`HostCallToolOptions.toolCallId`). */
+  toolCallId?: string | undefined;
   clock: Clock;
   timers: Timers;
 }
@@ -80,6 +82,7 @@ function approvalRequest(
     hints: trustedHints(listed, setting.trusted, setting.override?.annotations),
     trusted: setting.trusted,
     tool: listed,
+    ...(setting.toolCallId !== undefined && { toolCallId: setting.toolCallId }),
     binding: Object.freeze({
       server: target.server,
       name: listed.name,

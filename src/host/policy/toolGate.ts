@@ -26,6 +26,20 @@ export interface GateMemo {
 /** The key of {@link GateMemo} on a call's options (private to the host). */
 export const GATE_MEMO: unique symbol = Symbol('mcp-live.host.gateMemo');
 
+/**
+ * The key of a user scope's approval on a call's options (private to the host): a scope's call
+ * on a client the host shares with other scopes is approved by the scope's `approve`, not the
+ * host's (`host.forUser`).
+ */
+export const GATE_SCOPE: unique symbol = Symbol('mcp-live.host.gateScope');
+
+/** A user scope's approval, carried by each of its calls under {@link GATE_SCOPE}. */
+export interface GateScope {
+  /** The scope's hook; `undefined`: the entry's, else the host's. */
+  readonly approve?: ApproveHook | undefined;
+  readonly approvalTimeoutMs?: number | undefined;
+}
+
 /** What the gate reads of the host's options (`McpHostOptions`). */
 export interface GateHostOptions {
   readonly approve?: ApproveHook | undefined;
@@ -56,20 +70,23 @@ export function toolGate(
   return async (ctx, next) => {
     if (ctx.method !== 'tools/call') return next();
     const entry = source.entry();
-    const approve = entry?.approve ?? source.options.approve;
+    const scope = (ctx.options as { [GATE_SCOPE]?: GateScope })[GATE_SCOPE];
+    const approve = scope?.approve ?? entry?.approve ?? source.options.approve;
     if (approve === undefined) return next();
     const params = snapshot(ctx.params);
     const name = typeof params['name'] === 'string' ? params['name'] : '';
     const args = isObject(params['arguments']) ? params['arguments'] : Object.freeze({});
     const hash = argumentsHash(args);
-    const memo = (ctx.options as { [GATE_MEMO]?: GateMemo })[GATE_MEMO];
+    const given = ctx.options as { [GATE_MEMO]?: GateMemo; toolCallId?: unknown };
+    const memo = given[GATE_MEMO];
     if (memo?.approved?.name !== name || memo.approved.argumentsHash !== hash) {
       await approveToolCall(source.listed(name) ?? unlisted(server, name), args, {
         approve,
         trusted: entry?.trusted === true,
         override: overrideOf(entry?.overrides, name),
-        timeoutMs: source.options.approvalTimeoutMs,
+        timeoutMs: scope?.approvalTimeoutMs ?? source.options.approvalTimeoutMs,
         signal: ctx.signal,
+        toolCallId: typeof given.toolCallId === 'string' ? given.toolCallId : undefined,
         ...source.time(),
       });
       if (memo !== undefined) memo.approved = { name, argumentsHash: hash };

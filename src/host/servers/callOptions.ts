@@ -20,4 +20,10 @@ export interface HostCallToolOptions extends CallToolOptions {
    * `null`s strict mode stands in for optional properties with)
    */
   modelArguments?: ModelArgumentsFrom | 'asIs' | undefined;
+  /**
+   * The model's id of this call (the AI SDK's `toolCallId`, LangChain's `tool_call.id`), handed
+   * to the `approve` hook as `call.toolCallId`, so an approval given in a framework's own flow can
+   * be matched to the call it was given for. Never sent to the server. @default undefined
+   */
+  toolCallId?: string | undefined;
 }

@@ -81,6 +81,13 @@ export interface HostServerOptions extends ContextBudgetServerOptions {
   overrides?: ToolOverrides | undefined;
   /** Approves each call of this server's tools, instead of the host's `approve`. @default the host's */
   approve?: ApproveHook | undefined;
+  /**
+   * `true`: the server serves each user with the user's own credentials, so the host never
+   * connects it itself (it stays `new` in `host.servers`): each user scope (`host.forUser`)
+   * connects it with the credentials it was given, on a client of its own (docs/fleet.md).
+   * @default false (the host's one client, shared by every scope that gives no credentials for it)
+   */
+  perUser?: boolean | undefined;
 }
 
 /** One server of a host: where it is, and how the host treats it. */

@@ -15,6 +15,9 @@ import { HostRoutingError } from '../catalog/errors.js';
 import type { ExposedNameCollision } from '../catalog/exposedNames.js';
 import type { HostEvent, McpHostOptions } from './hostOptions.js';
 import type { ServerSlot } from './serverSlot.js';
+import { PrincipalWindow } from './principalWindow.js';
+import type { AuthContext } from '../../cache/authContext.js';
+import type { GateScope } from '../policy/toolGate.js';
 
 /** What follows the catalog, told in a fixed order around each change's `catalog` event. */
 export interface CatalogFollowers {
@@ -22,6 +25,16 @@ export interface CatalogFollowers {
   toolsChanged(): void;
   /** After the `catalog` and `collision` events: the slash commands. */
   changed(): void;
+}
+
+/** What a user scope's core adds to each call (`host.forUser`, docs/fleet.md). */
+export interface CoreScope {
+  /** The scope's principal, as `host.forUser` was given it. */
+  readonly principal: string;
+  /** Its private cache partition on the host's shared clients. */
+  readonly authContext: AuthContext;
+  /** Its approval, in place of the host's, on every client a call of the scope reaches. */
+  readonly gate: GateScope;
 }
 
 /** @internal See the module comment. */
@@ -33,6 +46,10 @@ export class HostCore {
   /** `connect()` was called: a server added from now on connects at once. */
   started = false;
   closed = false;
+  /** Whose call starts on the host's shared clients; a scope's core holds its host's. */
+  window = new PrincipalWindow();
+  /** Set on the core of a user scope: whose calls these are. */
+  scope: CoreScope | undefined;
 
   constructor(
     readonly options: McpHostOptions,

@@ -3,6 +3,7 @@
  * checks of both that run before anything starts.
  */
 import type { CacheStore } from '../../cache/cacheStore.js';
+import type { HostStateStore } from '../state/stateStore.js';
 import type { AppsOptions } from '../../client/options.js';
 import type { CompleterOptions } from '../../completion/completer.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
@@ -56,6 +57,14 @@ export interface McpHostOptions {
    * turns its cache off. @default a new `MemoryCacheStore` (5000 entries / 50 MiB)
    */
   cacheStore?: CacheStore | false | undefined;
+  /**
+   * Where artifacts are kept besides this process, so a turn that goes on on another worker reads
+   * them back (`read_artifact`, `artifacts.fetch`): `RedisHostStateStore` of `mcp-live/redis`
+   * for a fleet, keyed by each user scope's partition (docs/fleet.md). A store that fails is
+   * reported to `onError` (`HostStateError` -33063 with `data.lost`) and the host keeps serving
+   * from memory. For approvals any worker can answer, see `storedApproval`. @default none (this process only)
+   */
+  state?: HostStateStore | undefined;
   /** When tool and prompt names get their server's prefix. @default "always" */
   prefixMode?: PrefixMode | undefined;
   /** Between prefix and name; letters, digits, `_` and `-` only. @default "__" */
@@ -190,6 +199,8 @@ export function checkEntry(name: string, entry: HostServerEntry): void {
     bad('trusted', entry.trusted, 'expected true or false');
   if (entry.approve !== undefined && typeof entry.approve !== 'function')
     bad('approve', entry.approve, 'expected a function');
+  if (entry.perUser !== undefined && typeof entry.perUser !== 'boolean')
+    bad('perUser', entry.perUser, 'expected true or false');
   assertOverrides(name, entry.overrides);
   for (const key of ['allow', 'deny'] as const) {
     const list = entry.tools?.[key];

@@ -4,8 +4,10 @@
  * ref; a tool call mapped back to the server's schema and its overrides applied (approved at the
  * end of the host's link: policy/toolGate.ts).
  */
-import { checkAppUri, type AppResource, type AppResourceOptions } from '../../apps/appResource.js';
+import { checkAppUri } from '../../apps/uiUri.js';
+import { type AppResource, type AppResourceOptions } from '../../apps/appResourceCheck.js';
 import { isModelVisible } from '../../apps/toolUi.js';
+import { readAppResource as readClientAppResource } from '../../client/appResources.js';
 import { InvalidArgumentError } from '../../errors/errors.js';
 import type { CallToolOptions } from '../../tasks/options.js';
 import type { ToolTask } from '../../tasks/toolTask.js';
@@ -97,7 +99,7 @@ export async function readAppResource(
   const target = server ?? routeAppResource(core.catalog, uri);
   const entry = listed ?? core.catalog.resourcesByUri.get(uri)?.find((r) => r.server === target)?.resource;
   return onServer(core, target, 'resources/read', call, (client, own) =>
-    client.readAppResource(uri, { ...own, listed: entry }),
+    readClientAppResource(client, uri, { ...own, listed: entry }),
   );
 }
 

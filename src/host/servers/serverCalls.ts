@@ -17,6 +17,7 @@ import { abortableDelay } from '../../util/signals.js';
 import type { CallOptions } from '../../wire/callOptions.js';
 import type { HostCore } from './hostCore.js';
 import type { ServerSlot } from './serverSlot.js';
+import { GATE_SCOPE } from '../policy/toolGate.js';
 
 /** First wait before a call that reached no server is sent again, in ms (doubling, up to the max). */
 const UNREACHED_RETRY_MS = 100;
@@ -51,6 +52,8 @@ export async function onServer<T, O extends CallOptions>(
   options: O,
   call: (client: McpClient, options: O) => Promise<T>,
 ): Promise<T> {
+  if (core.scope !== undefined && core.closed)
+    throw new ConnectionClosedError(`${method}: the user scope is closed`, { reason: 'scope closed' });
   const slot = core.slotNamed(server);
   if (slot.waitingLazily) void slot.start();
   const { clock, timers, wallClock } = timeOf(core, slot);
@@ -69,7 +72,7 @@ export async function onServer<T, O extends CallOptions>(
     const waited = clock.now() - started;
     const own = waited > 0 ? { ...options, timeoutMs: Math.max(1, deadline - waited) } : options;
     try {
-      return await call(client, own);
+      return await startCall(core, client, own, call);
     } catch (error) {
       slot.afterFailure(error);
       // A retry that ran out of time while the server was still down is the same verdict.
@@ -89,6 +92,22 @@ export async function onServer<T, O extends CallOptions>(
       }
     }
   }
+}
+
+/**
+ * Starts one call: a user scope's call carries the scope's approval and starts inside the
+ * host's principal window (its private cache partition on a shared client).
+ */
+function startCall<T, O extends CallOptions>(
+  core: HostCore,
+  client: McpClient,
+  options: O,
+  call: (client: McpClient, options: O) => Promise<T>,
+): Promise<T> {
+  const scope = core.scope;
+  if (scope === undefined) return call(client, options);
+  const own = { ...options, [GATE_SCOPE]: scope.gate };
+  return core.window.run(scope.authContext, () => call(client, own));
 }
 
 /**

@@ -6,7 +6,7 @@
 import { McpClient } from '../../client/client.js';
 import type { ClientOptions } from '../../client/options.js';
 import type { CacheStore } from '../../cache/cacheStore.js';
-import type { AuthContextSource } from '../../cache/authContext.js';
+import type { AuthContext, AuthContextSource } from '../../cache/authContext.js';
 import type { EraMemory } from '../../era/era.js';
 import type { Transport } from '../../transport/transport.js';
 import type { HostClientOptions, HostServerEntry } from './config.js';
@@ -25,6 +25,13 @@ export interface ServerClientContext {
   eraMemory: EraMemory;
   /** The host's error sink for this server (after the client options' own `onError`). */
   onError: (error: Error) => void;
+  /**
+   * The auth context of the user scope a request starts for (`host.forUser`), read when each
+   * request starts: the host's shared clients read the scope whose call is starting
+   * (`PrincipalWindow.current`), a scope's own clients always answer its principal.
+   * `undefined` (the host's own requests) leaves the entry's auth context in force.
+   */
+  principal?: (() => AuthContext | undefined) | undefined;
 }
 
 /**
@@ -45,7 +52,8 @@ export function makeServerClient(name: string, entry: HostServerEntry, context: 
   let cache: ClientOptions['cache'];
   if (cacheOption === false || context.store === false) cache = false;
   else {
-    const authContext = cacheOption?.authContext ?? entryAuthContext(entry);
+    const declared = cacheOption?.authContext ?? entryAuthContext(entry);
+    const authContext = context.principal === undefined ? declared : scopedAuthContext(context.principal, declared);
     cache = {
       ...defaults.cache,
       ...cacheOption,
@@ -93,6 +101,17 @@ function entryAuthContext(entry: HostServerEntry): AuthContextSource | undefined
   if (entry.type === 'custom' || entry.authProvider !== undefined) return undefined;
   const configured = entry.type === 'stdio' ? entry.env : entry.headers;
   return `mcp-live/host-entry\u0000${stableJson(configured ?? {})}`;
+}
+
+/**
+ * The auth context of a client that user scopes share or own: the scope's principal when a
+ * request starts for one, else what the entry declares (read as the cache reads it).
+ */
+function scopedAuthContext(
+  principal: () => AuthContext | undefined,
+  declared: AuthContextSource | undefined,
+): AuthContextSource {
+  return () => principal() ?? (typeof declared === 'function' ? declared() : declared);
 }
 
 function stableJson(record: Readonly<Record<string, string>>): string {

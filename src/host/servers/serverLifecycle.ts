@@ -6,6 +6,7 @@
 import { MemoryCacheStore, type CacheStore } from '../../cache/cacheStore.js';
 import type { McpClient } from '../../client/client.js';
 import type { EraMemory } from '../../era/era.js';
+import type { AuthContext } from '../../cache/authContext.js';
 import { ConnectionClosedError, InvalidArgumentError } from '../../errors/errors.js';
 import type { HostServerEntry, HostServerOptions, HostConfig } from './config.js';
 import type { HostCore } from './hostCore.js';
@@ -20,17 +21,49 @@ import { loadLazyTools, saveLazyTools } from './lazyCatalog.js';
 
 /** @internal See the module comment. */
 export class HostServers {
-  private readonly store: CacheStore | false;
-  private readonly eraMemory: EraMemory;
+  /** The one store of every server's cache (a user scope's servers use their host's). */
+  readonly store: CacheStore | false;
+  /** What era each server spoke (a user scope's servers share their host's). */
+  readonly eraMemory: EraMemory;
   private readonly keptLazy = new WeakMap<ServerSlot, readonly unknown[]>();
+  /** Slots of the host a user scope lists and calls but never starts or closes. */
+  private readonly borrowed = new WeakSet<ServerSlot>();
   private closing: Promise<void> | undefined;
 
   constructor(
     private readonly core: HostCore,
     private readonly middleware: HostMiddleware,
+    shared: { store: CacheStore | false; eraMemory: EraMemory } | undefined = undefined,
   ) {
-    this.store = core.options.cacheStore ?? new MemoryCacheStore();
-    this.eraMemory = core.options.client?.eraMemory ?? new Map();
+    this.store = shared?.store ?? core.options.cacheStore ?? new MemoryCacheStore();
+    this.eraMemory = shared?.eraMemory ?? core.options.client?.eraMemory ?? new Map();
+  }
+
+  /**
+   * Lists a host's servers in a user scope's core, in the host's order: the scope's own slot
+   * where it has one by that name, else the host's slot, borrowed (the scope calls it but never
+   * starts, removes or closes it), unless `perUser` says it is one the scope must make its own;
+   * the scope's other own slots after them.
+   */
+  borrow(hostSlots: Iterable<ServerSlot>, perUser: (slot: ServerSlot) => boolean): void {
+    const own = this.ownSlots();
+    const ownByName = new Map(own.map((slot) => [slot.name, slot]));
+    this.core.slots.clear();
+    for (const slot of hostSlots) {
+      const mine = ownByName.get(slot.name);
+      if (mine !== undefined) this.core.slots.set(slot.name, mine);
+      else if (!perUser(slot)) {
+        this.borrowed.add(slot);
+        this.core.slots.set(slot.name, slot);
+      }
+    }
+    for (const slot of own) if (!this.core.slots.has(slot.name)) this.core.slots.set(slot.name, slot);
+  }
+
+  /** Whether `name` is a slot this core made (not one borrowed from its host). */
+  owns(name: string): boolean {
+    const slot = this.core.slots.get(name);
+    return slot !== undefined && !this.borrowed.has(slot);
   }
 
   /**
@@ -96,7 +129,9 @@ export class HostServers {
   async connect(signal: AbortSignal | undefined): Promise<readonly HostServerStatus[]> {
     if (this.core.closed) throw new ConnectionClosedError('connect: the host is closed', { reason: 'host closed' });
     this.core.started = true;
-    await Promise.all([...this.core.slots.values()].map((slot) => this.start(slot, signal)));
+    // A per-user server is connected by each user scope, never by the host itself.
+    const starting = this.ownSlots().filter((slot) => this.core.scope !== undefined || slot.entry?.perUser !== true);
+    await Promise.all(starting.map((slot) => this.start(slot, signal)));
     return this.statuses();
   }
 
@@ -104,7 +139,7 @@ export class HostServers {
   async addAndStart(name: string, entry: HostServerEntry): Promise<HostServerStatus> {
     if (this.core.closed) throw new ConnectionClosedError('add: the host is closed', { reason: 'host closed' });
     const slot = this.add(name, entry);
-    if (this.core.started) await this.start(slot);
+    if (this.core.started && (this.core.scope !== undefined || entry.perUser !== true)) await this.start(slot);
     return slot.status();
   }
 
@@ -112,13 +147,13 @@ export class HostServers {
   async remove(name: string): Promise<void> {
     const slot = this.core.slotNamed(name);
     this.core.slots.delete(name);
-    await slot.close();
+    if (!this.borrowed.has(slot)) await slot.close();
     this.core.refreshCatalog();
   }
 
   /** Closes every server, then rebuilds the catalog and ends the events; the same promise each time. */
   close(): Promise<void> {
-    this.closing ??= Promise.allSettled([...this.core.slots.values()].map((slot) => slot.close())).then(() => {
+    this.closing ??= Promise.allSettled(this.ownSlots().map((slot) => slot.close())).then(() => {
       this.core.refreshCatalog();
       this.core.events.end();
     });
@@ -130,9 +165,14 @@ export class HostServers {
     return [...this.core.slots.values()].map((slot) => slot.status());
   }
 
+  /** The slots this host (or scope) made: every one but those borrowed from its host. */
+  private ownSlots(): ServerSlot[] {
+    return [...this.core.slots.values()].filter((slot) => !this.borrowed.has(slot));
+  }
+
   /** Keeps the tool list of every open lazy server in the store, when it changed. */
   keepLazyTools(): void {
-    for (const slot of this.core.slots.values()) {
+    for (const slot of this.ownSlots()) {
       const entry = slot.entry;
       if (entry?.lazy !== true || slot.state !== 'open') continue;
       const tools = slot.contribution()?.tools;
@@ -155,6 +195,17 @@ export class HostServers {
     await slot.start(signal);
   }
 
+  /**
+   * Whose private cache entries a request of this core's clients reads and writes: a scope's
+   * own clients always its principal; the host's the scope whose call starts (its window).
+   */
+  private principalOf(): () => AuthContext | undefined {
+    const scope = this.core.scope;
+    if (scope !== undefined) return () => scope.authContext;
+    const window = this.core.window;
+    return () => window.current;
+  }
+
   /** The client of one server (see `serverClient.ts`), with the host's middleware on it. */
   private makeClient(slot: ServerSlot): McpClient {
     const options = this.core.options;
@@ -165,6 +216,7 @@ export class HostServers {
       store: this.store,
       eraMemory: this.eraMemory,
       onError: (error) => this.core.report(error, slot.name),
+      principal: this.principalOf(),
     });
     const core = this.core;
     this.middleware.install(

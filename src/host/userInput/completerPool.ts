@@ -3,7 +3,8 @@
  * resource template of each server, made on first use and reached through the host's
  * routing, so completion as the user types behaves as `client.completer()` does.
  */
-import { createCompleter, type Completer, type CompleterOptions } from '../../completion/completer.js';
+import { createCompleter, type CompleterOptions } from '../../completion/completer.js';
+import { type Completer } from '../../completion/types.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type {
   CompleteResult,

@@ -12,7 +12,8 @@ import { bodyExcerpt, HttpError, StreamBrokenError } from '../transportErrors.js
 import { ERROR_BODY_BYTES, jsonRpcError, mediaType, parseJson } from './body.js';
 import { acceptLanguageOf, contentLanguageMismatch } from './languageHeaders.js';
 import type { HttpExchange } from './exchange.js';
-import type { MessageReader, PumpResult } from './messageReader.js';
+import type { MessageReader } from './messageReader.js';
+import type { PumpResult } from './ssePump.js';
 import { BodyTooLargeError, readStart, type HttpStackResponse } from './stack.js';
 
 /**

@@ -9,8 +9,6 @@ import type { HttpExchange } from './exchange.js';
 import { pumpEvents, type PumpResult, type PumpTarget } from './ssePump.js';
 import type { HttpStackResponse } from './stack.js';
 
-export type { PumpResult } from './ssePump.js';
-
 /** What a {@link MessageReader} hands messages to. */
 export interface MessageReaderOptions {
   /** The transport's handlers; `undefined` before `start()` and after `close()`. */

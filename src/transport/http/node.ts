@@ -4,10 +4,8 @@
  */
 import type { HttpStack } from './stack.js';
 import { nodeHttpStack, type NodeHttpOptions } from './nodeStack.js';
-import {
-  StreamableHttpTransport as StreamableHttpTransportBase,
-  type StreamableHttpTransportOptions,
-} from './streamableHttp.js';
+import { StreamableHttpTransport as StreamableHttpTransportBase } from './streamableHttp.js';
+import { type StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
 /** Options of the `mcp-live/node` {@link StreamableHttpTransport}: the base options plus `agent`. */
 export interface NodeStreamableHttpTransportOptions extends StreamableHttpTransportOptions, NodeHttpOptions {}

@@ -17,12 +17,15 @@ import type {
   Transport,
   TransportCapabilities,
   TransportHandlers,
+  TransportLink,
+  TransportLinkDeps,
   TransportSendOptions,
 } from '../transport.js';
 import { AuthorizationSource } from './authorization.js';
 import { parseEndpointUrl } from './body.js';
 import { envelopeHeaders, POST_HEADERS } from './envelope.js';
 import { HttpExchange } from './exchange.js';
+import { httpLinks } from './requestLinks.js';
 import { resolveLegacyHttpOptions, type ResolvedLegacyHttpOptions } from './legacy/legacyHttp.js';
 import type { SseConnection } from './legacy/sseConnection.lazy.js';
 import type { LegacyHttpWire, LegacyWireDeps } from './legacy/legacyWire.lazy.js';
@@ -31,12 +34,11 @@ import { MessageReader } from './messageReader.js';
 import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
 import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
 
-export type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
-
-/** The legacy wire's code (the 2025-11-25 session), loaded when the client enters it. */
+/**
+ * The legacy wire's code (the 2025-11-25 session, and the HTTP+SSE fallback at the same URL),
+ * loaded when the client enters it.
+ */
 const loadLegacyWire = onDemand('legacy-http', () => import('./legacy/legacyWire.lazy.js'));
-/** The deprecated HTTP+SSE transport, loaded when the client falls back to it. */
-const loadSseFallback = onDemand('http-sse', () => import('./legacy/sseFallback.lazy.js'));
 
 /** Longest JSON response body accepted by default, in bytes. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -157,6 +159,15 @@ export class StreamableHttpTransport implements Transport {
     return this.stack.protocolVersion;
   }
 
+  /**
+   * The links this transport brings to its client (`Transport.links`): the legacy session's
+   * renewal after `SessionExpiredError`, then the `Mcp-Param-*` headers of each `tools/call`
+   * (while on the 2026-07-28 wire), in that order after the client's `logging` link.
+   */
+  links(deps: TransportLinkDeps): readonly TransportLink[] {
+    return httpLinks(deps, () => this.capabilities.mirrorsToolParamHeaders === true);
+  }
+
   /** Switches to the legacy wire around the client's `initialize` handshake (see the class documentation). */
   readonly legacyWire: LegacyWireControl = {
     enter: () => {
@@ -187,7 +198,7 @@ export class StreamableHttpTransport implements Transport {
       this.sse = undefined;
     },
     openSse: async (signal) => {
-      const { openSseFallback } = await loadSseFallback();
+      const { openSseFallback } = await loadLegacyWire();
       const host = {
         url: this.url,
         headers: new Headers(this.staticHeaders),

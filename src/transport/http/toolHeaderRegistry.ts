@@ -6,8 +6,6 @@
  */
 import { paramHeadersFor, screenToolHeaders, type ParamHeaderMap, type RejectedTool } from './mcpParamHeaders.js';
 
-export type { RejectedTool } from './mcpParamHeaders.js';
-
 /** What {@link ToolHeaderRegistry} needs of a listed tool. */
 export interface ListedTool {
   readonly name?: unknown;

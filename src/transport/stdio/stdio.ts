@@ -30,8 +30,6 @@ import {
   type StdioTransportOptions,
 } from './stdioOptions.js';
 
-export type { StdioTransportOptions } from './stdioOptions.js';
-
 /** After the child exits, how long to wait for its stdout/stderr pipes to close (ms). */
 const MAX_EXIT_GRACE_MS = 500;
 

@@ -56,6 +56,8 @@ const HOST: Record<string, Reach> = {
   skills: 'none',
   readSkill: 'none',
   callSkillTool: 'none', // skill files are resources
+  principal: 'none',
+  forUser: 'tool', // a user's scope: its calls pass the same gate, with the scope's approve (else the host's)
 };
 const VIEW: Record<string, Reach> = {
   catalog: 'none',
@@ -133,6 +135,14 @@ describe('no path around the gate', () => {
       'host.view(name).callTool': () => h.view('all').callTool('echo__record', { note: 'a' }),
       'host.views[i].callTool': () => h.views[0]!.callTool('echo__record', { note: 'a' }),
       'host.toolSession().callTool': () => h.toolSession().callTool('echo__record', { note: 'a' }),
+      'host.forUser(p).callTool': () => h.forUser('p').callTool('echo__record', { note: 'a' }),
+      'host.forUser(p).toolSession().callTool': () =>
+        h.forUser('p').toolSession().callTool('echo__record', { note: 'a' }),
+      'host.forUser(p).view(name).callTool': () =>
+        h
+          .forUser('p', { views: { mine: { servers: ['echo'] } } })
+          .view('mine')
+          .callTool('echo__record', { note: 'a' }),
       'hostAppLink (app frames)': () =>
         Promise.resolve(
           hostAppLink(h, 'echo').callTool('record', { note: 'a' }, { signal: new AbortController().signal }),
@@ -140,7 +150,7 @@ describe('no path around the gate', () => {
     };
     for (const [path, run] of Object.entries(paths)) await expect(refused(run), path).resolves.toBeUndefined();
     // Each member classified `tool` has a path above.
-    const covered = new Set(['callTool', 'client', 'view', 'views', 'toolSession']);
+    const covered = new Set(['callTool', 'client', 'view', 'views', 'toolSession', 'forUser']);
     const reaching = Object.entries(HOST)
       .filter(([, reach]) => reach === 'tool')
       .map(([name]) => name);

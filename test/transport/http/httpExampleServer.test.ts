@@ -10,7 +10,13 @@ import type { JsonRpcMessage, JsonRpcNotification } from '../../../src/wire/mess
 import { JsonRpcSession } from '../../../src/jsonrpc/session.js';
 import { paramHeadersFor, type ParamHeaderMap } from '../../../src/transport/http/mcpParamHeaders.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
-import type { Transport, TransportHandlers, TransportSendOptions } from '../../../src/transport/transport.js';
+import type {
+  Transport,
+  TransportHandlers,
+  TransportLink,
+  TransportLinkDeps,
+  TransportSendOptions,
+} from '../../../src/transport/transport.js';
 import { systemTimers } from '../../../src/util/clock.js';
 import { CAFE_URI, observed, startHttpExampleServer, type HttpExampleServer } from '../../fakes/httpExampleServer.js';
 import { HTTP_PATHS } from '../../fakes/httpPaths.js';
@@ -28,6 +34,9 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
     }
     get serverIdentity() {
       return this.inner.serverIdentity;
+    }
+    links(deps: TransportLinkDeps): readonly TransportLink[] {
+      return this.inner.links(deps);
     }
     start(handlers: TransportHandlers): Promise<void> {
       return this.inner.start(handlers);

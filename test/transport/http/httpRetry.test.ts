@@ -12,9 +12,9 @@ import {
   DEFAULT_RETRY_POLICY,
   parseRetryAfter,
   resolveRetryPolicy,
-  withRetry,
   type RetryPolicy,
-} from '../../../src/resilience/retry.js';
+} from '../../../src/resilience/retryPolicy.js';
+import { withRetry } from '../../../src/resilience/retry.js';
 import type { StreamableHttpTransport } from '../../../src/transport/http/streamableHttp.js';
 import { HttpError, StreamBrokenError } from '../../../src/transport/transportErrors.js';
 import { HttpFake, sendJson } from '../../fakes/httpFake.js';

@@ -11,7 +11,7 @@ import { instantTimers, startRecording } from '../../fakes/httpHarness.js';
 import { startLegacyHttpServer } from '../../fakes/legacyHttpServer.js';
 import type { McpClient } from '../../../src/client/client.js';
 import type { ClientOptions } from '../../../src/client/options.js';
-import type { StreamableHttpTransportOptions } from '../../../src/transport/http/streamableHttp.js';
+import type { StreamableHttpTransportOptions } from '../../../src/transport/http/streamableHttpOptions.js';
 
 /** The modules as a program that imported nothing else yet sees them. */
 async function fresh() {

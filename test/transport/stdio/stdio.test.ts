@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, McpError, ProtocolError } from '../../../src/errors/errors.js';
 import type { JsonRpcMessage } from '../../../src/wire/messages.js';
-import { StdioTransport, type StdioTransportOptions } from '../../../src/transport/stdio/stdio.js';
+import { StdioTransport } from '../../../src/transport/stdio/stdio.js';
+import { type StdioTransportOptions } from '../../../src/transport/stdio/stdioOptions.js';
 import type { TransportCloseInfo, TransportHandlers } from '../../../src/transport/transport.js';
 
 const CHILDREN = fileURLToPath(new URL('../../fakes/children/', import.meta.url));

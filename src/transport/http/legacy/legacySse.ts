@@ -31,8 +31,6 @@ import {
 /** The stream and the POSTs, loaded by the first `start()`. */
 const loadSseConnection = onDemand('http-sse', () => import('./sseConnection.lazy.js'));
 
-export type { LegacySseTransportOptions } from './sseOptions.js';
-
 /**
  * A {@link Transport} for servers that speak only the deprecated HTTP+SSE transport (MCP
  * 2024-11-05, basic/transports "HTTP with SSE"). `McpClient` over a `StreamableHttpTransport`

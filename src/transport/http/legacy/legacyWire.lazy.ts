@@ -4,7 +4,9 @@
  * messages held back while a session is set up, and the legacy session itself
  * (`legacyChannel.ts`).
  * The transport loads this module when its client enters the legacy wire
- * (`LegacyWireControl.enter`), before the first legacy message goes out. Runtime-neutral.
+ * (`LegacyWireControl.enter`), before the first legacy message goes out, with the HTTP+SSE
+ * fallback that may follow on that wire (`sseFallback.lazy.ts`, `LegacyWireControl.openSse`): one
+ * part for the 2025-11-25 HTTP wire. Runtime-neutral.
  */
 import { ProtocolError } from '../../../errors/errors.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../../../wire/messages.js';
@@ -21,6 +23,8 @@ import { checkHeaderValue, readStart, type HttpStackResponse } from '../stack.js
 import { LegacyHttpChannel, type LegacyHttpDeps } from './legacyChannel.js';
 import type { ResolvedLegacyHttpOptions } from './legacyHttp.js';
 import { SessionSetup } from './sessionSetup.js';
+
+export { openSseFallback } from './sseFallback.lazy.js';
 
 /** What the legacy wire borrows from its transport. */
 export interface LegacyWireDeps {

@@ -1,7 +1,7 @@
 /**
  * The options of the deprecated HTTP+SSE transport (`legacySse.ts`), their defaults and its
  * capabilities, shared by the class and the fallback of a `StreamableHttpTransport`
- * (`sseFallback.lazy.ts`). Runtime-neutral.
+ * (`sseFallback.lazy.ts`, in the legacy wire's part). Runtime-neutral.
  */
 import type { Timers } from '../../../util/clock.js';
 import type { TransportCapabilities } from '../../transport.js';

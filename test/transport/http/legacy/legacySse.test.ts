@@ -5,7 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LegacySseTransport, type LegacySseTransportOptions } from '../../../../src/transport/http/legacy/legacySse.js';
+import { LegacySseTransport } from '../../../../src/transport/http/legacy/legacySse.js';
+import { type LegacySseTransportOptions } from '../../../../src/transport/http/legacy/sseOptions.js';
 import { SseEndpointError } from '../../../../src/transport/http/legacy/sseEndpoint.js';
 import type { TransportCloseInfo, TransportHandlers } from '../../../../src/transport/transport.js';
 import type { Timers } from '../../../../src/util/clock.js';

@@ -1,0 +1,78 @@
+/**
+ * Approvals any worker can answer: an `approve` hook that records the call as pending in a host
+ * state store, tells the app (which shows it to its user wherever the user is connected), and
+ * waits for the answer in the store; {@link answerApproval} gives that answer from any worker.
+ * The first answer for a call wins (the store records it once); one for other arguments, or
+ * for a call that is not pending, does not count.
+ */
+import type { AuthContext } from '../../cache/authContext.js';
+import { systemWallClock, type WallClock } from '../../util/clock.js';
+import { statePartition, type HostStateStore, type PendingApproval } from '../state/stateStore.js';
+import type { ApproveHook } from './approval.js';
+
+/** Options of {@link storedApproval}. */
+export interface StoredApprovalOptions {
+  /** The user whose approvals these are (a scope's principal or auth context). @default the host's own partition */
+  user?: AuthContext | undefined;
+  /** Called once the call is pending in the store: show it to the user (push it to their browser...). */
+  notify?: ((pending: PendingApproval) => void) | undefined;
+  /**
+   * How long a pending approval and its answer are kept, in ms; use the host's
+   * `approvalTimeoutMs` (the call stops waiting then anyway). @default 120 000
+   */
+  ttlMs?: number | undefined;
+  /** @default the system wall clock */
+  wallClock?: WallClock | undefined;
+}
+
+/**
+ * An `approve` hook whose answers come through `store` (docs/fleet.md, "Approvals on any worker").
+ * The call waits where it runs; the answer may be given on any worker with {@link answerApproval}.
+ * An `allow` applies to exactly the call the user saw (its call id and arguments hash); a
+ * `deny` reaches the model with its reason, `deniedBy: 'user'`. No answer before the host's
+ * `approvalTimeoutMs` is a denial (`timeout`), as with any hook. A store that fails makes the
+ * call fail as a hook that throws does (`failed`): nothing is sent without an answer.
+ */
+export function storedApproval(store: HostStateStore, options: StoredApprovalOptions = {}): ApproveHook {
+  const partition = statePartition(options.user);
+  const ttlMs = options.ttlMs ?? 120_000;
+  const wallClock = options.wallClock ?? systemWallClock;
+  return async (call, { signal }) => {
+    const pending: PendingApproval = Object.freeze({
+      callId: call.binding.callId,
+      server: call.server,
+      name: call.name,
+      exposedName: call.exposedName,
+      arguments: call.arguments,
+      argumentsHash: call.binding.argumentsHash,
+      expiresAt: wallClock.now() + ttlMs,
+    });
+    await store.putPending(partition, pending, ttlMs);
+    options.notify?.(pending);
+    const answer = await store.waitAnswer(partition, pending.callId, signal);
+    if (answer === undefined) return { deny: 'no answer', by: 'user' };
+    if (answer.argumentsHash !== call.binding.argumentsHash)
+      return { allow: { ...call.binding, argumentsHash: answer.argumentsHash } }; // not this call: not-bound
+    return answer.verdict === 'allow' ? { allow: call.binding } : { deny: answer.verdict.deny, by: 'user' };
+  };
+}
+
+/**
+ * Answers a pending approval of `user` from any worker: true when this answer won (the first
+ * for the call, with the arguments hash the user saw), false when the call was answered already,
+ * is not pending (expired, never asked, another user's) or was for other arguments.
+ * @throws HostStateError (-33063) when the store cannot record it (as the store throws).
+ */
+export async function answerApproval(
+  store: HostStateStore,
+  user: AuthContext | undefined,
+  pending: Pick<PendingApproval, 'callId' | 'argumentsHash'>,
+  verdict: 'allow' | { deny: string },
+  options: { ttlMs?: number | undefined } = {},
+): Promise<boolean> {
+  return store.answer(
+    statePartition(user),
+    { callId: pending.callId, argumentsHash: pending.argumentsHash, verdict },
+    options.ttlMs ?? 120_000,
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * Workers as processes on one real redis-server (the built package in a child, a host in this
+ * process as the other worker): a worker SIGKILLed while its call waits for an approval, and
+ * while a user pages through an artifact it cut. What was acknowledged (written to the store)
+ * is picked up by the other worker; the waiting call dies with its worker and sends nothing.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createInterface, type Interface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { McpHost } from '../../../src/host/host.js';
+import { RedisHostStateStore } from '../../../src/host/state/redis/redisHostStateStore.js';
+import { statePartition, type PendingApproval } from '../../../src/host/state/stateStore.js';
+import { answerApproval, storedApproval } from '../../../src/host/policy/storedApproval.js';
+import { systemBinary } from '../../setup/systemBinaries.js';
+import { startRedisServer, type RedisServer } from '../../fakes/redisServer.js';
+import { startFleetServers, type FleetServers } from './fleetServers.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../fakes/children/fleet-host-worker.mjs', import.meta.url));
+const redisBinary = systemBinary('redis-server');
+
+interface Worker {
+  readonly child: ChildProcess;
+  send(command: Record<string, unknown>): Promise<Record<string, unknown>>;
+  next(event: string): Promise<Record<string, unknown>>;
+  kill(): Promise<void>;
+}
+
+function startWorker(config: Record<string, unknown>): Promise<Worker> {
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: Interface = createInterface({ input: child.stdout });
+  const answers = new Map<unknown, (message: Record<string, unknown>) => void>();
+  const events: Array<Record<string, unknown>> = [];
+  const eventWaiters: Array<() => void> = [];
+  lines.on('line', (line) => {
+    const message = JSON.parse(line) as Record<string, unknown>;
+    if (message['event'] !== undefined) {
+      events.push(message);
+      for (const wake of eventWaiters.splice(0)) wake();
+    } else answers.get(message['id'])?.(message);
+  });
+  let id = 0;
+  const next = async (event: string): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const at = events.findIndex((e) => e['event'] === event);
+      if (at >= 0) return events.splice(at, 1)[0]!;
+      await new Promise<void>((resolve) => eventWaiters.push(resolve));
+    }
+  };
+  const worker: Worker = {
+    child,
+    send: (command) =>
+      new Promise((resolve) => {
+        const own = ++id;
+        answers.set(own, resolve);
+        child.stdin.write(`${JSON.stringify({ id: own, ...command })}\n`);
+      }),
+    next,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      lines.close();
+    },
+  };
+  return next('ready').then(() => worker);
+}
+
+describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one Redis', () => {
+  let redis: RedisServer;
+  let servers: FleetServers;
+  let client: Redis;
+  let store: RedisHostStateStore;
+  let host: McpHost;
+  const workers: Worker[] = [];
+
+  beforeAll(async () => {
+    const built = spawnSync(process.execPath, ['bench/ensure-build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('building dist/ failed');
+    redis = await startRedisServer(redisBinary.path!);
+    servers = await startFleetServers({});
+    client = new Redis(redis.url);
+    store = new RedisHostStateStore({ client, prefix: 'procs:' });
+    host = new McpHost({
+      clientInfo: { name: 'fleet-worker-b', version: '0.0.0' },
+      servers: { notes: { type: 'http', url: servers.notes.url, client: { reconnect: false } } },
+      contextBudget: { maxResultTokens: 200 },
+      state: store,
+    });
+    await host.connect();
+  }, 600_000);
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.kill()));
+  });
+  afterAll(async () => {
+    await host?.close();
+    await store?.close();
+    client?.disconnect();
+    await servers?.close();
+    await redis?.stop();
+  });
+
+  const config = (): Record<string, unknown> => ({
+    notesUrl: servers.notes.url,
+    redisUrl: redis.url,
+    prefix: 'procs:',
+  });
+
+  it('a worker killed mid-approval: the pending call is listed on the other worker, nothing was sent, the retry is asked again', async () => {
+    const a = await startWorker(config());
+    workers.push(a);
+    void a.send({ op: 'call', user: 'alice', tool: 'notes__delete_note', args: { id: 'k1' } });
+    const { pending } = (await a.next('pending')) as { pending: PendingApproval };
+    await a.kill();
+    const listed = await store.listPending(statePartition('alice'));
+    expect(listed.map((p) => p.callId)).toEqual([pending.callId]);
+    // The answer is recorded (once) but applies to nothing: the call died with its worker.
+    expect(await answerApproval(store, 'alice', pending, 'allow')).toBe(true);
+    expect(await answerApproval(store, 'alice', pending, 'allow')).toBe(false);
+    expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
+    // The user's turn retried on this worker: a new call, asked again, sent once.
+    const notified: PendingApproval[] = [];
+    const alice = host.forUser('alice', {
+      approve: storedApproval(store, { user: 'alice', notify: (p) => notified.push(p) }),
+    });
+    const retry = alice.callTool('notes__delete_note', { id: 'k1' });
+    await expect.poll(() => notified.length).toBe(1);
+    expect(notified[0]!.callId).not.toBe(pending.callId);
+    expect(await answerApproval(store, 'alice', notified[0]!, 'allow')).toBe(true);
+    expect((await retry).content).toEqual([{ type: 'text', text: 'deleted k1 (#1)' }]);
+    await alice.close();
+  }, 30_000);
+
+  it('a worker killed mid-artifact paging: the next page comes from the other worker', async () => {
+    const a = await startWorker(config());
+    workers.push(a);
+    const { artifact } = (await a.send({ op: 'cut', user: 'bob', tag: 'bob-report' })) as { artifact: string };
+    expect(artifact).toMatch(/^art_[0-9a-f]{8}_1$/);
+    const first = (await a.send({ op: 'page', user: 'bob', artifact, offset: 0 })) as { text: string; footer: string };
+    const offset = Number(/"offset":(\d+)/.exec(first.footer)?.[1]);
+    expect(offset).toBeGreaterThan(0);
+    await a.kill();
+    const bob = host.forUser('bob');
+    let whole = first.text;
+    let at: number | undefined = offset;
+    while (at !== undefined) {
+      const page = await bob.toolSession().callTool('read_artifact', { id: artifact, offset: at });
+      expect(page.result.isError).toBeUndefined();
+      const [body, footer] = page.result.content as Array<{ text: string }>;
+      whole += body!.text;
+      const next = /"offset":(\d+)/.exec(footer!.text);
+      at = next === null ? undefined : Number(next[1]);
+    }
+    expect(whole).toBe('bob-report:'.padEnd(4000, 'x'));
+    // Another user cannot continue it.
+    const carol = host.forUser('carol');
+    expect((await carol.toolSession().callTool('read_artifact', { id: artifact, offset })).result.isError).toBe(true);
+    await Promise.all([bob.close(), carol.close()]);
+  }, 30_000);
+});
