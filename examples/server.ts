@@ -27,9 +27,11 @@ import {
   originValidationResponse,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { corsHeaders, parseOrigin, preflightHeaders } from './cors.js';
 import { serveTaskListen, type ReportTasks } from './exampleTasks.js';
+import { ExampleEvents } from './exampleEvents.js';
 import { createExampleServerFactory, createExampleState, SERVER_NAME, SERVER_VERSION } from './serverFactory.js';
 
 const HOST = '127.0.0.1';
@@ -57,10 +59,45 @@ function parseArgs(argv: string[]): { port: number | undefined; cors: string | u
   process.exit(2);
 }
 
+/**
+ * `inner` with the `events/*` requests answered by `events` before the SDK sees them, and the
+ * `notifications/cancelled` of its push streams stopping them.
+ */
+function withEvents(inner: Transport, events: ExampleEvents): Transport {
+  const streams = new Map<string | number, AbortController>();
+  const wrapper: Transport = {
+    start: () => inner.start(),
+    send: (message, options) => inner.send(message, options),
+    close: () => {
+      for (const stream of streams.values()) stream.abort();
+      return inner.close();
+    },
+  };
+  inner.onclose = () => wrapper.onclose?.();
+  inner.onerror = (error) => wrapper.onerror?.(error);
+  inner.onmessage = (message, extra) => {
+    const cancelled = message as { method?: string; params?: { requestId?: string | number } };
+    if (cancelled.method === 'notifications/cancelled' && streams.has(cancelled.params?.requestId ?? '')) {
+      streams.get(cancelled.params!.requestId!)!.abort();
+      return;
+    }
+    if (events.handles(message)) {
+      const abort = new AbortController();
+      streams.set(message.id!, abort);
+      const send = (out: object): void => void inner.send(out as JSONRPCMessage).catch(() => undefined);
+      void events.answer(message, send, abort.signal).finally(() => streams.delete(message.id!));
+      return;
+    }
+    wrapper.onmessage?.(message, extra);
+  };
+  return wrapper;
+}
+
 function serveOverStdio(): void {
   // One connection per process, so one state per process is one state per connection.
   serveStdio(createExampleServerFactory(createExampleState()), {
     onerror: (error) => log(`error: ${error.message}`),
+    transport: withEvents(new StdioServerTransport(), new ExampleEvents()),
   });
   log(`${SERVER_NAME} ${SERVER_VERSION} serving MCP on stdio`);
 }
@@ -69,6 +106,7 @@ async function serveOverHttp(port: number, cors: string | undefined): Promise<vo
   // createMcpHandler builds an instance per request: the state is the process's, and change
   // notifications go through handler.notify to the open subscriptions/listen streams.
   const state = createExampleState();
+  const events = new ExampleEvents();
   const handler: McpHttpHandler = createMcpHandler(
     createExampleServerFactory(state, { notifier: () => handler.notify }),
     {
@@ -76,7 +114,7 @@ async function serveOverHttp(port: number, cors: string | undefined): Promise<vo
     },
   );
   const httpServer = createServer((req, res) => {
-    serveRequest(handler, req, res, cors, state.reports).catch((error: unknown) => {
+    serveRequest(handler, req, res, cors, state.reports, events).catch((error: unknown) => {
       log(`error: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
       res.end();
@@ -133,6 +171,7 @@ async function serveRequest(
   res: ServerResponse,
   cors: string | undefined,
   reports: ReportTasks,
+  events: ExampleEvents,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${HOST}`);
   if (url.pathname !== MCP_PATH) {
@@ -174,6 +213,7 @@ async function serveRequest(
     hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
     originValidationResponse(request, allowedOrigins) ??
     serveTaskListen(reports, parseBody(body), abort.signal) ??
+    serveEvents(events, parseBody(body), abort.signal) ??
     (await handler.fetch(request));
 
   const outHeaders: Record<string, string> = cors === undefined ? {} : corsHeaders(cors, origin);
@@ -218,4 +258,33 @@ function parseBody(body: Buffer | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Answers an `events/*` POST (the Triggers & Events extension, examples/exampleEvents.ts): one
+ * JSON response, or for `events/stream` an SSE stream of its notifications until the client
+ * goes (`signal`). Any other message gives `undefined` (the SDK answers it).
+ */
+function serveEvents(events: ExampleEvents, message: unknown, signal: AbortSignal): Response | undefined {
+  if (!events.handles(message)) return undefined;
+  const frame = (payload: object) => new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+  if (message.method !== 'events/stream') {
+    let answer: object | undefined;
+    void events.answer(message, (out) => (answer = out), signal);
+    return Response.json(answer ?? { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'no answer' } });
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      void events
+        .answer(message, (out) => controller.enqueue(frame(out)), signal)
+        .finally(() => {
+          try {
+            controller.close();
+          } catch {
+            // already closed by the client going away
+          }
+        });
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
 }

@@ -38,6 +38,7 @@ import {
   reportText,
   serveTaskMethods,
 } from './exampleTasks.js';
+import { EVENTS_EXTENSION } from './exampleEvents.js';
 
 export const SERVER_NAME = 'mcp-live-example';
 export const SERVER_VERSION = '0.1.0';
@@ -214,6 +215,7 @@ function createServer(
       },
     },
   );
+
 
   // Every static resource, in resources/list order. Kept alongside the SDK registry because
   // resources/list is served by the paginating handler installed below.
@@ -531,6 +533,9 @@ function createServer(
   // The Tasks extension (examples/exampleTasks.ts): generate_report becomes a task for requests
   // that declare it; others get the same work inline, with the approval asked first (MRTR).
   if (context.era !== 'legacy') serveTaskMethods(server, state.reports);
+  // The Triggers & Events extension: its requests are answered before the SDK (examples/exampleEvents.ts).
+  if (context.era !== 'legacy')
+    server.server.registerCapabilities({ extensions: { [EVENTS_EXTENSION]: { listChanged: false } } });
   server.registerTool(
     'generate_report',
     {

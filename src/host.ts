@@ -222,3 +222,11 @@ export type {
 export type { Mention, ResolvedMention, ResolvedMentions, ResolveMentionsOptions } from './host/userInput/mentions.js';
 export type { PromptApi, MessagesFor } from './host/models/promptMessages.js';
 export { hostAppLink, clientAppLink } from './host/appLink.js';
+// Triggers & Events across the host's servers (docs/events.md, "In a host").
+export {
+  HostEvents,
+  type HostEventsSource,
+  type HostEventType,
+  type HostEventsOptions,
+  type DeclaredEventSubscription,
+} from './host/events/hostEvents.js';

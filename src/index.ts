@@ -268,6 +268,51 @@ export {
   type SkillVerificationReason,
   type SkillVerificationErrorData,
 } from './skills/errors.js';
+// Triggers & Events extension (io.modelcontextprotocol/events; docs/events.md). The code behind
+// `client.events` loads on first use; only these types, constants, the memory cursor store and
+// the error classes are here (the webhook receiver and the file store are in mcp-live/node).
+export type { ClientEvents } from './client/events.js';
+export type { EventListOptions, EventListing, EventSubscribeOptions } from './events/options.js';
+export type {
+  EventSubscription,
+  EventSubscriptionEvent,
+  EventSubscriptionState,
+  EventSubscriptionClosed,
+  EventSubscriptionCloseReason,
+  EventMessage,
+  TruncatedVia,
+} from './events/subscription.js';
+export type { PollOptions } from './events/pollLoop.js';
+export type { PushOptions } from './events/pushLoop.js';
+export type { WebhookOptions } from './events/webhookLoop.js';
+export type { WebhookRoutes, WebhookRoute } from './events/webhookRoutes.js';
+export type { DeliveryChoice } from './events/deliveryMode.js';
+export { MemoryCursorStore, cursorKey, type CursorStore } from './events/cursorStore.js';
+export {
+  EventsErrorCode,
+  EventNotFoundError,
+  EventForbiddenError,
+  EventResourceExhaustedError,
+  EventUnsupportedError,
+  CallbackEndpointError,
+  EventsUnsupportedError,
+  NoCompatibleDeliveryModeError,
+  EventSubscriptionEndedError,
+  type EventSubscriptionEndReason,
+} from './events/errors.js';
+export {
+  EVENTS_EXTENSION,
+  EVENTS_SUBSCRIPTION_ID_META,
+  EventsMethod,
+  DELIVERY_MODES,
+  type DeliveryMode,
+  type DeliveryStatus,
+  type EventDescriptor,
+  type EventOccurrence,
+  type PollEventsResult,
+  type SubscribeEventsResult,
+  type WebhookControlBody,
+} from './wire/events.js';
 export {
   TASKS_EXTENSION,
   TASK_STATUSES,

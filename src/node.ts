@@ -27,3 +27,8 @@ export type { WebSocketTransportOptions } from './transport/websocket/webSocket.
 export { FileCredentialStore } from './auth/fileCredentialStore.js';
 // The OAuth provider with DNS pinning on node:http (the root export's requests use fetch).
 export { createOAuthProvider } from './auth/nodeOAuthProvider.js';
+// Triggers & Events extension (docs/events.md): the webhook receiver (fetch-style, Node http,
+// Express-like) and the file cursor store.
+export { WebhookReceiver, type WebhookReceiverOptions } from './events/webhookReceiver.js';
+export { webhookNodeHandler, webhookExpressHandler, type ExpressLikeRequest } from './events/webhookReceiverNode.js';
+export { FileCursorStore, type FileCursorStoreOptions } from './events/fileCursorStore.js';

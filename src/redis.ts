@@ -31,3 +31,7 @@ export {
   DEFAULT_HOST_STATE_TIMEOUT_MS,
   type RedisHostStateStoreOptions,
 } from './host/state/redis/redisHostStateStore.js';
+// Triggers & Events (docs/events.md, "A fleet"): cursors in Redis, and the lease that lets one
+// worker consume a subscription at a time.
+export { RedisCursorStore, type RedisCursorStoreOptions } from './events/redis/redisCursorStore.js';
+export { RedisLease, type RedisLeaseOptions } from './events/redis/redisLease.js';

@@ -57,7 +57,15 @@ export type Command =
   | { name: 'skills'; action: 'list' | 'show' | 'read'; skill: string | undefined; file: string | undefined }
   | { name: 'watch'; uris: string[] }
   /** A task (Tasks extension) by id: `tasks/get`, follow it to its result, or `tasks/cancel`. */
-  | { name: 'task'; action: 'get' | 'result' | 'cancel'; taskId: string };
+  | { name: 'task'; action: 'get' | 'result' | 'cancel'; taskId: string }
+  /** Triggers & Events: `events list`, or `events watch <name> [json | key=value ...] [--cursor <c>]`. */
+  | {
+      name: 'events';
+      action: 'list' | 'watch';
+      event: string | undefined;
+      args: Record<string, unknown>;
+      cursor?: string | undefined;
+    };
 
 export interface GlobalOptions {
   json: boolean;
@@ -107,6 +115,11 @@ commands:
                                    one's entry and files, read its SKILL.md or one of its files
   watch [uri ...]                  subscribe to list changes (and updates of each uri) and print
                                    events until Ctrl-C
+  events list                      the event types (Triggers & Events extension) and their delivery modes
+  events watch <name> [json | key=value ...] [--cursor <cursor>]
+                                   subscribe (push, else poll) and print occurrences and gaps until
+                                   Ctrl-C; --cursor starts after that cursor (default: now); the
+                                   last cursor is printed to stderr on exit
   task get|result|cancel <id>      a task by id on a new connection (a server that outlives the run,
                                    --url): its state (tasks/get); its result, followed to the end
                                    (Ctrl-C stops following, the task goes on); or tasks/cancel
@@ -128,6 +141,7 @@ options:
   -e, --env <KEY=VALUE>            extra environment variable for a stdio server (repeatable)
   --cwd <dir>                      working directory of a stdio server
   --timeout <ms>                   idle timeout per request (default 60000; progress restarts it)
+  --cursor <cursor>                events watch: start after this cursor
   --task                           call: declare the Tasks extension and follow the task to its end
   -v, --verbose                    show the stdio server's stderr
   --debug                          log wire messages and decisions to stderr, credentials redacted
@@ -150,6 +164,7 @@ const OPTIONS = {
   debug: { type: 'boolean' },
   interactive: { type: 'boolean', short: 'i' },
   task: { type: 'boolean' },
+  cursor: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -166,6 +181,7 @@ const COMMANDS: readonly string[] = [
   'skills',
   'watch',
   'task',
+  'events',
 ];
 
 /**
@@ -216,6 +232,10 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (terminator === undefined && values.url === undefined)
     misplacedServerCommand(name, rest, values.interactive ?? false);
   const command = parseCommand(name, rest, values.interactive ?? false);
+  if (values.cursor !== undefined) {
+    if (command.name !== 'events' || command.action !== 'watch') throw new UsageError('--cursor is an option of events watch');
+    command.cursor = values.cursor;
+  }
   if (values.task === true) {
     if (command.name !== 'call') throw new UsageError('--task is an option of call');
     command.task = true;
@@ -307,6 +327,18 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
     }
     case 'watch':
       return { name, uris: operands };
+    case 'events': {
+      arity(1, Infinity, 'list | watch <name> [json | key=value ...]');
+      const [action, event, ...given] = operands as [string, string | undefined, ...string[]];
+      if (action === 'list') {
+        arity(1, 1, 'list (no more operands)');
+        return { name, action, event: undefined, args: {} };
+      }
+      if (action !== 'watch') throw new UsageError(`events what? ${JSON.stringify(action)} is not one of list, watch`);
+      arity(2, Infinity, 'watch <name> [json | key=value ...]');
+      const args = given.length === 1 && !isPair(given[0] as string) ? jsonObject(given[0] as string) : toolPairs(given);
+      return { name, action, event, args };
+    }
     case 'task': {
       arity(2, 2, 'get|result|cancel <task id>');
       const [action, taskId] = operands as [string, string];
@@ -467,6 +499,7 @@ function configServer(
       `${command.name === 'call' ? '--task' : '--interactive'} works on one server, not with --config`,
     );
   if (command.name === 'task') throw new UsageError('task works on one server: give it with --url, not --config');
+  if (command.name === 'events') throw new UsageError('events works on one server: give it with --url or after --');
   if (values.config === '') throw new UsageError('--config wants a file');
   if (values.server !== undefined && !['read', 'call', 'get-prompt', 'complete'].includes(command.name))
     throw new UsageError(`--server is for read, call, get-prompt and complete, not ${command.name}`);

@@ -1,6 +1,7 @@
 /**
  * What each `mcp-live` command does with a connected client, in human form or as JSON.
  */
+import { listEvents, watchEvents } from './eventsCommands.js';
 import {
   ErrorCode,
   isRpcError,
@@ -57,6 +58,10 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       return watch(ctx, command.uris);
     case 'task':
       return runTaskCommand(ctx, command.action, command.taskId);
+    case 'events':
+      return command.action === 'list'
+        ? listEvents(ctx)
+        : watchEvents(ctx, command.event as string, command.args, command.cursor);
     case 'run':
     case 'skills':
     case 'complete-line':

@@ -203,7 +203,8 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       return runSkillsCommand(ctx, command);
     case 'watch':
     case 'task':
-      // args.ts refuses watch and task with --config.
+    case 'events':
+      // args.ts refuses watch, task and events with --config.
       throw new Error(`${command.name} works on one server`);
   }
 }

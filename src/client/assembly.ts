@@ -25,6 +25,7 @@ import { fulfilLater } from './inputRounds.js';
 import { serverOffersTasks } from '../wire/taskCapability.js';
 import { TaskManager } from '../tasks/taskManager.js';
 import { ClientConnection } from './connection.js';
+import { EventsRouter } from '../events/router.js';
 
 /** The collaborators of one client (see the file's opening comment). */
 export interface ClientParts {
@@ -52,6 +53,8 @@ export interface ClientParts {
   observe(): Promise<void>;
   /** The state, the events, and the reconnect. */
   readonly connection: ClientConnection;
+  /** Where `notifications/events/*` go (the Triggers & Events extension, `client.events`). */
+  readonly eventsRouter: EventsRouter;
   /** The server's capabilities, once known. */
   capabilities(): ServerCapabilities | undefined;
   /** `server/discover` through the cache, kept as the binding's discovery. */
@@ -99,6 +102,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     });
     wireHooks = observer.sessionHooks();
   };
+  const eventsRouter = new EventsRouter();
   const handleNotification = (notification: JsonRpcNotification): void => {
     if (notification.method === 'notifications/message') {
       caller.routeLog(notification);
@@ -108,6 +112,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
       return;
     caller.notified(notification.method);
     if (subscriptions.handleNotification(notification)) return;
+    if (eventsRouter.handle(notification)) return;
     options.onNotification?.(notification);
   };
   const session = new JsonRpcSession({
@@ -242,6 +247,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
     },
     observe,
     connection,
+    eventsRouter,
     capabilities,
     loadDiscovery,
     traced: (method, target, run) => {

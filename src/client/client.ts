@@ -33,6 +33,7 @@ import type { TaskRecord } from '../tasks/taskStore.js';
 import type { CallToolOptions } from '../tasks/options.js';
 import type { ToolTask } from '../tasks/toolTask.js';
 import { clientSkills, type ClientSkills } from './skills.js';
+import { clientEvents, type ClientEvents } from './events.js';
 import { serverOffersApps } from '../apps/capability.js';
 import { readResourceLinks } from '../resources/linkReads.js';
 import { assembleClient, targetOf } from './assembly.js';
@@ -63,6 +64,8 @@ import { complete } from './completions.js';
 export class McpClient extends ClientLists implements Closeable {
   /** `skills`, made on first access. */
   private skillsValue: ClientSkills | undefined;
+  /** `events`, made on first access. */
+  private eventsValue: ClientEvents | undefined;
 
   /** @throws InvalidArgumentError (-32602) when an option is invalid. */
   constructor(options: ClientOptions) {
@@ -150,6 +153,15 @@ export class McpClient extends ClientLists implements Closeable {
       read: (uri, options) => this.parts.reads.readWithSource(uri, options),
       invalidateList: (method) => this.parts.responseCache?.invalidateList(method) ?? Promise.resolve(0),
     }));
+  }
+
+  /**
+   * The Triggers & Events extension on this server: `events/list`, and subscriptions delivered
+   * by poll, push or webhook with cursors that survive. Its code is loaded on the first call.
+   * See {@link ClientEvents} and docs/events.md.
+   */
+  get events(): ClientEvents {
+    return (this.eventsValue ??= clientEvents(this.parts, this.parts.eventsRouter));
   }
 
   /**

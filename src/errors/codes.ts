@@ -201,6 +201,24 @@ export const ErrorCode = {
    */
   AppToolCallDenied: -33071,
   /**
+   * Local: an `events/*` call to a server that does not declare the Triggers & Events extension
+   * (`capabilities.extensions["io.modelcontextprotocol/events"]`); nothing was sent
+   * (`EventsUnsupportedError`; `data.method`).
+   */
+  EventsUnsupported: -33080,
+  /**
+   * Local: no delivery mode the event type offers is one this client may use (the options' `forbid`
+   * or `delivery`, no webhook configured); nothing was sent (`NoCompatibleDeliveryModeError`;
+   * `data.name`, `data.offered`, `data.usable`).
+   */
+  NoCompatibleDeliveryMode: -33081,
+  /**
+   * Local: an event subscription ended for good: the server terminated it or answered a poll,
+   * stream or refresh with an error that a retry cannot mend (`EventSubscriptionEndedError`;
+   * `data.name`, `data.mode`, `data.reason`; the server's error as `cause`).
+   */
+  EventSubscriptionEnded: -33082,
+  /**
    * Local: a tool a framework adapter (`mcp-live/ai-sdk`, `mcp-live/langchain`) ran answered with
    * `isError: true`, or could not be run (an unknown tool, a server that went away, a timeout):
    * thrown from the framework tool's `execute`/`invoke` so the framework records a tool error

@@ -31,7 +31,7 @@ describe('mcp-live over stdio (in-process)', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('identity:   mcp-live example server 0.1.0');
     expect(stdout).toContain('protocol:   2026-07-28 (server supports 2026-07-28)');
-    expect(stdout).toContain('offers:     tools, prompts, resources, completions');
+    expect(stdout).toContain('offers:     tools, prompts, resources, completions, extensions');
     expect(stdout).toMatch(/tools: +10\n/);
     expect(stdout).toMatch(/prompts: +3\n/);
     expect(stdout).toMatch(/resources: +254 \(6 pages\)\n/);

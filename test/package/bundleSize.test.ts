@@ -32,7 +32,7 @@ export const BUNDLE_BOUNDS = [
   {
     entry: 'host entry, everything (`export * from "mcp-live/host"`)',
     code: "export * from 'mcp-live/host';",
-    maxMinified: 378_000, // measured 366.6 KB after issue 43's folds (299.7 KB before; 284.9 KB while the host's small parts loaded on first use): McpClient and every remote transport (the default factory) with it
+    maxMinified: 390_000, // measured 381.3 KB with issue 46's HostEvents and the events errors and types; 366.6 KB after issue 43's folds (299.7 KB before; 284.9 KB while the host's small parts loaded on first use): McpClient and every remote transport (the default factory) with it
     maxGzip: 129_000, // measured 125.1 KB (105.5 KB; 101.4 KB); the target is 90 KB (issue 43: see docs/performance.md, W8)
   },
   {
@@ -90,6 +90,7 @@ export const LAZY_BOUNDS = {
   'era/fallback.lazy': 7_000, // 6,721 with the legacy wire's subscriptions (5,035 before)
   '@cfworker/json-schema': 6_900, // 6,606
   'tasks/taskMachinery.lazy': 6_900, // 6,551
+  'events/eventsClient.lazy': 5_600, // 5,375
   'subscriptions/openSubscription.lazy': 5_900, // 5,697 with live lists (3,725 before)
   'transport/http/legacy/legacyWire.lazy': 5_900, // 5,674 with the HTTP+SSE fallback (2,550 before)
   'inputRequired/inputRounds.lazy': 4_200, // 3,990
