@@ -74,7 +74,13 @@ export class ExampleEvents {
   }
 
   private occurrence(tick: Tick): Json {
-    return { eventId: tick.eventId, name: TICK_EVENT, timestamp: tick.timestamp, data: { n: tick.n }, cursor: this.cursorOf(tick.n) };
+    return {
+      eventId: tick.eventId,
+      name: TICK_EVENT,
+      timestamp: tick.timestamp,
+      data: { n: tick.n },
+      cursor: this.cursorOf(tick.n),
+    };
   }
 
   private count(ticks: Tick[]): void {
@@ -115,7 +121,12 @@ export class ExampleEvents {
         const last = batch.at(-1);
         return reply({
           events: batch.map((tick) => this.occurrence(tick)),
-          cursor: last === undefined ? (truncated || params['cursor'] == null ? this.now() : params['cursor']) : this.cursorOf(last.n),
+          cursor:
+            last === undefined
+              ? truncated || params['cursor'] == null
+                ? this.now()
+                : params['cursor']
+              : this.cursorOf(last.n),
           truncated,
           hasMore: ticks.length > batch.length,
           nextPollMs: Math.max(this.tickMs, 1_000),
@@ -139,9 +150,15 @@ export class ExampleEvents {
     }
   }
 
-  private stream(id: string | number, params: Json, send: (message: Message) => void, signal: AbortSignal): Promise<void> {
+  private stream(
+    id: string | number,
+    params: Json,
+    send: (message: Message) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
     const meta = { [SUBSCRIPTION_ID]: id };
-    const note = (method: string, body: Json): void => send({ jsonrpc: '2.0', method, params: { ...body, _meta: meta } });
+    const note = (method: string, body: Json): void =>
+      send({ jsonrpc: '2.0', method, params: { ...body, _meta: meta } });
     const { ticks, truncated } = this.after(params['cursor']);
     // Delivery starts after the cursor (or now, for none or one this process cannot serve).
     const given = params['cursor'];
@@ -155,7 +172,10 @@ export class ExampleEvents {
     };
     for (const tick of ticks) deliver(tick);
     this.listeners.add(deliver);
-    const heartbeat = setInterval(() => note('notifications/events/heartbeat', { cursor: this.cursorOf(position) }), HEARTBEAT_MS);
+    const heartbeat = setInterval(
+      () => note('notifications/events/heartbeat', { cursor: this.cursorOf(position) }),
+      HEARTBEAT_MS,
+    );
     return new Promise((resolve) => {
       const stop = (): void => {
         clearInterval(heartbeat);
@@ -167,12 +187,17 @@ export class ExampleEvents {
     });
   }
 
-  private subscribe(params: Json, reply: (result: Json) => void, fail: (code: number, text: string, data?: Json) => void): void {
+  private subscribe(
+    params: Json,
+    reply: (result: Json) => void,
+    fail: (code: number, text: string, data?: Json) => void,
+  ): void {
     const delivery = (params['delivery'] ?? {}) as Json;
     const url = delivery['url'];
     const secret = delivery['secret'];
     if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return fail(-32602, 'delivery.url must be an https URL');
-    if (typeof secret !== 'string' || !secret.startsWith('whsec_')) return fail(-32602, 'delivery.secret must be a whsec_ value');
+    if (typeof secret !== 'string' || !secret.startsWith('whsec_'))
+      return fail(-32602, 'delivery.secret must be a whsec_ value');
     const bytes = Buffer.from(secret.slice(6), 'base64').length;
     if (bytes < 24 || bytes > 64) return fail(-32602, 'delivery.secret must hold 24 to 64 bytes');
     const key = `${url}\n${JSON.stringify(params['arguments'] ?? {})}`;

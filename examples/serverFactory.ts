@@ -216,7 +216,6 @@ function createServer(
     },
   );
 
-
   // Every static resource, in resources/list order. Kept alongside the SDK registry because
   // resources/list is served by the paginating handler installed below.
   const catalog: Resource[] = [];

@@ -233,7 +233,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     misplacedServerCommand(name, rest, values.interactive ?? false);
   const command = parseCommand(name, rest, values.interactive ?? false);
   if (values.cursor !== undefined) {
-    if (command.name !== 'events' || command.action !== 'watch') throw new UsageError('--cursor is an option of events watch');
+    if (command.name !== 'events' || command.action !== 'watch')
+      throw new UsageError('--cursor is an option of events watch');
     command.cursor = values.cursor;
   }
   if (values.task === true) {
@@ -336,7 +337,8 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
       }
       if (action !== 'watch') throw new UsageError(`events what? ${JSON.stringify(action)} is not one of list, watch`);
       arity(2, Infinity, 'watch <name> [json | key=value ...]');
-      const args = given.length === 1 && !isPair(given[0] as string) ? jsonObject(given[0] as string) : toolPairs(given);
+      const args =
+        given.length === 1 && !isPair(given[0] as string) ? jsonObject(given[0] as string) : toolPairs(given);
       return { name, action, event, args };
     }
     case 'task': {

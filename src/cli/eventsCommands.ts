@@ -29,7 +29,10 @@ export async function listEvents(ctx: EventsCommandContext): Promise<number> {
   }
   if (listing.events.length === 0) out(ctx, ctx.style.dim('(no event types)'));
   for (const type of listing.events)
-    out(ctx, `${type.name}  ${ctx.style.dim(`[${type.delivery.join(', ')}]`)}${type.description ? `  ${type.description}` : ''}`);
+    out(
+      ctx,
+      `${type.name}  ${ctx.style.dim(`[${type.delivery.join(', ')}]`)}${type.description ? `  ${type.description}` : ''}`,
+    );
   for (const skipped of listing.skipped) ctx.io.stderr.write(`left out: ${skipped}\n`);
   return EXIT_OK;
 }
@@ -49,7 +52,8 @@ export async function watchEvents(
   ctx.io.stderr.write(`watching ${name} (${subscription.mode}); Ctrl-C stops\n`);
   const print = (message: EventMessage): void => {
     if (ctx.options.json) out(ctx, JSON.stringify(message));
-    else if (message.type === 'truncated') out(ctx, ctx.style.dim(`-- gap (${message.via}): events may have been skipped; cursor ${message.cursor}`));
+    else if (message.type === 'truncated')
+      out(ctx, ctx.style.dim(`-- gap (${message.via}): events may have been skipped; cursor ${message.cursor}`));
     else {
       const { eventId, timestamp, data } = message.occurrence;
       out(ctx, `${timestamp}  ${eventId}  ${JSON.stringify(data)}`);

@@ -82,7 +82,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     transport: createTransport(server, options, io, debug),
     debug: debug ?? false,
     clientInfo: { name: 'mcp-live-cli', version: VERSION },
-    reconnect: command.name === 'watch' || (command.name === 'events' && command.action === 'watch') ? WATCH_RECONNECT : false,
+    reconnect:
+      command.name === 'watch' || (command.name === 'events' && command.action === 'watch') ? WATCH_RECONNECT : false,
     ...(interactive &&
       io.stdin !== undefined && { handlers: { elicitation: { form: terminalElicitation(io.stdin, io.stderr) } } }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),

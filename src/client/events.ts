@@ -59,9 +59,18 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
     [MetaKey.clientCapabilities]: (declared ??= withEventsExtension(options.capabilities)),
   });
   const request = (method: string, params: JsonObject, callOptions: CallOptions) =>
-    parts.traced(method, {}, async (internals) =>
-      (await caller.call({ ...internals, method, params, options: { ...callOptions, meta: { ...callOptions.meta, ...meta() } } }))
-        .result,
+    parts.traced(
+      method,
+      {},
+      async (internals) =>
+        (
+          await caller.call({
+            ...internals,
+            method,
+            params,
+            options: { ...callOptions, meta: { ...callOptions.meta, ...meta() } },
+          })
+        ).result,
     );
   const whenConnected = (signal: AbortSignal): Promise<void> => {
     if (connection.state === 'open') return Promise.resolve();
@@ -71,7 +80,8 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
       const off = connection.on((event) => {
         if (event.type !== 'state') return;
         if (event.state === 'open') done(resolve);
-        else if (event.state === 'closed') done(() => reject(new ConnectionClosedError('events: client closed', { reason: 'closed' })));
+        else if (event.state === 'closed')
+          done(() => reject(new ConnectionClosedError('events: client closed', { reason: 'closed' })));
       });
       const onAbort = (): void => done(() => reject(signal.reason));
       const done = (settle: () => void): void => {
@@ -86,7 +96,7 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
     request: (method, params, callOptions) => request(method, params, callOptions),
     stream: (params, { signal, timeoutMs, onNotification }) => {
       const wireMeta = protocolMeta(caller.protocolVersion, options);
-      wireMeta[MetaKey.clientCapabilities] = (declared ??= withEventsExtension(options.capabilities));
+      wireMeta[MetaKey.clientCapabilities] = declared ??= withEventsExtension(options.capabilities);
       const stops: Array<() => void> = [];
       let id: string | number = -1;
       const done = session
@@ -109,7 +119,13 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
           },
         )
         .finally(() => stops.forEach((stop) => stop()));
-      return { done, get id() { return id; }, disarm: () => void session.disarmTimeouts(id) };
+      return {
+        done,
+        get id() {
+          return id;
+        },
+        disarm: () => void session.disarmTimeouts(id),
+      };
     },
     whenConnected,
     lost: () => connection.state === 'closed',
@@ -150,4 +166,3 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
     subscribe: async (name, args = {}, subscribeOptions = {}) => (await load()).subscribe(name, args, subscribeOptions),
   };
 }
-

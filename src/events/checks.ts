@@ -104,7 +104,8 @@ export function checkListPage(result: JsonObject): {
   const method = 'events/list';
   const entries = result['events'];
   if (!Array.isArray(entries)) fail(method, 'events is not an array', entries);
-  if (entries.length > EVENT_LIMITS.maxListPage) fail(method, `more than ${EVENT_LIMITS.maxListPage} entries`, entries.length);
+  if (entries.length > EVENT_LIMITS.maxListPage)
+    fail(method, `more than ${EVENT_LIMITS.maxListPage} entries`, entries.length);
   const next = result['nextCursor'];
   if (next !== undefined && next !== null && typeof next !== 'string') fail(method, 'nextCursor is not a string', next);
   const events: EventDescriptor[] = [];

@@ -123,9 +123,13 @@ export class EventsUnsupportedError extends LocalError {
   override name = 'EventsUnsupportedError';
   declare readonly data: { method: string };
   constructor(method: string) {
-    super(ErrorCode.EventsUnsupported, `${method}: the server does not declare the io.modelcontextprotocol/events extension`, {
-      data: { method },
-    });
+    super(
+      ErrorCode.EventsUnsupported,
+      `${method}: the server does not declare the io.modelcontextprotocol/events extension`,
+      {
+        data: { method },
+      },
+    );
   }
 }
 

@@ -56,7 +56,9 @@ export class EventsClient {
     this.listed = undefined;
     // The design asks clients to list again on a change: done in the background for a list in use.
     if (wasListed && this.deps.supported())
-      this.list().catch((error: unknown) => this.deps.onError(error instanceof Error ? error : new Error(String(error))));
+      this.list().catch((error: unknown) =>
+        this.deps.onError(error instanceof Error ? error : new Error(String(error))),
+      );
   }
 
   private requireSupported(method: string): void {
@@ -71,7 +73,12 @@ export class EventsClient {
       return this.page(cursor, call);
     }
     const now = this.deps.clock.now();
-    if (this.listed !== undefined && this.listed.expiresAt > now && call.cacheMode !== 'reload' && call.cacheMode !== 'no-store')
+    if (
+      this.listed !== undefined &&
+      this.listed.expiresAt > now &&
+      call.cacheMode !== 'reload' &&
+      call.cacheMode !== 'no-store'
+    )
       return this.listed.listing;
     const generation = this.generation;
     const limit = Math.max(1, maxPages ?? DEFAULT_MAX_PAGES);
@@ -82,7 +89,8 @@ export class EventsClient {
     let next: string | undefined;
     let ttlMs: number | undefined;
     for (let pages = 0; ; pages++) {
-      if (pages >= limit) throw new ProtocolError(`more than ${limit} pages`, { method: EventsMethod.list, value: next });
+      if (pages >= limit)
+        throw new ProtocolError(`more than ${limit} pages`, { method: EventsMethod.list, value: next });
       const page = await this.page(next, call, (raw) => {
         if (pages === 0 && typeof raw['ttlMs'] === 'number' && Number.isFinite(raw['ttlMs'])) ttlMs = raw['ttlMs'];
       });
@@ -109,13 +117,21 @@ export class EventsClient {
     return listing;
   }
 
-  private async page(cursor: string | undefined, call: CallOptions, peek?: (raw: JsonObject) => void): Promise<EventListing> {
+  private async page(
+    cursor: string | undefined,
+    call: CallOptions,
+    peek?: (raw: JsonObject) => void,
+  ): Promise<EventListing> {
     const raw = await this.deps
       .request(EventsMethod.list, cursor === undefined ? {} : { cursor }, call)
       .catch((error: unknown) => Promise.reject(typedEventsError(error)));
     peek?.(raw);
     const page = checkListPage(raw);
-    return { events: page.events, skipped: page.skipped, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return {
+      events: page.events,
+      skipped: page.skipped,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    };
   }
 
   async subscribe(name: string, args: JsonObject, options: EventSubscribeOptions): Promise<EventSubscription> {
@@ -124,7 +140,11 @@ export class EventsClient {
     if (typeof args !== 'object' || args === null || Array.isArray(args))
       throw new InvalidArgumentError('args', args, 'expected an object');
     if (options.webhook !== undefined && !/^https:\/\//i.test(options.webhook.url))
-      throw new InvalidArgumentError('webhook.url', options.webhook.url, 'expected an https URL (design: TLS requirement)');
+      throw new InvalidArgumentError(
+        'webhook.url',
+        options.webhook.url,
+        'expected an https URL (design: TLS requirement)',
+      );
     const descriptor = (await this.list({ signal: options.signal })).events.find((event) => event.name === name);
     if (descriptor === undefined)
       throw new InvalidArgumentError('name', name, 'not an event type the server lists in events/list');

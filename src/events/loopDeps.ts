@@ -21,7 +21,11 @@ export interface OpenedStream {
 /** What the loops need of the client. */
 export interface EventLoopDeps {
   /** One `events/*` request with the protocol `_meta` and the extension declared. */
-  request(method: string, params: JsonObject, options: { signal: AbortSignal; timeoutMs?: number | undefined }): Promise<JsonObject>;
+  request(
+    method: string,
+    params: JsonObject,
+    options: { signal: AbortSignal; timeoutMs?: number | undefined },
+  ): Promise<JsonObject>;
   /**
    * Opens `events/stream`: its notifications (on the POST's stream over HTTP, routed by
    * `_meta.subscriptionId` on stdio) go to `onNotification`; aborting `signal` cancels it.

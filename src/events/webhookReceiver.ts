@@ -144,7 +144,13 @@ export class WebhookReceiver implements WebhookRoutes {
       'webhook-signature': request.headers.get('webhook-signature') ?? '',
     };
     const id = request.headers.get('x-mcp-subscription-id');
-    if (id === null || id === '' || headers['webhook-id'] === '' || headers['webhook-timestamp'] === '' || headers['webhook-signature'] === '')
+    if (
+      id === null ||
+      id === '' ||
+      headers['webhook-id'] === '' ||
+      headers['webhook-timestamp'] === '' ||
+      headers['webhook-signature'] === ''
+    )
       return status(400);
     const entry = this.routes.get(id);
     if (entry === undefined && this.closedIds.has(id)) return status(410);

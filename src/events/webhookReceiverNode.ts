@@ -60,7 +60,10 @@ export function webhookExpressHandler(
   const streamed = webhookNodeHandler(receiver);
   return (request, response) => {
     const given = request.body;
-    if (given === undefined || (typeof given === 'object' && given !== null && Object.keys(given).length === 0 && !Buffer.isBuffer(given))) {
+    if (
+      given === undefined ||
+      (typeof given === 'object' && given !== null && Object.keys(given).length === 0 && !Buffer.isBuffer(given))
+    ) {
       if (request.readableEnded) {
         response.writeHead(400).end();
         return;

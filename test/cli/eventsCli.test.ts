@@ -21,7 +21,10 @@ async function watch(extra: string[], ticks: number): Promise<{ code: number; st
     signal: abort.signal,
     env: {},
   });
-  await until(() => stdout.text.split('\n').filter((l) => l.includes('"occurrence"')).length >= ticks, `${ticks} ticks`);
+  await until(
+    () => stdout.text.split('\n').filter((l) => l.includes('"occurrence"')).length >= ticks,
+    `${ticks} ticks`,
+  );
   abort.abort();
   return { code: await running, stdout: stdout.text, stderr: stderr.text };
 }

@@ -35,7 +35,10 @@ export async function eventsPair(
   pair.server.on('server/discover', () => ({
     result: {
       ...DISCOVER_RESULT,
-      capabilities: { ...DISCOVER_RESULT.capabilities, ...(declare && { extensions: { [EXTENSION]: { listChanged: true } } }) },
+      capabilities: {
+        ...DISCOVER_RESULT.capabilities,
+        ...(declare && { extensions: { [EXTENSION]: { listChanged: true } } }),
+      },
     },
   }));
   pair.server.on('events/list', () => ({

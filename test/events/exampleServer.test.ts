@@ -44,7 +44,10 @@ afterAll(async () => {
 });
 
 function httpClient(): McpClient {
-  return new McpClient({ transport: new StreamableHttpTransport(server.url), clientInfo: { name: 'events-test', version: '0.0.0' } });
+  return new McpClient({
+    transport: new StreamableHttpTransport(server.url),
+    clientInfo: { name: 'events-test', version: '0.0.0' },
+  });
 }
 
 /** Collects the subscription's messages until `count` occurrences came; then closes it at once. */
@@ -108,7 +111,11 @@ describe('the example server over stdio', () => {
 
     const restarted = exampleClient();
     await restarted.client.connect();
-    const b = await restarted.client.events.subscribe(TICK, {}, { cursorStore: store, delivery: 'poll', poll: { floorMs: 100 } });
+    const b = await restarted.client.events.subscribe(
+      TICK,
+      {},
+      { cursorStore: store, delivery: 'poll', poll: { floorMs: 100 } },
+    );
     const messages = await collect(b, 1);
     expect(messages[0]).toMatchObject({ type: 'truncated', via: 'poll' });
     expect(b.truncated).toBe(true);

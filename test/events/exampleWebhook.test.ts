@@ -54,7 +54,10 @@ afterAll(async () => {
 
 describe.skipIf(tls === undefined)('webhook delivery from the example server', () => {
   it('verifies, hands on and counts each tick once; close() unsubscribes', async () => {
-    const client = new McpClient({ transport: new StreamableHttpTransport(server.url), clientInfo: { name: 'hook', version: '0' } });
+    const client = new McpClient({
+      transport: new StreamableHttpTransport(server.url),
+      clientInfo: { name: 'hook', version: '0' },
+    });
     await client.connect();
     const subscription = await client.events.subscribe('demo.tick', {}, { webhook: { url: hookUrl, receiver } });
     expect(subscription.mode).toBe('webhook');

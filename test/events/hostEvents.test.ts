@@ -17,15 +17,23 @@ afterEach(async () => {
 describe('HostEvents', () => {
   it('lists exposed names, routes declared subscriptions, and bounds occurrences for a model', async () => {
     const host = McpHost.fromConfig(
-      { mcpServers: { example: { command: process.execPath, args: [EXAMPLE_SERVER], env: { EXAMPLE_EVENT_TICK_MS: '100' } } } },
+      {
+        mcpServers: {
+          example: { command: process.execPath, args: [EXAMPLE_SERVER], env: { EXAMPLE_EVENT_TICK_MS: '100' } },
+        },
+      },
       { clientInfo: { name: 'events-host', version: '0.0.0' } },
     );
     hosts.push(host);
     await host.connect();
     const events = new HostEvents(host, { maxOccurrenceChars: 500 });
     const types = await events.list();
-    expect(types.map((t) => [t.exposedName, t.server, t.name])).toEqual([['example__demo_tick', 'example', 'demo.tick']]);
-    const [declared] = await events.subscribeAll([{ event: 'example__demo_tick', options: { delivery: 'poll', poll: { floorMs: 100 } } }]);
+    expect(types.map((t) => [t.exposedName, t.server, t.name])).toEqual([
+      ['example__demo_tick', 'example', 'demo.tick'],
+    ]);
+    const [declared] = await events.subscribeAll([
+      { event: 'example__demo_tick', options: { delivery: 'poll', poll: { floorMs: 100 } } },
+    ]);
     expect(declared!.subscription!.mode).toBe('poll');
     const [failed] = await events.subscribeAll([{ event: 'example__nope' }]);
     expect(failed!.error).toMatchObject({ code: -32602 });

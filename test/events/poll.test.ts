@@ -100,7 +100,13 @@ describe('poll delivery', () => {
     server.on('events/poll', () => {
       n++;
       return {
-        result: { resultType: 'complete', events: [occurrence(`e-${n}`, `c-${n}`)], cursor: `c-${n}`, hasMore: false, nextPollMs: 1000 },
+        result: {
+          resultType: 'complete',
+          events: [occurrence(`e-${n}`, `c-${n}`)],
+          cursor: `c-${n}`,
+          hasMore: false,
+          nextPollMs: 1000,
+        },
       };
     });
     const first = await client.events.subscribe(REPLAY, {}, { cursorStore: store });
@@ -152,4 +158,3 @@ describe('poll delivery', () => {
     await bare.client.close();
   });
 });
-

@@ -33,11 +33,19 @@ describe('push delivery', () => {
       const first = streams.filter((s) => s['params']['name'] === request['params']['name']).length === 1;
       void (async () => {
         await note(server, request, 'notifications/events/active', { cursor: replay ? 'p-0' : null, truncated: false });
-        await note(server, request, 'notifications/events/event', occurrence(`${request['params']['name']}-1`, replay ? 'p-0' : null));
+        await note(
+          server,
+          request,
+          'notifications/events/event',
+          occurrence(`${request['params']['name']}-1`, replay ? 'p-0' : null),
+        );
         // The first stream of each type beats four times, 200 ms apart, then goes silent without closing.
         if (first)
           for (let n = 1; n <= 4; n++)
-            setTimeout(() => void note(server, request, 'notifications/events/heartbeat', { cursor: replay ? `p-${n}` : null }), 200 * n);
+            setTimeout(
+              () => void note(server, request, 'notifications/events/heartbeat', { cursor: replay ? `p-${n}` : null }),
+              200 * n,
+            );
       })();
       return undefined;
     });
@@ -53,7 +61,9 @@ describe('push delivery', () => {
     expect(later.length).toBeGreaterThanOrEqual(1);
     expect(later.map((s) => s['params']['cursor'])).toEqual(later.map(() => null));
     // The silent stream was cancelled (stdio-style: notifications/cancelled with its id).
-    const cancelled = server.received.filter((m) => m['method'] === 'notifications/cancelled').map((m) => m['params']['requestId']);
+    const cancelled = server.received
+      .filter((m) => m['method'] === 'notifications/cancelled')
+      .map((m) => m['params']['requestId']);
     expect(cancelled).toContain(ticks[0]!['id']);
     await replay.close();
     await cursorless.close();
@@ -102,7 +112,10 @@ describe('push delivery', () => {
     const iterator = subscription[Symbol.asyncIterator]();
     const first = await iterator.next();
     const second = await iterator.next();
-    expect([first.value, second.value].map((m) => m.type === 'occurrence' && m.occurrence.eventId)).toEqual(['e1', 'e2']);
+    expect([first.value, second.value].map((m) => m.type === 'occurrence' && m.occurrence.eventId)).toEqual([
+      'e1',
+      'e2',
+    ]);
     await subscription.close();
     expect((await iterator.next()).done).toBe(true);
     const cancels = server.received.filter((m) => m['method'] === 'notifications/cancelled');
@@ -112,7 +125,9 @@ describe('push delivery', () => {
 
   it('picks poll when push is forbidden', async () => {
     const { client, server } = await eventsPair(['push', 'poll']);
-    server.on('events/poll', () => ({ result: { resultType: 'complete', events: [], cursor: 'x', hasMore: false, nextPollMs: 1000 } }));
+    server.on('events/poll', () => ({
+      result: { resultType: 'complete', events: [], cursor: 'x', hasMore: false, nextPollMs: 1000 },
+    }));
     const subscription = await client.events.subscribe(REPLAY, {}, { forbid: ['push'] });
     expect(subscription.mode).toBe('poll');
     await expect(client.events.subscribe(REPLAY, {}, { delivery: 'webhook' })).rejects.toMatchObject({ code: -33081 });

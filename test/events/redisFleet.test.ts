@@ -29,7 +29,11 @@ describe.skipIf(redisBinary.path === undefined)('events in a fleet (Redis)', () 
     const key = cursorKey('http://127.0.0.1:1/mcp', 'demo.tick', { b: 1, a: 2 });
     await new RedisCursorStore({ client }).set(key, 'epoch:7');
     const other = new Redis(redis.url);
-    expect(await new RedisCursorStore({ client: other }).get(cursorKey('http://127.0.0.1:1/mcp', 'demo.tick', { a: 2, b: 1 }))).toBe('epoch:7');
+    expect(
+      await new RedisCursorStore({ client: other }).get(
+        cursorKey('http://127.0.0.1:1/mcp', 'demo.tick', { a: 2, b: 1 }),
+      ),
+    ).toBe('epoch:7');
     const keys = await other.keys('mcp-live:events:cursor:*');
     expect(keys).toHaveLength(1);
     expect(keys[0]).not.toContain('demo.tick');

@@ -24,7 +24,12 @@ afterEach(() => {
 const URL_ = 'https://hooks.example.test/mcp';
 
 /** A signed delivery as the server would POST it. */
-function delivery(secret: string, id: string, body: unknown, options: { webhookId?: string; at?: Date; signature?: string } = {}): Request {
+function delivery(
+  secret: string,
+  id: string,
+  body: unknown,
+  options: { webhookId?: string; at?: Date; signature?: string } = {},
+): Request {
   const text = JSON.stringify(body);
   const webhookId = options.webhookId ?? `msg_${Math.random().toString(36).slice(2)}`;
   const at = options.at ?? new Date();
@@ -94,17 +99,32 @@ describe('webhook delivery', () => {
     const answers: Array<[number, unknown]> = [];
     pair.server.on('events/subscribe', async (request) => {
       const secret = request['params']['delivery']['secret'] as string;
-      const challenge = await receiver.handle(delivery(secret, 'sub-1', { type: 'verification', challenge: 'nonce-1' }));
+      const challenge = await receiver.handle(
+        delivery(secret, 'sub-1', { type: 'verification', challenge: 'nonce-1' }),
+      );
       answers.push([challenge.status, await challenge.json()]);
       const early = await receiver.handle(delivery(secret, 'sub-1', occurrence('e0', 'c0')));
       answers.push([early.status, null]);
-      const stranger = await receiver.handle(delivery(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, 'sub-1', { type: 'verification', challenge: 'x' }));
+      const stranger = await receiver.handle(
+        delivery(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, 'sub-1', { type: 'verification', challenge: 'x' }),
+      );
       answers.push([stranger.status, null]);
-      return { result: { resultType: 'complete', id: 'sub-1', cursor: 'c', refreshBefore: new Date(Date.now() + 60_000).toISOString() } };
+      return {
+        result: {
+          resultType: 'complete',
+          id: 'sub-1',
+          cursor: 'c',
+          refreshBefore: new Date(Date.now() + 60_000).toISOString(),
+        },
+      };
     });
     pair.server.on('events/unsubscribe', () => ({ result: { resultType: 'complete' } }));
     const subscription = await pair.client.events.subscribe(REPLAY, {}, { webhook: { url: URL_, receiver } });
-    expect(answers).toEqual([[200, { challenge: 'nonce-1' }], [425, null], [404, null]]);
+    expect(answers).toEqual([
+      [200, { challenge: 'nonce-1' }],
+      [425, null],
+      [404, null],
+    ]);
     await subscription.close();
     await pair.client.close();
   });
@@ -122,7 +142,11 @@ describe('webhook delivery', () => {
         }),
       delete: () => undefined,
     };
-    const subscription = await client.events.subscribe(REPLAY, {}, { webhook: { url: URL_, receiver }, cursorStore: store });
+    const subscription = await client.events.subscribe(
+      REPLAY,
+      {},
+      { webhook: { url: URL_, receiver }, cursorStore: store },
+    );
     release?.();
     const secret = subscribes[0]!.request['params']['delivery']['secret'] as string;
     const seen: EventSubscriptionEvent[] = [];
@@ -138,7 +162,9 @@ describe('webhook delivery', () => {
     expect((await answer).status).toBe(200);
     expect(writes).toEqual(['w-1', 'c1']);
 
-    expect((await receiver.handle(delivery(secret, `sub-${REPLAY}`, occurrence('e1', 'c1'), { webhookId: 'e1' }))).status).toBe(200);
+    expect(
+      (await receiver.handle(delivery(secret, `sub-${REPLAY}`, occurrence('e1', 'c1'), { webhookId: 'e1' }))).status,
+    ).toBe(200);
     expect(seen.filter((e) => e.type === 'occurrence')).toHaveLength(1); // the repeat was dropped
 
     const forged = delivery(secret, `sub-${REPLAY}`, occurrence('e2', 'c2'), { signature: 'v1,AAAA' });
@@ -164,7 +190,11 @@ describe('webhook delivery', () => {
 
   it('keeps verifying the old secret for the grace window after a rotation (mid-delivery)', async () => {
     const { client, server, receiver, subscribes } = await subscribed(2_000);
-    const subscription = await client.events.subscribe(REPLAY, {}, { webhook: { url: URL_, receiver, secretGraceMs: 60_000 } });
+    const subscription = await client.events.subscribe(
+      REPLAY,
+      {},
+      { webhook: { url: URL_, receiver, secretGraceMs: 60_000 } },
+    );
     const old = subscribes[0]!.request['params']['delivery']['secret'] as string;
     await vi.advanceTimersByTimeAsync(1_700); // one refresh: a new secret
     expect(subscribes).toHaveLength(2);
@@ -178,7 +208,9 @@ describe('webhook delivery', () => {
     expect(server.requests('events/unsubscribe')).toHaveLength(1);
     const { _meta, ...params } = server.requests('events/unsubscribe')[0]!['params'];
     expect(params).toEqual({ name: REPLAY, arguments: {}, delivery: { url: URL_ } });
-    expect(_meta['io.modelcontextprotocol/clientCapabilities'].extensions).toHaveProperty(['io.modelcontextprotocol/events']);
+    expect(_meta['io.modelcontextprotocol/clientCapabilities'].extensions).toHaveProperty([
+      'io.modelcontextprotocol/events',
+    ]);
     await client.close();
   });
 

@@ -27,7 +27,10 @@ describe('generate_report over stdio', () => {
   afterAll(() => client.close());
 
   it('the server lists the extension; the call becomes a task, asks once, and completes', async () => {
-    expect(client.serverCapabilities?.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/events': { listChanged: false } });
+    expect(client.serverCapabilities?.extensions).toEqual({
+      'io.modelcontextprotocol/tasks': {},
+      'io.modelcontextprotocol/events': { listChanged: false },
+    });
     const states: Array<Task | DetailedTask> = [];
     const result = await client.callTool(
       'generate_report',

@@ -71,7 +71,10 @@ export class HostEvents {
         const client = this.source.client(name);
         if (client === undefined || !client.events.supported) return [];
         try {
-          return (await client.events.list({ signal: options.signal })).events.map((descriptor) => ({ server: name, descriptor }));
+          return (await client.events.list({ signal: options.signal })).events.map((descriptor) => ({
+            server: name,
+            descriptor,
+          }));
         } catch {
           return [];
         }
@@ -94,13 +97,22 @@ export class HostEvents {
    * @throws InvalidArgumentError (-32602) when no listed type has that name; HostRoutingError
    *   (-33051, `server-unavailable`) when its server is not open; then as `client.events.subscribe`.
    */
-  async subscribe(exposedName: string, args: JsonObject = {}, options: EventSubscribeOptions = {}): Promise<EventSubscription> {
+  async subscribe(
+    exposedName: string,
+    args: JsonObject = {},
+    options: EventSubscribeOptions = {},
+  ): Promise<EventSubscription> {
     if (!this.listed.some((type) => type.exposedName === exposedName)) await this.list({ signal: options.signal });
     const type = this.listed.find((entry) => entry.exposedName === exposedName);
-    if (type === undefined) throw new InvalidArgumentError('exposedName', exposedName, 'no open server lists an event type under that name');
+    if (type === undefined)
+      throw new InvalidArgumentError('exposedName', exposedName, 'no open server lists an event type under that name');
     const client = this.source.client(type.server);
     if (client === undefined)
-      throw new HostRoutingError(`server ${type.server} is not open`, { reason: 'server-unavailable', name: exposedName, server: type.server });
+      throw new HostRoutingError(`server ${type.server} is not open`, {
+        reason: 'server-unavailable',
+        name: exposedName,
+        server: type.server,
+      });
     return client.events.subscribe(type.name, args, options);
   }
 
