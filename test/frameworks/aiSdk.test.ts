@@ -242,6 +242,22 @@ describe('aiSdkTools: the host as an AI SDK ToolSet', () => {
         host.callTool('example__update_note', { text: 'again' }, { toolCallId: 'call_note' }),
       ).rejects.toMatchObject({ code: -33052, data: { deniedBy: 'policy' } });
     });
+
+    it('an approval is spent once: the same messages sent again do not run the call a second time', async () => {
+      const { host, tools, approval, messages, approvalId } = await firstCall();
+      messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] });
+      const replay = [...messages];
+      const { model } = scripted([{ text: 'done' }]);
+      await generateText({ model, tools, toolApproval: approval.toolApproval, messages });
+      const after = JSON.stringify((await host.readResource('demo://note', { cacheMode: 'no-store' })).contents);
+      expect(after).toContain('hello');
+      // The app sends the old conversation again: it still holds the approval and no result.
+      const again = scripted([{ text: 'done again' }]);
+      await generateText({ model: again.model, tools, toolApproval: approval.toolApproval, messages: replay });
+      expect(JSON.stringify(again.seen[0]?.last)).toContain('execution-denied');
+      const note = JSON.stringify((await host.readResource('demo://note', { cacheMode: 'no-store' })).contents);
+      expect(note).toBe(after);
+    });
   });
 
   it('survives a server killed between two steps: the host reconnects and the next call succeeds', async () => {
