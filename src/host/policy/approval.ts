@@ -4,6 +4,7 @@
  * a denial. Loaded with the first call a hook applies to (toolApproval.ts, which turns a denial
  * into a `ToolApprovalDeniedError`).
  */
+import type { AuthContext } from '../../cache/authContext.js';
 import { abortedError } from '../../errors/errors.js';
 import type { Timers } from '../../util/clock.js';
 import type { MaybePromise } from '../../util/maybePromise.js';
@@ -68,6 +69,12 @@ export interface ToolCallApproval {
    * an approval given in a framework's own flow; no server ever sees it.
    */
   readonly toolCallId?: string | undefined;
+  /**
+   * Whose call this is: the auth context of the user scope (`host.forUser`) that made it (its
+   * principal unless the scope gave an `authContext`); `undefined` for the host's own calls.
+   * A hook that keeps approvals per user (`storedApproval`) keys them by it.
+   */
+  readonly user?: AuthContext | undefined;
   /** What an approval of this call is bound to; `{ allow: binding }` must return exactly this. */
   readonly binding: ApprovalBinding;
 }

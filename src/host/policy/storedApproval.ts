@@ -12,7 +12,11 @@ import type { ApproveHook } from './approval.js';
 
 /** Options of {@link storedApproval}. */
 export interface StoredApprovalOptions {
-  /** The user whose approvals these are (a scope's principal or auth context). @default the host's own partition */
+  /**
+   * The user whose approvals these are (a scope's principal or auth context). @default the user
+   * of each call (`call.user`: the scope that made it), else the host's own partition. When
+   * given, a call of another user is refused (`deniedBy: 'policy'`) and nothing is stored.
+   */
   user?: AuthContext | undefined;
   /** Called once the call is pending in the store: show it to the user (push it to their browser...). */
   notify?: ((pending: PendingApproval) => void) | undefined;
@@ -26,7 +30,7 @@ export interface StoredApprovalOptions {
 }
 
 /**
- * An `approve` hook whose answers come through `store` (docs/fleet.md, "Approvals on any worker").
+ * An `approve` hook whose answers come through `store` (docs/fleet.md, "State across workers").
  * The call waits where it runs; the answer may be given on any worker with {@link answerApproval}.
  * An `allow` applies to exactly the call the user saw (its call id and arguments hash); a
  * `deny` reaches the model with its reason, `deniedBy: 'user'`. No answer before the host's
@@ -34,10 +38,14 @@ export interface StoredApprovalOptions {
  * call fail as a hook that throws does (`failed`): nothing is sent without an answer.
  */
 export function storedApproval(store: HostStateStore, options: StoredApprovalOptions = {}): ApproveHook {
-  const partition = statePartition(options.user);
+  const bound = options.user === undefined ? undefined : statePartition(options.user);
   const ttlMs = options.ttlMs ?? 120_000;
   const wallClock = options.wallClock ?? systemWallClock;
   return async (call, { signal }) => {
+    const own = statePartition(call.user);
+    if (bound !== undefined && call.user !== undefined && bound !== own)
+      return { deny: "this approval hook answers for another user's calls", by: 'policy' };
+    const partition = bound ?? own;
     const pending: PendingApproval = Object.freeze({
       callId: call.binding.callId,
       server: call.server,

@@ -3,6 +3,7 @@
  * `approve`, else the host's), and the request that hook is asked, bound to this one call.
  * Asking it is approval.ts.
  */
+import type { AuthContext } from '../../cache/authContext.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import type { HostTool } from '../catalog/catalog.js';
@@ -28,6 +29,8 @@ export interface ToolApprovalSetting {
   signal: AbortSignal | undefined;
   /** The model's id of the call, when its caller gave one (`HostCallToolOptions.toolCallId`). */
   toolCallId?: string | undefined;
+  /** The user scope's auth context whose call this is (`host.forUser`); `undefined` for the host's own calls. */
+  user?: AuthContext | undefined;
   clock: Clock;
   timers: Timers;
 }
@@ -83,6 +86,7 @@ function approvalRequest(
     trusted: setting.trusted,
     tool: listed,
     ...(setting.toolCallId !== undefined && { toolCallId: setting.toolCallId }),
+    ...(setting.user !== undefined && { user: setting.user }),
     binding: Object.freeze({
       server: target.server,
       name: listed.name,

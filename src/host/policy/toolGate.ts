@@ -7,6 +7,7 @@
  * approver once with exactly that, and sends exactly that: later links cannot replace or change
  * it (a link that tries fails the call; nothing is sent).
  */
+import type { AuthContext } from '../../cache/authContext.js';
 import type { RequestContext } from '../../client/middleware.js';
 import type { JsonObject } from '../../wire/messages.js';
 import { isObject } from '../../wire/messages.js';
@@ -38,6 +39,8 @@ export interface GateScope {
   /** The scope's hook; `undefined`: the entry's, else the host's. */
   readonly approve?: ApproveHook | undefined;
   readonly approvalTimeoutMs?: number | undefined;
+  /** The scope's auth context (its principal unless it gave one): the approval's `user`. */
+  readonly user?: AuthContext | undefined;
 }
 
 /** What the gate reads of the host's options (`McpHostOptions`). */
@@ -87,6 +90,7 @@ export function toolGate(
         timeoutMs: scope?.approvalTimeoutMs ?? source.options.approvalTimeoutMs,
         signal: ctx.signal,
         toolCallId: typeof given.toolCallId === 'string' ? given.toolCallId : undefined,
+        user: scope?.user,
         ...source.time(),
       });
       if (memo !== undefined) memo.approved = { name, argumentsHash: hash };

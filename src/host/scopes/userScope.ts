@@ -49,10 +49,15 @@ export function takeScopeSeed(options: McpHostOptions): ScopeSeed | undefined {
 /** Marks `core` as the scope's: its principal, its cache partition, its approval; the host's window. */
 export function scopeCore(core: HostCore, seed: ScopeSeed): void {
   core.window = seed.host.core.window;
+  const authContext = seed.options.authContext ?? seed.principal;
   core.scope = Object.freeze({
     principal: seed.principal,
-    authContext: seed.options.authContext ?? seed.principal,
-    gate: Object.freeze({ approve: seed.options.approve, approvalTimeoutMs: seed.options.approvalTimeoutMs }),
+    authContext,
+    gate: Object.freeze({
+      approve: seed.options.approve,
+      approvalTimeoutMs: seed.options.approvalTimeoutMs,
+      user: authContext,
+    }),
   });
 }
 

@@ -184,6 +184,29 @@ describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis'
     expect(await b.store.listPending(statePartition('alice'))).toEqual([]);
   });
 
+  it("a hook given no user keeps each scope's approvals in that user's partition; one bound to a user refuses another's calls", async () => {
+    const [a, b] = await twoWorkers('t5:');
+    const notified: PendingApproval[] = [];
+    const shared = storedApproval(a.store, { notify: (p) => notified.push(p) });
+    const carol = a.host.forUser('carol', { approve: shared });
+    const call = carol.callTool('notes__delete_note', { id: 'n9' });
+    await expect.poll(() => notified.length).toBe(1);
+    // Pending for carol only: not in the host's partition, and no answer without her wins.
+    expect(await b.store.listPending('host')).toEqual([]);
+    expect((await b.store.listPending(statePartition('carol'))).map((p) => p.arguments)).toEqual([{ id: 'n9' }]);
+    expect(await answerApproval(b.store, undefined, notified[0]!, 'allow')).toBe(false);
+    expect(await answerApproval(b.store, 'dave', notified[0]!, 'allow')).toBe(false);
+    expect(await answerApproval(b.store, 'carol', notified[0]!, { deny: 'no' })).toBe(true);
+    await expect(call).rejects.toMatchObject({ data: { deniedBy: 'user', message: 'no' } });
+    // A hook bound to alice, used in dave's scope: refused before anything is stored or sent.
+    const dave = a.host.forUser('dave', { approve: storedApproval(a.store, { user: 'alice' }) });
+    await expect(dave.callTool('notes__delete_note', { id: 'n10' })).rejects.toMatchObject({
+      data: { deniedBy: 'policy' },
+    });
+    expect(await b.store.listPending(statePartition('alice'))).toEqual([]);
+    expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
+  });
+
   it('an answer for other arguments does not apply', async () => {
     const [a, b] = await twoWorkers('t3:');
     const notified: PendingApproval[] = [];
