@@ -11,6 +11,7 @@ const entry = {
   appsBridge: 'src/appsBridge.ts',
   aiSdk: 'src/aiSdk.ts',
   langchain: 'src/langchain.ts',
+  telemetry: 'src/telemetry.ts',
 };
 
 /**

@@ -19,6 +19,7 @@ const ENTRIES = {
   appsBridge: 'mcp-live/apps-bridge',
   aiSdk: 'mcp-live/ai-sdk',
   langchain: 'mcp-live/langchain',
+  telemetry: 'mcp-live/telemetry',
 };
 const check = process.argv.includes('--check');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-live-api-'));

@@ -386,26 +386,8 @@ export {
   type CompletionUnsupported,
 } from './completion/types.js';
 export { MAX_COMPLETION_VALUES } from './completion/limits.js';
-// Observability: OpenTelemetry spans, metrics and the debug log (docs/observability.md)
-export {
-  MetricName,
-  DURATION_BUCKETS_S,
-  type TelemetryMeter,
-  type TelemetryHistogram,
-  type TelemetryHistogramOptions,
-} from './observability/metrics.js';
-export {
-  TelemetryAttribute,
-  type TelemetryOptions,
-  type OpenTelemetryApi,
-  type TelemetryTracer,
-  type TelemetrySpan,
-  type TelemetrySpanOptions,
-  type TelemetryPropagator,
-  type TelemetrySetter,
-  type TelemetryContext,
-  type TelemetryAttributeValue,
-} from './observability/telemetry.js';
+// Observability: the debug log (docs/observability.md); OpenTelemetry is the mcp-live/telemetry entry
+export type { ClientTelemetry } from './observability/clientTelemetry.js';
 export {
   DEBUG_ENV_VAR,
   type DebugEntry,

@@ -12,7 +12,8 @@ import type { ResponseCacheOptions } from '../cache/options.js';
 import type { SubscriptionClientOptions } from '../subscriptions/types.js';
 import { resolveSubscriptionOptions, type ResolvedSubscriptionOptions } from '../subscriptions/options.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, LEGACY_PROTOCOL_VERSIONS, type EraMemory, type EraSetting } from '../era/era.js';
-import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOptions } from '../observability/telemetry.js';
+import type { ResolvedTelemetry } from '../observability/telemetry.js';
+import { telemetryOf, type ClientTelemetry } from '../observability/clientTelemetry.js';
 import { resolveDebug, type DebugOption, type DebugSink } from '../observability/debug.js';
 import { resolveTasksOptions, type ResolvedTasksOptions, type TasksOptions } from '../tasks/options.js';
 import { resolveReconnectOptions, type ReconnectOptions, type ResolvedReconnectPolicy } from '../reconnect/policy.js';
@@ -185,7 +186,8 @@ export interface ClientOptions {
    */
   timers?: Timers | undefined;
   /**
-   * OpenTelemetry tracing: pass `{ api }` with the `@opentelemetry/api` module (an optional
+   * OpenTelemetry tracing: pass `openTelemetry({ api })` (imported from `mcp-live/telemetry`; the import
+   * is what brings the telemetry code in) with the `@opentelemetry/api` module (an optional
    * peer dependency; the client never loads it itself). Each public call gets a CLIENT span
    * named as the OpenTelemetry conventions for MCP say (`tools/call add`, `resources/read`),
    * with the method, the server, the cache outcome, `input_required` rounds and pages; its
@@ -195,7 +197,7 @@ export interface ClientOptions {
    * `mcp.client.session.duration`, in seconds. Details: docs/observability.md.
    * @default off (no span, no `_meta` keys, no per-call work)
    */
-  telemetry?: TelemetryOptions | undefined;
+  telemetry?: ClientTelemetry | undefined;
   /**
    * The debug log: wire messages and the client's decisions (cache outcome, `input_required`
    * rounds, reconnects, era detection), with credentials redacted. `true` writes to
@@ -338,7 +340,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     clock: options.clock ?? systemClock,
     wallClock: options.wallClock ?? systemWallClock,
     timers: boundedTimers(options.timers),
-    telemetry: resolveTelemetry(options.telemetry),
+    telemetry: telemetryOf(options.telemetry),
     debug: resolveDebug(options.debug, onError),
   };
 }

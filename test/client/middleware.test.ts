@@ -6,6 +6,7 @@
 import * as api from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { openTelemetry } from '../../src/observability/telemetry.js';
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import {
@@ -184,7 +185,11 @@ describe('client.use', () => {
   it('runs in the fixed order: outsideTracing ones, tracing, the others in use() order', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    const telemetry = { api, tracer: provider.getTracer('mw'), propagator: new W3CTraceContextPropagator() };
+    const telemetry = openTelemetry({
+      api,
+      tracer: provider.getTracer('mw'),
+      propagator: new W3CTraceContextPropagator(),
+    });
     const { client, server } = await connectedPair({ telemetry });
     server.on('tools/call', () => OK);
     const seen: string[] = [];

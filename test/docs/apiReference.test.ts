@@ -51,6 +51,7 @@ describe('API reference (typedoc)', () => {
       'mcp-live/langchain',
       'mcp-live/node',
       'mcp-live/redis',
+      'mcp-live/telemetry',
     ]);
     const main = project.getChildByName('mcp-live');
     expect(main?.getChildByName('McpClient')?.kind).toBe(ReflectionKind.Class);
@@ -62,5 +63,6 @@ describe('API reference (typedoc)', () => {
     expect(project.getChildByName(['mcp-live/apps-bridge', 'createAppBridge'])?.kind).toBe(ReflectionKind.Function);
     expect(project.getChildByName(['mcp-live/ai-sdk', 'aiSdkTools'])?.kind).toBe(ReflectionKind.Function);
     expect(project.getChildByName(['mcp-live/langchain', 'McpPromptTemplate'])?.kind).toBe(ReflectionKind.Class);
+    expect(project.getChildByName(['mcp-live/telemetry', 'openTelemetry'])?.kind).toBe(ReflectionKind.Function);
   }, 120_000);
 });

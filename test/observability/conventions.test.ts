@@ -24,7 +24,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import { StreamableHttpTransport } from '../../src/transport/http/node.js';
 import { DURATION_BUCKETS_S } from '../../src/observability/metrics.js';
-import type { TelemetryOptions } from '../../src/observability/telemetry.js';
+import { openTelemetry, type TelemetryOptions } from '../../src/observability/telemetry.js';
 import { legacyPair } from '../fakes/legacyScripted.js';
 import { startLegacyHttpServer, type LegacyHttpServer } from '../fakes/legacyHttpServer.js';
 import { sendJson } from '../fakes/httpFake.js';
@@ -37,7 +37,8 @@ let spans: InMemorySpanExporter;
 let metrics: InMemoryMetricExporter;
 let reader: PeriodicExportingMetricReader;
 let meterProvider: MeterProvider;
-let telemetry: TelemetryOptions;
+let otel: TelemetryOptions;
+let telemetry: ReturnType<typeof openTelemetry>;
 
 beforeEach(() => {
   spans = new InMemorySpanExporter();
@@ -46,7 +47,8 @@ beforeEach(() => {
   // A long interval: the tests collect with forceFlush().
   reader = new PeriodicExportingMetricReader({ exporter: metrics, exportIntervalMillis: 3_600_000 });
   meterProvider = new MeterProvider({ readers: [reader] });
-  telemetry = { api, tracer, propagator: new W3CTraceContextPropagator(), meter: meterProvider.getMeter('t') };
+  otel = { api, tracer, propagator: new W3CTraceContextPropagator(), meter: meterProvider.getMeter('t') };
+  telemetry = openTelemetry(otel);
 });
 afterEach(async () => {
   await meterProvider.shutdown();
@@ -119,7 +121,7 @@ describe('mcp.client.operation.duration and mcp.client.session.duration', () => 
   });
 
   it('meter: false records no metric; spans go on', async () => {
-    const peer = exampleInMemory({ telemetry: { ...telemetry, meter: false } });
+    const peer = exampleInMemory({ telemetry: openTelemetry({ ...otel, meter: false }) });
     try {
       await peer.client.connect();
       await peer.client.callTool('add', { a: 1, b: 2 });

@@ -16,14 +16,16 @@ import { CacheMissError } from '../../src/cache/errors.js';
 import { InvalidArgumentError, ResourceNotFoundError } from '../../src/errors/errors.js';
 import { McpClient } from '../../src/client/client.js';
 import { InMemoryTransport } from '../../src/transport/memory.js';
-import type { TelemetryOptions, TelemetryPropagator } from '../../src/observability/telemetry.js';
+import { openTelemetry, type TelemetryOptions, type TelemetryPropagator } from '../../src/observability/telemetry.js';
+import type { ClientTelemetry } from '../../src/observability/clientTelemetry.js';
 import { connectedLegacyPair } from '../fakes/legacyScripted.js';
 import { exampleInMemory, type ExamplePeer, type Seen } from './exampleInMemory.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const tracer = provider.getTracer('observability-tests');
-const telemetry: TelemetryOptions = { api, tracer, propagator: new W3CTraceContextPropagator() };
+const otel: TelemetryOptions = { api, tracer, propagator: new W3CTraceContextPropagator() };
+const telemetry = openTelemetry(otel);
 
 const form = async () => ({ action: 'accept' as const, content: { name: 'Ada', priority: 'high' } });
 
@@ -217,7 +219,7 @@ describe('telemetry: context and propagation', () => {
     const parent = tracer.startSpan('host operation');
     const withParent = { ...api, context: { active: () => api.trace.setSpan(api.context.active(), parent) } };
     const peer = exampleInMemory({
-      telemetry: { api: withParent, tracer, propagator: new W3CTraceContextPropagator() },
+      telemetry: openTelemetry({ api: withParent, tracer, propagator: new W3CTraceContextPropagator() }),
     });
     try {
       await peer.client.connect();
@@ -232,7 +234,7 @@ describe('telemetry: context and propagation', () => {
   });
 
   it('resourceUriInSpanName puts the uri in the name of resources/read spans', async () => {
-    const peer = exampleInMemory({ telemetry: { ...telemetry, resourceUriInSpanName: true } });
+    const peer = exampleInMemory({ telemetry: openTelemetry({ ...otel, resourceUriInSpanName: true }) });
     try {
       await peer.client.connect();
       await peer.client.readResource('demo://items/3');
@@ -255,7 +257,7 @@ describe('telemetry: context and propagation', () => {
         setter.set(carrier, 'io.modelcontextprotocol/protocolVersion', '1999-01-01');
       },
     };
-    const peer = exampleInMemory({ telemetry: { api, tracer, propagator } });
+    const peer = exampleInMemory({ telemetry: openTelemetry({ api, tracer, propagator }) });
     try {
       await peer.client.connect();
       await peer.client.callTool('echo', { message: 'hi' });
@@ -279,7 +281,10 @@ describe('telemetry: context and propagation', () => {
         throw new Error('tracer down');
       },
     };
-    const peer = exampleInMemory({ telemetry: { api, tracer: broken }, onError: (error) => errors.push(error) });
+    const peer = exampleInMemory({
+      telemetry: openTelemetry({ api, tracer: broken }),
+      onError: (error) => errors.push(error),
+    });
     try {
       await peer.client.connect();
       const result = await peer.client.callTool('add', { a: 1, b: 2 });
@@ -371,12 +376,28 @@ describe('telemetry off', () => {
     }
   });
 
-  it('a telemetry option without the API is refused with InvalidArgumentError', () => {
+  it('openTelemetry() refuses options without the API, and the client refuses what openTelemetry() did not make', () => {
+    const open = (value: unknown) => () => openTelemetry(value as TelemetryOptions);
+    expect(open({})).toThrow(InvalidArgumentError);
+    expect(open({ api: { trace: {} } })).toThrow(/telemetry\.api/);
+    expect(open('yes')).toThrow(InvalidArgumentError);
     const [transport] = InMemoryTransport.createLinkedPair();
     const make = (value: unknown) => () =>
-      new McpClient({ transport, clientInfo: { name: 't', version: '0' }, telemetry: value as TelemetryOptions });
-    expect(make({})).toThrow(InvalidArgumentError);
-    expect(make({ api: { trace: {} } })).toThrow(/telemetry\.api/);
+      new McpClient({ transport, clientInfo: { name: 't', version: '0' }, telemetry: value as ClientTelemetry });
+    // The options object itself (the shape before openTelemetry()) is named in the error.
+    expect(make(otel)).toThrow(/invalid telemetry: expected openTelemetry\(\{ api \}\)/);
     expect(make('yes')).toThrow(InvalidArgumentError);
+    const refused = (() => {
+      try {
+        make({ api })();
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(InvalidArgumentError);
+    expect((refused as InvalidArgumentError).data).toEqual({ name: 'telemetry', value: 'object' });
+    expect((refused as InvalidArgumentError).code).toBe(-32602);
+    expect(make(openTelemetry(otel))).not.toThrow();
   });
 });
