@@ -119,6 +119,34 @@ export interface HostStateStore {
    * wherever it was given; with `undefined` when `signal` aborts first.
    */
   waitAnswer(partition: string, callId: string, signal: AbortSignal): Promise<ApprovalAnswer | undefined>;
+  /**
+   * Spends the answer of `callId`: resolves with it for the one caller that spends it first
+   * (the call that waited, or a retry through {@link takeKeptAnswer}), with `undefined` for
+   * every other caller and when there is no live answer. An answer is used exactly once.
+   */
+  spendAnswer(partition: string, callId: string): MaybePromise<ApprovalAnswer | undefined>;
+  /**
+   * The answer kept for the retry: the latest answer of a call of this partition with the same
+   * server, tool and arguments hash that no call has spent yet (its worker died before it could),
+   * spent by this read; `undefined` when there is none.
+   */
+  takeKeptAnswer(partition: string, call: ApprovalCallKey): MaybePromise<ApprovalAnswer | undefined>;
+}
+
+/** What a kept answer is bound to besides its user: the call's server, tool and arguments hash. */
+export interface ApprovalCallKey {
+  readonly server: string;
+  /** The tool's original name. */
+  readonly name: string;
+  readonly argumentsHash: string;
+}
+
+/** The digest naming a call's server, tool and arguments hash in a store key (no raw names in keys). */
+export function approvalCallDigest(call: ApprovalCallKey): string {
+  return sha256Hex(`mcp-live/host-state/call\u0000${call.server}\u0000${call.name}\u0000${call.argumentsHash}`).slice(
+    0,
+    32,
+  );
 }
 
 /**
@@ -153,6 +181,10 @@ export class MemoryHostStateStore implements HostStateStore {
   private readonly artifacts = new Map<string, Map<string, Timed<StoredArtifact>>>();
   private readonly pending = new Map<string, Map<string, Timed<PendingApproval>>>();
   private readonly answers = new Map<string, Timed<ApprovalAnswer>>();
+  /** Answer key → when its spent mark expires. */
+  private readonly spent = new Map<string, number>();
+  /** Partition + call digest → the call id whose answer is kept for the retry. */
+  private readonly kept = new Map<string, Timed<string>>();
   private readonly waiters = new AnswerWaiters();
   private readonly maxArtifacts: number;
   private readonly wallClock: WallClock;
@@ -194,9 +226,39 @@ export class MemoryHostStateStore implements HostStateStore {
     if (pending === undefined || pending.argumentsHash !== answer.argumentsHash) return false;
     const previous = this.answers.get(key);
     if (previous !== undefined && previous.expiresAt > this.wallClock.now()) return false;
-    this.answers.set(key, { value: answer, expiresAt: this.wallClock.now() + ttlMs });
+    const expiresAt = this.wallClock.now() + ttlMs;
+    this.answers.set(key, { value: answer, expiresAt });
+    this.kept.set(answerKey(partition, approvalCallDigest(pending)), { value: answer.callId, expiresAt });
+    this.sweep();
     this.waiters.resolve(key, answer);
     return true;
+  }
+
+  spendAnswer(partition: string, callId: string): ApprovalAnswer | undefined {
+    const key = answerKey(partition, callId);
+    const given = this.answers.get(key);
+    const now = this.wallClock.now();
+    if (given === undefined || given.expiresAt <= now) return undefined;
+    if ((this.spent.get(key) ?? 0) > now) return undefined;
+    this.spent.set(key, given.expiresAt);
+    return given.value;
+  }
+
+  takeKeptAnswer(partition: string, call: ApprovalCallKey): ApprovalAnswer | undefined {
+    const key = answerKey(partition, approvalCallDigest(call));
+    const kept = this.kept.get(key);
+    if (kept === undefined) return undefined;
+    this.kept.delete(key);
+    if (kept.expiresAt <= this.wallClock.now()) return undefined;
+    return this.spendAnswer(partition, kept.value);
+  }
+
+  /** Drops expired answers, spent marks and kept entries (they are bounded by their TTL). */
+  private sweep(): void {
+    const now = this.wallClock.now();
+    for (const [key, entry] of this.answers) if (entry.expiresAt <= now) this.answers.delete(key);
+    for (const [key, until] of this.spent) if (until <= now) this.spent.delete(key);
+    for (const [key, entry] of this.kept) if (entry.expiresAt <= now) this.kept.delete(key);
   }
 
   waitAnswer(partition: string, callId: string, signal: AbortSignal): Promise<ApprovalAnswer | undefined> {

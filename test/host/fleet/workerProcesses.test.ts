@@ -109,7 +109,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
     prefix: 'procs:',
   });
 
-  it('a worker killed mid-approval: the pending call is listed on the other worker, nothing was sent, the retry is asked again', async () => {
+  it("a worker killed mid-approval: the pending call is listed on the other worker, nothing was sent, the answer is kept for the call's retry there", async () => {
     const a = await startWorker(config());
     workers.push(a);
     void a.send({ op: 'call', user: 'alice', tool: 'notes__delete_note', args: { id: 'k1' } });
@@ -117,20 +117,26 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
     await a.kill();
     const listed = await store.listPending(statePartition('alice'));
     expect(listed.map((p) => p.callId)).toEqual([pending.callId]);
-    // The answer is recorded (once) but applies to nothing: the call died with its worker.
+    // The answer is recorded once; the call it was for died with its worker, and sent nothing.
     expect(await answerApproval(store, 'alice', pending, 'allow')).toBe(true);
     expect(await answerApproval(store, 'alice', pending, 'allow')).toBe(false);
     expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
-    // The user's turn retried on this worker: a new call, asked again, sent once.
+    // The user's turn retried on this worker: the same call uses the kept answer, without asking, once.
     const notified: PendingApproval[] = [];
     const alice = host.forUser('alice', {
       approve: storedApproval(store, { user: 'alice', notify: (p) => notified.push(p) }),
     });
-    const retry = alice.callTool('notes__delete_note', { id: 'k1' });
+    expect((await alice.callTool('notes__delete_note', { id: 'k1' })).content).toEqual([
+      { type: 'text', text: 'deleted k1 (#1)' },
+    ]);
+    expect(notified).toEqual([]);
+    // A retry with other arguments is a new call: asked again.
+    const other = alice.callTool('notes__delete_note', { id: 'k2' });
     await expect.poll(() => notified.length).toBe(1);
     expect(notified[0]!.callId).not.toBe(pending.callId);
+    expect(notified[0]!.arguments).toEqual({ id: 'k2' });
     expect(await answerApproval(store, 'alice', notified[0]!, 'allow')).toBe(true);
-    expect((await retry).content).toEqual([{ type: 'text', text: 'deleted k1 (#1)' }]);
+    expect((await other).content).toEqual([{ type: 'text', text: 'deleted k2 (#2)' }]);
     await alice.close();
   }, 30_000);
 
