@@ -7,12 +7,7 @@
  */
 import type { AuthContext } from '../../cache/authContext.js';
 import { systemWallClock, type WallClock } from '../../util/clock.js';
-import {
-  statePartition,
-  type ApprovalAnswer,
-  type HostStateStore,
-  type PendingApproval,
-} from '../state/stateStore.js';
+import { statePartition, type ApprovalAnswer, type HostStateStore, type PendingApproval } from '../state/stateStore.js';
 import type { ApprovalBinding, ApproveHook, ApprovalVerdict } from './approval.js';
 
 /** Options of {@link storedApproval}. */

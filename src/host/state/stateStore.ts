@@ -131,7 +131,26 @@ export interface HostStateStore {
    * spent by this read; `undefined` when there is none.
    */
   takeKeptAnswer(partition: string, call: ApprovalCallKey): MaybePromise<ApprovalAnswer | undefined>;
+  /**
+   * Keeps a record of the host's own state for `ttlMs` ms: a lazy server's last catalog
+   * (`catalog`), a manual-mode `input_required` round waiting for its user (`input`), a slash
+   * command's completion state (`completion`). Replaces the record of that kind and id.
+   */
+  putRecord(
+    partition: string,
+    kind: HostStateRecordKind,
+    id: string,
+    value: JsonObject,
+    ttlMs: number,
+  ): MaybePromise<void>;
+  /** The record of that kind and id in this partition, or `undefined` (expired, never kept, another user's). */
+  getRecord(partition: string, kind: HostStateRecordKind, id: string): MaybePromise<JsonObject | undefined>;
+  /** Reads and removes the record (exactly one caller gets it), or `undefined`. */
+  takeRecord(partition: string, kind: HostStateRecordKind, id: string): MaybePromise<JsonObject | undefined>;
 }
+
+/** The kinds of the host's records in a state store (see {@link HostStateStore.putRecord}). */
+export type HostStateRecordKind = 'catalog' | 'input' | 'completion';
 
 /** What a kept answer is bound to besides its user: the call's server, tool and arguments hash. */
 export interface ApprovalCallKey {
@@ -169,6 +188,8 @@ interface Timed<T> {
 export interface MemoryHostStateStoreOptions {
   /** Artifacts kept per partition, oldest out first. @default 1000 */
   maxArtifacts?: number | undefined;
+  /** Records of each kind kept per partition, oldest out first. @default 1000 */
+  maxRecords?: number | undefined;
   /** @default the system wall clock */
   wallClock?: WallClock | undefined;
 }
@@ -185,12 +206,15 @@ export class MemoryHostStateStore implements HostStateStore {
   private readonly spent = new Map<string, number>();
   /** Partition + call digest → the call id whose answer is kept for the retry. */
   private readonly kept = new Map<string, Timed<string>>();
+  private readonly records = new Map<string, Map<string, Timed<JsonObject>>>();
+  private readonly maxRecords: number;
   private readonly waiters = new AnswerWaiters();
   private readonly maxArtifacts: number;
   private readonly wallClock: WallClock;
 
   constructor(options: MemoryHostStateStoreOptions = {}) {
     this.maxArtifacts = options.maxArtifacts ?? 1000;
+    this.maxRecords = options.maxRecords ?? 1000;
     this.wallClock = options.wallClock ?? systemWallClock;
   }
 
@@ -251,6 +275,28 @@ export class MemoryHostStateStore implements HostStateStore {
     this.kept.delete(key);
     if (kept.expiresAt <= this.wallClock.now()) return undefined;
     return this.spendAnswer(partition, kept.value);
+  }
+
+  putRecord(partition: string, kind: HostStateRecordKind, id: string, value: JsonObject, ttlMs: number): void {
+    const kept = bucket(this.records, `${partition}\u0000${kind}`);
+    kept.delete(id);
+    kept.set(id, { value: structuredClone(value), expiresAt: this.wallClock.now() + ttlMs });
+    for (const key of kept.keys()) {
+      if (kept.size <= this.maxRecords) break;
+      kept.delete(key);
+    }
+  }
+
+  getRecord(partition: string, kind: HostStateRecordKind, id: string): JsonObject | undefined {
+    const value = this.live(this.records.get(`${partition}\u0000${kind}`), id);
+    return value === undefined ? undefined : structuredClone(value);
+  }
+
+  takeRecord(partition: string, kind: HostStateRecordKind, id: string): JsonObject | undefined {
+    const kept = this.records.get(`${partition}\u0000${kind}`);
+    const value = this.live(kept, id);
+    kept?.delete(id);
+    return value;
   }
 
   /** Drops expired answers, spent marks and kept entries (they are bounded by their TTL). */

@@ -6,12 +6,14 @@
  */
 import type { Redis } from 'ioredis';
 import { InvalidArgumentError } from '../../../errors/errors.js';
+import type { JsonObject } from '../../../wire/messages.js';
 import { systemTimers, type Timers } from '../../../util/clock.js';
 import {
   AnswerWaiters,
   approvalCallDigest,
   type ApprovalAnswer,
   type ApprovalCallKey,
+  type HostStateRecordKind,
   type HostStateStore,
   type PendingApproval,
   type StoredArtifact,
@@ -42,7 +44,7 @@ export const DEFAULT_HOST_STATE_TIMEOUT_MS = 1000;
 /**
  * A {@link HostStateStore} in Redis (see the module comment). Keys: `<prefix>hs:art:<partition>:<id>`,
  * `<prefix>hs:pend:<partition>:<callId>`, `<prefix>hs:ans:<partition>:<callId>`, its spent mark `<prefix>hs:spent:<partition>:<callId>`, the answer
- * kept for the retry `<prefix>hs:kept:<partition>:<call digest>` (`GETDEL`: Redis 6.2 or later); channel
+ * kept for the retry `<prefix>hs:kept:<partition>:<call digest>` (`GETDEL`: Redis 6.2 or later), the host's records `<prefix>hs:rec:<kind>:<partition>:<id>`; channel
  * `<prefix>hs:answers`. A partition is a digest (`statePartition`), never a user id.
  * @throws InvalidArgumentError (-32602) for a missing client, a bad prefix or timeout.
  */
@@ -168,6 +170,28 @@ export class RedisHostStateStore implements HostStateStore {
     return callId === null ? undefined : this.spendAnswer(partition, callId);
   }
 
+  async putRecord(
+    partition: string,
+    kind: HostStateRecordKind,
+    id: string,
+    value: JsonObject,
+    ttlMs: number,
+  ): Promise<void> {
+    await this.run('putRecord', () =>
+      this.client.set(this.key(`rec:${kind}`, partition, id), JSON.stringify(value), 'PX', ttl(ttlMs)),
+    );
+  }
+
+  async getRecord(partition: string, kind: HostStateRecordKind, id: string): Promise<JsonObject | undefined> {
+    const text = await this.run('getRecord', () => this.client.get(this.key(`rec:${kind}`, partition, id)));
+    return this.parse<JsonObject>(text, 'getRecord');
+  }
+
+  async takeRecord(partition: string, kind: HostStateRecordKind, id: string): Promise<JsonObject | undefined> {
+    const text = await this.run('takeRecord', () => this.client.getdel(this.key(`rec:${kind}`, partition, id)));
+    return this.parse<JsonObject>(text, 'takeRecord');
+  }
+
   /** Closes the subscriber connection the store made (never the client it was given). Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
@@ -183,7 +207,11 @@ export class RedisHostStateStore implements HostStateStore {
     return `${this.prefix}answers`;
   }
 
-  private key(kind: 'art' | 'pend' | 'ans' | 'spent' | 'kept', partition: string, id: string): string {
+  private key(
+    kind: 'art' | 'pend' | 'ans' | 'spent' | 'kept' | `rec:${HostStateRecordKind}`,
+    partition: string,
+    id: string,
+  ): string {
     return `${this.prefix}${kind}:${partition}:${id}`;
   }
 
