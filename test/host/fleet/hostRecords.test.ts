@@ -15,6 +15,7 @@ import { keepInputRound, resumeInputRound } from '../../../src/host/state/inputR
 import { systemBinary } from '../../setup/systemBinaries.js';
 import { startRedisServer, type RedisServer } from '../../fakes/redisServer.js';
 import { inMemoryExample } from '../inMemoryExample.js';
+import type { HostCompletion } from '../../../src/host/userInput/completionCandidates.js';
 import { lazyGeneratedServer } from '../generatedToolsServer.js';
 
 const redisBinary = systemBinary('redis-server');
@@ -116,8 +117,8 @@ describe.skipIf(redisBinary.skipReason !== undefined)('host records on one Redis
       await worker(stateB, { example: example.location }),
     ];
     const asked = (): number => example.requests.filter((r) => r.method === 'completion/complete').length;
-    const values = (completion: { candidates: Array<{ value: string }> }): string[] =>
-      completion.candidates.map((c) => c.value);
+    const values = (completion: HostCompletion): string[] =>
+      completion.status === 'completed' ? completion.candidates.map((c) => c.value) : [completion.status];
     expect(values(await a.forUser('alice').completeSlashCommand('/mcp__example__greet c'))).toEqual(['carol']);
     expect(asked()).toBe(1);
     // The next keystroke of alice lands on worker B: answered from the store, the server not asked.

@@ -302,17 +302,43 @@ describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis'
     expect(servers.notesServed.get('tool:delete_note')).toBe(1);
   });
 
-  it('keeps serving from memory with Redis down, and says what it lost', async () => {
+  it('keeps serving from memory with Redis down for 10 s, and says what it lost', async () => {
     const [a, b] = await twoWorkers('t4:');
     const aliceOnA = a.host.forUser('alice');
     await redis.kill();
+    const downUntil = Date.now() + 10_000; // real time: the clients' reconnect loops run on their own timers
+    // Down for 10 s: every result is served and cut, each artifact readable here; each loss is named.
+    const cutWhileDown: string[] = [];
+    while (Date.now() < downUntil) {
+      const served = await aliceOnA.toolSession().callTool('notes__big', { tag: `down-${cutWhileDown.length}` });
+      expect(served.truncated).toBe(true);
+      expect(await readWhole(aliceOnA, served.artifact!.id)).toBe(served.artifact!.text);
+      cutWhileDown.push(served.artifact!.id);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(cutWhileDown.length).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() =>
+        cutWhileDown.every((id) =>
+          errors.some(
+            (e) => e instanceof HostStateError && e.data.lost === `artifact ${id} (kept on this worker only)`,
+          ),
+        ),
+      )
+      .toBe(true);
+    expect(redis.running).toBe(false);
     const cut = await aliceOnA.toolSession().callTool('notes__big', { tag: 'offline' });
     const id = cut.artifact!.id;
     // Served: the cut result, and its artifact on this worker.
     expect(cut.truncated).toBe(true);
     expect(await readWhole(aliceOnA, id)).toBe(cut.artifact!.text);
-    await expect.poll(() => errors.some((e) => e instanceof HostStateError && e.data.lost !== undefined)).toBe(true);
-    const lost = errors.find((e): e is HostStateError => e instanceof HostStateError && e.data.lost !== undefined)!;
+    const lostOf = (): HostStateError | undefined =>
+      errors.find(
+        (e): e is HostStateError =>
+          e instanceof HostStateError && e.data.lost === `artifact ${id} (kept on this worker only)`,
+      );
+    await expect.poll(lostOf).toBeDefined();
+    const lost = lostOf()!;
     expect(lost.code).toBe(-33063);
     expect(lost.data).toMatchObject({ operation: 'putArtifact', lost: `artifact ${id} (kept on this worker only)` });
     // An approval through the store cannot be asked: the call is denied as failed, nothing sent.
@@ -338,5 +364,5 @@ describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis'
         { timeout: 5000, interval: 200 },
       )
       .toMatch(/^art_/);
-  });
+  }, 40_000);
 });
