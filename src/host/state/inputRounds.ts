@@ -74,7 +74,7 @@ export async function keepInputRound(
     inputRequests: parts.inputRequests ?? {},
     expiresAt: (options.wallClock ?? systemWallClock).now() + ttlMs,
   };
-  await store.putRecord(statePartition(user), 'input', round.id, { ...round, result } as unknown as JsonObject, ttlMs);
+  await store.putRecord(statePartition(user), 'input', round.id, { ...round, result }, ttlMs);
   return round;
 }
 

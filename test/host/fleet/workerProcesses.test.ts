@@ -179,7 +179,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
       await b.connect();
       const client = b.client('example')!;
       expect((await client.storedTasks()).map((t) => [t.taskId, t.toolName])).toEqual([[taskId, 'generate_report']]);
-      const task = await client.resumeTask(taskId!);
+      const task = await client.resumeTask(taskId);
       await expect(task.result()).resolves.toEqual({
         content: [{ type: 'text', text: 'Report on "handover": 8 sections written and approved (from A).' }],
       });
