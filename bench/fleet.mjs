@@ -8,16 +8,17 @@
 // latency, against a single-user host (one McpHost with the same servers, one user's token).
 // Part 2, three worker processes (bench/fleet-worker.mjs) on one redis-server: users move
 // between workers; p50/p99 of a user's first call on a worker (a cold scope: forUser, the user's
-// own connections, the call) against a warm call.
+// own connections, the call) against a warm call (the user back on a worker it was on).
 //
-//   node bench/fleet.mjs [--users 1000] [--calls 5000] [--quick]   → bench/results/fleet.json
+//   node --expose-gc bench/fleet.mjs [--users 1000] [--calls 5000] [--quick]   → bench/results/fleet.json
+// (without --expose-gc the heap and RSS figures carry the GC's noise: `gcExposed: false` says so)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { McpHost } from '../dist/host.js';
-import { collectGarbage, machine, round, startRedis } from './lib.mjs';
+import { machine, round, startRedis } from './lib.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const argument = (name, fallback) => {
@@ -28,6 +29,19 @@ const quick = process.argv.includes('--quick');
 const USERS = argument('users', quick ? 100 : 1000);
 const CALLS = argument('calls', quick ? 500 : 5000);
 const MOVES = quick ? 60 : 300;
+// Each mover visits the three workers in turn, twice: its first call on each is cold, the next warm.
+const MOVERS = Math.max(1, Math.floor(MOVES / 6));
+
+/** Full collections until the heap stops shrinking (a no-op without --expose-gc). */
+function collectGarbage() {
+  if (typeof globalThis.gc !== 'function') return;
+  for (let pass = 0, last = Infinity; pass < 5; pass++) {
+    globalThis.gc();
+    const used = process.memoryUsage().heapUsed;
+    if (used >= last * 0.99) break;
+    last = used;
+  }
+}
 
 function percentile(sorted, p) {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -78,8 +92,12 @@ function credentials(servers, user) {
   );
 }
 
-/** CPU (µs) and wall latencies (ms) of `CALLS` calls, each `pick()`ed. */
+/** CPU (µs) and wall latencies (ms) of `CALLS` calls, each `pick()`ed, after CALLS / 5 unmeasured ones (JIT, sockets). */
 async function calls(pick) {
+  for (let n = 0; n < Math.ceil(CALLS / 5); n++) {
+    const [target, tool] = pick(n + CALLS);
+    await target.callTool(tool, { n });
+  }
   const latencies = [];
   const cpu = process.cpuUsage();
   for (let n = 0; n < CALLS; n++) {
@@ -113,27 +131,47 @@ async function partOne() {
     });
     await single.connect();
     const baseline = await calls((n) => [single, tools[n % tools.length]]);
+
+    const singleSockets = await servers.sockets();
     await single.close();
 
-    const host = new McpHost({ clientInfo: { name: 'fleet-bench', version: '0.0.0' }, servers: entries(servers) });
-    await host.connect();
-    collectGarbage();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const scopes = [];
-    for (let u = 0; u < USERS; u++)
-      scopes.push(host.forUser(`user-${u}`, { credentials: credentials(servers, `user-${u}`) }));
-    await Promise.all(scopes.map((scope) => scope.connect()));
-    collectGarbage();
-    const heapAfter = process.memoryUsage().heapUsed;
-    const sockets = await servers.sockets();
-    const scoped = await calls((n) => [scopes[(n * 7919) % USERS], tools[n % tools.length]]);
-    await host.close();
+    // The many-user host, at half the users and then all of them: how memory and sockets grow.
+    const sizes = [];
+    let scoped;
+    for (const users of [Math.floor(USERS / 2), USERS]) {
+      const host = new McpHost({ clientInfo: { name: 'fleet-bench', version: '0.0.0' }, servers: entries(servers) });
+      await host.connect();
+      collectGarbage();
+      const before = process.memoryUsage();
+      const scopes = [];
+      for (let u = 0; u < users; u++)
+        scopes.push(host.forUser(`user-${u}`, { credentials: credentials(servers, `user-${u}`) }));
+      await Promise.all(scopes.map((scope) => scope.connect()));
+      // One call per user, so every user's own connections are open and its scope is warm.
+      for (let u = 0; u < users; u++) await scopes[u].callTool(tools[u % tools.length], { n: u });
+      collectGarbage();
+      const after = process.memoryUsage();
+      const sockets = await servers.sockets();
+      sizes.push({
+        users,
+        heapPerUserKiB: round((after.heapUsed - before.heapUsed) / users / 1024, 1),
+        rssPerUserKiB: round((after.rss - before.rss) / users / 1024, 1),
+        socketsHeld: sockets,
+        socketsPerUserOnPerUserServers: round(
+          sockets.filter((_, i) => servers.kinds[i] === 'perUser').reduce((a, b) => a + b, 0) / users,
+          2,
+        ),
+      });
+      if (users === USERS) scoped = await calls((n) => [scopes[(n * 7919) % USERS], tools[n % tools.length]]);
+      await host.close();
+    }
     return {
       users: USERS,
       calls: CALLS,
-      heapPerUserKiB: round((heapAfter - heapBefore) / USERS / 1024, 1),
-      socketsHeld: { perServer: sockets, perUserServers: sockets.filter((_, i) => servers.kinds[i] === 'perUser') },
-      singleUser: baseline,
+      gcExposed: typeof globalThis.gc === 'function',
+      servers: servers.kinds,
+      sizes,
+      singleUser: { ...baseline, socketsHeld: singleSockets },
       scoped,
     };
   } finally {
@@ -171,7 +209,7 @@ async function partTwo() {
     const warm = [];
     const where = new Map();
     for (let m = 0; m < MOVES; m++) {
-      const user = `mover-${m % 50}`;
+      const user = `mover-${m % MOVERS}`;
       const worker = (where.get(user) ?? -1) + 1;
       where.set(user, worker % 3);
       const answer = await workers[worker % 3].call(user, tools[m % tools.length]);
@@ -182,6 +220,7 @@ async function partTwo() {
     return {
       workers: 3,
       moves: MOVES,
+      movers: MOVERS,
       coldCall: { count: cold.length, p50Ms: round(percentile(cold, 50), 2), p99Ms: round(percentile(cold, 99), 2) },
       warmCall: { count: warm.length, p50Ms: round(percentile(warm, 50), 2), p99Ms: round(percentile(warm, 99), 2) },
     };

@@ -29,9 +29,18 @@ export {
   type StoredArtifact,
   type PendingApproval,
   type ApprovalAnswer,
+  type ApprovalCallKey,
+  type HostStateRecordKind,
 } from './host/state/stateStore.js';
 export { HostStateError, type HostStateErrorData } from './host/state/stateErrors.js';
 export { storedApproval, answerApproval, type StoredApprovalOptions } from './host/policy/storedApproval.js';
+export {
+  keepInputRound,
+  resumeInputRound,
+  type KeptInputRound,
+  type KeepInputRoundOptions,
+  type InputRoundCaller,
+} from './host/state/inputRounds.js';
 export type { McpHostOptions, HostFromConfigOptions, HostEvent } from './host/servers/hostOptions.js';
 export type { HostCallOptions, HostCallToolOptions } from './host/servers/callOptions.js';
 export type { HostServerState, HostServerStatus } from './host/servers/serverSlot.js';

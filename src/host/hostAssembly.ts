@@ -30,6 +30,7 @@ import { templateMatcher } from './catalog/templateRoute.js';
 import { UserInput } from './userInput/userInput.js';
 import { followHost, scopeCore, type ScopeSeed } from './scopes/userScope.js';
 import { statePartition } from './state/stateStore.js';
+import { storedCompletion, type CompleteFunction } from './state/completionState.js';
 
 /** The host's own verbs its parts call back. */
 export interface HostVerbs {
@@ -140,6 +141,14 @@ export function assembleHost(host: HostVerbs, options: McpHostOptions, seed?: Sc
   };
 }
 
+/** The completer pool's `complete`, through the host state store (the scope's partition) when the host has one. */
+function withCompletionState(core: HostCore, complete: CompleteFunction): CompleteFunction {
+  const state = core.options.state;
+  return state === undefined
+    ? complete
+    : storedCompletion(state, () => statePartition(core.scope?.authContext), complete);
+}
+
 function makeUserInput(host: HostVerbs, core: HostCore): UserInput {
   const options = core.options;
   return new UserInput(
@@ -148,7 +157,9 @@ function makeUserInput(host: HostVerbs, core: HostCore): UserInput {
       servers: () => [...core.slots.keys()],
       getPrompt: (server, name, args, call) => host.getPrompt({ server, name }, args, call),
       readResource: (uri, own) => host.readResource(uri, own),
-      complete: (server, ref, argument, context, own) => host.complete(ref, argument, context, { ...own, server }),
+      complete: withCompletionState(core, (server, ref, argument, context, own) =>
+        host.complete(ref, argument, context, { ...own, server }),
+      ),
       capabilities: (server) => core.slots.get(server)?.client?.serverCapabilities,
       changed: (commands) => core.events.emit({ type: 'slashCommands', commands }),
       collision: (collision) => core.events.emit({ type: 'collision', kind: 'slashCommands', collision }),

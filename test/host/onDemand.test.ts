@@ -100,7 +100,9 @@ describe('each part on its first use from a fresh host', () => {
     await first.close();
     // The list is kept in the background (a kept list is only a head start): wait for it.
     const { loadLazyTools } = await import('../../src/host/servers/lazyCatalog.js');
-    await vi.waitFor(async () => expect(await loadLazyTools(store, 'lazy', entry, Date.now())).toHaveLength(2));
+    await vi.waitFor(async () =>
+      expect(await loadLazyTools({ cache: store }, 'lazy', entry, Date.now())).toHaveLength(2),
+    );
     const second = await connected({ cacheStore: store, servers: { lazy: entry } });
     expect(second.server('lazy')?.state).toBe('new');
     expect(lazy.connections).toBe(1);

@@ -7,8 +7,8 @@
  */
 import type { AuthContext } from '../../cache/authContext.js';
 import { systemWallClock, type WallClock } from '../../util/clock.js';
-import { statePartition, type HostStateStore, type PendingApproval } from '../state/stateStore.js';
-import type { ApproveHook } from './approval.js';
+import { statePartition, type ApprovalAnswer, type HostStateStore, type PendingApproval } from '../state/stateStore.js';
+import type { ApprovalBinding, ApproveHook, ApprovalVerdict } from './approval.js';
 
 /** Options of {@link storedApproval}. */
 export interface StoredApprovalOptions {
@@ -34,7 +34,11 @@ export interface StoredApprovalOptions {
  * The call waits where it runs; the answer may be given on any worker with {@link answerApproval}.
  * An `allow` applies to exactly the call the user saw (its call id and arguments hash); a
  * `deny` reaches the model with its reason, `deniedBy: 'user'`. No answer before the host's
- * `approvalTimeoutMs` is a denial (`timeout`), as with any hook. A store that fails makes the
+ * `approvalTimeoutMs` is a denial (`timeout`), as with any hook.
+ * An answer is used once: by the call that waited for it or, when that call's worker died before
+ * it came, by the first retry of the same call (same user, server, tool and arguments hash) on
+ * any worker, which is then not asked again; a retry with other arguments is asked. The answer
+ * is kept for the retry as long as the pending approval (`ttlMs`). A store that fails makes the
  * call fail as a hook that throws does (`failed`): nothing is sent without an answer.
  */
 export function storedApproval(store: HostStateStore, options: StoredApprovalOptions = {}): ApproveHook {
@@ -46,6 +50,13 @@ export function storedApproval(store: HostStateStore, options: StoredApprovalOpt
     if (bound !== undefined && call.user !== undefined && bound !== own)
       return { deny: "this approval hook answers for another user's calls", by: 'policy' };
     const partition = bound ?? own;
+    // The answer given for this very call (same user, tool, arguments) after its worker died: used once, not asked again.
+    const kept = await store.takeKeptAnswer(partition, {
+      server: call.server,
+      name: call.name,
+      argumentsHash: call.binding.argumentsHash,
+    });
+    if (kept !== undefined) return verdictFor(kept, call.binding);
     const pending: PendingApproval = Object.freeze({
       callId: call.binding.callId,
       server: call.server,
@@ -61,8 +72,15 @@ export function storedApproval(store: HostStateStore, options: StoredApprovalOpt
     if (answer === undefined) return { deny: 'no answer', by: 'user' };
     if (answer.argumentsHash !== call.binding.argumentsHash)
       return { allow: { ...call.binding, argumentsHash: answer.argumentsHash } }; // not this call: not-bound
-    return answer.verdict === 'allow' ? { allow: call.binding } : { deny: answer.verdict.deny, by: 'user' };
+    // Exactly once: a retry of this call on another worker may have spent the answer first.
+    const spent = await store.spendAnswer(partition, pending.callId);
+    if (spent === undefined) return { deny: 'the answer was used by a retry of this call', by: 'user' };
+    return verdictFor(spent, call.binding);
   };
+}
+
+function verdictFor(answer: ApprovalAnswer, binding: ApprovalBinding): ApprovalVerdict {
+  return answer.verdict === 'allow' ? { allow: binding } : { deny: answer.verdict.deny, by: 'user' };
 }
 
 /**

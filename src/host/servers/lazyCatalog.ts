@@ -2,12 +2,23 @@
  * The last tool list of a lazy server (`lazy: true`), kept in the host's cache store so a
  * later host (this process or another sharing the store) can list the server's tools without
  * starting it. The key names the server and where it is (command and arguments, or URL), so
- * an entry that changed where it points does not reuse another's list.
+ * an entry that changed where it points does not reuse another's list. With a host state store
+ * (`McpHostOptions.state`), the list is kept there instead, in the partition of whoever opened
+ * the server (a scope's own server: its user's; the host's: `host`), so a cold worker of a fleet
+ * lists it without connecting and one user's list is never another's.
  */
 import type { CacheStore } from '../../cache/cacheStore.js';
 import type { Tool } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { HostServerEntry } from './config.js';
+import { sha256Hex } from '../../cache/sha256.js';
+import type { HostStateStore } from '../state/stateStore.js';
+
+/** @internal Where a host keeps its lazy servers' lists: the cache store, or the state store's partition. */
+export interface LazyToolsPlace {
+  readonly cache: CacheStore | false;
+  readonly state?: { readonly store: HostStateStore; readonly partition: string } | undefined;
+}
 
 const PREFIX = 'mcp-live:host-lazy-tools:';
 /** The longest a kept list is used, in ms (a week); refreshed each time the server opens. */
@@ -28,16 +39,18 @@ export function lazyToolsKey(name: string, entry: HostServerEntry): string {
 
 /** @internal The kept tool list of a server, or `undefined` (none, malformed, or older than a week). */
 export async function loadLazyTools(
-  store: CacheStore | false,
+  place: LazyToolsPlace,
   name: string,
   entry: HostServerEntry,
   now: number,
 ): Promise<readonly Tool[] | undefined> {
-  if (store === false) return undefined;
   try {
-    const kept = await store.get(lazyToolsKey(name, entry));
-    const tools = kept?.value['tools'];
-    const savedAt = kept?.value['savedAt'];
+    let value: JsonObject | undefined;
+    if (place.state !== undefined)
+      value = await place.state.store.getRecord(place.state.partition, 'catalog', recordId(name, entry));
+    else if (place.cache !== false) value = (await place.cache.get(lazyToolsKey(name, entry)))?.value;
+    const tools = value?.['tools'];
+    const savedAt = value?.['savedAt'];
     if (!Array.isArray(tools) || typeof savedAt !== 'number' || now - savedAt > KEEP_MS) return undefined;
     return tools
       .slice(0, MAX_TOOLS)
@@ -51,16 +64,20 @@ export async function loadLazyTools(
 
 /** @internal Keeps a server's tool list (failures are ignored: the list is only a head start). */
 export async function saveLazyTools(
-  store: CacheStore | false,
+  place: LazyToolsPlace,
   name: string,
   entry: HostServerEntry,
   tools: readonly Tool[],
   now: number,
 ): Promise<void> {
-  if (store === false) return;
   const value = { tools: tools, savedAt: now } as JsonObject;
   try {
-    await store.set(lazyToolsKey(name, entry), {
+    if (place.state !== undefined) {
+      await place.state.store.putRecord(place.state.partition, 'catalog', recordId(name, entry), value, KEEP_MS);
+      return;
+    }
+    if (place.cache === false) return;
+    await place.cache.set(lazyToolsKey(name, entry), {
       value,
       receivedAt: 0,
       ttlMs: KEEP_MS,
@@ -71,4 +88,9 @@ export async function saveLazyTools(
   } catch {
     // A store that refuses it: the next host starts the server to list its tools.
   }
+}
+
+/** The state store id of a server's list: a digest of its cache key (server name and where it is). */
+function recordId(name: string, entry: HostServerEntry): string {
+  return sha256Hex(lazyToolsKey(name, entry)).slice(0, 32);
 }

@@ -17,7 +17,8 @@ import { timeOf } from './serverCalls.js';
 import { makeServerClient } from './serverClient.js';
 import { ServerSlot, type HostServerStatus } from './serverSlot.js';
 import { fetchTransport } from './transports.js';
-import { loadLazyTools, saveLazyTools } from './lazyCatalog.js';
+import { loadLazyTools, saveLazyTools, type LazyToolsPlace } from './lazyCatalog.js';
+import { statePartition } from '../state/stateStore.js';
 
 /** @internal See the module comment. */
 export class HostServers {
@@ -170,6 +171,15 @@ export class HostServers {
     return [...this.core.slots.values()].filter((slot) => !this.borrowed.has(slot));
   }
 
+  /** Where this core's lazy servers' lists are kept: the state store (this core's partition) when the host has one. */
+  private lazyPlace(): LazyToolsPlace {
+    const state = this.core.options.state;
+    return {
+      cache: this.store,
+      state: state && { store: state, partition: statePartition(this.core.scope?.authContext) },
+    };
+  }
+
   /** Keeps the tool list of every open lazy server in the store, when it changed. */
   keepLazyTools(): void {
     for (const slot of this.ownSlots()) {
@@ -178,7 +188,7 @@ export class HostServers {
       const tools = slot.contribution()?.tools;
       if (tools === undefined || this.keptLazy.get(slot) === tools) continue;
       this.keptLazy.set(slot, tools);
-      void saveLazyTools(this.store, slot.name, entry, tools, Date.now());
+      void saveLazyTools(this.lazyPlace(), slot.name, entry, tools, Date.now());
     }
   }
 
@@ -189,7 +199,7 @@ export class HostServers {
   private async start(slot: ServerSlot, signal?: AbortSignal): Promise<void> {
     const entry = slot.entry;
     if (entry?.lazy === true && slot.state === 'new') {
-      const tools = await loadLazyTools(this.store, slot.name, entry, Date.now());
+      const tools = await loadLazyTools(this.lazyPlace(), slot.name, entry, Date.now());
       if (tools !== undefined && !this.core.closed) return slot.listLazily(tools);
     }
     await slot.start(signal);

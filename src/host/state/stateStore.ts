@@ -119,6 +119,53 @@ export interface HostStateStore {
    * wherever it was given; with `undefined` when `signal` aborts first.
    */
   waitAnswer(partition: string, callId: string, signal: AbortSignal): Promise<ApprovalAnswer | undefined>;
+  /**
+   * Spends the answer of `callId`: resolves with it for the one caller that spends it first
+   * (the call that waited, or a retry through {@link takeKeptAnswer}), with `undefined` for
+   * every other caller and when there is no live answer. An answer is used exactly once.
+   */
+  spendAnswer(partition: string, callId: string): MaybePromise<ApprovalAnswer | undefined>;
+  /**
+   * The answer kept for the retry: the latest answer of a call of this partition with the same
+   * server, tool and arguments hash that no call has spent yet (its worker died before it could),
+   * spent by this read; `undefined` when there is none.
+   */
+  takeKeptAnswer(partition: string, call: ApprovalCallKey): MaybePromise<ApprovalAnswer | undefined>;
+  /**
+   * Keeps a record of the host's own state for `ttlMs` ms: a lazy server's last catalog
+   * (`catalog`), a manual-mode `input_required` round waiting for its user (`input`), a slash
+   * command's completion state (`completion`). Replaces the record of that kind and id.
+   */
+  putRecord(
+    partition: string,
+    kind: HostStateRecordKind,
+    id: string,
+    value: JsonObject,
+    ttlMs: number,
+  ): MaybePromise<void>;
+  /** The record of that kind and id in this partition, or `undefined` (expired, never kept, another user's). */
+  getRecord(partition: string, kind: HostStateRecordKind, id: string): MaybePromise<JsonObject | undefined>;
+  /** Reads and removes the record (exactly one caller gets it), or `undefined`. */
+  takeRecord(partition: string, kind: HostStateRecordKind, id: string): MaybePromise<JsonObject | undefined>;
+}
+
+/** The kinds of the host's records in a state store (see {@link HostStateStore.putRecord}). */
+export type HostStateRecordKind = 'catalog' | 'input' | 'completion';
+
+/** What a kept answer is bound to besides its user: the call's server, tool and arguments hash. */
+export interface ApprovalCallKey {
+  readonly server: string;
+  /** The tool's original name. */
+  readonly name: string;
+  readonly argumentsHash: string;
+}
+
+/** The digest naming a call's server, tool and arguments hash in a store key (no raw names in keys). */
+export function approvalCallDigest(call: ApprovalCallKey): string {
+  return sha256Hex(`mcp-live/host-state/call\u0000${call.server}\u0000${call.name}\u0000${call.argumentsHash}`).slice(
+    0,
+    32,
+  );
 }
 
 /**
@@ -141,6 +188,8 @@ interface Timed<T> {
 export interface MemoryHostStateStoreOptions {
   /** Artifacts kept per partition, oldest out first. @default 1000 */
   maxArtifacts?: number | undefined;
+  /** Records of each kind kept per partition, oldest out first. @default 1000 */
+  maxRecords?: number | undefined;
   /** @default the system wall clock */
   wallClock?: WallClock | undefined;
 }
@@ -153,12 +202,19 @@ export class MemoryHostStateStore implements HostStateStore {
   private readonly artifacts = new Map<string, Map<string, Timed<StoredArtifact>>>();
   private readonly pending = new Map<string, Map<string, Timed<PendingApproval>>>();
   private readonly answers = new Map<string, Timed<ApprovalAnswer>>();
+  /** Answer key → when its spent mark expires. */
+  private readonly spent = new Map<string, number>();
+  /** Partition + call digest → the call id whose answer is kept for the retry. */
+  private readonly kept = new Map<string, Timed<string>>();
+  private readonly records = new Map<string, Map<string, Timed<JsonObject>>>();
+  private readonly maxRecords: number;
   private readonly waiters = new AnswerWaiters();
   private readonly maxArtifacts: number;
   private readonly wallClock: WallClock;
 
   constructor(options: MemoryHostStateStoreOptions = {}) {
     this.maxArtifacts = options.maxArtifacts ?? 1000;
+    this.maxRecords = options.maxRecords ?? 1000;
     this.wallClock = options.wallClock ?? systemWallClock;
   }
 
@@ -194,9 +250,61 @@ export class MemoryHostStateStore implements HostStateStore {
     if (pending === undefined || pending.argumentsHash !== answer.argumentsHash) return false;
     const previous = this.answers.get(key);
     if (previous !== undefined && previous.expiresAt > this.wallClock.now()) return false;
-    this.answers.set(key, { value: answer, expiresAt: this.wallClock.now() + ttlMs });
+    const expiresAt = this.wallClock.now() + ttlMs;
+    this.answers.set(key, { value: answer, expiresAt });
+    this.kept.set(answerKey(partition, approvalCallDigest(pending)), { value: answer.callId, expiresAt });
+    this.sweep();
     this.waiters.resolve(key, answer);
     return true;
+  }
+
+  spendAnswer(partition: string, callId: string): ApprovalAnswer | undefined {
+    const key = answerKey(partition, callId);
+    const given = this.answers.get(key);
+    const now = this.wallClock.now();
+    if (given === undefined || given.expiresAt <= now) return undefined;
+    if ((this.spent.get(key) ?? 0) > now) return undefined;
+    this.spent.set(key, given.expiresAt);
+    return given.value;
+  }
+
+  takeKeptAnswer(partition: string, call: ApprovalCallKey): ApprovalAnswer | undefined {
+    const key = answerKey(partition, approvalCallDigest(call));
+    const kept = this.kept.get(key);
+    if (kept === undefined) return undefined;
+    this.kept.delete(key);
+    if (kept.expiresAt <= this.wallClock.now()) return undefined;
+    return this.spendAnswer(partition, kept.value);
+  }
+
+  putRecord(partition: string, kind: HostStateRecordKind, id: string, value: JsonObject, ttlMs: number): void {
+    const kept = bucket(this.records, `${partition}\u0000${kind}`);
+    kept.delete(id);
+    kept.set(id, { value: structuredClone(value), expiresAt: this.wallClock.now() + ttlMs });
+    for (const key of kept.keys()) {
+      if (kept.size <= this.maxRecords) break;
+      kept.delete(key);
+    }
+  }
+
+  getRecord(partition: string, kind: HostStateRecordKind, id: string): JsonObject | undefined {
+    const value = this.live(this.records.get(`${partition}\u0000${kind}`), id);
+    return value === undefined ? undefined : structuredClone(value);
+  }
+
+  takeRecord(partition: string, kind: HostStateRecordKind, id: string): JsonObject | undefined {
+    const kept = this.records.get(`${partition}\u0000${kind}`);
+    const value = this.live(kept, id);
+    kept?.delete(id);
+    return value;
+  }
+
+  /** Drops expired answers, spent marks and kept entries (they are bounded by their TTL). */
+  private sweep(): void {
+    const now = this.wallClock.now();
+    for (const [key, entry] of this.answers) if (entry.expiresAt <= now) this.answers.delete(key);
+    for (const [key, until] of this.spent) if (until <= now) this.spent.delete(key);
+    for (const [key, entry] of this.kept) if (entry.expiresAt <= now) this.kept.delete(key);
   }
 
   waitAnswer(partition: string, callId: string, signal: AbortSignal): Promise<ApprovalAnswer | undefined> {

@@ -7,11 +7,15 @@
 // Commands: {"id", "op": "cut", "user", "tag"} → {"id", "artifact"} (notes__big through a tool session)
 //           {"id", "op": "page", "user", "artifact", "offset"} → {"id", "text", "footer"}
 //           {"id", "op": "call", "user", "tool", "args"} → {"id", "text"} or {"id", "error"}
-// Events: {"event": "ready"}; {"event": "pending", "pending"} when a call waits for its approval.
+//           {"id", "op": "task", "user", "args"} → example__generate_report as a task (needs "exampleUrl":
+//           the example server, its tasks in a RedisTaskStore under "taskPrefix", its approval answered
+//           here with the note "from A")
+// Events: {"event": "ready"}; {"event": "pending", "pending"} when a call waits for its approval;
+//         {"event": "task", "taskId", "status"} for each status of a task.
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { McpHost, storedApproval } from '../../../dist/host.js';
-import { RedisHostStateStore } from '../../../dist/redis.js';
+import { RedisHostStateStore, RedisTaskStore } from '../../../dist/redis.js';
 
 const config = JSON.parse(process.argv[2]);
 const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -19,9 +23,22 @@ const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const client = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
 client.on('error', () => {});
 const state = new RedisHostStateStore({ client, prefix: config.prefix });
+const servers = { notes: { type: 'http', url: config.notesUrl, client: { reconnect: false } } };
+if (config.exampleUrl !== undefined)
+  servers.example = {
+    type: 'http',
+    url: config.exampleUrl,
+    client: {
+      reconnect: false,
+      tasks: { store: new RedisTaskStore({ client, prefix: config.taskPrefix }), poll: { minMs: 10 } },
+      handlers: {
+        elicitation: { form: async () => ({ action: 'accept', content: { approve: true, note: 'from A' } }) },
+      },
+    },
+  };
 const host = new McpHost({
   clientInfo: { name: 'fleet-worker-process', version: '0.0.0' },
-  servers: { notes: { type: 'http', url: config.notesUrl, client: { reconnect: false } } },
+  servers,
   contextBudget: { maxResultTokens: 200 },
   state,
 });
@@ -62,6 +79,15 @@ for await (const line of createInterface({ input: process.stdin })) {
           (result) => ({ text: result.content[0].text }),
           (error) => ({ error: error.message }),
         );
+      case 'task':
+        return scope
+          .callTool('example__generate_report', command.args, {
+            onTask: (task) => write({ event: 'task', taskId: task.taskId, status: task.status }),
+          })
+          .then(
+            (result) => ({ text: result.content[0].text }),
+            (error) => ({ error: error.message }),
+          );
       default:
         return { error: `unknown op ${command.op}` };
     }

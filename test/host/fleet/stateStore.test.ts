@@ -60,6 +60,29 @@ describe('MemoryHostStateStore', () => {
   });
 });
 
+describe('MemoryHostStateStore answers kept for the retry', () => {
+  it('spends an answer once, by the waiting call or by a retry of the same call', () => {
+    const store = new MemoryHostStateStore();
+    const alice = statePartition('alice');
+    const call = { server: 'notes', name: 'delete_note', argumentsHash: 'h1' };
+    store.putPending(alice, pendingOf('c1'), 60_000);
+    expect(store.takeKeptAnswer(alice, call)).toBeUndefined();
+    expect(store.answer(alice, { callId: 'c1', argumentsHash: 'h1', verdict: 'allow' }, 60_000)).toBe(true);
+    // Other arguments, another tool, another user: nothing kept for them.
+    expect(store.takeKeptAnswer(alice, { ...call, argumentsHash: 'h2' })).toBeUndefined();
+    expect(store.takeKeptAnswer(alice, { ...call, name: 'delete_all' })).toBeUndefined();
+    expect(store.takeKeptAnswer(statePartition('bob'), call)).toBeUndefined();
+    expect(store.takeKeptAnswer(alice, call)).toMatchObject({ callId: 'c1', verdict: 'allow' });
+    expect(store.takeKeptAnswer(alice, call)).toBeUndefined();
+    expect(store.spendAnswer(alice, 'c1')).toBeUndefined(); // the retry spent it: the late waiter does not run
+    // Spent by its waiting call: not kept for a retry.
+    store.putPending(alice, pendingOf('c2'), 60_000);
+    expect(store.answer(alice, { callId: 'c2', argumentsHash: 'h1', verdict: 'allow' }, 60_000)).toBe(true);
+    expect(store.spendAnswer(alice, 'c2')).toMatchObject({ callId: 'c2' });
+    expect(store.takeKeptAnswer(alice, call)).toBeUndefined();
+  });
+});
+
 describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis', () => {
   let redis: RedisServer;
   let servers: FleetServers;
@@ -222,17 +245,100 @@ describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis'
     await expect(call).rejects.toMatchObject({ data: { reason: 'denied', deniedBy: 'user', message: 'no' } });
   });
 
-  it('keeps serving from memory with Redis down, and says what it lost', async () => {
+  it("keeps the answer of a call whose worker is gone for that call's retry: used once, without asking; other arguments are asked", async () => {
+    const [a, b] = await twoWorkers('t6:');
+    const onA: PendingApproval[] = [];
+    const aliceOnA = a.host.forUser('alice', {
+      approve: storedApproval(a.store, { notify: (p) => onA.push(p) }),
+    });
+    const gone = new AbortController(); // worker A's request dies (the process case: workerProcesses.test.ts)
+    const lost = aliceOnA
+      .callTool('notes__delete_note', { id: 'r1' }, { signal: gone.signal })
+      .catch((error: unknown) => error);
+    await expect.poll(() => onA.length).toBe(1);
+    gone.abort();
+    expect(await lost).toBeInstanceOf(Error);
+    expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
+    expect(await answerApproval(b.store, 'alice', onA[0]!, 'allow')).toBe(true);
+    const onB: PendingApproval[] = [];
+    const aliceOnB = b.host.forUser('alice', { approve: storedApproval(b.store, { notify: (p) => onB.push(p) }) });
+    // Bob's identical call does not get alice's answer.
+    const bobOnB = b.host.forUser('bob', {
+      approve: storedApproval(b.store, { notify: (p) => onB.push(p) }),
+      approvalTimeoutMs: 300,
+    });
+    await expect(bobOnB.callTool('notes__delete_note', { id: 'r1' })).rejects.toBeInstanceOf(ToolApprovalDeniedError);
+    expect(onB).toHaveLength(1);
+    onB.length = 0;
+    // Alice's retry of the same call: not asked, sent once.
+    expect((await aliceOnB.callTool('notes__delete_note', { id: 'r1' })).content).toEqual([
+      { type: 'text', text: 'deleted r1 (#1)' },
+    ]);
+    expect(onB).toEqual([]);
+    // Spent: the next identical call is asked again; so is one with other arguments.
+    const again = aliceOnB.callTool('notes__delete_note', { id: 'r1' }).catch((error: unknown) => error);
+    const other = aliceOnB.callTool('notes__delete_note', { id: 'r2' }).catch((error: unknown) => error);
+    await expect.poll(() => onB.length).toBe(2);
+    for (const pending of onB) expect(await answerApproval(b.store, 'alice', pending, { deny: 'no' })).toBe(true);
+    expect(await again).toMatchObject({ data: { deniedBy: 'user', message: 'no' } });
+    expect(await other).toMatchObject({ data: { deniedBy: 'user', message: 'no' } });
+    expect(servers.notesServed.get('tool:delete_note')).toBe(1);
+  });
+
+  it('an answer the waiting call used is not kept for a retry', async () => {
+    const [a, b] = await twoWorkers('t7:');
+    const notified: PendingApproval[] = [];
+    const alice = a.host.forUser('alice', { approve: storedApproval(a.store, { notify: (p) => notified.push(p) }) });
+    const first = alice.callTool('notes__delete_note', { id: 'u1' });
+    await expect.poll(() => notified.length).toBe(1);
+    expect(await answerApproval(b.store, 'alice', notified[0]!, 'allow')).toBe(true);
+    await first;
+    const retry = b.host
+      .forUser('alice', { approve: storedApproval(b.store, { notify: (p) => notified.push(p) }) })
+      .callTool('notes__delete_note', { id: 'u1' });
+    await expect.poll(() => notified.length).toBe(2);
+    expect(await answerApproval(a.store, 'alice', notified[1]!, { deny: 'once is enough' })).toBe(true);
+    await expect(retry).rejects.toMatchObject({ data: { message: 'once is enough' } });
+    expect(servers.notesServed.get('tool:delete_note')).toBe(1);
+  });
+
+  it('keeps serving from memory with Redis down for 10 s, and says what it lost', async () => {
     const [a, b] = await twoWorkers('t4:');
     const aliceOnA = a.host.forUser('alice');
     await redis.kill();
+    const downUntil = Date.now() + 10_000; // real time: the clients' reconnect loops run on their own timers
+    // Down for 10 s: every result is served and cut, each artifact readable here; each loss is named.
+    const cutWhileDown: string[] = [];
+    while (Date.now() < downUntil) {
+      const served = await aliceOnA.toolSession().callTool('notes__big', { tag: `down-${cutWhileDown.length}` });
+      expect(served.truncated).toBe(true);
+      expect(await readWhole(aliceOnA, served.artifact!.id)).toBe(served.artifact!.text);
+      cutWhileDown.push(served.artifact!.id);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(cutWhileDown.length).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() =>
+        cutWhileDown.every((id) =>
+          errors.some(
+            (e) => e instanceof HostStateError && e.data.lost === `artifact ${id} (kept on this worker only)`,
+          ),
+        ),
+      )
+      .toBe(true);
+    expect(redis.running).toBe(false);
     const cut = await aliceOnA.toolSession().callTool('notes__big', { tag: 'offline' });
     const id = cut.artifact!.id;
     // Served: the cut result, and its artifact on this worker.
     expect(cut.truncated).toBe(true);
     expect(await readWhole(aliceOnA, id)).toBe(cut.artifact!.text);
-    await expect.poll(() => errors.some((e) => e instanceof HostStateError && e.data.lost !== undefined)).toBe(true);
-    const lost = errors.find((e): e is HostStateError => e instanceof HostStateError && e.data.lost !== undefined)!;
+    const lostOf = (): HostStateError | undefined =>
+      errors.find(
+        (e): e is HostStateError =>
+          e instanceof HostStateError && e.data.lost === `artifact ${id} (kept on this worker only)`,
+      );
+    await expect.poll(lostOf).toBeDefined();
+    const lost = lostOf()!;
     expect(lost.code).toBe(-33063);
     expect(lost.data).toMatchObject({ operation: 'putArtifact', lost: `artifact ${id} (kept on this worker only)` });
     // An approval through the store cannot be asked: the call is denied as failed, nothing sent.
@@ -258,5 +364,5 @@ describe.skipIf(redisBinary.skipReason !== undefined)('two workers on one Redis'
         { timeout: 5000, interval: 200 },
       )
       .toMatch(/^art_/);
-  });
+  }, 40_000);
 });

@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { McpHost } from '../../../src/host/host.js';
 import { RedisHostStateStore } from '../../../src/host/state/redis/redisHostStateStore.js';
@@ -16,6 +16,9 @@ import { answerApproval, storedApproval } from '../../../src/host/policy/storedA
 import { systemBinary } from '../../setup/systemBinaries.js';
 import { startRedisServer, type RedisServer } from '../../fakes/redisServer.js';
 import { startFleetServers, type FleetServers } from './fleetServers.js';
+import { RedisTaskStore } from '../../../src/tasks/redis/redisTaskStore.js';
+import type { HttpServerProcess } from '../../../examples/httpServerProcess.js';
+import { startExampleHttpServer } from '../../integration/exampleServer.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const WORKER = fileURLToPath(new URL('../../fakes/children/fleet-host-worker.mjs', import.meta.url));
@@ -72,6 +75,7 @@ function startWorker(config: Record<string, unknown>): Promise<Worker> {
 describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one Redis', () => {
   let redis: RedisServer;
   let servers: FleetServers;
+  let example: HttpServerProcess;
   let client: Redis;
   let store: RedisHostStateStore;
   let host: McpHost;
@@ -82,6 +86,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
     if (built.status !== 0) throw new Error('building dist/ failed');
     redis = await startRedisServer(redisBinary.path!);
     servers = await startFleetServers({});
+    example = await startExampleHttpServer();
     client = new Redis(redis.url);
     store = new RedisHostStateStore({ client, prefix: 'procs:' });
     host = new McpHost({
@@ -100,6 +105,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
     await store?.close();
     client?.disconnect();
     await servers?.close();
+    await example?.stop();
     await redis?.stop();
   });
 
@@ -109,7 +115,7 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
     prefix: 'procs:',
   });
 
-  it('a worker killed mid-approval: the pending call is listed on the other worker, nothing was sent, the retry is asked again', async () => {
+  it("a worker killed mid-approval: the pending call is listed on the other worker, nothing was sent, the answer is kept for the call's retry there", async () => {
     const a = await startWorker(config());
     workers.push(a);
     void a.send({ op: 'call', user: 'alice', tool: 'notes__delete_note', args: { id: 'k1' } });
@@ -117,21 +123,72 @@ describe.skipIf(redisBinary.skipReason !== undefined)('worker processes on one R
     await a.kill();
     const listed = await store.listPending(statePartition('alice'));
     expect(listed.map((p) => p.callId)).toEqual([pending.callId]);
-    // The answer is recorded (once) but applies to nothing: the call died with its worker.
+    // The answer is recorded once; the call it was for died with its worker, and sent nothing.
     expect(await answerApproval(store, 'alice', pending, 'allow')).toBe(true);
     expect(await answerApproval(store, 'alice', pending, 'allow')).toBe(false);
     expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
-    // The user's turn retried on this worker: a new call, asked again, sent once.
+    // The user's turn retried on this worker: the same call uses the kept answer, without asking, once.
     const notified: PendingApproval[] = [];
     const alice = host.forUser('alice', {
       approve: storedApproval(store, { user: 'alice', notify: (p) => notified.push(p) }),
     });
-    const retry = alice.callTool('notes__delete_note', { id: 'k1' });
+    expect((await alice.callTool('notes__delete_note', { id: 'k1' })).content).toEqual([
+      { type: 'text', text: 'deleted k1 (#1)' },
+    ]);
+    expect(notified).toEqual([]);
+    // A retry with other arguments is a new call: asked again.
+    const other = alice.callTool('notes__delete_note', { id: 'k2' });
     await expect.poll(() => notified.length).toBe(1);
     expect(notified[0]!.callId).not.toBe(pending.callId);
+    expect(notified[0]!.arguments).toEqual({ id: 'k2' });
     expect(await answerApproval(store, 'alice', notified[0]!, 'allow')).toBe(true);
-    expect((await retry).content).toEqual([{ type: 'text', text: 'deleted k1 (#1)' }]);
+    expect((await other).content).toEqual([{ type: 'text', text: 'deleted k2 (#2)' }]);
     await alice.close();
+  }, 30_000);
+
+  it('a worker killed mid-task: the other worker finds the task in the Redis task store and resumes it', async () => {
+    const a = await startWorker({ ...config(), exampleUrl: example.url, taskPrefix: 'procs-tasks:' });
+    workers.push(a);
+    void a.send({ op: 'task', user: 'alice', args: { topic: 'handover', steps: 8, stepMs: 150 } });
+    // Approved on A, back at work: A dies (SIGKILL: no goodbye, no cleanup).
+    let taskId: string | undefined;
+    for (let asked = false; ;) {
+      const event = (await a.next('task')) as { taskId: string; status: string };
+      taskId = event.taskId;
+      if (event.status === 'input_required') asked = true;
+      else if (asked && event.status === 'working') break;
+    }
+    await a.kill();
+    const tasks = new RedisTaskStore({ client, prefix: 'procs-tasks:' });
+    const form = vi.fn(async () => ({ action: 'accept' as const, content: { approve: true, note: 'never asked' } }));
+    const b = new McpHost({
+      clientInfo: { name: 'fleet-worker-b', version: '0.0.0' },
+      servers: {
+        example: {
+          type: 'http',
+          url: example.url,
+          client: {
+            reconnect: false,
+            tasks: { store: tasks, poll: { minMs: 10 } },
+            handlers: { elicitation: { form } },
+          },
+        },
+      },
+    });
+    try {
+      await b.connect();
+      const client = b.client('example')!;
+      expect((await client.storedTasks()).map((t) => [t.taskId, t.toolName])).toEqual([[taskId, 'generate_report']]);
+      const task = await client.resumeTask(taskId);
+      await expect(task.result()).resolves.toEqual({
+        content: [{ type: 'text', text: 'Report on "handover": 8 sections written and approved (from A).' }],
+      });
+      expect(form).not.toHaveBeenCalled();
+      expect(await client.storedTasks()).toEqual([]);
+    } finally {
+      await b.close();
+      await tasks.close();
+    }
   }, 30_000);
 
   it('a worker killed mid-artifact paging: the next page comes from the other worker', async () => {

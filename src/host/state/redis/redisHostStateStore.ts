@@ -6,10 +6,14 @@
  */
 import type { Redis } from 'ioredis';
 import { InvalidArgumentError } from '../../../errors/errors.js';
+import type { JsonObject } from '../../../wire/messages.js';
 import { systemTimers, type Timers } from '../../../util/clock.js';
 import {
   AnswerWaiters,
+  approvalCallDigest,
   type ApprovalAnswer,
+  type ApprovalCallKey,
+  type HostStateRecordKind,
   type HostStateStore,
   type PendingApproval,
   type StoredArtifact,
@@ -39,7 +43,8 @@ export const DEFAULT_HOST_STATE_TIMEOUT_MS = 1000;
 
 /**
  * A {@link HostStateStore} in Redis (see the module comment). Keys: `<prefix>hs:art:<partition>:<id>`,
- * `<prefix>hs:pend:<partition>:<callId>`, `<prefix>hs:ans:<partition>:<callId>`; channel
+ * `<prefix>hs:pend:<partition>:<callId>`, `<prefix>hs:ans:<partition>:<callId>`, its spent mark `<prefix>hs:spent:<partition>:<callId>`, the answer
+ * kept for the retry `<prefix>hs:kept:<partition>:<call digest>` (`GETDEL`: Redis 6.2 or later), the host's records `<prefix>hs:rec:<kind>:<partition>:<id>`; channel
  * `<prefix>hs:answers`. A partition is a digest (`statePartition`), never a user id.
  * @throws InvalidArgumentError (-32602) for a missing client, a bad prefix or timeout.
  */
@@ -117,6 +122,10 @@ export class RedisHostStateStore implements HostStateStore {
     const key = this.key('ans', partition, answer.callId);
     const won = await this.run('answer', () => this.client.set(key, JSON.stringify(answer), 'PX', ttl(ttlMs), 'NX'));
     if (won !== 'OK') return false;
+    // Kept for the retry of the same call (same user, tool and arguments) should its worker be gone.
+    await this.run('answer', () =>
+      this.client.set(this.key('kept', partition, approvalCallDigest(pending)), answer.callId, 'PX', ttl(ttlMs)),
+    ).catch((error: unknown) => this.onError(error as Error));
     // Every worker hears it; the one whose call waits resolves it. A lost publish is caught by the wait's own read.
     await this.run('answer', () => this.client.publish(this.channel, JSON.stringify({ key, answer }))).catch(
       (error: unknown) => this.onError(error as Error),
@@ -140,6 +149,49 @@ export class RedisHostStateStore implements HostStateStore {
     return answer;
   }
 
+  async spendAnswer(partition: string, callId: string): Promise<ApprovalAnswer | undefined> {
+    const text = await this.run(
+      'spendAnswer',
+      () =>
+        this.client.eval(
+          SPEND_SCRIPT,
+          2,
+          this.key('ans', partition, callId),
+          this.key('spent', partition, callId),
+        ) as Promise<string | null>,
+    );
+    return this.parse<ApprovalAnswer>(text, 'spendAnswer');
+  }
+
+  async takeKeptAnswer(partition: string, call: ApprovalCallKey): Promise<ApprovalAnswer | undefined> {
+    const callId = await this.run('takeKeptAnswer', () =>
+      this.client.getdel(this.key('kept', partition, approvalCallDigest(call))),
+    );
+    return callId === null ? undefined : this.spendAnswer(partition, callId);
+  }
+
+  async putRecord(
+    partition: string,
+    kind: HostStateRecordKind,
+    id: string,
+    value: JsonObject,
+    ttlMs: number,
+  ): Promise<void> {
+    await this.run('putRecord', () =>
+      this.client.set(this.key(`rec:${kind}`, partition, id), JSON.stringify(value), 'PX', ttl(ttlMs)),
+    );
+  }
+
+  async getRecord(partition: string, kind: HostStateRecordKind, id: string): Promise<JsonObject | undefined> {
+    const text = await this.run('getRecord', () => this.client.get(this.key(`rec:${kind}`, partition, id)));
+    return this.parse<JsonObject>(text, 'getRecord');
+  }
+
+  async takeRecord(partition: string, kind: HostStateRecordKind, id: string): Promise<JsonObject | undefined> {
+    const text = await this.run('takeRecord', () => this.client.getdel(this.key(`rec:${kind}`, partition, id)));
+    return this.parse<JsonObject>(text, 'takeRecord');
+  }
+
   /** Closes the subscriber connection the store made (never the client it was given). Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
@@ -155,7 +207,11 @@ export class RedisHostStateStore implements HostStateStore {
     return `${this.prefix}answers`;
   }
 
-  private key(kind: 'art' | 'pend' | 'ans', partition: string, id: string): string {
+  private key(
+    kind: 'art' | 'pend' | 'ans' | 'spent' | 'kept' | `rec:${HostStateRecordKind}`,
+    partition: string,
+    id: string,
+  ): string {
     return `${this.prefix}${kind}:${partition}:${id}`;
   }
 
@@ -232,6 +288,17 @@ export class RedisHostStateStore implements HostStateStore {
     return new HostStateError(`host state store (Redis) ${operation}: ${why}`, { operation, reason }, cause);
   }
 }
+
+/**
+ * KEYS[1] the answer, KEYS[2] its spent mark: the answer for the one caller that sets the mark
+ * (kept as long as the answer), nil for the others and when there is no answer.
+ */
+const SPEND_SCRIPT = `
+local left = redis.call('PTTL', KEYS[1])
+if left <= 0 then return false end
+if not redis.call('SET', KEYS[2], '1', 'PX', left, 'NX') then return false end
+return redis.call('GET', KEYS[1])
+`;
 
 function ttl(ms: number): number {
   return Math.max(1, Math.ceil(ms));
