@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Webhook } from 'standardwebhooks';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
@@ -87,7 +88,17 @@ describe.skipIf(redisBinary.path === undefined)('events in a fleet (Redis)', () 
 });
 
 const WORKER = fileURLToPath(new URL('../fakes/children/events-worker.mjs', import.meta.url));
-type WorkerLine = { worker: string; event: string; n?: number; state?: string; cursor?: string; at: number };
+const RELAY_WORKER = fileURLToPath(new URL('../fakes/children/webhook-relay-worker.mjs', import.meta.url));
+type WorkerLine = {
+  worker: string;
+  event: string;
+  n?: number;
+  state?: string;
+  cursor?: string;
+  url?: string;
+  webhookId?: string;
+  at: number;
+};
 
 /** One events-worker process; `lines` is everything it printed, with the time it was read. */
 class Worker {
@@ -103,8 +114,8 @@ class Worker {
     });
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
-  static start(config: Record<string, unknown>): Worker {
-    return new Worker(spawn(process.execPath, [WORKER, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  static start(config: Record<string, unknown>, script = WORKER): Worker {
+    return new Worker(spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] }));
   }
   ticks(): number[] {
     return this.lines.flatMap((line) => (line.event === 'tick' ? [line.n!] : []));
@@ -184,4 +195,81 @@ describe.skipIf(redisBinary.path === undefined)('the lease inside subscribe(), t
     expect(sent).toHaveLength(all.length);
     expect(sent.every(([, times]) => times === 1)).toBe(true); // the server sent each tick once
   }, 40_000);
+});
+
+describe.skipIf(redisBinary.path === undefined)('webhook deliveries that reach any worker (RedisWebhookRelay)', () => {
+  const SECRET = `whsec_${Buffer.from('a secret only the consumer holds!').toString('base64')}`;
+  const workers: Worker[] = [];
+  afterAll(async () => {
+    for (const worker of workers) {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+  });
+
+  /** POSTs one delivery for `id` to `url`, signed with `secret`. */
+  function post(url: string, id: string, webhookId: string, body: object, secret = SECRET): Promise<Response> {
+    const text = JSON.stringify(body);
+    const at = new Date();
+    return fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-mcp-subscription-id': id,
+        'webhook-id': webhookId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(webhookId, at, text),
+      },
+      body: text,
+    });
+  }
+
+  it('forwards a delivery to the consumer, answers 2xx once it took it, refuses a forged one, never writes the secret', async () => {
+    const monitor = await new Redis(redis.url).monitor();
+    const commands: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => commands.push(args.join(' ')));
+    const consumer = Worker.start(
+      { redisUrl: redis.url, worker: 'consumer', routes: [{ id: 'sub-1', secret: SECRET }] },
+      RELAY_WORKER,
+    );
+    const other = Worker.start({ redisUrl: redis.url, worker: 'other', timeoutMs: 1_500 }, RELAY_WORKER);
+    workers.push(consumer, other);
+    await consumer.until((line) => line.event === 'listening');
+    const { url } = await other.until((line) => line.event === 'listening');
+    const occurrence = {
+      eventId: 'e-1',
+      name: 'demo.tick',
+      timestamp: new Date().toISOString(),
+      data: { n: 1 },
+      cursor: 'c:1',
+    };
+
+    expect((await post(url!, 'sub-1', 'msg-1', occurrence)).status).toBe(200);
+    expect(consumer.lines.filter((line) => line.event === 'delivered').map((line) => line.webhookId)).toEqual([
+      'msg-1',
+    ]);
+    // The server retries the same message: a repeat, answered 200, not handed on again.
+    expect((await post(url!, 'sub-1', 'msg-1', occurrence)).status).toBe(200);
+    // Forged: signed with another secret. The consumer's verification refuses it; nothing is handed on.
+    const forged = `whsec_${Buffer.from('not the secret, guessed by someone').toString('base64')}`;
+    expect((await post(url!, 'sub-1', 'msg-2', { ...occurrence, eventId: 'e-2' }, forged)).status).toBe(401);
+    // An id no worker routes: 503, so the server retries later.
+    expect((await post(url!, 'sub-unknown', 'msg-3', occurrence)).status).toBe(503);
+    expect(consumer.lines.filter((line) => line.event === 'delivered').map((line) => line.webhookId)).toEqual([
+      'msg-1',
+    ]);
+    expect(other.lines.filter((line) => line.event === 'delivered')).toEqual([]);
+
+    // The consumer dies: the route still names it, nobody answers, the forwarder says 503 in time.
+    consumer.child.kill('SIGKILL');
+    await consumer.exited;
+    expect((await post(url!, 'sub-1', 'msg-4', { ...occurrence, eventId: 'e-4' })).status).toBe(503);
+
+    monitor.disconnect();
+    const secretBytes = SECRET.slice('whsec_'.length);
+    expect(commands.some((command) => command.includes(secretBytes) || command.includes(SECRET))).toBe(false);
+    expect(commands.some((command) => command.includes('events:webhook-route:'))).toBe(true);
+    other.child.kill('SIGTERM');
+    await other.exited;
+  }, 30_000);
 });
