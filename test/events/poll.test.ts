@@ -206,7 +206,7 @@ describe('poll delivery under a lease', () => {
     await vi.advanceTimersByTimeAsync(2_000);
     expect(cursors).toEqual([]); // nothing is consumed without the lease
     // The holder wrote its cursor to the shared store, then died: the lease frees up.
-    await memory.set(keys[0]!, 'held-by-the-other');
+    void memory.set(keys[0]!, 'held-by-the-other');
     other.held = false;
     await vi.advanceTimersByTimeAsync(400);
     expect(subscription.state).toBe('active');

@@ -42,6 +42,8 @@ export interface HostEventsOptions {
   separator?: string | undefined;
   /** Longest text one occurrence becomes for a model, in characters (cut on whole characters). @default 4000 */
   maxOccurrenceChars?: number | undefined;
+  /** The subscriptions {@link HostEvents.start} makes (`McpHost.fromConfig` passes the file's `events` section). @default [] */
+  declared?: readonly DeclaredEventSubscription[] | undefined;
 }
 
 /** A subscription declared by the host (e.g. read from its configuration). */
@@ -128,6 +130,20 @@ export class HostEvents {
           return { event, error };
         }
       }),
+    );
+  }
+
+  /**
+   * Subscribes to the declared subscriptions (the configuration file's `events` section, or
+   * `options.declared`), each as {@link subscribe} does; one that fails (no open server lists
+   * its event, a refusal) comes back with its error, the others go on. `options` are merged under
+   * each entry's own (a cursor store, a lease, a webhook receiver: what a file cannot hold).
+   */
+  async start(
+    options: EventSubscribeOptions = {},
+  ): Promise<Array<{ event: string; subscription?: EventSubscription; error?: unknown }>> {
+    return this.subscribeAll(
+      (this.options.declared ?? []).map((entry) => ({ ...entry, options: { ...options, ...entry.options } })),
     );
   }
 
