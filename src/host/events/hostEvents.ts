@@ -15,6 +15,7 @@ import type { JsonObject } from '../../wire/messages.js';
 import type { EventDescriptor, EventOccurrence } from '../../wire/events.js';
 import { HostRoutingError } from '../catalog/errors.js';
 import { assignExposedNames } from '../catalog/exposedNames.js';
+import { messagesFor, type MessagesFor, type PromptApi } from '../models/promptMessages.js';
 
 /** What {@link HostEvents} reads of a host (an `McpHost` is one). */
 export interface HostEventsSource {
@@ -145,6 +146,24 @@ export class HostEvents {
     return this.subscribeAll(
       (this.options.declared ?? []).map((entry) => ({ ...entry, options: { ...options, ...entry.options } })),
     );
+  }
+
+  /**
+   * One occurrence as a user message of the model API `api` (`anthropic`, `openAiChat`,
+   * `openAiResponses`, `gemini`): {@link toModelText}'s text (the untrusted-data wrapper, `<`
+   * escaped, cut to `maxOccurrenceChars`) through the same converters as prompt messages, so
+   * every API gets the same bounded text in its own shape. An event is a new turn, not the answer
+   * to a tool call: append it to the conversation as a user message.
+   *
+   * ```ts
+   * messages.push(events.toModelInput('anthropic', type, occurrence)); // { role: 'user', content: [{ type: 'text', text }] }
+   * ```
+   */
+  toModelInput<A extends PromptApi>(api: A, type: HostEventType, occurrence: EventOccurrence): MessagesFor<A>[number] {
+    const text = this.toModelText(type, occurrence);
+    return messagesFor(api, {
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    })[0] as MessagesFor<A>[number];
   }
 
   /**
