@@ -273,6 +273,7 @@ export {
 // the error classes are here (the webhook receiver and the file store are in mcp-live/node).
 export type { ClientEvents } from './client/events.js';
 export type { EventListOptions, EventListing, EventSubscribeOptions } from './events/options.js';
+export type { EventLease } from './events/lease.js';
 export type {
   EventSubscription,
   EventSubscriptionEvent,

@@ -35,3 +35,4 @@ export {
 // worker consume a subscription at a time.
 export { RedisCursorStore, type RedisCursorStoreOptions } from './events/redis/redisCursorStore.js';
 export { RedisLease, type RedisLeaseOptions } from './events/redis/redisLease.js';
+export { RedisWebhookRelay, type RedisWebhookRelayOptions } from './events/redis/webhookRelay.js';

@@ -146,8 +146,8 @@ export class NoCompatibleDeliveryModeError extends LocalError {
   }
 }
 
-/** Why a subscription ended for good. */
-export type EventSubscriptionEndReason = 'terminated' | 'rejected' | 'connection-lost';
+/** Why a subscription ended for good (`lease-lost`: its lease lapsed or was taken, so another worker may consume it). */
+export type EventSubscriptionEndReason = 'terminated' | 'rejected' | 'connection-lost' | 'lease-lost';
 
 /** An event subscription ended for good (-33082); the server's error, when there is one, is `cause`. */
 export class EventSubscriptionEndedError extends LocalError {

@@ -20,6 +20,7 @@ import { runPushLoop } from './pushLoop.js';
 import type { EventsRouter } from './router.js';
 import { SubscriptionCore, type EventSubscription } from './subscription.js';
 import { runWebhookLoop } from './webhookLoop.js';
+import { runLeased } from './lease.js';
 
 /** What the events client borrows from its McpClient. */
 export interface EventsClientDeps {
@@ -166,12 +167,14 @@ export class EventsClient {
     void core.closed.then(() => this.open.delete(core));
     const request = { maxAgeMs: options.maxAgeMs, maxEvents: options.maxEvents };
     const deps = this.deps.loop;
-    core.running =
+    const start = (): Promise<void> =>
       mode === 'poll'
         ? runPollLoop(core, deps, request, options.poll)
         : mode === 'push'
           ? runPushLoop(core, deps, request, options.push)
           : runWebhookLoop(core, deps, request, options.webhook!);
+    const lease = options.lease;
+    core.running = lease === undefined ? start() : runLeased(core, lease, deps.timers, () => core.reload(), start);
     await firstAnswer(core, options.signal);
     return core;
   }

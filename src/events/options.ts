@@ -5,6 +5,7 @@ import type { CallOptions } from '../wire/callOptions.js';
 import type { EventDescriptor } from '../wire/events.js';
 import type { CursorStore } from './cursorStore.js';
 import type { DeliveryChoice } from './deliveryMode.js';
+import type { EventLease } from './lease.js';
 import type { PollOptions } from './pollLoop.js';
 import type { PushOptions } from './pushLoop.js';
 import type { WebhookOptions } from './webhookLoop.js';
@@ -44,4 +45,14 @@ export interface EventSubscribeOptions extends DeliveryChoice {
   push?: PushOptions | undefined;
   /** Webhook delivery: needed for the webhook mode to be usable. */
   webhook?: WebhookOptions | undefined;
+  /**
+   * Consume only while this worker holds `lease` (e.g. `new RedisLease({ client, name:
+   * cursorKey(server, name, args) })` of mcp-live/redis), so one worker of a fleet consumes the
+   * subscription at a time. Without the lease, `subscribe()` resolves with the subscription in
+   * state `standby` and it takes over (within the lease's `ttlMs` plus a third of it) once the
+   * holder stops renewing, resuming from the stored cursor: give every worker the same shared
+   * `cursorStore` (e.g. `RedisCursorStore`). A lease lost while consuming ends the subscription
+   * (`EventSubscriptionEndedError`, reason `lease-lost`). @default none: this worker consumes
+   */
+  lease?: EventLease | undefined;
 }

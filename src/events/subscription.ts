@@ -10,8 +10,12 @@ import type { JsonObject } from '../wire/messages.js';
 import type { CursorStore } from './cursorStore.js';
 import { EventSubscriptionEndedError, type EventSubscriptionEndReason } from './errors.js';
 
-/** `starting` until the first answer, `active` while delivering, `reconnecting` between tries, `closed` for good. */
-export type EventSubscriptionState = 'starting' | 'active' | 'reconnecting' | 'closed';
+/**
+ * `starting` until the first answer, `active` while delivering, `reconnecting` between tries,
+ * `standby` while another worker holds the subscription's lease (`EventSubscribeOptions.lease`),
+ * `closed` for good.
+ */
+export type EventSubscriptionState = 'starting' | 'standby' | 'active' | 'reconnecting' | 'closed';
 
 /** Where a gap was learned of: a poll result, a push `active`, a webhook subscribe/refresh answer, a webhook `gap` body. */
 export type TruncatedVia = 'poll' | 'active' | 'subscribe' | 'gap';
@@ -209,6 +213,12 @@ export class SubscriptionCore implements EventSubscription {
     if (message.type === 'truncated') this.truncated = true;
     this.messages.emit(message);
     this.events.emit(message);
+  }
+
+  /** Takes the stored cursor, when there is one (a worker that took a lease over resumes where the last holder stopped). */
+  async reload(): Promise<void> {
+    const stored = await this.options.store.get(this.options.storeKey);
+    if (stored !== undefined) this.cursor = stored;
   }
 
   /** Keeps `cursor` (and writes it to the store when it is a string and it moved). */

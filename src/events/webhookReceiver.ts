@@ -116,6 +116,11 @@ export class WebhookReceiver implements WebhookRoutes {
     this.ready.set(id, done);
   }
 
+  /** True while deliveries for `id` are routed here. */
+  has(id: string): boolean {
+    return this.routes.has(id);
+  }
+
   unroute(id: string): void {
     if (!this.routes.delete(id)) return;
     this.ready.delete(id);
@@ -216,7 +221,7 @@ function isProtocolError(error: unknown): boolean {
 }
 
 /** The body's bytes, or `undefined` once more than `limit` arrived (the rest is not read). */
-async function readBounded(request: Request, limit: number): Promise<Uint8Array | undefined> {
+export async function readBounded(request: Request, limit: number): Promise<Uint8Array | undefined> {
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

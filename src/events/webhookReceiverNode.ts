@@ -32,9 +32,9 @@ async function send(response: ServerResponse, answer: Response): Promise<void> {
   response.end(answer.body === null ? undefined : Buffer.from(await answer.arrayBuffer()));
 }
 
-/** A `node:http` request listener for `receiver`: `http.createServer(webhookNodeHandler(receiver))`. */
+/** A `node:http` request listener for `receiver` (or a `RedisWebhookRelay` of mcp-live/redis): `http.createServer(webhookNodeHandler(receiver))`. */
 export function webhookNodeHandler(
-  receiver: WebhookReceiver,
+  receiver: Pick<WebhookReceiver, 'handle'>,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     const body = Readable.toWeb(request) as unknown as ReadableStream<Uint8Array>;
@@ -55,7 +55,7 @@ export function webhookNodeHandler(
  * such a request gets 400.
  */
 export function webhookExpressHandler(
-  receiver: WebhookReceiver,
+  receiver: Pick<WebhookReceiver, 'handle'>,
 ): (request: ExpressLikeRequest, response: ServerResponse) => void {
   const streamed = webhookNodeHandler(receiver);
   return (request, response) => {

@@ -42,6 +42,7 @@ import {
 } from './servers/hostOptions.js';
 import type { ResolvedMentions, ResolveMentionsOptions } from './userInput/mentions.js';
 import type { HostView } from './views.js';
+import { HostEvents, type DeclaredEventSubscription, type HostEventsOptions } from './events/hostEvents.js';
 import type { HostViewOptions } from './policy/viewOptions.js';
 import type { PromptApi } from './models/promptMessages.js';
 import * as calls from './servers/routedCalls.js';
@@ -79,6 +80,9 @@ export class McpHost {
   /** The context budget (search index, deferral, artifacts, result bounds). */
   private readonly budget: ContextBudget;
   private configErrorList: readonly HostConfigError[] = [];
+  /** The configuration file's `events` section (`fromConfig`). */
+  private declaredEvents: readonly DeclaredEventSubscription[] = [];
+  private hostEvents: HostEvents | undefined;
   /** The user scopes made by {@link forUser} and not closed yet. */
   private readonly scopes = new Set<McpHost>();
   /** On a scope: takes it out of its host's {@link scopes} once it closes. */
@@ -112,6 +116,7 @@ export class McpHost {
     const { parsed, perServer, hostOptions } = readHostConfig(config, options);
     const host = new this(hostOptions);
     host.configErrorList = parsed.errors;
+    host.declaredEvents = parsed.events ?? [];
     host.parts.servers.addConfigured(parsed, perServer);
     return host;
   }
@@ -186,6 +191,19 @@ export class McpHost {
     this.scopes.add(scope);
     scope.release = () => this.scopes.delete(scope);
     return scope;
+  }
+
+  /**
+   * The events of this host's servers (Triggers & Events extension, docs/events.md#in-a-host):
+   * the event types of every open server that declares the extension under exposed names,
+   * subscriptions routed to each type's server, `start()` for the configuration file's `events`
+   * section, `toModelText` and `toModelInput` for a model. Made on the first call (later calls
+   * return the same one; `options` apply on the first). On a user scope: only the user's own
+   * servers (those `scope.client(name)` gives), and no declared subscriptions.
+   */
+  events(options: Omit<HostEventsOptions, 'declared'> = {}): HostEvents {
+    this.hostEvents ??= new HostEvents(this, { ...options, declared: this.declaredEvents });
+    return this.hostEvents;
   }
 
   /** The configuration's malformed entries (also listed in {@link servers} as `failed`). */

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURSORLESS, REPLAY, eventsPair, occurrence } from './eventsFakes.js';
 import { MemoryCursorStore, EventNotFoundError, EventsUnsupportedError } from '../../src/index.js';
-import type { EventMessage } from '../../src/index.js';
+import type { CursorStore, EventLease, EventMessage } from '../../src/index.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
@@ -156,5 +156,68 @@ describe('poll delivery', () => {
     await expect(bare.client.events.subscribe(REPLAY)).rejects.toMatchObject({ code: -33080 });
     expect(bare.server.received.filter((m) => String(m['method']).startsWith('events/'))).toEqual([]);
     await bare.client.close();
+  });
+});
+
+describe('poll delivery under a lease', () => {
+  /** A lease in memory: `held` says whether another worker holds it. */
+  function memoryLease(): { lease: EventLease; other: { held: boolean }; released: number[] } {
+    const other = { held: true };
+    const released: number[] = [];
+    let ours = false;
+    const lease: EventLease = {
+      ttlMs: 900,
+      acquire: () => Promise.resolve((ours = ours || !other.held)),
+      renew: () => Promise.resolve((ours = ours && !other.held)),
+      release: () => {
+        released.push(Date.now());
+        ours = false;
+        return Promise.resolve();
+      },
+    };
+    return { lease, other, released };
+  }
+
+  it('stands by while another worker holds the lease, then resumes from the stored cursor; ends when it is lost', async () => {
+    const { client, server } = await eventsPair(['poll']);
+    const cursors: unknown[] = [];
+    server.on('events/poll', (request) => {
+      cursors.push(request['params']['cursor']);
+      const n = cursors.length;
+      return {
+        result: {
+          resultType: 'complete',
+          events: [occurrence(`t-${n}`, `t-${n}`)],
+          cursor: `t-${n}`,
+          nextPollMs: 1000,
+        },
+      };
+    });
+    const memory = new MemoryCursorStore();
+    const keys: string[] = [];
+    const store: CursorStore = {
+      get: (key) => (keys.push(key), memory.get(key)),
+      set: (key, cursor) => memory.set(key, cursor),
+      delete: (key) => memory.delete(key),
+    };
+    const { lease, other, released } = memoryLease();
+    const subscription = await client.events.subscribe(REPLAY, {}, { cursorStore: store, lease });
+    expect(subscription.state).toBe('standby');
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(cursors).toEqual([]); // nothing is consumed without the lease
+    // The holder wrote its cursor to the shared store, then died: the lease frees up.
+    void memory.set(keys[0]!, 'held-by-the-other');
+    other.held = false;
+    await vi.advanceTimersByTimeAsync(400);
+    expect(subscription.state).toBe('active');
+    expect(cursors[0]).toBe('held-by-the-other');
+    // Another worker takes the lease: the next renewal finds it and the subscription ends.
+    other.held = true;
+    await vi.advanceTimersByTimeAsync(400);
+    const closed = await subscription.closed;
+    expect(closed.reason).toBe('ended');
+    expect(closed.error?.data.reason).toBe('lease-lost');
+    expect(released.length).toBe(1);
+    await client.close();
   });
 });

@@ -1,9 +1,21 @@
 /**
  * The fleet parts against a real redis-server: cursors in Redis outlive the process that wrote
  * them, and the lease lets one worker consume a subscription while a second waits, taking over
- * within the lease (plus a third of it) once the first dies without releasing it.
+ * within the lease (plus a third of it) once the first dies without releasing it. Last, the lease
+ * inside `subscribe()` for real: two worker processes (test/fakes/children/events-worker.mjs, on
+ * the built package) against the example server's `demo.tick`; the consumer is killed with
+ * SIGKILL mid-stream and the standby worker takes over from the cursor in Redis.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Webhook } from 'standardwebhooks';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
+import { startExampleHttpServer } from '../integration/exampleServer.js';
 import { Redis } from 'ioredis';
 import { RedisCursorStore, RedisLease } from '../../src/redis.js';
 import { cursorKey } from '../../src/index.js';
@@ -73,4 +85,191 @@ describe.skipIf(redisBinary.path === undefined)('events in a fleet (Redis)', () 
     expect(await waiting.acquire()).toBe(true);
     await waiting.release();
   });
+});
+
+const WORKER = fileURLToPath(new URL('../fakes/children/events-worker.mjs', import.meta.url));
+const RELAY_WORKER = fileURLToPath(new URL('../fakes/children/webhook-relay-worker.mjs', import.meta.url));
+type WorkerLine = {
+  worker: string;
+  event: string;
+  n?: number;
+  state?: string;
+  cursor?: string;
+  url?: string;
+  webhookId?: string;
+  at: number;
+};
+
+/** One events-worker process; `lines` is everything it printed, with the time it was read. */
+class Worker {
+  readonly lines: WorkerLine[] = [];
+  private readonly waiters: Array<() => void> = [];
+  stderr = '';
+  readonly exited: Promise<void>;
+  constructor(readonly child: ChildProcess) {
+    child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      this.lines.push({ ...(JSON.parse(line) as WorkerLine), at: Date.now() });
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+  static start(config: Record<string, unknown>, script = WORKER): Worker {
+    return new Worker(spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  }
+  ticks(): number[] {
+    return this.lines.flatMap((line) => (line.event === 'tick' ? [line.n!] : []));
+  }
+  /** Resolves with the first line `test` accepts (waiting up to `ms`). */
+  async until(test: (line: WorkerLine) => boolean, ms = 15_000): Promise<WorkerLine> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = this.lines.find(test);
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`no such line; got ${JSON.stringify(this.lines)} ${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  }
+}
+
+describe.skipIf(redisBinary.path === undefined)('the lease inside subscribe(), two worker processes', () => {
+  const TTL_MS = 1_500;
+  let folder: string;
+  let server: HttpServerProcess;
+  const workers: Worker[] = [];
+  const saved: Record<string, string | undefined> = {};
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'mcp-live-events-fleet-'));
+    const env = { EXAMPLE_EVENT_TICK_MS: '200', EXAMPLE_EVENTS_STATS: join(folder, 'stats.json') };
+    for (const [name, value] of Object.entries(env)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+    server = await startExampleHttpServer();
+  });
+  afterAll(async () => {
+    for (const worker of workers) {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+    await server?.stop();
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('one consumes, the other stands by and takes over within the lease when it is killed: no tick lost or twice', async () => {
+    const config = { mcpUrl: server.url, redisUrl: redis.url, ttlMs: TTL_MS, mode: 'poll' };
+    const one = Worker.start({ ...config, worker: 'w1' });
+    workers.push(one);
+    await one.until((line) => line.event === 'subscribed');
+    const two = Worker.start({ ...config, worker: 'w2' });
+    workers.push(two);
+    expect((await two.until((line) => line.event === 'subscribed')).state).toBe('standby');
+
+    // w1 consumes a few batches (w2 none), then dies between polls, right after a cursor is in Redis.
+    await one.until((line) => line.event === 'persisted' && one.ticks().length >= 8);
+    one.child.kill('SIGKILL');
+    await one.exited;
+    const diedAt = Date.now();
+    expect(two.ticks()).toEqual([]);
+
+    const firstTick = await two.until((line) => line.event === 'tick');
+    // The lease lapses within ttlMs; w2 tries every third of it; its first poll answers at once.
+    expect(firstTick.at - diedAt).toBeLessThanOrEqual(TTL_MS + TTL_MS / 3 + 1_500);
+    await two.until(() => two.ticks().length >= 8);
+    two.child.kill('SIGTERM');
+    await two.exited;
+
+    const all = [...one.ticks(), ...two.ticks()];
+    expect(all.length).toBeGreaterThanOrEqual(16);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => all[0]! + i)); // contiguous, none twice
+    const counts = JSON.parse(readFileSync(join(folder, 'stats.json'), 'utf8')) as Record<string, number>;
+    const sent = Object.entries(counts).filter(([id]) => all.some((n) => id.endsWith(`-${n}`)));
+    expect(sent).toHaveLength(all.length);
+    expect(sent.every(([, times]) => times === 1)).toBe(true); // the server sent each tick once
+  }, 40_000);
+});
+
+describe.skipIf(redisBinary.path === undefined)('webhook deliveries that reach any worker (RedisWebhookRelay)', () => {
+  const SECRET = `whsec_${Buffer.from('a secret only the consumer holds!').toString('base64')}`;
+  const workers: Worker[] = [];
+  afterAll(async () => {
+    for (const worker of workers) {
+      if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+  });
+
+  /** POSTs one delivery for `id` to `url`, signed with `secret`. */
+  function post(url: string, id: string, webhookId: string, body: object, secret = SECRET): Promise<Response> {
+    const text = JSON.stringify(body);
+    const at = new Date();
+    return fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-mcp-subscription-id': id,
+        'webhook-id': webhookId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(webhookId, at, text),
+      },
+      body: text,
+    });
+  }
+
+  it('forwards a delivery to the consumer, answers 2xx once it took it, refuses a forged one, never writes the secret', async () => {
+    const monitor = await new Redis(redis.url).monitor();
+    const commands: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => commands.push(args.join(' ')));
+    const consumer = Worker.start(
+      { redisUrl: redis.url, worker: 'consumer', routes: [{ id: 'sub-1', secret: SECRET }] },
+      RELAY_WORKER,
+    );
+    const other = Worker.start({ redisUrl: redis.url, worker: 'other', timeoutMs: 1_500 }, RELAY_WORKER);
+    workers.push(consumer, other);
+    await consumer.until((line) => line.event === 'listening');
+    const { url } = await other.until((line) => line.event === 'listening');
+    const occurrence = {
+      eventId: 'e-1',
+      name: 'demo.tick',
+      timestamp: new Date().toISOString(),
+      data: { n: 1 },
+      cursor: 'c:1',
+    };
+
+    expect((await post(url!, 'sub-1', 'msg-1', occurrence)).status).toBe(200);
+    expect(consumer.lines.filter((line) => line.event === 'delivered').map((line) => line.webhookId)).toEqual([
+      'msg-1',
+    ]);
+    // The server retries the same message: a repeat, answered 200, not handed on again.
+    expect((await post(url!, 'sub-1', 'msg-1', occurrence)).status).toBe(200);
+    // Forged: signed with another secret. The consumer's verification refuses it; nothing is handed on.
+    const forged = `whsec_${Buffer.from('not the secret, guessed by someone').toString('base64')}`;
+    expect((await post(url!, 'sub-1', 'msg-2', { ...occurrence, eventId: 'e-2' }, forged)).status).toBe(401);
+    // An id no worker routes: 503, so the server retries later.
+    expect((await post(url!, 'sub-unknown', 'msg-3', occurrence)).status).toBe(503);
+    expect(consumer.lines.filter((line) => line.event === 'delivered').map((line) => line.webhookId)).toEqual([
+      'msg-1',
+    ]);
+    expect(other.lines.filter((line) => line.event === 'delivered')).toEqual([]);
+
+    // The consumer dies: the route still names it, nobody answers, the forwarder says 503 in time.
+    consumer.child.kill('SIGKILL');
+    await consumer.exited;
+    expect((await post(url!, 'sub-1', 'msg-4', { ...occurrence, eventId: 'e-4' })).status).toBe(503);
+
+    monitor.disconnect();
+    const secretBytes = SECRET.slice('whsec_'.length);
+    expect(commands.some((command) => command.includes(secretBytes) || command.includes(SECRET))).toBe(false);
+    expect(commands.some((command) => command.includes('events:webhook-route:'))).toBe(true);
+    other.child.kill('SIGTERM');
+    await other.exited;
+  }, 30_000);
 });

@@ -9,6 +9,7 @@ import type { Redis, Cluster } from 'ioredis';
 import { sha256Hex } from '../../cache/sha256.js';
 import { abortableDelay } from '../../util/signals.js';
 import { systemTimers, type Timers } from '../../util/clock.js';
+import type { EventLease } from '../lease.js';
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
@@ -29,7 +30,7 @@ export interface RedisLeaseOptions {
 }
 
 /** One worker's side of a lease (see the file's opening comment). */
-export class RedisLease {
+export class RedisLease implements EventLease {
   /** This worker's id, the value the key holds while it owns the lease. */
   readonly owner: string;
   readonly ttlMs: number;

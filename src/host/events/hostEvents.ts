@@ -15,6 +15,7 @@ import type { JsonObject } from '../../wire/messages.js';
 import type { EventDescriptor, EventOccurrence } from '../../wire/events.js';
 import { HostRoutingError } from '../catalog/errors.js';
 import { assignExposedNames } from '../catalog/exposedNames.js';
+import { messagesFor, type MessagesFor, type PromptApi } from '../models/promptMessages.js';
 
 /** What {@link HostEvents} reads of a host (an `McpHost` is one). */
 export interface HostEventsSource {
@@ -42,6 +43,8 @@ export interface HostEventsOptions {
   separator?: string | undefined;
   /** Longest text one occurrence becomes for a model, in characters (cut on whole characters). @default 4000 */
   maxOccurrenceChars?: number | undefined;
+  /** The subscriptions {@link HostEvents.start} makes (`McpHost.fromConfig` passes the file's `events` section). @default [] */
+  declared?: readonly DeclaredEventSubscription[] | undefined;
 }
 
 /** A subscription declared by the host (e.g. read from its configuration). */
@@ -129,6 +132,38 @@ export class HostEvents {
         }
       }),
     );
+  }
+
+  /**
+   * Subscribes to the declared subscriptions (the configuration file's `events` section, or
+   * `options.declared`), each as {@link subscribe} does; one that fails (no open server lists
+   * its event, a refusal) comes back with its error, the others go on. `options` are merged under
+   * each entry's own (a cursor store, a lease, a webhook receiver: what a file cannot hold).
+   */
+  async start(
+    options: EventSubscribeOptions = {},
+  ): Promise<Array<{ event: string; subscription?: EventSubscription; error?: unknown }>> {
+    return this.subscribeAll(
+      (this.options.declared ?? []).map((entry) => ({ ...entry, options: { ...options, ...entry.options } })),
+    );
+  }
+
+  /**
+   * One occurrence as a user message of the model API `api` (`anthropic`, `openAiChat`,
+   * `openAiResponses`, `gemini`): {@link toModelText}'s text (the untrusted-data wrapper, `<`
+   * escaped, cut to `maxOccurrenceChars`) through the same converters as prompt messages, so
+   * every API gets the same bounded text in its own shape. An event is a new turn, not the answer
+   * to a tool call: append it to the conversation as a user message.
+   *
+   * ```ts
+   * messages.push(events.toModelInput('anthropic', type, occurrence)); // { role: 'user', content: [{ type: 'text', text }] }
+   * ```
+   */
+  toModelInput<A extends PromptApi>(api: A, type: HostEventType, occurrence: EventOccurrence): MessagesFor<A>[number] {
+    const text = this.toModelText(type, occurrence);
+    return messagesFor(api, {
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    })[0] as MessagesFor<A>[number];
   }
 
   /**

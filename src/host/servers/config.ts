@@ -16,6 +16,8 @@ import type { ToolFilter } from '../catalog/catalog.js';
 import type { ToolOverrides } from '../catalog/overrides.js';
 import { parsePolicyFields, parseViews } from '../policy/policyConfig.js';
 import type { HostViewOptions } from '../policy/viewOptions.js';
+import { parseEventsSection } from '../events/eventsConfig.js';
+import type { DeclaredEventSubscription } from '../events/hostEvents.js';
 
 /** A server run as a child process speaking newline-delimited JSON-RPC (spec: basic/transports, stdio). */
 export interface StdioServerLocation {
@@ -109,6 +111,11 @@ export interface HostConfig {
   readonly errors: readonly HostConfigError[];
   /** The file's named views (`"views": { name: { servers?, tools? } }`), the well-formed ones. */
   readonly views: Readonly<Record<string, HostViewOptions>>;
+  /**
+   * The file's `events` section, the well-formed entries: the subscriptions `host.events().start()`
+   * makes (docs/events.md#in-a-host). A malformed entry is in `errors` (field `events[i]…`).
+   */
+  readonly events: readonly DeclaredEventSubscription[];
 }
 
 /** Options of {@link parseHostConfig}. */
@@ -183,7 +190,10 @@ export function parseHostConfig(json: unknown, options: ParseHostConfigOptions =
   const read = parseViews(json['views']);
   if (options.strict === true && read.errors[0] !== undefined) throw read.errors[0];
   errors.push(...read.errors);
-  const config = { format, names, servers, disabled, errors, views: read.views } as HostConfig;
+  const declared = parseEventsSection(json['events']);
+  if (options.strict === true && declared.errors[0] !== undefined) throw declared.errors[0];
+  errors.push(...declared.errors);
+  const config = { format, names, servers, disabled, errors, views: read.views, events: declared.events } as HostConfig;
   Object.defineProperty(config, CONFIG_BRAND, { value: true });
   return Object.freeze(config);
 }
