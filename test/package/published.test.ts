@@ -728,6 +728,7 @@ describe('built entries', () => {
       DEFAULT_HOST_STATE_TIMEOUT_MS: 'number',
       RedisCursorStore: 'function',
       RedisLease: 'function',
+      RedisWebhookRelay: 'function',
     });
     expect(
       loaded.root.filter((name) =>
