@@ -7,8 +7,8 @@
  * @module mcp-live/telemetry
  */
 // Public API of the telemetry entry. Adding an export here adds public API: keep it explicit.
+export { openTelemetry } from './observability/openTelemetry.js';
 export {
-  openTelemetry,
   TelemetryAttribute,
   type TelemetryOptions,
   type OpenTelemetryApi,

@@ -6,7 +6,7 @@
 import * as api from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { openTelemetry } from '../../src/observability/telemetry.js';
+import { openTelemetry } from '../../src/observability/openTelemetry.js';
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/client.js';
 import {
