@@ -37,6 +37,7 @@ export interface KeepInputRoundOptions {
 
 /** The calls {@link resumeInputRound} makes: a user scope (or a host), `callTool` only. */
 export interface InputRoundCaller {
+  /** Calls `tool` (its exposed name) with `args` in manual mode, resending the kept round's answer as `inputRetry`; resolves with the `tools/call` result. */
   callTool(
     tool: string,
     args: JsonObject,
