@@ -372,6 +372,7 @@ export class McpHost {
     const core = this.parts.core;
     if (!core.closed) {
       core.closed = true;
+      core.closing.abort(new ConnectionClosedError('the host closed while the call waited', { reason: 'host closed' }));
       this.parts.close();
       this.release?.();
     }

@@ -106,6 +106,11 @@ export interface AskApprovalOptions {
   timeoutMs: number;
   /** The call's signal: aborting it cancels the call (CancelledError), not a denial. */
   signal?: AbortSignal | undefined;
+  /**
+   * Aborts when the host or user scope that made the call closes: the wait ends at once (the
+   * hook's signal aborts) and the reason, a `ConnectionClosedError`, is thrown as it is.
+   */
+  closed?: AbortSignal | undefined;
   timers: Timers;
 }
 
@@ -126,7 +131,8 @@ export interface ApprovalDenial {
  * `expiresAt`; the hook's signal aborts then), an `allow` bound to another call, a throwing
  * hook or an answer that is no verdict (`reason` `denied`, `timeout`, `not-bound`, `failed`).
  * @throws CancelledError (-32800) when `options.signal` aborts first (TimeoutError -32001 for
- *   an `AbortSignal.timeout()`).
+ *   an `AbortSignal.timeout()`); `options.closed`'s reason (ConnectionClosedError -32000) when
+ *   the host closes first.
  */
 export async function askApproval(
   hook: ApproveHook,
@@ -142,29 +148,34 @@ export async function askApproval(
     ...extra,
   });
   if (options.signal?.aborted === true) throw abortedError('tools/call', options.signal.reason);
+  if (options.closed?.aborted === true) throw options.closed.reason;
   const controller = new AbortController();
-  const settled = await new Promise<{ verdict: unknown } | { error: unknown } | { timeout: true } | { abort: unknown }>(
-    (resolve) => {
-      const finish = (outcome: Parameters<typeof resolve>[0]): void => {
-        options.timers.clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      const onAbort = (): void => finish({ abort: options.signal?.reason });
-      const timer = options.timers.setTimeout(() => finish({ timeout: true }), options.timeoutMs);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        Promise.resolve(hook(call, { signal: controller.signal })).then(
-          (verdict) => finish({ verdict }),
-          (error: unknown) => finish({ error }),
-        );
-      } catch (error) {
-        finish({ error });
-      }
-    },
-  );
+  const settled = await new Promise<
+    { verdict: unknown } | { error: unknown } | { timeout: true } | { abort: unknown } | { closed: unknown }
+  >((resolve) => {
+    const finish = (outcome: Parameters<typeof resolve>[0]): void => {
+      options.timers.clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      options.closed?.removeEventListener('abort', onClosed);
+      resolve(outcome);
+    };
+    const onAbort = (): void => finish({ abort: options.signal?.reason });
+    const onClosed = (): void => finish({ closed: options.closed?.reason });
+    const timer = options.timers.setTimeout(() => finish({ timeout: true }), options.timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    options.closed?.addEventListener('abort', onClosed, { once: true });
+    try {
+      Promise.resolve(hook(call, { signal: controller.signal })).then(
+        (verdict) => finish({ verdict }),
+        (error: unknown) => finish({ error }),
+      );
+    } catch (error) {
+      finish({ error });
+    }
+  });
   if (!('verdict' in settled)) controller.abort(new Error('the approval is no longer wanted'));
   if ('abort' in settled) throw abortedError('tools/call', settled.abort);
+  if ('closed' in settled) throw settled.closed;
   if ('timeout' in settled) return deny('timeout');
   if ('error' in settled) return deny('failed', { cause: settled.error });
   const verdict = settled.verdict;

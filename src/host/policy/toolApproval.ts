@@ -27,6 +27,8 @@ export interface ToolApprovalSetting {
   /** @default 120 000 */
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
+  /** Aborts (with a ConnectionClosedError) when the host or scope that made the call closes. */
+  closed?: AbortSignal | undefined;
   /** The model's id of the call, when its caller gave one (`HostCallToolOptions.toolCallId`). */
   toolCallId?: string | undefined;
   /** The user scope's auth context whose call this is (`host.forUser`); `undefined` for the host's own calls. */
@@ -39,7 +41,8 @@ export interface ToolApprovalSetting {
  * Asks for the approval of calling `target` with `args`, when a hook applies; resolves when the
  * call may go. `args` is the frozen snapshot that will be sent (toolGate.ts): the hook is given
  * that very object, and the binding its hash.
- * @throws ToolApprovalDeniedError (-33052), CancelledError (-32800): see `askApproval`.
+ * @throws ToolApprovalDeniedError (-33052), CancelledError (-32800), ConnectionClosedError (-32000,
+ *   `reason: 'host closed'`) when the host closes while the call waits: see `askApproval`.
  */
 export async function approveToolCall(target: HostTool, args: JsonObject, setting: ToolApprovalSetting): Promise<void> {
   if (setting.approve === undefined) return;
@@ -48,6 +51,7 @@ export async function approveToolCall(target: HostTool, args: JsonObject, settin
   const denial = await askApproval(setting.approve, request, {
     timeoutMs,
     signal: setting.signal,
+    closed: setting.closed,
     timers: setting.timers,
   });
   if (denial === undefined) return;

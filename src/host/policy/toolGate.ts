@@ -41,6 +41,8 @@ export interface GateScope {
   readonly approvalTimeoutMs?: number | undefined;
   /** The scope's auth context (its principal unless it gave one): the approval's `user`. */
   readonly user?: AuthContext | undefined;
+  /** Aborts when the scope closes: a call of the scope waiting for approval ends then. */
+  readonly closed?: AbortSignal | undefined;
 }
 
 /** What the gate reads of the host's options (`McpHostOptions`). */
@@ -63,6 +65,8 @@ export interface GateSource {
   /** The server's tool by original name, as the catalog lists it. */
   listed(name: string): HostTool | undefined;
   time(): { clock: Clock; timers: Timers };
+  /** Aborts when the host (or scope) that owns the server closes: a call waiting for approval ends then. */
+  readonly closed?: AbortSignal | undefined;
 }
 
 /** The gate of one server's client: see the module comment. */
@@ -89,6 +93,7 @@ export function toolGate(
         override: overrideOf(entry?.overrides, name),
         timeoutMs: scope?.approvalTimeoutMs ?? source.options.approvalTimeoutMs,
         signal: ctx.signal,
+        closed: scope?.closed ?? source.closed,
         toolCallId: typeof given.toolCallId === 'string' ? given.toolCallId : undefined,
         user: scope?.user,
         ...source.time(),

@@ -57,6 +57,7 @@ export function scopeCore(core: HostCore, seed: ScopeSeed): void {
       approve: seed.options.approve,
       approvalTimeoutMs: seed.options.approvalTimeoutMs,
       user: authContext,
+      closed: core.closing.signal,
     }),
   });
 }

@@ -46,6 +46,11 @@ export class HostCore {
   /** `connect()` was called: a server added from now on connects at once. */
   started = false;
   closed = false;
+  /**
+   * Aborted by `close()` with a ConnectionClosedError (`reason: 'host closed'`): what waits on
+   * the host (a call waiting for approval) ends with it.
+   */
+  readonly closing = new AbortController();
   /** Whose call starts on the host's shared clients; a scope's core holds its host's. */
   window = new PrincipalWindow();
   /** Set on the core of a user scope: whose calls these are. */

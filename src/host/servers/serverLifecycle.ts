@@ -237,6 +237,7 @@ export class HostServers {
         entry: () => slot.entry,
         listed: (name) => core.catalog.tools.find((t) => t.server === slot.name && t.tool.name === name),
         time: () => timeOf(core, slot),
+        closed: core.closing.signal,
       }),
     );
     return client;

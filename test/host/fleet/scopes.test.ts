@@ -179,6 +179,33 @@ describe('per-user scopes in one host', () => {
     expect(bobMail.state).toBe('closed');
   });
 
+  it('a call waiting for approval ends when its scope closes, and when the host closes: nothing is sent', async () => {
+    const waiting: AbortSignal[] = [];
+    const pending: ApproveHook = (_call, { signal }) => {
+      waiting.push(signal);
+      return new Promise(() => {}); // a person who never answers
+    };
+    const carol = host.forUser('carol', { approve: pending });
+    const dave = host.forUser('dave', { approve: pending });
+    await Promise.all([carol.connect(), dave.connect()]);
+    const carolCall = carol.callTool('notes__delete_note', { id: 'c1' }).catch((error: unknown) => error);
+    const daveCall = dave.callTool('notes__delete_note', { id: 'd1' }).catch((error: unknown) => error);
+    await expect.poll(() => waiting.length).toBe(2);
+
+    await carol.close();
+    const carolError = await carolCall;
+    expect(carolError).toBeInstanceOf(ConnectionClosedError);
+    expect((carolError as ConnectionClosedError).data.reason).toBe('host closed');
+    expect(waiting.map((signal) => signal.aborted)).toEqual([true, false]); // dave still waits
+
+    await host.close();
+    const daveError = await daveCall;
+    expect(daveError).toBeInstanceOf(ConnectionClosedError);
+    expect((daveError as ConnectionClosedError).data.reason).toBe('host closed');
+    expect(waiting[1]!.aborted).toBe(true);
+    expect(servers.notesServed.get('tool:delete_note')).toBeUndefined();
+  });
+
   it('refuses a bad principal, unknown credentials, and scopes of scopes', () => {
     expect(() => host.forUser('')).toThrow(InvalidArgumentError);
     expect(() => host.forUser('carol', { credentials: { nope: { headers: {} } } })).toThrow(InvalidArgumentError);
