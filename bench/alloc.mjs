@@ -16,7 +16,11 @@ const run = async (n) => {
   if (workload === 'call') for (let i = 0; i < n; i++) await c.call();
   else if (workload === 'inflight') {
     let left = n;
-    await Promise.all(Array.from({ length: 32 }, async () => { while (left-- > 0) await c.call(); }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (left-- > 0) await c.call();
+      }),
+    );
   } else if (workload === 'read') for (let i = 0; i < n; i++) await c.readUncached(uri((i % 10_000) + 1));
   else if (workload === 'hit') for (let i = 0; i < n; i++) await c.read(uri((i % 100) + 1));
   else throw new Error(`unknown workload ${workload}`);
