@@ -121,7 +121,7 @@ export async function runWebhookLoop(
       } else if (routed !== result.id) {
         // The key did not change, so neither should the id; route both rather than lose deliveries.
         receiver.route(result.id, secret, { deliver });
-      }
+      } else receiver.refreshed?.(routed);
       failures = 0;
       core.setState('active');
       if (result.deliveryStatus !== undefined) core.setDeliveryStatus(result.deliveryStatus);

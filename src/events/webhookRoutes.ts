@@ -27,4 +27,9 @@ export interface WebhookRoutes {
   rotate(id: string, secret: string, graceMs: number): void;
   /** Removes the route: later deliveries for `id` get 410. */
   unroute(id: string): void;
+  /**
+   * The server granted `id`'s subscription another TTL (a refresh): a route table shared by a
+   * fleet keeps the route as long (`RedisWebhookRelay` renews its Redis key). Optional.
+   */
+  refreshed?(id: string): void;
 }

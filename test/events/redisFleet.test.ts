@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpServerProcess } from '../../examples/httpServerProcess.js';
 import { startExampleHttpServer } from '../integration/exampleServer.js';
 import { Redis } from 'ioredis';
-import { RedisCursorStore, RedisLease } from '../../src/redis.js';
+import { RedisCursorStore, RedisLease, RedisWebhookRelay } from '../../src/redis.js';
+import { WebhookReceiver } from '../../src/node.js';
 import { cursorKey } from '../../src/index.js';
 import { sha256Hex } from '../../src/cache/sha256.js';
 import { systemBinary } from '../setup/systemBinaries.js';
@@ -229,6 +230,21 @@ describe.skipIf(redisBinary.path === undefined)('webhook deliveries that reach a
       body: text,
     });
   }
+
+  it('renews a route in Redis when its subscription is refreshed; one never refreshed lapses', async () => {
+    const relay = new RedisWebhookRelay({ client, receiver: new WebhookReceiver(), routeTtlMs: 1_000 });
+    await relay.ready();
+    const deliver = async (): Promise<void> => {};
+    await relay.routeShared('sub-refreshed', SECRET, { deliver });
+    await relay.routeShared('sub-stale', SECRET, { deliver });
+    const key = (id: string): string => `mcp-live:events:webhook-route:${sha256Hex(id)}`;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    relay.refreshed('sub-refreshed');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await client.get(key('sub-refreshed'))).toBe(relay.worker);
+    expect(await client.get(key('sub-stale'))).toBeNull();
+    await relay.close();
+  });
 
   it('forwards a delivery to the consumer, answers 2xx once it took it, refuses a forged one, never writes the secret', async () => {
     const monitor = await new Redis(redis.url).monitor();

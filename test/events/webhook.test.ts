@@ -71,6 +71,8 @@ async function subscribed(grantMs = 2_500) {
 describe('webhook delivery', () => {
   it('refreshes with the same key before each refreshBefore, never replaying a null cursor', async () => {
     const { client, receiver, subscribes } = await subscribed();
+    const refreshed: string[] = [];
+    Object.assign(receiver, { refreshed: (id: string) => refreshed.push(id) }); // as a fleet's route table hears it
     const replay = await client.events.subscribe(REPLAY, {}, { webhook: { url: URL_, receiver } });
     const cursorless = await client.events.subscribe(CURSORLESS, {}, { webhook: { url: URL_, receiver } });
     expect(replay.mode).toBe('webhook');
@@ -86,6 +88,7 @@ describe('webhook delivery', () => {
     const secrets = ticks.map((t) => t.request['params']['delivery']['secret'] as string);
     expect(new Set(secrets).size).toBe(secrets.length); // rotated on every refresh
     for (const secret of secrets) expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
+    expect(refreshed.filter((id) => id === `sub-${REPLAY}`)).toHaveLength(ticks.length - 1); // each refresh, not the first subscribe
     const later = subscribes.filter((s) => s.request['params']['name'] === CURSORLESS).slice(1);
     expect(later.map((s) => s.request['params']['cursor'])).toEqual(later.map(() => null));
     await replay.close();

@@ -38,7 +38,7 @@ export interface RedisWebhookRelayOptions {
   timeoutMs?: number | undefined;
   /** Largest body forwarded (bytes); larger ones get 413. @default 262144 (the receiver's default) */
   maxBodyBytes?: number | undefined;
-  /** How long a route is kept in Redis without being routed again (ms). @default 86400000 */
+  /** How long a route is kept in Redis without being routed or refreshed again (ms). @default 86400000 */
   routeTtlMs?: number | undefined;
   /** Failures of the relay itself (Redis errors); never given a secret or a body. */
   onError?: ((error: Error) => void) | undefined;
@@ -141,6 +141,14 @@ export class RedisWebhookRelay implements WebhookRoutes {
 
   rotate(id: string, secret: string, graceMs: number): void {
     this.options.receiver.rotate(id, secret, graceMs);
+  }
+
+  /** Renews `id`'s route in Redis for another `routeTtlMs`, when this worker routes it (a refresh of its subscription). */
+  refreshed(id: string): void {
+    if (!this.local.has(id)) return;
+    this.options.client
+      .set(this.routeKey(id), this.worker, 'PX', this.routeTtlMs)
+      .catch((error: unknown) => this.report(error));
   }
 
   unroute(id: string): void {
