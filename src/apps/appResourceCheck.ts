@@ -6,7 +6,7 @@
 import type { JsonObject } from '../wire/messages.js';
 import type { ReadResourceResult, Resource } from '../wire/protocol.js';
 import { viewContents } from '../wire/resourceContents.js';
-import { sha256Hex } from '../cache/sha256.js';
+import { sha256Hex } from '../util/sha256.js';
 import { APP_MIME_TYPE, DEFAULT_MAX_APP_HTML_BYTES } from './constants.js';
 import { AppResourceError } from './errors.js';
 import { checkAppUri, isAppMimeType } from './uiUri.js';

@@ -3,7 +3,7 @@
  * "Cache Scope Field": private results MUST NOT be shared across authorization contexts).
  */
 import { InvalidArgumentError } from '../errors/errors.js';
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../util/sha256.js';
 
 /**
  * Who the requests are made for, as the host declares it.

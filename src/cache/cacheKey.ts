@@ -25,7 +25,7 @@
  * as one flat string (a key lives as long as its entry: it must not be a tree of
  * concatenations).
  */
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '../util/sha256.js';
 
 /** First element of every key; bump it when the layout or the entry shape changes. */
 export const KEY_NAMESPACE = 'mcp-live/cache/2';

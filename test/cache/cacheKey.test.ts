@@ -11,7 +11,7 @@ import {
   quoteJson,
   serverTag,
 } from '../../src/cache/cacheKey.js';
-import { sha256Hex } from '../../src/cache/sha256.js';
+import { sha256Hex } from '../../src/util/sha256.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 
 const tricky = [

@@ -20,7 +20,7 @@ import { Redis } from 'ioredis';
 import { RedisCursorStore, RedisLease, RedisWebhookRelay } from '../../src/redis.js';
 import { WebhookReceiver } from '../../src/node.js';
 import { cursorKey } from '../../src/index.js';
-import { sha256Hex } from '../../src/cache/sha256.js';
+import { sha256Hex } from '../../src/util/sha256.js';
 import { systemBinary } from '../setup/systemBinaries.js';
 import { startRedisServer, type RedisServer } from '../fakes/redisServer.js';
 

@@ -4,7 +4,7 @@
  * names hold digests only, never a server URL or arguments), kept `ttlMs` from each write.
  */
 import type { Redis, Cluster } from 'ioredis';
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import type { CursorStore } from '../cursorStore.js';
 
 /** Options of {@link RedisCursorStore}. */

@@ -6,7 +6,7 @@
  * whose lease lapsed can never renew or release another's.
  */
 import type { Redis, Cluster } from 'ioredis';
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import { abortableDelay } from '../../util/signals.js';
 import { systemTimers, type Timers } from '../../util/clock.js';
 import type { EventLease } from '../lease.js';

@@ -20,7 +20,7 @@
  * long as it waits in the inbox (its list expires after `timeoutMs`). Never a secret.
  */
 import type { Redis, Cluster } from 'ioredis';
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import { readBounded, type WebhookReceiver } from '../webhookReceiver.js';
 import type { WebhookRoute, WebhookRoutes } from '../webhookRoutes.js';
 

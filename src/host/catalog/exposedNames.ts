@@ -16,7 +16,7 @@
  *    that lists the same name twice; the first is kept (both would call the same tool) and
  *    the duplicate is reported.
  */
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 
 /** The longest exposed name: what OpenAI, Anthropic and Gemini all accept. */
 export const MAX_EXPOSED_NAME_LENGTH = 64;

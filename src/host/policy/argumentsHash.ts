@@ -2,7 +2,7 @@
  * A canonical digest of a call's arguments, so that an approval binds to exactly the arguments
  * it was given for. Pure.
  */
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 
 /**
  * The canonical JSON text of `value`: object keys sorted (by UTF-16 code units, as RFC 8785),

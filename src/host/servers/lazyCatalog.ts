@@ -11,7 +11,7 @@ import type { CacheStore } from '../../cache/cacheStore.js';
 import type { Tool } from '../../wire/protocol.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { HostServerEntry } from './config.js';
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import type { HostStateStore } from '../state/stateStore.js';
 
 /** @internal Where a host keeps its lazy servers' lists: the cache store, or the state store's partition. */

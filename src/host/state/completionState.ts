@@ -5,7 +5,7 @@
  * completer cache would answer it, without asking the server again. A store that fails is a miss
  * (the server is asked); a write that fails is dropped (completion state is only a head start).
  */
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import type { JsonObject } from '../../wire/messages.js';
 import type { CompleteResult, PromptReference, ResourceTemplateReference } from '../../wire/protocol.js';
 import type { HostStateStore } from './stateStore.js';

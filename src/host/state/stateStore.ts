@@ -6,7 +6,7 @@
  * by default ({@link MemoryHostStateStore}); Redis in `mcp-live/redis`.
  */
 import type { AuthContext } from '../../cache/authContext.js';
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import type { WallClock } from '../../util/clock.js';
 import { systemWallClock } from '../../util/clock.js';
 import type { MaybePromise } from '../../util/maybePromise.js';

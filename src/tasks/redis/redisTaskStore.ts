@@ -14,7 +14,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { InvalidArgumentError } from '../../errors/errors.js';
-import { sha256Hex } from '../../cache/sha256.js';
+import { sha256Hex } from '../../util/sha256.js';
 import { DEFAULT_PREFIX, globEscape } from '../../cache/redis/redisKeys.js';
 import { RedisLink, RedisTimeout } from '../../cache/redis/redisLink.js';
 import { isIoRedisClient, type IoRedisClient } from '../../cache/redis/ioredisDriver.js';

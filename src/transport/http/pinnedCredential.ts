@@ -4,8 +4,7 @@
  * transport pins (authorization.ts), so a client that sends no `Authorization` never loads it.
  * Runtime-neutral.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { sha256Hex } from '../../util/sha256.js';
 
 /**
  * An opaque, stable id of a credential value: `"credential:"` and the first 32 hex digits (128
@@ -13,5 +12,5 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
  * value always gives the same id; the value cannot be read back from it.
  */
 export function credentialId(value: string): string {
-  return `credential:${bytesToHex(sha256(utf8ToBytes(`mcp-live/authorization\u0000${value}`))).slice(0, 32)}`;
+  return `credential:${sha256Hex(`mcp-live/authorization\u0000${value}`).slice(0, 32)}`;
 }

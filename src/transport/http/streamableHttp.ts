@@ -33,6 +33,7 @@ import { MessagePoster } from './messagePost.js';
 import { MessageReader } from './messageReader.js';
 import { fetchStack, normalizeHeaders, type FetchLike, type HttpStack } from './stack.js';
 import type { StreamableHttpTransportOptions } from './streamableHttpOptions.js';
+import { endpointIdentity } from '../endpointIdentity.js';
 
 /**
  * The legacy wire's code (the 2025-11-25 session, and the HTTP+SSE fallback at the same URL),
@@ -235,7 +236,7 @@ export class StreamableHttpTransport implements Transport {
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
     const parsed = parseEndpointUrl(url);
     this.url = parsed.href;
-    this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
+    this.serverIdentity = endpointIdentity(parsed);
     const given = options.headers ?? {};
     const checked =
       typeof given === 'object' && given !== null

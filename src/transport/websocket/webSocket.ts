@@ -13,6 +13,7 @@ import { boundedTimers } from '../../util/timerBounds.js';
 import type { Transport, TransportCapabilities, TransportCloseInfo, TransportHandlers } from '../transport.js';
 import { WebSocketCloseError, webSocketCloseKind } from '../transportErrors.js';
 import { shorten } from '../../util/text.js';
+import { endpointIdentity } from '../endpointIdentity.js';
 
 /**
  * The part of a WebSocket the transport uses: the WHATWG API (`readyState`, `send`, `close`,
@@ -155,7 +156,7 @@ export class WebSocketTransport implements Transport {
       throw new InvalidArgumentError('url', parsed.protocol, 'expected a ws: or wss: URL');
     parsed.hash = '';
     this.url = parsed.href;
-    this.serverIdentity = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+    this.serverIdentity = endpointIdentity(parsed);
     this.options = options;
     this.protocols = [...(options.protocols ?? ['mcp'])];
     this.pingIntervalMs = duration('pingIntervalMs', options.pingIntervalMs, 30_000, true);

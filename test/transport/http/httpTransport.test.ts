@@ -157,10 +157,18 @@ describe.each(HTTP_PATHS)('$path path', ({ Transport: StreamableHttpTransport })
       expect(fake.requests).toHaveLength(0);
     });
 
-    it('names the server by origin and path only, and refuses credentials in the URL', () => {
-      expect(new StreamableHttpTransport('https://example.com:8443/mcp?token=secret#x').serverIdentity).toBe(
-        'https://example.com:8443/mcp',
+    it('names the server by origin, path and a digest of the query (never its text), and refuses credentials in the URL', () => {
+      const identity = (url: string): string => new StreamableHttpTransport(url).serverIdentity;
+      expect(identity('https://example.com:8443/mcp#x')).toBe('https://example.com:8443/mcp');
+      expect(identity('https://example.com:8443/mcp?token=secret#x')).toMatch(
+        /^https:\/\/example\.com:8443\/mcp\?sha256:[0-9a-f]{16}$/,
       );
+      expect(identity('https://example.com:8443/mcp?token=secret#x')).not.toContain('secret');
+      // Two tenants of one endpoint are two servers (their caches, tasks and cursors apart); the fragment never counts.
+      expect(identity('https://example.com/mcp?tenant=acme')).not.toBe(
+        identity('https://example.com/mcp?tenant=globex'),
+      );
+      expect(identity('https://example.com/mcp?tenant=acme#a')).toBe(identity('https://example.com/mcp?tenant=acme#b'));
       expect(() => new StreamableHttpTransport('https://user:pw@example.com/mcp')).toThrow(InvalidArgumentError);
       expect(() => new StreamableHttpTransport('ftp://example.com/mcp')).toThrow(InvalidArgumentError);
       expect(() => new StreamableHttpTransport('not a url')).toThrow(InvalidArgumentError);

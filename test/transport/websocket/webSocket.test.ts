@@ -342,9 +342,10 @@ describe('WebSocket transport', () => {
   it('checks its options, and the runtime-neutral class needs a WebSocket implementation', async () => {
     expect(() => new WebSocketTransport('ftp://x')).toThrow(InvalidArgumentError);
     expect(() => new WebSocketTransport('ws://x', { pongTimeoutMs: 0 })).toThrow(InvalidArgumentError);
-    expect(new WebSocketTransport('https://user:pw@example.com/mcp?key=1').serverIdentity).toBe(
-      'wss://example.com/mcp',
-    );
+    expect(new WebSocketTransport('https://user:pw@example.com/mcp').serverIdentity).toBe('wss://example.com/mcp');
+    const keyed = new WebSocketTransport('https://example.com/mcp?key=1').serverIdentity;
+    expect(keyed).toMatch(/^wss:\/\/example\.com\/mcp\?sha256:[0-9a-f]{16}$/);
+    expect(keyed).not.toBe(new WebSocketTransport('https://example.com/mcp?key=2').serverIdentity);
     const hasGlobal = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function';
     const neutral = new NeutralWebSocketTransport('ws://127.0.0.1:9/mcp', { connectTimeoutMs: 500 });
     cleanups.push(() => neutral.close());

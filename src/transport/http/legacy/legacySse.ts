@@ -20,6 +20,7 @@ import type {
 } from '../../transport.js';
 import { AuthorizationSource } from '../authorization.js';
 import { parseEndpointUrl } from '../body.js';
+import { endpointIdentity } from '../../endpointIdentity.js';
 import type { SseConnection, SseSettings } from './sseConnection.lazy.js';
 import {
   DEFAULT_ENDPOINT_TIMEOUT_MS,
@@ -84,7 +85,7 @@ export class LegacySseTransport implements Transport {
    */
   constructor(url: string | URL, options: LegacySseTransportOptions = {}, auth?: AuthorizationSource) {
     const parsed = parseEndpointUrl(url);
-    this.serverIdentity = `${parsed.origin}${parsed.pathname}`;
+    this.serverIdentity = endpointIdentity(parsed);
     let headers: Headers;
     try {
       headers = new Headers(options.headers ?? {});

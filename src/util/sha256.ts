@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /**
  * SHA-256 of the UTF-8 bytes of `text`, as 64 lowercase hex digits. Synchronous and
- * runtime-neutral (`@noble/hashes`), so the cache can turn an auth context into a partition id
+ * runtime-neutral (`@noble/hashes`), so the cache can turn an auth context into a partition id (and a transport a URL query into an identity)
  * without `node:crypto` and without making the hit path async. Called only when the auth
  * context changes (the caller memoizes).
  */
