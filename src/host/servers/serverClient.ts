@@ -104,14 +104,28 @@ function entryAuthContext(entry: HostServerEntry): AuthContextSource | undefined
 }
 
 /**
- * The auth context of a client that user scopes share or own: the scope's principal when a
- * request starts for one, else what the entry declares (read as the cache reads it).
+ * The auth context of a client that user scopes share or own: when a request starts for a
+ * scope, the scope's principal together with what the entry declares (its configured
+ * credentials), so that one user's private entries stay apart per credential too (the user's
+ * own token and the app's service token on one URL are two partitions); else what the entry
+ * declares alone (read as the cache reads it).
  */
 function scopedAuthContext(
   principal: () => AuthContext | undefined,
   declared: AuthContextSource | undefined,
 ): AuthContextSource {
-  return () => principal() ?? (typeof declared === 'function' ? declared() : declared);
+  return () => {
+    const entry = typeof declared === 'function' ? declared() : declared;
+    const user = principal();
+    if (user === undefined) return entry;
+    if (entry === undefined) return user;
+    return `mcp-live/scoped\u0000${authContextText(user)}\u0000${authContextText(entry)}`;
+  };
+}
+
+/** An auth context as one string, its kind first (hashed by the cache before any use). */
+function authContextText(context: AuthContext): string {
+  return typeof context === 'string' ? `id:${context}` : `credential:${String(context.credential)}`;
 }
 
 function stableJson(record: Readonly<Record<string, string>>): string {

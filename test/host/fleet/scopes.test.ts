@@ -179,6 +179,36 @@ describe('per-user scopes in one host', () => {
     expect(bobMail.state).toBe('closed');
   });
 
+  it("keeps a user's private entries apart per credential: the user's own token and a service token on one URL", async () => {
+    // `org` reaches mail with the app's service account (here bob's token); `mine` with alice's own.
+    const twoCredentials = new McpHost({
+      clientInfo: { name: 'fleet-test', version: '0.0.0' },
+      servers: {
+        mine: { type: 'http', url: servers.mail.url, perUser: true, client: { reconnect: false } },
+        org: {
+          type: 'http',
+          url: servers.mail.url,
+          headers: { Authorization: 'Bearer tok-bob' },
+          client: { reconnect: false },
+        },
+      },
+    });
+    try {
+      await twoCredentials.connect();
+      const user = twoCredentials.forUser('alice', {
+        credentials: { mine: { headers: { Authorization: 'Bearer tok-alice' } } },
+      });
+      await user.connect();
+      expect(textOf(await user.readResource('mail://inbox', { server: 'org' }))).toBe('inbox of bob');
+      expect(textOf(await user.readResource('mail://inbox', { server: 'mine' }))).toBe('inbox of alice');
+      // Both were asked of the server, each with its own token: no entry was served across credentials.
+      const reads = servers.mailRequests.filter((r) => r.method === 'resources/read').map((r) => r.user);
+      expect(reads).toEqual(['bob', 'alice']);
+    } finally {
+      await twoCredentials.close();
+    }
+  });
+
   it('a call waiting for approval ends when its scope closes, and when the host closes: nothing is sent', async () => {
     const waiting: AbortSignal[] = [];
     const pending: ApproveHook = (_call, { signal }) => {
