@@ -34,7 +34,12 @@ export interface AuthPartition {
   readonly dedupeTag: string;
 }
 
-const ANONYMOUS_OWN: AuthPartition = Object.freeze({ privateTag: 'private:anonymous', dedupeTag: 'private:anonymous' });
+/** The private tag of requests made for no declared auth context, in the cache's own store. */
+export const ANONYMOUS_PRIVATE_TAG = 'private:anonymous';
+const ANONYMOUS_OWN: AuthPartition = Object.freeze({
+  privateTag: ANONYMOUS_PRIVATE_TAG,
+  dedupeTag: ANONYMOUS_PRIVATE_TAG,
+});
 const ANONYMOUS_SHARED: AuthPartition = Object.freeze({ privateTag: undefined, dedupeTag: 'anonymous' });
 
 /**

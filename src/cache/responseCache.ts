@@ -12,7 +12,7 @@ import { isObject } from '../wire/messages.js';
 import type { JsonObject } from '../wire/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
-import type { AuthPartition } from './authContext.js';
+import { ANONYMOUS_PRIVATE_TAG, type AuthPartition } from './authContext.js';
 import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } from './cacheKey.js';
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { resolveResponseCacheOptions, type ResponseCacheOptions } from './options.js';
@@ -242,6 +242,18 @@ export class ResponseCache {
     }
     if (auth === undefined) return undefined;
     return this.entries.peek(method, param, protocolVersion, auth.partition)?.value;
+  }
+
+  /**
+   * The private partition (`"private:<32 hex>"`, a digest) of the auth context declared for a
+   * request starting now, for keys outside the cache that must keep principals apart (an event
+   * subscription's cursor). `undefined` when none is declared (anonymous), or when the partition
+   * is only known per request from the credential it is sent with (an `authProvider`).
+   * @throws InvalidArgumentError (-32602) when the declared auth context is not valid.
+   */
+  privatePartitionNow(): string | undefined {
+    const tag = this.partitions.resolveNow()?.partition.privateTag;
+    return tag === undefined || tag === ANONYMOUS_PRIVATE_TAG ? undefined : tag;
   }
 
   /**

@@ -8,6 +8,7 @@ import { onDemand } from '../errors/moduleLoad.js';
 import type { EventsClient, EventsClientDeps } from '../events/eventsClient.lazy.js';
 import type { EventLoopDeps } from '../events/loopDeps.js';
 import type { EventListing, EventListOptions, EventSubscribeOptions } from '../events/options.js';
+import { cursorKey } from '../events/cursorStore.js';
 import type { EventsRouter } from '../events/router.js';
 import type { EventSubscription } from '../events/subscription.js';
 import type { JsonObject } from '../wire/messages.js';
@@ -45,6 +46,14 @@ export interface ClientEvents {
    *   CallbackEndpointError (-32015), RpcError -32602; CancelledError (-32800) when `signal` aborts.
    */
   subscribe(name: string, args?: JsonObject, options?: EventSubscribeOptions): Promise<EventSubscription>;
+  /**
+   * The key `subscribe(name, args)` keeps its cursor under in a cursor store, and the name to
+   * give its `RedisLease`: the server's identity, `name`, `args` and, when the client declares an
+   * auth context (`cache.authContext`; every client of a host's user scope does), a digest of it,
+   * so two users' subscriptions to one event never share a cursor or a lease. Loads nothing.
+   * @throws InvalidArgumentError (-32602) when the declared auth context is not valid.
+   */
+  cursorKey(name: string, args?: JsonObject): string;
 }
 
 const loadEventsClient = onDemand('events', () =>
@@ -140,6 +149,7 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
     loop,
     router,
     serverIdentity: options.transport.serverIdentity,
+    principal: () => parts.responseCache?.privatePartitionNow(),
     clock: options.clock,
     onError: options.onError,
   };
@@ -164,5 +174,6 @@ export function clientEvents(parts: ClientParts, router: EventsRouter): ClientEv
     },
     list: async (listOptions) => (await load()).list(listOptions),
     subscribe: async (name, args = {}, subscribeOptions = {}) => (await load()).subscribe(name, args, subscribeOptions),
+    cursorKey: (name, args = {}) => cursorKey(deps.serverIdentity, name, args, deps.principal()),
   };
 }

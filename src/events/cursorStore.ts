@@ -52,10 +52,13 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The key a subscription's cursor is stored under: the server's identity, the event name and
- * the canonical JSON of the arguments (the design's subscription identity, less the principal,
- * which the server's identity stands for here).
+ * The key a subscription's cursor is stored under: the server's identity, the event name, the
+ * canonical JSON of the arguments and, when the client declares whom its requests are for, that
+ * principal (the design's subscription identity: principal, name, arguments). `principal` is the
+ * client's private cache partition (`private:<32 hex>`, a digest, never an id or a token): give
+ * what `client.events.cursorKey(name, args)` gives rather than building it.
  */
-export function cursorKey(server: string, name: string, args: JsonObject): string {
-  return `${server}\n${name}\n${canonicalJson(args)}`;
+export function cursorKey(server: string, name: string, args: JsonObject, principal?: string): string {
+  const key = `${server}\n${name}\n${canonicalJson(args)}`;
+  return principal === undefined ? key : `${key}\n${principal}`;
 }

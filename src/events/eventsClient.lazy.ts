@@ -31,6 +31,8 @@ export interface EventsClientDeps {
   loop: EventLoopDeps;
   router: EventsRouter;
   serverIdentity: string;
+  /** Whom the client's requests are for now (its private cache partition), if it declares it: part of each cursor key. */
+  principal(): string | undefined;
   clock: Clock;
   onError: (error: Error) => void;
 }
@@ -151,7 +153,7 @@ export class EventsClient {
       throw new InvalidArgumentError('name', name, 'not an event type the server lists in events/list');
     const mode: DeliveryMode = pickDeliveryMode(name, descriptor.delivery, options, options.webhook !== undefined);
     const store = options.cursorStore ?? this.store;
-    const storeKey = cursorKey(this.deps.serverIdentity, name, args);
+    const storeKey = cursorKey(this.deps.serverIdentity, name, args, this.deps.principal());
     const cursor = options.cursor !== undefined ? options.cursor : ((await store.get(storeKey)) ?? null);
     const core = new SubscriptionCore({
       name,

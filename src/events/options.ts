@@ -47,7 +47,7 @@ export interface EventSubscribeOptions extends DeliveryChoice {
   webhook?: WebhookOptions | undefined;
   /**
    * Consume only while this worker holds `lease` (e.g. `new RedisLease({ client, name:
-   * cursorKey(server, name, args) })` of mcp-live/redis), so one worker of a fleet consumes the
+   * client.events.cursorKey(name, args) })` of mcp-live/redis), so one worker of a fleet consumes the
    * subscription at a time. Without the lease, `subscribe()` resolves with the subscription in
    * state `standby` and it takes over (within the lease's `ttlMs` plus a third of it) once the
    * holder stops renewing, resuming from the stored cursor: give every worker the same shared

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpHost } from '../../src/hostNode.js';
 import { HostEvents } from '../../src/host.js';
 import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
-import type { EventOccurrence } from '../../src/index.js';
+import { MemoryCursorStore, type EventOccurrence } from '../../src/index.js';
 
 const hosts: McpHost[] = [];
 afterEach(async () => {
@@ -133,5 +133,33 @@ describe('host.events()', () => {
     expect((await scope.events().list()).map((type) => type.exposedName)).toEqual(['mine__demo_tick']);
     expect(scope.events()).not.toBe(host.events());
     await scope.close();
+  }, 20_000);
+
+  it("keeps each user's cursor apart in one shared cursor store, and gives each its own lease name", async () => {
+    const host = McpHost.fromConfig(
+      { mcpServers: { mine: server() } },
+      { clientInfo: { name: 'events-host', version: '0.0.0' } },
+    );
+    hosts.push(host);
+    const alice = host.forUser('alice', { credentials: { mine: { env: { USER_TOKEN: 'alice' } } } });
+    const bob = host.forUser('bob', { credentials: { mine: { env: { USER_TOKEN: 'bob' } } } });
+    await Promise.all([alice.connect(), bob.connect()]);
+    const store = new MemoryCursorStore();
+    const options = { delivery: 'poll', poll: { floorMs: 100 }, cursorStore: store } as const;
+    const aliceKey = alice.client('mine')!.events.cursorKey('demo.tick', {});
+    const bobKey = bob.client('mine')!.events.cursorKey('demo.tick', {});
+    expect(aliceKey).not.toBe(bobKey);
+    expect(`${aliceKey}${bobKey}`).not.toMatch(/alice|bob/); // a digest of whom, never the id
+
+    const first = await alice.events().subscribe('mine__demo_tick', {}, options);
+    for await (const message of first) if (message.type === 'occurrence' && first.cursor !== null) break;
+    await first.close();
+    expect(store.get(aliceKey)).toEqual(expect.any(String));
+    // Bob starts from no cursor of his own, not from alice's; alice's stays hers.
+    const aliceCursor = store.get(aliceKey);
+    const second = await bob.events().subscribe('mine__demo_tick', {}, options);
+    expect(store.get(bobKey)).not.toBe(aliceCursor);
+    await second.close();
+    expect(store.get(aliceKey)).toBe(aliceCursor);
   }, 20_000);
 });

@@ -18,7 +18,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export interface RedisLeaseOptions {
   /** An ioredis connection the host owns (never closed here). */
   client: Redis | Cluster;
-  /** What the lease is of: a subscription's cursor key (`cursorKey(server, name, args)`), or any name. */
+  /** What the lease is of: a subscription's cursor key (`client.events.cursorKey(name, args)`), or any name. */
   name: string;
   /** How long the lease lasts without a renewal, in ms; renewed every third of it. @default 10000 */
   ttlMs?: number | undefined;
