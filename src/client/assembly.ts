@@ -188,6 +188,7 @@ export function assembleClient(options: ResolvedClientOptions): ClientParts {
   });
   const tasks = new TaskManager({
     serverIdentity: transport.serverIdentity,
+    principal: () => responseCache?.privatePartitionNow(),
     options: options.tasks,
     send: async (method, params, callOptions) =>
       (await caller.call({ method, params, options: callOptions, declareTasks: true, cancellable: false })).result,

@@ -80,9 +80,16 @@ export class TaskMachinery {
     result: JsonObject,
     mode: 'auto' | 'manual',
     options: CallToolOptions,
+    principal?: string,
   ): Promise<CallToolResult | ToolTask> {
     const seed = readTask('tools/call', result);
-    const record = createdTaskRecord(this.owner.deps.serverIdentity, toolName, seed, this.owner.settings.clock.now());
+    const record = createdTaskRecord(
+      this.owner.deps.serverIdentity,
+      toolName,
+      seed,
+      this.owner.settings.clock.now(),
+      principal,
+    );
     const task = await this.handle({ mode, first: seed, firstIsDetailed: false, record });
     if (mode === 'manual') return task;
     const onTask = options.onTask;
@@ -107,10 +114,13 @@ export class TaskMachinery {
     if (mode === 'off') throw new InvalidArgumentError('task', mode, 'expected "auto" or "manual"');
     const { serverIdentity } = this.owner.deps;
     const { store, clock } = this.owner.settings;
-    const key = taskKey(serverIdentity, taskId);
-    const stored = await store.get(key);
-    if (stored !== undefined && stored.serverIdentity !== serverIdentity)
+    const principal = this.owner.deps.principal();
+    const key = taskKey(serverIdentity, taskId, principal);
+    const found = await store.get(key);
+    if (found !== undefined && found.serverIdentity !== serverIdentity)
       throw new InvalidArgumentError('taskId', taskId, 'the stored task belongs to another server');
+    // Another principal's record (a store that ignores keys' shape) is no record of this client's.
+    const stored = found?.principal === principal ? found : undefined;
     if (stored?.expiresAt != null && clock.now() >= stored.expiresAt) {
       await store.delete(key);
       throw new TaskExpiredError({ taskId, expiresAt: stored.expiresAt, status: stored.status });
@@ -128,6 +138,7 @@ export class TaskMachinery {
     const record: TaskRecord = stored ?? {
       taskId,
       serverIdentity,
+      ...(principal !== undefined && { principal }),
       method: 'tools/call',
       status: snapshot.status,
       expiresAt: null,

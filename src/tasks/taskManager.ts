@@ -114,6 +114,9 @@ export class TaskManager implements TaskMachineryDeps {
    * Loads the task machinery (once per process) before the task is looked at again. When it
    * cannot load, the task's record is written all the same (and `onTask` hears its first state)
    * so that `resumeTask` can pick it up later, and the call rejects with `ModuleLoadError`.
+   * The record keeps whom the client acts for as the answer comes ({@link TaskManagerDeps.principal}):
+   * a user scope's own client, its user; a host's shared client, the entry's own partition (the
+   * host resumes those through `host.client(name)`), never the user whose call started it.
    * @throws ModuleLoadError (-33042); ProtocolError (-32600) for a malformed task; as
    *   `ToolTask.result()`.
    */
@@ -123,14 +126,15 @@ export class TaskManager implements TaskMachineryDeps {
     mode: 'auto' | 'manual',
     options: CallToolOptions,
   ): Promise<CallToolResult | ToolTask> {
+    const principal = this.deps.principal();
     let machinery: TaskMachinery;
     try {
       machinery = await this.machinery();
     } catch (error) {
-      await this.keep(toolName, result, mode, options);
+      await this.keep(toolName, result, mode, options, principal);
       throw error;
     }
-    return machinery.take(toolName, result, mode, options);
+    return machinery.take(toolName, result, mode, options, principal);
   }
 
   /**
@@ -148,16 +152,18 @@ export class TaskManager implements TaskMachineryDeps {
   }
 
   /**
-   * Every stored task of this server, for a host picking up after a restart. Starts loading the
-   * task machinery, which the `resumeTask` calls that usually follow need.
+   * Every stored task of this server made for this client's principal (none declared: those
+   * made for none), for a host picking up after a restart. Starts loading the task machinery,
+   * which the `resumeTask` calls that usually follow need.
    */
   async stored(): Promise<TaskRecord[]> {
     void this.machinery().catch(() => undefined);
     const { store } = this.settings;
+    const principal = this.deps.principal();
     const out: TaskRecord[] = [];
-    for (const key of await store.keys(taskKeyPrefix(this.deps.serverIdentity))) {
+    for (const key of await store.keys(taskKeyPrefix(this.deps.serverIdentity, principal))) {
       const record = await store.get(key);
-      if (record !== undefined) out.push(record);
+      if (record !== undefined && record.principal === principal) out.push(record);
     }
     return out;
   }
@@ -195,14 +201,15 @@ export class TaskManager implements TaskMachineryDeps {
     result: JsonObject,
     mode: 'auto' | 'manual',
     options: CallToolOptions,
+    principal: string | undefined,
   ): Promise<void> {
     const seed = readTask('tools/call', result);
     const { store, clock } = this.settings;
     const { serverIdentity } = this.deps;
     try {
       await store.set(
-        taskKey(serverIdentity, seed.taskId),
-        createdTaskRecord(serverIdentity, toolName, seed, clock.now()),
+        taskKey(serverIdentity, seed.taskId, principal),
+        createdTaskRecord(serverIdentity, toolName, seed, clock.now(), principal),
       );
     } catch (error) {
       this.deps.onError(error);

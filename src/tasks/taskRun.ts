@@ -72,6 +72,8 @@ export class TaskRun implements ToolTaskCore {
   private pending: Record<string, InputResponse> | undefined;
   private readonly events: EventStream<ToolTaskEvent>;
   private readonly key: string;
+  /** Whose task this is (the record's `principal`), kept in every record written. */
+  private readonly principal: string | undefined;
   private expiresAt: number | null;
   private readonly firstSeenAt: number;
   private running: Promise<CallToolResult> | undefined;
@@ -102,7 +104,8 @@ export class TaskRun implements ToolTaskCore {
     this.pending = init.record.pendingResponses;
     this.expiresAt = init.record.expiresAt;
     this.firstSeenAt = runtime.wallClock.now();
-    this.key = taskKey(runtime.serverIdentity, this.taskId);
+    this.principal = init.record.principal;
+    this.key = taskKey(runtime.serverIdentity, this.taskId, this.principal);
     this.events = new EventStream<ToolTaskEvent>({ onError: (error) => runtime.onError(error) });
   }
 
@@ -381,6 +384,7 @@ export class TaskRun implements ToolTaskCore {
     return {
       taskId: this.taskId,
       serverIdentity: this.runtime.serverIdentity,
+      ...(this.principal !== undefined && { principal: this.principal }),
       method: 'tools/call',
       ...(this.toolName !== undefined && { toolName: this.toolName }),
       status: task.status,

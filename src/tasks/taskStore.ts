@@ -16,6 +16,12 @@ export interface TaskRecord {
   taskId: string;
   /** The server the task lives on (`transport.serverIdentity`); the task is only ever asked about there. */
   serverIdentity: string;
+  /**
+   * Whose task this is: the client's private cache partition (`private:<32 hex>`, a digest of
+   * its declared auth context) when the call that created it started, if it declares one; part
+   * of the record's key. Only a client acting for the same principal lists or resumes it.
+   */
+  principal?: string | undefined;
   /** The request the task runs: `tools/call`. */
   method: string;
   /** The tool called, when this client created the task. */
@@ -54,24 +60,36 @@ export interface TaskStore {
   keys(prefix: string): MaybePromise<Iterable<string>>;
 }
 
-/** The key prefix of every task of `serverIdentity`. */
-export function taskKeyPrefix(serverIdentity: string): string {
-  return `mcp-live/task\u0000${serverIdentity}\u0000`;
+/**
+ * The key prefix of every task of `serverIdentity` made for `principal` (a record's
+ * {@link TaskRecord.principal}); without one, of the tasks made for no declared principal (and
+ * a prefix of every other: read each record's `principal` too).
+ */
+export function taskKeyPrefix(serverIdentity: string, principal?: string): string {
+  const prefix = `mcp-live/task\u0000${serverIdentity}\u0000`;
+  return principal === undefined ? prefix : `${prefix}${principal}\u0000`;
 }
 
-/** The store key of one task: its server and its id, so ids from two servers never collide. */
-export function taskKey(serverIdentity: string, taskId: string): string {
-  return taskKeyPrefix(serverIdentity) + taskId;
+/** The store key of one task: its server, its principal and its id, so ids from two servers (or users) never collide. */
+export function taskKey(serverIdentity: string, taskId: string, principal?: string): string {
+  return taskKeyPrefix(serverIdentity, principal) + taskId;
 }
 
 /**
  * The first record of a task this client's `tools/call` of `toolName` created: its seed state
  * (the `CreateTaskResult`), seen at `now` (epoch ms), nothing answered yet.
  */
-export function createdTaskRecord(serverIdentity: string, toolName: string, seed: Task, now: number): TaskRecord {
+export function createdTaskRecord(
+  serverIdentity: string,
+  toolName: string,
+  seed: Task,
+  now: number,
+  principal?: string,
+): TaskRecord {
   return {
     taskId: seed.taskId,
     serverIdentity,
+    ...(principal !== undefined && { principal }),
     method: 'tools/call',
     toolName,
     status: seed.status,

@@ -21,6 +21,11 @@ import type { ResolvedTasksOptions } from './options.js';
 export interface TaskManagerDeps {
   /** `transport.serverIdentity`: the one server this client's tasks live on. */
   serverIdentity: string;
+  /**
+   * Whom the client acts for now, outside any call's start (its private cache partition), if it
+   * declares it: a user scope's own client, the user; a host's shared client, the entry.
+   */
+  principal(): string | undefined;
   /** `ClientOptions.tasks`, resolved; `undefined` when the client did not turn tasks on. */
   options: ResolvedTasksOptions | undefined;
   /** Sends a request declaring the extension, never cancelled on the wire; resolves with its complete result. */

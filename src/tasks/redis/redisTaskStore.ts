@@ -285,6 +285,7 @@ function isTaskRecord(value: unknown): value is TaskRecord {
   return (
     typeof record.taskId === 'string' &&
     typeof record.serverIdentity === 'string' &&
+    (record.principal === undefined || typeof record.principal === 'string') &&
     typeof record.method === 'string' &&
     TASK_STATUSES.includes(record.status as TaskRecord['status']) &&
     (record.expiresAt === null || typeof record.expiresAt === 'number') &&
