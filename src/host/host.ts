@@ -54,6 +54,7 @@ import type { RunSlashCommandOptions, SlashCommandRun } from './userInput/userIn
 import { checkScopeOptions, type HostScopeOptions } from './scopes/scopeOptions.js';
 import { scopeHostOptions, takeScopeSeed } from './scopes/userScope.js';
 import { ConnectionClosedError, InvalidArgumentError } from '../errors/errors.js';
+import { statePartition } from './state/stateStore.js';
 
 /**
  * One user's view of an `McpHost` (`host.forUser`): the host's surface for that user, less what
@@ -147,6 +148,15 @@ export class McpHost {
   /** A user scope's principal (`host.forUser(principal)`); `undefined` on a host. */
   get principal(): string | undefined {
     return this.parts.core.scope?.principal;
+  }
+
+  /**
+   * This scope's partition of the host state store (`statePartition(authContext)`, a digest:
+   * safe to log), or the host's own (`'host'`) on a host: what `listPending` takes, and what
+   * `resumeInputRound` checks the user against.
+   */
+  get statePartition(): string {
+    return statePartition(this.parts.core.scope?.authContext);
   }
 
   /**

@@ -37,6 +37,8 @@ export interface KeepInputRoundOptions {
 
 /** The calls {@link resumeInputRound} makes: a user scope (or a host), `callTool` only. */
 export interface InputRoundCaller {
+  /** Whose calls these are (`McpHost.statePartition`): checked against the round's user when given. */
+  readonly statePartition?: string | undefined;
   /** Calls `tool` (its exposed name) with `args` in manual mode, resending the kept round's answer as `inputRetry`; resolves with the `tools/call` result. */
   callTool(
     tool: string,
@@ -85,7 +87,9 @@ export async function keepInputRound(
  * round's `inputRequests`) and the server's `requestState`, in manual mode: a further round
  * rejects with `InputRequiredError` again.
  * @throws InvalidArgumentError (-32602, `data.value` the id) when no such round is kept for `user`
- *   (expired, answered already, another user's); InputRequestFailedError (-33007) when a
+ *   (expired, answered already, another user's); InvalidArgumentError (-32602, `data.name`
+ *   `user`), nothing taken or sent, when `caller` is another user's scope (or the host, for a
+ *   user's round): a round is resumed on its own user's scope only; InputRequestFailedError (-33007) when a
  *   requested key has no response (the round is gone: keep it again to retry); HostStateError
  *   (-33063) when the store fails; then whatever the call throws.
  */
@@ -98,7 +102,14 @@ export async function resumeInputRound(
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<CallToolResult> {
   if (typeof id !== 'string' || id === '') throw new InvalidArgumentError('id', id, 'expected a round id');
-  const kept = await store.takeRecord(statePartition(user), 'input', id);
+  const partition = statePartition(user);
+  if (caller.statePartition !== undefined && caller.statePartition !== partition)
+    throw new InvalidArgumentError(
+      'user',
+      partition,
+      `the round's user is not the caller's (${caller.statePartition}): resume it on that user's own scope`,
+    );
+  const kept = await store.takeRecord(partition, 'input', id);
   const result = kept?.['result'];
   if (kept === undefined || typeof kept['tool'] !== 'string' || !isObject(kept['arguments']) || !isObject(result))
     throw new InvalidArgumentError('id', id, 'no such input round for this user (expired, answered, or never kept)');

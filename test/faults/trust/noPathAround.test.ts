@@ -57,6 +57,7 @@ const HOST: Record<string, Reach> = {
   readSkill: 'none',
   callSkillTool: 'none', // skill files are resources
   principal: 'none',
+  statePartition: 'none',
   events: 'none', // events/* requests only: what an event-started turn calls goes through callTool
   forUser: 'tool', // a user's scope: its calls pass the same gate, with the scope's approve (else the host's)
 };

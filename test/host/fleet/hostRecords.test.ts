@@ -96,6 +96,13 @@ describe.skipIf(redisBinary.skipReason !== undefined)('host records on one Redis
     await expect(
       resumeInputRound(bob, stateB, 'bob', round.id, { owner: { action: 'accept', content: { name: 'Mallory' } } }),
     ).rejects.toBeInstanceOf(InvalidArgumentError);
+    // Nor by naming alice as the user on his own scope (or on the host): refused before anything is taken or sent.
+    for (const wrong of [bob, b])
+      await expect(
+        resumeInputRound(wrong, stateB, 'alice', round.id, {
+          owner: { action: 'accept', content: { name: 'Mallory' } },
+        }),
+      ).rejects.toMatchObject({ code: -32602, data: { name: 'user' } });
     const alice = b.forUser('alice');
     const done = await resumeInputRound(alice, stateB, 'alice', round.id, {
       owner: { action: 'accept', content: { name: 'Ada' } },
