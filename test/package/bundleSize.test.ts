@@ -90,7 +90,7 @@ export const LAZY_BOUNDS = {
   'era/fallback.lazy': 7_000, // 6,721 with the legacy wire's subscriptions (5,035 before)
   '@cfworker/json-schema': 6_900, // 6,606
   'tasks/taskMachinery.lazy': 6_900, // 6,551
-  'events/eventsClient.lazy': 5_600, // 5,375
+  'events/eventsClient.lazy': 5_800, // 5,612 (a cursor key per principal)
   'subscriptions/openSubscription.lazy': 5_900, // 5,697 with live lists (3,725 before)
   'transport/http/legacy/legacyWire.lazy': 5_900, // 5,674 with the HTTP+SSE fallback (2,550 before)
   'inputRequired/inputRounds.lazy': 4_200, // 3,990
