@@ -1,0 +1,151 @@
+/**
+ * What the devtools show of a host: plain, JSON-safe data (no functions, no class instances, no
+ * `Error` objects), redacted where the debug log redacts, so a snapshot can go to a page as it
+ * is. Types only.
+ */
+import type { HostAvailability } from '../host/catalog/catalog.js';
+import type { HostServerState } from '../host/servers/serverSlot.js';
+
+/** An error as the devtools show it: class name, JSON-RPC code, message (redacted). */
+export interface DevtoolsError {
+  /** The class name, e.g. `ConnectionClosedError`. */
+  readonly name: string;
+  /** The JSON-RPC error code, when the error has one (every `McpError` does). */
+  readonly code: number | undefined;
+  /** The message, redacted and cut at 1024 characters. */
+  readonly message: string;
+}
+
+/** The last reconnect attempt a server's client announced (`ClientEvent` `reconnecting`). */
+export interface DevtoolsReconnect {
+  /** Attempt number, from 1 in each reconnect. */
+  readonly attempt: number;
+  /** When that attempt starts, in ms since the epoch (in the past while it runs). */
+  readonly retryAt: number;
+  /** The wait before it, in ms. */
+  readonly delayMs: number;
+  /** True for the long wait once the quick retries are spent. */
+  readonly coolDown: boolean;
+  /** Why the connection dropped, or why the previous attempt failed: `process-exit`, `connect-failed`... */
+  readonly cause: string;
+}
+
+/** One server of the host. */
+export interface DevtoolsServer {
+  readonly name: string;
+  readonly state: HostServerState;
+  /** The entry's transport type (`stdio`, `http`, `sse`, `ws`, `custom`). */
+  readonly type: string | undefined;
+  /** `modern` or `legacy`, once connected. */
+  readonly era: string | undefined;
+  readonly protocolVersion: string | undefined;
+  /** The server's self-reported `name version`, once connected. */
+  readonly serverInfo: string | undefined;
+  /** The capability names the server declared (`tools`, `prompts`, `resources`...), once connected. */
+  readonly capabilities: readonly string[];
+  readonly lastError: DevtoolsError | undefined;
+  /** The last reconnect attempt announced since the server was last open; `undefined` once it reconnected. */
+  readonly reconnect: DevtoolsReconnect | undefined;
+  /** Reconnect attempts announced since the recorder attached, all reconnects together. */
+  readonly reconnectAttempts: number;
+  /** How its lists follow changes: `listen` (pushed) or `polling` (fetched every `pollIntervalMs`). */
+  readonly updates: 'listen' | 'polling';
+  /** With `updates: 'polling'`: why (`refused`, `unacknowledged`...). */
+  readonly pollReason: string | undefined;
+  readonly pollIntervalMs: number | undefined;
+  /** Its response cache's counters; `undefined` without a client or a cache. */
+  readonly cache:
+    | { readonly hits: number; readonly misses: number; readonly stores: number; readonly invalidations: number }
+    | undefined;
+}
+
+/** One tool, prompt, resource or template of the catalog. */
+export interface DevtoolsCatalogItem {
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+  readonly server: string;
+  /** The exposed name (tools, prompts), the URI (resources) or the URI template (templates). */
+  readonly exposedName: string;
+  /** The server's own name of it. */
+  readonly name: string;
+  readonly availability: HostAvailability;
+  /** The description or title, cut at 200 characters. */
+  readonly description: string | undefined;
+}
+
+/** The host's catalog. */
+export interface DevtoolsCatalog {
+  /** Tools, prompts, resources, then templates, each in catalog order. */
+  readonly items: readonly DevtoolsCatalogItem[];
+  /** Items the catalog left out (filtered, unnamed), with why. */
+  readonly leftOut: readonly {
+    readonly kind: string;
+    readonly server: string;
+    readonly name: string;
+    readonly reason: string;
+  }[];
+  /** Exposed names that collided (renamed, never dropped). */
+  readonly collisions: readonly {
+    readonly exposedName: string;
+    readonly resolution: string;
+    readonly servers: readonly string[];
+  }[];
+}
+
+/** How a request ended: `pending` while it runs. */
+export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled';
+
+/** One MCP request a server's client sent (through the host's middleware chain). */
+export interface DevtoolsRequest {
+  /** Unique per recorder, in the order requests started. */
+  readonly id: number;
+  readonly server: string | undefined;
+  /** The MCP method, e.g. `tools/call`. */
+  readonly method: string;
+  /** What it is about: the tool or prompt name, the resource URI; `undefined` for lists. */
+  readonly target: string | undefined;
+  /** When it started, in ms since the epoch. */
+  readonly startedAt: number;
+  /** How long it took, in ms; `undefined` while pending. */
+  readonly durationMs: number | undefined;
+  readonly outcome: DevtoolsOutcome;
+  readonly error: DevtoolsError | undefined;
+  /** UTF-8 length of the result's JSON, measured only while a viewer listens; else `undefined`. */
+  readonly bytes: number | undefined;
+}
+
+/** One tool call waiting for its approval (through `DevtoolsRecorder.approve`). */
+export interface DevtoolsApproval {
+  /** Unique per recorder. */
+  readonly id: number;
+  readonly server: string;
+  /** The name the model called. */
+  readonly exposedName: string;
+  /** The tool's original name. */
+  readonly name: string;
+  /** The arguments, redacted as the debug log redacts them (credential-like keys read `[redacted]`). */
+  readonly arguments: unknown;
+  /** When the hook was asked, in ms since the epoch. */
+  readonly since: number;
+}
+
+/** Everything the devtools show at one moment. */
+export interface DevtoolsSnapshot {
+  /** When it was taken, in ms since the epoch. */
+  readonly at: number;
+  readonly servers: readonly DevtoolsServer[];
+  readonly catalog: DevtoolsCatalog;
+  /** The kept requests, oldest first (at most `maxRequests`). */
+  readonly requests: readonly DevtoolsRequest[];
+  readonly approvals: readonly DevtoolsApproval[];
+}
+
+/**
+ * One change, with the new value of what changed: `servers` (a state, a reconnect attempt, a
+ * switch to polling), `catalog` (a list changed, items came or went, availability), `request`
+ * (one started or ended: the same `id` twice), `approvals` (one came or was answered).
+ */
+export type DevtoolsChange =
+  | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
+  | { readonly type: 'catalog'; readonly catalog: DevtoolsCatalog }
+  | { readonly type: 'request'; readonly request: DevtoolsRequest }
+  | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] };
