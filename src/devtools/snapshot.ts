@@ -32,17 +32,21 @@ export interface DevtoolsReconnect {
 
 /** One server of the host. */
 export interface DevtoolsServer {
+  /** Its name in the host. */
   readonly name: string;
+  /** The host's state of it (`open`, `reconnecting`, `failed`...). */
   readonly state: HostServerState;
   /** The entry's transport type (`stdio`, `http`, `sse`, `ws`, `custom`). */
   readonly type: string | undefined;
   /** `modern` or `legacy`, once connected. */
   readonly era: string | undefined;
+  /** The negotiated protocol version, once connected. */
   readonly protocolVersion: string | undefined;
   /** The server's self-reported `name version`, once connected. */
   readonly serverInfo: string | undefined;
   /** The capability names the server declared (`tools`, `prompts`, `resources`...), once connected. */
   readonly capabilities: readonly string[];
+  /** Why it failed, or the last error of its lists (redacted). */
   readonly lastError: DevtoolsError | undefined;
   /** The last reconnect attempt announced since the server was last open; `undefined` once it reconnected. */
   readonly reconnect: DevtoolsReconnect | undefined;
@@ -52,6 +56,7 @@ export interface DevtoolsServer {
   readonly updates: 'listen' | 'polling';
   /** With `updates: 'polling'`: why (`refused`, `unacknowledged`...). */
   readonly pollReason: string | undefined;
+  /** With `updates: 'polling'`: how often its lists are fetched, in ms. */
   readonly pollIntervalMs: number | undefined;
   /** Its response cache's counters; `undefined` without a client or a cache. */
   readonly cache:
@@ -61,12 +66,15 @@ export interface DevtoolsServer {
 
 /** One tool, prompt, resource or template of the catalog. */
 export interface DevtoolsCatalogItem {
+  /** Which list it is in. */
   readonly kind: 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+  /** The server that lists it. */
   readonly server: string;
   /** The exposed name (tools, prompts), the URI (resources) or the URI template (templates). */
   readonly exposedName: string;
   /** The server's own name of it. */
   readonly name: string;
+  /** `unavailable` while its server is away (reconnecting): still listed, not callable. */
   readonly availability: HostAvailability;
   /** The description or title, cut at 200 characters. */
   readonly description: string | undefined;
@@ -98,6 +106,7 @@ export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled';
 export interface DevtoolsRequest {
   /** Unique per recorder, in the order requests started. */
   readonly id: number;
+  /** The server's name in the host. */
   readonly server: string | undefined;
   /** The MCP method, e.g. `tools/call`. */
   readonly method: string;
@@ -107,7 +116,9 @@ export interface DevtoolsRequest {
   readonly startedAt: number;
   /** How long it took, in ms; `undefined` while pending. */
   readonly durationMs: number | undefined;
+  /** `pending` while it runs; `cancelled` when the caller's signal ended it. */
   readonly outcome: DevtoolsOutcome;
+  /** Why it failed (`error`, `cancelled`); `undefined` otherwise. */
   readonly error: DevtoolsError | undefined;
   /** UTF-8 length of the result's JSON, measured only while a viewer listens; else `undefined`. */
   readonly bytes: number | undefined;
@@ -117,6 +128,7 @@ export interface DevtoolsRequest {
 export interface DevtoolsApproval {
   /** Unique per recorder. */
   readonly id: number;
+  /** The server the call goes to. */
   readonly server: string;
   /** The name the model called. */
   readonly exposedName: string;
@@ -132,10 +144,13 @@ export interface DevtoolsApproval {
 export interface DevtoolsSnapshot {
   /** When it was taken, in ms since the epoch. */
   readonly at: number;
+  /** Every server, in host order. */
   readonly servers: readonly DevtoolsServer[];
+  /** The catalog as it is now. */
   readonly catalog: DevtoolsCatalog;
   /** The kept requests, oldest first (at most `maxRequests`). */
   readonly requests: readonly DevtoolsRequest[];
+  /** The tool calls waiting for their approval, oldest first. */
   readonly approvals: readonly DevtoolsApproval[];
 }
 
