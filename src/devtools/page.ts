@@ -1,7 +1,7 @@
 /**
  * The devtools page: one HTML document, framework-free, with its style and script inline (run
  * under a nonce, nothing loaded from anywhere). The script reads the token from its own URL,
- * follows `/events?token=` (Server-Sent Events: a `snapshot`, then `change`s) and renders four
+ * follows `/events?token=` (Server-Sent Events: a `snapshot`, then batches of `changes`) and renders four
  * views: servers, catalog, requests (slowest first), approvals. Every value is put in the page
  * as text (`textContent`), never as markup.
  */
@@ -203,14 +203,15 @@ events.addEventListener('snapshot', (message) => {
   $('status').textContent = 'live';
   render();
 });
-events.addEventListener('change', (message) => {
-  const change = JSON.parse(message.data);
+events.addEventListener('changes', (message) => {
   const snapshot = state.snapshot;
   if (!snapshot) return;
-  if (change.type === 'servers') snapshot.servers = change.servers;
-  else if (change.type === 'catalog') snapshot.catalog = change.catalog;
-  else if (change.type === 'approvals') snapshot.approvals = change.approvals;
-  else if (change.type === 'request') keep(change.request);
+  for (const change of JSON.parse(message.data)) {
+    if (change.type === 'servers') snapshot.servers = change.servers;
+    else if (change.type === 'catalog') snapshot.catalog = change.catalog;
+    else if (change.type === 'approvals') snapshot.approvals = change.approvals;
+    else if (change.type === 'request') keep(change.request);
+  }
   schedule();
 });
 events.addEventListener('error', () => { $('status').textContent = 'disconnected: reconnecting'; });

@@ -1,7 +1,7 @@
 /**
  * `serveDevtools(host)`: the devtools page of a Node host, served on 127.0.0.1 behind a random
  * token. `GET /?token=` is the page, `GET /events?token=` the Server-Sent Events stream of the
- * recorder (a `snapshot`, then each `change`), and, with `actions: true`, `POST /actions?token=`
+ * recorder (a `snapshot`, then `changes` in batches of at most every 100 ms), and, with `actions: true`, `POST /actions?token=`
  * runs one action. Any request without the token is answered 401. Node-only (node:http,
  * node:crypto).
  */
@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { abortedError, InvalidArgumentError } from '../errors/errors.js';
 import type { McpHost } from '../host/host.js';
+import { systemTimers } from '../util/clock.js';
+import { ChangeBatch } from './changeBatch.js';
 import { DevtoolsRecorder } from './recorder.js';
 import type { DevtoolsChange } from './snapshot.js';
 import { devtoolsPage, devtoolsPagePolicy } from './page.js';
@@ -19,6 +21,8 @@ import { errorView } from './views.js';
 const LOOPBACK = '127.0.0.1';
 /** A stream whose reader lags by more than this many bytes is ended (the page reconnects and gets a new snapshot). */
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+/** The longest a change waits before it is sent to the pages, in ms (changes of one thing in between coalesce). */
+const BATCH_MS = 100;
 /** The largest action body read, in bytes. */
 const MAX_ACTION_BYTES = 4096;
 
@@ -91,13 +95,11 @@ export async function serveDevtools(
   } else throw new InvalidArgumentError('source', typeof source, 'expected an McpHost or a DevtoolsRecorder');
 
   const token = randomBytes(24).toString('base64url');
-  const streams = new Set<ServerResponse>();
   const page = new DevtoolsPageServer({
     token,
     recorder,
     actions: options.actions === true,
     maxRequests: recorder.maxRequests,
-    streams,
     actOn: () => recorder.host,
   });
   const server = createServer((req, res) => page.handle(req, res));
@@ -112,8 +114,7 @@ export async function serveDevtools(
   const close = (): Promise<void> =>
     (closed ??= new Promise<void>((resolve) => {
       detach?.();
-      for (const stream of streams) stream.end();
-      streams.clear();
+      page.endStreams();
       server.close(() => resolve());
       server.closeAllConnections();
     }));
@@ -139,7 +140,6 @@ interface PageServerDeps {
   recorder: DevtoolsRecorder;
   actions: boolean;
   maxRequests: number;
-  streams: Set<ServerResponse>;
   /** The host the actions act on: the one the recorder is attached to. */
   actOn: () => McpHost | undefined;
 }
@@ -149,9 +149,13 @@ class DevtoolsPageServer {
   /** The bound port, for the `Host` header check. */
   port = 0;
   private readonly token: Buffer;
+  private readonly streams = new Set<ServerResponse>();
+  private readonly batch: ChangeBatch;
+  private offRecorder: (() => void) | undefined;
 
   constructor(private readonly deps: PageServerDeps) {
     this.token = Buffer.from(deps.token);
+    this.batch = new ChangeBatch(BATCH_MS, systemTimers, (changes) => this.sendChanges(changes));
   }
 
   handle(req: IncomingMessage, res: ServerResponse): void {
@@ -183,25 +187,47 @@ class DevtoolsPageServer {
     res.end(devtoolsPage(nonce));
   }
 
+  /**
+   * One page's stream: the snapshot at once, then the changes in batches (one `changes` event of
+   * at most every {@link BATCH_MS} ms, serialised once for every stream). The recorder is listened
+   * to only while a stream is open.
+   */
   private events(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
-    const send = (event: string, data: unknown): void => {
-      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      if (res.writableLength > MAX_BACKLOG_BYTES) end();
-    };
-    const off = this.deps.recorder.on((change: DevtoolsChange) => send('change', change));
-    const end = (): void => {
-      off();
-      this.deps.streams.delete(res);
-      res.end();
-    };
-    this.deps.streams.add(res);
-    req.once('close', end);
-    send('snapshot', {
+    this.streams.add(res);
+    this.offRecorder ??= this.deps.recorder.on((change) => this.batch.add(change));
+    req.once('close', () => this.endStream(res));
+    const snapshot = {
       snapshot: this.deps.recorder.snapshot(),
       maxRequests: this.deps.maxRequests,
       actions: this.deps.actions,
-    });
+    };
+    this.write(res, `event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+  }
+
+  /** Ends every stream (the server closes). */
+  endStreams(): void {
+    for (const stream of [...this.streams]) this.endStream(stream);
+  }
+
+  private endStream(res: ServerResponse): void {
+    if (!this.streams.delete(res)) return;
+    res.end();
+    if (this.streams.size > 0) return;
+    this.offRecorder?.();
+    this.offRecorder = undefined;
+    this.batch.clear();
+  }
+
+  private sendChanges(changes: DevtoolsChange[]): void {
+    const message = `event: changes\ndata: ${JSON.stringify(changes)}\n\n`;
+    for (const stream of [...this.streams]) this.write(stream, message);
+  }
+
+  /** Writes to one stream; a reader that lags too far is cut off (its page reconnects to a new snapshot). */
+  private write(res: ServerResponse, message: string): void {
+    res.write(message);
+    if (res.writableLength > MAX_BACKLOG_BYTES) this.endStream(res);
   }
 
   private async action(req: IncomingMessage, res: ServerResponse): Promise<void> {

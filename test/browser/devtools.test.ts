@@ -133,8 +133,12 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headles
     await host.callTool('example__echo', { message: 'fast' });
     await host.callTool('everything__echo', { message: 'fast too' });
     await show('requests');
+    // The page has every call once the last one is there, ended.
     await page.waitForFunction(() =>
-      Array.from(document.querySelectorAll('#requests tbody tr')).some((tr) => tr.textContent.includes('everything')),
+      Array.from(document.querySelectorAll('#requests tbody tr')).some((tr) => {
+        const cells = Array.from(tr.querySelectorAll('td'), (td) => td.innerText);
+        return cells[0] === 'everything' && cells[2] === 'echo' && cells[5] === 'ok';
+      }),
     );
     const [slowest] = await rows('requests');
     expect(slowest!.slice(0, 3)).toEqual(['example', 'tools/call', 'slow']);
