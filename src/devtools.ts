@@ -18,6 +18,7 @@ export type {
   DevtoolsReconnect,
   DevtoolsCatalog,
   DevtoolsCatalogItem,
+  DevtoolsCatalogChange,
   DevtoolsRequest,
   DevtoolsOutcome,
   DevtoolsApproval,

@@ -24,7 +24,7 @@ th { font-weight: 600; position: sticky; top: 0; background: Canvas; }
 .reconnecting, .pending, .connecting { background: #f59e0b44; }
 .failed, .error, .unavailable, .closed { background: #dc262633; }
 .muted { opacity: .6; }
-code { font: 12px ui-monospace, monospace; }
+code { font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 pre { margin: 0; font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 input[type=search] { font: inherit; margin: 0 0 8px; padding: 3px 6px; width: 240px; }
 `;
@@ -49,11 +49,11 @@ function el(tag, attrs, children) {
 }
 const badge = (text) => el('span', { class: 'badge ' + text, text: text });
 const muted = (text) => el('span', { class: 'muted', text: text });
-const when = (ms) => new Date(ms).toLocaleTimeString();
+const when = (ms) => { const d = new Date(ms); return d.toLocaleTimeString([], { hour12: false }) + '.' + String(d.getMilliseconds()).padStart(3, '0'); };
 const errorText = (e) => (e ? e.name + (e.code !== undefined ? ' ' + e.code : '') + ': ' + e.message : '');
 
-function table(columns, rows) {
-  return el('table', {}, [
+function table(columns, rows, name) {
+  return el('table', { class: name }, [
     el('thead', {}, [el('tr', {}, columns.map((c) => el('th', { text: c })))]),
     el('tbody', {}, rows.map((cells) => el('tr', {}, cells.map((c) => el('td', {}, [typeof c === 'object' && c !== null ? c : document.createTextNode(c === undefined ? '' : String(c))]))))),
   ]);
@@ -122,11 +122,23 @@ function renderCatalog(snapshot) {
     again.focus();
     again.setSelectionRange(again.value.length, again.value.length);
   });
-  const out = [
-    el('h2', { text: 'Catalog (' + snapshot.catalog.items.length + ' items)' }),
+  const changes = snapshot.catalogChanges.slice(-10).reverse();
+  const names = (list) =>
+    list.length === 0 ? '' : el('code', { text: list.slice(0, 6).join('\\n') + (list.length > 6 ? '\\n… ' + (list.length - 6) + ' more' : '') });
+  const out = [el('h2', { text: 'Catalog (' + snapshot.catalog.items.length + ' items)' })];
+  if (changes.length > 0)
+    out.push(
+      el('h3', { text: 'Last changes (' + snapshot.catalogChanges.length + ' kept, newest first)' }),
+      table(['at', 'servers (state then)', 'added', 'removed', 'unavailable', 'available again', 'more items'], changes.map((c) => [
+        when(c.at), c.servers.map((s) => s.name + ' (' + s.state + ')').join(', '),
+        names(c.added), names(c.removed), names(c.unavailable), names(c.available), c.more > 0 ? c.more + ' more' : '',
+      ]), 'changes'),
+      el('h3', { text: 'Items' }),
+    );
+  out.push(
     search,
-    table(['kind', 'exposed name', 'server', 'name', 'availability', 'description'], items.map((i) => [i.kind, el('code', { text: i.exposedName }), i.server, i.name, badge(i.availability), i.description || ''])),
-  ];
+    table(['kind', 'exposed name', 'server', 'name', 'availability', 'description'], items.map((i) => [i.kind, el('code', { text: i.exposedName }), i.server, i.name, badge(i.availability), i.description || '']), 'items'),
+  );
   if (snapshot.catalog.leftOut.length > 0)
     out.push(el('h3', { text: 'Left out' }), table(['kind', 'server', 'name', 'reason'], snapshot.catalog.leftOut.map((l) => [l.kind, l.server, l.name, l.reason])));
   if (snapshot.catalog.collisions.length > 0)
@@ -208,7 +220,7 @@ events.addEventListener('changes', (message) => {
   if (!snapshot) return;
   for (const change of JSON.parse(message.data)) {
     if (change.type === 'servers') snapshot.servers = change.servers;
-    else if (change.type === 'catalog') snapshot.catalog = change.catalog;
+    else if (change.type === 'catalog') { snapshot.catalog = change.catalog; snapshot.catalogChanges = change.catalogChanges; }
     else if (change.type === 'approvals') snapshot.approvals = change.approvals;
     else if (change.type === 'request') keep(change.request);
   }

@@ -2,9 +2,9 @@
  * `DevtoolsRecorder`: what a host is doing, kept as plain data for a devtools view. Attached to
  * an `McpHost` through what the host already offers (`host.on` for its events, `host.use` for
  * one middleware around every request, an `approve` hook wrapper for approvals waiting), it keeps
- * only a bounded ring of requests and a few numbers per server while nobody listens; the servers
- * and the catalog are read from the host when a snapshot is taken, and changes are computed only
- * for listeners. Runtime-neutral: no DOM, no Node API.
+ * only bounded rings (requests, catalog changes) and a few numbers per server while nobody
+ * listens; the servers and the catalog are read from the host when a snapshot is taken, and
+ * changes are computed only for listeners. Runtime-neutral: no DOM, no Node API.
  */
 import { InvalidArgumentError, isCancelledError } from '../errors/errors.js';
 import type { McpHost } from '../host/host.js';
@@ -13,6 +13,7 @@ import type { HostEvent } from '../host/servers/hostOptions.js';
 import type { Middleware } from '../client/middleware.js';
 import { redact } from '../observability/debug.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
+import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
 import type {
   DevtoolsApproval,
@@ -66,9 +67,10 @@ const encoder = new TextEncoder();
 
 /**
  * Keeps a live picture of one `McpHost` for the devtools: its servers (state, era, last error,
- * reconnect attempts, listen or polling, cache counters), its catalog, the last requests of every
- * server (method, target, start, duration, outcome, bytes), and the tool calls waiting for an
- * approval hook wrapped by {@link approve}.
+ * reconnect attempts, listen or polling, cache counters), its catalog and the last 100 changes of
+ * it (what came, left, or changed availability, with the state of the servers involved), the
+ * last requests of every server (method, target, start, duration, outcome, bytes), and the tool
+ * calls waiting for an approval hook wrapped by {@link approve}.
  *
  * ```ts
  * const recorder = new DevtoolsRecorder();
@@ -85,6 +87,7 @@ export class DevtoolsRecorder {
   private readonly listeners = new Set<(change: DevtoolsChange) => void>();
   private readonly notes = new Map<string, ServerNotes>();
   private readonly waiting = new Map<number, ApprovalRecord>();
+  private readonly history = new CatalogHistory();
   private attached: McpHost | undefined;
   private detachHost: (() => void) | undefined;
   private lastRequestId = 0;
@@ -116,6 +119,7 @@ export class DevtoolsRecorder {
       );
     if (host.principal !== undefined)
       throw new InvalidArgumentError('host', host.principal, 'a user scope: attach the recorder to its host');
+    this.history.seed(host.catalog);
     const offEvents = host.on((event) => this.heard(event));
     const offMiddleware = host.use(this.middleware);
     this.attached = host;
@@ -183,6 +187,7 @@ export class DevtoolsRecorder {
       servers: this.serverList(),
       catalog:
         this.attached === undefined ? { items: [], leftOut: [], collisions: [] } : catalogView(this.attached.catalog),
+      catalogChanges: this.history.list(),
       requests: this.requests.toArray().map(copyRequest),
       approvals: this.approvalList(),
     };
@@ -245,9 +250,18 @@ export class DevtoolsRecorder {
       case 'polling':
         this.notesOf(event.server).polling = { reason: event.reason, intervalMs: event.intervalMs };
         break;
-      case 'catalog':
-        this.changed(() => ({ type: 'catalog', catalog: catalogView(this.attached!.catalog) }));
+      case 'catalog': {
+        // Kept while no one listens too (bounded, once per catalog event): the history is what
+        // explains, later, why an item left.
+        const host = this.attached!;
+        this.history.heard(host.catalog, host.servers, this.wallClock.now());
+        this.changed(() => ({
+          type: 'catalog',
+          catalog: catalogView(host.catalog),
+          catalogChanges: this.history.list(),
+        }));
         return;
+      }
       default:
         return;
     }

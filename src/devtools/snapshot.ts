@@ -99,6 +99,29 @@ export interface DevtoolsCatalog {
   }[];
 }
 
+/**
+ * One catalog event's difference: items as `kind name` (`tool github__create_issue`, `resource
+ * file:///notes.txt`), with the state each server whose items moved was in just then. An item
+ * `removed` while its server is `open` left through a list change of the server's own; items of
+ * a server going away turn `unavailable` first.
+ */
+export interface DevtoolsCatalogChange {
+  /** When the catalog changed, in ms since the epoch. */
+  readonly at: number;
+  /** Items that came into the catalog. */
+  readonly added: readonly string[];
+  /** Items that left it. */
+  readonly removed: readonly string[];
+  /** Items still listed whose server went away. */
+  readonly unavailable: readonly string[];
+  /** Items available again. */
+  readonly available: readonly string[];
+  /** Items past the 20 kept per list, all lists together. */
+  readonly more: number;
+  /** The servers whose items moved, with their state then. */
+  readonly servers: readonly { readonly name: string; readonly state: HostServerState }[];
+}
+
 /** How a request ended: `pending` while it runs. */
 export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled';
 
@@ -148,6 +171,8 @@ export interface DevtoolsSnapshot {
   readonly servers: readonly DevtoolsServer[];
   /** The catalog as it is now. */
   readonly catalog: DevtoolsCatalog;
+  /** What came into the catalog and what left it, one entry per change, oldest first (at most 100). */
+  readonly catalogChanges: readonly DevtoolsCatalogChange[];
   /** The kept requests, oldest first (at most `maxRequests`). */
   readonly requests: readonly DevtoolsRequest[];
   /** The tool calls waiting for their approval, oldest first. */
@@ -156,11 +181,17 @@ export interface DevtoolsSnapshot {
 
 /**
  * One change, with the new value of what changed: `servers` (a state, a reconnect attempt, a
- * switch to polling), `catalog` (a list changed, items came or went, availability), `request`
+ * switch to polling), `catalog` (a list changed, items came or went, availability; with the
+ * history of such changes), `request`
  * (one started or ended: the same `id` twice), `approvals` (one came or was answered).
  */
 export type DevtoolsChange =
   | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
-  | { readonly type: 'catalog'; readonly catalog: DevtoolsCatalog }
+  | {
+      readonly type: 'catalog';
+      readonly catalog: DevtoolsCatalog;
+      /** Every kept catalog change, the newest last (the one this change made, when items moved). */
+      readonly catalogChanges: readonly DevtoolsCatalogChange[];
+    }
   | { readonly type: 'request'; readonly request: DevtoolsRequest }
   | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] };

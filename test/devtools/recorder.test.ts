@@ -133,14 +133,36 @@ describe('DevtoolsRecorder on a real host', () => {
         change.type === 'catalog' && change.catalog.items.some((item) => item.name === 'standup'),
     );
     await host.callTool('example__add_prompt', { name: 'standup', text: 'Summarize {topic}.' });
-    const prompt = (await catalog).catalog.items.find((item) => item.name === 'standup');
+    const heardCatalog = await catalog;
+    const prompt = heardCatalog.catalog.items.find((item) => item.name === 'standup');
     expect(prompt).toMatchObject({ kind: 'prompt', server: 'example', exposedName: 'example__standup' });
+    // The history says what came, and that its server was open: the server's own list changed.
+    expect(heardCatalog.catalogChanges.at(-1)).toEqual({
+      at: expect.any(Number),
+      added: ['prompt example__standup'],
+      removed: [],
+      unavailable: [],
+      available: [],
+      more: 0,
+      servers: [{ name: 'example', state: 'open' }],
+    });
+    const gone = nextChange(
+      recorder,
+      (change): change is Extract<DevtoolsChange, { type: 'catalog' }> =>
+        change.type === 'catalog' && change.catalogChanges.at(-1)!.removed.length > 0,
+    );
+    await host.callTool('example__toggle_prompt', { name: 'standup' });
+    expect((await gone).catalogChanges.at(-1)).toMatchObject({
+      added: [],
+      removed: ['prompt example__standup'],
+      servers: [{ name: 'example', state: 'open' }],
+    });
     off();
     const call = heard.filter(
       (c): c is Extract<DevtoolsChange, { type: 'request' }> =>
         c.type === 'request' && c.request.method === 'tools/call',
     );
-    expect(call.map((c) => c.request.outcome)).toEqual(['pending', 'ok']);
+    expect(call.map((c) => c.request.outcome)).toEqual(['pending', 'ok', 'pending', 'ok']);
     expect(call[0]!.request.id).toBe(call[1]!.request.id);
     expect(call[0]!.request.durationMs).toBeUndefined();
     const result = await host.callTool('example__echo', { message: 'measured' });
@@ -201,6 +223,10 @@ describe('DevtoolsRecorder on a real host', () => {
     expect(reconnecting.reconnect).toMatchObject({ attempt: 1, cause: 'process-exit', coolDown: false });
     expect(reconnecting.reconnect!.delayMs).toBeGreaterThanOrEqual(200);
     expect(recorder.snapshot().catalog.items.every((item) => item.availability === 'unavailable')).toBe(true);
+    const went = recorder.snapshot().catalogChanges.find((change) => change.unavailable.length > 0);
+    expect(went).toMatchObject({ added: [], removed: [], servers: [{ name: 'example', state: 'reconnecting' }] });
+    expect(went!.unavailable).toContain('tool example__echo');
+    expect(went!.unavailable.length + went!.more).toBe(recorder.snapshot().catalog.items.length);
     const up = nextChange(
       recorder,
       serversWhere((s) => s.state === 'open'),

@@ -85,8 +85,8 @@ export const DEVTOOLS_BOUND = {
   entry: 'devtools (`export * from "mcp-live/devtools"`, without node:*)',
   code: "export * from 'mcp-live/devtools';",
   module: 'dist/modules/devtools.js',
-  maxMinified: 26_500, // measured 25.5 KB: the page (its script and style as text, 9 KB), the recorder, the redaction and the errors
-  maxGzip: 10_000, // measured 9.5 KB
+  maxMinified: 30_000, // measured 28.8 KB: the page (its script and style as text, 10 KB), the recorder and its catalog history, the batching, the redaction and the errors
+  maxGzip: 11_000, // measured 10.5 KB
 } as const;
 
 /** The import whose parts loaded on first use {@link LAZY_BOUNDS} bounds: the browser HTTP client. */
