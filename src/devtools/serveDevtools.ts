@@ -40,7 +40,10 @@ export interface ServeDevtoolsOptions {
   actions?: boolean | undefined;
   /** With a host (not a recorder): how many requests its recorder keeps. @default 500 */
   maxRequests?: number | undefined;
-  /** Aborts the start: the server is closed and `serveDevtools` rejects (`CancelledError` -32800). */
+  /**
+   * Aborts the start: aborted before the server listens, it is closed (and a recorder made for a
+   * host detached) and `serveDevtools` rejects (`CancelledError` -32800).
+   */
   signal?: AbortSignal | undefined;
 }
 
@@ -118,17 +121,13 @@ export async function serveDevtools(
       server.close(() => resolve());
       server.closeAllConnections();
     }));
-  const onAbort = (): void => void close();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    // The listen on loopback settles at once: an abort meanwhile is read once it has.
     await listening;
     if (options.signal?.aborted) throw abortedError('serveDevtools', options.signal.reason);
   } catch (error) {
-    detach?.();
-    await close().catch(() => {});
+    await close();
     throw error;
-  } finally {
-    options.signal?.removeEventListener('abort', onAbort);
   }
   const bound = (server.address() as AddressInfo).port;
   page.port = bound;

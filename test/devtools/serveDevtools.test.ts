@@ -97,6 +97,20 @@ describe('serveDevtools', () => {
     await expect(serveDevtools({} as McpHost)).rejects.toMatchObject({ code: -32602, data: { name: 'source' } });
   });
 
+  it('an aborted start rejects with CancelledError and leaves nothing listening or attached', async () => {
+    const recorder = new DevtoolsRecorder();
+    recorder.attach(exampleHost());
+    await expect(serveDevtools(recorder, { signal: AbortSignal.abort('no') })).rejects.toMatchObject({
+      name: 'CancelledError',
+      code: -32800,
+    });
+    const controller = new AbortController();
+    const starting = serveDevtools(exampleHost(), { signal: controller.signal });
+    controller.abort('changed my mind');
+    await expect(starting).rejects.toMatchObject({ name: 'CancelledError', code: -32800 });
+    expect(recorder.host).toBeDefined();
+  });
+
   it('serves the page and the stream with the token only; streams a snapshot, then changes', async () => {
     const host = exampleHost();
     await host.connect();
