@@ -19,7 +19,7 @@ const FLOORS = [
   ['reconnect'],
   ['client'],
   ['host'],
-  ['frameworks'],
+  ['frameworks', 'devtools'],
   ['(entries)'],
   ['cli'],
 ];

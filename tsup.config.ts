@@ -12,6 +12,7 @@ const entry = {
   aiSdk: 'src/aiSdk.ts',
   langchain: 'src/langchain.ts',
   telemetry: 'src/telemetry.ts',
+  devtools: 'src/devtools.ts',
 };
 
 /**

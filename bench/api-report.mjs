@@ -20,6 +20,7 @@ const ENTRIES = {
   aiSdk: 'mcp-live/ai-sdk',
   langchain: 'mcp-live/langchain',
   telemetry: 'mcp-live/telemetry',
+  devtools: 'mcp-live/devtools',
 };
 const check = process.argv.includes('--check');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-live-api-'));

@@ -15,7 +15,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const INPUTS = ['src', 'tsup.config.ts', 'tsconfig.json', 'package-lock.json'];
-const ENTRIES = ['index', 'node', 'host', 'hostNode', 'redis', 'appsBridge', 'aiSdk', 'langchain', 'telemetry'];
+const ENTRIES = [
+  'index',
+  'node',
+  'host',
+  'hostNode',
+  'redis',
+  'appsBridge',
+  'aiSdk',
+  'langchain',
+  'telemetry',
+  'devtools',
+];
 // Per entry: the bundled ESM and CJS with their declarations, and the per-file ESM tree's module
 // (dist/modules/).
 const OUTPUTS = ENTRIES.flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `${entry}${ext}`))

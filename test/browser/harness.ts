@@ -58,11 +58,40 @@ export async function openPage(script: string, title = 'mcp-live'): Promise<Brow
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const stopServer = (): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));
+  let browser: LaunchedBrowser;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+  const close = async (): Promise<void> => {
+    await browser.close();
+    await stopServer();
+  };
+  try {
+    const page = await browser.browser.newPage();
+    await page.goto(`${origin}/`);
+    return { page, origin, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Debian's Chromium, headless, on a fresh profile; `close()` stops it and removes the profile. */
+export interface LaunchedBrowser {
+  readonly browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Launches Debian's Chromium headless with a profile of its own (for a page served elsewhere). */
+export async function launchChromium(): Promise<LaunchedBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'mcp-live-chromium-'));
   let browser: Browser | undefined;
   const close = async (): Promise<void> => {
     await browser?.close();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
     await rm(profile, { recursive: true, force: true });
   };
   try {
@@ -72,9 +101,7 @@ export async function openPage(script: string, title = 'mcp-live'): Promise<Brow
       headless: true,
       pipe: true,
     });
-    const page = await browser.newPage();
-    await page.goto(`${origin}/`);
-    return { page, origin, close };
+    return { browser, close };
   } catch (error) {
     await close();
     throw error;

@@ -46,6 +46,7 @@ describe('API reference (typedoc)', () => {
       'mcp-live',
       'mcp-live/ai-sdk',
       'mcp-live/apps-bridge',
+      'mcp-live/devtools',
       'mcp-live/host',
       'mcp-live/host/node',
       'mcp-live/langchain',

@@ -77,6 +77,18 @@ export const ADAPTER_BOUNDS = [
   },
 ] as const;
 
+/**
+ * The devtools entry (`mcp-live/devtools`), its Node built-ins (`node:http`, `node:crypto` of the
+ * page server) left out: the recorder, the page and the server, without the host the app has.
+ */
+export const DEVTOOLS_BOUND = {
+  entry: 'devtools (`export * from "mcp-live/devtools"`, without node:*)',
+  code: "export * from 'mcp-live/devtools';",
+  module: 'dist/modules/devtools.js',
+  maxMinified: 30_000, // measured 28.8 KB: the page (its script and style as text, 10 KB), the recorder and its catalog history, the batching, the redaction and the errors
+  maxGzip: 11_000, // measured 10.5 KB
+} as const;
+
 /** The import whose parts loaded on first use {@link LAZY_BOUNDS} bounds: the browser HTTP client. */
 const LAZY_PARTS_FROM = "export { McpClient, StreamableHttpTransport } from 'mcp-live';";
 
@@ -208,10 +220,25 @@ describe('browser bundles', () => {
         bound.code.includes("'mcp-live/host'") ? 'dist/modules/host.js' : 'dist/modules/index.js',
       );
       expect(size.read.filter((path) => !path.startsWith('dist/modules/'))).toEqual([]);
+      // The devtools are opted into by their own entry: no main entry reaches them.
+      expect(size.read.filter((path) => path.includes('devtools'))).toEqual([]);
       expect(size.minified).toBeLessThanOrEqual(bound.maxMinified);
       expect(size.gzip).toBeLessThanOrEqual(bound.maxGzip);
     }, 60_000);
   }
+
+  it(`${DEVTOOLS_BOUND.entry}: at most ${DEVTOOLS_BOUND.maxMinified} B minified, ${DEVTOOLS_BOUND.maxGzip} B gzip`, async () => {
+    const size = await measure(DEVTOOLS_BOUND.code, ['node:*']);
+    process.stdout.write(
+      `bundle: ${DEVTOOLS_BOUND.entry}: ${size.minified} B minified, ${size.gzip} B gzip, ${size.lazyGzip} B gzip lazy\n`,
+    );
+    expect(size.read).toContain(DEVTOOLS_BOUND.module);
+    expect(size.read.filter((path) => !path.startsWith('dist/modules/'))).toEqual([]);
+    // Not the host: the page server knows an McpHost by its shape.
+    expect(size.read.filter((path) => path.startsWith('dist/modules/host/'))).toEqual([]);
+    expect(size.minified).toBeLessThanOrEqual(DEVTOOLS_BOUND.maxMinified);
+    expect(size.gzip).toBeLessThanOrEqual(DEVTOOLS_BOUND.maxGzip);
+  }, 60_000);
 
   for (const bound of ADAPTER_BOUNDS) {
     it(`${bound.entry}: at most ${bound.maxMinified} B minified, ${bound.maxGzip} B gzip`, async () => {

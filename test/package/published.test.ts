@@ -60,7 +60,18 @@ const BUILD_TIMEOUT_MS = 300_000;
 const MAX_PACKED_BYTES = 1_600_000; // measured 1,554.6 kB with the telemetry entry and the fleet's records (issues 43, 47); 1,517.6 kB with the Triggers & Events code (issue 46); 1,447.5 kB with the AI SDK and LangChain entries (issue 45) and user scopes with the host state store (issue 47); 1,351.0 kB after issues 41–44 (1,261.2 kB before; 989.6 kB without dist/modules/)
 const MAX_UNPACKED_BYTES = 6_000_000; // measured 5.83 MB with the telemetry entry and the fleet's records (issues 43, 47); 5.71 MB with the Triggers & Events code (issue 46); 5.43 MB with issues 45 and 47; 5.21 MB after issues 41–44 (4.83 MB before; 3.71 MB without dist/modules/)
 
-const ENTRIES = ['index', 'node', 'host', 'hostNode', 'redis', 'appsBridge', 'aiSdk', 'langchain', 'telemetry'];
+const ENTRIES = [
+  'index',
+  'node',
+  'host',
+  'hostNode',
+  'redis',
+  'appsBridge',
+  'aiSdk',
+  'langchain',
+  'telemetry',
+  'devtools',
+];
 /** The bundled build's entries (Node, Deno, Bun; CJS) and their declarations. */
 const ENTRY_FILES = ENTRIES.flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`));
 /** The per-file tree's entries (bundlers: the `import` condition without `node`). */
@@ -238,6 +249,13 @@ describe('package.json and the tarball, linted', () => {
         'node16-cjs': ['dist/telemetry.d.cts', 'dist/telemetry.cjs'],
         'node16-esm': ['dist/telemetry.d.ts', 'dist/telemetry.js'],
         bundler: ['dist/telemetry.d.ts', 'dist/modules/telemetry.js'],
+      },
+      './devtools': {
+        // Like ./node: typesVersions for node10, which no runtime of this entry uses.
+        node10: ['dist/devtools.d.cts', 'dist/devtools.d.cts'],
+        'node16-cjs': ['dist/devtools.d.cts', 'dist/devtools.cjs'],
+        'node16-esm': ['dist/devtools.d.ts', 'dist/devtools.js'],
+        bundler: ['dist/devtools.d.ts', 'dist/modules/devtools.js'],
       },
       './package.json': { node10: json, 'node16-cjs': json, 'node16-esm': json, bundler: json },
     });
@@ -418,6 +436,7 @@ describe('built entries', () => {
       'dist/aiSdk.js',
       'dist/langchain.js',
       'dist/telemetry.js',
+      'dist/devtools.js',
     ]);
     const cjs = reached([
       'dist/index.cjs',
@@ -429,6 +448,7 @@ describe('built entries', () => {
       'dist/aiSdk.cjs',
       'dist/langchain.cjs',
       'dist/telemetry.cjs',
+      'dist/devtools.cjs',
     ]);
     // The three ESM-only dependencies tsup used to bundle into the CJS files are require()d now.
     expect(cjs).toEqual(expect.arrayContaining(['@noble/hashes', 'oauth4webapi', 'p-retry']));

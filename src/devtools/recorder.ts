@@ -1,0 +1,318 @@
+/**
+ * `DevtoolsRecorder`: what a host is doing, kept as plain data for a devtools view. Attached to
+ * an `McpHost` through what the host already offers (`host.on` for its events, `host.use` for
+ * one middleware around every request, an `approve` hook wrapper for approvals waiting), it keeps
+ * only bounded rings (requests, catalog changes) and a few numbers per server while nobody
+ * listens; the servers and the catalog are read from the host when a snapshot is taken, and
+ * changes are computed only for listeners. Runtime-neutral: no DOM, no Node API.
+ */
+import { InvalidArgumentError, isCancelledError } from '../errors/errors.js';
+import type { McpHost } from '../host/host.js';
+import type { ApproveHook, ToolCallApproval } from '../host/policy/approval.js';
+import type { HostEvent } from '../host/servers/hostOptions.js';
+import type { Middleware } from '../client/middleware.js';
+import { redact } from '../observability/debug.js';
+import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
+import { CatalogHistory } from './catalogHistory.js';
+import { RingBuffer } from './ringBuffer.js';
+import type {
+  DevtoolsApproval,
+  DevtoolsChange,
+  DevtoolsError,
+  DevtoolsOutcome,
+  DevtoolsRequest,
+  DevtoolsServer,
+  DevtoolsSnapshot,
+} from './snapshot.js';
+import { catalogView, errorView, requestTarget, serverView, type ServerNotes } from './views.js';
+
+/** The requests a recorder keeps by default. */
+export const DEFAULT_MAX_REQUESTS = 500;
+/** The most requests a recorder may be asked to keep. */
+const MAX_MAX_REQUESTS = 100_000;
+
+/** Options of `new DevtoolsRecorder(options)`. */
+export interface DevtoolsRecorderOptions {
+  /** How many requests the ring keeps, the oldest dropped first; an integer 1–100,000. @default 500 */
+  maxRequests?: number | undefined;
+  /** The monotonic clock durations are measured with. @default performance.now() */
+  clock?: Clock | undefined;
+  /** The wall clock of `startedAt`, `since` and `at`. @default Date.now() */
+  wallClock?: WallClock | undefined;
+}
+
+/** One request while the recorder holds it (copied out for a snapshot or a change). */
+interface RequestRecord {
+  id: number;
+  server: string | undefined;
+  method: string;
+  target: string | undefined;
+  startedAt: number;
+  /** On the monotonic clock. */
+  started: number;
+  durationMs: number | undefined;
+  outcome: DevtoolsOutcome;
+  error: DevtoolsError | undefined;
+  bytes: number | undefined;
+}
+
+/** One approval waiting, with the frozen arguments as the hook received them (redacted when shown). */
+interface ApprovalRecord {
+  id: number;
+  call: ToolCallApproval;
+  since: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Keeps a live picture of one `McpHost` for the devtools: its servers (state, era, last error,
+ * reconnect attempts, listen or polling, cache counters), its catalog and the last 100 changes of
+ * it (what came, left, or changed availability, with the state of the servers involved), the
+ * last requests of every server (method, target, start, duration, outcome, bytes), and the tool
+ * calls waiting for an approval hook wrapped by {@link approve}.
+ *
+ * ```ts
+ * const recorder = new DevtoolsRecorder();
+ * const host = new McpHost({ clientInfo, servers, approve: recorder.approve(askTheUser) });
+ * recorder.attach(host);
+ * recorder.on((change) => render(change)); // `servers`, `catalog`, `request`, `approvals`
+ * const { servers, requests } = recorder.snapshot();
+ * ```
+ */
+export class DevtoolsRecorder {
+  private readonly requests: RingBuffer<RequestRecord>;
+  private readonly clock: Clock;
+  private readonly wallClock: WallClock;
+  private readonly listeners = new Set<(change: DevtoolsChange) => void>();
+  private readonly notes = new Map<string, ServerNotes>();
+  private readonly waiting = new Map<number, ApprovalRecord>();
+  private readonly history = new CatalogHistory();
+  private attached: McpHost | undefined;
+  private detachHost: (() => void) | undefined;
+  private lastRequestId = 0;
+  private lastApprovalId = 0;
+
+  /** @throws InvalidArgumentError (-32602) for a `maxRequests` that is not an integer 1–100,000. */
+  constructor(options: DevtoolsRecorderOptions = {}) {
+    const max = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
+    if (!Number.isInteger(max) || max < 1 || max > MAX_MAX_REQUESTS)
+      throw new InvalidArgumentError('maxRequests', max, 'expected an integer from 1 to 100000');
+    this.requests = new RingBuffer(max);
+    this.clock = options.clock ?? systemClock;
+    this.wallClock = options.wallClock ?? systemWallClock;
+  }
+
+  /**
+   * Starts recording `host`: one listener (`host.on`) and one middleware (`host.use`, after the
+   * middleware added before it; a response the cache answers is no request and is not seen).
+   * Returns the function that stops it (also {@link detach}).
+   * @throws InvalidArgumentError (-32602) when this recorder is attached already, or `host` is a
+   *   user scope (`host.forUser`: its requests pass through its host's middleware; attach that).
+   */
+  attach(host: McpHost): () => void {
+    if (this.attached !== undefined)
+      throw new InvalidArgumentError(
+        'host',
+        'attached',
+        'this recorder is attached to a host already: detach it first',
+      );
+    if (host.principal !== undefined)
+      throw new InvalidArgumentError('host', host.principal, 'a user scope: attach the recorder to its host');
+    this.history.seed(host.catalog);
+    const offEvents = host.on((event) => this.heard(event));
+    const offMiddleware = host.use(this.middleware);
+    this.attached = host;
+    this.detachHost = () => {
+      offEvents();
+      offMiddleware();
+    };
+    return () => this.detach();
+  }
+
+  /** The host it records, while attached. */
+  get host(): McpHost | undefined {
+    return this.attached;
+  }
+
+  /** How many requests the ring keeps. */
+  get maxRequests(): number {
+    return this.requests.capacity;
+  }
+
+  /** Stops recording: removes the listener and the middleware. What was kept stays readable. Idempotent. */
+  detach(): void {
+    this.detachHost?.();
+    this.detachHost = undefined;
+    this.attached = undefined;
+  }
+
+  /**
+   * An approval hook that shows each call in `approvals` while `hook` decides it, for the
+   * `approve` option of the host (or of one server). `hook` is asked exactly as it would be
+   * without the recorder; without `hook` every call is allowed, as without an `approve` option.
+   */
+  approve(hook?: ApproveHook): ApproveHook {
+    return async (call, context) => {
+      const id = ++this.lastApprovalId;
+      this.waiting.set(id, { id, call, since: this.wallClock.now() });
+      this.changed(() => ({ type: 'approvals', approvals: this.approvalList() }));
+      try {
+        return hook === undefined ? 'allow' : await hook(call, context);
+      } finally {
+        this.waiting.delete(id);
+        this.changed(() => ({ type: 'approvals', approvals: this.approvalList() }));
+      }
+    };
+  }
+
+  /**
+   * Adds a listener for every change; returns the function that removes it. While there is a
+   * listener, each change is computed and delivered synchronously, and request results are
+   * measured (`bytes`); a listener that throws is skipped for that change.
+   */
+  on(listener: (change: DevtoolsChange) => void): () => void {
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    const registration = (change: DevtoolsChange): void => listener(change);
+    this.listeners.add(registration);
+    return () => {
+      this.listeners.delete(registration);
+    };
+  }
+
+  /** Everything at this moment: servers and catalog read from the host now, the kept requests, the approvals waiting. */
+  snapshot(): DevtoolsSnapshot {
+    return {
+      at: this.wallClock.now(),
+      servers: this.serverList(),
+      catalog:
+        this.attached === undefined ? { items: [], leftOut: [], collisions: [] } : catalogView(this.attached.catalog),
+      catalogChanges: this.history.list(),
+      requests: this.requests.toArray().map(copyRequest),
+      approvals: this.approvalList(),
+    };
+  }
+
+  private readonly middleware: Middleware = async (ctx, next) => {
+    const record: RequestRecord = {
+      id: ++this.lastRequestId,
+      server: ctx.serverName,
+      method: ctx.method,
+      target: requestTarget(ctx.params),
+      startedAt: this.wallClock.now(),
+      started: this.clock.now(),
+      durationMs: undefined,
+      outcome: 'pending',
+      error: undefined,
+      bytes: undefined,
+    };
+    this.requests.push(record);
+    this.changed(() => ({ type: 'request', request: copyRequest(record) }));
+    try {
+      const result = await next();
+      this.ended(record, 'ok', undefined, result);
+      return result;
+    } catch (error) {
+      this.ended(record, isCancelledError(error) ? 'cancelled' : 'error', error, undefined);
+      throw error;
+    }
+  };
+
+  private ended(record: RequestRecord, outcome: DevtoolsOutcome, error: unknown, result: unknown): void {
+    record.durationMs = this.clock.now() - record.started;
+    record.outcome = outcome;
+    record.error = errorView(error);
+    if (this.listeners.size === 0) return;
+    if (result !== undefined) record.bytes = encoder.encode(JSON.stringify(result)).length;
+    this.changed(() => ({ type: 'request', request: copyRequest(record) }));
+  }
+
+  private heard(event: HostEvent): void {
+    switch (event.type) {
+      case 'state':
+        if (event.state === 'open') this.notesOf(event.server).reconnect = undefined;
+        break;
+      case 'client': {
+        const notes = this.notesOf(event.server);
+        const heard = event.event;
+        if (heard.type === 'reconnecting') {
+          notes.reconnectAttempts++;
+          notes.reconnect = {
+            attempt: heard.attempt,
+            retryAt: heard.retryAt,
+            delayMs: heard.delayMs,
+            coolDown: heard.coolDown,
+            cause: heard.cause.reason,
+          };
+        } else if (heard.type === 'reconnected') notes.reconnect = undefined;
+        break;
+      }
+      case 'polling':
+        this.notesOf(event.server).polling = { reason: event.reason, intervalMs: event.intervalMs };
+        break;
+      case 'catalog': {
+        // Kept while no one listens too (bounded, once per catalog event): the history is what
+        // explains, later, why an item left.
+        const host = this.attached!;
+        this.history.heard(host.catalog, host.servers, this.wallClock.now());
+        this.changed(() => ({
+          type: 'catalog',
+          catalog: catalogView(host.catalog),
+          catalogChanges: this.history.list(),
+        }));
+        return;
+      }
+      default:
+        return;
+    }
+    this.changed(() => ({ type: 'servers', servers: this.serverList() }));
+  }
+
+  private notesOf(server: string): ServerNotes {
+    let notes = this.notes.get(server);
+    if (notes === undefined) this.notes.set(server, (notes = { reconnectAttempts: 0 }));
+    return notes;
+  }
+
+  /** Delivers the change `make` computes, computed only when someone listens. */
+  private changed(make: () => DevtoolsChange): void {
+    if (this.listeners.size === 0 || this.attached === undefined) return;
+    const change = make();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch {
+        // A viewer's failure is the viewer's: the host and the other viewers go on.
+      }
+    }
+  }
+
+  private serverList(): DevtoolsServer[] {
+    const host = this.attached;
+    if (host === undefined) return [];
+    return host.servers.map((status) => {
+      const client = host.client(status.name);
+      return serverView(
+        status,
+        this.notes.get(status.name),
+        client === undefined ? undefined : { capabilities: client.serverCapabilities, cache: client.cache?.stats() },
+      );
+    });
+  }
+
+  private approvalList(): DevtoolsApproval[] {
+    return [...this.waiting.values()].map(({ id, call, since }) => ({
+      id,
+      server: call.server,
+      exposedName: call.exposedName,
+      name: call.name,
+      arguments: redact(call.arguments),
+      since,
+    }));
+  }
+}
+
+function copyRequest(record: RequestRecord): DevtoolsRequest {
+  const { started: _started, ...request } = record;
+  return request;
+}

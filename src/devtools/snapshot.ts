@@ -1,0 +1,197 @@
+/**
+ * What the devtools show of a host: plain, JSON-safe data (no functions, no class instances, no
+ * `Error` objects), redacted where the debug log redacts, so a snapshot can go to a page as it
+ * is. Types only.
+ */
+import type { HostAvailability } from '../host/catalog/catalog.js';
+import type { HostServerState } from '../host/servers/serverSlot.js';
+
+/** An error as the devtools show it: class name, JSON-RPC code, message (redacted). */
+export interface DevtoolsError {
+  /** The class name, e.g. `ConnectionClosedError`. */
+  readonly name: string;
+  /** The JSON-RPC error code, when the error has one (every `McpError` does). */
+  readonly code: number | undefined;
+  /** The message, redacted and cut at 1024 characters. */
+  readonly message: string;
+}
+
+/** The last reconnect attempt a server's client announced (`ClientEvent` `reconnecting`). */
+export interface DevtoolsReconnect {
+  /** Attempt number, from 1 in each reconnect. */
+  readonly attempt: number;
+  /** When that attempt starts, in ms since the epoch (in the past while it runs). */
+  readonly retryAt: number;
+  /** The wait before it, in ms. */
+  readonly delayMs: number;
+  /** True for the long wait once the quick retries are spent. */
+  readonly coolDown: boolean;
+  /** Why the connection dropped, or why the previous attempt failed: `process-exit`, `connect-failed`... */
+  readonly cause: string;
+}
+
+/** One server of the host. */
+export interface DevtoolsServer {
+  /** Its name in the host. */
+  readonly name: string;
+  /** The host's state of it (`open`, `reconnecting`, `failed`...). */
+  readonly state: HostServerState;
+  /** The entry's transport type (`stdio`, `http`, `sse`, `ws`, `custom`). */
+  readonly type: string | undefined;
+  /** `modern` or `legacy`, once connected. */
+  readonly era: string | undefined;
+  /** The negotiated protocol version, once connected. */
+  readonly protocolVersion: string | undefined;
+  /** The server's self-reported `name version`, once connected. */
+  readonly serverInfo: string | undefined;
+  /** The capability names the server declared (`tools`, `prompts`, `resources`...), once connected. */
+  readonly capabilities: readonly string[];
+  /** Why it failed, or the last error of its lists (redacted). */
+  readonly lastError: DevtoolsError | undefined;
+  /** The last reconnect attempt announced since the server was last open; `undefined` once it reconnected. */
+  readonly reconnect: DevtoolsReconnect | undefined;
+  /** Reconnect attempts announced since the recorder attached, all reconnects together. */
+  readonly reconnectAttempts: number;
+  /** How its lists follow changes: `listen` (pushed) or `polling` (fetched every `pollIntervalMs`). */
+  readonly updates: 'listen' | 'polling';
+  /** With `updates: 'polling'`: why (`refused`, `unacknowledged`...). */
+  readonly pollReason: string | undefined;
+  /** With `updates: 'polling'`: how often its lists are fetched, in ms. */
+  readonly pollIntervalMs: number | undefined;
+  /** Its response cache's counters; `undefined` without a client or a cache. */
+  readonly cache:
+    | { readonly hits: number; readonly misses: number; readonly stores: number; readonly invalidations: number }
+    | undefined;
+}
+
+/** One tool, prompt, resource or template of the catalog. */
+export interface DevtoolsCatalogItem {
+  /** Which list it is in. */
+  readonly kind: 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+  /** The server that lists it. */
+  readonly server: string;
+  /** The exposed name (tools, prompts), the URI (resources) or the URI template (templates). */
+  readonly exposedName: string;
+  /** The server's own name of it. */
+  readonly name: string;
+  /** `unavailable` while its server is away (reconnecting): still listed, not callable. */
+  readonly availability: HostAvailability;
+  /** The description or title, cut at 200 characters. */
+  readonly description: string | undefined;
+}
+
+/** The host's catalog. */
+export interface DevtoolsCatalog {
+  /** Tools, prompts, resources, then templates, each in catalog order. */
+  readonly items: readonly DevtoolsCatalogItem[];
+  /** Items the catalog left out (filtered, unnamed), with why. */
+  readonly leftOut: readonly {
+    readonly kind: string;
+    readonly server: string;
+    readonly name: string;
+    readonly reason: string;
+  }[];
+  /** Exposed names that collided (renamed, never dropped). */
+  readonly collisions: readonly {
+    readonly exposedName: string;
+    readonly resolution: string;
+    readonly servers: readonly string[];
+  }[];
+}
+
+/**
+ * One catalog event's difference: items as `kind name` (`tool github__create_issue`, `resource
+ * file:///notes.txt`), with the state each server whose items moved was in just then. An item
+ * `removed` while its server is `open` left through a list change of the server's own; items of
+ * a server going away turn `unavailable` first.
+ */
+export interface DevtoolsCatalogChange {
+  /** When the catalog changed, in ms since the epoch. */
+  readonly at: number;
+  /** Items that came into the catalog. */
+  readonly added: readonly string[];
+  /** Items that left it. */
+  readonly removed: readonly string[];
+  /** Items still listed whose server went away. */
+  readonly unavailable: readonly string[];
+  /** Items available again. */
+  readonly available: readonly string[];
+  /** Items past the 20 kept per list, all lists together. */
+  readonly more: number;
+  /** The servers whose items moved, with their state then. */
+  readonly servers: readonly { readonly name: string; readonly state: HostServerState }[];
+}
+
+/** How a request ended: `pending` while it runs. */
+export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled';
+
+/** One MCP request a server's client sent (through the host's middleware chain). */
+export interface DevtoolsRequest {
+  /** Unique per recorder, in the order requests started. */
+  readonly id: number;
+  /** The server's name in the host. */
+  readonly server: string | undefined;
+  /** The MCP method, e.g. `tools/call`. */
+  readonly method: string;
+  /** What it is about: the tool or prompt name, the resource URI; `undefined` for lists. */
+  readonly target: string | undefined;
+  /** When it started, in ms since the epoch. */
+  readonly startedAt: number;
+  /** How long it took, in ms; `undefined` while pending. */
+  readonly durationMs: number | undefined;
+  /** `pending` while it runs; `cancelled` when the caller's signal ended it. */
+  readonly outcome: DevtoolsOutcome;
+  /** Why it failed (`error`, `cancelled`); `undefined` otherwise. */
+  readonly error: DevtoolsError | undefined;
+  /** UTF-8 length of the result's JSON, measured only while a viewer listens; else `undefined`. */
+  readonly bytes: number | undefined;
+}
+
+/** One tool call waiting for its approval (through `DevtoolsRecorder.approve`). */
+export interface DevtoolsApproval {
+  /** Unique per recorder. */
+  readonly id: number;
+  /** The server the call goes to. */
+  readonly server: string;
+  /** The name the model called. */
+  readonly exposedName: string;
+  /** The tool's original name. */
+  readonly name: string;
+  /** The arguments, redacted as the debug log redacts them (credential-like keys read `[redacted]`). */
+  readonly arguments: unknown;
+  /** When the hook was asked, in ms since the epoch. */
+  readonly since: number;
+}
+
+/** Everything the devtools show at one moment. */
+export interface DevtoolsSnapshot {
+  /** When it was taken, in ms since the epoch. */
+  readonly at: number;
+  /** Every server, in host order. */
+  readonly servers: readonly DevtoolsServer[];
+  /** The catalog as it is now. */
+  readonly catalog: DevtoolsCatalog;
+  /** What came into the catalog and what left it, one entry per change, oldest first (at most 100). */
+  readonly catalogChanges: readonly DevtoolsCatalogChange[];
+  /** The kept requests, oldest first (at most `maxRequests`). */
+  readonly requests: readonly DevtoolsRequest[];
+  /** The tool calls waiting for their approval, oldest first. */
+  readonly approvals: readonly DevtoolsApproval[];
+}
+
+/**
+ * One change, with the new value of what changed: `servers` (a state, a reconnect attempt, a
+ * switch to polling), `catalog` (a list changed, items came or went, availability; with the
+ * history of such changes), `request`
+ * (one started or ended: the same `id` twice), `approvals` (one came or was answered).
+ */
+export type DevtoolsChange =
+  | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
+  | {
+      readonly type: 'catalog';
+      readonly catalog: DevtoolsCatalog;
+      /** Every kept catalog change, the newest last (the one this change made, when items moved). */
+      readonly catalogChanges: readonly DevtoolsCatalogChange[];
+    }
+  | { readonly type: 'request'; readonly request: DevtoolsRequest }
+  | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] };

@@ -1,0 +1,257 @@
+/**
+ * The devtools page in headless Chromium (Debian's package through puppeteer-core), served by
+ * `serveDevtools` for an McpHost over two real servers on stdio (the example server, 2026-07-28,
+ * and @modelcontextprotocol/server-everything, 2025-11-25): both servers shown; a list_changed
+ * in the catalog view within a second; the requests slowest first; a call waiting for its
+ * approval with its credential-like argument redacted; the cache invalidated from the page; a
+ * killed server's reconnect; no token, no page. Each view's screenshot goes to docs/devtools/.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DevtoolsRecorder } from '../../src/devtools/recorder.js';
+import { serveDevtools, type ServedDevtools } from '../../src/devtools/serveDevtools.js';
+import { McpHost } from '../../src/host/host.js';
+import { nodeTransport } from '../../src/host/servers/nodeTransport.js';
+import type { ApprovalVerdict } from '../../src/host/policy/approval.js';
+import type { StdioTransport } from '../../src/transport/stdio/stdio.js';
+import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
+import { EVERYTHING_SERVER } from '../fakes/publishedServers.js';
+import { STARTUP_MS, chromium, launchChromium, type LaunchedBrowser } from './harness.js';
+
+const SHOTS = fileURLToPath(new URL('../../docs/devtools/', import.meta.url));
+const FLAPPING = fileURLToPath(new URL('../fakes/children/flapping-tool.mjs', import.meta.url));
+/** A reconnect slow enough to be seen: the first attempt 4 s after the drop. */
+const SLOW_RECONNECT = { jitter: false, minDelayMs: 4000, maxDelayMs: 4000 } as const;
+
+describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headless Chromium', () => {
+  let host: McpHost;
+  let devtools: ServedDevtools;
+  let browser: LaunchedBrowser | undefined;
+  let page: Page;
+  const transports = new Map<string, StdioTransport>();
+  /** Releases the call waiting in the approval hook. */
+  let release: (verdict: ApprovalVerdict) => void = () => {};
+
+  /** The text of the view on screen. */
+  const viewText = (view: string): Promise<string> =>
+    page.$eval(`#${view}`, (section) => (section as HTMLElement).innerText);
+  /** The cells of each row of the view's main table (the catalog's changes left out). */
+  const rows = (view: string): Promise<string[][]> =>
+    page.$$eval(`#${view} table:not(.changes) tbody tr`, (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+  const show = async (view: string): Promise<void> => {
+    await page.click(`#tab-${view}`);
+    await page.waitForFunction((id) => !document.getElementById(id)!.hidden, {}, view);
+  };
+  const shoot = (name: string) => page.screenshot({ path: `${SHOTS}${name}.png` });
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const recorder = new DevtoolsRecorder();
+    host = new McpHost({
+      clientInfo: { name: 'mcp-live-devtools-browser', version: '0.0.0' },
+      client: { reconnect: SLOW_RECONNECT },
+      createTransport: (location, context) => {
+        const transport = nodeTransport(location, context) as StdioTransport;
+        transports.set(context.server, transport);
+        return transport;
+      },
+      approve: recorder.approve((call) =>
+        call.arguments['message'] === 'wait for me'
+          ? new Promise<ApprovalVerdict>((resolve) => (release = resolve))
+          : 'allow',
+      ),
+      servers: {
+        example: { type: 'stdio', command: process.execPath, args: [EXAMPLE_SERVER] },
+        everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] },
+      },
+    });
+    recorder.attach(host);
+    await host.connect();
+    devtools = await serveDevtools(recorder, { actions: true });
+    browser = await launchChromium();
+    page = await browser.browser.newPage();
+    await page.setViewport({ width: 1280, height: 720 });
+    await page.goto(devtools.url);
+    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+  }, STARTUP_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await devtools?.close();
+    await host?.close();
+  }, STARTUP_MS);
+
+  it('shows both servers open, each on its era, with capabilities and listen or polling', async () => {
+    const servers = await rows('servers');
+    expect(servers.map((cells) => cells.slice(0, 4))).toEqual([
+      ['example', 'open', 'stdio', 'modern 2026-07-28'],
+      ['everything', 'open', 'stdio', 'legacy 2025-11-25'],
+    ]);
+    expect(servers[0]![5]).toContain('tools');
+    await shoot('servers');
+  });
+
+  it('answers 401 to every request without the token, and serves the page under a strict CSP', async () => {
+    const origin = new URL(devtools.url).origin;
+    for (const path of ['/', '/events', '/actions', '/?token=wrong', '/events?token=wrong'])
+      expect((await fetch(`${origin}${path}`, { method: path === '/actions' ? 'POST' : 'GET' })).status, path).toBe(
+        401,
+      );
+    const response = await fetch(devtools.url);
+    expect(response.status).toBe(200);
+    const policy = response.headers.get('content-security-policy')!;
+    expect(policy).toMatch(/^default-src 'none'; script-src 'nonce-[A-Za-z0-9+/=]+'; style-src 'nonce-/);
+    const html = await response.text();
+    expect(html).not.toMatch(/\b(src|href)=/);
+  });
+
+  it('a list_changed reaches the catalog view within a second', async () => {
+    await show('catalog');
+    expect(await viewText('catalog')).toContain('example__echo');
+    expect(await viewText('catalog')).not.toContain('example__standup');
+    await host.callTool('example__add_prompt', { name: 'standup', text: 'Summarize {topic} for the standup.' });
+    await page.waitForFunction(() => document.getElementById('catalog')!.innerText.includes('example__standup'), {
+      timeout: 1000,
+    });
+    const standup = (await rows('catalog')).find((cells) => cells[1] === 'example__standup');
+    expect(standup).toEqual([
+      'prompt',
+      'example__standup',
+      'example',
+      'standup',
+      'available',
+      'Prompt added at runtime: standup',
+    ]);
+    await shoot('catalog');
+  });
+
+  it('lists the requests slowest first', async () => {
+    await host.callTool('example__slow', { steps: 2, durationMs: 1500 });
+    await host.callTool('example__echo', { message: 'fast' });
+    await host.callTool('everything__echo', { message: 'fast too' });
+    await show('requests');
+    // The page has every call once the last one is there, ended.
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('#requests tbody tr')).some((tr) => {
+        const cells = Array.from(tr.querySelectorAll('td'), (td) => td.innerText);
+        return cells[0] === 'everything' && cells[2] === 'echo' && cells[5] === 'ok';
+      }),
+    );
+    const listed = await rows('requests');
+    const durations = listed.map((cells) => Number.parseFloat(cells[4]!));
+    expect(durations).toEqual([...durations].sort((a, b) => b - a));
+    const slow = listed.findIndex((cells) => cells[2] === 'slow');
+    expect(listed[slow]!.slice(0, 3)).toEqual(['example', 'tools/call', 'slow']);
+    expect(listed[slow]![5]).toBe('ok');
+    expect(durations[slow]).toBeGreaterThanOrEqual(1500);
+    // Above every request of the session's own making (the connect's probes may take longer on a busy machine).
+    expect(listed.slice(0, slow).every((cells) => cells[1] !== 'tools/call')).toBe(true);
+    await shoot('requests');
+  });
+
+  it('shows a tool call waiting for its approval, the token in its arguments redacted', async () => {
+    const call = host.callTool('example__echo', { message: 'wait for me', token: 'sk-live-devtools-secret' });
+    await show('approvals');
+    await page.waitForFunction(() => document.getElementById('approvals')!.innerText.includes('example__echo'));
+    const text = await viewText('approvals');
+    expect(text).toContain('"token": "[redacted]"');
+    expect(text).not.toContain('sk-live-devtools-secret');
+    await shoot('approvals');
+    release('allow');
+    expect((await call).content).toEqual([{ type: 'text', text: 'wait for me' }]);
+    await page.waitForFunction(() =>
+      document.getElementById('approvals')!.innerText.includes('No tool call is waiting'),
+    );
+  });
+
+  it('invalidates a server cache from the page (actions: true)', async () => {
+    const cache = host.client('example')!.cache!;
+    await host.client('example')!.listAllTools(); // an entry to drop
+    const before = cache.stats().invalidations;
+    await show('servers');
+    await page.click('#servers button[data-server="example"]');
+    await page.waitForFunction(() =>
+      document.querySelector('#servers button[data-server="example"]')!.textContent.startsWith('done ('),
+    );
+    expect(cache.stats().invalidations).toBe(before + 1);
+  });
+
+  it('a killed server shows its reconnect attempt, then open again', async () => {
+    await show('servers');
+    process.kill(transports.get('example')!.pid!, 'SIGKILL');
+    await page.waitForFunction(
+      () => {
+        const row = document.querySelector('#servers tbody tr')!.textContent;
+        return row.includes('reconnecting') && row.includes('attempt 1') && row.includes('process-exit');
+      },
+      { timeout: 3000 },
+    );
+    const [example] = await rows('servers');
+    expect(example![1]).toBe('reconnecting');
+    expect(example![7]).toMatch(/^attempt 1, (in \d s|running) after process-exit \(1 in all\)$/);
+    await shoot('servers-reconnecting');
+    await page.waitForFunction(
+      () => document.querySelector('#servers tbody tr td:nth-child(2)')!.textContent === 'open',
+      { timeout: 15_000 },
+    );
+    expect((await rows('servers'))[0]![7]).toBe('1 attempts so far');
+  }, 30_000);
+});
+
+describe.skipIf(chromium.skipReason !== undefined)('the planted problem: a tool that keeps leaving the catalog', () => {
+  let host: McpHost;
+  let devtools: ServedDevtools;
+  let browser: LaunchedBrowser | undefined;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    host = new McpHost({
+      clientInfo: { name: 'mcp-live-devtools-flapping', version: '0.0.0' },
+      createTransport: nodeTransport,
+      servers: {
+        example: { type: 'stdio', command: process.execPath, args: [EXAMPLE_SERVER] },
+        flaky: { type: 'stdio', command: process.execPath, args: [FLAPPING, '700'] },
+      },
+    });
+    await host.connect();
+    devtools = await serveDevtools(host);
+    browser = await launchChromium();
+    page = await browser.browser.newPage();
+    await page.setViewport({ width: 1280, height: 720 });
+    await page.goto(`${devtools.url}#catalog`);
+    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+  }, STARTUP_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await devtools?.close();
+    await host?.close();
+  }, STARTUP_MS);
+
+  it('the catalog view shows it leaving and coming back while its server stays open', async () => {
+    // Two removals seen: it left, came back, and left again.
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('#catalog table.changes tbody tr')).filter((tr) =>
+          tr.textContent.includes('tool flaky__deploy'),
+        ).length >= 3,
+      { timeout: 10_000 },
+    );
+    const changes = await page.$$eval('#catalog table.changes tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+    const flaps = changes.filter((cells) => cells.join(' ').includes('tool flaky__deploy')).slice(0, 3);
+    for (const cells of flaps) expect(cells[1]).toBe('flaky (open)');
+    // Newest first: removed and added alternate.
+    const moves = flaps.map((cells) =>
+      cells[2] === 'tool flaky__deploy' ? 'added' : cells[3] === 'tool flaky__deploy' ? 'removed' : '?',
+    );
+    expect(moves.every((move, i) => move !== '?' && (i === 0 || move !== moves[i - 1]))).toBe(true);
+    await page.screenshot({ path: `${SHOTS}catalog-flapping.png` });
+  }, 30_000);
+});
