@@ -6,7 +6,9 @@
  * approval with its credential-like argument redacted; the cache invalidated from the page; a
  * killed server's reconnect; no token, no page. Each view's screenshot goes to docs/devtools/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +22,17 @@ import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
 import { EVERYTHING_SERVER } from '../fakes/publishedServers.js';
 import { STARTUP_MS, chromium, launchChromium, type LaunchedBrowser } from './harness.js';
 
-const SHOTS = fileURLToPath(new URL('../../docs/devtools/', import.meta.url));
+/**
+ * Where the screenshots go: docs/devtools/ with `DEVTOOLS_SCREENSHOTS=1` (to refresh the docs'
+ * pictures), else a folder of the run (so that `npm test` leaves the tree as it found it).
+ */
+const FOR_DOCS = process.env['DEVTOOLS_SCREENSHOTS'] === '1';
+const SHOTS = FOR_DOCS
+  ? fileURLToPath(new URL('../../docs/devtools/', import.meta.url))
+  : `${mkdtempSync(join(tmpdir(), 'mcp-live-devtools-shots-'))}/`;
+afterAll(() => {
+  if (!FOR_DOCS) rmSync(SHOTS, { recursive: true, force: true });
+});
 const FLAPPING = fileURLToPath(new URL('../fakes/children/flapping-tool.mjs', import.meta.url));
 /** A reconnect slow enough to be seen: the first attempt 4 s after the drop. */
 const SLOW_RECONNECT = { jitter: false, minDelayMs: 4000, maxDelayMs: 4000 } as const;
