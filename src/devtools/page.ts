@@ -33,6 +33,7 @@ const SCRIPT = `
 'use strict';
 const token = new URLSearchParams(location.search).get('token') || '';
 const VIEWS = ['servers', 'catalog', 'requests', 'approvals'];
+const MAX_FAILED = 100;
 const state = { snapshot: null, requests: new Map(), maxRequests: 500, actions: false, view: 'servers', filter: '' };
 const $ = (id) => document.getElementById(id);
 
@@ -151,7 +152,7 @@ function renderRequests() {
   const length = (r) => (r.durationMs === undefined ? now - r.startedAt : r.durationMs);
   const list = [...state.requests.values()].sort((a, b) => length(b) - length(a));
   return [
-    el('h2', { text: 'Requests (' + list.length + ', slowest first)' }),
+    el('h2', { text: 'Requests (' + list.length + ', slowest first; ' + list.filter((r) => r.outcome === 'error').length + ' failed, the last ' + MAX_FAILED + ' failed kept)' }),
     table(['server', 'method', 'target', 'started', 'duration', 'outcome', 'bytes', 'error'], list.map((r) => [
       r.server || '', el('code', { text: r.method }), r.target || '', when(r.startedAt),
       r.durationMs === undefined ? muted(Math.round(now - r.startedAt) + ' ms so far') : r.durationMs.toFixed(1) + ' ms',
@@ -191,7 +192,12 @@ function schedule() {
 function keep(request) {
   state.requests.delete(request.id);
   state.requests.set(request.id, request);
-  while (state.requests.size > state.maxRequests) state.requests.delete(state.requests.keys().next().value);
+  // The last maxRequests, and besides them the last MAX_FAILED that failed (as the recorder keeps them).
+  const all = [...state.requests.values()];
+  const plain = all.filter((r) => r.outcome !== 'error');
+  const failed = all.filter((r) => r.outcome === 'error');
+  for (const r of plain.slice(0, Math.max(0, all.length - failed.length - state.maxRequests))) state.requests.delete(r.id);
+  for (const r of failed.slice(0, Math.max(0, failed.length - MAX_FAILED))) state.requests.delete(r.id);
 }
 
 function show(view) {

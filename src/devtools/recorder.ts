@@ -30,6 +30,11 @@ import { catalogView, errorView, requestTarget, serverView, type ServerNotes } f
 export const DEFAULT_MAX_REQUESTS = 500;
 /** The most requests a recorder may be asked to keep. */
 const MAX_MAX_REQUESTS = 100_000;
+/**
+ * The requests that ended in an error kept besides the ring, so that the healthy calls after
+ * them do not push the evidence out (the page keeps as many).
+ */
+export const MAX_FAILED_REQUESTS = 100;
 
 /** Options of `new DevtoolsRecorder(options)`. */
 export interface DevtoolsRecorderOptions {
@@ -82,6 +87,8 @@ const encoder = new TextEncoder();
  */
 export class DevtoolsRecorder {
   private readonly requests: RingBuffer<RequestRecord>;
+  /** The last {@link MAX_FAILED_REQUESTS} requests that ended in an error (the same records as in the ring). */
+  private readonly failed = new RingBuffer<RequestRecord>(MAX_FAILED_REQUESTS);
   private readonly clock: Clock;
   private readonly wallClock: WallClock;
   private readonly listeners = new Set<(change: DevtoolsChange) => void>();
@@ -188,7 +195,7 @@ export class DevtoolsRecorder {
       catalog:
         this.attached === undefined ? { items: [], leftOut: [], collisions: [] } : catalogView(this.attached.catalog),
       catalogChanges: this.history.list(),
-      requests: this.requests.toArray().map(copyRequest),
+      requests: this.keptRequests().map(copyRequest),
       approvals: this.approvalList(),
     };
   }
@@ -218,10 +225,19 @@ export class DevtoolsRecorder {
     }
   };
 
+  /** The ring, and the failed requests it no longer holds, oldest first. */
+  private keptRequests(): RequestRecord[] {
+    const ring = this.requests.toArray();
+    const first = ring[0]?.id ?? Infinity;
+    const older = this.failed.toArray().filter((record) => record.id < first);
+    return older.length === 0 ? ring : [...older, ...ring];
+  }
+
   private ended(record: RequestRecord, outcome: DevtoolsOutcome, error: unknown, result: unknown): void {
     record.durationMs = this.clock.now() - record.started;
     record.outcome = outcome;
     record.error = errorView(error);
+    if (outcome === 'error') this.failed.push(record);
     if (this.listeners.size === 0) return;
     if (result !== undefined) record.bytes = encoder.encode(JSON.stringify(result)).length;
     this.changed(() => ({ type: 'request', request: copyRequest(record) }));

@@ -173,7 +173,10 @@ export interface DevtoolsSnapshot {
   readonly catalog: DevtoolsCatalog;
   /** What came into the catalog and what left it, one entry per change, oldest first (at most 100). */
   readonly catalogChanges: readonly DevtoolsCatalogChange[];
-  /** The kept requests, oldest first (at most `maxRequests`). */
+  /**
+   * The kept requests, oldest first: the last `maxRequests`, and before them the last 100 that
+   * ended in an error, which newer requests do not push out.
+   */
   readonly requests: readonly DevtoolsRequest[];
   /** The tool calls waiting for their approval, oldest first. */
   readonly approvals: readonly DevtoolsApproval[];

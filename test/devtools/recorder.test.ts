@@ -120,6 +120,22 @@ describe('DevtoolsRecorder on a real host', () => {
     }
   }, 30_000);
 
+  it('keeps the requests that failed although newer ones push them out of the ring', async () => {
+    const { host } = exampleHost();
+    const recorder = new DevtoolsRecorder({ maxRequests: 2 });
+    recorder.attach(host);
+    await host.connect();
+    await expect(host.client('example')!.request('no/such-method')).rejects.toMatchObject({ code: -32601 });
+    for (const message of ['one', 'two', 'three']) await host.callTool('example__echo', { message });
+    const requests = recorder.snapshot().requests;
+    expect(requests.map((r) => [r.method, r.outcome])).toEqual([
+      ['no/such-method', 'error'],
+      ['tools/call', 'ok'],
+      ['tools/call', 'ok'],
+    ]);
+    expect(requests.map((r) => r.id)).toEqual([...requests.map((r) => r.id)].sort((a, b) => a - b));
+  }, 30_000);
+
   it('with a listener: a request is heard when it starts and when it ends (with its bytes); a list_changed is a catalog change', async () => {
     const { host } = exampleHost();
     const recorder = new DevtoolsRecorder();
