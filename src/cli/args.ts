@@ -65,7 +65,9 @@ export type Command =
       event: string | undefined;
       args: Record<string, unknown>;
       cursor?: string | undefined;
-    };
+    }
+  /** `devtools [--port <n>]` with --config: the devtools page over the config's host, on 127.0.0.1, until Ctrl-C. */
+  | { name: 'devtools'; port: number };
 
 export interface GlobalOptions {
   json: boolean;
@@ -120,6 +122,9 @@ commands:
                                    subscribe (push, else poll) and print occurrences and gaps until
                                    Ctrl-C; --cursor starts after that cursor (default: now); the
                                    last cursor is printed to stderr on exit
+  devtools [--port <n>]            with --config: the devtools page of the host over the config's
+                                   servers (servers, catalog, requests, approvals), on 127.0.0.1
+                                   behind a token; prints its URL, serves until Ctrl-C
   task get|result|cancel <id>      a task by id on a new connection (a server that outlives the run,
                                    --url): its state (tasks/get); its result, followed to the end
                                    (Ctrl-C stops following, the task goes on); or tasks/cancel
@@ -142,6 +147,7 @@ options:
   --cwd <dir>                      working directory of a stdio server
   --timeout <ms>                   idle timeout per request (default 60000; progress restarts it)
   --cursor <cursor>                events watch: start after this cursor
+  --port <n>                       devtools: the port on 127.0.0.1 (default: a free one)
   --task                           call: declare the Tasks extension and follow the task to its end
   -v, --verbose                    show the stdio server's stderr
   --debug                          log wire messages and decisions to stderr, credentials redacted
@@ -165,6 +171,7 @@ const OPTIONS = {
   interactive: { type: 'boolean', short: 'i' },
   task: { type: 'boolean' },
   cursor: { type: 'string' },
+  port: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -182,6 +189,7 @@ const COMMANDS: readonly string[] = [
   'watch',
   'task',
   'events',
+  'devtools',
 ];
 
 /**
@@ -237,6 +245,13 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       throw new UsageError('--cursor is an option of events watch');
     command.cursor = values.cursor;
   }
+  if (values.port !== undefined) {
+    if (command.name !== 'devtools') throw new UsageError('--port is an option of devtools');
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65_535)
+      throw new UsageError(`--port wants a port number (0-65535), not ${JSON.stringify(values.port)}`);
+    command.port = port;
+  }
   if (values.task === true) {
     if (command.name !== 'call') throw new UsageError('--task is an option of call');
     command.task = true;
@@ -248,6 +263,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     throw new UsageError(
       `${command.name === 'complete-line' ? 'complete -i without a ref' : command.name} works on the servers of a --config file (slash command and skill names are the host's)`,
     );
+  if (values.config === undefined && command.name === 'devtools')
+    throw new UsageError('devtools shows a host: give its servers with --config <file>');
   if (values.server !== undefined && values.config === undefined)
     throw new UsageError('--server picks one server of a --config file; without --config there is only one');
   const server =
@@ -328,6 +345,9 @@ function parseCommand(name: string, operands: string[], interactive: boolean): C
     }
     case 'watch':
       return { name, uris: operands };
+    case 'devtools':
+      arity(0, 0, '');
+      return { name, port: 0 };
     case 'events': {
       arity(1, Infinity, 'list | watch <name> [json | key=value ...]');
       const [action, event, ...given] = operands as [string, string | undefined, ...string[]];

@@ -65,6 +65,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     case 'run':
     case 'skills':
     case 'complete-line':
+    case 'devtools':
       // args.ts refuses these without --config.
       throw new Error(`${command.name} works on the servers of a --config file`);
   }

@@ -201,12 +201,40 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
       return completeLine(host, io);
     case 'skills':
       return runSkillsCommand(ctx, command);
+    case 'devtools':
+      return devtools(ctx, command.port);
     case 'watch':
     case 'task':
     case 'events':
       // args.ts refuses watch, task and events with --config.
       throw new Error(`${command.name} works on one server`);
   }
+}
+
+/**
+ * `devtools`: the devtools page over this host (mcp-live/devtools, loaded for this command only)
+ * on 127.0.0.1, its URL (with the token: the page is the CLI user's) on stdout, served until
+ * Ctrl-C; then closed, exit code 0.
+ */
+async function devtools(ctx: HostContext, port: number): Promise<number> {
+  const { io } = ctx;
+  const signal = io.signal ?? new AbortController().signal;
+  const { serveDevtools } = await import('../devtools/serveDevtools.js');
+  const served = await serveDevtools(ctx.host, { port, signal });
+  try {
+    if (ctx.options.json) printJson(ctx, { url: served.url, port: served.port });
+    else line(ctx, `devtools: ${served.url}`);
+    if (io.stderr.isTTY)
+      io.stderr.write(`${styleFor(io.stderr, io.env).dim('(Ctrl-C to stop)')}
+`);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await served.close();
+  }
+  return EXIT_OK;
 }
 
 /** `run '<line>'`: the slash command's prompt, its messages printed as get-prompt prints them. */

@@ -4,7 +4,9 @@
  * ending a watch cleanly.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_SERVER } from '../integration/exampleServer.js';
@@ -82,6 +84,38 @@ describe('mcp-live as a process', () => {
       /^\d\d:\d\d:\d\d watching toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions \[demo:\/\/note\]\n$/,
     );
   });
+
+  it('devtools --config: prints the page URL, serves it behind the token, and SIGINT ends it with exit 0', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcp-live-cli-devtools-'));
+    const config = join(folder, 'mcp.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { example: { command: process.execPath, args: [EXAMPLE_SERVER] } } }),
+    );
+    const seen: { page?: number; noToken?: number; html?: string } = {};
+    let asked = false;
+    try {
+      const result = await start(CLI, ['devtools', '--config', config], (stdout, child) => {
+        const url = /^devtools: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)\n/.exec(stdout)?.[1];
+        if (url === undefined || asked) return;
+        asked = true;
+        void (async () => {
+          const page = await fetch(url);
+          seen.page = page.status;
+          seen.html = await page.text();
+          seen.noToken = (await fetch(new URL('/', url))).status;
+          child.kill('SIGINT');
+        })();
+      });
+      expect(asked).toBe(true);
+      expect(seen).toMatchObject({ page: 200, noToken: 401 });
+      expect(seen.html).toContain('<!doctype html>');
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   // dist/ exists after `npm run build`, and `npm test` builds it first (pretest) when missing or stale.
   it.runIf(existsSync(DIST_CLI))('dist/cli.js (package bin) starts with a shebang and runs', async () => {
