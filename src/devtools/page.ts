@@ -22,7 +22,7 @@ th { font-weight: 600; position: sticky; top: 0; background: Canvas; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #8883; }
 .open, .ok, .available { background: #16a34a33; }
 .reconnecting, .pending, .connecting { background: #f59e0b44; }
-.failed, .error, .unavailable, .closed { background: #dc262633; }
+.failed, .error, .refused, .unavailable, .closed { background: #dc262633; }
 .muted { opacity: .6; }
 code { font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 pre { margin: 0; font: 12px ui-monospace, monospace; white-space: pre-wrap; }
@@ -152,7 +152,7 @@ function renderRequests() {
   const length = (r) => (r.durationMs === undefined ? now - r.startedAt : r.durationMs);
   const list = [...state.requests.values()].sort((a, b) => length(b) - length(a));
   return [
-    el('h2', { text: 'Requests (' + list.length + ', slowest first; ' + list.filter((r) => r.outcome === 'error').length + ' failed, the last ' + MAX_FAILED + ' failed kept)' }),
+    el('h2', { text: 'Requests (' + list.length + ', slowest first; ' + list.filter((r) => r.outcome === 'error' || r.outcome === 'refused').length + ' failed or refused, the last ' + MAX_FAILED + ' failed kept)' }),
     table(['server', 'method', 'target', 'started', 'duration', 'outcome', 'bytes', 'error'], list.map((r) => [
       r.server || '', el('code', { text: r.method }), r.target || '', when(r.startedAt),
       r.durationMs === undefined ? muted(Math.round(now - r.startedAt) + ' ms so far') : r.durationMs.toFixed(1) + ' ms',
@@ -194,8 +194,9 @@ function keep(request) {
   state.requests.set(request.id, request);
   // The last maxRequests, and besides them the last MAX_FAILED that failed (as the recorder keeps them).
   const all = [...state.requests.values()];
-  const plain = all.filter((r) => r.outcome !== 'error');
-  const failed = all.filter((r) => r.outcome === 'error');
+  const isFailure = (r) => r.outcome === 'error' || r.outcome === 'refused';
+  const plain = all.filter((r) => !isFailure(r));
+  const failed = all.filter(isFailure);
   for (const r of plain.slice(0, Math.max(0, all.length - failed.length - state.maxRequests))) state.requests.delete(r.id);
   for (const r of failed.slice(0, Math.max(0, failed.length - MAX_FAILED))) state.requests.delete(r.id);
 }

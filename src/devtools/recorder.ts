@@ -266,6 +266,26 @@ export class DevtoolsRecorder {
       case 'polling':
         this.notesOf(event.server).polling = { reason: event.reason, intervalMs: event.intervalMs };
         break;
+      case 'refused': {
+        // Kept while no one listens too, as a failed request: what a count of server errors misses.
+        const server = event.error.data.server;
+        const record: RequestRecord = {
+          id: ++this.lastRequestId,
+          server: typeof server === 'string' ? server : undefined,
+          method: event.method,
+          target: event.target,
+          startedAt: this.wallClock.now(),
+          started: this.clock.now(),
+          durationMs: 0,
+          outcome: 'refused',
+          error: errorView(event.error),
+          bytes: undefined,
+        };
+        this.requests.push(record);
+        this.failed.push(record);
+        this.changed(() => ({ type: 'request', request: copyRequest(record) }));
+        break;
+      }
       case 'catalog': {
         // Kept while no one listens too (bounded, once per catalog event): the history is what
         // explains, later, why an item left.

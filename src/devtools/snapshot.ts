@@ -122,8 +122,12 @@ export interface DevtoolsCatalogChange {
   readonly servers: readonly { readonly name: string; readonly state: HostServerState }[];
 }
 
-/** How a request ended: `pending` while it runs. */
-export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled';
+/**
+ * How a request ended: `pending` while it runs; `refused` for a call the host refused before
+ * any server was asked (a `refused` host event: no such tool, the server unavailable), which
+ * has no server's request, no duration and its `HostRoutingError`.
+ */
+export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled' | 'refused';
 
 /** One MCP request a server's client sent (through the host's middleware chain). */
 export interface DevtoolsRequest {

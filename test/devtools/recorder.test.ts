@@ -136,6 +136,29 @@ describe('DevtoolsRecorder on a real host', () => {
     expect(requests.map((r) => r.id)).toEqual([...requests.map((r) => r.id)].sort((a, b) => a - b));
   }, 30_000);
 
+  it('shows the calls the host refused before any server (refused host events), kept like failures', async () => {
+    const { host } = exampleHost();
+    const recorder = new DevtoolsRecorder({ maxRequests: 2 });
+    recorder.attach(host);
+    const heard: string[] = [];
+    host.on((event) => {
+      if (event.type === 'refused') heard.push(`${event.method} ${event.target} ${event.error.data.reason}`);
+    });
+    await host.connect();
+    await expect(host.callTool('example__no_such_tool', {})).rejects.toMatchObject({ code: -33051 });
+    await expect(host.readResource('nowhere://x')).rejects.toMatchObject({ code: -33051 });
+    for (const message of ['one', 'two']) await host.callTool('example__echo', { message });
+    expect(heard).toEqual([
+      'tools/call example__no_such_tool unknown-tool',
+      'resources/read nowhere://x unknown-resource',
+    ]);
+    const refused = recorder.snapshot().requests.filter((r) => r.outcome === 'refused');
+    expect(refused.map((r) => [r.method, r.target, r.durationMs, r.error?.code])).toEqual([
+      ['tools/call', 'example__no_such_tool', 0, -33051],
+      ['resources/read', 'nowhere://x', 0, -33051],
+    ]);
+  }, 30_000);
+
   it('with a listener: a request is heard when it starts and when it ends (with its bytes); a list_changed is a catalog change', async () => {
     const { host } = exampleHost();
     const recorder = new DevtoolsRecorder();

@@ -26,7 +26,7 @@ function catalogPins(host: McpHost): void {
     'new' | 'connecting' | 'open' | 'reconnecting' | 'failed' | 'closed' | 'disabled'
   >();
   expectTypeOf<HostEvent['type']>().toEqualTypeOf<
-    'state' | 'catalog' | 'collision' | 'client' | 'skills' | 'polling' | 'slashCommands'
+    'state' | 'catalog' | 'collision' | 'client' | 'skills' | 'polling' | 'slashCommands' | 'refused'
   >();
   expectTypeOf<typeof host.on>().toEqualTypeOf<(listener: (event: HostEvent) => void) => () => void>();
   expectTypeOf<HostTool>().toEqualTypeOf<{

@@ -11,6 +11,7 @@ import type { ClientEvent } from '../../reconnect/types.js';
 import type { LivePollReason } from '../../subscriptions/types.js';
 import type { Implementation } from '../../wire/protocol.js';
 import type { CatalogKind } from '../catalog/catalog.js';
+import type { HostRoutingError } from '../catalog/errors.js';
 import {
   isHostConfig,
   parseHostConfig,
@@ -129,7 +130,19 @@ export type HostEvent =
   | { type: 'collision'; kind: 'tools' | 'prompts' | 'slashCommands'; collision: ExposedNameCollision }
   | { type: 'client'; server: string; event: ClientEvent }
   | { type: 'skills'; skills: readonly HostSkill[] }
-  | { type: 'slashCommands'; commands: readonly SlashCommand[] };
+  | { type: 'slashCommands'; commands: readonly SlashCommand[] }
+  /**
+   * A `callTool`, `getPrompt` or `readResource` the host refused before any server was asked
+   * (a `HostRoutingError`: no such tool, a server unavailable...), heard before the call rejects
+   * with it: what a count of a server's failures alone would miss. `target` is the exposed name,
+   * `server:name`, or the URI.
+   */
+  | {
+      type: 'refused';
+      method: 'tools/call' | 'prompts/get' | 'resources/read';
+      target: string;
+      error: HostRoutingError;
+    };
 
 /**
  * @throws InvalidArgumentError (-32602) for a bad `clientInfo`, `separator`, `prefixMode` or

@@ -41,6 +41,39 @@ export async function callTool(
   args: JsonObject,
   options: HostCallToolOptions,
 ): Promise<CallToolResult | ToolTask> {
+  try {
+    return await routedToolCall(core, tool, args, options);
+  } catch (error) {
+    throw heardRefusal(core, 'tools/call', tool, error);
+  }
+}
+
+/**
+ * `error` as it is; a `HostRoutingError` (refused before any server: clients never throw one)
+ * is first heard as a `refused` event.
+ */
+function heardRefusal(
+  core: HostCore,
+  method: 'tools/call' | 'prompts/get' | 'resources/read',
+  target: string | ServerItemRef,
+  error: unknown,
+): unknown {
+  if (error instanceof HostRoutingError)
+    core.events.emit({
+      type: 'refused',
+      method,
+      target: typeof target === 'string' ? target : `${String(target?.server)}:${String(target?.name)}`,
+      error,
+    });
+  return error;
+}
+
+async function routedToolCall(
+  core: HostCore,
+  tool: string | ServerItemRef,
+  args: JsonObject,
+  options: HostCallToolOptions,
+): Promise<CallToolResult | ToolTask> {
   if (typeof tool !== 'string') await itemsOf(core, tool.server, 'tools/call', options);
   const target = routeTool(core.catalog, tool);
   if (typeof tool === 'string' && !isModelVisible(target.tool))
@@ -66,11 +99,15 @@ export async function getPrompt(
   args: Record<string, string>,
   options: CallOptions,
 ): Promise<GetPromptResult> {
-  if (typeof prompt !== 'string') await itemsOf(core, prompt.server, 'prompts/get', options);
-  const target = routePrompt(core.catalog, prompt);
-  return onServer(core, target.server, 'prompts/get', options, (client, call) =>
-    client.getPrompt(target.prompt.name, args, call),
-  );
+  try {
+    if (typeof prompt !== 'string') await itemsOf(core, prompt.server, 'prompts/get', options);
+    const target = routePrompt(core.catalog, prompt);
+    return await onServer(core, target.server, 'prompts/get', options, (client, call) =>
+      client.getPrompt(target.prompt.name, args, call),
+    );
+  } catch (error) {
+    throw heardRefusal(core, 'prompts/get', prompt, error);
+  }
 }
 
 /** `host.readResource`: see its documentation. */
@@ -78,14 +115,18 @@ export async function readResource(core: HostCore, uri: string, options: HostCal
   const { server, ...call } = options;
   if (typeof uri !== 'string' || uri === '')
     throw new InvalidArgumentError('uri', uri, 'expected a non-empty URI string (RFC 3986)');
-  const target =
-    server ??
-    routeResource(
-      core.catalog,
-      uri,
-      templateMatcher((error) => core.report(error, undefined)),
-    );
-  return onServer(core, target, 'resources/read', call, (client, own) => client.readResource(uri, own));
+  try {
+    const target =
+      server ??
+      routeResource(
+        core.catalog,
+        uri,
+        templateMatcher((error) => core.report(error, undefined)),
+      );
+    return await onServer(core, target, 'resources/read', call, (client, own) => client.readResource(uri, own));
+  } catch (error) {
+    throw heardRefusal(core, 'resources/read', uri, error);
+  }
 }
 
 /** `host.readAppResource`: see its documentation. */
