@@ -23,14 +23,14 @@ const entry = {
 const common = { sourcemap: true, target: 'node20', outDir: 'dist', removeNodeProtocol: false } satisfies Options;
 
 /**
- * The CLI reaches the SDK only through `../index.js`, `../node.js`, `../host.js` and `../hostNode.js`; in dist/cli.js those
+ * The CLI reaches the SDK only through `../index.js`, `../node.js`, `../host.js`, `../hostNode.js` and `../devtools.js`; in dist/cli.js those
  * become imports of the package's own dist/ entries, so the SDK is not
  * bundled a second time.
  */
 const sdkEntriesExternal: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'mcp-live-sdk-entries-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/(index|node|host|hostNode)\.js$/ }, (args) => {
+    build.onResolve({ filter: /^\.\.\/(index|node|host|hostNode|devtools)\.js$/ }, (args) => {
       if (!/[\\/]src[\\/]cli[\\/]/.test(args.importer)) return undefined;
       return { path: args.path.replace('../', './'), external: true };
     });

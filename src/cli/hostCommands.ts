@@ -219,7 +219,7 @@ async function run(ctx: HostContext, command: Command): Promise<number> {
 async function devtools(ctx: HostContext, port: number): Promise<number> {
   const { io } = ctx;
   const signal = io.signal ?? new AbortController().signal;
-  const { serveDevtools } = await import('../devtools/serveDevtools.js');
+  const { serveDevtools } = await import('../devtools.js');
   const served = await serveDevtools(ctx.host, { port, signal });
   try {
     if (ctx.options.json) printJson(ctx, { url: served.url, port: served.port });
