@@ -197,7 +197,7 @@ function keep(request) {
   const isFailure = (r) => r.outcome === 'error' || r.outcome === 'refused';
   const plain = all.filter((r) => !isFailure(r));
   const failed = all.filter(isFailure);
-  for (const r of plain.slice(0, Math.max(0, all.length - failed.length - state.maxRequests))) state.requests.delete(r.id);
+  for (const r of plain.slice(0, Math.max(0, plain.length - state.maxRequests))) state.requests.delete(r.id);
   for (const r of failed.slice(0, Math.max(0, failed.length - MAX_FAILED))) state.requests.delete(r.id);
 }
 
