@@ -60,8 +60,14 @@ function table(columns, rows, name) {
   ]);
 }
 
-async function act(action, server, button) {
-  button.disabled = true;
+// What each action button says (its result, or that it runs), kept apart from the buttons: the
+// view is rebuilt every second and on every change, and a result written on the old button was lost.
+const acting = new Map();
+async function act(action, server) {
+  const key = action + ' ' + server;
+  acting.set(key, { busy: true, text: 'working…' });
+  schedule();
+  let text;
   try {
     const response = await fetch('/actions?token=' + encodeURIComponent(token), {
       method: 'POST',
@@ -69,12 +75,18 @@ async function act(action, server, button) {
       body: JSON.stringify({ action: action, server: server }),
     });
     const body = await response.json();
-    button.textContent = response.ok ? 'done (' + body.invalidated + ')' : 'failed: ' + (body.error || response.status);
+    text = response.ok ? 'done (' + body.invalidated + ')' : 'failed: ' + (body.error || response.status);
   } catch (error) {
-    button.textContent = 'failed: ' + error;
-  } finally {
-    button.disabled = false;
+    text = 'failed: ' + error;
   }
+  acting.set(key, { busy: false, text: text });
+  schedule();
+}
+function actionButton(action, server, label) {
+  const now = acting.get(action + ' ' + server);
+  const button = el('button', { text: now ? now.text : label, 'data-server': server, disabled: now !== undefined && now.busy });
+  button.addEventListener('click', () => act(action, server));
+  return button;
 }
 
 function reconnectText(s) {
@@ -101,9 +113,7 @@ function renderServers(snapshot) {
       s.lastError ? el('code', { text: errorText(s.lastError) }) : '',
     ];
     if (state.actions) {
-      const button = el('button', { text: 'invalidate cache', 'data-server': s.name });
-      button.addEventListener('click', () => act('invalidate-cache', s.name, button));
-      row.push(s.cache ? button : '');
+      row.push(s.cache ? actionButton('invalidate-cache', s.name, 'invalidate cache') : '');
     }
     return row;
   });
