@@ -101,7 +101,10 @@ describe.each<DeliveryMode>(['push', 'poll'])('the example server over HTTP, %s'
 describe('the example server over stdio', () => {
   it('pushes ticks, and a restarted server (another epoch) reaches the app as truncated', async () => {
     const store = new FileCursorStore({ path: join(folder, 'stdio-cursors.json') });
-    const { client } = exampleClient();
+    // A stdio child inherits only the safe default variables: the tick interval goes as the
+    // transport's `env` (without it the server ticks every 5 s and the test ran 15 of its 20 s).
+    const env = { EXAMPLE_EVENT_TICK_MS: String(TICK_MS), EXAMPLE_EVENT_HEARTBEAT_MS: '500' };
+    const { client } = exampleClient({}, env);
     await client.connect();
     const a = await client.events.subscribe(TICK, {}, { cursorStore: store });
     expect(a.mode).toBe('push');
@@ -109,7 +112,7 @@ describe('the example server over stdio', () => {
     expect(first[1]).toBe(first[0]! + 1);
     await client.close();
 
-    const restarted = exampleClient();
+    const restarted = exampleClient({}, env);
     await restarted.client.connect();
     const b = await restarted.client.events.subscribe(
       TICK,

@@ -8,14 +8,18 @@ import { StdioTransport } from '../../src/transport/stdio/stdio.js';
 /** The built example server (`npm run build` writes it; `npm test` builds first). */
 export const EXAMPLE_SERVER = fileURLToPath(new URL('../../build/examples/server.js', import.meta.url));
 
-/** A client on a fresh example-server process over a real stdio pipe; not yet connected. */
-export function exampleClient(options: Partial<ClientOptions> = {}): { client: McpClient; transport: StdioTransport } {
+/** A client on a fresh example-server process over a real stdio pipe, with `env` added to the safe default variables it inherits; not yet connected. */
+export function exampleClient(
+  options: Partial<ClientOptions> = {},
+  env?: Record<string, string>,
+): { client: McpClient; transport: StdioTransport } {
   if (!existsSync(EXAMPLE_SERVER)) throw new Error(`${EXAMPLE_SERVER} is missing: run "npm run build" first`);
   const transport = new StdioTransport({
     command: process.execPath,
     args: [EXAMPLE_SERVER],
     stderr: 'pipe',
     closeTimeoutMs: 1000,
+    env,
   });
   const client = new McpClient({ transport, clientInfo: { name: 'mcp-live-tests', version: '0.0.0' }, ...options });
   return { client, transport };
