@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the devtools page's script (src/devtools/ui/pageMain.ts and the UI modules it imports)
 // into one self-contained, minified IIFE and writes it as a string constant to
-// src/devtools/ui/pageScript.generated.ts, which the page a Node host serves inlines under its
+// src/devtools/ui/pageScript.ts, which the page a Node host serves inlines under its
 // nonce (docs/design.md, "The devtools UI"). `npm run build:devtools-ui` runs it after an edit of
 // src/devtools/ui/; with `--check` it writes nothing and exits 1 while the file is not current
 // (test/devtools/pageScript.test.ts runs that).
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const GENERATED = 'src/devtools/ui/pageScript.generated.ts';
+export const GENERATED = 'src/devtools/ui/pageScript.ts';
 
 /** The page's script, bundled and minified (ASCII only, `</script` escaped by esbuild). */
 export async function bundlePageScript() {

@@ -1,10 +1,10 @@
 /**
  * The devtools page: one HTML document with its style and script inline (run under a nonce,
  * nothing loaded from anywhere). The script is the UI of ui/ bundled into a string at build time
- * (ui/pageScript.generated.ts, from ui/pageMain.ts): it reads the token from its own URL, follows
+ * (ui/pageScript.ts, from ui/pageMain.ts): it reads the token from its own URL, follows
  * `/events?token=` and mounts the views in the page's body.
  */
-import { DEVTOOLS_PAGE_SCRIPT } from './ui/pageScript.generated.js';
+import { DEVTOOLS_PAGE_SCRIPT } from './ui/pageScript.js';
 import { DEVTOOLS_STYLE } from './ui/style.js';
 
 /** What the page adds to the UI's own style: the document's colours and margins. */

@@ -1,5 +1,5 @@
 /**
- * The devtools page's script as the page inlines it: src/devtools/ui/pageScript.generated.ts is
+ * The devtools page's script as the page inlines it: src/devtools/ui/pageScript.ts is
  * the current bundle of src/devtools/ui/ (bench/devtools-page-script.mjs --check), is one
  * self-contained IIFE that names no module and no helper of the outer bundle, and cannot end the
  * page's `<script>` element early.
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { devtoolsPage } from '../../src/devtools/page.js';
-import { DEVTOOLS_PAGE_SCRIPT } from '../../src/devtools/ui/pageScript.generated.js';
+import { DEVTOOLS_PAGE_SCRIPT } from '../../src/devtools/ui/pageScript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -1,5 +1,5 @@
 /**
- * The script of the page a Node host serves (bundled into pageScript.generated.ts, inlined in the
+ * The script of the page a Node host serves (bundled into pageScript.ts, inlined in the
  * page under its nonce): it reads the token from the page's own URL, follows the page's stream,
  * posts the actions to `/actions` when the page allows them (`<body data-actions="true">`), and
  * keeps the view on screen in the URL's hash.
