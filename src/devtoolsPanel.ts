@@ -27,6 +27,7 @@ export type {
   DevtoolsCatalogItem,
   DevtoolsCatalogChange,
   DevtoolsRequest,
+  DevtoolsAttempt,
   DevtoolsOutcome,
   DevtoolsApproval,
   DevtoolsError,

@@ -129,6 +129,68 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools panel in headle
     expect(Number(call![6])).toBeGreaterThan(0);
   });
 
+  it('the waterfall shows an input_required call as one bar with its two sends, on the axis of the others', async () => {
+    expect(await page.evaluate(() => globalThis.callTool('example__create_ticket', { title: 'Printer on fire' }))).toBe(
+      'Ticket "Printer on fire" filed by Ada (priority high).',
+    );
+    await page.waitForFunction(() =>
+      Array.from(document.querySelector('mcp-live-devtools')!.shadowRoot!.querySelectorAll('#requests .wf-row')).some(
+        (row) => row.getAttribute('data-sends') === 'first:input_required round:result',
+      ),
+    );
+    const drawn = await page.evaluate(() => {
+      const root = document.querySelector('mcp-live-devtools')!.shadowRoot!;
+      const rows = Array.from(root.querySelectorAll<HTMLElement>('#requests .wf-row'));
+      const ticket = rows.find((row) => row.textContent.includes('create_ticket'))!;
+      const bar = ticket.querySelector<HTMLElement>('.wf-bar')!;
+      const sends = Array.from(bar.querySelectorAll<HTMLElement>('.wf-send'), (send) => ({
+        kind: send.classList[1],
+        outcome: send.classList[2],
+        left: send.getBoundingClientRect().left,
+        right: send.getBoundingClientRect().right,
+      }));
+      const box = bar.getBoundingClientRect();
+      return {
+        label: ticket.querySelector('.wf-label')!.textContent,
+        servers: Array.from(root.querySelectorAll('#requests .wf-server'), (lane) => lane.getAttribute('data-server')),
+        rows: rows.length,
+        bar: {
+          left: box.left,
+          right: box.right,
+          track: ticket.querySelector('.wf-track')!.getBoundingClientRect().width,
+        },
+        sends,
+      };
+    });
+    expect(drawn.label).toBe('tools/call create_ticket · 2 sends (1 input_required round)');
+    expect(drawn.servers).toEqual(['example']);
+    // The connect's requests, the echo, the ticket: one axis, the ticket last.
+    expect(drawn.rows).toBeGreaterThan(2);
+    expect(drawn.bar.right - drawn.bar.left).toBeGreaterThan(0);
+    expect(drawn.bar.right - drawn.bar.left).toBeLessThan(drawn.bar.track);
+    expect(drawn.sends.map((send) => `${send.kind}:${send.outcome}`)).toEqual(['first:input_required', 'round:result']);
+    // The round goes out after the first send's answer, both inside the call's bar.
+    expect(drawn.sends[1]!.left).toBeGreaterThanOrEqual(drawn.sends[0]!.right - 1);
+    expect(drawn.sends[0]!.left).toBeGreaterThanOrEqual(drawn.bar.left - 1);
+    expect(drawn.sends[1]!.right).toBeLessThanOrEqual(drawn.bar.right + 1);
+    const ticket = (await rows('requests')).find((cells) => cells[2] === 'create_ticket');
+    expect(ticket![8]).toBe('2 sends (1 input_required round)');
+    await page.screenshot({ path: `${SHOTS}waterfall.png` });
+  });
+
+  it('slowest first stays available as the table order; by start lists the newest first', async () => {
+    const slowest = (await rows('requests')).map((cells) => Number.parseFloat(cells[4]!));
+    expect(slowest).toEqual([...slowest].sort((a, b) => b - a));
+    await page.evaluate(() =>
+      document.querySelector('mcp-live-devtools')!.shadowRoot!.getElementById('order-start')!.click(),
+    );
+    const byStart = await rows('requests');
+    expect(byStart[0]![2]).toBe('create_ticket');
+    await page.evaluate(() =>
+      document.querySelector('mcp-live-devtools')!.shadowRoot!.getElementById('order-slowest')!.click(),
+    );
+  });
+
   it('removed from the page, it stops and empties its shadow root; put back, it shows the view it showed', async () => {
     const left = await page.evaluate(async () => {
       const panel = document.querySelector('mcp-live-devtools')!;

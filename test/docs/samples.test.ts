@@ -171,7 +171,10 @@ describe('code samples in README.md and docs/', () => {
           .replace(/from 'mcp-live\/langchain'/g, `from ${JSON.stringify(join(root, 'src', 'langchain.ts'))}`)
           .replace(/from 'mcp-live\/telemetry'/g, `from ${JSON.stringify(join(root, 'src', 'telemetry.ts'))}`)
           .replace(/from 'mcp-live\/devtools'/g, `from ${JSON.stringify(join(root, 'src', 'devtools.ts'))}`)
-          .replace(/from 'mcp-live\/devtools\/panel'/g, `from ${JSON.stringify(join(root, 'src', 'devtoolsPanel.ts'))}`);
+          .replace(
+            /from 'mcp-live\/devtools\/panel'/g,
+            `from ${JSON.stringify(join(root, 'src', 'devtoolsPanel.ts'))}`,
+          );
         const file = join(dir, 'sample.ts');
         writeFileSync(file, `${code}\nexport {};\n`);
         const log = vi.spyOn(console, 'log').mockImplementation(() => {});

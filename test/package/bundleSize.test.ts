@@ -85,8 +85,8 @@ export const DEVTOOLS_BOUND = {
   entry: 'devtools (`export * from "mcp-live/devtools"`, without node:*)',
   code: "export * from 'mcp-live/devtools';",
   module: 'dist/modules/devtools.js',
-  maxMinified: 30_000, // measured 28.1 KB (28.8 KB before the UI became modules): the page (its script, bundled and minified, and style as text, 10 KB), the recorder and its catalog history, the batching, the redaction and the errors
-  maxGzip: 11_000, // measured 10.5 KB
+  maxMinified: 34_000, // measured 32.8 KB with the waterfall (28.1 KB before it; 28.8 KB before the UI became modules): the page (its script, bundled and minified, and style as text, 14 KB), the recorder and its catalog history, the batching, the redaction and the errors
+  maxGzip: 12_500, // measured 12.0 KB (10.6 KB before the waterfall)
 } as const;
 
 /**
@@ -98,8 +98,8 @@ export const DEVTOOLS_PANEL_BOUND = {
   entry: 'devtools panel (`export * from "mcp-live/devtools/panel"`)',
   code: "export * from 'mcp-live/devtools/panel';",
   module: 'dist/modules/devtoolsPanel.js',
-  maxMinified: 25_000, // measured 24.1 KB: the recorder, its catalog history and the batching, the four views, the element, the redaction and the errors
-  maxGzip: 9_500, // measured 9.1 KB
+  maxMinified: 30_000, // measured 28.8 KB: the recorder, its catalog history and the batching, the four views and the waterfall, the element, the redaction and the errors
+  maxGzip: 11_000, // measured 10.5 KB
 } as const;
 
 /** The import whose parts loaded on first use {@link LAZY_BOUNDS} bounds: the browser HTTP client. */

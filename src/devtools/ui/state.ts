@@ -24,6 +24,8 @@ export class UiState {
   readonly requests = new Map<number, DevtoolsRequest>();
   /** The catalog filter, lower case. */
   filter = '';
+  /** The order of the requests table: the slowest first, or by start (newest first). */
+  requestOrder: 'slowest' | 'start' = 'slowest';
   /** The result of each action, by `action server`. */
   readonly acting = new Map<string, ActionState>();
 
