@@ -13,6 +13,7 @@ const entry = {
   langchain: 'src/langchain.ts',
   telemetry: 'src/telemetry.ts',
   devtools: 'src/devtools.ts',
+  devtoolsPanel: 'src/devtoolsPanel.ts',
 };
 
 /**

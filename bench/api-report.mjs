@@ -21,6 +21,7 @@ const ENTRIES = {
   langchain: 'mcp-live/langchain',
   telemetry: 'mcp-live/telemetry',
   devtools: 'mcp-live/devtools',
+  devtoolsPanel: 'mcp-live/devtools/panel',
 };
 const check = process.argv.includes('--check');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-live-api-'));

@@ -26,6 +26,7 @@ const ENTRIES = [
   'langchain',
   'telemetry',
   'devtools',
+  'devtoolsPanel',
 ];
 // Per entry: the bundled ESM and CJS with their declarations, and the per-file ESM tree's module
 // (dist/modules/).

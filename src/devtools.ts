@@ -20,6 +20,7 @@ export type {
   DevtoolsCatalogItem,
   DevtoolsCatalogChange,
   DevtoolsRequest,
+  DevtoolsAttempt,
   DevtoolsOutcome,
   DevtoolsApproval,
   DevtoolsError,

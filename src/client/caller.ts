@@ -348,6 +348,12 @@ export class Caller {
       if (internals.credential !== undefined) sessionOptions.credential = internals.credential;
       if (ctx.onRequestId !== undefined) sessionOptions.onRequestId = ctx.onRequestId;
       request = this.session.request(method, this.withMeta(ctx, params, sessionOptions), sessionOptions);
+      const answered = ctx.onAttempt?.(attempt.round);
+      if (answered !== undefined)
+        void request.then(
+          (result) => answered(result),
+          (error: unknown) => answered(undefined, error),
+        );
     } catch (error) {
       return Promise.reject(error);
     }

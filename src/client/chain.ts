@@ -47,6 +47,11 @@ export interface CallRequest extends CallInternals {
   options: CallOptions;
 }
 
+/** @internal See {@link CallContext.onAttempt}. */
+export type AttemptObserver = (
+  round: boolean,
+) => ((result: JsonObject | undefined, error?: unknown) => void) | undefined;
+
 /** @internal The context of one request: the public {@link RequestContext}, and what the caller keeps on it. */
 export class CallContext implements RequestContext, LinkRequest {
   readonly method: string;
@@ -65,6 +70,14 @@ export class CallContext implements RequestContext, LinkRequest {
   onLog: ((message: LoggingMessage) => void) | undefined;
   /** Set by `tracing`: told each JSON-RPC id the request goes out under. */
   onRequestId: ((id: RequestId) => void) | undefined;
+  /**
+   * Set by the devtools' recorder (through a host middleware): told of each send of this request
+   * (the first, each `input_required` round with `round` true, a send again after a reconnect),
+   * as it goes out; the function it returns, if any, hears that send's answer: its result, or
+   * the error it failed with. Sends below the caller (an HTTP retry of one POST, the session's
+   * re-issue after a broken stream) are parts of one send.
+   */
+  onAttempt: AttemptObserver | undefined = undefined;
   /** The result the send resolved with, and whether the cache may keep it. */
   sent: JsonObject | undefined;
   storable = false;

@@ -10,6 +10,8 @@ import { InvalidArgumentError, isCancelledError } from '../errors/errors.js';
 import type { McpHost } from '../host/host.js';
 import type { ApproveHook, ToolCallApproval } from '../host/policy/approval.js';
 import type { HostEvent } from '../host/servers/hostOptions.js';
+import type { CallContext } from '../client/chain.js';
+import type { JsonObject } from '../wire/messages.js';
 import type { Middleware } from '../client/middleware.js';
 import { redact } from '../observability/debug.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
@@ -17,6 +19,7 @@ import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
 import type {
   DevtoolsApproval,
+  DevtoolsAttempt,
   DevtoolsChange,
   DevtoolsError,
   DevtoolsOutcome,
@@ -59,7 +62,19 @@ interface RequestRecord {
   outcome: DevtoolsOutcome;
   error: DevtoolsError | undefined;
   bytes: number | undefined;
+  attempts: AttemptRecord[];
 }
+
+/** One send of a request while the recorder holds it. */
+interface AttemptRecord {
+  kind: DevtoolsAttempt['kind'];
+  offsetMs: number;
+  durationMs: number | undefined;
+  outcome: DevtoolsAttempt['outcome'];
+}
+
+/** The most sends kept per request (a call stuck in rounds keeps its first ones). */
+const MAX_ATTEMPTS = 20;
 
 /** One approval waiting, with the frozen arguments as the hook received them (redacted when shown). */
 interface ApprovalRecord {
@@ -212,7 +227,10 @@ export class DevtoolsRecorder {
       outcome: 'pending',
       error: undefined,
       bytes: undefined,
+      attempts: [],
     };
+    // Each send of the request (the caller's: rounds and sends after a reconnect included).
+    if ('onAttempt' in ctx) (ctx as CallContext).onAttempt = (round) => this.attempt(record, round);
     this.requests.push(record);
     this.changed(() => ({ type: 'request', request: copyRequest(record) }));
     try {
@@ -231,6 +249,27 @@ export class DevtoolsRecorder {
     const first = ring[0]?.id ?? Infinity;
     const older = this.failed.toArray().filter((record) => record.id < first);
     return older.length === 0 ? ring : [...older, ...ring];
+  }
+
+  /** One send of `record` starts; returns what hears its answer (`undefined` past {@link MAX_ATTEMPTS}). */
+  private attempt(record: RequestRecord, round: boolean): ((result: JsonObject | undefined) => void) | undefined {
+    if (record.attempts.length >= MAX_ATTEMPTS) return undefined;
+    const sent = this.clock.now();
+    const attempt: AttemptRecord = {
+      kind: round ? 'round' : record.attempts.length === 0 ? 'first' : 'resend',
+      offsetMs: sent - record.started,
+      durationMs: undefined,
+      outcome: 'pending',
+    };
+    record.attempts.push(attempt);
+    return (result) => {
+      attempt.durationMs = this.clock.now() - sent;
+      attempt.outcome =
+        result === undefined ? 'error' : result['resultType'] === 'input_required' ? 'input_required' : 'result';
+      // The request's own end carries its last send; a server asking for input is news while the call runs.
+      if (attempt.outcome === 'input_required' && record.outcome === 'pending')
+        this.changed(() => ({ type: 'request', request: copyRequest(record) }));
+    };
   }
 
   private ended(record: RequestRecord, outcome: DevtoolsOutcome, error: unknown, result: unknown): void {
@@ -280,6 +319,7 @@ export class DevtoolsRecorder {
           outcome: 'refused',
           error: errorView(event.error),
           bytes: undefined,
+          attempts: [],
         };
         this.requests.push(record);
         this.failed.push(record);
@@ -349,6 +389,6 @@ export class DevtoolsRecorder {
 }
 
 function copyRequest(record: RequestRecord): DevtoolsRequest {
-  const { started: _started, ...request } = record;
-  return request;
+  const { started: _started, attempts, ...request } = record;
+  return { ...request, attempts: attempts.map((attempt) => ({ ...attempt })) };
 }

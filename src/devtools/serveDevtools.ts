@@ -183,7 +183,7 @@ class DevtoolsPageServer {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': devtoolsPagePolicy(nonce),
     });
-    res.end(devtoolsPage(nonce));
+    res.end(devtoolsPage(nonce, this.deps.actions));
   }
 
   /**

@@ -129,6 +129,26 @@ export interface DevtoolsCatalogChange {
  */
 export type DevtoolsOutcome = 'pending' | 'ok' | 'error' | 'cancelled' | 'refused';
 
+/**
+ * One send of a request, as the client's caller made it: the first, an `input_required` round
+ * (the answers to the server's input requests sent with the request again, under a new JSON-RPC
+ * id), or the same send again after a reconnect. Retries below the caller (an HTTP retry of one
+ * POST, the session's re-issue after a broken stream) are parts of one send.
+ */
+export interface DevtoolsAttempt {
+  /** `first`, `round` (an `input_required` round) or `resend` (sent again after a reconnect). */
+  readonly kind: 'first' | 'round' | 'resend';
+  /** When it was sent, in ms after the request's `startedAt`. */
+  readonly offsetMs: number;
+  /** How long until its answer, in ms; `undefined` while it waits. */
+  readonly durationMs: number | undefined;
+  /**
+   * What came back: `input_required` (the server asked for input; a round follows once it is
+   * answered), `result` (any other result), `error`; `pending` while it waits.
+   */
+  readonly outcome: 'pending' | 'input_required' | 'result' | 'error';
+}
+
 /** One MCP request a server's client sent (through the host's middleware chain). */
 export interface DevtoolsRequest {
   /** Unique per recorder, in the order requests started. */
@@ -149,6 +169,11 @@ export interface DevtoolsRequest {
   readonly error: DevtoolsError | undefined;
   /** UTF-8 length of the result's JSON, measured only while a viewer listens; else `undefined`. */
   readonly bytes: number | undefined;
+  /**
+   * Its sends, in order: one for most requests, more for `input_required` rounds and sends
+   * after a reconnect; none for a request the cache or a middleware answered, or one refused.
+   */
+  readonly attempts: readonly DevtoolsAttempt[];
 }
 
 /** One tool call waiting for its approval (through `DevtoolsRecorder.approve`). */

@@ -165,6 +165,23 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headles
     await shoot('requests');
   });
 
+  it("draws the waterfall under the page's strict CSP: a lane per server, the slow call's bar wider than the quick ones", async () => {
+    await show('requests');
+    const drawn = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('#requests .wf-row'), (row) => ({
+        server: row.closest('.wf-server')!.getAttribute('data-server'),
+        label: row.querySelector('.wf-label')!.textContent,
+        width: row.querySelector('.wf-bar')!.getBoundingClientRect().width,
+      })),
+    );
+    expect(new Set(drawn.map((row) => row.server))).toEqual(new Set(['example', 'everything']));
+    const slow = drawn.find((row) => row.label === 'tools/call slow')!;
+    expect(slow.width).toBeGreaterThan(0);
+    const echoes = drawn.filter((row) => row.label === 'tools/call echo');
+    expect(echoes.length).toBeGreaterThan(0);
+    for (const echo of echoes) expect(slow.width).toBeGreaterThan(echo.width);
+  });
+
   it('shows a tool call waiting for its approval, the token in its arguments redacted', async () => {
     const call = host.callTool('example__echo', { message: 'wait for me', token: 'sk-live-devtools-secret' });
     await show('approvals');

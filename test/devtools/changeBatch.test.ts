@@ -19,6 +19,7 @@ const request = (id: number, outcome: DevtoolsRequest['outcome']): DevtoolsChang
     outcome,
     error: undefined,
     bytes: undefined,
+    attempts: [],
   },
 });
 const approvals = (n: number): DevtoolsChange => ({

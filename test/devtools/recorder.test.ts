@@ -2,11 +2,11 @@
  * DevtoolsRecorder against a real McpHost over the built example server on stdio: the servers'
  * state, era and capabilities; the catalog; requests with their outcome, duration and (with a
  * listener) bytes in a bounded ring; a list_changed as a catalog change; approvals waiting with
- * redacted arguments; a killed server's reconnect attempt; detach.
+ * redacted arguments; an input_required call's sends; a killed server's reconnect attempt; detach.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DevtoolsRecorder } from '../../src/devtools/recorder.js';
-import type { DevtoolsChange, DevtoolsServer } from '../../src/devtools/snapshot.js';
+import type { DevtoolsChange, DevtoolsRequest, DevtoolsServer } from '../../src/devtools/snapshot.js';
 import { McpHost } from '../../src/host/host.js';
 import type { McpHostOptions } from '../../src/host/servers/hostOptions.js';
 import { nodeTransport } from '../../src/host/servers/nodeTransport.js';
@@ -208,6 +208,70 @@ describe('DevtoolsRecorder on a real host', () => {
     expect(recorder.snapshot().requests.at(-1)!.bytes).toBeUndefined(); // no listener any more
     expect(call[1]!.request.bytes).toBeGreaterThan(10);
     expect(result.content).toEqual([{ type: 'text', text: 'measured' }]);
+  }, 30_000);
+
+  it("an input_required call: one request whose sends are the first (input_required) and the round, the user's time between them", async () => {
+    let answer: () => void = () => {};
+    let formShown: () => void = () => {};
+    const shown = new Promise<void>((resolve) => (formShown = resolve));
+    const { host } = exampleHost({
+      client: {
+        reconnect: FAST,
+        handlers: {
+          elicitation: {
+            form: () =>
+              new Promise((resolve) => {
+                answer = () => resolve({ action: 'accept', content: { name: 'Ada' } });
+                formShown();
+              }),
+          },
+        },
+      },
+    });
+    const recorder = new DevtoolsRecorder();
+    recorder.attach(host);
+    await host.connect();
+    const heard: DevtoolsRequest[] = [];
+    recorder.on((change) => {
+      if (change.type === 'request' && change.request.target === 'create_ticket') heard.push(change.request);
+    });
+    const asked = nextChange(
+      recorder,
+      (change): change is Extract<DevtoolsChange, { type: 'request' }> =>
+        change.type === 'request' && change.request.attempts.length === 1,
+    );
+    const call = host.callTool('example__create_ticket', { title: 'Printer on fire' });
+    const waiting = (await asked).request;
+    expect(waiting.outcome).toBe('pending');
+    expect(waiting.attempts).toEqual([
+      { kind: 'first', offsetMs: expect.any(Number), durationMs: expect.any(Number), outcome: 'input_required' },
+    ]);
+    await shown;
+    answer();
+    expect((await call).content).toEqual([
+      { type: 'text', text: 'Ticket "Printer on fire" filed by Ada (priority normal).' },
+    ]);
+    // Heard three times: started, the server asked for input, ended.
+    expect(heard.map((request) => [request.outcome, request.attempts.length])).toEqual([
+      ['pending', 0],
+      ['pending', 1],
+      ['ok', 2],
+    ]);
+    const [first, round] = heard[2]!.attempts;
+    expect([first!.kind, first!.outcome, round!.kind, round!.outcome]).toEqual([
+      'first',
+      'input_required',
+      'round',
+      'result',
+    ]);
+    // The round went out after the first send's answer, and ended with the call.
+    expect(round!.offsetMs).toBeGreaterThanOrEqual(first!.offsetMs + first!.durationMs!);
+    expect(round!.offsetMs + round!.durationMs!).toBeLessThanOrEqual(heard[2]!.durationMs! + 0.001);
+    // In the snapshot too, and a plain call has its one send.
+    await host.callTool('example__echo', { message: 'once' });
+    const requests = recorder.snapshot().requests;
+    expect(requests.find((request) => request.target === 'create_ticket')!.attempts).toHaveLength(2);
+    expect(requests.at(-1)!.attempts.map((attempt) => `${attempt.kind}:${attempt.outcome}`)).toEqual(['first:result']);
   }, 30_000);
 
   it('shows a tool call waiting for its approval, credential-like arguments redacted, until the hook answers', async () => {

@@ -47,6 +47,7 @@ describe('API reference (typedoc)', () => {
       'mcp-live/ai-sdk',
       'mcp-live/apps-bridge',
       'mcp-live/devtools',
+      'mcp-live/devtools/panel',
       'mcp-live/host',
       'mcp-live/host/node',
       'mcp-live/langchain',
@@ -65,5 +66,8 @@ describe('API reference (typedoc)', () => {
     expect(project.getChildByName(['mcp-live/ai-sdk', 'aiSdkTools'])?.kind).toBe(ReflectionKind.Function);
     expect(project.getChildByName(['mcp-live/langchain', 'McpPromptTemplate'])?.kind).toBe(ReflectionKind.Class);
     expect(project.getChildByName(['mcp-live/telemetry', 'openTelemetry'])?.kind).toBe(ReflectionKind.Function);
+    expect(project.getChildByName(['mcp-live/devtools/panel', 'mountDevtoolsPanel'])?.kind).toBe(
+      ReflectionKind.Function,
+    );
   }, 120_000);
 });

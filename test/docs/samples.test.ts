@@ -136,6 +136,7 @@ describe('code samples in README.md and docs/', () => {
         'mcp-live/langchain': ['src/langchain.ts'],
         'mcp-live/telemetry': ['src/telemetry.ts'],
         'mcp-live/devtools': ['src/devtools.ts'],
+        'mcp-live/devtools/panel': ['src/devtoolsPanel.ts'],
       },
     };
     const program = ts.createProgram([...byFile.keys()], options);
@@ -169,7 +170,11 @@ describe('code samples in README.md and docs/', () => {
           .replace(/from 'mcp-live\/ai-sdk'/g, `from ${JSON.stringify(join(root, 'src', 'aiSdk.ts'))}`)
           .replace(/from 'mcp-live\/langchain'/g, `from ${JSON.stringify(join(root, 'src', 'langchain.ts'))}`)
           .replace(/from 'mcp-live\/telemetry'/g, `from ${JSON.stringify(join(root, 'src', 'telemetry.ts'))}`)
-          .replace(/from 'mcp-live\/devtools'/g, `from ${JSON.stringify(join(root, 'src', 'devtools.ts'))}`);
+          .replace(/from 'mcp-live\/devtools'/g, `from ${JSON.stringify(join(root, 'src', 'devtools.ts'))}`)
+          .replace(
+            /from 'mcp-live\/devtools\/panel'/g,
+            `from ${JSON.stringify(join(root, 'src', 'devtoolsPanel.ts'))}`,
+          );
         const file = join(dir, 'sample.ts');
         writeFileSync(file, `${code}\nexport {};\n`);
         const log = vi.spyOn(console, 'log').mockImplementation(() => {});

@@ -71,6 +71,7 @@ const ENTRIES = [
   'langchain',
   'telemetry',
   'devtools',
+  'devtoolsPanel',
 ];
 /** The bundled build's entries (Node, Deno, Bun; CJS) and their declarations. */
 const ENTRY_FILES = ENTRIES.flatMap((entry) => ['.js', '.cjs', '.d.ts', '.d.cts'].map((ext) => `dist/${entry}${ext}`));
@@ -257,6 +258,12 @@ describe('package.json and the tarball, linted', () => {
         'node16-esm': ['dist/devtools.d.ts', 'dist/devtools.js'],
         bundler: ['dist/devtools.d.ts', 'dist/modules/devtools.js'],
       },
+      './devtools/panel': {
+        node10: ['dist/devtoolsPanel.d.cts', 'dist/devtoolsPanel.d.cts'],
+        'node16-cjs': ['dist/devtoolsPanel.d.cts', 'dist/devtoolsPanel.cjs'],
+        'node16-esm': ['dist/devtoolsPanel.d.ts', 'dist/devtoolsPanel.js'],
+        bundler: ['dist/devtoolsPanel.d.ts', 'dist/modules/devtoolsPanel.js'],
+      },
       './package.json': { node10: json, 'node16-cjs': json, 'node16-esm': json, bundler: json },
     });
   }, 60_000);
@@ -437,6 +444,7 @@ describe('built entries', () => {
       'dist/langchain.js',
       'dist/telemetry.js',
       'dist/devtools.js',
+      'dist/devtoolsPanel.js',
     ]);
     const cjs = reached([
       'dist/index.cjs',
@@ -449,6 +457,7 @@ describe('built entries', () => {
       'dist/langchain.cjs',
       'dist/telemetry.cjs',
       'dist/devtools.cjs',
+      'dist/devtoolsPanel.cjs',
     ]);
     // The three ESM-only dependencies tsup used to bundle into the CJS files are require()d now.
     expect(cjs).toEqual(expect.arrayContaining(['@noble/hashes', 'oauth4webapi', 'p-retry']));

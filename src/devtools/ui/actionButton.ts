@@ -1,0 +1,47 @@
+/**
+ * A button that runs one action through the UI's action sender. What it says (`working…`, its
+ * result, why it failed) is kept in the UI's state by action, so the button a re-render makes says
+ * it too.
+ */
+import type { DevtoolsAction, DevtoolsActionResult } from './feed.js';
+import { el } from './dom.js';
+import type { ViewContext } from './view.js';
+
+/** What a result says by default: `done`, with the number of entries dropped when there is one. */
+function doneText(result: DevtoolsActionResult): string {
+  return result.invalidated === undefined ? 'done' : `done (${result.invalidated})`;
+}
+
+/**
+ * A button labelled `label` that runs `action` (`data-server` names its server); `''` in a
+ * read-only UI.
+ */
+export function actionButton(
+  context: ViewContext,
+  action: DevtoolsAction,
+  label: string,
+  describe: (result: DevtoolsActionResult) => string = doneText,
+): HTMLButtonElement | '' {
+  const send = context.act;
+  if (send === undefined) return '';
+  const key = JSON.stringify(action);
+  const now = context.state.acting.get(key);
+  const run = async (): Promise<void> => {
+    context.state.acting.set(key, { busy: true, text: 'working…' });
+    context.schedule();
+    let text: string;
+    try {
+      text = describe(await send(action));
+    } catch (error) {
+      text = `failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    context.state.acting.set(key, { busy: false, text });
+    context.schedule();
+  };
+  return el('button', {
+    text: now?.text ?? label,
+    'data-server': action.server,
+    disabled: now?.busy === true,
+    onclick: () => void run(),
+  });
+}
