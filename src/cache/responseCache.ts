@@ -13,11 +13,12 @@ import type { JsonObject } from '../wire/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { ANONYMOUS_PRIVATE_TAG, type AuthPartition } from './authContext.js';
-import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } from './cacheKey.js';
+import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, parseCacheKey, quoteJson } from './cacheKey.js';
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { resolveResponseCacheOptions, type ResponseCacheOptions } from './options.js';
 
 import { CacheEntries } from './entries.js';
+import { listEntries, type ListEntriesOptions } from './entryListing.js';
 import { PartitionResolver, type RequestAuth } from './partitionResolver.js';
 import { CacheMissError } from './errors.js';
 import type { FlightTicket } from './fleet.js';
@@ -41,6 +42,7 @@ import {
   LIST_METHODS,
   isCacheableMethod,
   isListMethod,
+  type CacheEntryInfo,
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
@@ -358,6 +360,57 @@ export class ResponseCache {
    */
   invalidateAll(): Promise<number> {
     return this.invalidations.run({ kind: 'all' }, this.keys.prefix, () => true, undefined);
+  }
+
+  /**
+   * Removes the one entry stored under `key` (a key {@link listEntries} returned) and keeps
+   * results now in flight that it covers from being stored. A list page takes its list with it:
+   * the pages of a list go together (spec: "Interaction with Pagination"), so for a list method
+   * this is {@link invalidateList} with `authContext: 'all'`. Results in flight are kept from
+   * being stored as by the invalidation of its uri (`resources/read`) or its method (the
+   * others); the `invalidate` event names that target.
+   * @returns the number of entries removed (0 when the entry was gone already).
+   * @throws InvalidArgumentError (-32602) when `key` is not a key of this cache.
+   */
+  invalidateEntry(key: string): Promise<number> {
+    const parts = typeof key === 'string' ? parseCacheKey(key) : undefined;
+    if (parts === undefined || parts.serverTag !== this.keys.tag)
+      return Promise.reject(new InvalidArgumentError('key', typeof key, 'not a key of this cache'));
+    const { method, param } = parts;
+    if (isListMethod(method)) return this.invalidateList(method);
+    const same = (other: typeof parts): boolean =>
+      other.method === method &&
+      other.param === param &&
+      other.protocolVersion === parts.protocolVersion &&
+      other.partition === parts.partition;
+    return this.invalidations.run(
+      method === 'resources/read' && param !== null ? { kind: 'uri', uri: param } : { kind: 'method', method },
+      key,
+      same,
+      undefined,
+    );
+  }
+
+  /**
+   * What this cache holds now, read from the store (every entry of this server, any auth
+   * context, fresh or stale), oldest stored first, at most `options.limit` (500). For views: it reads the store key
+   * by key, with its `peek` when it has one (an LRU order is left as it is), never on the hit
+   * path. Each entry carries its value: a view that shows several users' entries must not
+   * show private values (`scope: 'private'`) to anyone else.
+   * @throws InvalidArgumentError (-32602) for a `limit` that is not an integer ≥ 1;
+   *   CancelledError (-32800) when `options.signal` aborts; what the store's `keys` throws.
+   */
+  listEntries(options: ListEntriesOptions = {}): Promise<CacheEntryInfo[]> {
+    return listEntries(
+      {
+        store: this.store,
+        prefix: this.keys.prefix,
+        serverTag: this.keys.tag,
+        clock: this.clock,
+        wallClock: this.wallClock,
+      },
+      options,
+    );
   }
 
   /**
