@@ -151,6 +151,48 @@ export interface DevtoolsRequest {
   readonly bytes: number | undefined;
 }
 
+/**
+ * One entry of a server's response cache: what it answers, for whom, until when. A private
+ * entry shows its metadata only (never its value), and its partition as a digest salted per
+ * recorder (never the auth context, a token or a user id; the same user gives the same label
+ * within one recorder).
+ */
+export interface DevtoolsCacheEntry {
+  /** What the page names it by in an action: a salted digest of its store key (never the key). */
+  readonly id: string;
+  /** The server's name in the host. */
+  readonly server: string;
+  /** The cached method, e.g. `resources/read`, `tools/list`. */
+  readonly method: string;
+  /**
+   * What it is about: the uri (redacted, cut at 200 characters); for a list page, `first page`
+   * or `page #<digest>` (a cursor is opaque and may carry data: its salted digest, never its
+   * value); `undefined` for `server/discover`.
+   */
+  readonly about: string | undefined;
+  /** `public` (shared by every auth context) or `private`. */
+  readonly scope: 'public' | 'private';
+  /**
+   * `public`; `host` (the host's own requests: its auth context, or none declared); `user
+   * #<12 hex>` (another auth context, such as a `host.forUser` scope's: a salted digest of its partition).
+   */
+  readonly partition: string;
+  /** The protocol version it was fetched with (and its language preference, if any). */
+  readonly protocolVersion: string;
+  /** When it was stored, in ms since the epoch. */
+  readonly storedAt: number;
+  /** When it stops being fresh, in ms since the epoch (`storedAt + ttlMs`): count down to it. */
+  readonly expiresAt: number;
+  /** Its TTL, in ms. */
+  readonly ttlMs: number;
+  /** Whether it was fresh when read (compare `expiresAt` with the clock for now). */
+  readonly fresh: boolean;
+  /** What it counts toward the store's byte bound, in bytes. */
+  readonly bytes: number;
+  /** A public entry's value as JSON, redacted and cut at 300 characters; `undefined` for a private one. */
+  readonly preview: string | undefined;
+}
+
 /** One tool call waiting for its approval (through `DevtoolsRecorder.approve`). */
 export interface DevtoolsApproval {
   /** Unique per recorder. */
@@ -165,6 +207,13 @@ export interface DevtoolsApproval {
   readonly arguments: unknown;
   /** When the hook was asked, in ms since the epoch. */
   readonly since: number;
+  /**
+   * SHA-256 of the canonical JSON of the arguments exactly as they will be sent (the approval's
+   * binding): an answer from the page names it, and applies only to these arguments.
+   */
+  readonly argumentsHash: string;
+  /** Whether the page may answer it (`recorder.approve(hook, { fromPage: true })`). */
+  readonly answerable: boolean;
 }
 
 /** Everything the devtools show at one moment. */
@@ -184,13 +233,20 @@ export interface DevtoolsSnapshot {
   readonly requests: readonly DevtoolsRequest[];
   /** The tool calls waiting for their approval, oldest first. */
   readonly approvals: readonly DevtoolsApproval[];
+  /**
+   * Every server's cache entries, server by server, oldest stored first (at most 200 per server),
+   * as last read: read by `readSnapshot()`, and for listeners at most once a second (empty in a
+   * `snapshot()` of a recorder nobody listens to).
+   */
+  readonly cache: readonly DevtoolsCacheEntry[];
 }
 
 /**
  * One change, with the new value of what changed: `servers` (a state, a reconnect attempt, a
  * switch to polling), `catalog` (a list changed, items came or went, availability; with the
  * history of such changes), `request`
- * (one started or ended: the same `id` twice), `approvals` (one came or was answered).
+ * (one started or ended: the same `id` twice), `approvals` (one came or was answered), `cache`
+ * (the entries read again differ from the last reading).
  */
 export type DevtoolsChange =
   | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
@@ -201,4 +257,5 @@ export type DevtoolsChange =
       readonly catalogChanges: readonly DevtoolsCatalogChange[];
     }
   | { readonly type: 'request'; readonly request: DevtoolsRequest }
-  | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] };
+  | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] }
+  | { readonly type: 'cache'; readonly cache: readonly DevtoolsCacheEntry[] };

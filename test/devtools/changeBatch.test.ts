@@ -30,6 +30,8 @@ const approvals = (n: number): DevtoolsChange => ({
     name: 'x',
     arguments: {},
     since: 0,
+    argumentsHash: '0',
+    answerable: false,
   })),
 });
 
