@@ -19,6 +19,7 @@ import { cacheEntryId, cacheEntryView, SaltedDigests } from './cacheView.js';
 import { CacheWatch } from './cacheWatch.js';
 import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
+import { TaskHistory } from './taskHistory.js';
 import type {
   DevtoolsCacheEntry,
   DevtoolsChange,
@@ -103,6 +104,7 @@ export class DevtoolsRecorder {
   private readonly approvals: ApprovalWaits;
   private readonly history = new CatalogHistory();
   private readonly digests = new SaltedDigests();
+  private readonly tasks = new TaskHistory();
   private readonly cacheWatch: CacheWatch;
   private attached: McpHost | undefined;
   private detachHost: (() => void) | undefined;
@@ -281,6 +283,7 @@ export class DevtoolsRecorder {
       requests: this.keptRequests().map(copyRequest),
       approvals: this.approvals.list(),
       cache: this.cacheWatch.latest,
+      tasks: this.tasks.list(),
     };
   }
 
@@ -301,6 +304,9 @@ export class DevtoolsRecorder {
     this.changed(() => ({ type: 'request', request: copyRequest(record) }));
     try {
       const result = await next();
+      // Kept while no one listens too (bounded; one comparison for a result that is no task's).
+      if (this.tasks.heard(ctx.serverName, ctx.method, ctx.params, result, this.wallClock.now()))
+        this.changed(() => ({ type: 'tasks', tasks: this.tasks.list() }));
       this.ended(record, 'ok', undefined, result);
       return result;
     } catch (error) {

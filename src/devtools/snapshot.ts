@@ -193,6 +193,22 @@ export interface DevtoolsCacheEntry {
   readonly preview: string | undefined;
 }
 
+/** One task a server runs for a call (spec: ext-tasks), as its answers told it. */
+export interface DevtoolsTask {
+  /** The server's name in the host. */
+  readonly server: string | undefined;
+  /** The server's id of the task (cut at 64 characters). */
+  readonly taskId: string;
+  /** The tool whose call made it, when the recorder saw that call. */
+  readonly tool: string | undefined;
+  /** Its last status heard: `working`, `input_required`, `completed`, `failed`, `cancelled`. */
+  readonly status: string;
+  /** Its last `statusMessage`, redacted and cut at 200 characters. */
+  readonly statusMessage: string | undefined;
+  /** Each status heard, with when (ms since the epoch), oldest first: the first and the last 19. */
+  readonly history: readonly { readonly status: string; readonly at: number }[];
+}
+
 /** One tool call waiting for its approval (through `DevtoolsRecorder.approve`). */
 export interface DevtoolsApproval {
   /** Unique per recorder. */
@@ -239,6 +255,8 @@ export interface DevtoolsSnapshot {
    * `snapshot()` of a recorder nobody listens to).
    */
   readonly cache: readonly DevtoolsCacheEntry[];
+  /** The last 100 tasks seen, oldest first, with their status history. */
+  readonly tasks: readonly DevtoolsTask[];
 }
 
 /**
@@ -246,7 +264,7 @@ export interface DevtoolsSnapshot {
  * switch to polling), `catalog` (a list changed, items came or went, availability; with the
  * history of such changes), `request`
  * (one started or ended: the same `id` twice), `approvals` (one came or was answered), `cache`
- * (the entries read again differ from the last reading).
+ * (the entries read again differ from the last reading), `tasks` (one came or changed status).
  */
 export type DevtoolsChange =
   | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
@@ -258,4 +276,5 @@ export type DevtoolsChange =
     }
   | { readonly type: 'request'; readonly request: DevtoolsRequest }
   | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] }
-  | { readonly type: 'cache'; readonly cache: readonly DevtoolsCacheEntry[] };
+  | { readonly type: 'cache'; readonly cache: readonly DevtoolsCacheEntry[] }
+  | { readonly type: 'tasks'; readonly tasks: readonly DevtoolsTask[] };

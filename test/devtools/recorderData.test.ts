@@ -267,3 +267,40 @@ describe('approvals answered from the page', () => {
     expect(() => plain.answerApproval(shown.id, shown.argumentsHash, 'allow')).toThrow(InvalidArgumentError);
   });
 });
+
+describe('tasks', () => {
+  it('shows a task of the example server with its status history, from working to completed', async () => {
+    const recorder = new DevtoolsRecorder();
+    const host = new McpHost({
+      clientInfo: { name: 'mcp-live-devtools-tests', version: '0.0.0' },
+      createTransport: nodeTransport,
+      servers: {
+        example: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [EXAMPLE_SERVER],
+          client: { handlers: { elicitation: { form: () => ({ action: 'accept', content: { approve: true } }) } } },
+        },
+      },
+    });
+    hosts.push(host);
+    recorder.attach(host);
+    await host.connect();
+    const result = await host.callTool(
+      'example__generate_report',
+      { topic: 'Q3', steps: 2, stepMs: 50 },
+      { task: 'auto' },
+    );
+    expect(textOf(result)).toBe('Report on "Q3": 2 sections written and approved.');
+    const [task, ...others] = recorder.snapshot().tasks;
+    expect(others).toEqual([]);
+    expect(task).toMatchObject({ server: 'example', tool: 'generate_report', status: 'completed' });
+    expect(task!.taskId).not.toBe('');
+    const statuses = task!.history.map((h) => h.status);
+    expect(statuses[0]).toBe('working');
+    expect(statuses.at(-1)).toBe('completed');
+    expect(statuses).toContain('input_required');
+    const times = task!.history.map((h) => h.at);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+});
