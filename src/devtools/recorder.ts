@@ -19,6 +19,7 @@ import { cacheEntryId, cacheEntryView, SaltedDigests } from './cacheView.js';
 import { CacheWatch } from './cacheWatch.js';
 import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
+import { SubscriptionLog } from './subscriptionLog.js';
 import { TaskHistory } from './taskHistory.js';
 import type {
   DevtoolsCacheEntry,
@@ -28,6 +29,7 @@ import type {
   DevtoolsRequest,
   DevtoolsServer,
   DevtoolsSnapshot,
+  DevtoolsSubscription,
 } from './snapshot.js';
 import { catalogView, errorView, requestTarget, serverView, type ServerNotes } from './views.js';
 
@@ -105,6 +107,7 @@ export class DevtoolsRecorder {
   private readonly history = new CatalogHistory();
   private readonly digests = new SaltedDigests();
   private readonly tasks = new TaskHistory();
+  private readonly subscriptionLog: SubscriptionLog;
   private readonly cacheWatch: CacheWatch;
   private attached: McpHost | undefined;
   private detachHost: (() => void) | undefined;
@@ -120,6 +123,15 @@ export class DevtoolsRecorder {
     this.wallClock = options.wallClock ?? systemWallClock;
     this.approvals = new ApprovalWaits(this.wallClock, () =>
       this.changed(() => ({ type: 'approvals', approvals: this.approvals.list() })),
+    );
+    this.subscriptionLog = new SubscriptionLog(
+      () => this.wallClock.now(),
+      () =>
+        this.changed(() => ({
+          type: 'subscriptions',
+          subscriptions: this.subscriptionList(),
+          heard: this.subscriptionLog.list(),
+        })),
     );
     this.cacheWatch = new CacheWatch({
       read: () => this.readCache(),
@@ -148,9 +160,11 @@ export class DevtoolsRecorder {
     const offEvents = host.on((event) => this.heard(event));
     const offMiddleware = host.use(this.middleware);
     this.attached = host;
+    this.watchClients();
     this.detachHost = () => {
       offEvents();
       offMiddleware();
+      this.subscriptionLog.stop();
     };
     return () => this.detach();
   }
@@ -284,6 +298,8 @@ export class DevtoolsRecorder {
       approvals: this.approvals.list(),
       cache: this.cacheWatch.latest,
       tasks: this.tasks.list(),
+      subscriptions: this.subscriptionList(),
+      heard: this.subscriptionLog.list(),
     };
   }
 
@@ -335,6 +351,8 @@ export class DevtoolsRecorder {
   }
 
   private heard(event: HostEvent): void {
+    // A client is made when its server connects: watch its subscriptions from its first event on.
+    if (event.type === 'state' || event.type === 'client') this.watchClients();
     switch (event.type) {
       case 'state':
         if (event.state === 'open') this.notesOf(event.server).reconnect = undefined;
@@ -424,6 +442,25 @@ export class DevtoolsRecorder {
         this.notes.get(status.name),
         client === undefined ? undefined : { capabilities: client.serverCapabilities, cache: client.cache?.stats() },
       );
+    });
+  }
+
+  /** Watches the subscriptions of every client of the host not watched yet (a server added, a client made). */
+  private watchClients(): void {
+    const host = this.attached;
+    if (host === undefined) return;
+    for (const { name } of host.servers) {
+      const client = host.client(name);
+      if (client !== undefined) this.subscriptionLog.watch(name, client);
+    }
+  }
+
+  private subscriptionList(): DevtoolsSubscription[] {
+    const host = this.attached;
+    if (host === undefined) return [];
+    return host.servers.flatMap(({ name }) => {
+      const client = host.client(name);
+      return client === undefined ? [] : this.subscriptionLog.openOf(name, client);
     });
   }
 

@@ -193,6 +193,38 @@ export interface DevtoolsCacheEntry {
   readonly preview: string | undefined;
 }
 
+/** One listen subscription of a server's client open now (spec: basic/patterns/subscriptions). */
+export interface DevtoolsSubscription {
+  /** The server's name in the host. */
+  readonly server: string;
+  /** Its listen request's id, once sent. */
+  readonly id: string | undefined;
+  /** `opening`, `open`, `reopening`, `closed`... */
+  readonly state: string;
+  /** What it asked for: `toolsListChanged`, `resource <uri>` (redacted, cut), `N task ids`. */
+  readonly requested: readonly string[];
+  /** What the server acknowledged, in the same names. */
+  readonly honoured: readonly string[];
+  /** What it asked for and the server left out. */
+  readonly notHonoured: readonly string[];
+  /** How many times its stream was reopened. */
+  readonly reopens: number;
+}
+
+/** One notification a server's subscriptions heard. */
+export interface DevtoolsHeard {
+  /** The server's name in the host. */
+  readonly server: string;
+  /** `notifications/tools/list_changed`, `notifications/resources/updated`, `notifications/subscriptions/acknowledged`... */
+  readonly method: string;
+  /** The listen subscription it names, if any. */
+  readonly subscription: string | undefined;
+  /** The uri of a `resources/updated` (redacted, cut). */
+  readonly uri: string | undefined;
+  /** When it was heard, in ms since the epoch. */
+  readonly at: number;
+}
+
 /** One task a server runs for a call (spec: ext-tasks), as its answers told it. */
 export interface DevtoolsTask {
   /** The server's name in the host. */
@@ -257,6 +289,10 @@ export interface DevtoolsSnapshot {
   readonly cache: readonly DevtoolsCacheEntry[];
   /** The last 100 tasks seen, oldest first, with their status history. */
   readonly tasks: readonly DevtoolsTask[];
+  /** Every server's listen subscriptions open now, in host order. */
+  readonly subscriptions: readonly DevtoolsSubscription[];
+  /** The last 200 notifications the subscriptions heard, all servers together, oldest first. */
+  readonly heard: readonly DevtoolsHeard[];
 }
 
 /**
@@ -264,7 +300,8 @@ export interface DevtoolsSnapshot {
  * switch to polling), `catalog` (a list changed, items came or went, availability; with the
  * history of such changes), `request`
  * (one started or ended: the same `id` twice), `approvals` (one came or was answered), `cache`
- * (the entries read again differ from the last reading), `tasks` (one came or changed status).
+ * (the entries read again differ from the last reading), `tasks` (one came or changed status),
+ * `subscriptions` (a notification was heard: with the subscriptions open then).
  */
 export type DevtoolsChange =
   | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
@@ -277,4 +314,9 @@ export type DevtoolsChange =
   | { readonly type: 'request'; readonly request: DevtoolsRequest }
   | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] }
   | { readonly type: 'cache'; readonly cache: readonly DevtoolsCacheEntry[] }
-  | { readonly type: 'tasks'; readonly tasks: readonly DevtoolsTask[] };
+  | { readonly type: 'tasks'; readonly tasks: readonly DevtoolsTask[] }
+  | {
+      readonly type: 'subscriptions';
+      readonly subscriptions: readonly DevtoolsSubscription[];
+      readonly heard: readonly DevtoolsHeard[];
+    };

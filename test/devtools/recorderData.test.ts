@@ -304,3 +304,31 @@ describe('tasks', () => {
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 });
+
+describe('subscriptions', () => {
+  it("shows each server's listen subscriptions (asked, acknowledged) and the notifications heard, with when", async () => {
+    const host = dataHost();
+    const recorder = new DevtoolsRecorder();
+    recorder.attach(host);
+    await host.connect();
+    const example = recorder.snapshot().subscriptions.filter((s) => s.server === 'example');
+    expect(example.length).toBeGreaterThan(0);
+    expect(example.every((s) => s.state === 'open' && s.id !== undefined)).toBe(true);
+    const asked = example.flatMap((s) => s.requested);
+    expect(asked).toContain('toolsListChanged');
+    expect(example.flatMap((s) => s.honoured)).toEqual(expect.arrayContaining(asked));
+
+    const before = Date.now();
+    const heard = nextChange(
+      recorder,
+      (change) =>
+        change.type === 'subscriptions' &&
+        change.heard.some((h) => h.method === 'notifications/prompts/list_changed' && h.at >= before),
+    );
+    await host.callTool('example__add_prompt', { name: 'standup', text: 'Summarize {topic}.' });
+    const change = (await heard) as Extract<DevtoolsChange, { type: 'subscriptions' }>;
+    const listChanged = change.heard.find((h) => h.method === 'notifications/prompts/list_changed')!;
+    expect(listChanged).toMatchObject({ server: 'example', uri: undefined });
+    expect(example.map((s) => s.id)).toContain(listChanged.subscription);
+  });
+});
