@@ -434,6 +434,27 @@ describe.skipIf(chromium.skipReason !== undefined)('the cache, tasks and approva
     expect(await sends()).toBe(1);
   });
 
+  it('shows the listen subscriptions and a list_changed heard, with when', async () => {
+    await show('subscriptions');
+    await host.callTool('example__add_prompt', { name: 'retro', text: 'Summarize {topic} for the retro.' });
+    await page.waitForFunction(
+      () => document.getElementById('subscriptions')!.innerText.includes('notifications/prompts/list_changed'),
+      { timeout: 2000 },
+    );
+    const open = await page.$$eval('#subscriptions table.subscriptions tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+    const example = open.filter((cells) => cells[0] === 'example');
+    expect(example.length).toBeGreaterThan(0);
+    expect(example.every((cells) => cells[2] === 'open')).toBe(true);
+    expect(example.map((cells) => cells[3]).join(', ')).toContain('promptsListChanged');
+    const [newest] = await page.$$eval('#subscriptions table.heard tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+    expect(newest!.slice(1, 3)).toEqual(['example', 'notifications/prompts/list_changed']);
+    await page.screenshot({ path: `${SHOTS}subscriptions.png` });
+  });
+
   it('shows a task with its status history', async () => {
     await show('tasks');
     const result = await host.callTool(
