@@ -12,8 +12,11 @@ import type { DevtoolsView, ViewContext } from './view.js';
 /** The TTL cell: `fresh, N.N s left` counting down, or `expired` once `expiresAt` has passed. */
 function ttlCell(entry: DevtoolsCacheEntry, now: number): Cell {
   const left = entry.expiresAt - now;
-  if (left <= 0) return el('span', {}, [badge('expired'), ` ttl ${Math.round(entry.ttlMs)} ms`]);
-  return el('span', {}, [badge('fresh'), ` ${(left / 1000).toFixed(1)} s left of ${Math.round(entry.ttlMs)} ms`]);
+  if (left <= 0) return el('span', { class: 'ttl' }, [badge('expired'), ` ttl ${Math.round(entry.ttlMs)} ms`]);
+  return el('span', { class: 'ttl' }, [
+    badge('fresh'),
+    ` ${(left / 1000).toFixed(1)} s left of ${Math.round(entry.ttlMs)} ms`,
+  ]);
 }
 
 function render(context: ViewContext): Node[] {
@@ -31,7 +34,7 @@ function render(context: ViewContext): Node[] {
       when(e.storedAt),
       ttlCell(e, now),
       e.bytes,
-      e.preview === undefined ? muted('private: not shown') : el('code', { text: e.preview }),
+      e.preview === undefined ? muted('private: not shown') : el('code', { class: 'preview', text: e.preview }),
     ];
     if (context.act !== undefined)
       row.push(

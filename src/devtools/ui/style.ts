@@ -25,4 +25,6 @@ export const DEVTOOLS_STYLE = `
 .mcp-live-devtools code { font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 .mcp-live-devtools pre { margin: 0; font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 .mcp-live-devtools input[type=search] { font: inherit; margin: 0 0 8px; padding: 3px 6px; width: 240px; }
+.mcp-live-devtools .ttl { white-space: nowrap; }
+.mcp-live-devtools code.preview { display: block; max-width: 40em; max-height: 4.2em; overflow: hidden; word-break: break-all; }
 `;
