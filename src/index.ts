@@ -139,7 +139,7 @@ export { ResponseCache } from './cache/responseCache.js';
 export type { ResponseCacheOptions } from './cache/options.js';
 export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore } from './cache/cacheStore.js';
 export type { CacheEntry, CacheEntryInfo } from './cache/types.js';
-export type { ListEntriesOptions } from './cache/entryListing.js';
+export { listCacheEntries, type ListEntriesOptions } from './cache/entryListing.js';
 export type { MaybePromise } from './util/maybePromise.js';
 export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/errors.js';
 export type { FleetInvalidation, FlightTicket, StoreRefusal } from './cache/fleet.js';

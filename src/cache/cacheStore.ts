@@ -22,7 +22,7 @@ export interface CacheStore {
   get(key: string): MaybePromise<CacheEntry | undefined>;
   /**
    * Optional: the entry under `key` without counting as a use (an LRU store leaves its order as
-   * it is). `ResponseCache.listEntries` reads with it when the store has it, else with `get`.
+   * it is). `listCacheEntries` reads with it when the store has it, else with `get`.
    */
   peek?(key: string): MaybePromise<CacheEntry | undefined>;
   /**

@@ -1,58 +1,71 @@
 /**
  * Reading what one response cache holds, for a view (the devtools): its keys listed from the
  * store with `keys(prefix)`, each entry read with the store's `peek` when it has one (an LRU
- * order left as it is), else `get`. Never on the hit path: only when a listing is asked for.
+ * order left as it is), else `get`. Never on the hit path: only when a listing is asked for. A
+ * function of the cache's public parts, opted into by import: a client that never lists carries
+ * none of it.
  */
 import { abortedError, InvalidArgumentError } from '../errors/errors.js';
-import type { Clock, WallClock } from '../util/clock.js';
+import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { isPromise } from '../util/maybePromise.js';
-import { parseCacheKey } from './cacheKey.js';
-import type { CacheStore } from './cacheStore.js';
+import { keyPrefix, parseCacheKey } from './cacheKey.js';
+import type { ResponseCache } from './responseCache.js';
 import type { CacheEntry, CacheEntryInfo } from './types.js';
 
 /** The most entries one listing returns by default. */
 export const DEFAULT_LIST_LIMIT = 500;
 
-/** Options of `ResponseCache.listEntries`. */
+/** Options of {@link listCacheEntries}. */
 export interface ListEntriesOptions {
   /** The most entries returned (the first ones the store lists); an integer ≥ 1. @default 500 */
   limit?: number | undefined;
   /** Aborts the listing between store reads (`CancelledError` -32800). */
   signal?: AbortSignal | undefined;
-}
-
-/** What a listing reads with. */
-export interface EntryListingDeps {
-  readonly store: CacheStore;
-  /** Every key of this cache starts with it. */
-  readonly prefix: string;
-  /** The server tag of this cache's keys (a shared store holds other caches' keys under other tags). */
-  readonly serverTag: string;
-  readonly clock: Clock;
-  readonly wallClock: WallClock;
+  /** The wall clock `fresh` is judged on (`now < expiresAt`). @default Date.now() */
+  wallClock?: WallClock | undefined;
+  /**
+   * The cache's monotonic clock, for an entry without `expiresAt` (a store that keeps only
+   * `receivedAt`). @default performance.now(), the cache's own default
+   */
+  clock?: Clock | undefined;
 }
 
 /**
- * The entries of one cache, the first `limit` the store lists, oldest stored first.
+ * What `cache` holds now, read from its store: every entry of its server (any auth context,
+ * fresh or stale), the first `limit` the store lists, oldest stored first. Each carries its
+ * value: a view that shows several users' entries must not show a private value (`scope:
+ * 'private'`) to anyone else.
+ *
+ * ```ts
+ * for (const entry of await listCacheEntries(client.cache!))
+ *   console.log(entry.method, entry.param, entry.scope, entry.fresh);
+ * ```
  * @throws InvalidArgumentError (-32602) for a `limit` that is not an integer ≥ 1;
  *   CancelledError (-32800) when `signal` aborts; what the store's `keys` throws (a failed
  *   read of one entry leaves that entry out).
  */
-export async function listEntries(deps: EntryListingDeps, options: ListEntriesOptions = {}): Promise<CacheEntryInfo[]> {
+export async function listCacheEntries(
+  cache: ResponseCache,
+  options: ListEntriesOptions = {},
+): Promise<CacheEntryInfo[]> {
   const limit = options.limit ?? DEFAULT_LIST_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new InvalidArgumentError('limit', limit, 'expected an integer of at least 1');
   const signal = options.signal;
   if (signal?.aborted) throw abortedError('listEntries', signal.reason);
-  const store = deps.store;
-  const listed = store.keys(deps.prefix);
+  const store = cache.store;
+  const tag = cache.serverTag;
+  const prefix = keyPrefix(tag);
+  const wallClock = options.wallClock ?? systemWallClock;
+  const clock = options.clock ?? systemClock;
+  const listed = store.keys(prefix);
   const keys = isPromise(listed) ? await listed : listed;
   const out: CacheEntryInfo[] = [];
   for (const key of keys) {
     if (out.length >= limit) break;
-    if (!key.startsWith(deps.prefix)) continue;
+    if (!key.startsWith(prefix)) continue;
     const parts = parseCacheKey(key);
-    if (parts === undefined || parts.serverTag !== deps.serverTag) continue;
+    if (parts === undefined || parts.serverTag !== tag) continue;
     let entry: CacheEntry | undefined;
     try {
       const read = store.peek !== undefined ? store.peek(key) : store.get(key);
@@ -62,8 +75,8 @@ export async function listEntries(deps: EntryListingDeps, options: ListEntriesOp
     }
     if (signal?.aborted) throw abortedError('listEntries', signal.reason);
     if (entry === undefined) continue;
-    const now = deps.clock.now();
-    const expiresAt = entry.expiresAt ?? deps.wallClock.now() + (entry.receivedAt + entry.ttlMs - now);
+    const wallNow = wallClock.now();
+    const expiresAt = entry.expiresAt ?? wallNow + (entry.receivedAt + entry.ttlMs - clock.now());
     out.push({
       key,
       method: parts.method,
@@ -75,7 +88,7 @@ export async function listEntries(deps: EntryListingDeps, options: ListEntriesOp
       bytes: entry.bytes,
       storedAt: expiresAt - entry.ttlMs,
       expiresAt,
-      fresh: now < entry.receivedAt + entry.ttlMs,
+      fresh: wallNow < expiresAt,
       value: entry.value,
     });
   }

@@ -18,7 +18,6 @@ import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { resolveResponseCacheOptions, type ResponseCacheOptions } from './options.js';
 
 import { CacheEntries } from './entries.js';
-import { listEntries, type ListEntriesOptions } from './entryListing.js';
 import { PartitionResolver, type RequestAuth } from './partitionResolver.js';
 import { CacheMissError } from './errors.js';
 import type { FlightTicket } from './fleet.js';
@@ -42,7 +41,6 @@ import {
   LIST_METHODS,
   isCacheableMethod,
   isListMethod,
-  type CacheEntryInfo,
   type CacheOutcome,
   type CacheRequest,
   type CacheStats,
@@ -155,6 +153,14 @@ export class ResponseCache {
         if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'evict', key });
       }) ?? noop;
     this.unsubscribeFleet = this.store.onInvalidation?.((notice) => this.invalidations.fromFleet(notice)) ?? noop;
+  }
+
+  /**
+   * The `serverTag` element of this cache's keys (`cacheKey.ts`): 16 hex digits of a digest of
+   * its server identity. Every key of this cache starts with `keyPrefix(serverTag)`.
+   */
+  get serverTag(): string {
+    return this.keys.tag;
   }
 
   /** A snapshot of the counters (a new plain object each call). */
@@ -363,7 +369,7 @@ export class ResponseCache {
   }
 
   /**
-   * Removes the one entry stored under `key` (a key {@link listEntries} returned) and keeps
+   * Removes the one entry stored under `key` (a key `listCacheEntries` returned) and keeps
    * results now in flight that it covers from being stored. A list page takes its list with it:
    * the pages of a list go together (spec: "Interaction with Pagination"), so for a list method
    * this is {@link invalidateList} with `authContext: 'all'`. Results in flight are kept from
@@ -388,28 +394,6 @@ export class ResponseCache {
       key,
       same,
       undefined,
-    );
-  }
-
-  /**
-   * What this cache holds now, read from the store (every entry of this server, any auth
-   * context, fresh or stale), oldest stored first, at most `options.limit` (500). For views: it reads the store key
-   * by key, with its `peek` when it has one (an LRU order is left as it is), never on the hit
-   * path. Each entry carries its value: a view that shows several users' entries must not
-   * show private values (`scope: 'private'`) to anyone else.
-   * @throws InvalidArgumentError (-32602) for a `limit` that is not an integer ≥ 1;
-   *   CancelledError (-32800) when `options.signal` aborts; what the store's `keys` throws.
-   */
-  listEntries(options: ListEntriesOptions = {}): Promise<CacheEntryInfo[]> {
-    return listEntries(
-      {
-        store: this.store,
-        prefix: this.keys.prefix,
-        serverTag: this.keys.tag,
-        clock: this.clock,
-        wallClock: this.wallClock,
-      },
-      options,
     );
   }
 

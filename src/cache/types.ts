@@ -228,7 +228,7 @@ export interface CacheEntry {
 }
 
 /**
- * One entry of a response cache as {@link ResponseCache.listEntries} reads it from the store:
+ * One entry of a response cache as `listCacheEntries` reads it from the store:
  * what it answers, for whom (its partition: a digest, never the auth context), until when.
  */
 export interface CacheEntryInfo {
@@ -252,7 +252,7 @@ export interface CacheEntryInfo {
   readonly storedAt: number;
   /** When it stops being fresh, in wall-clock ms since the epoch (`storedAt + ttlMs`). */
   readonly expiresAt: number;
-  /** Whether it is fresh now, on the cache's monotonic clock (`now < receivedAt + ttlMs`). */
+  /** Whether it is fresh now, on the wall clock (`now < expiresAt`). */
   readonly fresh: boolean;
   /** The stored result, deeply frozen and shared with the cache (do not mutate it). */
   readonly value: Readonly<JsonObject>;

@@ -11,11 +11,12 @@ import type { McpHost } from '../host/host.js';
 import type { ApproveHook } from '../host/policy/approval.js';
 import type { HostEvent } from '../host/servers/hostOptions.js';
 import type { Middleware } from '../client/middleware.js';
+import { listCacheEntries } from '../cache/entryListing.js';
 import { isCacheableMethod } from '../cache/types.js';
 import type { McpClient } from '../client/client.js';
 import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
 import { ApprovalWaits, type DevtoolsApproveOptions, type PageVerdict } from './approvalWaits.js';
-import { cacheEntryId, cacheEntryView, SaltedDigests } from './cacheView.js';
+import { cacheEntryId, cacheEntryView, Labels } from './cacheView.js';
 import { CacheWatch } from './cacheWatch.js';
 import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
@@ -105,7 +106,7 @@ export class DevtoolsRecorder {
   private readonly notes = new Map<string, ServerNotes>();
   private readonly approvals: ApprovalWaits;
   private readonly history = new CatalogHistory();
-  private readonly digests = new SaltedDigests();
+  private readonly labels = new Labels();
   private readonly tasks = new TaskHistory();
   private readonly subscriptionLog: SubscriptionLog;
   private readonly cacheWatch: CacheWatch;
@@ -478,8 +479,8 @@ export class DevtoolsRecorder {
       } catch {
         own = undefined; // an auth context the cache refuses: no entry is the host's own then
       }
-      for (const entry of await cache.listEntries({ limit: MAX_CACHE_ENTRIES, signal }))
-        out.push(cacheEntryView(name, entry, own, this.digests));
+      const entries = await listCacheEntries(cache, { limit: MAX_CACHE_ENTRIES, signal, wallClock: this.wallClock });
+      for (const entry of entries) out.push(cacheEntryView(name, entry, own, this.labels));
     }
     return out;
   }
@@ -489,8 +490,12 @@ export class DevtoolsRecorder {
     const client: McpClient | undefined = typeof server === 'string' ? this.attached?.client(server) : undefined;
     if (client?.cache === undefined)
       throw new InvalidArgumentError('server', server, 'no server with a cache by that name');
-    const entries = await client.cache.listEntries({ limit: MAX_CACHE_ENTRIES, signal });
-    const entry = entries.find((e) => cacheEntryId(server, e.key, this.digests) === id);
+    const entries = await listCacheEntries(client.cache, {
+      limit: MAX_CACHE_ENTRIES,
+      signal,
+      wallClock: this.wallClock,
+    });
+    const entry = entries.find((e) => cacheEntryId(server, e.key, this.labels) === id);
     if (entry === undefined) throw new InvalidArgumentError('entry', id, 'no cache entry by that id (gone?)');
     return { client, entry, key: entry.key };
   }

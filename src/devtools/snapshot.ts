@@ -153,12 +153,12 @@ export interface DevtoolsRequest {
 
 /**
  * One entry of a server's response cache: what it answers, for whom, until when. A private
- * entry shows its metadata only (never its value), and its partition as a digest salted per
- * recorder (never the auth context, a token or a user id; the same user gives the same label
+ * entry shows its metadata only (never its value), and its partition as a number the recorder
+ * gave it (never the auth context, a token or a user id; the same user gives the same label
  * within one recorder).
  */
 export interface DevtoolsCacheEntry {
-  /** What the page names it by in an action: a salted digest of its store key (never the key). */
+  /** What the page names it by in an action: `e<n>`, a number the recorder gave its store key (never the key). */
   readonly id: string;
   /** The server's name in the host. */
   readonly server: string;
@@ -166,15 +166,16 @@ export interface DevtoolsCacheEntry {
   readonly method: string;
   /**
    * What it is about: the uri (redacted, cut at 200 characters); for a list page, `first page`
-   * or `page #<digest>` (a cursor is opaque and may carry data: its salted digest, never its
-   * value); `undefined` for `server/discover`.
+   * or `page #<n>` (a cursor is opaque and may carry data: a number the recorder gave it, never
+   * its value); `undefined` for `server/discover`.
    */
   readonly about: string | undefined;
   /** `public` (shared by every auth context) or `private`. */
   readonly scope: 'public' | 'private';
   /**
-   * `public`; `host` (the host's own requests: its auth context, or none declared); `user
-   * #<12 hex>` (another auth context, such as a `host.forUser` scope's: a salted digest of its partition).
+   * `public`; `host` (the host's own requests: its auth context, or none declared); `user <n>`
+   * (another auth context, such as a `host.forUser` scope's, numbered in the order the recorder
+   * first saw it).
    */
   readonly partition: string;
   /** The protocol version it was fetched with (and its language preference, if any). */

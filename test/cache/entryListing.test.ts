@@ -1,5 +1,5 @@
 /**
- * ResponseCache.listEntries and invalidateEntry: what a view reads of a cache (entries of both
+ * listCacheEntries and ResponseCache.invalidateEntry: what a view reads of a cache (entries of both
  * scopes and two auth contexts, with their partition digest, wall-clock stored/expires times,
  * freshness on the monotonic clock, bytes), the LRU order left as it is, one entry invalidated
  * while its neighbours stay, a list page taking its list with it. Fake clocks; nothing sleeps.
@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCacheStore } from '../../src/cache/cacheStore.js';
 import { ResponseCache } from '../../src/cache/responseCache.js';
+import { listCacheEntries } from '../../src/cache/entryListing.js';
 import type { CacheEvent, Loader } from '../../src/cache/types.js';
 import { InvalidArgumentError } from '../../src/errors/errors.js';
 import type { JsonObject } from '../../src/wire/messages.js';
@@ -31,7 +32,7 @@ const answer =
   () =>
     Promise.resolve({ result, storable: true });
 
-describe('ResponseCache.listEntries', () => {
+describe('listCacheEntries', () => {
   it('lists entries of both scopes with their partition digest, times, freshness and bytes, never the auth context', async () => {
     const time = clocks();
     let user = 'alice@example.com';
@@ -60,7 +61,7 @@ describe('ResponseCache.listEntries', () => {
     await cache.fetch({ method: 'tools/list', protocolVersion: V }, answer({ tools: [], ttlMs: 0 }));
     time.advance(1997);
 
-    const entries = await cache.listEntries();
+    const entries = await listCacheEntries(cache, time);
     const byWhat = entries.map((e) => [e.method, e.param, e.scope, e.fresh]);
     expect(byWhat).toEqual([
       ['resources/read', 'demo://public', 'public', false],
@@ -86,8 +87,8 @@ describe('ResponseCache.listEntries', () => {
       cacheScope: 'private',
     });
     expect(JSON.stringify(entries.map(({ value: _value, ...rest }) => rest))).not.toMatch(/alice|bob/);
-    expect(await cache.listEntries({ limit: 2 })).toHaveLength(2);
-    await expect(cache.listEntries({ limit: 0 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(await listCacheEntries(cache, { ...time, limit: 2 })).toHaveLength(2);
+    await expect(listCacheEntries(cache, { ...time, limit: 0 })).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 
   it('reads without changing the LRU order of its own store', async () => {
@@ -99,12 +100,12 @@ describe('ResponseCache.listEntries', () => {
         { method: 'resources/read', uri, protocolVersion: V },
         answer({ contents: [], ttlMs: 60_000, cacheScope: 'public' }),
       );
-    await cache.listEntries(); // a get of each would make demo://a the newest, and evict demo://b next
+    await listCacheEntries(cache, time); // a get of each would make demo://a the newest, and evict demo://b next
     await cache.fetch(
       { method: 'resources/read', uri: 'demo://c', protocolVersion: V },
       answer({ contents: [], ttlMs: 60_000, cacheScope: 'public' }),
     );
-    expect((await cache.listEntries()).map((e) => e.param).sort()).toEqual(['demo://b', 'demo://c']);
+    expect((await listCacheEntries(cache, time)).map((e) => e.param).sort()).toEqual(['demo://b', 'demo://c']);
   });
 });
 
@@ -122,9 +123,9 @@ describe('ResponseCache.invalidateEntry', () => {
       await cache.fetch({ method: 'resources/read', uri, protocolVersion: V }, load);
       time.advance(1);
     }
-    const target = (await cache.listEntries()).find((e) => e.param === 'demo://a')!;
+    const target = (await listCacheEntries(cache, time)).find((e) => e.param === 'demo://a')!;
     expect(await cache.invalidateEntry(target.key)).toBe(1);
-    expect((await cache.listEntries()).map((e) => e.param)).toEqual(['demo://a/child', 'demo://b']);
+    expect((await listCacheEntries(cache, time)).map((e) => e.param)).toEqual(['demo://a/child', 'demo://b']);
     expect(events.at(-1)).toEqual({ type: 'invalidate', target: { kind: 'uri', uri: 'demo://a' }, removed: 1 });
     expect(await cache.invalidateEntry(target.key)).toBe(0);
     loads = 0;
@@ -138,7 +139,8 @@ describe('ResponseCache.invalidateEntry', () => {
   });
 
   it('takes a list page with every page of its list', async () => {
-    const cache = new ResponseCache({ serverIdentity: 's', ...clocks() });
+    const time = clocks();
+    const cache = new ResponseCache({ serverIdentity: 's', ...time });
     await cache.fetch(
       { method: 'tools/list', protocolVersion: V },
       answer({ tools: [], nextCursor: 'p2', ttlMs: 60_000, cacheScope: 'public' }),
@@ -151,20 +153,21 @@ describe('ResponseCache.invalidateEntry', () => {
       { method: 'prompts/list', protocolVersion: V },
       answer({ prompts: [], ttlMs: 60_000, cacheScope: 'public' }),
     );
-    const first = (await cache.listEntries()).find((e) => e.method === 'tools/list' && e.param === null)!;
+    const first = (await listCacheEntries(cache, time)).find((e) => e.method === 'tools/list' && e.param === null)!;
     expect(await cache.invalidateEntry(first.key)).toBe(2);
-    expect((await cache.listEntries()).map((e) => e.method)).toEqual(['prompts/list']);
+    expect((await listCacheEntries(cache, time)).map((e) => e.method)).toEqual(['prompts/list']);
   });
 
   it('refuses a key of another cache', async () => {
+    const time = clocks();
     const mine = new ResponseCache({ serverIdentity: 'one' });
     const theirs = new ResponseCache({ serverIdentity: 'two', store: mine.store, sharedStore: false });
     await theirs.fetch(
       { method: 'resources/read', uri: 'demo://x', protocolVersion: V },
       answer({ contents: [], ttlMs: 60_000, cacheScope: 'public' }),
     );
-    const [entry] = await theirs.listEntries();
-    expect(await mine.listEntries()).toEqual([]);
+    const [entry] = await listCacheEntries(theirs, time);
+    expect(await listCacheEntries(mine, time)).toEqual([]);
     await expect(mine.invalidateEntry(entry!.key)).rejects.toBeInstanceOf(InvalidArgumentError);
     await expect(mine.invalidateEntry('not a key')).rejects.toBeInstanceOf(InvalidArgumentError);
   });
