@@ -304,6 +304,9 @@ export class DevtoolsRecorder {
     };
   }
 
+  /** The wall clock's reading, as a function (read only when needed). */
+  private readonly now = (): number => this.wallClock.now();
+
   private readonly middleware: Middleware = async (ctx, next) => {
     const record: RequestRecord = {
       id: ++this.lastRequestId,
@@ -322,7 +325,7 @@ export class DevtoolsRecorder {
     try {
       const result = await next();
       // Kept while no one listens too (bounded; one comparison for a result that is no task's).
-      if (this.tasks.heard(ctx.serverName, ctx.method, ctx.params, result, this.wallClock.now()))
+      if (this.tasks.heard(ctx.serverName, ctx.method, ctx.params, result, this.now))
         this.changed(() => ({ type: 'tasks', tasks: this.tasks.list() }));
       this.ended(record, 'ok', undefined, result);
       return result;

@@ -36,7 +36,13 @@ export class TaskHistory {
    * What one request's result says of a task; true when a task came or changed status.
    * Cheap for every other result: one comparison of the method.
    */
-  heard(server: string | undefined, method: string, params: JsonObject, result: unknown, at: number): boolean {
+  heard(
+    server: string | undefined,
+    method: string,
+    params: Readonly<JsonObject>,
+    result: unknown,
+    now: () => number,
+  ): boolean {
     let task: unknown;
     let tool: string | undefined;
     if (method === 'tools/call') {
@@ -50,6 +56,7 @@ export class TaskHistory {
     const taskId = task['taskId'];
     const status = task['status'];
     const message = typeof task['statusMessage'] === 'string' ? task['statusMessage'] : undefined;
+    const at = now();
     const key = `${server ?? ''}\u0000${taskId}`;
     let record = this.tasks.get(key);
     if (record === undefined) {
