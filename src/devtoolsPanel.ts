@@ -17,7 +17,14 @@ export {
   type DevtoolsPanelOptions,
   type DevtoolsPanelConstructor,
 } from './devtools/panel/panel.js';
-export { DevtoolsRecorder, DEFAULT_MAX_REQUESTS, type DevtoolsRecorderOptions } from './devtools/recorder.js';
+export {
+  DevtoolsRecorder,
+  DEFAULT_MAX_REQUESTS,
+  MAX_CACHE_ENTRIES,
+  type DevtoolsRecorderOptions,
+  type DevtoolsActionOptions,
+} from './devtools/recorder.js';
+export type { DevtoolsApproveOptions, PageVerdict } from './devtools/approvalWaits.js';
 export type {
   DevtoolsSnapshot,
   DevtoolsChange,
@@ -31,4 +38,8 @@ export type {
   DevtoolsOutcome,
   DevtoolsApproval,
   DevtoolsError,
+  DevtoolsCacheEntry,
+  DevtoolsTask,
+  DevtoolsSubscription,
+  DevtoolsHeard,
 } from './devtools/snapshot.js';

@@ -138,7 +138,8 @@ export { EraDetectionError, type EraDetectionErrorData, type EraStepFailure } fr
 export { ResponseCache } from './cache/responseCache.js';
 export type { ResponseCacheOptions } from './cache/options.js';
 export { MemoryCacheStore, type MemoryCacheStoreOptions, type CacheStore } from './cache/cacheStore.js';
-export type { CacheEntry } from './cache/types.js';
+export type { CacheEntry, CacheEntryInfo } from './cache/types.js';
+export { listCacheEntries, type ListEntriesOptions } from './cache/entryListing.js';
 export type { MaybePromise } from './util/maybePromise.js';
 export { CacheMissError, isCacheMissError, type CacheMissData } from './cache/errors.js';
 export type { FleetInvalidation, FlightTicket, StoreRefusal } from './cache/fleet.js';

@@ -21,6 +21,11 @@ export interface CacheStore {
   /** The entry under `key`, or `undefined`. Must not judge freshness: stale entries are returned too. */
   get(key: string): MaybePromise<CacheEntry | undefined>;
   /**
+   * Optional: the entry under `key` without counting as a use (an LRU store leaves its order as
+   * it is). `listCacheEntries` reads with it when the store has it, else with `get`.
+   */
+  peek?(key: string): MaybePromise<CacheEntry | undefined>;
+  /**
    * Stores `entry` under `key`, replacing any entry there. Return `false` when the store
    * refuses the entry (for example, larger than its byte bound), or a {@link StoreRefusal}
    * that says why; anything else means stored. `fence` is what {@link fence} returned when the
@@ -138,6 +143,11 @@ export class MemoryCacheStore implements CacheStore, Closeable {
   get(key: string): CacheEntry | undefined {
     // One options object for every get: without it, lru-cache makes an empty one per call.
     return this.lru.get(key, this.getOptions);
+  }
+
+  /** The entry under `key`, leaving the LRU order as it is. */
+  peek(key: string): CacheEntry | undefined {
+    return this.lru.peek(key);
   }
 
   set(key: string, entry: CacheEntry): boolean {

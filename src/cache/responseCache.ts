@@ -13,7 +13,7 @@ import type { JsonObject } from '../wire/messages.js';
 import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
 import { isPromise, type MaybePromise } from '../util/maybePromise.js';
 import { ANONYMOUS_PRIVATE_TAG, type AuthPartition } from './authContext.js';
-import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, quoteJson } from './cacheKey.js';
+import { CacheKeyBuilder, PUBLIC_PARTITION, keyParam, keyPrefix, parseCacheKey, quoteJson } from './cacheKey.js';
 import { MemoryCacheStore, type CacheStore } from './cacheStore.js';
 import { resolveResponseCacheOptions, type ResponseCacheOptions } from './options.js';
 
@@ -153,6 +153,14 @@ export class ResponseCache {
         if (this.reporter.onEvent !== undefined) this.reporter.emit({ type: 'evict', key });
       }) ?? noop;
     this.unsubscribeFleet = this.store.onInvalidation?.((notice) => this.invalidations.fromFleet(notice)) ?? noop;
+  }
+
+  /**
+   * The `serverTag` element of this cache's keys (`cacheKey.ts`): 16 hex digits of a digest of
+   * its server identity. Every key of this cache starts with `keyPrefix(serverTag)`.
+   */
+  get serverTag(): string {
+    return this.keys.tag;
   }
 
   /** A snapshot of the counters (a new plain object each call). */
@@ -358,6 +366,35 @@ export class ResponseCache {
    */
   invalidateAll(): Promise<number> {
     return this.invalidations.run({ kind: 'all' }, this.keys.prefix, () => true, undefined);
+  }
+
+  /**
+   * Removes the one entry stored under `key` (a key `listCacheEntries` returned) and keeps
+   * results now in flight that it covers from being stored. A list page takes its list with it:
+   * the pages of a list go together (spec: "Interaction with Pagination"), so for a list method
+   * this is {@link invalidateList} with `authContext: 'all'`. Results in flight are kept from
+   * being stored as by the invalidation of its uri (`resources/read`) or its method (the
+   * others); the `invalidate` event names that target.
+   * @returns the number of entries removed (0 when the entry was gone already).
+   * @throws InvalidArgumentError (-32602) when `key` is not a key of this cache.
+   */
+  invalidateEntry(key: string): Promise<number> {
+    const parts = typeof key === 'string' ? parseCacheKey(key) : undefined;
+    if (parts === undefined || parts.serverTag !== this.keys.tag)
+      return Promise.reject(new InvalidArgumentError('key', typeof key, 'not a key of this cache'));
+    const { method, param } = parts;
+    if (isListMethod(method)) return this.invalidateList(method);
+    const same = (other: typeof parts): boolean =>
+      other.method === method &&
+      other.param === param &&
+      other.protocolVersion === parts.protocolVersion &&
+      other.partition === parts.partition;
+    return this.invalidations.run(
+      method === 'resources/read' && param !== null ? { kind: 'uri', uri: param } : { kind: 'method', method },
+      key,
+      same,
+      undefined,
+    );
   }
 
   /**

@@ -226,3 +226,34 @@ export interface CacheEntry {
    */
   readonly expiresAt?: number | undefined;
 }
+
+/**
+ * One entry of a response cache as `listCacheEntries` reads it from the store:
+ * what it answers, for whom (its partition: a digest, never the auth context), until when.
+ */
+export interface CacheEntryInfo {
+  /** The store key (its partition element is a digest of the auth context, never the context). */
+  readonly key: string;
+  /** The request method, e.g. `resources/read`. */
+  readonly method: string;
+  /** The `uri` of `resources/read` and `skills/get`, a list page's cursor (`null` for the first page), `null` for `server/discover`. */
+  readonly param: string | null;
+  /** The protocol version the request was sent with (and its language preference, if any). */
+  readonly protocolVersion: string;
+  /** `"public"`, `"private:<32 hex>"` (a SHA-256 digest of the auth context) or `"private:anonymous"`. */
+  readonly partition: string;
+  /** The entry's normalized scope. */
+  readonly scope: CacheScope;
+  /** Its normalized TTL, in ms. */
+  readonly ttlMs: number;
+  /** What it counts toward the store's byte bound, in bytes. */
+  readonly bytes: number;
+  /** When it was stored, in wall-clock ms since the epoch. */
+  readonly storedAt: number;
+  /** When it stops being fresh, in wall-clock ms since the epoch (`storedAt + ttlMs`). */
+  readonly expiresAt: number;
+  /** Whether it is fresh now, on the wall clock (`now < expiresAt`). */
+  readonly fresh: boolean;
+  /** The stored result, deeply frozen and shared with the cache (do not mutate it). */
+  readonly value: Readonly<JsonObject>;
+}

@@ -8,24 +8,32 @@
  */
 import { InvalidArgumentError, isCancelledError } from '../errors/errors.js';
 import type { McpHost } from '../host/host.js';
-import type { ApproveHook, ToolCallApproval } from '../host/policy/approval.js';
+import type { ApproveHook } from '../host/policy/approval.js';
 import type { HostEvent } from '../host/servers/hostOptions.js';
 import type { CallContext } from '../client/chain.js';
 import type { JsonObject } from '../wire/messages.js';
 import type { Middleware } from '../client/middleware.js';
-import { redact } from '../observability/debug.js';
-import { systemClock, systemWallClock, type Clock, type WallClock } from '../util/clock.js';
+import { listCacheEntries } from '../cache/entryListing.js';
+import { isCacheableMethod } from '../cache/types.js';
+import type { McpClient } from '../client/client.js';
+import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
+import { ApprovalWaits, type DevtoolsApproveOptions, type PageVerdict } from './approvalWaits.js';
+import { cacheEntryId, cacheEntryView, Labels } from './cacheView.js';
+import { CacheWatch } from './cacheWatch.js';
 import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
+import { SubscriptionLog } from './subscriptionLog.js';
+import { TaskHistory } from './taskHistory.js';
 import type {
-  DevtoolsApproval,
   DevtoolsAttempt,
+  DevtoolsCacheEntry,
   DevtoolsChange,
   DevtoolsError,
   DevtoolsOutcome,
   DevtoolsRequest,
   DevtoolsServer,
   DevtoolsSnapshot,
+  DevtoolsSubscription,
 } from './snapshot.js';
 import { catalogView, errorView, requestTarget, serverView, type ServerNotes } from './views.js';
 
@@ -38,6 +46,8 @@ const MAX_MAX_REQUESTS = 100_000;
  * them do not push the evidence out (the page keeps as many).
  */
 export const MAX_FAILED_REQUESTS = 100;
+/** The most cache entries shown per server. */
+export const MAX_CACHE_ENTRIES = 200;
 
 /** Options of `new DevtoolsRecorder(options)`. */
 export interface DevtoolsRecorderOptions {
@@ -47,6 +57,14 @@ export interface DevtoolsRecorderOptions {
   clock?: Clock | undefined;
   /** The wall clock of `startedAt`, `since` and `at`. @default Date.now() */
   wallClock?: WallClock | undefined;
+  /** The timers the cache entries are read again with while someone listens. @default the globals */
+  timers?: Timers | undefined;
+}
+
+/** Options of the recorder's actions on the cache. */
+export interface DevtoolsActionOptions {
+  /** Aborts the action (`CancelledError` -32800). */
+  signal?: AbortSignal | undefined;
 }
 
 /** One request while the recorder holds it (copied out for a snapshot or a change). */
@@ -76,13 +94,6 @@ interface AttemptRecord {
 /** The most sends kept per request (a call stuck in rounds keeps its first ones). */
 const MAX_ATTEMPTS = 20;
 
-/** One approval waiting, with the frozen arguments as the hook received them (redacted when shown). */
-interface ApprovalRecord {
-  id: number;
-  call: ToolCallApproval;
-  since: number;
-}
-
 const encoder = new TextEncoder();
 
 /**
@@ -108,12 +119,15 @@ export class DevtoolsRecorder {
   private readonly wallClock: WallClock;
   private readonly listeners = new Set<(change: DevtoolsChange) => void>();
   private readonly notes = new Map<string, ServerNotes>();
-  private readonly waiting = new Map<number, ApprovalRecord>();
+  private readonly approvals: ApprovalWaits;
   private readonly history = new CatalogHistory();
+  private readonly labels = new Labels();
+  private readonly tasks = new TaskHistory();
+  private readonly subscriptionLog: SubscriptionLog;
+  private readonly cacheWatch: CacheWatch;
   private attached: McpHost | undefined;
   private detachHost: (() => void) | undefined;
   private lastRequestId = 0;
-  private lastApprovalId = 0;
 
   /** @throws InvalidArgumentError (-32602) for a `maxRequests` that is not an integer 1–100,000. */
   constructor(options: DevtoolsRecorderOptions = {}) {
@@ -123,6 +137,23 @@ export class DevtoolsRecorder {
     this.requests = new RingBuffer(max);
     this.clock = options.clock ?? systemClock;
     this.wallClock = options.wallClock ?? systemWallClock;
+    this.approvals = new ApprovalWaits(this.wallClock, () =>
+      this.changed(() => ({ type: 'approvals', approvals: this.approvals.list() })),
+    );
+    this.subscriptionLog = new SubscriptionLog(
+      () => this.wallClock.now(),
+      () =>
+        this.changed(() => ({
+          type: 'subscriptions',
+          subscriptions: this.subscriptionList(),
+          heard: this.subscriptionLog.list(),
+        })),
+    );
+    this.cacheWatch = new CacheWatch({
+      read: () => this.readCache(),
+      changed: (cache) => this.changed(() => ({ type: 'cache', cache })),
+      timers: options.timers ?? systemTimers,
+    });
   }
 
   /**
@@ -145,9 +176,11 @@ export class DevtoolsRecorder {
     const offEvents = host.on((event) => this.heard(event));
     const offMiddleware = host.use(this.middleware);
     this.attached = host;
+    this.watchClients();
     this.detachHost = () => {
       offEvents();
       offMiddleware();
+      this.subscriptionLog.stop();
     };
     return () => this.detach();
   }
@@ -173,19 +206,80 @@ export class DevtoolsRecorder {
    * An approval hook that shows each call in `approvals` while `hook` decides it, for the
    * `approve` option of the host (or of one server). `hook` is asked exactly as it would be
    * without the recorder; without `hook` every call is allowed, as without an `approve` option.
+   * With `options.fromPage`, the page (served with `actions: true`) may answer too, bound to the
+   * approval's id and its `argumentsHash`: the first answer wins, the hook's signal aborts when
+   * the page answers first; without `hook`, the call waits for the page.
    */
-  approve(hook?: ApproveHook): ApproveHook {
-    return async (call, context) => {
-      const id = ++this.lastApprovalId;
-      this.waiting.set(id, { id, call, since: this.wallClock.now() });
-      this.changed(() => ({ type: 'approvals', approvals: this.approvalList() }));
-      try {
-        return hook === undefined ? 'allow' : await hook(call, context);
-      } finally {
-        this.waiting.delete(id);
-        this.changed(() => ({ type: 'approvals', approvals: this.approvalList() }));
-      }
-    };
+  approve(hook?: ApproveHook, options: DevtoolsApproveOptions = {}): ApproveHook {
+    return this.approvals.wrap(hook, options);
+  }
+
+  /**
+   * Answers a waiting approval (one of `snapshot().approvals`, `answerable`) as its user would:
+   * `allow` applies to exactly the arguments `argumentsHash` names; `deny` denies it by the user.
+   * @throws InvalidArgumentError (-32602) when no approval by that id waits, it is not
+   *   answerable, the hash is not that of its arguments, or `verdict` is neither.
+   */
+  answerApproval(id: number, argumentsHash: string, verdict: PageVerdict): void {
+    this.approvals.answer(id, argumentsHash, verdict);
+  }
+
+  /**
+   * Drops one cache entry (an `id` of `snapshot().cache`) of `server`'s cache
+   * (`ResponseCache.invalidateEntry`: a list page takes its list with it).
+   * @returns the number of entries removed.
+   * @throws InvalidArgumentError (-32602) when `server` has no cache, or no entry has that id
+   *   (gone already); CancelledError (-32800) when `options.signal` aborts.
+   */
+  async invalidateCacheEntry(server: string, id: string, options: DevtoolsActionOptions = {}): Promise<number> {
+    const { client, key } = await this.findEntry(server, id, options.signal);
+    const removed = await client.cache!.invalidateEntry(key);
+    this.cacheWatch.soon();
+    return removed;
+  }
+
+  /**
+   * Sends again the request that made one cache entry, bypassing the cache (`cacheMode:
+   * 'reload'`), through the server's client (and so through the host's middleware): a
+   * `resources/read` of its uri, a page of its list, `server/discover`. The host's own live
+   * lists are not refreshed by it (they follow `list_changed`). A private entry of another
+   * auth context than the host's own is not refetched: its user's requests do that.
+   * @returns the method sent.
+   * @throws InvalidArgumentError (-32602) as {@link invalidateCacheEntry}, for another user's
+   *   private entry, or a method the devtools do not refetch; what the request throws.
+   */
+  async refetchCacheEntry(server: string, id: string, options: DevtoolsActionOptions = {}): Promise<string> {
+    const { client, entry } = await this.findEntry(server, id, options.signal);
+    const own = client.cache!.privatePartitionNow() ?? 'private:anonymous';
+    if (entry.partition !== 'public' && entry.partition !== own)
+      throw new InvalidArgumentError(
+        'entry',
+        id,
+        "a private entry of another user: only that user's requests refetch it",
+      );
+    const call = { cacheMode: 'reload' as const, signal: options.signal };
+    const { method, param } = entry;
+    const page = param === null ? {} : { cursor: param };
+    if (method === 'resources/read' && param !== null) await client.readResource(param, call);
+    else if (method === 'server/discover') await client.discover(call);
+    else if (method === 'tools/list') await client.listTools(page, call);
+    else if (method === 'prompts/list') await client.listPrompts(page, call);
+    else if (method === 'resources/list') await client.listResources(page, call);
+    else if (method === 'resources/templates/list') await client.listResourceTemplates(page, call);
+    else throw new InvalidArgumentError('entry', id, `the devtools do not refetch ${method}`);
+    this.cacheWatch.soon();
+    return method;
+  }
+
+  /**
+   * {@link snapshot} with every server's cache entries read now (at most
+   * {@link MAX_CACHE_ENTRIES} per server): what a new viewer starts from.
+   * @throws CancelledError (-32800) when `options.signal` aborts.
+   */
+  async readSnapshot(options: DevtoolsActionOptions = {}): Promise<DevtoolsSnapshot> {
+    const cache = await this.readCache(options.signal);
+    this.cacheWatch.take(cache);
+    return { ...this.snapshot(), cache };
   }
 
   /**
@@ -197,12 +291,18 @@ export class DevtoolsRecorder {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     const registration = (change: DevtoolsChange): void => listener(change);
     this.listeners.add(registration);
+    this.cacheWatch.start();
     return () => {
       this.listeners.delete(registration);
+      if (this.listeners.size === 0) this.cacheWatch.stop();
     };
   }
 
-  /** Everything at this moment: servers and catalog read from the host now, the kept requests, the approvals waiting. */
+  /**
+   * Everything at this moment: servers and catalog read from the host now, the kept requests,
+   * the approvals waiting, and the cache entries as last read for listeners (empty while nobody
+   * listens: {@link readSnapshot} reads them now).
+   */
   snapshot(): DevtoolsSnapshot {
     return {
       at: this.wallClock.now(),
@@ -211,9 +311,16 @@ export class DevtoolsRecorder {
         this.attached === undefined ? { items: [], leftOut: [], collisions: [] } : catalogView(this.attached.catalog),
       catalogChanges: this.history.list(),
       requests: this.keptRequests().map(copyRequest),
-      approvals: this.approvalList(),
+      approvals: this.approvals.list(),
+      cache: this.cacheWatch.latest,
+      tasks: this.tasks.list(),
+      subscriptions: this.subscriptionList(),
+      heard: this.subscriptionLog.list(),
     };
   }
+
+  /** The wall clock's reading, as a function (read only when needed). */
+  private readonly now = (): number => this.wallClock.now();
 
   private readonly middleware: Middleware = async (ctx, next) => {
     const record: RequestRecord = {
@@ -235,6 +342,9 @@ export class DevtoolsRecorder {
     this.changed(() => ({ type: 'request', request: copyRequest(record) }));
     try {
       const result = await next();
+      // Kept while no one listens too (bounded; one comparison for a result that is no task's).
+      if (this.tasks.heard(ctx.serverName, ctx.method, ctx.params, result, this.now))
+        this.changed(() => ({ type: 'tasks', tasks: this.tasks.list() }));
       this.ended(record, 'ok', undefined, result);
       return result;
     } catch (error) {
@@ -278,11 +388,14 @@ export class DevtoolsRecorder {
     record.error = errorView(error);
     if (outcome === 'error') this.failed.push(record);
     if (this.listeners.size === 0) return;
+    if (isCacheableMethod(record.method)) this.cacheWatch.soon();
     if (result !== undefined) record.bytes = encoder.encode(JSON.stringify(result)).length;
     this.changed(() => ({ type: 'request', request: copyRequest(record) }));
   }
 
   private heard(event: HostEvent): void {
+    // A client is made when its server connects: watch its subscriptions from its first event on.
+    if (event.type === 'state' || event.type === 'client') this.watchClients();
     switch (event.type) {
       case 'state':
         if (event.state === 'open') this.notesOf(event.server).reconnect = undefined;
@@ -376,15 +489,58 @@ export class DevtoolsRecorder {
     });
   }
 
-  private approvalList(): DevtoolsApproval[] {
-    return [...this.waiting.values()].map(({ id, call, since }) => ({
-      id,
-      server: call.server,
-      exposedName: call.exposedName,
-      name: call.name,
-      arguments: redact(call.arguments),
-      since,
-    }));
+  /** Watches the subscriptions of every client of the host not watched yet (a server added, a client made). */
+  private watchClients(): void {
+    const host = this.attached;
+    if (host === undefined) return;
+    for (const { name } of host.servers) {
+      const client = host.client(name);
+      if (client !== undefined) this.subscriptionLog.watch(name, client);
+    }
+  }
+
+  private subscriptionList(): DevtoolsSubscription[] {
+    const host = this.attached;
+    if (host === undefined) return [];
+    return host.servers.flatMap(({ name }) => {
+      const client = host.client(name);
+      return client === undefined ? [] : this.subscriptionLog.openOf(name, client);
+    });
+  }
+
+  /** Every server's cache entries, read now. */
+  private async readCache(signal?: AbortSignal): Promise<DevtoolsCacheEntry[]> {
+    const host = this.attached;
+    if (host === undefined) return [];
+    const out: DevtoolsCacheEntry[] = [];
+    for (const { name } of host.servers) {
+      const cache = host.client(name)?.cache;
+      if (cache === undefined) continue;
+      let own: string | undefined;
+      try {
+        own = cache.privatePartitionNow();
+      } catch {
+        own = undefined; // an auth context the cache refuses: no entry is the host's own then
+      }
+      const entries = await listCacheEntries(cache, { limit: MAX_CACHE_ENTRIES, signal, wallClock: this.wallClock });
+      for (const entry of entries) out.push(cacheEntryView(name, entry, own, this.labels));
+    }
+    return out;
+  }
+
+  /** The client of `server` and its entry by the page's id. */
+  private async findEntry(server: string, id: string, signal: AbortSignal | undefined) {
+    const client: McpClient | undefined = typeof server === 'string' ? this.attached?.client(server) : undefined;
+    if (client?.cache === undefined)
+      throw new InvalidArgumentError('server', server, 'no server with a cache by that name');
+    const entries = await listCacheEntries(client.cache, {
+      limit: MAX_CACHE_ENTRIES,
+      signal,
+      wallClock: this.wallClock,
+    });
+    const entry = entries.find((e) => cacheEntryId(server, e.key, this.labels) === id);
+    if (entry === undefined) throw new InvalidArgumentError('entry', id, 'no cache entry by that id (gone?)');
+    return { client, entry, key: entry.key };
   }
 }
 

@@ -34,7 +34,10 @@ export interface ServeDevtoolsOptions {
   host?: string | undefined;
   /**
    * Lets the page act on the host: an "invalidate cache" button per server (drops every entry
-   * of that server's response cache). Off, the page is read-only and `/actions` answers 404.
+   * of that server's response cache); "invalidate" and "refetch" on one cache entry; "allow"
+   * and "deny" on an approval the recorder's hook lets the page answer
+   * (`recorder.approve(hook, { fromPage: true })`). Off, the page is read-only and `/actions`
+   * answers 404.
    * @default false
    */
   actions?: boolean | undefined;
@@ -196,12 +199,16 @@ class DevtoolsPageServer {
     this.streams.add(res);
     this.offRecorder ??= this.deps.recorder.on((change) => this.batch.add(change));
     req.once('close', () => this.endStream(res));
-    const snapshot = {
-      snapshot: this.deps.recorder.snapshot(),
-      maxRequests: this.deps.maxRequests,
-      actions: this.deps.actions,
-    };
-    this.write(res, `event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+    // The snapshot reads the caches (a store may answer later): changes batched meanwhile are
+    // older than it, and a page ignores changes before its snapshot.
+    void this.deps.recorder.readSnapshot().then(
+      (snapshot) => {
+        if (!this.streams.has(res)) return;
+        const data = { snapshot, maxRequests: this.deps.maxRequests, actions: this.deps.actions };
+        this.write(res, `event: snapshot\ndata: ${JSON.stringify(data)}\n\n`);
+      },
+      () => this.endStream(res),
+    );
   }
 
   /** Ends every stream (the server closes). */
@@ -238,16 +245,37 @@ class DevtoolsPageServer {
     } catch {
       return json(res, 400, { error: 'expected a JSON body' });
     }
-    const { action, server } = (body ?? {}) as { action?: unknown; server?: unknown };
-    if (action !== 'invalidate-cache') return json(res, 400, { error: 'unknown action', action: String(action) });
-    const client = typeof server === 'string' ? this.deps.actOn()?.client(server) : undefined;
-    const cache = client?.cache;
-    if (cache === undefined)
-      return json(res, 404, { error: 'no server with a cache by that name', server: String(server) });
+    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const action = fields['action'];
+    const server = fields['server'];
     try {
-      json(res, 200, { invalidated: await cache.invalidateAll() });
+      switch (action) {
+        case 'invalidate-cache': {
+          const cache = typeof server === 'string' ? this.deps.actOn()?.client(server)?.cache : undefined;
+          if (cache === undefined)
+            return json(res, 404, { error: 'no server with a cache by that name', server: String(server) });
+          return json(res, 200, { invalidated: await cache.invalidateAll() });
+        }
+        case 'invalidate-entry':
+          return json(res, 200, {
+            invalidated: await this.deps.recorder.invalidateCacheEntry(String(server), String(fields['entry'])),
+          });
+        case 'refetch-entry':
+          return json(res, 200, {
+            refetched: await this.deps.recorder.refetchCacheEntry(String(server), String(fields['entry'])),
+          });
+        case 'answer-approval':
+          this.deps.recorder.answerApproval(
+            Number(fields['approval']),
+            String(fields['argumentsHash']),
+            fields['verdict'] as 'allow' | 'deny',
+          );
+          return json(res, 200, { answered: fields['verdict'] });
+        default:
+          return json(res, 400, { error: 'unknown action', action: String(action) });
+      }
     } catch (error) {
-      json(res, 500, { error: errorView(error) });
+      json(res, error instanceof InvalidArgumentError ? 409 : 500, { error: errorView(error) });
     }
   }
 }

@@ -176,6 +176,97 @@ export interface DevtoolsRequest {
   readonly attempts: readonly DevtoolsAttempt[];
 }
 
+/**
+ * One entry of a server's response cache: what it answers, for whom, until when. A private
+ * entry shows its metadata only (never its value), and its partition as a number the recorder
+ * gave it (never the auth context, a token or a user id; the same user gives the same label
+ * within one recorder).
+ */
+export interface DevtoolsCacheEntry {
+  /** What the page names it by in an action: `e<n>`, a number the recorder gave its store key (never the key). */
+  readonly id: string;
+  /** The server's name in the host. */
+  readonly server: string;
+  /** The cached method, e.g. `resources/read`, `tools/list`. */
+  readonly method: string;
+  /**
+   * What it is about: the uri (redacted, cut at 200 characters); for a list page, `first page`
+   * or `page #<n>` (a cursor is opaque and may carry data: a number the recorder gave it, never
+   * its value); `undefined` for `server/discover`.
+   */
+  readonly about: string | undefined;
+  /** `public` (shared by every auth context) or `private`. */
+  readonly scope: 'public' | 'private';
+  /**
+   * `public`; `host` (the host's own requests: its auth context, or none declared); `user <n>`
+   * (another auth context, such as a `host.forUser` scope's, numbered in the order the recorder
+   * first saw it).
+   */
+  readonly partition: string;
+  /** The protocol version it was fetched with (and its language preference, if any). */
+  readonly protocolVersion: string;
+  /** When it was stored, in ms since the epoch. */
+  readonly storedAt: number;
+  /** When it stops being fresh, in ms since the epoch (`storedAt + ttlMs`): count down to it. */
+  readonly expiresAt: number;
+  /** Its TTL, in ms. */
+  readonly ttlMs: number;
+  /** Whether it was fresh when read (compare `expiresAt` with the clock for now). */
+  readonly fresh: boolean;
+  /** What it counts toward the store's byte bound, in bytes. */
+  readonly bytes: number;
+  /** A public entry's value as JSON, redacted and cut at 300 characters; `undefined` for a private one. */
+  readonly preview: string | undefined;
+}
+
+/** One listen subscription of a server's client open now (spec: basic/patterns/subscriptions). */
+export interface DevtoolsSubscription {
+  /** The server's name in the host. */
+  readonly server: string;
+  /** Its listen request's id, once sent. */
+  readonly id: string | undefined;
+  /** `opening`, `open`, `reopening`, `closed`... */
+  readonly state: string;
+  /** What it asked for: `toolsListChanged`, `resource <uri>` (redacted, cut), `N task ids`. */
+  readonly requested: readonly string[];
+  /** What the server acknowledged, in the same names. */
+  readonly honoured: readonly string[];
+  /** What it asked for and the server left out. */
+  readonly notHonoured: readonly string[];
+  /** How many times its stream was reopened. */
+  readonly reopens: number;
+}
+
+/** One notification a server's subscriptions heard. */
+export interface DevtoolsHeard {
+  /** The server's name in the host. */
+  readonly server: string;
+  /** `notifications/tools/list_changed`, `notifications/resources/updated`, `notifications/subscriptions/acknowledged`... */
+  readonly method: string;
+  /** The listen subscription it names, if any. */
+  readonly subscription: string | undefined;
+  /** The uri of a `resources/updated` (redacted, cut). */
+  readonly uri: string | undefined;
+  /** When it was heard, in ms since the epoch. */
+  readonly at: number;
+}
+
+/** One task a server runs for a call (spec: ext-tasks), as its answers told it. */
+export interface DevtoolsTask {
+  /** The server's name in the host. */
+  readonly server: string | undefined;
+  /** The server's id of the task (cut at 64 characters). */
+  readonly taskId: string;
+  /** The tool whose call made it, when the recorder saw that call. */
+  readonly tool: string | undefined;
+  /** Its last status heard: `working`, `input_required`, `completed`, `failed`, `cancelled`. */
+  readonly status: string;
+  /** Its last `statusMessage`, redacted and cut at 200 characters. */
+  readonly statusMessage: string | undefined;
+  /** Each status heard, with when (ms since the epoch), oldest first: the first and the last 19. */
+  readonly history: readonly { readonly status: string; readonly at: number }[];
+}
+
 /** One tool call waiting for its approval (through `DevtoolsRecorder.approve`). */
 export interface DevtoolsApproval {
   /** Unique per recorder. */
@@ -190,6 +281,13 @@ export interface DevtoolsApproval {
   readonly arguments: unknown;
   /** When the hook was asked, in ms since the epoch. */
   readonly since: number;
+  /**
+   * SHA-256 of the canonical JSON of the arguments exactly as they will be sent (the approval's
+   * binding): an answer from the page names it, and applies only to these arguments.
+   */
+  readonly argumentsHash: string;
+  /** Whether the page may answer it (`recorder.approve(hook, { fromPage: true })`). */
+  readonly answerable: boolean;
 }
 
 /** Everything the devtools show at one moment. */
@@ -209,13 +307,27 @@ export interface DevtoolsSnapshot {
   readonly requests: readonly DevtoolsRequest[];
   /** The tool calls waiting for their approval, oldest first. */
   readonly approvals: readonly DevtoolsApproval[];
+  /**
+   * Every server's cache entries, server by server, oldest stored first (at most 200 per server),
+   * as last read: read by `readSnapshot()`, and for listeners at most once a second (empty in a
+   * `snapshot()` of a recorder nobody listens to).
+   */
+  readonly cache: readonly DevtoolsCacheEntry[];
+  /** The last 100 tasks seen, oldest first, with their status history. */
+  readonly tasks: readonly DevtoolsTask[];
+  /** Every server's listen subscriptions open now, in host order. */
+  readonly subscriptions: readonly DevtoolsSubscription[];
+  /** The last 200 notifications the subscriptions heard, all servers together, oldest first. */
+  readonly heard: readonly DevtoolsHeard[];
 }
 
 /**
  * One change, with the new value of what changed: `servers` (a state, a reconnect attempt, a
  * switch to polling), `catalog` (a list changed, items came or went, availability; with the
  * history of such changes), `request`
- * (one started or ended: the same `id` twice), `approvals` (one came or was answered).
+ * (one started or ended: the same `id` twice), `approvals` (one came or was answered), `cache`
+ * (the entries read again differ from the last reading), `tasks` (one came or changed status),
+ * `subscriptions` (a notification was heard: with the subscriptions open then).
  */
 export type DevtoolsChange =
   | { readonly type: 'servers'; readonly servers: readonly DevtoolsServer[] }
@@ -226,4 +338,11 @@ export type DevtoolsChange =
       readonly catalogChanges: readonly DevtoolsCatalogChange[];
     }
   | { readonly type: 'request'; readonly request: DevtoolsRequest }
-  | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] };
+  | { readonly type: 'approvals'; readonly approvals: readonly DevtoolsApproval[] }
+  | { readonly type: 'cache'; readonly cache: readonly DevtoolsCacheEntry[] }
+  | { readonly type: 'tasks'; readonly tasks: readonly DevtoolsTask[] }
+  | {
+      readonly type: 'subscriptions';
+      readonly subscriptions: readonly DevtoolsSubscription[];
+      readonly heard: readonly DevtoolsHeard[];
+    };

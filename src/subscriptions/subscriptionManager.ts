@@ -96,6 +96,15 @@ export interface SubscriptionManagerOptions {
   poll: PollSettings;
 }
 
+/** @internal One notification a {@link SubscriptionManager} handled, as its watchers hear it. */
+export interface HeardNotification {
+  readonly method: string;
+  /** The subscription it names (`_meta` subscriptionId), as sent; `undefined` when none. */
+  readonly subscriptionId: unknown;
+  /** Its params, as sent (not frozen: do not change them). */
+  readonly params: JsonObject | undefined;
+}
+
 /** @internal Owned by `McpClient`; see the module comment. */
 export class SubscriptionManager {
   private readonly routes = new Map<RequestId, ListenRoute>();
@@ -113,6 +122,8 @@ export class SubscriptionManager {
   private legacyFeed: typeof LegacyFeed | undefined;
   /** The legacy wire's feed, made at its first subscription on that wire. */
   private legacy: LegacyFeed | undefined;
+  /** Told of each notification handled here (a view: the devtools); `undefined` while nobody watches. */
+  private watchers: Set<(heard: HeardNotification) => void> | undefined;
 
   constructor(private readonly options: SubscriptionManagerOptions) {
     this.subscriptionDeps = {
@@ -230,6 +241,26 @@ export class SubscriptionManager {
     return list;
   }
 
+  /** @internal The subscriptions open now on the modern wire, oldest first (for views: the devtools). */
+  openSubscriptions(): readonly Subscription[] {
+    return [...this.subscriptions];
+  }
+
+  /**
+   * @internal Calls `listener` with each notification this manager handles (acknowledgments,
+   * list and resource changes, task statuses), before it is routed; for views (the devtools).
+   * Returns the function that removes it. A listener that throws is reported to `onError`.
+   */
+  watch(listener: (heard: HeardNotification) => void): () => void {
+    const watchers = (this.watchers ??= new Set());
+    const registration = (heard: HeardNotification): void => listener(heard);
+    watchers.add(registration);
+    return () => {
+      watchers.delete(registration);
+      if (watchers.size === 0 && this.watchers === watchers) this.watchers = undefined;
+    };
+  }
+
   /**
    * Takes the notifications that belong to subscriptions (see the module comment).
    * @returns true when the notification was handled here, false when the client should pass it on.
@@ -239,6 +270,11 @@ export class SubscriptionManager {
     const params = isObject(notification.params) ? notification.params : undefined;
     if (method === CANCELLED) return this.cancelled(params?.['requestId'], params?.['reason']);
     const id = subscriptionIdOf(params);
+    if (
+      this.watchers !== undefined &&
+      (method === ACKNOWLEDGED || method === TASK_STATUS_NOTIFICATION || isChangeNotification(method))
+    )
+      this.tellWatchers({ method, subscriptionId: id, params });
     if (method === ACKNOWLEDGED) {
       if (!this.acknowledged(id, params?.['notifications'])) this.unmatched(method, id, []);
       return true;
@@ -271,6 +307,16 @@ export class SubscriptionManager {
     for (const subscription of [...this.subscriptions]) subscription.closeFromClient(reason, error);
     for (const list of [...this.lists]) list.closeFromClient(reason, error);
     this.legacy?.closeAll(reason, error);
+  }
+
+  private tellWatchers(heard: HeardNotification): void {
+    for (const watcher of [...(this.watchers ?? [])]) {
+      try {
+        watcher(heard);
+      } catch (error) {
+        this.report(error);
+      }
+    }
   }
 
   /** `notifications/subscriptions/acknowledged` naming listen `id`: settles its opening. */

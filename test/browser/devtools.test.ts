@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listCacheEntries } from '../../src/cache/entryListing.js';
 import { DevtoolsRecorder } from '../../src/devtools/recorder.js';
 import { serveDevtools, type ServedDevtools } from '../../src/devtools/serveDevtools.js';
 import { McpHost } from '../../src/host/host.js';
@@ -34,6 +35,7 @@ afterAll(() => {
   if (!FOR_DOCS) rmSync(SHOTS, { recursive: true, force: true });
 });
 const FLAPPING = fileURLToPath(new URL('../fakes/children/flapping-tool.mjs', import.meta.url));
+const SHORT_TTL = fileURLToPath(new URL('../fakes/children/short-ttl.mjs', import.meta.url));
 /** A reconnect slow enough to be seen: the first attempt 4 s after the drop. */
 const SLOW_RECONNECT = { jitter: false, minDelayMs: 4000, maxDelayMs: 4000 } as const;
 
@@ -200,13 +202,17 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headles
   it('invalidates a server cache from the page (actions: true)', async () => {
     const cache = host.client('example')!.cache!;
     await host.client('example')!.listAllTools(); // an entry to drop
-    const before = cache.stats().invalidations;
+    expect((await listCacheEntries(cache)).some((entry) => entry.method === 'tools/list')).toBe(true);
     await show('servers');
     await page.click('#servers button[data-server="example"]');
-    await page.waitForFunction(() =>
-      document.querySelector('#servers button[data-server="example"]')!.textContent.startsWith('done ('),
+    const done = await page.waitForFunction(
+      () =>
+        document.querySelector('#servers button[data-server="example"]')?.textContent?.match(/^done \((\d+)\)$/)?.[1],
     );
-    expect(cache.stats().invalidations).toBe(before + 1);
+    // What the page's action answered, and the cache after it (the server's own notifications
+    // invalidate entries at any time, so the cache's invalidation count is no measure of one click).
+    expect(Number(await done.jsonValue())).toBeGreaterThanOrEqual(1);
+    expect((await listCacheEntries(cache)).some((entry) => entry.method === 'tools/list')).toBe(false);
   });
 
   it('a killed server shows its reconnect attempt, then open again', async () => {
@@ -283,4 +289,211 @@ describe.skipIf(chromium.skipReason !== undefined)('the planted problem: a tool 
     expect(moves.every((move, i) => move !== '?' && (i === 0 || move !== moves[i - 1]))).toBe(true);
     await page.screenshot({ path: `${SHOTS}catalog-flapping.png` });
   }, 30_000);
+});
+
+describe.skipIf(chromium.skipReason !== undefined)('the cache, tasks and approvals views in headless Chromium', () => {
+  let host: McpHost;
+  let devtools: ServedDevtools;
+  let browser: LaunchedBrowser | undefined;
+  let page: Page;
+
+  const show = async (view: string): Promise<void> => {
+    await page.click(`#tab-${view}`);
+    await page.waitForFunction((id) => !document.getElementById(id)!.hidden, {}, view);
+  };
+  /** The row of the cache view about `about` on `server`, as its cells' text. */
+  const cacheRow = (server: string, about: string): Promise<string[] | undefined> =>
+    page.evaluate(
+      (server, about) =>
+        Array.from(document.querySelectorAll('#cache tbody tr'))
+          .map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText))
+          .find((cells) => cells[0] === server && cells[2] === about),
+      server,
+      about,
+    );
+  /** Clicks the button labelled `label` in the row of `section` whose cells include `text`. */
+  const clickIn = (section: string, text: string, label: string): Promise<void> =>
+    page.evaluate(
+      (section, text, label) => {
+        const row = Array.from(document.querySelectorAll(`#${section} tbody tr`)).find((tr) =>
+          Array.from(tr.querySelectorAll('td')).some((td) => td.innerText === text),
+        );
+        const button = Array.from(row?.querySelectorAll('button') ?? []).find((b) => b.textContent === label);
+        if (button === undefined) throw new Error(`no ${label} button in the row of ${text}`);
+        button.click();
+      },
+      section,
+      text,
+      label,
+    );
+  const counts = async (): Promise<Record<string, number>> =>
+    JSON.parse(((await host.callTool('short__reads', {})).content[0] as { text: string }).text) as Record<
+      string,
+      number
+    >;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const recorder = new DevtoolsRecorder();
+    host = new McpHost({
+      clientInfo: { name: 'mcp-live-devtools-data', version: '0.0.0' },
+      createTransport: nodeTransport,
+      // The app lets the page answer: `send` waits for the page, everything else is allowed.
+      approve: recorder.approve((call) => (call.name === 'send' ? new Promise<ApprovalVerdict>(() => {}) : 'allow'), {
+        fromPage: true,
+      }),
+      servers: {
+        short: { type: 'stdio', command: process.execPath, args: [SHORT_TTL, '1500'] },
+        example: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [EXAMPLE_SERVER],
+          client: { handlers: { elicitation: { form: () => ({ action: 'accept', content: { approve: true } }) } } },
+        },
+      },
+    });
+    recorder.attach(host);
+    await host.connect();
+    devtools = await serveDevtools(recorder, { actions: true });
+    browser = await launchChromium();
+    page = await browser.browser.newPage();
+    await page.setViewport({ width: 1280, height: 720 });
+    await page.goto(`${devtools.url}#cache`);
+    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+  }, STARTUP_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await devtools?.close();
+    await host?.close();
+  }, STARTUP_MS);
+
+  it("a cache entry's TTL runs out on screen", async () => {
+    await host.readResource('demo://clock');
+    await host.readResource('demo://mine');
+    await page.waitForFunction(
+      () => /fresh \d\.\d s left of 1500 ms/.test(document.getElementById('cache')!.innerText),
+      { timeout: 3000 },
+    );
+    const fresh = (await cacheRow('short', 'demo://clock'))!;
+    expect(fresh.slice(0, 5)).toEqual(['short', 'resources/read', 'demo://clock', 'public', 'public']);
+    expect(fresh[8]).toContain('read 1');
+    const mine = (await cacheRow('short', 'demo://mine'))!;
+    expect(mine.slice(3, 5)).toEqual(['private', 'host']);
+    expect(mine[8]).toBe('private: not shown');
+    expect(await page.$eval('#cache', (s) => (s as HTMLElement).innerText)).not.toContain('secret of read');
+    await page.screenshot({ path: `${SHOTS}cache.png` });
+    // Counted down on the page from expiresAt: expired within the TTL and a render's second.
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('#cache tbody tr')).some(
+          (tr) => tr.textContent.includes('demo://clock') && tr.textContent.includes('expired'),
+        ),
+      { timeout: 3500 },
+    );
+    expect((await cacheRow('short', 'demo://mine'))![6]).toMatch(/^fresh \d+\.\d s left of 60000 ms$/);
+  });
+
+  it('an invalidation from the page reaches the wire: the next read goes to the server', async () => {
+    await host.readResource('demo://mine');
+    const before = (await counts())['demo://mine']!;
+    await host.readResource('demo://mine');
+    expect((await counts())['demo://mine']).toBe(before); // from the cache
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('#cache tbody tr')).some(
+        (tr) => tr.querySelectorAll('td')[2]?.textContent === 'demo://mine',
+      ),
+    );
+    await clickIn('cache', 'demo://mine', 'invalidate');
+    // The entry leaves the view (and its button with it) once the page reads the cache again.
+    await page.waitForFunction(
+      () =>
+        !Array.from(document.querySelectorAll('#cache tbody tr')).some(
+          (tr) => tr.querySelectorAll('td')[2]?.textContent === 'demo://mine',
+        ),
+      { timeout: 3000 },
+    );
+    await host.readResource('demo://mine');
+    expect((await counts())['demo://mine']).toBe(before + 1);
+  });
+
+  it('a refetch from the page sends the read again, past the cache', async () => {
+    await host.readResource('demo://clock');
+    const before = (await counts())['demo://clock']!;
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll('#cache tbody tr')).some(
+        (tr) => tr.querySelectorAll('td')[2]?.textContent === 'demo://clock',
+      ),
+    );
+    await clickIn('cache', 'demo://clock', 'refetch');
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('#cache button')).some(
+          (b) => b.textContent === 'refetched resources/read',
+        ),
+      { timeout: 3000 },
+    );
+    expect((await counts())['demo://clock']).toBe(before + 1);
+  });
+
+  it('deny from the page sends nothing; allow sends exactly the arguments shown', async () => {
+    await show('approvals');
+    const sends = async () => (await counts())['tool:send'] ?? 0;
+    const denied = host.callTool('short__send', { to: 'ops', text: 'drop the table' }).then(
+      () => 'sent',
+      (error: unknown) => (error as Error).name,
+    );
+    await page.waitForFunction(() => document.getElementById('approvals')!.innerText.includes('drop the table'));
+    await clickIn('approvals', 'short__send', 'deny');
+    expect(await denied).toBe('ToolApprovalDeniedError');
+    expect(await sends()).toBe(0);
+
+    const allowed = host.callTool('short__send', { to: 'ops', text: 'ship it' });
+    await page.waitForFunction(() => document.getElementById('approvals')!.innerText.includes('ship it'));
+    await page.screenshot({ path: `${SHOTS}approvals-answer.png` });
+    await clickIn('approvals', 'short__send', 'allow');
+    expect((await allowed).content).toEqual([{ type: 'text', text: 'sent to ops: ship it' }]);
+    expect(await sends()).toBe(1);
+  });
+
+  it('shows the listen subscriptions and a list_changed heard, with when', async () => {
+    await show('subscriptions');
+    await host.callTool('example__add_prompt', { name: 'retro', text: 'Summarize {topic} for the retro.' });
+    await page.waitForFunction(
+      () => document.getElementById('subscriptions')!.innerText.includes('notifications/prompts/list_changed'),
+      { timeout: 2000 },
+    );
+    const open = await page.$$eval('#subscriptions table.subscriptions tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+    const example = open.filter((cells) => cells[0] === 'example');
+    expect(example.length).toBeGreaterThan(0);
+    expect(example.every((cells) => cells[2] === 'open')).toBe(true);
+    expect(example.map((cells) => cells[3]).join(', ')).toContain('promptsListChanged');
+    const [newest] = await page.$$eval('#subscriptions table.heard tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+    expect(newest!.slice(1, 3)).toEqual(['example', 'notifications/prompts/list_changed']);
+    await page.screenshot({ path: `${SHOTS}subscriptions.png` });
+  });
+
+  it('shows a task with its status history', async () => {
+    await show('tasks');
+    const result = await host.callTool(
+      'example__generate_report',
+      { topic: 'Q3', steps: 2, stepMs: 50 },
+      { task: 'auto' },
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'Report on "Q3": 2 sections written and approved.' }]);
+    await page.waitForFunction(() => document.getElementById('tasks')!.innerText.includes('completed'), {
+      timeout: 3000,
+    });
+    const [row] = await page.$$eval('#tasks tbody tr', (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.innerText)),
+    );
+    expect(row!.slice(0, 2)).toEqual(['example', 'generate_report']);
+    expect(row![3]).toBe('completed');
+    expect(row![5]).toMatch(/working[\s\S]*completed$/);
+    await page.screenshot({ path: `${SHOTS}tasks.png` });
+  });
 });

@@ -31,6 +31,8 @@ const approvals = (n: number): DevtoolsChange => ({
     name: 'x',
     arguments: {},
     since: 0,
+    argumentsHash: '0',
+    answerable: false,
   })),
 });
 

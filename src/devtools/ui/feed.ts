@@ -26,12 +26,28 @@ export interface DevtoolsFeedHooks {
 /** A feed: starts when called, and stops when the function it returns is called. */
 export type DevtoolsFeed = (hooks: DevtoolsFeedHooks) => () => void;
 
-/** What the user can ask from the devtools: drop every entry of one server's response cache. */
-export type DevtoolsAction = { readonly action: 'invalidate-cache'; readonly server: string };
+/**
+ * What the user can ask from the devtools: drop every entry of one server's response cache;
+ * drop or refetch one entry (its `id` in the snapshot's `cache`); answer one approval the app
+ * lets the page answer, bound to its id and the hash of its arguments.
+ */
+export type DevtoolsAction =
+  | { readonly action: 'invalidate-cache'; readonly server: string }
+  | { readonly action: 'invalidate-entry'; readonly server: string; readonly entry: string }
+  | { readonly action: 'refetch-entry'; readonly server: string; readonly entry: string }
+  | {
+      readonly action: 'answer-approval';
+      readonly server: string;
+      readonly approval: number;
+      readonly argumentsHash: string;
+      readonly verdict: 'allow' | 'deny';
+    };
 
-/** What an action answered: the number of cache entries dropped. */
+/** What an action answered: the number of cache entries dropped, the method refetched, the verdict given. */
 export interface DevtoolsActionResult {
   readonly invalidated?: number | undefined;
+  readonly refetched?: string | undefined;
+  readonly answered?: 'allow' | 'deny' | undefined;
 }
 
 /**

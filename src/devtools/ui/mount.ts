@@ -7,17 +7,31 @@
  */
 import type { DevtoolsActionSender, DevtoolsFeed } from './feed.js';
 import { approvalsView } from './approvals.js';
+import { cacheView } from './cache.js';
 import { catalogView } from './catalog.js';
 import { el } from './dom.js';
 import { requestsView } from './requests.js';
 import { serversView } from './servers.js';
+import { subscriptionsView } from './subscriptions.js';
 import { UiState } from './state.js';
+import { tasksView } from './tasks.js';
 import type { DevtoolsView, ViewContext } from './view.js';
 
 /** The views, in tab order. */
-const VIEWS: readonly DevtoolsView[] = [serversView, catalogView, requestsView, approvalsView];
+const VIEWS: readonly DevtoolsView[] = [
+  serversView,
+  catalogView,
+  cacheView,
+  subscriptionsView,
+  requestsView,
+  tasksView,
+  approvalsView,
+];
 
-/** The names of the views, in tab order: `servers`, `catalog`, `requests`, `approvals`. */
+/**
+ * The names of the views, in tab order: `servers`, `catalog`, `cache`, `subscriptions`,
+ * `requests`, `tasks`, `approvals`.
+ */
 export const DEVTOOLS_VIEWS: readonly string[] = VIEWS.map((view) => view.name);
 
 /** The longest a change waits for its render, in ms. */

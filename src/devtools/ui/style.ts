@@ -18,11 +18,15 @@ const BASE_STYLE = `
 .mcp-live-devtools .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #8883; }
 .mcp-live-devtools .open, .mcp-live-devtools .ok, .mcp-live-devtools .available { background: #16a34a33; }
 .mcp-live-devtools .reconnecting, .mcp-live-devtools .pending, .mcp-live-devtools .connecting { background: #f59e0b44; }
-.mcp-live-devtools .failed, .mcp-live-devtools .error, .mcp-live-devtools .refused, .mcp-live-devtools .unavailable, .mcp-live-devtools .closed { background: #dc262633; }
+.mcp-live-devtools .fresh, .mcp-live-devtools .completed, .mcp-live-devtools .working { background: #16a34a33; }
+.mcp-live-devtools .expired, .mcp-live-devtools .input_required { background: #f59e0b44; }
+.mcp-live-devtools .failed, .mcp-live-devtools .error, .mcp-live-devtools .cancelled, .mcp-live-devtools .refused, .mcp-live-devtools .unavailable, .mcp-live-devtools .closed { background: #dc262633; }
 .mcp-live-devtools .muted { opacity: .6; }
 .mcp-live-devtools code { font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 .mcp-live-devtools pre { margin: 0; font: 12px ui-monospace, monospace; white-space: pre-wrap; }
 .mcp-live-devtools input[type=search] { font: inherit; margin: 0 0 8px; padding: 3px 6px; width: 240px; }
+.mcp-live-devtools .ttl { white-space: nowrap; }
+.mcp-live-devtools code.preview { display: block; max-width: 40em; max-height: 4.2em; overflow: hidden; word-break: break-all; }
 `;
 
 /** The waterfall's rules (positions come from the CSSOM, not from style attributes). */
