@@ -39,6 +39,21 @@ const SHORT_TTL = fileURLToPath(new URL('../fakes/children/short-ttl.mjs', impor
 /** A reconnect slow enough to be seen: the first attempt 4 s after the drop. */
 const SLOW_RECONNECT = { jitter: false, minDelayMs: 4000, maxDelayMs: 4000 } as const;
 
+/** Chromium on `url` at the docs' screenshot size, once the page rendered its first snapshot; closed again if it does not. */
+async function openPage(url: string): Promise<{ browser: LaunchedBrowser; page: Page }> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.browser.newPage();
+    await page.setViewport({ width: 1280, height: 720 });
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+    return { browser, page };
+  } catch (error) {
+    await browser.close(); // no Chromium left behind when the page does not come up
+    throw error;
+  }
+}
+
 describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headless Chromium', () => {
   let host: McpHost;
   let devtools: ServedDevtools;
@@ -86,11 +101,7 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headles
     recorder.attach(host);
     await host.connect();
     devtools = await serveDevtools(recorder, { actions: true });
-    browser = await launchChromium();
-    page = await browser.browser.newPage();
-    await page.setViewport({ width: 1280, height: 720 });
-    await page.goto(devtools.url);
-    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+    ({ browser, page } = await openPage(devtools.url));
   }, STARTUP_MS);
 
   afterAll(async () => {
@@ -255,11 +266,7 @@ describe.skipIf(chromium.skipReason !== undefined)('the planted problem: a tool 
     });
     await host.connect();
     devtools = await serveDevtools(host);
-    browser = await launchChromium();
-    page = await browser.browser.newPage();
-    await page.setViewport({ width: 1280, height: 720 });
-    await page.goto(`${devtools.url}#catalog`);
-    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+    ({ browser, page } = await openPage(`${devtools.url}#catalog`));
   }, STARTUP_MS);
 
   afterAll(async () => {
@@ -355,11 +362,7 @@ describe.skipIf(chromium.skipReason !== undefined)('the cache, tasks and approva
     recorder.attach(host);
     await host.connect();
     devtools = await serveDevtools(recorder, { actions: true });
-    browser = await launchChromium();
-    page = await browser.browser.newPage();
-    await page.setViewport({ width: 1280, height: 720 });
-    await page.goto(`${devtools.url}#cache`);
-    await page.waitForFunction(() => document.body.dataset['ready'] === 'true');
+    ({ browser, page } = await openPage(`${devtools.url}#cache`));
   }, STARTUP_MS);
 
   afterAll(async () => {
