@@ -35,4 +35,5 @@ export type {
   DevtoolsTask,
   DevtoolsSubscription,
   DevtoolsHeard,
+  DevtoolsToolSearch,
 } from './devtools/snapshot.js';

@@ -42,4 +42,5 @@ export type {
   DevtoolsTask,
   DevtoolsSubscription,
   DevtoolsHeard,
+  DevtoolsToolSearch,
 } from './devtools/snapshot.js';

@@ -17,6 +17,7 @@ import { listCacheEntries } from '../cache/entryListing.js';
 import { isCacheableMethod } from '../cache/types.js';
 import type { McpClient } from '../client/client.js';
 import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
+import { headOf } from '../util/text.js';
 import { ApprovalWaits, type DevtoolsApproveOptions, type PageVerdict } from './approvalWaits.js';
 import { cacheEntryId, cacheEntryView, Labels } from './cacheView.js';
 import { CacheWatch } from './cacheWatch.js';
@@ -27,6 +28,7 @@ import { TaskHistory } from './taskHistory.js';
 import type {
   DevtoolsAttempt,
   DevtoolsCacheEntry,
+  DevtoolsToolSearch,
   DevtoolsChange,
   DevtoolsError,
   DevtoolsOutcome,
@@ -36,6 +38,9 @@ import type {
   DevtoolsSubscription,
 } from './snapshot.js';
 import { catalogView, errorView, requestTarget, serverView, type ServerNotes } from './views.js';
+
+/** The longest query `searchTools` takes, in characters. */
+const MAX_SEARCH_QUERY = 1000;
 
 /** The requests a recorder keeps by default. */
 export const DEFAULT_MAX_REQUESTS = 500;
@@ -128,6 +133,8 @@ export class DevtoolsRecorder {
   private attached: McpHost | undefined;
   private detachHost: (() => void) | undefined;
   private lastRequestId = 0;
+  /** The servers as last sent by {@link serversIfMoved}. */
+  private lastServersText = '';
 
   /** @throws InvalidArgumentError (-32602) for a `maxRequests` that is not an integer 1–100,000. */
   constructor(options: DevtoolsRecorderOptions = {}) {
@@ -150,7 +157,12 @@ export class DevtoolsRecorder {
         })),
     );
     this.cacheWatch = new CacheWatch({
-      read: () => this.readCache(),
+      // The servers' cache counters move with every hit, which no event announces: read on the
+      // cache's beat too (a new user saw `15 hits` stay on screen while the app hit the cache).
+      read: () => {
+        this.serversIfMoved();
+        return this.readCache();
+      },
       changed: (cache) => this.changed(() => ({ type: 'cache', cache })),
       timers: options.timers ?? systemTimers,
     });
@@ -295,6 +307,35 @@ export class DevtoolsRecorder {
     return () => {
       this.listeners.delete(registration);
       if (this.listeners.size === 0) this.cacheWatch.stop();
+    };
+  }
+
+  /**
+   * Ranks the host's model-visible tools for `query` as the model's tool search does
+   * (`host.searchTools`), for the catalog view's "try a query". Reads only; nothing is recorded.
+   * Not attached: no matches, `reason` `not attached`.
+   * @param options.limit the most matches, 1–100 (default 10).
+   * @throws InvalidArgumentError (-32602) for a `query` that is not a string or is over 1,000
+   *   characters, or a `limit` outside 1–100.
+   */
+  searchTools(query: string, options: { limit?: number | undefined } = {}): DevtoolsToolSearch {
+    if (typeof query !== 'string') throw new InvalidArgumentError('query', query, 'expected a string');
+    if (query.length > MAX_SEARCH_QUERY)
+      throw new InvalidArgumentError('query', headOf(query, 40), `expected at most ${MAX_SEARCH_QUERY} characters`);
+    const shown = headOf(query, 200);
+    const host = this.attached;
+    if (host === undefined) return { query: shown, matches: [], reason: 'not attached', missing: [] };
+    const found = host.searchTools(query, { limit: options.limit });
+    return {
+      query: shown,
+      matches: found.matches.map(({ tool, score }) => ({
+        exposedName: tool.exposedName,
+        server: tool.server,
+        name: tool.tool.name,
+        score: Math.round(score * 1000) / 1000,
+      })),
+      reason: found.reason,
+      missing: [...(found.missing ?? [])],
     };
   }
 
@@ -464,6 +505,16 @@ export class DevtoolsRecorder {
   }
 
   /** Delivers the change `make` computes, computed only when someone listens. */
+  /** A `servers` change when the servers read now differ from the last ones sent (their cache counters, mostly). */
+  private serversIfMoved(): void {
+    if (this.listeners.size === 0) return;
+    const servers = this.serverList();
+    const text = JSON.stringify(servers);
+    if (text === this.lastServersText) return;
+    this.lastServersText = text;
+    this.changed(() => ({ type: 'servers', servers }));
+  }
+
   private changed(make: () => DevtoolsChange): void {
     if (this.listeners.size === 0 || this.attached === undefined) return;
     const change = make();

@@ -1,7 +1,8 @@
 /**
  * `serveDevtools(host)`: the devtools page of a Node host, served on 127.0.0.1 behind a random
  * token. `GET /?token=` is the page, `GET /events?token=` the Server-Sent Events stream of the
- * recorder (a `snapshot`, then `changes` in batches of at most every 100 ms), and, with `actions: true`, `POST /actions?token=`
+ * recorder (a `snapshot`, then `changes` in batches of at most every 100 ms), `GET /search?token=&q=`
+ * the host's tool search for the catalog view, and, with `actions: true`, `POST /actions?token=`
  * runs one action. Any request without the token is answered 401. Node-only (node:http,
  * node:crypto).
  */
@@ -169,6 +170,7 @@ class DevtoolsPageServer {
       return plain(res, 403, 'unexpected Host header');
     if (req.method === 'GET' && url.pathname === '/') return this.page(res);
     if (req.method === 'GET' && url.pathname === '/events') return this.events(req, res);
+    if (req.method === 'GET' && url.pathname === '/search') return this.search(url, res);
     if (req.method === 'POST' && url.pathname === '/actions' && this.deps.actions) return void this.action(req, res);
     plain(res, 404, 'not found');
   }
@@ -234,6 +236,15 @@ class DevtoolsPageServer {
   private write(res: ServerResponse, message: string): void {
     res.write(message);
     if (res.writableLength > MAX_BACKLOG_BYTES) this.endStream(res);
+  }
+
+  /** The catalog view's tool search: read-only, so served with or without actions. */
+  private search(url: URL, res: ServerResponse): void {
+    try {
+      json(res, 200, this.deps.recorder.searchTools(url.searchParams.get('q') ?? ''));
+    } catch (error) {
+      json(res, error instanceof InvalidArgumentError ? 400 : 500, { error: errorView(error) });
+    }
   }
 
   private async action(req: IncomingMessage, res: ServerResponse): Promise<void> {

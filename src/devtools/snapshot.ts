@@ -290,6 +290,29 @@ export interface DevtoolsApproval {
   readonly answerable: boolean;
 }
 
+/**
+ * What `host.searchTools` ranks for a query, as the catalog view shows it (the model's tool
+ * search: a name the query spells first scores over 1,000, then BM25 over the tool as the model
+ * is given it; docs/host.md, "The context budget").
+ */
+export interface DevtoolsToolSearch {
+  /** The query as asked (cut at 200 characters). */
+  readonly query: string;
+  /** Best first. */
+  readonly matches: readonly {
+    readonly exposedName: string;
+    readonly server: string;
+    /** The server's own name of the tool. */
+    readonly name: string;
+    /** The search's score: over 1,000 for a name the query spells, else BM25; 1 for each `select:` name. */
+    readonly score: number;
+  }[];
+  /** Why nothing was found, when the search can tell (a server not open, a query without words). */
+  readonly reason: string | undefined;
+  /** `select:` names that named no tool. */
+  readonly missing: readonly string[];
+}
+
 /** Everything the devtools show at one moment. */
 export interface DevtoolsSnapshot {
   /** When it was taken, in ms since the epoch. */

@@ -154,6 +154,33 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headles
     await shoot('catalog');
   });
 
+  it("tries a query on the catalog view: the ranking of the model's tool search, each tool with its score", async () => {
+    await show('catalog');
+    await page.focus('#tool-search');
+    await page.keyboard.type('echo a message');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#catalog table.tool-search tbody tr') !== null);
+    const ranked = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#catalog table.tool-search tbody tr'), (tr) =>
+        Array.from(tr.querySelectorAll('td'), (td) => td.innerText),
+      ),
+    );
+    const direct = host.searchTools('echo a message').matches;
+    expect(ranked.map((cells) => [cells[1], Number(cells[4])])).toEqual(
+      direct.map((m) => [m.tool.exposedName, Math.round(m.score * 1000) / 1000]),
+    );
+    expect(ranked[0]!.slice(0, 4)).toEqual([
+      '1',
+      direct[0]!.tool.exposedName,
+      direct[0]!.tool.server,
+      direct[0]!.tool.tool.name,
+    ]);
+    // A query of no words says why nothing was found.
+    await page.$eval('#tool-search', (input) => ((input as HTMLInputElement).value = '!!!'));
+    await page.$eval('#tool-search-run', (button) => (button as HTMLButtonElement).click());
+    await page.waitForFunction(() => document.getElementById('catalog')!.innerText.includes('nothing found for "!!!"'));
+  });
+
   it('lists the requests slowest first', async () => {
     await host.callTool('example__slow', { steps: 2, durationMs: 1500 });
     await host.callTool('example__echo', { message: 'fast' });
@@ -218,7 +245,9 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools page in headles
     await page.click('#servers button[data-server="example"]');
     const done = await page.waitForFunction(
       () =>
-        document.querySelector('#servers button[data-server="example"]')?.textContent?.match(/^done \((\d+)\)$/)?.[1],
+        document
+          .querySelector('#servers button[data-server="example"] + .action-result')
+          ?.textContent?.match(/^ done \((\d+)\)$/)?.[1],
     );
     // What the page's action answered, and the cache after it (the server's own notifications
     // invalidate entries at any time, so the cache's invalidation count is no measure of one click).
@@ -431,8 +460,8 @@ describe.skipIf(chromium.skipReason !== undefined)('the cache, tasks and approva
     await clickIn('cache', 'demo://clock', 'refetch');
     await page.waitForFunction(
       () =>
-        Array.from(document.querySelectorAll('#cache button')).some(
-          (b) => b.textContent === 'refetched resources/read',
+        Array.from(document.querySelectorAll('#cache .action-result')).some(
+          (result) => result.textContent === ' refetched resources/read',
         ),
       { timeout: 3000 },
     );

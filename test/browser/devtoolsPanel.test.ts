@@ -86,8 +86,8 @@ describe.skipIf(chromium.skipReason !== undefined)('the devtools panel in headle
     await page.waitForFunction(() =>
       document
         .querySelector('mcp-live-devtools')!
-        .shadowRoot!.querySelector('#servers button[data-server="example"]')!
-        .textContent.startsWith('done ('),
+        .shadowRoot!.querySelector('#servers button[data-server="example"] + .action-result')
+        ?.textContent?.startsWith(' done ('),
     );
   });
 

@@ -59,6 +59,24 @@ afterEach(async () => {
 });
 
 describe('DevtoolsRecorder on a real host', () => {
+  it("while someone listens, the servers' cache counters follow the hits that no event announces", async () => {
+    const { host } = exampleHost();
+    const recorder = new DevtoolsRecorder();
+    recorder.attach(host);
+    await host.connect();
+    await host.readResource('demo://note'); // a miss, stored
+    const heard = nextChange(
+      recorder,
+      serversWhere((s) => s.name === 'example' && (s.cache?.hits ?? 0) >= 3),
+    );
+    for (let i = 0; i < 3; i++) await host.readResource('demo://note'); // hits: no request, no event
+    const change = await heard;
+    expect(change.servers.find((s) => s.name === 'example')!.cache!.hits).toBe(
+      host.client('example')!.cache!.stats().hits,
+    );
+    recorder.detach();
+  });
+
   it('shows the server open on the modern era with its capabilities, and the catalog with exposed names', async () => {
     const { host } = exampleHost();
     const recorder = new DevtoolsRecorder();

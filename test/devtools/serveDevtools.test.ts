@@ -185,4 +185,28 @@ describe('serveDevtools', () => {
     await devtools.close();
     expect(recorder.host).toBe(host);
   }, 30_000);
+
+  it("serves the host's tool search to the page, read-only, with the token only; a bad query is a 400", async () => {
+    const host = exampleHost();
+    await host.connect();
+    const devtools = await serve(host); // no actions: the search is still served
+    const { origin } = new URL(devtools.url);
+    const token = new URL(devtools.url).searchParams.get('token')!;
+    expect((await fetch(`${origin}/search?q=echo`)).status).toBe(401);
+    const found = await fetch(`${origin}/search?token=${token}&q=${encodeURIComponent('echo a message')}`);
+    expect(found.status).toBe(200);
+    const body = (await found.json()) as { query: string; matches: { exposedName: string; score: number }[] };
+    expect(body.query).toBe('echo a message');
+    expect(body.matches[0]).toMatchObject({ exposedName: 'example__echo', server: 'example', name: 'echo' });
+    // The same ranking as the host's own search, score for score.
+    const direct = host.searchTools('echo a message');
+    expect(body.matches.map((m) => [m.exposedName, m.score])).toEqual(
+      direct.matches.map((m) => [m.tool.exposedName, Math.round(m.score * 1000) / 1000]),
+    );
+    const nothing = (await (await fetch(`${origin}/search?token=${token}&q=`)).json()) as { matches: unknown[] };
+    expect(nothing.matches).toEqual([]);
+    const tooLong = await fetch(`${origin}/search?token=${token}&q=${'x'.repeat(1001)}`);
+    expect(tooLong.status).toBe(400);
+    expect(((await tooLong.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  });
 });

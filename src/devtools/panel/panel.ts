@@ -156,6 +156,8 @@ function panelClass(): DevtoolsPanelConstructor {
       if (recorder === undefined || !this.isConnected) return;
       this.mounted = mountDevtools(this.shadow, recorderFeed(recorder), {
         act: this.shownOptions.actions === true ? recorderActions(recorder) : undefined,
+        // A promise that rejects (never a throw) for a query the search refuses.
+        search: (query) => new Promise((resolve) => resolve(recorder.searchTools(query))),
         view: this.shownOptions.view,
         onView: (view) => {
           this.shownOptions = { ...this.shownOptions, view };

@@ -1,7 +1,8 @@
 /**
- * A button that runs one action through the UI's action sender. What it says (`working…`, its
- * result, why it failed) is kept in the UI's state by action, so the button a re-render makes says
- * it too.
+ * A button that runs one action through the UI's action sender, always under its own label, with
+ * what its last click did beside it (`working…`, its result, why it failed; class
+ * `action-result`), kept in the UI's state by action so that a re-render shows it too. (The
+ * result once replaced the label, and a new user read `done (1)` as a state, not a button.)
  */
 import type { DevtoolsAction, DevtoolsActionResult } from './feed.js';
 import { el } from './dom.js';
@@ -13,15 +14,15 @@ function doneText(result: DevtoolsActionResult): string {
 }
 
 /**
- * A button labelled `label` that runs `action` (`data-server` names its server); `''` in a
- * read-only UI.
+ * A button labelled `label` that runs `action` (`data-server` names its server), in a span with
+ * its last result; `''` in a read-only UI.
  */
 export function actionButton(
   context: ViewContext,
   action: DevtoolsAction,
   label: string,
   describe: (result: DevtoolsActionResult) => string = doneText,
-): HTMLButtonElement | '' {
+): HTMLElement | '' {
   const send = context.act;
   if (send === undefined) return '';
   const key = JSON.stringify(action);
@@ -38,10 +39,14 @@ export function actionButton(
     context.state.acting.set(key, { busy: false, text });
     context.schedule();
   };
-  return el('button', {
-    text: now?.text ?? label,
+  const button = el('button', {
+    text: label,
     'data-server': action.server,
     disabled: now?.busy === true,
     onclick: () => void run(),
   });
+  return el('span', { class: 'action' }, [
+    button,
+    now === undefined ? null : el('span', { class: 'action-result muted', text: ` ${now.text}` }),
+  ]);
 }

@@ -3,7 +3,7 @@
  * changes (the shape of the page's Server-Sent Events stream), and an optional action sender
  * runs what the user asks (read-only without one). Types only.
  */
-import type { DevtoolsChange, DevtoolsSnapshot } from '../snapshot.js';
+import type { DevtoolsChange, DevtoolsSnapshot, DevtoolsToolSearch } from '../snapshot.js';
 
 /** The start of a feed (and its restart, after a reconnect): the whole picture. */
 export interface DevtoolsFeedStart {
@@ -55,3 +55,9 @@ export interface DevtoolsActionResult {
  * <message>`).
  */
 export type DevtoolsActionSender = (action: DevtoolsAction) => Promise<DevtoolsActionResult>;
+
+/**
+ * Ranks the host's tools for a query as the model's tool search does (the catalog view's "try a
+ * query"); rejects with an `Error` saying why. Read-only: offered with or without actions.
+ */
+export type DevtoolsToolSearcher = (query: string) => Promise<DevtoolsToolSearch>;

@@ -5,7 +5,7 @@
  * screen: on each batch (at most once per 30 ms), and every second for the views that change
  * with time. Used by the page a Node host serves and by the browser panel.
  */
-import type { DevtoolsActionSender, DevtoolsFeed } from './feed.js';
+import type { DevtoolsActionSender, DevtoolsFeed, DevtoolsToolSearcher } from './feed.js';
 import { approvalsView } from './approvals.js';
 import { cacheView } from './cache.js';
 import { catalogView } from './catalog.js';
@@ -43,6 +43,8 @@ const TICK_MS = 1000;
 export interface MountDevtoolsOptions {
   /** Runs the actions the UI offers (an "invalidate cache" button per server); without it the UI is read-only. */
   act?: DevtoolsActionSender | undefined;
+  /** Ranks tools for the catalog view's search box; without it the box is not shown. */
+  search?: DevtoolsToolSearcher | undefined;
   /** The view shown first; an unknown name shows `servers`. @default "servers" */
   view?: string | undefined;
   /** Called when a view is shown (a tab clicked, `show()`), with its name. */
@@ -126,11 +128,25 @@ export function mountDevtools(
       snapshot,
       now: Date.now(),
       act: options.act,
+      search: options.search,
       section,
       schedule,
       renderNow: render,
     };
+    // A render replaces the view's elements: the text field being typed in keeps its focus and
+    // caret (a change arriving mid-word took the rest of the word before).
+    const active = (root instanceof ShadowRoot ? root.activeElement : document.activeElement) as HTMLElement | null;
+    const typing =
+      active !== null && active.id !== '' && section.contains(active) && active instanceof HTMLInputElement;
     section.replaceChildren(...current.render(context));
+    if (typing) {
+      const again = section.querySelector<HTMLInputElement>(`#${active.id}`);
+      if (again !== null && again !== active) {
+        again.value = active.value;
+        again.focus();
+        again.setSelectionRange(again.value.length, again.value.length);
+      }
+    }
     readyMark.setAttribute('data-ready', 'true');
   }
 

@@ -4,7 +4,7 @@
  * Action results are kept here, not on their buttons: a view is rebuilt every second and on each
  * change, and a result written on a replaced button is lost.
  */
-import type { DevtoolsChange, DevtoolsRequest, DevtoolsSnapshot } from '../snapshot.js';
+import type { DevtoolsChange, DevtoolsRequest, DevtoolsSnapshot, DevtoolsToolSearch } from '../snapshot.js';
 import type { DevtoolsFeedStart } from './feed.js';
 
 /** The failed or refused requests kept besides the last `maxRequests` (as the recorder keeps them). */
@@ -26,6 +26,13 @@ export class UiState {
   filter = '';
   /** The order of the requests table: the slowest first, or by start (newest first). */
   requestOrder: 'slowest' | 'start' = 'slowest';
+  /** The catalog view's tool search: the query typed, and the last answer or why it failed. */
+  toolSearch: { query: string; result: DevtoolsToolSearch | undefined; error: string | undefined; busy: boolean } = {
+    query: '',
+    result: undefined,
+    error: undefined,
+    busy: false,
+  };
   /** The result of each action, by `action server`. */
   readonly acting = new Map<string, ActionState>();
 

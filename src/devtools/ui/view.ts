@@ -3,7 +3,7 @@
  * a render function over the UI's state. Adding a view is one file and one line in mount.ts.
  */
 import type { DevtoolsSnapshot } from '../snapshot.js';
-import type { DevtoolsActionSender } from './feed.js';
+import type { DevtoolsActionSender, DevtoolsToolSearcher } from './feed.js';
 import type { UiState } from './state.js';
 
 /** What a view renders from. */
@@ -15,6 +15,8 @@ export interface ViewContext {
   readonly now: number;
   /** The action sender; `undefined` for a read-only UI (no action buttons). */
   readonly act: DevtoolsActionSender | undefined;
+  /** The tool search of the catalog view; `undefined` when the UI has none. */
+  readonly search: DevtoolsToolSearcher | undefined;
   /** The view's section (to find one of its own elements again after a render). */
   readonly section: HTMLElement;
   /** Renders again soon (at most once per 30 ms). */
