@@ -68,14 +68,14 @@ export function cacheEntryId(server: string, key: string, labels: Labels): strin
 }
 
 /**
- * The preview of each stored value already shown, by the value itself: a store hands out the
- * same frozen object for as long as the entry lives, and a listener's reading runs every second
- * over every entry (redacting a 10,000-item list each time took 15 ms of one core per reading).
- * Weak: an evicted entry's value takes its preview with it.
+ * The previews of the stored values already shown, by the value itself (one per recorder): a
+ * store hands out the same frozen object for as long as the entry lives, and a listener's reading
+ * runs every second over every entry (redacting a 10,000-item list each time took 15 ms of one
+ * core per reading). Weak: an evicted entry's value takes its preview with it.
  */
-const previews = new WeakMap<object, string>();
+export type Previews = WeakMap<object, string>;
 
-function previewOf(value: unknown): string {
+function previewOf(value: unknown, previews: Previews): string {
   const memo = typeof value === 'object' && value !== null;
   const known = memo ? previews.get(value) : undefined;
   if (known !== undefined) return known;
@@ -86,13 +86,15 @@ function previewOf(value: unknown): string {
 
 /**
  * One entry of `server`'s cache as the devtools show it (a private entry's value never).
- * `own` is the partition of the host's own requests (`privatePartitionNow()`), labelled `host`.
+ * `own` is the partition of the host's own requests (`privatePartitionNow()`), labelled `host`;
+ * `previews` keeps the public values' previews already made.
  */
 export function cacheEntryView(
   server: string,
   entry: CacheEntryInfo,
   own: string | undefined,
   labels: Labels,
+  previews: Previews,
 ): DevtoolsCacheEntry {
   return {
     id: cacheEntryId(server, entry.key, labels),
@@ -107,6 +109,6 @@ export function cacheEntryView(
     ttlMs: entry.ttlMs,
     fresh: entry.fresh,
     bytes: entry.bytes,
-    preview: entry.scope === 'public' ? previewOf(entry.value) : undefined,
+    preview: entry.scope === 'public' ? previewOf(entry.value, previews) : undefined,
   };
 }

@@ -19,7 +19,7 @@ import type { McpClient } from '../client/client.js';
 import { systemClock, systemTimers, systemWallClock, type Clock, type Timers, type WallClock } from '../util/clock.js';
 import { headOf } from '../util/text.js';
 import { ApprovalWaits, type DevtoolsApproveOptions, type PageVerdict } from './approvalWaits.js';
-import { cacheEntryId, cacheEntryView, Labels } from './cacheView.js';
+import { cacheEntryId, cacheEntryView, Labels, type Previews } from './cacheView.js';
 import { CacheWatch } from './cacheWatch.js';
 import { CatalogHistory } from './catalogHistory.js';
 import { RingBuffer } from './ringBuffer.js';
@@ -133,6 +133,8 @@ export class DevtoolsRecorder {
   private attached: McpHost | undefined;
   private detachHost: (() => void) | undefined;
   private lastRequestId = 0;
+  /** The cache view's previews of public values, by value. */
+  private readonly previews: Previews = new WeakMap();
   /** The servers as last sent by {@link serversIfMoved}. */
   private lastServersText = '';
 
@@ -574,7 +576,7 @@ export class DevtoolsRecorder {
         own = undefined; // an auth context the cache refuses: no entry is the host's own then
       }
       const entries = await listCacheEntries(cache, { limit: MAX_CACHE_ENTRIES, signal, wallClock: this.wallClock });
-      for (const entry of entries) out.push(cacheEntryView(name, entry, own, this.labels));
+      for (const entry of entries) out.push(cacheEntryView(name, entry, own, this.labels, this.previews));
     }
     return out;
   }
